@@ -1,0 +1,79 @@
+package addrs
+
+import (
+	"testing"
+)
+
+func TestParseAbsResourceInstanceStr(t *testing.T) {
+	tests := map[string]struct {
+		in      string
+		want    string
+		wantErr bool
+	}{
+		"managed":         {in: "terraform_data.a", want: "terraform_data.a"},
+		"count":           {in: "terraform_data.a[3]", want: "terraform_data.a[3]"},
+		"for_each":        {in: `terraform_data.a["x y"]`, want: `terraform_data.a["x y"]`},
+		"data":            {in: "data.terraform_remote_state.s", want: "data.terraform_remote_state.s"},
+		"module":          {in: `module.m["k"].module.n.terraform_data.a[0]`, want: `module.m["k"].module.n.terraform_data.a[0]`},
+		"too short":       {in: "terraform_data", wantErr: true},
+		"too long":        {in: "terraform_data.a.b", wantErr: true},
+		"negative index":  {in: "terraform_data.a[-1]", wantErr: true},
+		"fractional":      {in: "terraform_data.a[1.5]", wantErr: true},
+		"syntax":          {in: "terraform_data.", wantErr: true},
+		"index on module": {in: `module[0].x.y`, wantErr: true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, diags := ParseAbsResourceInstanceStr(tc.in)
+			if tc.wantErr {
+				if !diags.HasErrors() {
+					t.Fatalf("expected error, got %s", got)
+				}
+				return
+			}
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			if got.String() != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestAbsProviderConfigRoundTrip(t *testing.T) {
+	tests := map[string]string{
+		"builtin": `provider["terraform.io/builtin/terraform"]`,
+		"alias":   `provider["registry.terraform.io/hashicorp/aws"].west`,
+		"module":  `module.a.module.b.provider["example.com/x/y"]`,
+	}
+	for name, in := range tests {
+		t.Run(name, func(t *testing.T) {
+			p, err := ParseAbsProviderConfig(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := p.String(); got != in {
+				t.Errorf("got %s, want %s", got, in)
+			}
+		})
+	}
+	for _, bad := range []string{"provider", `provider["a/b/c/d"]`, `provider[x]`, `provider["a"].`} {
+		if _, err := ParseAbsProviderConfig(bad); err == nil {
+			t.Errorf("%s: expected error", bad)
+		}
+	}
+}
+
+func TestCompareKeys(t *testing.T) {
+	keys := []InstanceKey{NoKey, IntKey(1), IntKey(10), StringKey("a"), StringKey("b")}
+	for i := range keys {
+		for j := range keys {
+			got := CompareKeys(keys[i], keys[j])
+			switch {
+			case i < j && got >= 0, i > j && got <= 0, i == j && got != 0:
+				t.Errorf("CompareKeys(%v, %v) = %d", keys[i], keys[j], got)
+			}
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package addrs
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// ParseAbsResourceInstanceStr parses an address such as
+// `module.a["x"].terraform_data.b[0]` or `data.terraform_remote_state.s`.
+// A missing key yields NoKey.
+func ParseAbsResourceInstanceStr(s string) (AbsResourceInstance, hcl.Diagnostics) {
+	trav, diags := hclsyntax.ParseTraversalAbs([]byte(s), "", hcl.InitialPos)
+	if diags.HasErrors() {
+		return AbsResourceInstance{}, diags
+	}
+	return ParseAbsResourceInstance(trav)
+}
+
+// ParseAbsResourceStr parses a resource address with no instance key.
+func ParseAbsResourceStr(s string) (AbsResource, hcl.Diagnostics) {
+	inst, diags := ParseAbsResourceInstanceStr(s)
+	if diags.HasErrors() {
+		return AbsResource{}, diags
+	}
+	if inst.Resource.Key != NoKey {
+		return AbsResource{}, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid resource address",
+			Detail:   fmt.Sprintf("%q is a resource instance address; a resource address has no index.", s),
+		}}
+	}
+	return inst.ContainingResource(), nil
+}
+
+// ParseAbsResourceInstance parses a traversal into a resource instance
+// address.
+func ParseAbsResourceInstance(trav hcl.Traversal) (AbsResourceInstance, hcl.Diagnostics) {
+	var ret AbsResourceInstance
+	invalid := func(detail string) hcl.Diagnostics {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid resource instance address",
+			Detail:   detail,
+			Subject:  trav.SourceRange().Ptr(),
+		}}
+	}
+	names := make([]string, 0, len(trav))
+	keys := make([]InstanceKey, 0, len(trav))
+	for i, step := range trav {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			names, keys = append(names, s.Name), append(keys, NoKey)
+		case hcl.TraverseAttr:
+			names, keys = append(names, s.Name), append(keys, NoKey)
+		case hcl.TraverseIndex:
+			if i == 0 || keys[len(keys)-1] != NoKey {
+				return ret, invalid("An index must follow a name.")
+			}
+			k, err := keyFromValue(s.Key)
+			if err != nil {
+				return ret, invalid(err.Error())
+			}
+			keys[len(keys)-1] = k
+		default:
+			return ret, invalid("Unexpected traversal step.")
+		}
+	}
+	for len(names) >= 2 && names[0] == "module" {
+		if keys[0] != NoKey {
+			return ret, invalid(`"module" must be followed by a module name.`)
+		}
+		ret.Module = append(ret.Module, ModuleInstanceStep{Name: names[1], Key: keys[1]})
+		names, keys = names[2:], keys[2:]
+	}
+	mode := ManagedResourceMode
+	if len(names) > 0 && names[0] == "data" {
+		mode = DataResourceMode
+		if keys[0] != NoKey {
+			return ret, invalid(`"data" must be followed by a resource type.`)
+		}
+		names, keys = names[1:], keys[1:]
+	}
+	if len(names) != 2 || keys[0] != NoKey {
+		return ret, invalid("A resource address has the form TYPE.NAME, optionally followed by an index and preceded by module.NAME steps.")
+	}
+	ret.Resource = ResourceInstance{
+		Resource: Resource{Mode: mode, Type: names[0], Name: names[1]},
+		Key:      keys[1],
+	}
+	return ret, nil
+}
+
+func keyFromValue(v cty.Value) (InstanceKey, error) {
+	if v.IsNull() || !v.IsKnown() {
+		return NoKey, fmt.Errorf("an instance key must be a known number or string")
+	}
+	switch v.Type() {
+	case cty.String:
+		return StringKey(v.AsString()), nil
+	case cty.Number:
+		bf := v.AsBigFloat()
+		i, acc := bf.Int64()
+		if acc != 0 || i < 0 {
+			return NoKey, fmt.Errorf("a count index must be a whole number, zero or greater")
+		}
+		return IntKey(int(i)), nil
+	default:
+		return NoKey, fmt.Errorf("an instance key must be a number or a string")
+	}
+}
+
+// ParseInstanceKeyValue converts a state file's index_key (a number or
+// string, or null) into an InstanceKey.
+func ParseInstanceKeyValue(v cty.Value) (InstanceKey, error) {
+	if v.IsNull() {
+		return NoKey, nil
+	}
+	return keyFromValue(v)
+}

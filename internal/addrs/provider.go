@@ -1,0 +1,140 @@
+package addrs
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// DefaultRegistryHost is the host of providers given without one.
+const DefaultRegistryHost = "registry.terraform.io"
+
+// BuiltInProviderHost and BuiltInProviderNamespace identify providers
+// compiled into strata, such as terraform.io/builtin/terraform.
+const (
+	BuiltInProviderHost      = "terraform.io"
+	BuiltInProviderNamespace = "builtin"
+)
+
+// Provider is a provider's source address: HOST/NAMESPACE/TYPE.
+type Provider struct {
+	Hostname  string
+	Namespace string
+	Type      string
+}
+
+// NewDefaultProvider returns registry.terraform.io/hashicorp/TYPE, the
+// provider a resource type prefix implies.
+func NewDefaultProvider(typ string) Provider {
+	return Provider{Hostname: DefaultRegistryHost, Namespace: "hashicorp", Type: typ}
+}
+
+// NewBuiltInProvider returns terraform.io/builtin/TYPE.
+func NewBuiltInProvider(typ string) Provider {
+	return Provider{Hostname: BuiltInProviderHost, Namespace: BuiltInProviderNamespace, Type: typ}
+}
+
+// IsBuiltIn reports whether the provider is compiled into strata.
+func (p Provider) IsBuiltIn() bool {
+	return p.Hostname == BuiltInProviderHost && p.Namespace == BuiltInProviderNamespace
+}
+
+// String returns HOST/NAMESPACE/TYPE.
+func (p Provider) String() string {
+	return p.Hostname + "/" + p.Namespace + "/" + p.Type
+}
+
+// ForDisplay returns the short form users write: NAMESPACE/TYPE for the
+// default registry, the full address otherwise.
+func (p Provider) ForDisplay() string {
+	if p.Hostname == DefaultRegistryHost {
+		return p.Namespace + "/" + p.Type
+	}
+	return p.String()
+}
+
+// ParseProviderSource parses a `source` string: TYPE, NAMESPACE/TYPE or
+// HOST/NAMESPACE/TYPE.
+func ParseProviderSource(s string) (Provider, error) {
+	parts := strings.Split(s, "/")
+	for _, p := range parts {
+		if p == "" {
+			return Provider{}, fmt.Errorf("invalid provider source %q: empty part", s)
+		}
+	}
+	switch len(parts) {
+	case 1:
+		return NewDefaultProvider(parts[0]), nil
+	case 2:
+		return Provider{Hostname: DefaultRegistryHost, Namespace: parts[0], Type: parts[1]}, nil
+	case 3:
+		return Provider{Hostname: parts[0], Namespace: parts[1], Type: parts[2]}, nil
+	default:
+		return Provider{}, fmt.Errorf("invalid provider source %q: expected at most three parts separated by slashes", s)
+	}
+}
+
+// AbsProviderConfig is a provider configuration in a module:
+// `provider["HOST/NS/TYPE"].ALIAS`, prefixed by the module path.
+type AbsProviderConfig struct {
+	Module   Module
+	Provider Provider
+	Alias    string
+}
+
+// String returns the form used in state files, e.g.
+// `provider["registry.terraform.io/hashicorp/aws"].west`.
+func (p AbsProviderConfig) String() string {
+	var b strings.Builder
+	if !p.Module.IsRoot() {
+		b.WriteString(p.Module.String())
+		b.WriteByte('.')
+	}
+	b.WriteString("provider[")
+	b.WriteString(strconv.Quote(p.Provider.String()))
+	b.WriteByte(']')
+	if p.Alias != "" {
+		b.WriteByte('.')
+		b.WriteString(p.Alias)
+	}
+	return b.String()
+}
+
+// ParseAbsProviderConfig parses the String form of an AbsProviderConfig, as
+// found in the state file's `provider` field.
+func ParseAbsProviderConfig(s string) (AbsProviderConfig, error) {
+	var ret AbsProviderConfig
+	rest := s
+	for strings.HasPrefix(rest, "module.") {
+		rest = rest[len("module."):]
+		i := strings.IndexByte(rest, '.')
+		if i < 0 {
+			return ret, fmt.Errorf("invalid provider configuration address %q", s)
+		}
+		ret.Module = append(ret.Module, rest[:i])
+		rest = rest[i+1:]
+	}
+	if !strings.HasPrefix(rest, "provider[") {
+		return ret, fmt.Errorf("invalid provider configuration address %q: must start with provider[", s)
+	}
+	rest = rest[len("provider["):]
+	end := strings.Index(rest, "]")
+	if end < 0 {
+		return ret, fmt.Errorf("invalid provider configuration address %q: missing ]", s)
+	}
+	src, err := strconv.Unquote(rest[:end])
+	if err != nil {
+		return ret, fmt.Errorf("invalid provider configuration address %q: %s", s, err)
+	}
+	if ret.Provider, err = ParseProviderSource(src); err != nil {
+		return ret, err
+	}
+	rest = rest[end+1:]
+	if rest != "" {
+		if !strings.HasPrefix(rest, ".") || len(rest) < 2 {
+			return ret, fmt.Errorf("invalid provider configuration address %q", s)
+		}
+		ret.Alias = rest[1:]
+	}
+	return ret, nil
+}

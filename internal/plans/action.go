@@ -1,0 +1,69 @@
+package plans
+
+// Action is what a plan will do to one resource instance or output.
+type Action rune
+
+// The actions a change may have. Their runes are the ones Terraform uses.
+const (
+	NoOp             Action = 0
+	Create           Action = '+'
+	Read             Action = '←'
+	Update           Action = '~'
+	DeleteThenCreate Action = '∓'
+	CreateThenDelete Action = '±'
+	Delete           Action = '-'
+)
+
+// String returns the action's name as used in the JSON plan: "no-op",
+// "create", "read", "update", "delete".
+func (a Action) String() string {
+	switch a {
+	case NoOp:
+		return "NoOp"
+	case Create:
+		return "Create"
+	case Read:
+		return "Read"
+	case Update:
+		return "Update"
+	case DeleteThenCreate:
+		return "DeleteThenCreate"
+	case CreateThenDelete:
+		return "CreateThenDelete"
+	case Delete:
+		return "Delete"
+	default:
+		panic("plans: unknown action")
+	}
+}
+
+// IsReplace reports whether the action replaces an object.
+func (a Action) IsReplace() bool {
+	return a == DeleteThenCreate || a == CreateThenDelete
+}
+
+// ActionReason says why an action was chosen when the reason is not
+// obvious from the configuration alone.
+type ActionReason int
+
+const (
+	// ReasonNone means no special reason.
+	ReasonNone ActionReason = iota
+	// ReasonReplaceBecauseCannotUpdate: the provider said some attribute
+	// changes require replacement.
+	ReasonReplaceBecauseCannotUpdate
+	// ReasonReplaceBecauseTainted: the object is tainted.
+	ReasonReplaceBecauseTainted
+	// ReasonReplaceByRequest: the user asked for replacement (-replace).
+	ReasonReplaceByRequest
+	// ReasonDeleteBecauseNoResourceConfig: the resource is not in the
+	// configuration any more.
+	ReasonDeleteBecauseNoResourceConfig
+	// ReasonDeleteBecauseWrongRepetition: the instance key does not match
+	// the resource's count/for_each mode.
+	ReasonDeleteBecauseWrongRepetition
+	// ReasonDeleteBecauseCountIndex: the count no longer covers the index.
+	ReasonDeleteBecauseCountIndex
+	// ReasonDeleteBecauseEachKey: for_each no longer has the key.
+	ReasonDeleteBecauseEachKey
+)

@@ -1,0 +1,242 @@
+package states
+
+import (
+	"encoding/json"
+	"sort"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/addrs"
+)
+
+// State is one snapshot of everything strata manages in a working
+// directory's workspace.
+type State struct {
+	// Lineage identifies the sequence of snapshots this one belongs to.
+	Lineage string
+	// Serial increases with each snapshot written.
+	Serial uint64
+	// TerraformVersion is the version of the tool that wrote the snapshot.
+	TerraformVersion string
+
+	// Resources maps AbsResource.String() to the resource.
+	Resources map[string]*Resource
+	// Outputs holds the root module's output values.
+	Outputs map[string]*OutputValue
+	// CheckResults is kept as read, for round-tripping.
+	CheckResults json.RawMessage
+}
+
+// Resource is one resource and all its instances.
+type Resource struct {
+	Addr           addrs.AbsResource
+	ProviderConfig addrs.AbsProviderConfig
+	Instances      map[addrs.InstanceKey]*ResourceInstance
+}
+
+// ResourceInstance holds the current object of an instance and any deposed
+// objects (old objects awaiting deletion after create_before_destroy).
+type ResourceInstance struct {
+	Current *ObjectSrc
+	Deposed map[string]*ObjectSrc
+}
+
+// ObjectStatus says whether an object is usable or must be replaced.
+type ObjectStatus rune
+
+const (
+	// ObjectReady is a usable object.
+	ObjectReady ObjectStatus = 'R'
+	// ObjectTainted is an object that must be replaced on the next apply.
+	ObjectTainted ObjectStatus = 'T'
+)
+
+// ObjectSrc is one remote object exactly as stored: its attributes as raw
+// JSON in the schema version the provider wrote them with.
+type ObjectSrc struct {
+	SchemaVersion uint64
+	// AttrsJSON is the object's attributes as a JSON object.
+	AttrsJSON []byte
+	// AttrsFlat holds attributes of very old states (flatmap); kept as read.
+	AttrsFlat map[string]string
+	// SensitivePaths lists the attribute paths marked sensitive.
+	SensitivePaths []cty.Path
+	// Private is the provider's opaque private data.
+	Private []byte
+	Status  ObjectStatus
+	// Dependencies are the resources this object depended on when it was
+	// last applied, so that deletion can be ordered without configuration.
+	Dependencies        []addrs.AbsResource
+	CreateBeforeDestroy bool
+	// IdentityJSON and IdentitySchemaVersion round-trip resource identity.
+	IdentityJSON          []byte
+	IdentitySchemaVersion *uint64
+}
+
+// OutputValue is a root module output recorded in state.
+type OutputValue struct {
+	Value     cty.Value
+	Sensitive bool
+}
+
+// New returns an empty state.
+func New() *State {
+	return &State{Resources: map[string]*Resource{}, Outputs: map[string]*OutputValue{}}
+}
+
+// Empty reports whether the state has no resources and no outputs.
+func (s *State) Empty() bool {
+	return s == nil || (len(s.Resources) == 0 && len(s.Outputs) == 0)
+}
+
+// Resource returns the resource at addr, or nil.
+func (s *State) Resource(addr addrs.AbsResource) *Resource {
+	return s.Resources[addr.String()]
+}
+
+// Object returns the current object of an instance, or nil.
+func (s *State) Object(addr addrs.AbsResourceInstance) *ObjectSrc {
+	r := s.Resource(addr.ContainingResource())
+	if r == nil {
+		return nil
+	}
+	if inst := r.Instances[addr.Resource.Key]; inst != nil {
+		return inst.Current
+	}
+	return nil
+}
+
+// SetObject records obj as the current object of the instance, creating the
+// resource entry if needed. A nil obj removes the current object, and the
+// instance and resource when nothing is left.
+func (s *State) SetObject(addr addrs.AbsResourceInstance, obj *ObjectSrc, provider addrs.AbsProviderConfig) {
+	s.setObject(addr, "", obj, provider)
+}
+
+// SetDeposed records or (with nil) removes a deposed object of an instance.
+func (s *State) SetDeposed(addr addrs.AbsResourceInstance, key string, obj *ObjectSrc, provider addrs.AbsProviderConfig) {
+	s.setObject(addr, key, obj, provider)
+}
+
+func (s *State) setObject(addr addrs.AbsResourceInstance, deposed string, obj *ObjectSrc, provider addrs.AbsProviderConfig) {
+	rkey := addr.ContainingResource().String()
+	r := s.Resources[rkey]
+	if r == nil {
+		if obj == nil {
+			return
+		}
+		r = &Resource{Addr: addr.ContainingResource(), Instances: map[addrs.InstanceKey]*ResourceInstance{}}
+		s.Resources[rkey] = r
+	}
+	if obj != nil {
+		r.ProviderConfig = provider
+	}
+	inst := r.Instances[addr.Resource.Key]
+	if inst == nil {
+		if obj == nil {
+			return
+		}
+		inst = &ResourceInstance{}
+		r.Instances[addr.Resource.Key] = inst
+	}
+	if deposed == "" {
+		inst.Current = obj
+	} else {
+		if inst.Deposed == nil {
+			inst.Deposed = map[string]*ObjectSrc{}
+		}
+		if obj == nil {
+			delete(inst.Deposed, deposed)
+		} else {
+			inst.Deposed[deposed] = obj
+		}
+	}
+	if inst.Current == nil && len(inst.Deposed) == 0 {
+		delete(r.Instances, addr.Resource.Key)
+	}
+	if len(r.Instances) == 0 {
+		delete(s.Resources, rkey)
+	}
+}
+
+// SortedResources returns the resources ordered by address, the order the
+// state file and `show` use.
+func (s *State) SortedResources() []*Resource {
+	ret := make([]*Resource, 0, len(s.Resources))
+	for _, r := range s.Resources {
+		ret = append(ret, r)
+	}
+	sort.Slice(ret, func(i, j int) bool {
+		a, b := ret[i].Addr, ret[j].Addr
+		if am, bm := a.Module.String(), b.Module.String(); am != bm {
+			return am < bm
+		}
+		if a.Resource.Mode != b.Resource.Mode {
+			return a.Resource.Mode == addrs.DataResourceMode
+		}
+		if a.Resource.Type != b.Resource.Type {
+			return a.Resource.Type < b.Resource.Type
+		}
+		return a.Resource.Name < b.Resource.Name
+	})
+	return ret
+}
+
+// SortedKeys returns the resource's instance keys in order.
+func (r *Resource) SortedKeys() []addrs.InstanceKey {
+	keys := make([]addrs.InstanceKey, 0, len(r.Instances))
+	for k := range r.Instances {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return addrs.CompareKeys(keys[i], keys[j]) < 0 })
+	return keys
+}
+
+// AllInstances returns every instance address in the state, in order.
+func (s *State) AllInstances() []addrs.AbsResourceInstance {
+	var ret []addrs.AbsResourceInstance
+	for _, r := range s.SortedResources() {
+		for _, k := range r.SortedKeys() {
+			ret = append(ret, r.Addr.Instance(k))
+		}
+	}
+	return ret
+}
+
+// DeepCopy returns a copy sharing no mutable data with s. Byte slices of
+// objects are shared because they are never modified in place.
+func (s *State) DeepCopy() *State {
+	if s == nil {
+		return nil
+	}
+	ret := &State{
+		Lineage: s.Lineage, Serial: s.Serial, TerraformVersion: s.TerraformVersion,
+		Resources:    make(map[string]*Resource, len(s.Resources)),
+		Outputs:      make(map[string]*OutputValue, len(s.Outputs)),
+		CheckResults: s.CheckResults,
+	}
+	for k, r := range s.Resources {
+		nr := &Resource{Addr: r.Addr, ProviderConfig: r.ProviderConfig, Instances: make(map[addrs.InstanceKey]*ResourceInstance, len(r.Instances))}
+		for ik, inst := range r.Instances {
+			ni := &ResourceInstance{}
+			if inst.Current != nil {
+				c := *inst.Current
+				ni.Current = &c
+			}
+			if len(inst.Deposed) > 0 {
+				ni.Deposed = make(map[string]*ObjectSrc, len(inst.Deposed))
+				for dk, d := range inst.Deposed {
+					c := *d
+					ni.Deposed[dk] = &c
+				}
+			}
+			nr.Instances[ik] = ni
+		}
+		ret.Resources[k] = nr
+	}
+	for k, o := range s.Outputs {
+		c := *o
+		ret.Outputs[k] = &c
+	}
+	return ret
+}

@@ -1,0 +1,56 @@
+package statefile
+
+import "encoding/json"
+
+// The JSON structures of state format version 4, in the field order
+// Terraform writes them.
+
+type stateV4 struct {
+	Version          int                      `json:"version"`
+	TerraformVersion string                   `json:"terraform_version"`
+	Serial           uint64                   `json:"serial"`
+	Lineage          string                   `json:"lineage"`
+	Outputs          map[string]outputStateV4 `json:"outputs"`
+	Resources        []resourceStateV4        `json:"resources"`
+	CheckResults     json.RawMessage          `json:"check_results"`
+}
+
+type outputStateV4 struct {
+	Value     json.RawMessage `json:"value"`
+	Type      json.RawMessage `json:"type"`
+	Sensitive bool            `json:"sensitive,omitempty"`
+}
+
+type resourceStateV4 struct {
+	Module    string             `json:"module,omitempty"`
+	Mode      string             `json:"mode"`
+	Type      string             `json:"type"`
+	Name      string             `json:"name"`
+	Each      string             `json:"each,omitempty"`
+	Provider  string             `json:"provider"`
+	Instances []instanceObjectV4 `json:"instances"`
+}
+
+type instanceObjectV4 struct {
+	IndexKey any    `json:"index_key,omitempty"`
+	Status   string `json:"status,omitempty"`
+	Deposed  string `json:"deposed,omitempty"`
+
+	SchemaVersion       uint64            `json:"schema_version"`
+	AttributesRaw       json.RawMessage   `json:"attributes,omitempty"`
+	AttributesFlat      map[string]string `json:"attributes_flat,omitempty"`
+	SensitiveAttributes json.RawMessage   `json:"sensitive_attributes,omitempty"`
+
+	IdentitySchemaVersion *uint64         `json:"identity_schema_version,omitempty"`
+	IdentityRaw           json.RawMessage `json:"identity,omitempty"`
+
+	PrivateRaw []byte `json:"private,omitempty"`
+
+	Dependencies        []string `json:"dependencies,omitempty"`
+	CreateBeforeDestroy bool     `json:"create_before_destroy,omitempty"`
+}
+
+type pathStepV4 struct {
+	Type  string          `json:"type"`
+	Value json.RawMessage `json:"value"`
+}

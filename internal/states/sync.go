@@ -1,0 +1,75 @@
+package states
+
+import (
+	"sync"
+
+	"github.com/strata-dev/strata/internal/addrs"
+)
+
+// SyncState guards a State for concurrent readers and writers during a
+// graph walk. Each method holds the lock only for the map operation; no
+// lock is held across provider calls.
+type SyncState struct {
+	mu    sync.RWMutex
+	state *State
+}
+
+// NewSync wraps s.
+func NewSync(s *State) *SyncState { return &SyncState{state: s} }
+
+// Object returns the current object of an instance, or nil.
+func (s *SyncState) Object(addr addrs.AbsResourceInstance) *ObjectSrc {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.state.Object(addr)
+}
+
+// Deposed returns a deposed object, or nil.
+func (s *SyncState) Deposed(addr addrs.AbsResourceInstance, key string) *ObjectSrc {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r := s.state.Resource(addr.ContainingResource())
+	if r == nil || r.Instances[addr.Resource.Key] == nil {
+		return nil
+	}
+	return r.Instances[addr.Resource.Key].Deposed[key]
+}
+
+// SetObject sets or removes the current object of an instance.
+func (s *SyncState) SetObject(addr addrs.AbsResourceInstance, obj *ObjectSrc, provider addrs.AbsProviderConfig) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.state.SetObject(addr, obj, provider)
+}
+
+// SetDeposed sets or removes a deposed object of an instance.
+func (s *SyncState) SetDeposed(addr addrs.AbsResourceInstance, key string, obj *ObjectSrc, provider addrs.AbsProviderConfig) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.state.SetDeposed(addr, key, obj, provider)
+}
+
+// SetOutput sets or (with nil) removes a root output value.
+func (s *SyncState) SetOutput(name string, v *OutputValue) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v == nil {
+		delete(s.state.Outputs, name)
+		return
+	}
+	s.state.Outputs[name] = v
+}
+
+// Lock runs fn with exclusive access to the underlying state.
+func (s *SyncState) Lock(fn func(*State)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fn(s.state)
+}
+
+// Snapshot returns a deep copy of the current state.
+func (s *SyncState) Snapshot() *State {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.state.DeepCopy()
+}
