@@ -1,0 +1,127 @@
+package configs
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/strata-dev/strata/internal/addrs"
+)
+
+// Module is one module's configuration, merged from all its files.
+type Module struct {
+	// SourceDir is the directory the module was loaded from.
+	SourceDir string
+
+	RequiredVersions  []VersionConstraint
+	RequiredProviders map[string]*RequiredProvider
+	Backend           *Backend
+
+	Variables        map[string]*Variable
+	Locals           map[string]*Local
+	Outputs          map[string]*Output
+	ProviderConfigs  map[string]*Provider
+	ManagedResources map[string]*Resource
+	DataResources    map[string]*Resource
+}
+
+func newModule(dir string) *Module {
+	return &Module{
+		SourceDir:         dir,
+		RequiredProviders: map[string]*RequiredProvider{},
+		Variables:         map[string]*Variable{},
+		Locals:            map[string]*Local{},
+		Outputs:           map[string]*Output{},
+		ProviderConfigs:   map[string]*Provider{},
+		ManagedResources:  map[string]*Resource{},
+		DataResources:     map[string]*Resource{},
+	}
+}
+
+var fileSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "terraform"},
+		{Type: "variable", LabelNames: []string{"name"}},
+		{Type: "locals"},
+		{Type: "output", LabelNames: []string{"name"}},
+		{Type: "provider", LabelNames: []string{"name"}},
+		{Type: "resource", LabelNames: []string{"type", "name"}},
+		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "module", LabelNames: []string{"name"}},
+		{Type: "moved"},
+		{Type: "import"},
+		{Type: "removed"},
+		{Type: "check", LabelNames: []string{"name"}},
+	},
+}
+
+func (m *Module) loadFile(f *hcl.File) hcl.Diagnostics {
+	content, diags := f.Body.Content(fileSchema)
+	for _, block := range content.Blocks {
+		switch block.Type {
+		case "terraform":
+			diags = append(diags, m.loadTerraformBlock(block)...)
+		case "variable":
+			v, vdiags := decodeVariable(block)
+			diags = append(diags, vdiags...)
+			if v != nil {
+				diags = append(diags, checkDuplicate(m.Variables, v.Name, "variable", v.DeclRange)...)
+				m.Variables[v.Name] = v
+			}
+		case "locals":
+			locals, ldiags := decodeLocals(block)
+			diags = append(diags, ldiags...)
+			for _, l := range locals {
+				diags = append(diags, checkDuplicate(m.Locals, l.Name, "local value", l.DeclRange)...)
+				m.Locals[l.Name] = l
+			}
+		case "output":
+			o, odiags := decodeOutput(block)
+			diags = append(diags, odiags...)
+			if o != nil {
+				diags = append(diags, checkDuplicate(m.Outputs, o.Name, "output", o.DeclRange)...)
+				m.Outputs[o.Name] = o
+			}
+		case "provider":
+			p, pdiags := decodeProvider(block)
+			diags = append(diags, pdiags...)
+			if p != nil {
+				diags = append(diags, checkDuplicate(m.ProviderConfigs, p.moduleKey(), "provider configuration", p.DeclRange)...)
+				m.ProviderConfigs[p.moduleKey()] = p
+			}
+		case "resource", "data":
+			mode := addrs.ManagedResourceMode
+			target := m.ManagedResources
+			if block.Type == "data" {
+				mode, target = addrs.DataResourceMode, m.DataResources
+			}
+			r, rdiags := decodeResource(block, mode)
+			diags = append(diags, rdiags...)
+			if r != nil {
+				key := r.Addr().String()
+				diags = append(diags, checkDuplicate(target, key, block.Type, r.DeclRange)...)
+				target[key] = r
+			}
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported block type",
+				Detail:   fmt.Sprintf("%s blocks are not supported by this version of strata yet.", block.Type),
+				Subject:  block.DefRange.Ptr(),
+			})
+		}
+	}
+	return diags
+}
+
+func checkDuplicate[T any](existing map[string]T, name, what string, rng hcl.Range) hcl.Diagnostics {
+	if _, ok := existing[name]; !ok {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Duplicate %s", what),
+		Detail:   fmt.Sprintf("A %s named %q was already declared. Names must be unique within a module.", what, name),
+		Subject:  rng.Ptr(),
+	}}
+}

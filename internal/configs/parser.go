@@ -1,0 +1,88 @@
+package configs
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+)
+
+// Parser reads configuration files and remembers their sources for
+// diagnostics.
+type Parser struct {
+	p *hclparse.Parser
+}
+
+// NewParser returns an empty parser.
+func NewParser() *Parser {
+	return &Parser{p: hclparse.NewParser()}
+}
+
+// Files returns the sources of every file parsed so far, keyed by filename,
+// for rendering diagnostic snippets.
+func (p *Parser) Files() map[string]*hcl.File {
+	return p.p.Files()
+}
+
+// ParseFile parses one native (.tf, .tfvars) or JSON (.json) file.
+func (p *Parser) ParseFile(path string) (*hcl.File, hcl.Diagnostics) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to read file",
+			Detail:   fmt.Sprintf("The file %q could not be read: %s.", path, err),
+		}}
+	}
+	return p.ParseSource(src, path)
+}
+
+// ParseSource parses src as if read from path.
+func (p *Parser) ParseSource(src []byte, path string) (*hcl.File, hcl.Diagnostics) {
+	if strings.HasSuffix(path, ".json") {
+		return p.p.ParseJSON(src, path)
+	}
+	return p.p.ParseHCL(src, path)
+}
+
+// LoadModule loads every configuration file in dir into a Module.
+func (p *Parser) LoadModule(dir string) (*Module, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to read module directory",
+			Detail:   fmt.Sprintf("Module directory %s does not exist or cannot be read.", dir),
+		}}
+	}
+	var names []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "#") || strings.HasSuffix(n, "~") {
+			continue
+		}
+		if strings.HasSuffix(n, ".tf") || strings.HasSuffix(n, ".tf.json") {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	mod := newModule(dir)
+	for _, n := range names {
+		path := filepath.Join(dir, n)
+		if dir == "." {
+			path = n
+		}
+		f, fdiags := p.ParseFile(path)
+		diags = append(diags, fdiags...)
+		if f == nil {
+			continue
+		}
+		diags = append(diags, mod.loadFile(f)...)
+	}
+	return mod, diags
+}

@@ -1,0 +1,234 @@
+package configs
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+
+	"github.com/strata-dev/strata/internal/addrs"
+)
+
+// Resource is a resource or data block.
+type Resource struct {
+	Mode addrs.ResourceMode
+	Type string
+	Name string
+
+	// Config is the body without meta-arguments, to be decoded with the
+	// resource type's schema.
+	Config hcl.Body
+
+	Count     hcl.Expression
+	ForEach   hcl.Expression
+	DependsOn []hcl.Traversal
+	// ProviderRef is the `provider` meta-argument, or nil for the implied
+	// provider configuration.
+	ProviderRef *ProviderRef
+
+	Managed *ManagedLifecycle
+
+	DeclRange hcl.Range
+	TypeRange hcl.Range
+}
+
+// ManagedLifecycle holds a managed resource's lifecycle settings.
+type ManagedLifecycle struct {
+	CreateBeforeDestroy bool
+	PreventDestroy      bool
+	IgnoreChanges       []hcl.Traversal
+	IgnoreAllChanges    bool
+	ReplaceTriggeredBy  []hcl.Expression
+	Preconditions       []*CheckRule
+	Postconditions      []*CheckRule
+}
+
+// ProviderRef refers to a provider configuration by local name and alias.
+type ProviderRef struct {
+	Name      string
+	Alias     string
+	NameRange hcl.Range
+}
+
+// String returns NAME or NAME.ALIAS.
+func (r ProviderRef) String() string {
+	if r.Alias != "" {
+		return r.Name + "." + r.Alias
+	}
+	return r.Name
+}
+
+// Addr returns the resource's address within its module.
+func (r *Resource) Addr() addrs.Resource {
+	return addrs.Resource{Mode: r.Mode, Type: r.Type, Name: r.Name}
+}
+
+// ProviderLocalName returns the local name of the provider the resource
+// uses: from the provider meta-argument, or implied by its type.
+func (r *Resource) ProviderLocalName() string {
+	if r.ProviderRef != nil {
+		return r.ProviderRef.Name
+	}
+	return r.Addr().ImpliedProvider()
+}
+
+var resourceSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "count"}, {Name: "for_each"}, {Name: "provider"}, {Name: "depends_on"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "lifecycle"}, {Type: "connection"}, {Type: "provisioner", LabelNames: []string{"type"}},
+	},
+}
+
+var lifecycleSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "create_before_destroy"}, {Name: "prevent_destroy"},
+		{Name: "ignore_changes"}, {Name: "replace_triggered_by"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}},
+}
+
+func decodeResource(block *hcl.Block, mode addrs.ResourceMode) (*Resource, hcl.Diagnostics) {
+	r := &Resource{
+		Mode: mode, Type: block.Labels[0], Name: block.Labels[1],
+		DeclRange: block.DefRange, TypeRange: block.LabelRanges[0],
+	}
+	what := "resource"
+	if mode == addrs.DataResourceMode {
+		what = "data source"
+	}
+	diags := checkName(r.Type, what+" type", block.LabelRanges[0])
+	diags = append(diags, checkName(r.Name, what, block.LabelRanges[1])...)
+	content, remain, cdiags := block.Body.PartialContent(resourceSchema)
+	diags = append(diags, cdiags...)
+	r.Config = remain
+	if attr, ok := content.Attributes["count"]; ok {
+		r.Count = attr.Expr
+	}
+	if attr, ok := content.Attributes["for_each"]; ok {
+		r.ForEach = attr.Expr
+		if r.Count != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  `Invalid combination of "count" and "for_each"`,
+				Detail:   `The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.`,
+				Subject:  attr.NameRange.Ptr(),
+			})
+		}
+	}
+	if attr, ok := content.Attributes["provider"]; ok {
+		ref, pdiags := decodeProviderRef(attr)
+		diags = append(diags, pdiags...)
+		r.ProviderRef = ref
+	}
+	if attr, ok := content.Attributes["depends_on"]; ok {
+		deps, ddiags := decodeDependsOn(attr)
+		diags = append(diags, ddiags...)
+		r.DependsOn = deps
+	}
+	if mode == addrs.ManagedResourceMode {
+		r.Managed = &ManagedLifecycle{}
+	}
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "lifecycle":
+			diags = append(diags, r.decodeLifecycle(b)...)
+		case "connection", "provisioner":
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Provisioners are not supported",
+				Detail:   fmt.Sprintf("strata does not run provisioners; remove the %s block.", b.Type),
+				Subject:  b.DefRange.Ptr(),
+			})
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Reserved block type name in resource block",
+				Detail:   fmt.Sprintf("The block type name %q is reserved for use by strata in a future version.", b.Type),
+				Subject:  b.TypeRange.Ptr(),
+			})
+		}
+	}
+	return r, diags
+}
+
+func (r *Resource) decodeLifecycle(block *hcl.Block) hcl.Diagnostics {
+	content, diags := block.Body.Content(lifecycleSchema)
+	if r.Managed == nil {
+		// Data resources accept only conditions.
+		for _, name := range []string{"create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by"} {
+			if attr, ok := content.Attributes[name]; ok {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid data resource lifecycle argument",
+					Detail:   fmt.Sprintf("The lifecycle argument %q cannot be used in a data resource block.", name),
+					Subject:  attr.NameRange.Ptr(),
+				})
+			}
+		}
+		return diags
+	}
+	lc := r.Managed
+	if attr, ok := content.Attributes["create_before_destroy"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &lc.CreateBeforeDestroy)...)
+	}
+	if attr, ok := content.Attributes["prevent_destroy"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &lc.PreventDestroy)...)
+	}
+	if attr, ok := content.Attributes["ignore_changes"]; ok {
+		if kw := hcl.ExprAsKeyword(attr.Expr); kw == "all" {
+			lc.IgnoreAllChanges = true
+		} else {
+			exprs, ediags := hcl.ExprList(attr.Expr)
+			diags = append(diags, ediags...)
+			for _, e := range exprs {
+				trav, tdiags := hcl.RelTraversalForExpr(e)
+				diags = append(diags, tdiags...)
+				if !tdiags.HasErrors() {
+					lc.IgnoreChanges = append(lc.IgnoreChanges, trav)
+				}
+			}
+		}
+	}
+	if attr, ok := content.Attributes["replace_triggered_by"]; ok {
+		exprs, ediags := hcl.ExprList(attr.Expr)
+		diags = append(diags, ediags...)
+		lc.ReplaceTriggeredBy = exprs
+	}
+	for _, b := range content.Blocks {
+		rule, rdiags := decodeCheckRule(b)
+		diags = append(diags, rdiags...)
+		if rule == nil {
+			continue
+		}
+		if b.Type == "precondition" {
+			lc.Preconditions = append(lc.Preconditions, rule)
+		} else {
+			lc.Postconditions = append(lc.Postconditions, rule)
+		}
+	}
+	return diags
+}
+
+func decodeProviderRef(attr *hcl.Attribute) (*ProviderRef, hcl.Diagnostics) {
+	trav, diags := hcl.AbsTraversalForExpr(attr.Expr)
+	invalid := hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid provider reference",
+		Detail:   "A provider reference must be a provider local name, optionally followed by a dot and an alias name: NAME or NAME.ALIAS.",
+		Subject:  attr.Expr.Range().Ptr(),
+	}}
+	if diags.HasErrors() || len(trav) > 2 {
+		return nil, invalid
+	}
+	ref := &ProviderRef{Name: trav.RootName(), NameRange: trav.SourceRange()}
+	if len(trav) == 2 {
+		step, ok := trav[1].(hcl.TraverseAttr)
+		if !ok {
+			return nil, invalid
+		}
+		ref.Alias = step.Name
+	}
+	return ref, nil
+}

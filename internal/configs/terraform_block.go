@@ -1,0 +1,177 @@
+package configs
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/addrs"
+)
+
+// VersionConstraint is a parsed version constraint with its source range.
+type VersionConstraint struct {
+	Required  version.Constraints
+	DeclRange hcl.Range
+}
+
+// RequiredProvider is one entry of required_providers.
+type RequiredProvider struct {
+	Name        string
+	Source      addrs.Provider
+	Requirement VersionConstraint
+	DeclRange   hcl.Range
+}
+
+// Backend is a `backend` block inside the terraform block; its body is
+// decoded by the chosen backend.
+type Backend struct {
+	Type      string
+	Config    hcl.Body
+	DeclRange hcl.Range
+}
+
+var terraformBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "required_version"},
+		{Name: "experiments"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "required_providers"},
+		{Type: "backend", LabelNames: []string{"type"}},
+		{Type: "cloud"},
+		{Type: "provider_meta", LabelNames: []string{"provider"}},
+	},
+}
+
+func (m *Module) loadTerraformBlock(block *hcl.Block) hcl.Diagnostics {
+	content, diags := block.Body.Content(terraformBlockSchema)
+	if attr, ok := content.Attributes["required_version"]; ok {
+		vc, vdiags := decodeVersionConstraint(attr)
+		diags = append(diags, vdiags...)
+		if !vdiags.HasErrors() {
+			m.RequiredVersions = append(m.RequiredVersions, vc)
+		}
+	}
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "required_providers":
+			diags = append(diags, m.loadRequiredProviders(b)...)
+		case "backend":
+			if m.Backend != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate backend configuration",
+					Detail:   fmt.Sprintf("A module may have only one backend configuration; one was already given at %s.", m.Backend.DeclRange),
+					Subject:  b.DefRange.Ptr(),
+				})
+				continue
+			}
+			m.Backend = &Backend{Type: b.Labels[0], Config: b.Body, DeclRange: b.DefRange}
+		case "cloud":
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "HCP Terraform is not supported",
+				Detail:   "strata does not support the cloud block. Use a backend block with a supported backend instead.",
+				Subject:  b.DefRange.Ptr(),
+			})
+		}
+	}
+	return diags
+}
+
+func decodeVersionConstraint(attr *hcl.Attribute) (VersionConstraint, hcl.Diagnostics) {
+	ret := VersionConstraint{DeclRange: attr.Range}
+	var s string
+	diags := gohcl.DecodeExpression(attr.Expr, nil, &s)
+	if diags.HasErrors() {
+		return ret, diags
+	}
+	c, err := version.NewConstraint(s)
+	if err != nil {
+		return ret, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid version constraint",
+			Detail:   fmt.Sprintf("%q is not a valid version constraint: %s.", s, err),
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	ret.Required = c
+	return ret, nil
+}
+
+func (m *Module) loadRequiredProviders(block *hcl.Block) hcl.Diagnostics {
+	attrs, diags := block.Body.JustAttributes()
+	for name, attr := range attrs {
+		rp := &RequiredProvider{Name: name, Source: addrs.NewDefaultProvider(name), DeclRange: attr.Range}
+		if name == "terraform" {
+			rp.Source = addrs.NewBuiltInProvider("terraform")
+		}
+		v, vdiags := attr.Expr.Value(nil)
+		if vdiags.HasErrors() {
+			diags = append(diags, vdiags...)
+			continue
+		}
+		switch {
+		case v.Type() == cty.String:
+			// The legacy form: NAME = "VERSION".
+			c, err := version.NewConstraint(v.AsString())
+			if err != nil {
+				diags = append(diags, invalidAttr(attr, "Invalid version constraint", err.Error()))
+				continue
+			}
+			rp.Requirement = VersionConstraint{Required: c, DeclRange: attr.Range}
+		case v.Type().IsObjectType():
+			if v.Type().HasAttribute("source") {
+				src := v.GetAttr("source")
+				if src.Type() != cty.String || src.IsNull() {
+					diags = append(diags, invalidAttr(attr, "Invalid provider source", "source must be a string."))
+					continue
+				}
+				p, err := addrs.ParseProviderSource(src.AsString())
+				if err != nil {
+					diags = append(diags, invalidAttr(attr, "Invalid provider source", err.Error()))
+					continue
+				}
+				rp.Source = p
+			}
+			if v.Type().HasAttribute("version") {
+				ver := v.GetAttr("version")
+				if ver.Type() != cty.String || ver.IsNull() {
+					diags = append(diags, invalidAttr(attr, "Invalid version constraint", "version must be a string."))
+					continue
+				}
+				c, err := version.NewConstraint(ver.AsString())
+				if err != nil {
+					diags = append(diags, invalidAttr(attr, "Invalid version constraint", err.Error()))
+					continue
+				}
+				rp.Requirement = VersionConstraint{Required: c, DeclRange: attr.Range}
+			}
+		default:
+			diags = append(diags, invalidAttr(attr, "Invalid required_providers entry", "Each entry must be an object with source and version attributes."))
+			continue
+		}
+		m.RequiredProviders[name] = rp
+	}
+	return diags
+}
+
+func invalidAttr(attr *hcl.Attribute, summary, detail string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: attr.Expr.Range().Ptr()}
+}
+
+// ProviderForLocalName returns the provider address a local provider name
+// stands for in this module: from required_providers, or the default
+// implied one (terraform is always the built-in provider).
+func (m *Module) ProviderForLocalName(name string) addrs.Provider {
+	if rp, ok := m.RequiredProviders[name]; ok {
+		return rp.Source
+	}
+	if name == "terraform" {
+		return addrs.NewBuiltInProvider("terraform")
+	}
+	return addrs.NewDefaultProvider(name)
+}

@@ -1,0 +1,178 @@
+package configs
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// Variable is an input variable declaration.
+type Variable struct {
+	Name        string
+	Description string
+	// Type is the type constraint; cty.DynamicPseudoType when none.
+	Type cty.Type
+	// TypeDefaults holds defaults for optional() object attributes.
+	TypeDefaults *typeexpr.Defaults
+	// Default is cty.NilVal when there is no default (the variable is
+	// required).
+	Default     cty.Value
+	Sensitive   bool
+	Nullable    bool
+	Ephemeral   bool
+	Validations []*CheckRule
+	DeclRange   hcl.Range
+}
+
+// Required reports whether the variable has no default.
+func (v *Variable) Required() bool { return v.Default == cty.NilVal }
+
+// CheckRule is a validation, precondition or postcondition.
+type CheckRule struct {
+	Condition    hcl.Expression
+	ErrorMessage hcl.Expression
+	DeclRange    hcl.Range
+}
+
+var variableSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "description"}, {Name: "default"}, {Name: "type"},
+		{Name: "sensitive"}, {Name: "nullable"}, {Name: "ephemeral"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "validation"}},
+}
+
+var checkRuleSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "condition", Required: true},
+		{Name: "error_message", Required: true},
+	},
+}
+
+func decodeVariable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
+	v := &Variable{Name: block.Labels[0], Type: cty.DynamicPseudoType, Nullable: true, DeclRange: block.DefRange}
+	diags := checkName(block.Labels[0], "variable", block.LabelRanges[0])
+	switch v.Name {
+	case "source", "version", "providers", "count", "for_each", "lifecycle", "depends_on", "locals":
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid variable name",
+			Detail:   fmt.Sprintf("The variable name %q is reserved for use by module blocks.", v.Name),
+			Subject:  &block.LabelRanges[0],
+		})
+	}
+	content, cdiags := block.Body.Content(variableSchema)
+	diags = append(diags, cdiags...)
+	if attr, ok := content.Attributes["description"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &v.Description)...)
+	}
+	if attr, ok := content.Attributes["sensitive"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &v.Sensitive)...)
+	}
+	if attr, ok := content.Attributes["ephemeral"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &v.Ephemeral)...)
+	}
+	if attr, ok := content.Attributes["nullable"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &v.Nullable)...)
+	}
+	if attr, ok := content.Attributes["type"]; ok {
+		ty, defaults, tdiags := typeexpr.TypeConstraintWithDefaults(unwrapLegacyType(attr.Expr))
+		diags = append(diags, tdiags...)
+		v.Type, v.TypeDefaults = ty, defaults
+	}
+	if attr, ok := content.Attributes["default"]; ok {
+		val, vdiags := attr.Expr.Value(nil)
+		diags = append(diags, vdiags...)
+		if !vdiags.HasErrors() {
+			if v.TypeDefaults != nil && !val.IsNull() {
+				val = v.TypeDefaults.Apply(val)
+			}
+			conv, err := convert.Convert(val, v.Type)
+			if err != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid default value for variable",
+					Detail:   fmt.Sprintf("This default value is not compatible with the variable's type constraint: %s.", err),
+					Subject:  attr.Expr.Range().Ptr(),
+				})
+				conv = cty.DynamicVal
+			}
+			if conv.IsNull() && !v.Nullable {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid default value for variable",
+					Detail:   "A null default value is not valid when nullable=false.",
+					Subject:  attr.Expr.Range().Ptr(),
+				})
+			}
+			v.Default = conv
+		}
+	}
+	for _, b := range content.Blocks {
+		rule, rdiags := decodeCheckRule(b)
+		diags = append(diags, rdiags...)
+		if rule != nil {
+			v.Validations = append(v.Validations, rule)
+		}
+	}
+	return v, diags
+}
+
+// unwrapLegacyType accepts the pre-0.12 quoted type names ("string",
+// "list", "map") as Terraform still does.
+func unwrapLegacyType(expr hcl.Expression) hcl.Expression {
+	tmpl, ok := expr.(*hclsyntax.TemplateExpr)
+	if !ok || len(tmpl.Parts) != 1 {
+		return expr
+	}
+	lit, ok := tmpl.Parts[0].(*hclsyntax.LiteralValueExpr)
+	if !ok || lit.Val.Type() != cty.String {
+		return expr
+	}
+	name := lit.Val.AsString()
+	var src string
+	switch name {
+	case "string":
+		src = "string"
+	case "list":
+		src = "list(string)"
+	case "map":
+		src = "map(string)"
+	default:
+		return expr
+	}
+	newExpr, diags := hclsyntax.ParseExpression([]byte(src), expr.Range().Filename, expr.Range().Start)
+	if diags.HasErrors() {
+		return expr
+	}
+	return newExpr
+}
+
+func decodeCheckRule(block *hcl.Block) (*CheckRule, hcl.Diagnostics) {
+	content, diags := block.Body.Content(checkRuleSchema)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return &CheckRule{
+		Condition:    content.Attributes["condition"].Expr,
+		ErrorMessage: content.Attributes["error_message"].Expr,
+		DeclRange:    block.DefRange,
+	}, diags
+}
+
+func checkName(name, what string, rng hcl.Range) hcl.Diagnostics {
+	if hclsyntax.ValidIdentifier(name) {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Invalid %s name", what),
+		Detail:   "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.",
+		Subject:  rng.Ptr(),
+	}}
+}

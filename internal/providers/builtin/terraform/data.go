@@ -1,0 +1,80 @@
+package terraform
+
+import (
+	"github.com/hashicorp/go-uuid"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/providers"
+)
+
+// dataSchema is the schema of terraform_data.
+func dataSchema() *configschema.Block {
+	return &configschema.Block{
+		Attributes: map[string]*configschema.Attribute{
+			"input":            {Type: cty.DynamicPseudoType, Optional: true, Description: "A value to store; its changes make output unknown until apply."},
+			"output":           {Type: cty.DynamicPseudoType, Computed: true, Description: "The value of input after apply."},
+			"triggers_replace": {Type: cty.DynamicPseudoType, Optional: true, Description: "A value whose changes replace the resource."},
+			"id":               {Type: cty.String, Computed: true, Description: "A unique identifier."},
+		},
+	}
+}
+
+// planData plans terraform_data: a changed triggers_replace forces
+// replacement; output follows input, unknown until apply when input changes.
+func planData(req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
+	var resp providers.PlanResourceChangeResponse
+	if req.ProposedNewState.IsNull() {
+		// Destroy.
+		resp.PlannedState = req.ProposedNewState
+		return resp
+	}
+	planned := req.ProposedNewState.AsValueMap()
+	input := planned["input"]
+	if req.PriorState.IsNull() {
+		planned["id"] = cty.UnknownVal(cty.String)
+		planned["output"] = outputFor(input)
+		resp.PlannedState = cty.ObjectVal(planned)
+		return resp
+	}
+	prior := req.PriorState.AsValueMap()
+	if !prior["triggers_replace"].RawEquals(planned["triggers_replace"]) {
+		resp.RequiresReplace = []cty.Path{cty.GetAttrPath("triggers_replace")}
+	}
+	if !prior["input"].RawEquals(input) {
+		planned["output"] = outputFor(input)
+	}
+	resp.PlannedState = cty.ObjectVal(planned)
+	return resp
+}
+
+// outputFor is the planned output for a new or changed input: unknown, or
+// null when input is null.
+func outputFor(input cty.Value) cty.Value {
+	if input.IsNull() {
+		return cty.NullVal(cty.DynamicPseudoType)
+	}
+	return cty.UnknownVal(cty.DynamicPseudoType)
+}
+
+// applyData applies a planned terraform_data: it chooses an id on create
+// and copies input to output.
+func applyData(req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
+	var resp providers.ApplyResourceChangeResponse
+	if req.PlannedState.IsNull() {
+		resp.NewState = req.PlannedState
+		return resp
+	}
+	state := req.PlannedState.AsValueMap()
+	if !state["id"].IsKnown() {
+		id, err := uuid.GenerateUUID()
+		if err != nil {
+			resp.Diagnostics = providers.ErrorDiag("Cannot generate id", err)
+			return resp
+		}
+		state["id"] = cty.StringVal(id)
+	}
+	state["output"] = state["input"]
+	resp.NewState = cty.ObjectVal(state)
+	return resp
+}
