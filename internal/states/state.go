@@ -240,3 +240,13 @@ func (s *State) DeepCopy() *State {
 	}
 	return ret
 }
+
+// Recorder is told about every change to a state while an apply runs, so
+// that it can persist it at once (the state journal). Intent is called
+// before a provider starts changing an object; Set after, with the new
+// object or nil when it was removed. Deposed is "" for current objects.
+type Recorder interface {
+	Intent(addr addrs.AbsResourceInstance, deposed string, action string) error
+	Set(addr addrs.AbsResourceInstance, deposed string, obj *ObjectSrc, provider addrs.AbsProviderConfig) error
+	SetOutput(name string, v *OutputValue) error
+}

@@ -1,6 +1,7 @@
 package states
 
 import (
+	"sort"
 	"sync"
 
 	"github.com/strata-dev/strata/internal/addrs"
@@ -72,4 +73,50 @@ func (s *SyncState) Snapshot() *State {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.state.DeepCopy()
+}
+
+// ResourceProvider returns the provider configuration recorded for a
+// resource, and whether the resource is in the state.
+func (s *SyncState) ResourceProvider(addr addrs.AbsResource) (addrs.AbsProviderConfig, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r := s.state.Resource(addr)
+	if r == nil {
+		return addrs.AbsProviderConfig{}, false
+	}
+	return r.ProviderConfig, true
+}
+
+// InstanceKeys returns the keys of a resource's instances, in order.
+func (s *SyncState) InstanceKeys(addr addrs.AbsResource) []addrs.InstanceKey {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r := s.state.Resource(addr)
+	if r == nil {
+		return nil
+	}
+	return r.SortedKeys()
+}
+
+// DeposedKeys returns the deposed object keys of an instance, sorted.
+func (s *SyncState) DeposedKeys(addr addrs.AbsResourceInstance) []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r := s.state.Resource(addr.ContainingResource())
+	if r == nil || r.Instances[addr.Resource.Key] == nil {
+		return nil
+	}
+	var keys []string
+	for k := range r.Instances[addr.Resource.Key].Deposed {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Output returns a root output value, or nil.
+func (s *SyncState) Output(name string) *OutputValue {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.state.Outputs[name]
 }

@@ -1,0 +1,6 @@
+resource "a" "b" {
+  x = 1
+  nested {
+    y = 2
+  }
+}

@@ -1,0 +1,270 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/engine/dag"
+	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/states"
+)
+
+// Apply carries out a plan and returns the new state. The state is
+// returned even with errors: it holds everything that was done. When ctx
+// is cancelled, no new operations start, providers are asked to stop,
+// running operations finish and the state so far is returned.
+func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hcl.Diagnostics) {
+	if plan.Errored {
+		return plan.PriorState, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot apply incomplete plan",
+			Detail:   "strata produced an invalid plan with errors, so it cannot be applied.",
+		}}
+	}
+	w := e.newWalker(plan.PriorState.DeepCopy())
+	defer w.ps.closeAll(context.WithoutCancel(ctx))
+	aw := &applyWalk{walker: w, plan: plan, byResource: map[string][]*plans.ResourceInstanceChange{}}
+	for _, c := range plan.Changes.Resources {
+		key := c.Addr.ContainingResource().String()
+		aw.byResource[key] = append(aw.byResource[key], c)
+	}
+	inputs := map[string]InputValue{}
+	for name, v := range plan.VariableValues {
+		inputs[name] = InputValue{Value: v}
+	}
+	aw.inputs = inputs
+
+	cg, diags := w.buildConfigGraph(ctx)
+	if diags.HasErrors() {
+		return plan.PriorState, diags
+	}
+	aw.cg = cg
+	aw.addDestroyNodes()
+	diags = append(diags, cycleDiags(cg.g)...)
+	if diags.HasErrors() {
+		return plan.PriorState, diags
+	}
+
+	// Tell providers to stop when the user interrupts.
+	stopped := make(chan struct{})
+	defer close(stopped)
+	go func() {
+		select {
+		case <-ctx.Done():
+			for _, h := range e.Hooks {
+				h.Stopping()
+			}
+			w.ps.stopAll(context.WithoutCancel(ctx))
+		case <-stopped:
+		}
+	}()
+
+	diags = append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, aw.visit)...)
+	if plan.Mode == plans.DestroyMode {
+		for name := range e.Config.Outputs {
+			aw.setOutput(name, nil)
+		}
+	}
+	for _, oc := range plan.Changes.Outputs {
+		if _, ok := e.Config.Outputs[oc.Name]; !ok && oc.Action == plans.Delete {
+			aw.setOutput(oc.Name, nil)
+		}
+	}
+	return w.state.Snapshot(), diags
+}
+
+// applyWalk is the state of one apply walk.
+type applyWalk struct {
+	*walker
+	plan       *plans.Plan
+	cg         *configGraph
+	inputs     map[string]InputValue
+	byResource map[string][]*plans.ResourceInstanceChange
+	destroys   map[string]*destroyNode
+
+	// deposedKeys maps instances replaced create-before-destroy to the key
+	// their old object was deposed under. Guarded by walker.mu.
+	deposedKeys map[string]string
+}
+
+// addDestroyNodes adds a node for each deletion in the plan, ordered
+// against the resource nodes and each other:
+//   - a resource's creates wait for its delete-then-create deletions;
+//   - create-then-delete deletions wait for the resource's creates;
+//   - an object's deletion waits for the deletion of objects that depend
+//     on it, and for the update of configured resources that used to.
+func (aw *applyWalk) addDestroyNodes() {
+	g := aw.cg.g
+	aw.destroys = map[string]*destroyNode{}
+	type dependent struct {
+		n    node
+		deps []addrs.AbsResource
+	}
+	var dependents []dependent
+	for _, c := range aw.plan.Changes.Resources {
+		if c.Action != plans.Delete && !c.Action.IsReplace() {
+			continue
+		}
+		dn := &destroyNode{addr: c.Addr, deposed: c.DeposedKey}
+		aw.destroys[dn.String()] = dn
+		g.Add(dn)
+		rn := aw.cg.resources[c.Addr.Resource.Resource.String()]
+		switch c.Action {
+		case plans.DeleteThenCreate:
+			g.Connect(rn, dn)
+		case plans.CreateThenDelete:
+			g.Connect(dn, rn)
+		}
+		var provider node = aw.cg.providerNode(c.ProviderAddr)
+		g.Connect(dn, provider)
+		var deps []addrs.AbsResource
+		if obj := aw.objectFor(c); obj != nil {
+			deps = obj.Dependencies
+		}
+		if rn != nil {
+			deps = append(deps, aw.cg.resourceDeps(rn)...)
+		}
+		dependents = append(dependents, dependent{n: dn, deps: deps})
+	}
+	byResource := map[string][]*destroyNode{}
+	for _, d := range aw.destroys {
+		key := d.addr.ContainingResource().String()
+		byResource[key] = append(byResource[key], d)
+	}
+	for _, d := range dependents {
+		for _, dep := range d.deps {
+			for _, target := range byResource[dep.String()] {
+				// target's object is deleted after d's.
+				g.Connect(target, d.n)
+			}
+		}
+	}
+	// Configured resources that used to depend on a resource being
+	// deleted outright are updated first.
+	for _, r := range aw.plan.PriorState.SortedResources() {
+		rn := aw.cg.resources[r.Addr.Resource.String()]
+		if rn == nil {
+			continue
+		}
+		for _, inst := range r.Instances {
+			if inst.Current == nil {
+				continue
+			}
+			for _, dep := range inst.Current.Dependencies {
+				for _, target := range byResource[dep.String()] {
+					if c := aw.plan.Changes.Resource(target.addr); c != nil && c.Action == plans.Delete && target.deposed == "" {
+						if !aw.cg.g.HasEdge(rn, aw.cg.resources[dep.Resource.String()]) {
+							g.Connect(target, rn)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// objectFor returns the prior object a change starts from.
+func (aw *applyWalk) objectFor(c *plans.ResourceInstanceChange) *states.ObjectSrc {
+	if c.DeposedKey != "" {
+		return aw.state.Deposed(c.Addr, c.DeposedKey)
+	}
+	return aw.state.Object(c.Addr)
+}
+
+func (aw *applyWalk) visit(ctx context.Context, n node) hcl.Diagnostics {
+	switch n := n.(type) {
+	case *varNode:
+		return aw.evalVariable(n, aw.inputs)
+	case *localNode:
+		return aw.evalLocal(n)
+	case *providerNode:
+		return aw.configureProvider(ctx, n)
+	case *resourceNode:
+		return aw.applyResource(ctx, n)
+	case *destroyNode:
+		return aw.applyDestroy(ctx, n)
+	case *outputNode:
+		return aw.applyOutput(n)
+	}
+	return nil
+}
+
+// applyOutput evaluates an output with the applied values and stores it.
+func (aw *applyWalk) applyOutput(n *outputNode) hcl.Diagnostics {
+	if aw.plan.Mode == plans.DestroyMode {
+		return nil
+	}
+	v, diags := aw.evalOutput(n)
+	if diags.HasErrors() {
+		return diags
+	}
+	if !v.IsWhollyKnown() {
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Output value not known after apply",
+			Detail:   fmt.Sprintf("The value of output %q is still unknown after apply. This usually means a provider returned an incomplete object.", n.cfg.Name),
+			Subject:  n.cfg.DeclRange.Ptr(),
+		})
+	}
+	aw.setOutput(n.cfg.Name, &states.OutputValue{Value: v, Sensitive: n.cfg.Sensitive})
+	return diags
+}
+
+func (aw *applyWalk) setOutput(name string, v *states.OutputValue) {
+	aw.state.SetOutput(name, v)
+	if aw.e.Recorder != nil {
+		_ = aw.e.Recorder.SetOutput(name, v)
+	}
+}
+
+// record stores an object in the walk's state and tells the recorder.
+func (aw *applyWalk) record(addr addrs.AbsResourceInstance, deposed string, obj *states.ObjectSrc, provider addrs.AbsProviderConfig) hcl.Diagnostics {
+	if deposed == "" {
+		aw.state.SetObject(addr, obj, provider)
+	} else {
+		aw.state.SetDeposed(addr, deposed, obj, provider)
+	}
+	if aw.e.Recorder == nil {
+		return nil
+	}
+	if err := aw.e.Recorder.Set(addr, deposed, obj, provider); err != nil {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to persist state",
+			Detail:   fmt.Sprintf("The change to %s was made but could not be written to the state journal: %s.", addr, err),
+		}}
+	}
+	return nil
+}
+
+// intent records that a provider is about to change an object.
+func (aw *applyWalk) intent(addr addrs.AbsResourceInstance, deposed string, action plans.Action) hcl.Diagnostics {
+	if aw.e.Recorder == nil {
+		return nil
+	}
+	if err := aw.e.Recorder.Intent(addr, deposed, actionVerb(action)); err != nil {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to persist state",
+			Detail:   fmt.Sprintf("Could not record the pending change to %s in the state journal, so it was not started: %s.", addr, err),
+		}}
+	}
+	return nil
+}
+
+func actionVerb(a plans.Action) string {
+	switch a {
+	case plans.Create:
+		return "create"
+	case plans.Update:
+		return "update"
+	case plans.Delete:
+		return "delete"
+	case plans.DeleteThenCreate, plans.CreateThenDelete:
+		return "replace"
+	}
+	return "no-op"
+}

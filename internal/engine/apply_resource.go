@@ -1,0 +1,337 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-uuid"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/engine/hooks"
+	"github.com/strata-dev/strata/internal/lang/marks"
+	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/plans/objchange"
+	"github.com/strata-dev/strata/internal/providers"
+	"github.com/strata-dev/strata/internal/states"
+)
+
+// applyResource applies the creates and updates of a configured resource's
+// instances and publishes the resource's value for references.
+func (aw *applyWalk) applyResource(ctx context.Context, n *resourceNode) hcl.Diagnostics {
+	changes := aw.byResource[n.addr.String()]
+	x := &expansion{}
+	switch {
+	case n.cfg.Count != nil:
+		x.mode = 'C'
+	case n.cfg.ForEach != nil:
+		x.mode = 'E'
+	}
+	var work []*plans.ResourceInstanceChange
+	values := map[addrs.InstanceKey]cty.Value{}
+	for _, c := range changes {
+		if c.DeposedKey != "" || c.Action == plans.Delete {
+			continue
+		}
+		x.keys = append(x.keys, c.Addr.Resource.Key)
+		if c.Action == plans.NoOp {
+			values[c.Addr.Resource.Key] = c.After
+			continue
+		}
+		work = append(work, c)
+	}
+	var diags hcl.Diagnostics
+	if len(work) > 0 {
+		rt, rdiags := aw.resourceType(ctx, n.addr, n.provider, n.cfg.TypeRange.Ptr())
+		if rdiags.HasErrors() {
+			return rdiags
+		}
+		// count and for_each are known at apply (plan refuses unknown
+		// ones); evaluate them again for count.index and each.value.
+		full, xdiags := aw.expandResource(n.cfg)
+		if xdiags.HasErrors() {
+			return xdiags
+		}
+		deps := aw.cg.resourceDeps(n)
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for _, c := range work {
+			wg.Add(1)
+			go func(c *plans.ResourceInstanceChange) {
+				defer wg.Done()
+				v, d := aw.applyInstance(ctx, n, rt, c, full, deps)
+				mu.Lock()
+				values[c.Addr.Resource.Key], diags = v, append(diags, d...)
+				mu.Unlock()
+			}(c)
+		}
+		wg.Wait()
+	}
+	aw.ev.setResource(n.addr.Resource, resourceValue(x, values))
+	return diags
+}
+
+// applyInstance creates, updates or (for a replacement) creates the new
+// object of one instance, checking the final plan and the new state
+// against the provider contract.
+func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *resourceType, c *plans.ResourceInstanceChange, x *expansion, deps []addrs.AbsResource) (cty.Value, hcl.Diagnostics) {
+	addr := c.Addr
+	unknown := cty.UnknownVal(rt.schema.ImpliedType())
+	if n.addr.Resource.Mode == addrs.DataResourceMode {
+		config, diags := aw.evalResourceConfig(ctx, n, rt, x.keyData(addr.Resource.Key))
+		if diags.HasErrors() {
+			return unknown, diags
+		}
+		unmarked, paths := marks.Paths(config)
+		v, rdiags := readDataSource(ctx, aw.walker, n, rt, addr, unmarked, paths)
+		if rdiags.HasErrors() {
+			return unknown, append(diags, rdiags...)
+		}
+		if aw.e.Recorder != nil {
+			if obj := aw.state.Object(addr); obj != nil {
+				diags = append(diags, aw.record(addr, "", obj, rt.provider)...)
+			}
+		}
+		return v, append(diags, rdiags...)
+	}
+
+	config, diags := aw.evalResourceConfig(ctx, n, rt, x.keyData(addr.Resource.Key))
+	if diags.HasErrors() {
+		return unknown, diags
+	}
+	unmarkedConfig, configPaths := marks.Paths(config)
+	prior := cty.NullVal(rt.schema.ImpliedType())
+	var priorPrivate []byte
+	if c.Action == plans.Update {
+		prior, _ = c.Before.UnmarkDeep()
+		if obj := aw.state.Object(addr); obj != nil {
+			priorPrivate = obj.Private
+		}
+	}
+	unmarkedConfig = ignoreChanges(unmarkedConfig, prior, n.cfg.Managed)
+
+	// Final plan, with a wholly known configuration.
+	proposed := objchange.ProposedNew(rt.schema, prior, unmarkedConfig)
+	if err := aw.acquire(ctx); err != nil {
+		return unknown, errorDiags("Operation cancelled", err, nil)
+	}
+	presp := rt.p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
+		TypeName: addr.Resource.Resource.Type, PriorState: prior, ProposedNewState: proposed,
+		Config: unmarkedConfig, PriorPrivate: priorPrivate,
+	})
+	aw.release()
+	diags = append(diags, providerDiags(presp.Diagnostics, n.cfg.Config, n.cfg.DeclRange.Ptr())...)
+	if presp.Diagnostics.HasErrors() {
+		return unknown, diags
+	}
+	final := presp.PlannedState
+	if final == cty.NilVal || len(final.Type().TestConformance(rt.schema.ImpliedType())) > 0 {
+		return unknown, append(diags, inconsistent("Provider produced invalid plan", rt, addr,
+			[]error{fmt.Errorf("the planned state does not match the schema")}, "planned an invalid value for"))
+	}
+	if !presp.LegacyTypeSystem {
+		if errs := objchange.AssertPlanValid(rt.schema, prior, unmarkedConfig, final); len(errs) > 0 {
+			return unknown, append(diags, inconsistent("Provider produced invalid plan", rt, addr, errs, "planned an invalid value for"))
+		}
+		initial, _ := c.After.UnmarkDeep()
+		if errs := objchange.AssertObjectCompatible(rt.schema, initial, final); len(errs) > 0 {
+			return unknown, append(diags, inconsistent("Provider produced inconsistent final plan", rt, addr, errs,
+				"produced an invalid new value for"))
+		}
+	}
+
+	if c.Action == plans.CreateThenDelete {
+		if d := aw.depose(addr, rt); d.HasErrors() {
+			return unknown, append(diags, d...)
+		}
+	}
+	action := c.Action
+	if action.IsReplace() {
+		action = plans.Create
+	}
+	newVal, newPrivate, adiags := aw.callApply(ctx, rt, addr, "", action, prior, final, unmarkedConfig, presp.PlannedPrivate, n)
+	diags = append(diags, adiags...)
+	if newVal == cty.NilVal {
+		return unknown, diags
+	}
+	if newVal.IsNull() {
+		if c.Action == plans.Update && !adiags.HasErrors() {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Provider returned invalid result object after apply",
+				Detail:   fmt.Sprintf("After applying an update to %s, the provider returned a null object. This is a bug in the provider.", addr),
+			})
+		}
+		return unknown, diags
+	}
+	newVal = markSchemaSensitive(marks.Apply(newVal, configPaths), rt.schema)
+	obj, err := encodeObject(newVal, rt.schema, rt.version, newPrivate, deps, c.Action == plans.CreateThenDelete || n.cfg.Managed.CreateBeforeDestroy)
+	if err != nil {
+		return unknown, append(diags, errorDiags("Failed to encode new state", err, nil)...)
+	}
+	if adiags.HasErrors() {
+		// A partial failure: keep the object but replace it next time.
+		obj.Status = states.ObjectTainted
+	}
+	diags = append(diags, aw.record(addr, "", obj, rt.provider)...)
+	return newVal, diags
+}
+
+// callApply runs ApplyResourceChange with the intent recorded and hooks
+// called, and checks the result: it must be wholly known and compatible
+// with the planned state. A non-null result is returned even when it
+// breaks the rules, so that it is saved and nothing is lost.
+func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, deposed string, action plans.Action, prior, planned, config cty.Value, private []byte, n *resourceNode) (cty.Value, []byte, hcl.Diagnostics) {
+	if err := aw.acquire(ctx); err != nil {
+		return cty.NilVal, nil, errorDiags("Operation cancelled", err, nil)
+	}
+	defer aw.release()
+	if d := aw.intent(addr, deposed, action); d.HasErrors() {
+		return cty.NilVal, nil, d
+	}
+	id := hooks.IDOf(prior)
+	aw.hook(func(h hooks.Hook) { h.PreApply(addr, action, id) })
+	start := time.Now()
+	resp := rt.p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
+		TypeName: addr.Resource.Resource.Type, PriorState: prior, PlannedState: planned,
+		Config: config, PlannedPrivate: private,
+	})
+	var body hcl.Body
+	var subject *hcl.Range
+	if n != nil {
+		body, subject = n.cfg.Config, n.cfg.DeclRange.Ptr()
+	}
+	diags := providerDiags(resp.Diagnostics, body, subject)
+	newVal := resp.NewState
+	if newVal == cty.NilVal {
+		newVal = cty.NullVal(rt.schema.ImpliedType())
+	}
+	if len(newVal.Type().TestConformance(rt.schema.ImpliedType())) > 0 {
+		diags = append(diags, inconsistent("Provider produced invalid object", rt, addr,
+			[]error{fmt.Errorf("the new state does not match the schema")}, "produced an invalid new value for"))
+		newVal = cty.NullVal(rt.schema.ImpliedType())
+		if action != plans.Delete {
+			// Nothing usable to save; keep what we had.
+			newVal = cty.NilVal
+		}
+	}
+	var applyErr error
+	if diags.HasErrors() {
+		applyErr = fmt.Errorf("%s", diags[0].Summary)
+	}
+	if newVal != cty.NilVal && !newVal.IsNull() && !resp.Diagnostics.HasErrors() && !resp.LegacyTypeSystem {
+		if !newVal.IsWhollyKnown() {
+			diags = append(diags, inconsistent("Provider returned invalid result object after apply", rt, addr,
+				[]error{fmt.Errorf("the new state contains unknown values")}, "produced an invalid new value for"))
+			newVal = unknownAsNull(newVal)
+		}
+		if errs := objchange.AssertObjectCompatible(rt.schema, planned, newVal); len(errs) > 0 {
+			diags = append(diags, inconsistent("Provider produced inconsistent result after apply", rt, addr, errs,
+				"produced an unexpected new value for"))
+		}
+	}
+	newID := id
+	if newVal != cty.NilVal {
+		if nid := hooks.IDOf(newVal); nid != "" {
+			newID = nid
+		}
+	}
+	aw.hook(func(h hooks.Hook) { h.PostApply(addr, action, newID, time.Since(start), applyErr) })
+	return newVal, resp.Private, diags
+}
+
+// depose moves an instance's current object aside so that its replacement
+// can be created first.
+func (aw *applyWalk) depose(addr addrs.AbsResourceInstance, rt *resourceType) hcl.Diagnostics {
+	obj := aw.state.Object(addr)
+	if obj == nil {
+		return nil
+	}
+	key, err := uuid.GenerateUUID()
+	if err != nil {
+		return errorDiags("Failed to depose object", err, nil)
+	}
+	key = key[:8]
+	aw.mu.Lock()
+	if aw.deposedKeys == nil {
+		aw.deposedKeys = map[string]string{}
+	}
+	aw.deposedKeys[addr.String()] = key
+	aw.mu.Unlock()
+	diags := aw.record(addr, key, obj, rt.provider)
+	return append(diags, aw.record(addr, "", nil, rt.provider)...)
+}
+
+// applyDestroy deletes one object.
+func (aw *applyWalk) applyDestroy(ctx context.Context, n *destroyNode) hcl.Diagnostics {
+	c := aw.changeFor(n)
+	if c == nil {
+		return nil
+	}
+	deposed := n.deposed
+	if c.Action == plans.CreateThenDelete {
+		aw.mu.Lock()
+		deposed = aw.deposedKeys[n.addr.String()]
+		aw.mu.Unlock()
+		if deposed == "" {
+			return nil // the replacement was not created; keep the object
+		}
+	}
+	rt, diags := aw.resourceType(ctx, n.addr.ContainingResource(), c.ProviderAddr, nil)
+	if diags.HasErrors() {
+		return diags
+	}
+	prior, _ := c.Before.UnmarkDeep()
+	null := cty.NullVal(rt.schema.ImpliedType())
+	var private []byte
+	if obj := aw.objectOf(n.addr, deposed); obj != nil {
+		private = obj.Private
+	}
+	var rn *resourceNode
+	if r, ok := aw.cg.resources[n.addr.Resource.Resource.String()]; ok {
+		rn = r
+	}
+	newVal, _, adiags := aw.callApply(ctx, rt, n.addr, deposed, plans.Delete, prior, null, null, private, rn)
+	diags = append(diags, adiags...)
+	if adiags.HasErrors() {
+		if newVal != cty.NilVal && !newVal.IsNull() {
+			// The provider says the object still exists, possibly changed.
+			if obj, err := encodeObject(newVal, rt.schema, rt.version, nil, nil, false); err == nil {
+				diags = append(diags, aw.record(n.addr, deposed, obj, rt.provider)...)
+			}
+		}
+		return diags
+	}
+	return append(diags, aw.record(n.addr, deposed, nil, rt.provider)...)
+}
+
+func (aw *applyWalk) changeFor(n *destroyNode) *plans.ResourceInstanceChange {
+	for _, c := range aw.byResource[n.addr.ContainingResource().String()] {
+		if c.Addr.Resource.Key == n.addr.Resource.Key && c.DeposedKey == n.deposed {
+			return c
+		}
+	}
+	return nil
+}
+
+func (aw *applyWalk) objectOf(addr addrs.AbsResourceInstance, deposed string) *states.ObjectSrc {
+	if deposed == "" {
+		return aw.state.Object(addr)
+	}
+	return aw.state.Deposed(addr, deposed)
+}
+
+// unknownAsNull replaces unknown values with nulls so that an invalid
+// result can still be saved.
+func unknownAsNull(v cty.Value) cty.Value {
+	out, _ := cty.Transform(v, func(_ cty.Path, v cty.Value) (cty.Value, error) {
+		if !v.IsKnown() {
+			return cty.NullVal(v.Type()), nil
+		}
+		return v, nil
+	})
+	return out
+}

@@ -1,0 +1,617 @@
+package dag
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+type edge struct{ from, to string }
+
+// build returns a graph with the given vertices added first (in order) and
+// then the given edges connected.
+func build(verts []string, edges []edge) *Graph[string] {
+	g := New[string]()
+	for _, v := range verts {
+		g.Add(v)
+	}
+	for _, e := range edges {
+		g.Connect(e.from, e.to)
+	}
+	return g
+}
+
+// edgesOf lists every edge of g, ordered by source then target insertion
+// order.
+func edgesOf[V comparable](g *Graph[V]) [][2]V {
+	var out [][2]V
+	for _, v := range g.Vertices() {
+		for _, d := range g.DependsOn(v) {
+			out = append(out, [2]V{v, d})
+		}
+	}
+	return out
+}
+
+func strEdges(g *Graph[string]) []string {
+	var out []string
+	for _, e := range edgesOf(g) {
+		out = append(out, e[0]+"->"+e[1])
+	}
+	return out
+}
+
+func eq[T comparable](t *testing.T, what string, got, want []T) {
+	t.Helper()
+	if len(got) == 0 && len(want) == 0 {
+		return
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("%s = %v, want %v", what, got, want)
+	}
+}
+
+// checkConsistent verifies that in and out edges mirror each other and that
+// the index, node list and positions agree.
+func checkConsistent[V comparable](t *testing.T, g *Graph[V]) {
+	t.Helper()
+	live := 0
+	for i, n := range g.nodes {
+		if n == nil {
+			continue
+		}
+		live++
+		if n.pos != i {
+			t.Errorf("node %v has pos %d, stored at %d", n.v, n.pos, i)
+		}
+		if g.index[n.v] != n {
+			t.Errorf("index for %v does not point at its node", n.v)
+		}
+		for d := range n.out {
+			if _, ok := d.in[n]; !ok {
+				t.Errorf("edge %v->%v missing from in set", n.v, d.v)
+			}
+			if g.index[d.v] != d {
+				t.Errorf("edge %v->%v points at a removed node", n.v, d.v)
+			}
+		}
+		for d := range n.in {
+			if _, ok := d.out[n]; !ok {
+				t.Errorf("edge %v->%v missing from out set", d.v, n.v)
+			}
+		}
+	}
+	if live != len(g.index) || live != g.Len() {
+		t.Errorf("live nodes %d, index %d, Len %d", live, len(g.index), g.Len())
+	}
+}
+
+func TestConnect(t *testing.T) {
+	tests := map[string]struct {
+		verts          []string
+		edges          []edge
+		wantVerts      []string
+		wantEdges      []string
+		wantDependents map[string][]string
+	}{
+		"empty": {},
+		"single edge adds both vertices": {
+			edges:          []edge{{"a", "b"}},
+			wantVerts:      []string{"a", "b"},
+			wantEdges:      []string{"a->b"},
+			wantDependents: map[string][]string{"b": {"a"}, "a": nil},
+		},
+		"self edge ignored but vertex added": {
+			edges:     []edge{{"a", "a"}},
+			wantVerts: []string{"a"},
+		},
+		"duplicate edge is a no-op": {
+			edges:     []edge{{"a", "b"}, {"a", "b"}},
+			wantVerts: []string{"a", "b"},
+			wantEdges: []string{"a->b"},
+		},
+		"existing vertices keep their position": {
+			verts:     []string{"c", "b", "a"},
+			edges:     []edge{{"a", "c"}, {"a", "b"}, {"x", "a"}},
+			wantVerts: []string{"c", "b", "a", "x"},
+			// DependsOn follows insertion order, not connection order.
+			wantEdges:      []string{"a->c", "a->b", "x->a"},
+			wantDependents: map[string][]string{"c": {"a"}, "a": {"x"}},
+		},
+		"dependents in insertion order": {
+			verts:          []string{"z", "y", "x", "t"},
+			edges:          []edge{{"x", "t"}, {"z", "t"}, {"y", "t"}},
+			wantVerts:      []string{"z", "y", "x", "t"},
+			wantEdges:      []string{"z->t", "y->t", "x->t"},
+			wantDependents: map[string][]string{"t": {"z", "y", "x"}},
+		},
+		"both directions are distinct edges": {
+			edges:     []edge{{"a", "b"}, {"b", "a"}},
+			wantVerts: []string{"a", "b"},
+			wantEdges: []string{"a->b", "b->a"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			g := build(tc.verts, tc.edges)
+			checkConsistent(t, g)
+			eq(t, "Vertices", g.Vertices(), tc.wantVerts)
+			eq(t, "edges", strEdges(g), tc.wantEdges)
+			if g.Len() != len(tc.wantVerts) {
+				t.Errorf("Len = %d, want %d", g.Len(), len(tc.wantVerts))
+			}
+			for _, v := range tc.wantVerts {
+				if !g.Has(v) {
+					t.Errorf("Has(%q) = false", v)
+				}
+			}
+			for v, want := range tc.wantDependents {
+				eq(t, "Dependents("+v+")", g.Dependents(v), want)
+			}
+			for _, e := range tc.edges {
+				if e.from != e.to && !g.HasEdge(e.from, e.to) {
+					t.Errorf("HasEdge(%q, %q) = false", e.from, e.to)
+				}
+			}
+		})
+	}
+}
+
+func TestZeroValueGraph(t *testing.T) {
+	var g Graph[int]
+	if g.Has(1) || g.Len() != 0 || g.DependsOn(1) != nil || len(g.Vertices()) != 0 {
+		t.Fatal("zero graph not empty")
+	}
+	g.Remove(1)
+	g.Connect(1, 2)
+	eq(t, "DependsOn(1)", g.DependsOn(1), []int{2})
+}
+
+func TestRemove(t *testing.T) {
+	tests := map[string]struct {
+		verts     []string
+		edges     []edge
+		remove    []string
+		add       []string
+		wantVerts []string
+		wantEdges []string
+	}{
+		"middle of a chain": {
+			edges:     []edge{{"a", "b"}, {"b", "c"}},
+			remove:    []string{"b"},
+			wantVerts: []string{"a", "c"},
+		},
+		"absent vertex is a no-op": {
+			edges:     []edge{{"a", "b"}},
+			remove:    []string{"zz"},
+			wantVerts: []string{"a", "b"},
+			wantEdges: []string{"a->b"},
+		},
+		"hub removes in and out edges only": {
+			edges:     []edge{{"a", "hub"}, {"b", "hub"}, {"hub", "c"}, {"a", "c"}},
+			remove:    []string{"hub"},
+			wantVerts: []string{"a", "b", "c"},
+			wantEdges: []string{"a->c"},
+		},
+		"removed then re-added moves to the end without edges": {
+			edges:     []edge{{"a", "b"}, {"b", "c"}},
+			remove:    []string{"a"},
+			add:       []string{"a"},
+			wantVerts: []string{"b", "c", "a"},
+			wantEdges: []string{"b->c"},
+		},
+		"remove everything": {
+			edges:  []edge{{"a", "b"}, {"b", "a"}},
+			remove: []string{"a", "b"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			g := build(tc.verts, tc.edges)
+			for _, v := range tc.remove {
+				g.Remove(v)
+				if g.Has(v) {
+					t.Errorf("Has(%q) after Remove", v)
+				}
+			}
+			for _, v := range tc.add {
+				g.Add(v)
+			}
+			checkConsistent(t, g)
+			eq(t, "Vertices", g.Vertices(), tc.wantVerts)
+			eq(t, "edges", strEdges(g), tc.wantEdges)
+		})
+	}
+}
+
+func TestRemoveCompaction(t *testing.T) {
+	g := New[int]()
+	for i := range 200 {
+		g.Connect(i+1, i)
+	}
+	var want []int
+	for i := range 201 {
+		if i%5 == 0 {
+			want = append(want, i)
+		} else {
+			g.Remove(i)
+		}
+	}
+	if g.holes >= len(g.nodes)/2 {
+		t.Errorf("expected compaction, holes=%d nodes=%d", g.holes, len(g.nodes))
+	}
+	checkConsistent(t, g)
+	eq(t, "Vertices", g.Vertices(), want)
+	for i := 1; i < 200; i++ {
+		g.Connect(i, i-1) // re-adds removed vertices at the end
+	}
+	checkConsistent(t, g)
+	if got := g.Len(); got != 201 {
+		t.Errorf("Len = %d, want 201", got)
+	}
+	if got := g.Vertices()[:3]; !slices.Equal(got, []int{0, 5, 10}) {
+		t.Errorf("order after re-adding: %v", got)
+	}
+}
+
+func TestCycles(t *testing.T) {
+	tests := map[string]struct {
+		verts []string
+		edges []edge
+		want  [][]string
+	}{
+		"empty":   {},
+		"acyclic": {edges: []edge{{"a", "b"}, {"b", "c"}, {"a", "c"}}},
+		"two-cycle": {
+			edges: []edge{{"a", "b"}, {"b", "a"}},
+			want:  [][]string{{"a", "b"}},
+		},
+		"three-cycle with tails": {
+			edges: []edge{{"x", "a"}, {"a", "b"}, {"b", "c"}, {"c", "a"}, {"c", "y"}},
+			want:  [][]string{{"a", "b", "c"}},
+		},
+		"components listed in insertion order": {
+			verts: []string{"p", "q", "c", "b", "a"},
+			edges: []edge{{"a", "b"}, {"b", "c"}, {"c", "a"}, {"q", "p"}, {"p", "q"}},
+			want:  [][]string{{"p", "q"}, {"c", "b", "a"}},
+		},
+		"two cycles joined one way are separate": {
+			edges: []edge{{"a", "b"}, {"b", "a"}, {"b", "c"}, {"c", "d"}, {"d", "c"}},
+			want:  [][]string{{"a", "b"}, {"c", "d"}},
+		},
+		"figure eight is one component": {
+			edges: []edge{{"a", "b"}, {"b", "a"}, {"b", "c"}, {"c", "b"}},
+			want:  [][]string{{"a", "b", "c"}},
+		},
+		"self edge is not a cycle": {
+			edges: []edge{{"a", "a"}},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			g := build(tc.verts, tc.edges)
+			got := g.Cycles()
+			if len(got) != len(tc.want) {
+				t.Fatalf("Cycles = %v, want %v", got, tc.want)
+			}
+			for i := range got {
+				eq(t, fmt.Sprintf("Cycles[%d]", i), got[i], tc.want[i])
+			}
+		})
+	}
+}
+
+func TestCyclesLongChain(t *testing.T) {
+	// A long cycle must not overflow the stack or be slow.
+	g := New[int]()
+	const n = 200000
+	for i := range n {
+		g.Connect(i, (i+1)%n)
+	}
+	c := g.Cycles()
+	if len(c) != 1 || len(c[0]) != n || c[0][0] != 0 || c[0][n-1] != n-1 {
+		t.Fatalf("unexpected cycles: %d components", len(c))
+	}
+}
+
+func TestTransitiveReduction(t *testing.T) {
+	tests := map[string]struct {
+		edges []edge
+		want  []string
+	}{
+		"triangle": {
+			edges: []edge{{"a", "b"}, {"b", "c"}, {"a", "c"}},
+			want:  []string{"a->b", "b->c"},
+		},
+		"diamond is already reduced": {
+			edges: []edge{{"a", "b"}, {"a", "c"}, {"b", "d"}, {"c", "d"}},
+			want:  []string{"a->b", "a->c", "b->d", "c->d"},
+		},
+		"diamond with shortcut": {
+			edges: []edge{{"a", "b"}, {"a", "c"}, {"b", "d"}, {"c", "d"}, {"a", "d"}},
+			want:  []string{"a->b", "a->c", "b->d", "c->d"},
+		},
+		"complete DAG becomes a chain": {
+			edges: []edge{
+				{"e", "d"}, {"e", "c"}, {"e", "b"}, {"e", "a"},
+				{"d", "c"}, {"d", "b"}, {"d", "a"},
+				{"c", "b"}, {"c", "a"},
+				{"b", "a"},
+			},
+			want: []string{"e->d", "d->c", "c->b", "b->a"},
+		},
+		"shortcut through a long path": {
+			edges: []edge{{"a", "b"}, {"b", "c"}, {"c", "d"}, {"d", "e"}, {"a", "e"}, {"x", "e"}},
+			want:  []string{"a->b", "b->c", "c->d", "d->e", "x->e"},
+		},
+		"cyclic graph is left unchanged": {
+			edges: []edge{{"a", "b"}, {"b", "c"}, {"c", "a"}, {"a", "c"}},
+			want:  []string{"a->b", "a->c", "b->c", "c->a"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			g := build(nil, tc.edges)
+			g.TransitiveReduction()
+			checkConsistent(t, g)
+			eq(t, "edges", strEdges(g), tc.want)
+		})
+	}
+}
+
+// randomDAG returns a DAG over n vertices inserted in a shuffled order where
+// each edge goes from a higher to a lower number.
+func randomDAG(r *rand.Rand, n int, p float64, local int) *Graph[int] {
+	g := New[int]()
+	for _, v := range r.Perm(n) {
+		g.Add(v)
+	}
+	for i := range n {
+		for j := max(0, i-local); j < i; j++ {
+			if r.Float64() < p {
+				g.Connect(i, j)
+			}
+		}
+	}
+	return g
+}
+
+// naiveReduction keeps an edge u->c unless c is reachable from u without
+// using that edge.
+func naiveReduction(g *Graph[int]) [][2]int {
+	desc := map[int]map[int]bool{}
+	reaches := func(from, to int) bool {
+		if desc[from] == nil {
+			desc[from] = map[int]bool{}
+			for _, d := range g.Descendants(from) {
+				desc[from][d] = true
+			}
+		}
+		return desc[from][to]
+	}
+	var keep [][2]int
+	for _, e := range edgesOf(g) {
+		u, c := e[0], e[1]
+		redundant := false
+		for _, other := range g.DependsOn(u) {
+			if other != c && reaches(other, c) {
+				redundant = true
+				break
+			}
+		}
+		if !redundant {
+			keep = append(keep, e)
+		}
+	}
+	return keep
+}
+
+func TestTransitiveReductionMatchesNaive(t *testing.T) {
+	tests := map[string]struct {
+		n     int
+		p     float64
+		local int
+	}{
+		"small dense":                  {n: 40, p: 0.3, local: 40},
+		"crosses bitset block":         {n: 700, p: 0.01, local: 700},
+		"local edges across blocks":    {n: 1200, p: 0.3, local: 8},
+		"two block boundary exactness": {n: 1025, p: 0.5, local: 3},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			for seed := range uint64(3) {
+				r := rand.New(rand.NewPCG(seed, 42))
+				g := randomDAG(r, tc.n, tc.p, tc.local)
+				// Leave holes in the vertex list so that ids and positions
+				// differ.
+				for range tc.n / 20 {
+					g.Remove(r.IntN(tc.n))
+				}
+				want := naiveReduction(g)
+				before := g.Clone()
+				g.TransitiveReduction()
+				checkConsistent(t, g)
+				got := edgesOf(g)
+				if !slices.Equal(got, want) {
+					t.Fatalf("seed %d: reduction has %d edges, naive %d", seed, len(got), len(want))
+				}
+				// Reachability is preserved.
+				for _, v := range before.Vertices()[:20] {
+					eq(t, fmt.Sprintf("Descendants(%d)", v), g.Descendants(v), before.Descendants(v))
+				}
+			}
+		})
+	}
+}
+
+func TestTransitiveReductionChainFanOut(t *testing.T) {
+	g := chainFanOut(10000)
+	g.TransitiveReduction()
+	// Only the chain edges and the root's edge to the top survive.
+	if got := len(edgesOf(g)); got != 10000 {
+		t.Fatalf("edges after reduction = %d, want 10000", got)
+	}
+	for i := 1; i < 10000; i++ {
+		if !g.HasEdge(i, i-1) {
+			t.Fatalf("chain edge %d->%d removed", i, i-1)
+		}
+	}
+	if !g.HasEdge(-1, 9999) {
+		t.Fatalf("root edge removed")
+	}
+}
+
+// chainFanOut returns a chain 0 <- 1 <- ... <- n-1 where every vertex also
+// depends directly on 0 (like a shared provider), plus a root vertex -1 that
+// depends on every chain vertex. All fan edges are redundant.
+func chainFanOut(n int) *Graph[int] {
+	g := New[int]()
+	g.Add(-1)
+	for i := range n {
+		g.Add(i)
+		if i > 0 {
+			g.Connect(i, i-1)
+			g.Connect(i, 0)
+		}
+		g.Connect(-1, i)
+	}
+	return g
+}
+
+func TestReverse(t *testing.T) {
+	tests := map[string]struct {
+		verts []string
+		edges []edge
+		want  []string
+	}{
+		"empty": {},
+		"isolated vertex": {
+			verts: []string{"a"},
+		},
+		"chain": {
+			edges: []edge{{"a", "b"}, {"b", "c"}},
+			want:  []string{"b->a", "c->b"},
+		},
+		"fan": {
+			edges: []edge{{"a", "x"}, {"b", "x"}, {"x", "y"}},
+			want:  []string{"x->a", "x->b", "y->x"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			g := build(tc.verts, tc.edges)
+			before := strEdges(g)
+			r := g.Reverse()
+			checkConsistent(t, r)
+			eq(t, "Vertices", r.Vertices(), g.Vertices())
+			eq(t, "edges", strEdges(r), tc.want)
+			eq(t, "original edges", strEdges(g), before)
+			eq(t, "double reverse", strEdges(r.Reverse()), before)
+			// The copy is independent.
+			r.Connect("new", "a")
+			if g.Has("new") {
+				t.Error("Reverse shares state with the original")
+			}
+		})
+	}
+}
+
+func TestAncestorsDescendants(t *testing.T) {
+	// d depends on c and b; c and b depend on a; x depends on d; y is alone.
+	verts := []string{"y", "a", "b", "c", "d", "x"}
+	edges := []edge{{"d", "c"}, {"d", "b"}, {"c", "a"}, {"b", "a"}, {"x", "d"}}
+	tests := map[string]struct {
+		v               string
+		wantAncestors   []string
+		wantDescendants []string
+	}{
+		"root of dependencies": {v: "a", wantAncestors: []string{"b", "c", "d", "x"}},
+		"middle": {
+			v:               "c",
+			wantAncestors:   []string{"d", "x"},
+			wantDescendants: []string{"a"},
+		},
+		"top":      {v: "x", wantDescendants: []string{"a", "b", "c", "d"}},
+		"isolated": {v: "y"},
+		"absent":   {v: "nope"},
+	}
+	g := build(verts, edges)
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			eq(t, "Ancestors", g.Ancestors(tc.v), tc.wantAncestors)
+			eq(t, "Descendants", g.Descendants(tc.v), tc.wantDescendants)
+		})
+	}
+
+	t.Run("cycle excludes the start vertex", func(t *testing.T) {
+		g := build(nil, []edge{{"a", "b"}, {"b", "c"}, {"c", "a"}})
+		eq(t, "Descendants(a)", g.Descendants("a"), []string{"b", "c"})
+		eq(t, "Ancestors(a)", g.Ancestors("a"), []string{"b", "c"})
+	})
+}
+
+func TestTopologicalOrder(t *testing.T) {
+	g := build([]string{"x", "a", "b", "c"}, []edge{{"x", "c"}, {"c", "b"}, {"b", "a"}})
+	got, ok := g.TopologicalOrder()
+	if !ok {
+		t.Fatal("unexpected cycle")
+	}
+	eq(t, "TopologicalOrder", got, []string{"a", "b", "c", "x"})
+
+	g.Connect("a", "x")
+	if _, ok := g.TopologicalOrder(); ok {
+		t.Fatal("cycle not detected")
+	}
+}
+
+func BenchmarkTransitiveReduction(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("chainFanOut%d", n), func(b *testing.B) {
+			base := chainFanOut(n)
+			b.ResetTimer()
+			for range b.N {
+				b.StopTimer()
+				g := base.Clone()
+				b.StartTimer()
+				g.TransitiveReduction()
+			}
+		})
+	}
+}
+
+func TestDisconnect(t *testing.T) {
+	tests := map[string]struct {
+		edges      []edge
+		disconnect edge
+		want       []string
+	}{
+		"existing edge": {
+			edges:      []edge{{"a", "b"}, {"b", "c"}},
+			disconnect: edge{"a", "b"},
+			want:       []string{"b->c"},
+		},
+		"wrong direction is a no-op": {
+			edges:      []edge{{"a", "b"}},
+			disconnect: edge{"b", "a"},
+			want:       []string{"a->b"},
+		},
+		"absent vertices are a no-op": {
+			edges:      []edge{{"a", "b"}},
+			disconnect: edge{"x", "y"},
+			want:       []string{"a->b"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			g := build(nil, tc.edges)
+			n := g.Len()
+			g.Disconnect(tc.disconnect.from, tc.disconnect.to)
+			checkConsistent(t, g)
+			eq(t, "edges", strEdges(g), tc.want)
+			if g.Len() != n {
+				t.Errorf("Len changed from %d to %d", n, g.Len())
+			}
+		})
+	}
+}

@@ -1,0 +1,156 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/lang"
+	"github.com/strata-dev/strata/internal/lang/marks"
+)
+
+// expansion is the set of instances a resource's count or for_each
+// produces.
+type expansion struct {
+	// mode is 0 for a single instance, 'C' for count, 'E' for for_each.
+	mode rune
+	keys []addrs.InstanceKey
+	// each holds each.value per for_each key.
+	each map[addrs.InstanceKey]cty.Value
+}
+
+// keyData returns the count/each values for one instance.
+func (x *expansion) keyData(k addrs.InstanceKey) lang.InstanceKeyData {
+	switch x.mode {
+	case 'C':
+		return lang.InstanceKeyData{CountIndex: k.Value()}
+	case 'E':
+		return lang.InstanceKeyData{EachKey: k.Value(), EachValue: x.each[k]}
+	}
+	return lang.InstanceKeyData{}
+}
+
+// has reports whether key is one of the expansion's instances.
+func (x *expansion) has(k addrs.InstanceKey) bool {
+	for _, have := range x.keys {
+		if have == k {
+			return true
+		}
+	}
+	return false
+}
+
+// expandResource evaluates a resource's count or for_each.
+func (w *walker) expandResource(r *configs.Resource) (*expansion, hcl.Diagnostics) {
+	scope := w.ev.scope()
+	switch {
+	case r.Count != nil:
+		v, diags := scope.EvalExpr(r.Count, cty.Number)
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		if v.HasMark(marks.Sensitive) {
+			return nil, invalidExpansion(r.Count, "count", "Sensitive values, or values derived from sensitive values, cannot be used as count arguments.")
+		}
+		v, _ = v.Unmark()
+		if !v.IsKnown() {
+			return nil, invalidExpansion(r.Count, "count", `The "count" value depends on resource attributes that cannot be determined until apply, so strata cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.`)
+		}
+		if v.IsNull() {
+			return nil, invalidExpansion(r.Count, "count", `The given "count" argument value is null. An integer is required.`)
+		}
+		n, acc := v.AsBigFloat().Int64()
+		if acc != 0 || n < 0 {
+			return nil, invalidExpansion(r.Count, "count", `The given "count" argument value is unsuitable: must be a whole number, zero or greater.`)
+		}
+		x := &expansion{mode: 'C'}
+		for i := 0; i < int(n); i++ {
+			x.keys = append(x.keys, addrs.IntKey(i))
+		}
+		return x, diags
+	case r.ForEach != nil:
+		v, diags := scope.EvalExpr(r.ForEach, cty.DynamicPseudoType)
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		if v.HasMark(marks.Sensitive) {
+			return nil, invalidExpansion(r.ForEach, "for_each", "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
+		}
+		if !v.IsWhollyKnown() {
+			return nil, invalidExpansion(r.ForEach, "for_each", `The "for_each" value depends on resource attributes that cannot be determined until apply, so strata cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the for_each depends on.`)
+		}
+		if v.IsNull() {
+			return nil, invalidExpansion(r.ForEach, "for_each", `The given "for_each" argument value is null. A map, or set of strings, is allowed.`)
+		}
+		ty := v.Type()
+		x := &expansion{mode: 'E', each: map[addrs.InstanceKey]cty.Value{}}
+		switch {
+		case ty.IsMapType() || ty.IsObjectType():
+			for it := v.ElementIterator(); it.Next(); {
+				k, ev := it.Element()
+				key := addrs.StringKey(k.AsString())
+				x.keys = append(x.keys, key)
+				x.each[key] = ev
+			}
+		case ty.IsSetType() && ty.ElementType() == cty.String:
+			for it := v.ElementIterator(); it.Next(); {
+				_, ev := it.Element()
+				ev, _ = ev.Unmark()
+				if ev.IsNull() {
+					return nil, invalidExpansion(r.ForEach, "for_each", `"for_each" sets must not contain null values.`)
+				}
+				key := addrs.StringKey(ev.AsString())
+				x.keys = append(x.keys, key)
+				x.each[key] = ev
+			}
+		case ty.IsSetType():
+			return nil, invalidExpansion(r.ForEach, "for_each", fmt.Sprintf(`The given "for_each" argument value is unsuitable: "for_each" supports sets of strings, but you have provided a set containing type %s.`, ty.ElementType().FriendlyName()))
+		default:
+			return nil, invalidExpansion(r.ForEach, "for_each", fmt.Sprintf(`The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type %s.`, ty.FriendlyName()))
+		}
+		sort.Slice(x.keys, func(i, j int) bool { return addrs.CompareKeys(x.keys[i], x.keys[j]) < 0 })
+		return x, diags
+	}
+	return &expansion{keys: []addrs.InstanceKey{addrs.NoKey}}, nil
+}
+
+func invalidExpansion(expr hcl.Expression, arg, detail string) hcl.Diagnostics {
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Invalid %s argument", arg),
+		Detail:   detail,
+		Subject:  expr.Range().Ptr(),
+	}}
+}
+
+// resourceValue builds the value references to a whole resource see:
+// an object for a single instance, a tuple for count, an object keyed by
+// for_each key.
+func resourceValue(x *expansion, values map[addrs.InstanceKey]cty.Value) cty.Value {
+	switch x.mode {
+	case 'C':
+		elems := make([]cty.Value, len(x.keys))
+		for i, k := range x.keys {
+			elems[i] = orDynamic(values[k])
+		}
+		return cty.TupleVal(elems)
+	case 'E':
+		attrs := make(map[string]cty.Value, len(x.keys))
+		for _, k := range x.keys {
+			attrs[string(k.(addrs.StringKey))] = orDynamic(values[k])
+		}
+		return cty.ObjectVal(attrs)
+	}
+	return orDynamic(values[addrs.NoKey])
+}
+
+func orDynamic(v cty.Value) cty.Value {
+	if v == cty.NilVal {
+		return cty.DynamicVal
+	}
+	return v
+}

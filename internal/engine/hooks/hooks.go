@@ -1,0 +1,58 @@
+// Package hooks defines the callbacks the engine makes while it plans and
+// applies, so that views can report progress without the engine knowing
+// about them. It imports addrs and plans only.
+package hooks
+
+import (
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/plans"
+)
+
+// Hook receives progress events. Implementations must be safe for
+// concurrent use; the engine calls them from many goroutines.
+type Hook interface {
+	// PreRefresh is called before reading a resource instance; id is its
+	// "id" attribute when it has one.
+	PreRefresh(addr addrs.AbsResourceInstance, id string)
+	// PreApply is called before applying a change.
+	PreApply(addr addrs.AbsResourceInstance, action plans.Action, id string)
+	// PostApply is called after applying a change, with the new state's
+	// id and any error.
+	PostApply(addr addrs.AbsResourceInstance, action plans.Action, id string, elapsed time.Duration, err error)
+	// Stopping is called once when the user interrupts the run.
+	Stopping()
+}
+
+// Nil is a Hook that ignores every event; embed it to implement only some.
+type Nil struct{}
+
+// PreRefresh implements Hook.
+func (Nil) PreRefresh(addrs.AbsResourceInstance, string) {}
+
+// PreApply implements Hook.
+func (Nil) PreApply(addrs.AbsResourceInstance, plans.Action, string) {}
+
+// PostApply implements Hook.
+func (Nil) PostApply(addrs.AbsResourceInstance, plans.Action, string, time.Duration, error) {}
+
+// Stopping implements Hook.
+func (Nil) Stopping() {}
+
+var _ Hook = Nil{}
+
+// IDOf returns the "id" attribute of an object value when it is a known
+// string, or "".
+func IDOf(v cty.Value) string {
+	if v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() || !v.Type().HasAttribute("id") {
+		return ""
+	}
+	id, _ := v.GetAttr("id").Unmark()
+	if id.IsNull() || !id.IsKnown() || id.Type() != cty.String {
+		return ""
+	}
+	return id.AsString()
+}

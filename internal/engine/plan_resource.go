@@ -1,0 +1,523 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/engine/hooks"
+	"github.com/strata-dev/strata/internal/lang"
+	"github.com/strata-dev/strata/internal/lang/marks"
+	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/plans/objchange"
+	"github.com/strata-dev/strata/internal/providers"
+	"github.com/strata-dev/strata/internal/states"
+	"github.com/strata-dev/strata/internal/upgrade"
+)
+
+// resourceType bundles what every instance operation of one resource needs.
+type resourceType struct {
+	addr     addrs.AbsResource
+	provider addrs.AbsProviderConfig
+	p        providers.Interface
+	schema   *configschema.Block
+	version  int64
+}
+
+func (w *walker) resourceType(ctx context.Context, addr addrs.AbsResource, provider addrs.AbsProviderConfig, subject *hcl.Range) (*resourceType, hcl.Diagnostics) {
+	p, err := w.ps.get(ctx, provider)
+	if err != nil {
+		return nil, errorDiags("Failed to start provider", err, subject)
+	}
+	schema, version, err := w.resourceSchema(ctx, addr.Resource, provider)
+	if err != nil {
+		return nil, errorDiags("Invalid resource type", err, subject)
+	}
+	return &resourceType{addr: addr, provider: provider, p: p, schema: schema, version: version}, nil
+}
+
+// planResource plans every instance of a configured resource, and the
+// deletion of instances the configuration no longer has.
+func (pw *planWalk) planResource(ctx context.Context, n *resourceNode) hcl.Diagnostics {
+	rt, diags := pw.resourceType(ctx, n.addr, n.provider, n.cfg.TypeRange.Ptr())
+	if diags.HasErrors() {
+		return diags
+	}
+	x, xdiags := pw.expandResource(n.cfg)
+	diags = append(diags, xdiags...)
+	if xdiags.HasErrors() {
+		return diags
+	}
+	values := make(map[addrs.InstanceKey]cty.Value, len(x.keys))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, key := range x.keys {
+		wg.Add(1)
+		go func(key addrs.InstanceKey) {
+			defer wg.Done()
+			var v cty.Value
+			var d hcl.Diagnostics
+			if n.addr.Resource.Mode == addrs.DataResourceMode {
+				v, d = pw.planDataInstance(ctx, n, rt, key, x)
+			} else {
+				v, d = pw.planManagedInstance(ctx, n, rt, key, x)
+			}
+			mu.Lock()
+			values[key], diags = v, append(diags, d...)
+			mu.Unlock()
+		}(key)
+	}
+	wg.Wait()
+
+	// Instances in the state that the expansion no longer has.
+	for _, key := range pw.state.InstanceKeys(n.addr) {
+		if x.has(key) {
+			continue
+		}
+		reason := plans.ReasonDeleteBecauseWrongRepetition
+		switch key.(type) {
+		case addrs.IntKey:
+			if x.mode == 'C' {
+				reason = plans.ReasonDeleteBecauseCountIndex
+			}
+		case addrs.StringKey:
+			if x.mode == 'E' {
+				reason = plans.ReasonDeleteBecauseEachKey
+			}
+		}
+		diags = append(diags, pw.planDelete(ctx, rt, n.addr.Instance(key), reason, n)...)
+	}
+	// Deposed objects left by an interrupted create_before_destroy.
+	for _, key := range x.keys {
+		diags = append(diags, pw.planDeposedDeletes(ctx, rt, n.addr.Instance(key))...)
+	}
+	pw.ev.setResource(n.addr.Resource, resourceValue(x, values))
+	return diags
+}
+
+// planDestroyResource plans the deletion of every object of a resource.
+func (pw *planWalk) planDestroyResource(ctx context.Context, addr addrs.AbsResource, provider addrs.AbsProviderConfig, reason plans.ActionReason) hcl.Diagnostics {
+	rt, diags := pw.resourceType(ctx, addr, provider, nil)
+	if diags.HasErrors() {
+		return diags
+	}
+	for _, key := range pw.state.InstanceKeys(addr) {
+		var n *resourceNode
+		if rn, ok := pw.cg.resources[addr.Resource.String()]; ok {
+			n = rn
+		}
+		diags = append(diags, pw.planDelete(ctx, rt, addr.Instance(key), reason, n)...)
+		diags = append(diags, pw.planDeposedDeletes(ctx, rt, addr.Instance(key))...)
+	}
+	return diags
+}
+
+// readPrior upgrades and (unless refresh is skipped) refreshes the current
+// or a deposed object of an instance, updating the walk's state with the
+// result. It returns a null value when there is no object or the refresh
+// found it gone.
+func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, deposed string) (cty.Value, *states.ObjectSrc, hcl.Diagnostics) {
+	null := cty.NullVal(rt.schema.ImpliedType())
+	var obj *states.ObjectSrc
+	if deposed == "" {
+		obj = pw.state.Object(addr)
+	} else {
+		obj = pw.state.Deposed(addr, deposed)
+	}
+	if obj == nil {
+		return null, nil, nil
+	}
+	var diags hcl.Diagnostics
+	if err := pw.acquire(ctx); err != nil {
+		return null, obj, errorDiags("Operation cancelled", err, nil)
+	}
+	v, pd := upgrade.ResourceObject(ctx, rt.p, addr.Resource.Resource.Type, rt.schema, rt.version, obj.SchemaVersion, obj.AttrsJSON, obj.AttrsFlat)
+	pw.release()
+	diags = append(diags, instanceDiags(pd, addr, "Failed to upgrade resource state")...)
+	if pd.HasErrors() {
+		return null, obj, diags
+	}
+	v = markSchemaSensitive(marks.Apply(v, obj.SensitivePaths), rt.schema)
+	private := obj.Private
+	if !pw.opts.SkipRefresh && addr.Resource.Resource.Mode == addrs.ManagedResourceMode {
+		pw.hook(func(h hooks.Hook) { h.PreRefresh(addr, hooks.IDOf(v)) })
+		unmarked, paths := marks.Paths(v)
+		if err := pw.acquire(ctx); err != nil {
+			return null, obj, errorDiags("Operation cancelled", err, nil)
+		}
+		resp := rt.p.ReadResource(ctx, providers.ReadResourceRequest{TypeName: addr.Resource.Resource.Type, PriorState: unmarked, Private: obj.Private})
+		pw.release()
+		diags = append(diags, instanceDiags(resp.Diagnostics, addr, "Failed to refresh")...)
+		if resp.Diagnostics.HasErrors() {
+			return null, obj, diags
+		}
+		nv := resp.NewState
+		if nv == cty.NilVal || nv.IsNull() {
+			// The object was deleted outside strata.
+			if deposed == "" {
+				pw.state.SetObject(addr, nil, rt.provider)
+			} else {
+				pw.state.SetDeposed(addr, deposed, nil, rt.provider)
+			}
+			return null, nil, diags
+		}
+		if errs := nv.Type().TestConformance(rt.schema.ImpliedType()); len(errs) > 0 {
+			return null, obj, append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Provider produced invalid object",
+				Detail:   fmt.Sprintf("Provider %q planned an invalid value for %s during refresh: %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", rt.provider.Provider.ForDisplay(), addr, errs[0]),
+			})
+		}
+		v = markSchemaSensitive(marks.Apply(nv, paths), rt.schema)
+		private = resp.Private
+	}
+	updated, err := encodeObject(v, rt.schema, rt.version, private, obj.Dependencies, obj.CreateBeforeDestroy)
+	if err != nil {
+		return null, obj, append(diags, errorDiags("Failed to encode refreshed state", err, nil)...)
+	}
+	updated.Status = obj.Status
+	if deposed == "" {
+		pw.state.SetObject(addr, updated, rt.provider)
+	} else {
+		pw.state.SetDeposed(addr, deposed, updated, rt.provider)
+	}
+	return v, updated, diags
+}
+
+// planManagedInstance plans one instance of a managed resource and returns
+// its planned new value for references.
+func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt *resourceType, key addrs.InstanceKey, x *expansion) (cty.Value, hcl.Diagnostics) {
+	addr := n.addr.Instance(key)
+	unknown := cty.UnknownVal(rt.schema.ImpliedType())
+	prior, obj, diags := pw.readPrior(ctx, rt, addr, "")
+	if diags.HasErrors() {
+		return unknown, diags
+	}
+	config, cdiags := pw.evalResourceConfig(ctx, n, rt, x.keyData(key))
+	diags = append(diags, cdiags...)
+	if cdiags.HasErrors() {
+		return unknown, diags
+	}
+	lc := n.cfg.Managed
+	unmarkedPrior, _ := prior.UnmarkDeep()
+	unmarkedConfig, configPaths := marks.Paths(config)
+	unmarkedConfig = ignoreChanges(unmarkedConfig, unmarkedPrior, lc)
+
+	planned, resp, pdiags := pw.planChange(ctx, n, rt, addr, unmarkedPrior, unmarkedConfig, obj)
+	diags = append(diags, pdiags...)
+	if pdiags.HasErrors() {
+		return unknown, diags
+	}
+
+	change := &plans.ResourceInstanceChange{
+		Addr: addr, ProviderAddr: rt.provider, Before: prior,
+		Private: resp.PlannedPrivate, SchemaVersion: rt.version,
+	}
+	switch {
+	case prior.IsNull():
+		change.Action = plans.Create
+	case obj != nil && obj.Status == states.ObjectTainted:
+		change.Action, change.Reason = replaceAction(lc.CreateBeforeDestroy), plans.ReasonReplaceBecauseTainted
+	default:
+		if eq := planned.Equals(unmarkedPrior); eq.IsKnown() && eq.True() {
+			change.Action = plans.NoOp
+			break
+		}
+		change.RequiredReplace = changedPaths(resp.RequiresReplace, unmarkedPrior, planned)
+		if len(change.RequiredReplace) > 0 {
+			change.Action, change.Reason = replaceAction(lc.CreateBeforeDestroy), plans.ReasonReplaceBecauseCannotUpdate
+		} else {
+			change.Action = plans.Update
+		}
+	}
+	if change.Action.IsReplace() {
+		// Plan the replacement object as a create.
+		null := cty.NullVal(rt.schema.ImpliedType())
+		planned, resp, pdiags = pw.planChange(ctx, n, rt, addr, null, unmarkedConfig, nil)
+		diags = append(diags, pdiags...)
+		if pdiags.HasErrors() {
+			return unknown, diags
+		}
+		change.Private = resp.PlannedPrivate
+	}
+	if lc.PreventDestroy && change.Action.IsReplace() {
+		diags = append(diags, preventDestroyDiag(addr, n))
+	}
+	change.After = markSchemaSensitive(marks.Apply(planned, configPaths), rt.schema)
+	if change.Action == plans.NoOp {
+		change.After = prior
+	}
+	pw.addChange(change)
+	return change.After, diags
+}
+
+// planChange runs ProposedNew and PlanResourceChange and checks the
+// result against the plan validity rules.
+func (pw *planWalk) planChange(ctx context.Context, n *resourceNode, rt *resourceType, addr addrs.AbsResourceInstance, prior, config cty.Value, obj *states.ObjectSrc) (cty.Value, providers.PlanResourceChangeResponse, hcl.Diagnostics) {
+	proposed := objchange.ProposedNew(rt.schema, prior, config)
+	var private []byte
+	if obj != nil {
+		private = obj.Private
+	}
+	if err := pw.acquire(ctx); err != nil {
+		return cty.NilVal, providers.PlanResourceChangeResponse{}, errorDiags("Operation cancelled", err, nil)
+	}
+	resp := rt.p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
+		TypeName: addr.Resource.Resource.Type, PriorState: prior, ProposedNewState: proposed,
+		Config: config, PriorPrivate: private,
+	})
+	pw.release()
+	diags := providerDiags(resp.Diagnostics, n.cfg.Config, n.cfg.DeclRange.Ptr())
+	if resp.Diagnostics.HasErrors() {
+		return cty.NilVal, resp, diags
+	}
+	planned := resp.PlannedState
+	if planned == cty.NilVal {
+		return cty.NilVal, resp, append(diags, inconsistent("Provider produced invalid plan", rt, addr,
+			[]error{fmt.Errorf("the provider returned no planned state")}, "planned an invalid value for"))
+	}
+	if errs := planned.Type().TestConformance(rt.schema.ImpliedType()); len(errs) > 0 {
+		return cty.NilVal, resp, append(diags, inconsistent("Provider produced invalid plan", rt, addr, errs, "planned an invalid value for"))
+	}
+	if !resp.LegacyTypeSystem {
+		if errs := objchange.AssertPlanValid(rt.schema, prior, config, planned); len(errs) > 0 {
+			return cty.NilVal, resp, append(diags, inconsistent("Provider produced invalid plan", rt, addr, errs, "planned an invalid value for"))
+		}
+	}
+	return planned, resp, diags
+}
+
+// planDataInstance reads a data source during plan when its configuration
+// is known, or plans to read it during apply otherwise.
+func (pw *planWalk) planDataInstance(ctx context.Context, n *resourceNode, rt *resourceType, key addrs.InstanceKey, x *expansion) (cty.Value, hcl.Diagnostics) {
+	addr := n.addr.Instance(key)
+	unknown := cty.UnknownVal(rt.schema.ImpliedType())
+	config, diags := pw.evalResourceConfig(ctx, n, rt, x.keyData(key))
+	if diags.HasErrors() {
+		return unknown, diags
+	}
+	unmarked, paths := marks.Paths(config)
+	if !unmarked.IsWhollyKnown() {
+		pw.addChange(&plans.ResourceInstanceChange{
+			Addr: addr, ProviderAddr: rt.provider, Action: plans.Read,
+			Before: cty.NullVal(rt.schema.ImpliedType()), After: plannedDataObject(rt.schema, unmarked),
+		})
+		return plannedDataObject(rt.schema, unmarked), diags
+	}
+	v, rdiags := readDataSource(ctx, pw.walker, n, rt, addr, unmarked, paths)
+	diags = append(diags, rdiags...)
+	if rdiags.HasErrors() {
+		return unknown, diags
+	}
+	return v, diags
+}
+
+// readDataSource calls ReadDataSource and records the result in the state.
+func readDataSource(ctx context.Context, w *walker, n *resourceNode, rt *resourceType, addr addrs.AbsResourceInstance, config cty.Value, paths []cty.Path) (cty.Value, hcl.Diagnostics) {
+	if err := w.acquire(ctx); err != nil {
+		return cty.NilVal, errorDiags("Operation cancelled", err, nil)
+	}
+	resp := rt.p.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: addr.Resource.Resource.Type, Config: config})
+	w.release()
+	diags := providerDiags(resp.Diagnostics, n.cfg.Config, n.cfg.DeclRange.Ptr())
+	if resp.Diagnostics.HasErrors() {
+		return cty.NilVal, diags
+	}
+	v := resp.State
+	if v == cty.NilVal || v.IsNull() || !v.IsWhollyKnown() {
+		return cty.NilVal, append(diags, inconsistent("Provider produced invalid object", rt, addr,
+			[]error{fmt.Errorf("the result is null or not wholly known")}, "produced an invalid value for"))
+	}
+	v = markSchemaSensitive(marks.Apply(v, paths), rt.schema)
+	obj, err := encodeObject(v, rt.schema, rt.version, nil, nil, false)
+	if err != nil {
+		return cty.NilVal, append(diags, errorDiags("Failed to encode data source state", err, nil)...)
+	}
+	w.state.SetObject(addr, obj, rt.provider)
+	return v, diags
+}
+
+// planDelete plans the deletion of an instance's current object.
+func (pw *planWalk) planDelete(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, reason plans.ActionReason, n *resourceNode) hcl.Diagnostics {
+	prior, _, diags := pw.readPrior(ctx, rt, addr, "")
+	if diags.HasErrors() || prior.IsNull() {
+		return diags
+	}
+	if addr.Resource.Resource.Mode == addrs.DataResourceMode {
+		// Data sources are simply forgotten.
+		pw.state.SetObject(addr, nil, rt.provider)
+		return diags
+	}
+	if n != nil && n.cfg.Managed != nil && n.cfg.Managed.PreventDestroy {
+		diags = append(diags, preventDestroyDiag(addr, n))
+	}
+	pw.addChange(&plans.ResourceInstanceChange{
+		Addr: addr, ProviderAddr: rt.provider, Action: plans.Delete, Reason: reason,
+		Before: prior, After: cty.NullVal(rt.schema.ImpliedType()), SchemaVersion: rt.version,
+	})
+	return diags
+}
+
+// planDeposedDeletes plans the deletion of an instance's deposed objects.
+func (pw *planWalk) planDeposedDeletes(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, dk := range pw.state.DeposedKeys(addr) {
+		prior, _, d := pw.readPrior(ctx, rt, addr, dk)
+		diags = append(diags, d...)
+		if d.HasErrors() || prior.IsNull() {
+			continue
+		}
+		pw.addChange(&plans.ResourceInstanceChange{
+			Addr: addr, DeposedKey: dk, ProviderAddr: rt.provider, Action: plans.Delete,
+			Before: prior, After: cty.NullVal(rt.schema.ImpliedType()), SchemaVersion: rt.version,
+		})
+	}
+	return diags
+}
+
+// evalResourceConfig evaluates a resource body for one instance and asks
+// the provider to validate it.
+func (w *walker) evalResourceConfig(ctx context.Context, n *resourceNode, rt *resourceType, key lang.InstanceKeyData) (cty.Value, hcl.Diagnostics) {
+	config, diags := w.ev.scope().WithKey(key).EvalBlock(n.cfg.Config, rt.schema)
+	if diags.HasErrors() {
+		return config, diags
+	}
+	unmarked, _ := config.UnmarkDeep()
+	var pd providers.Diagnostics
+	if n.addr.Resource.Mode == addrs.DataResourceMode {
+		pd = rt.p.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: n.addr.Resource.Type, Config: unmarked}).Diagnostics
+	} else {
+		pd = rt.p.ValidateResourceConfig(ctx, providers.ValidateResourceConfigRequest{TypeName: n.addr.Resource.Type, Config: unmarked}).Diagnostics
+	}
+	return config, append(diags, providerDiags(pd, n.cfg.Config, n.cfg.DeclRange.Ptr())...)
+}
+
+func replaceAction(createBeforeDestroy bool) plans.Action {
+	if createBeforeDestroy {
+		return plans.CreateThenDelete
+	}
+	return plans.DeleteThenCreate
+}
+
+// changedPaths keeps the paths whose values differ between prior and
+// planned (an unknown planned value counts as a change).
+func changedPaths(paths []cty.Path, prior, planned cty.Value) []cty.Path {
+	var out []cty.Path
+	for _, p := range paths {
+		pv, perr := p.Apply(prior)
+		nv, nerr := p.Apply(planned)
+		if perr != nil && nerr != nil {
+			continue
+		}
+		if perr != nil || nerr != nil {
+			out = append(out, p)
+			continue
+		}
+		if eq := pv.Equals(nv); !eq.IsKnown() || eq.False() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ignoreChanges replaces the parts of config listed in
+// lifecycle.ignore_changes with their prior values. Nothing is ignored on
+// create, when there is no prior value.
+func ignoreChanges(config, prior cty.Value, lc *configs.ManagedLifecycle) cty.Value {
+	if lc == nil || prior.IsNull() || config.IsNull() {
+		return config
+	}
+	if lc.IgnoreAllChanges {
+		return prior
+	}
+	if len(lc.IgnoreChanges) == 0 {
+		return config
+	}
+	ignored := make([]cty.Path, 0, len(lc.IgnoreChanges))
+	for _, trav := range lc.IgnoreChanges {
+		ignored = append(ignored, traversalPath(trav))
+	}
+	out, _ := cty.Transform(config, func(p cty.Path, v cty.Value) (cty.Value, error) {
+		for _, ig := range ignored {
+			if p.Equals(ig) {
+				if pv, err := ig.Apply(prior); err == nil {
+					return pv, nil
+				}
+			}
+		}
+		return v, nil
+	})
+	return out
+}
+
+// traversalPath converts a relative traversal such as tags["x"] into a
+// cty.Path.
+func traversalPath(trav hcl.Traversal) cty.Path {
+	var p cty.Path
+	for _, step := range trav {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			p = p.GetAttr(s.Name)
+		case hcl.TraverseAttr:
+			p = p.GetAttr(s.Name)
+		case hcl.TraverseIndex:
+			p = p.Index(s.Key)
+		}
+	}
+	return p
+}
+
+// plannedDataObject is the planned value of a data source read during
+// apply: configured values as given, computed attributes unknown.
+func plannedDataObject(schema *configschema.Block, config cty.Value) cty.Value {
+	if config.IsNull() || !config.IsKnown() {
+		return cty.UnknownVal(schema.ImpliedType())
+	}
+	attrs := config.AsValueMap()
+	if attrs == nil {
+		attrs = map[string]cty.Value{}
+	}
+	for name, a := range schema.Attributes {
+		if a.Computed && attrs[name].IsNull() {
+			attrs[name] = cty.UnknownVal(a.ImpliedType())
+		}
+	}
+	return cty.ObjectVal(attrs)
+}
+
+func preventDestroyDiag(addr addrs.AbsResourceInstance, n *resourceNode) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Instance cannot be destroyed",
+		Detail:   fmt.Sprintf("Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target option.", addr),
+		Subject:  n.cfg.DeclRange.Ptr(),
+	}
+}
+
+// inconsistent reports a provider that broke a lifecycle rule, naming each
+// attribute path involved.
+func inconsistent(summary string, rt *resourceType, addr addrs.AbsResourceInstance, errs []error, verb string) *hcl.Diagnostic {
+	detail := ""
+	for _, err := range errs {
+		detail += fmt.Sprintf("Provider %q %s %s: %s.\n\n", rt.provider.Provider.ForDisplay(), verb, addr, err)
+	}
+	detail += "This is a bug in the provider, which should be reported in the provider's own issue tracker."
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
+}
+
+// instanceDiags converts provider diagnostics about a stored object.
+func instanceDiags(pd providers.Diagnostics, addr addrs.AbsResourceInstance, prefix string) hcl.Diagnostics {
+	diags := providerDiags(pd, nil, nil)
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			d.Detail = fmt.Sprintf("%s %s: %s", prefix, addr, d.Detail)
+		}
+	}
+	return diags
+}

@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/lang/marks"
+	"github.com/strata-dev/strata/internal/states"
+)
+
+// encodeObject turns a wholly known object value into its stored form,
+// recording sensitive marks as paths.
+func encodeObject(v cty.Value, schema *configschema.Block, schemaVersion int64, private []byte, deps []addrs.AbsResource, cbd bool) (*states.ObjectSrc, error) {
+	unmarked, paths := marks.Paths(v)
+	// Write-only attributes are never stored.
+	unmarked = nullWriteOnly(unmarked, schema)
+	raw, err := ctyjson.Marshal(unmarked, schema.ImpliedType())
+	if err != nil {
+		return nil, err
+	}
+	return &states.ObjectSrc{
+		SchemaVersion:       uint64(schemaVersion),
+		AttrsJSON:           raw,
+		SensitivePaths:      paths,
+		Private:             private,
+		Status:              states.ObjectReady,
+		Dependencies:        deps,
+		CreateBeforeDestroy: cbd,
+	}, nil
+}
+
+// decodeObject decodes a stored object of the current schema version and
+// re-applies its sensitive marks.
+func decodeObject(obj *states.ObjectSrc, schema *configschema.Block) (cty.Value, error) {
+	v, err := ctyjson.Unmarshal(obj.AttrsJSON, schema.ImpliedType())
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("the stored object does not match the resource type's schema: %w", err)
+	}
+	return marks.Apply(v, obj.SensitivePaths), nil
+}
+
+// nullWriteOnly replaces write-only attributes of v with nulls.
+func nullWriteOnly(v cty.Value, schema *configschema.Block) cty.Value {
+	if v.IsNull() || !v.IsKnown() {
+		return v
+	}
+	has := false
+	for _, a := range schema.Attributes {
+		if a.WriteOnly {
+			has = true
+		}
+	}
+	if !has {
+		return v
+	}
+	m := v.AsValueMap()
+	for name, a := range schema.Attributes {
+		if a.WriteOnly {
+			m[name] = cty.NullVal(a.ImpliedType())
+		}
+	}
+	return cty.ObjectVal(m)
+}
+
+// markSchemaSensitive marks the attributes the schema declares sensitive.
+func markSchemaSensitive(v cty.Value, schema *configschema.Block) cty.Value {
+	if v.IsNull() || !v.IsKnown() {
+		return v
+	}
+	var paths []cty.Path
+	for name, a := range schema.Attributes {
+		if a.Sensitive {
+			paths = append(paths, cty.GetAttrPath(name))
+		}
+	}
+	return marks.Apply(v, paths)
+}

@@ -1,0 +1,266 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/engine/hooks"
+	"github.com/strata-dev/strata/internal/lang/marks"
+	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/providers"
+	"github.com/strata-dev/strata/internal/states"
+)
+
+// walker holds what one plan or apply walk shares between its nodes.
+type walker struct {
+	e     *Engine
+	ev    *evaluator
+	ps    *providerSet
+	state *states.SyncState
+	// sem bounds concurrent provider operations to the parallelism.
+	sem chan struct{}
+
+	mu      sync.Mutex
+	changes []*plans.ResourceInstanceChange
+	outputs []*plans.OutputChange
+	// configured records provider configurations that were configured.
+	configured map[string]bool
+}
+
+func (e *Engine) newWalker(state *states.State) *walker {
+	return &walker{
+		e:          e,
+		ev:         newEvaluator(e.Config, e.workspace(), e.cwd()),
+		ps:         newProviderSet(e.Providers),
+		state:      states.NewSync(state),
+		sem:        make(chan struct{}, e.parallelism()),
+		configured: map[string]bool{},
+	}
+}
+
+// acquire takes a provider-operation slot, or fails when ctx is done.
+func (w *walker) acquire(ctx context.Context) error {
+	select {
+	case w.sem <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (w *walker) release() { <-w.sem }
+
+func (w *walker) hook(fn func(h hooks.Hook)) {
+	for _, h := range w.e.Hooks {
+		fn(h)
+	}
+}
+
+func (w *walker) addChange(c *plans.ResourceInstanceChange) {
+	w.mu.Lock()
+	w.changes = append(w.changes, c)
+	w.mu.Unlock()
+}
+
+// resourceSchema returns the schema and version of a resource type.
+func (w *walker) resourceSchema(ctx context.Context, addr addrs.Resource, provider addrs.AbsProviderConfig) (*configschema.Block, int64, error) {
+	s, err := w.ps.schema(ctx, provider)
+	if err != nil {
+		return nil, 0, err
+	}
+	types := s.ResourceTypes
+	what := "resource type"
+	if addr.Mode == addrs.DataResourceMode {
+		types, what = s.DataSources, "data source"
+	}
+	rs, ok := types[addr.Type]
+	if !ok || rs.Block == nil {
+		return nil, 0, fmt.Errorf("the provider %s does not support %s %q", provider.Provider.ForDisplay(), what, addr.Type)
+	}
+	return rs.Block, rs.Version, nil
+}
+
+// setVariables validates and records the root module's variable values.
+func (w *walker) evalVariable(n *varNode, inputs map[string]InputValue) hcl.Diagnostics {
+	cfg := n.cfg
+	var diags hcl.Diagnostics
+	in, given := inputs[cfg.Name]
+	val := cty.NullVal(cfg.Type)
+	rng := cfg.DeclRange
+	if given {
+		val, rng = in.Value, in.Source
+	}
+	if val.IsNull() && cfg.Default != cty.NilVal && (!given || !cfg.Nullable) {
+		val = cfg.Default
+	}
+	if !given && cfg.Required() {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "No value for required variable",
+			Detail:   fmt.Sprintf("The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", cfg.Name),
+			Subject:  cfg.DeclRange.Ptr(),
+		})
+		w.ev.setVariable(cfg.Name, cty.UnknownVal(cfg.Type))
+		return diags
+	}
+	if cfg.TypeDefaults != nil && !val.IsNull() {
+		val = cfg.TypeDefaults.Apply(val)
+	}
+	conv, err := convert.Convert(val, cfg.Type)
+	if err != nil {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid value for input variable",
+			Detail:   fmt.Sprintf("The given value is not suitable for var.%s declared at %s: %s.", cfg.Name, cfg.DeclRange, err),
+			Subject:  rng.Ptr(),
+		})
+		w.ev.setVariable(cfg.Name, cty.UnknownVal(cfg.Type))
+		return diags
+	}
+	if conv.IsNull() && !cfg.Nullable {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Required variable not set",
+			Detail:   fmt.Sprintf("Unsupported null value for non-nullable variable %q.", cfg.Name),
+			Subject:  rng.Ptr(),
+		})
+	}
+	if cfg.Sensitive {
+		conv = conv.Mark(marks.Sensitive)
+	}
+	w.ev.setVariable(cfg.Name, conv)
+	for _, rule := range cfg.Validations {
+		diags = append(diags, w.checkRule(rule.Condition, rule.ErrorMessage, "Invalid value for variable",
+			fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange))...)
+	}
+	return diags
+}
+
+// checkRule evaluates a condition and, when false, reports the error
+// message.
+func (w *walker) checkRule(condition, message hcl.Expression, summary, suffix string) hcl.Diagnostics {
+	scope := w.ev.scope()
+	result, diags := scope.EvalExpr(condition, cty.Bool)
+	if diags.HasErrors() {
+		return diags
+	}
+	result, _ = result.Unmark()
+	if !result.IsKnown() {
+		return diags
+	}
+	if result.IsNull() {
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid condition result",
+			Detail:   "The condition expression must produce true or false, not null.",
+			Subject:  condition.Range().Ptr(),
+		})
+	}
+	if result.True() {
+		return diags
+	}
+	msg, mdiags := scope.EvalExpr(message, cty.String)
+	diags = append(diags, mdiags...)
+	text := "(error message could not be evaluated)"
+	if !mdiags.HasErrors() && msg.IsKnown() && !msg.IsNull() {
+		if msg.HasMark(marks.Sensitive) {
+			text = "(error message refers to sensitive values)"
+		} else {
+			text = msg.AsString()
+		}
+	}
+	return append(diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   text + suffix,
+		Subject:  condition.Range().Ptr(),
+	})
+}
+
+func (w *walker) evalLocal(n *localNode) hcl.Diagnostics {
+	v, diags := w.ev.scope().EvalExpr(n.cfg.Expr, cty.DynamicPseudoType)
+	w.ev.setLocal(n.cfg.Name, v)
+	return diags
+}
+
+// evalOutput evaluates an output and checks sensitive values are declared
+// sensitive.
+func (w *walker) evalOutput(n *outputNode) (cty.Value, hcl.Diagnostics) {
+	cfg := n.cfg
+	var diags hcl.Diagnostics
+	for _, rule := range cfg.Preconditions {
+		diags = append(diags, w.checkRule(rule.Condition, rule.ErrorMessage, "Module output value precondition failed", "")...)
+	}
+	v, vdiags := w.ev.scope().EvalExpr(cfg.Expr, cty.DynamicPseudoType)
+	diags = append(diags, vdiags...)
+	if !vdiags.HasErrors() && !cfg.Sensitive && marks.Contains(v) {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Output refers to sensitive values",
+			Detail: `To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, strata requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.
+
+If you do intend to export this data, annotate the output value as sensitive by adding the following argument:
+    sensitive = true`,
+			Subject: cfg.DeclRange.Ptr(),
+		})
+	}
+	return v, diags
+}
+
+// configureProvider evaluates a provider configuration and sends it to the
+// provider.
+func (w *walker) configureProvider(ctx context.Context, n *providerNode) hcl.Diagnostics {
+	p, err := w.ps.get(ctx, n.addr)
+	if err != nil {
+		return errorDiags("Failed to start provider", err, nil)
+	}
+	schema, err := w.ps.schema(ctx, n.addr)
+	if err != nil {
+		return errorDiags("Failed to load provider schema", err, nil)
+	}
+	var diags hcl.Diagnostics
+	cfgVal := schema.Provider.Block.EmptyValue()
+	var body hcl.Body = hcl.EmptyBody()
+	if n.cfg != nil {
+		body = n.cfg.Config
+	}
+	if schema.Provider.Block != nil {
+		v, vdiags := w.ev.scope().EvalBlock(body, schema.Provider.Block)
+		diags = append(diags, vdiags...)
+		if vdiags.HasErrors() {
+			return diags
+		}
+		cfgVal = v
+	}
+	unmarked, _ := cfgVal.UnmarkDeep()
+	vresp := p.ValidateProviderConfig(ctx, providers.ValidateProviderConfigRequest{Config: unmarked})
+	diags = append(diags, providerDiags(vresp.Diagnostics, body, rangePtr(n.cfg))...)
+	if diags.HasErrors() {
+		return diags
+	}
+	cresp := p.ConfigureProvider(ctx, providers.ConfigureProviderRequest{TerraformVersion: w.e.Version, Config: unmarked})
+	diags = append(diags, providerDiags(cresp.Diagnostics, body, rangePtr(n.cfg))...)
+	w.mu.Lock()
+	w.configured[n.addr.String()] = !diags.HasErrors()
+	w.mu.Unlock()
+	return diags
+}
+
+func errorDiags(summary string, err error, subject *hcl.Range) hcl.Diagnostics {
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: err.Error(), Subject: subject}}
+}
+
+func rangePtr(p *configs.Provider) *hcl.Range {
+	if p == nil {
+		return nil
+	}
+	return p.DeclRange.Ptr()
+}

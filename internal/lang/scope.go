@@ -1,0 +1,259 @@
+package lang
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/lang/funcs"
+)
+
+// Data supplies the values references resolve to. The engine implements it
+// over its in-progress plan or apply. Each method returns a value (unknown
+// when not yet known) and diagnostics for references to things that do not
+// exist, with rng as the subject.
+type Data interface {
+	GetInputVariable(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics)
+	GetLocalValue(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics)
+	GetResource(ref ResourceRef, rng hcl.Range) (cty.Value, hcl.Diagnostics)
+	GetPathAttr(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics)
+	GetTerraformAttr(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics)
+	GetModuleCall(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics)
+}
+
+// InstanceKeyData holds count.index or each.key/each.value for expressions
+// inside a resource instance. Unset fields mean the resource does not use
+// count or for_each.
+type InstanceKeyData struct {
+	CountIndex cty.Value
+	EachKey    cty.Value
+	EachValue  cty.Value
+}
+
+// Scope is where expressions are evaluated: the data they can reach, the
+// instance key data of the enclosing resource, and the function library.
+type Scope struct {
+	Data    Data
+	Key     InstanceKeyData
+	BaseDir string
+	// PureOnly makes impure functions (timestamp, uuid) return unknown, for
+	// validation.
+	PureOnly bool
+
+	funcsOnce sync.Once
+	funcs     map[string]function.Function
+}
+
+// WithKey returns a scope sharing s's data and functions, for one instance.
+func (s *Scope) WithKey(key InstanceKeyData) *Scope {
+	fs := s.Functions()
+	ret := &Scope{Data: s.Data, Key: key, BaseDir: s.BaseDir, PureOnly: s.PureOnly, funcs: fs}
+	ret.funcsOnce.Do(func() {})
+	return ret
+}
+
+// Functions returns the function table, built once per scope.
+func (s *Scope) Functions() map[string]function.Function {
+	s.funcsOnce.Do(func() {
+		s.funcs = funcs.Functions(s.BaseDir, s.PureOnly)
+	})
+	return s.funcs
+}
+
+// EvalExpr evaluates expr and converts the result to wantType (use
+// cty.DynamicPseudoType for no conversion).
+func (s *Scope) EvalExpr(expr hcl.Expression, wantType cty.Type) (cty.Value, hcl.Diagnostics) {
+	refs, diags := ReferencesInExpr(expr)
+	ctx, cdiags := s.EvalContext(refs)
+	diags = append(diags, cdiags...)
+	if diags.HasErrors() {
+		return cty.UnknownVal(wantType), diags
+	}
+	val, vdiags := expr.Value(ctx)
+	diags = append(diags, vdiags...)
+	if wantType != cty.DynamicPseudoType {
+		conv, err := convert.Convert(val, wantType)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity:    hcl.DiagError,
+				Summary:     "Incorrect value type",
+				Detail:      fmt.Sprintf("Invalid expression value: %s.", err),
+				Subject:     expr.Range().Ptr(),
+				Expression:  expr,
+				EvalContext: ctx,
+			})
+			return cty.UnknownVal(wantType), diags
+		}
+		val = conv
+	}
+	return val, diags
+}
+
+// ExpandBlock expands `dynamic` blocks in body, evaluating their for_each
+// expressions in this scope.
+func (s *Scope) ExpandBlock(body hcl.Body, schema *configschema.Block) (hcl.Body, hcl.Diagnostics) {
+	spec := schema.DecoderSpec()
+	travs := dynblock.ExpandVariablesHCLDec(body, spec)
+	refs, diags := References(travs)
+	ctx, cdiags := s.EvalContext(refs)
+	diags = append(diags, cdiags...)
+	return dynblock.Expand(body, ctx), diags
+}
+
+// EvalBlock decodes body with schema, evaluating every expression in it.
+// The result conforms to schema.ImpliedType().
+func (s *Scope) EvalBlock(body hcl.Body, schema *configschema.Block) (cty.Value, hcl.Diagnostics) {
+	body, diags := s.ExpandBlock(body, schema)
+	spec := schema.DecoderSpec()
+	refs, rdiags := References(hcldec.Variables(body, spec))
+	diags = append(diags, rdiags...)
+	ctx, cdiags := s.EvalContext(refs)
+	diags = append(diags, cdiags...)
+	if diags.HasErrors() {
+		return cty.UnknownVal(schema.ImpliedType()), diags
+	}
+	val, ddiags := hcldec.Decode(body, spec, ctx)
+	diags = append(diags, ddiags...)
+	if ddiags.HasErrors() {
+		return cty.UnknownVal(schema.ImpliedType()), diags
+	}
+	return val, diags
+}
+
+// BlockReferences returns the references made by a body decoded with
+// schema, including those in dynamic blocks.
+func BlockReferences(body hcl.Body, schema *configschema.Block) ([]*Reference, hcl.Diagnostics) {
+	spec := schema.DecoderSpec()
+	travs := dynblock.ExpandVariablesHCLDec(body, spec)
+	travs = append(travs, dynblock.VariablesHCLDec(body, spec)...)
+	return References(travs)
+}
+
+// EvalContext builds an hcl.EvalContext holding just the values refs need.
+func (s *Scope) EvalContext(refs []*Reference) (*hcl.EvalContext, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	vars := map[string]map[string]cty.Value{}
+	put := func(root, name string, v cty.Value) {
+		m := vars[root]
+		if m == nil {
+			m = map[string]cty.Value{}
+			vars[root] = m
+		}
+		m[name] = v
+	}
+	topLevel := map[string]cty.Value{}
+	dataResources := map[string]map[string]cty.Value{}
+	managed := map[string]map[string]cty.Value{}
+	for _, ref := range refs {
+		var v cty.Value
+		var vdiags hcl.Diagnostics
+		switch sub := ref.Subject.(type) {
+		case InputVariable:
+			v, vdiags = s.Data.GetInputVariable(sub.Name, ref.SourceRange)
+			put("var", sub.Name, v)
+		case LocalValue:
+			v, vdiags = s.Data.GetLocalValue(sub.Name, ref.SourceRange)
+			put("local", sub.Name, v)
+		case PathAttr:
+			v, vdiags = s.Data.GetPathAttr(sub.Name, ref.SourceRange)
+			put("path", sub.Name, v)
+		case TerraformAttr:
+			v, vdiags = s.Data.GetTerraformAttr(sub.Name, ref.SourceRange)
+			put("terraform", sub.Name, v)
+		case ModuleCallRef:
+			v, vdiags = s.Data.GetModuleCall(sub.Name, ref.SourceRange)
+			put("module", sub.Name, v)
+		case CountAttr:
+			v, vdiags = s.countAttr(sub, ref.SourceRange)
+			put("count", sub.Name, v)
+		case EachAttr:
+			v, vdiags = s.eachAttr(sub, ref.SourceRange)
+			put("each", sub.Name, v)
+		case SelfRef:
+			vdiags = hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  `Invalid "self" reference`,
+				Detail:   `The "self" object is only available in provisioner, connection and postcondition blocks.`,
+				Subject:  ref.SourceRange.Ptr(),
+			}}
+		case ResourceRef:
+			v, vdiags = s.Data.GetResource(sub, ref.SourceRange)
+			target := managed
+			if sub.Resource.Mode == addrs.DataResourceMode {
+				target = dataResources
+			}
+			m := target[sub.Resource.Type]
+			if m == nil {
+				m = map[string]cty.Value{}
+				target[sub.Resource.Type] = m
+			}
+			m[sub.Resource.Name] = v
+		}
+		diags = append(diags, vdiags...)
+	}
+	for root, m := range vars {
+		topLevel[root] = cty.ObjectVal(m)
+	}
+	for typ, m := range managed {
+		topLevel[typ] = cty.ObjectVal(m)
+	}
+	if len(dataResources) > 0 {
+		d := map[string]cty.Value{}
+		for typ, m := range dataResources {
+			d[typ] = cty.ObjectVal(m)
+		}
+		topLevel["data"] = cty.ObjectVal(d)
+	}
+	return &hcl.EvalContext{Variables: topLevel, Functions: s.Functions()}, diags
+}
+
+func (s *Scope) countAttr(sub CountAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	if sub.Name != "index" {
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  `Invalid "count" attribute`,
+			Detail:   fmt.Sprintf(`The "count" object does not have an attribute named %q. The only supported attribute is count.index, which is the index of each instance of a resource block that has the "count" argument set.`, sub.Name),
+			Subject:  rng.Ptr(),
+		}}
+	}
+	if s.Key.CountIndex == cty.NilVal {
+		return cty.UnknownVal(cty.Number), hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  `Reference to "count" in non-counted context`,
+			Detail:   `The "count" object can only be used in "module", "resource", and "data" blocks, and only when the "count" argument is set.`,
+			Subject:  rng.Ptr(),
+		}}
+	}
+	return s.Key.CountIndex, nil
+}
+
+func (s *Scope) eachAttr(sub EachAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	if sub.Name != "key" && sub.Name != "value" {
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  `Invalid "each" attribute`,
+			Detail:   fmt.Sprintf(`The "each" object does not have an attribute named %q. The supported attributes are each.key and each.value, the current key and value pair of the "for_each" attribute set.`, sub.Name),
+			Subject:  rng.Ptr(),
+		}}
+	}
+	if s.Key.EachKey == cty.NilVal {
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  `Reference to "each" in context without for_each`,
+			Detail:   `The "each" object can be used only in "module" or "resource" blocks, and only when the "for_each" argument is set.`,
+			Subject:  rng.Ptr(),
+		}}
+	}
+	if sub.Name == "key" {
+		return s.Key.EachKey, nil
+	}
+	return s.Key.EachValue, nil
+}

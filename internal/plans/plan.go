@@ -1,0 +1,120 @@
+package plans
+
+import (
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/states"
+)
+
+// Mode is the kind of plan the user asked for.
+type Mode int
+
+const (
+	// NormalMode plans to make infrastructure match the configuration.
+	NormalMode Mode = iota
+	// DestroyMode plans to destroy everything in the state.
+	DestroyMode
+	// RefreshOnlyMode plans only to update the state from remote objects.
+	RefreshOnlyMode
+)
+
+// Plan is the result of planning: the changes to make and the states they
+// were planned from.
+type Plan struct {
+	Mode    Mode
+	Changes *Changes
+	// PrevRunState is the state as read, before upgrade and refresh.
+	PrevRunState *states.State
+	// PriorState is the upgraded and refreshed state the plan starts from;
+	// apply begins with it.
+	PriorState *states.State
+	// VariableValues are the root module's input variable values.
+	VariableValues map[string]cty.Value
+	// Errored is true when planning stopped on an error; such a plan is
+	// shown but must not be applied.
+	Errored bool
+}
+
+// Changes holds every resource instance and output change of a plan.
+type Changes struct {
+	Resources []*ResourceInstanceChange
+	Outputs   []*OutputChange
+}
+
+// ResourceInstanceChange is the planned change of one resource instance
+// object. Before and After conform to the resource type's schema and carry
+// the "sensitive" mark on sensitive parts.
+type ResourceInstanceChange struct {
+	Addr addrs.AbsResourceInstance
+	// DeposedKey is set when the change is to a deposed object.
+	DeposedKey   string
+	ProviderAddr addrs.AbsProviderConfig
+
+	Action Action
+	Reason ActionReason
+
+	// Before is the prior state (null for create); After the planned new
+	// state, possibly with unknowns (null for delete).
+	Before, After cty.Value
+	// RequiredReplace lists the paths that forced replacement.
+	RequiredReplace []cty.Path
+	// Private is the provider's planned private data.
+	Private []byte
+	// SchemaVersion of the resource type when the change was planned.
+	SchemaVersion int64
+}
+
+// OutputChange is the planned change of a root module output.
+type OutputChange struct {
+	Name          string
+	Action        Action
+	Before, After cty.Value
+	Sensitive     bool
+}
+
+// HasChanges reports whether applying the plan would change anything:
+// any resource or output change other than NoOp.
+func (c *Changes) HasChanges() bool {
+	for _, r := range c.Resources {
+		if r.Action != NoOp {
+			return true
+		}
+	}
+	for _, o := range c.Outputs {
+		if o.Action != NoOp {
+			return true
+		}
+	}
+	return false
+}
+
+// Resource returns the change for the current object of addr, or nil.
+func (c *Changes) Resource(addr addrs.AbsResourceInstance) *ResourceInstanceChange {
+	for _, r := range c.Resources {
+		if r.DeposedKey == "" && r.Addr.String() == addr.String() {
+			return r
+		}
+	}
+	return nil
+}
+
+// Counts returns how many instances the plan adds, changes and destroys,
+// counting a replacement as one add and one destroy, as the plan summary
+// does.
+func (c *Changes) Counts() (add, change, destroy int) {
+	for _, r := range c.Resources {
+		switch r.Action {
+		case Create:
+			add++
+		case Update:
+			change++
+		case Delete:
+			destroy++
+		case DeleteThenCreate, CreateThenDelete:
+			add++
+			destroy++
+		}
+	}
+	return add, change, destroy
+}
