@@ -43,15 +43,11 @@ func Read(src []byte) (*states.State, error) {
 		s.CheckResults = sv.CheckResults
 	}
 	for name, o := range sv.Outputs {
-		ty, err := ctyjson.UnmarshalType(o.Type)
+		ov, err := decodeOutput(o)
 		if err != nil {
-			return nil, fmt.Errorf("output %q has an invalid type: %w", name, err)
+			return nil, fmt.Errorf("output %q: %w", name, err)
 		}
-		v, err := ctyjson.Unmarshal(o.Value, ty)
-		if err != nil {
-			return nil, fmt.Errorf("output %q has an invalid value: %w", name, err)
-		}
-		s.Outputs[name] = &states.OutputValue{Value: v, Sensitive: o.Sensitive}
+		s.Outputs[name] = ov
 	}
 	for _, rs := range sv.Resources {
 		if err := readResource(s, rs); err != nil {
@@ -59,6 +55,18 @@ func Read(src []byte) (*states.State, error) {
 		}
 	}
 	return s, nil
+}
+
+func decodeOutput(o outputStateV4) (*states.OutputValue, error) {
+	ty, err := ctyjson.UnmarshalType(o.Type)
+	if err != nil {
+		return nil, fmt.Errorf("invalid type: %w", err)
+	}
+	v, err := ctyjson.Unmarshal(o.Value, ty)
+	if err != nil {
+		return nil, fmt.Errorf("invalid value: %w", err)
+	}
+	return &states.OutputValue{Value: v, Sensitive: o.Sensitive}, nil
 }
 
 func readResource(s *states.State, rs resourceStateV4) error {

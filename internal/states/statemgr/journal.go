@@ -1,0 +1,266 @@
+package statemgr
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/states"
+	"github.com/strata-dev/strata/internal/states/statefile"
+)
+
+// The journal is a file beside the state, NAME.journal, holding one JSON
+// record per line. Its first line names the snapshot it extends (lineage
+// and serial); each later line records an operation about to start
+// ("intent") or a finished change to an object ("set", with the object or
+// none when it was removed) or to an output ("output"). Records are synced
+// to disk before the operation that depends on them continues, so a crash
+// at any moment loses nothing that a provider had finished.
+
+type journalHeader struct {
+	Journal int    `json:"journal"`
+	Lineage string `json:"lineage"`
+	Serial  uint64 `json:"serial"`
+}
+
+type journalRecord struct {
+	Op       string          `json:"op"`
+	Addr     string          `json:"addr,omitempty"`
+	Deposed  string          `json:"deposed,omitempty"`
+	Action   string          `json:"action,omitempty"`
+	Provider string          `json:"provider,omitempty"`
+	Object   json.RawMessage `json:"object,omitempty"`
+	Name     string          `json:"name,omitempty"`
+	Output   json.RawMessage `json:"output,omitempty"`
+}
+
+// Pending is an operation the journal shows was started but never
+// finished: the process died inside a provider call.
+type Pending struct {
+	Addr    string
+	Deposed string
+	Action  string
+}
+
+func journalPath(statePath string) string { return statePath + ".journal" }
+
+// Journal appends records for one apply. It implements states.Recorder.
+// Concurrent appends are grouped: each caller's record is on disk when its
+// call returns, and one fsync covers every record written before it.
+type Journal struct {
+	path string
+	f    *os.File
+
+	mu      sync.Mutex // guards buf and seq
+	buf     []byte
+	seq     uint64
+	flushMu sync.Mutex // serialises writes; guards flushed
+	flushed uint64
+	err     error
+}
+
+var _ states.Recorder = (*Journal)(nil)
+
+// BeginJournal starts a journal for changes on top of base, the snapshot
+// currently on disk (by lineage and serial).
+func (m *Local) BeginJournal(base *states.State) (*Journal, error) {
+	path := journalPath(m.OutPath)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("cannot create state journal: %w", err)
+	}
+	j := &Journal{path: path, f: f}
+	head, _ := json.Marshal(journalHeader{Journal: 1, Lineage: base.Lineage, Serial: m.serial})
+	if _, err := f.Write(append(head, '\n')); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	syncDir(filepath.Dir(path))
+	m.journal = j
+	return j, nil
+}
+
+// EndJournal writes the final snapshot and removes the journal. When the
+// snapshot cannot be written the journal stays, so that the next command
+// recovers from it.
+func (m *Local) EndJournal(final *states.State) error {
+	j := m.journal
+	if err := m.Write(final); err != nil {
+		if j != nil {
+			j.f.Close()
+		}
+		return err
+	}
+	if j == nil {
+		return nil
+	}
+	j.f.Close()
+	m.journal = nil
+	if err := os.Remove(j.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	syncDir(filepath.Dir(j.path))
+	return nil
+}
+
+// Intent implements states.Recorder.
+func (j *Journal) Intent(addr addrs.AbsResourceInstance, deposed, action string) error {
+	return j.append(journalRecord{Op: "intent", Addr: addr.String(), Deposed: deposed, Action: action})
+}
+
+// Set implements states.Recorder.
+func (j *Journal) Set(addr addrs.AbsResourceInstance, deposed string, obj *states.ObjectSrc, provider addrs.AbsProviderConfig) error {
+	rec := journalRecord{Op: "set", Addr: addr.String(), Deposed: deposed, Provider: provider.String()}
+	if obj != nil {
+		raw, err := statefile.MarshalObject(obj)
+		if err != nil {
+			return err
+		}
+		rec.Object = raw
+	}
+	return j.append(rec)
+}
+
+// SetOutput implements states.Recorder.
+func (j *Journal) SetOutput(name string, v *states.OutputValue) error {
+	rec := journalRecord{Op: "output", Name: name}
+	if v != nil {
+		raw, err := statefile.MarshalOutput(v)
+		if err != nil {
+			return err
+		}
+		rec.Output = raw
+	}
+	return j.append(rec)
+}
+
+func (j *Journal) append(rec journalRecord) error {
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	j.mu.Lock()
+	j.buf = append(append(j.buf, line...), '\n')
+	j.seq++
+	seq := j.seq
+	j.mu.Unlock()
+
+	j.flushMu.Lock()
+	defer j.flushMu.Unlock()
+	if j.flushed >= seq {
+		return j.err // another caller's sync covered this record
+	}
+	j.mu.Lock()
+	data, upto := j.buf, j.seq
+	j.buf = nil
+	j.mu.Unlock()
+	if j.err == nil {
+		if _, err := j.f.Write(data); err != nil {
+			j.err = err
+		} else if err := j.f.Sync(); err != nil {
+			j.err = err
+		}
+	}
+	j.flushed = upto
+	return j.err
+}
+
+// replayJournal applies a leftover journal to s. It reports whether it
+// changed anything and which operations were left pending. A journal for
+// another snapshot (an older serial or another lineage) is stale and is
+// removed. A torn last line, from a crash mid-write, is ignored.
+func replayJournal(path string, s *states.State) (*states.State, []Pending, bool, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil, false, nil
+	}
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("reading state journal %s: %w", path, err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1024*1024), 1<<30)
+	if !sc.Scan() {
+		_ = os.Remove(path)
+		return s, nil, false, nil
+	}
+	var head journalHeader
+	if err := json.Unmarshal(sc.Bytes(), &head); err != nil || head.Journal != 1 {
+		return nil, nil, false, fmt.Errorf("the state journal %s is not readable; move it aside to continue, and check the state by hand", path)
+	}
+	if head.Lineage != s.Lineage && s.Serial != 0 || head.Serial != s.Serial {
+		_ = os.Remove(path)
+		return s, nil, false, nil
+	}
+	if s.Serial == 0 {
+		s.Lineage = head.Lineage
+	}
+	type key struct{ addr, deposed string }
+	pending := map[key]Pending{}
+	var order []key
+	changed := false
+	for sc.Scan() {
+		var rec journalRecord
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			break // torn write at the end
+		}
+		switch rec.Op {
+		case "intent":
+			k := key{rec.Addr, rec.Deposed}
+			if _, ok := pending[k]; !ok {
+				order = append(order, k)
+			}
+			pending[k] = Pending{Addr: rec.Addr, Deposed: rec.Deposed, Action: rec.Action}
+		case "set":
+			addr, diags := addrs.ParseAbsResourceInstanceStr(rec.Addr)
+			if diags.HasErrors() {
+				return nil, nil, false, fmt.Errorf("the state journal has an invalid address %q", rec.Addr)
+			}
+			provider, err := addrs.ParseAbsProviderConfig(rec.Provider)
+			if err != nil {
+				return nil, nil, false, fmt.Errorf("the state journal has an invalid provider %q", rec.Provider)
+			}
+			var obj *states.ObjectSrc
+			if len(rec.Object) > 0 {
+				if obj, err = statefile.UnmarshalObject(rec.Object); err != nil {
+					return nil, nil, false, fmt.Errorf("the state journal has an invalid object for %s: %w", rec.Addr, err)
+				}
+			}
+			if rec.Deposed == "" {
+				s.SetObject(addr, obj, provider)
+			} else {
+				s.SetDeposed(addr, rec.Deposed, obj, provider)
+			}
+			delete(pending, key{rec.Addr, rec.Deposed})
+			changed = true
+		case "output":
+			if len(rec.Output) == 0 {
+				delete(s.Outputs, rec.Name)
+			} else {
+				o, err := statefile.UnmarshalOutput(rec.Output)
+				if err != nil {
+					return nil, nil, false, fmt.Errorf("the state journal has an invalid output %q: %w", rec.Name, err)
+				}
+				s.Outputs[rec.Name] = o
+			}
+			changed = true
+		}
+	}
+	var out []Pending
+	for _, k := range order {
+		if p, ok := pending[k]; ok {
+			out = append(out, p)
+		}
+	}
+	return s, out, changed || len(out) > 0, nil
+}

@@ -1,0 +1,232 @@
+package statemgr
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hashicorp/go-uuid"
+
+	"github.com/strata-dev/strata/internal/states"
+	"github.com/strata-dev/strata/internal/states/statefile"
+)
+
+// Local stores state in a local file.
+type Local struct {
+	// Path is the state file read at the start.
+	Path string
+	// OutPath is where new snapshots are written; defaults to Path.
+	OutPath string
+	// BackupPath receives the snapshot being replaced on the first write;
+	// "" means OutPath + ".backup", "-" disables backups.
+	BackupPath string
+	// Version is written into snapshots as terraform_version.
+	Version string
+
+	lock     *fileLock
+	read     []byte // the bytes last read from or written to OutPath
+	serial   uint64
+	backedUp bool
+	journal  *Journal
+}
+
+// NewLocal returns a manager for the state file at path.
+func NewLocal(path, outPath, backupPath, version string) *Local {
+	if outPath == "" {
+		outPath = path
+	}
+	return &Local{Path: path, OutPath: outPath, BackupPath: backupPath, Version: version}
+}
+
+func (m *Local) backupPath() string {
+	switch m.BackupPath {
+	case "-":
+		return ""
+	case "":
+		return m.OutPath + ".backup"
+	}
+	return m.BackupPath
+}
+
+// Lock takes the state lock, waiting up to timeout for another holder to
+// release it.
+func (m *Local) Lock(ctx context.Context, info *LockInfo, timeout time.Duration) error {
+	l, err := acquire(ctx, m.OutPath, info, timeout)
+	if err != nil {
+		return err
+	}
+	m.lock = l
+	return nil
+}
+
+// Unlock releases the state lock, if held.
+func (m *Local) Unlock() error {
+	if m.lock == nil {
+		return nil
+	}
+	err := m.lock.release()
+	m.lock = nil
+	return err
+}
+
+// Read returns the current state, or an empty state with a new lineage
+// when there is no file. A journal left by an interrupted apply is first
+// replayed into the snapshot; operations it shows were in flight are
+// returned as pending so that the user can be told about them.
+func (m *Local) Read() (*states.State, []Pending, error) {
+	s, err := m.readSnapshot()
+	if err != nil {
+		return nil, nil, err
+	}
+	s, pending, replayed, err := replayJournal(journalPath(m.OutPath), s)
+	if err != nil {
+		return nil, nil, err
+	}
+	if replayed {
+		if err := m.Write(s); err != nil {
+			return nil, nil, fmt.Errorf("recovering the state journal: %w", err)
+		}
+		_ = os.Remove(journalPath(m.OutPath))
+		syncDir(filepath.Dir(m.OutPath))
+	}
+	return s, pending, nil
+}
+
+func (m *Local) readSnapshot() (*states.State, error) {
+	src, err := os.ReadFile(m.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return m.fresh(), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading state file %s: %w", m.Path, err)
+	}
+	s, err := statefile.Read(src)
+	if errors.Is(err, statefile.ErrEmpty) {
+		return m.fresh(), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("failed to load state from %s: %w", m.Path, err)
+	}
+	if m.Path == m.OutPath {
+		m.read = src
+	}
+	m.serial = s.Serial
+	return s, nil
+}
+
+func (m *Local) fresh() *states.State {
+	s := states.New()
+	s.Lineage, _ = uuid.GenerateUUID()
+	return s
+}
+
+// Write saves s as the new snapshot, unless it is identical to the
+// snapshot on disk. The serial is increased on every real write.
+func (m *Local) Write(s *states.State) error {
+	if s.Lineage == "" {
+		s.Lineage, _ = uuid.GenerateUUID()
+	}
+	s.TerraformVersion = m.Version
+	// Encode with the current serial first: if nothing changed, nothing is
+	// written and the serial stays.
+	if s.Serial < m.serial {
+		s.Serial = m.serial
+	}
+	data, err := statefile.Write(s)
+	if err != nil {
+		return err
+	}
+	if m.read != nil && bytes.Equal(data, m.read) {
+		return nil
+	}
+	if s.Empty() && m.read == nil && !fileExists(m.OutPath) {
+		// No state before and none now: do not create a file.
+		return nil
+	}
+	s.Serial++
+	if data, err = statefile.Write(s); err != nil {
+		return err
+	}
+	if err := m.backup(); err != nil {
+		return err
+	}
+	if err := WriteFileAtomic(m.OutPath, data, 0o600); err != nil {
+		return err
+	}
+	m.read, m.serial = data, s.Serial
+	return nil
+}
+
+// backup copies the snapshot being replaced, once per manager.
+func (m *Local) backup() error {
+	path := m.backupPath()
+	if m.backedUp || path == "" {
+		return nil
+	}
+	old, err := os.ReadFile(m.OutPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		m.backedUp = true
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := WriteFileAtomic(path, old, 0o600); err != nil {
+		return fmt.Errorf("writing state backup %s: %w", path, err)
+	}
+	m.backedUp = true
+	return nil
+}
+
+// WriteFileAtomic replaces path with data: it writes a temporary file in
+// the same directory, syncs it, renames it over path and syncs the
+// directory, so that path always holds either the old or the new content.
+func WriteFileAtomic(path string, data []byte, mode os.FileMode) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Chmod(mode); err != nil {
+		return fail(err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	syncDir(dir)
+	return nil
+}
+
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
