@@ -49,18 +49,13 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 	}
 
 	// Tell providers to stop when the user interrupts.
-	stopped := make(chan struct{})
-	defer close(stopped)
-	go func() {
-		select {
-		case <-ctx.Done():
-			for _, h := range e.Hooks {
-				h.Stopping()
-			}
-			w.ps.stopAll(context.WithoutCancel(ctx))
-		case <-stopped:
+	stop := context.AfterFunc(ctx, func() {
+		for _, h := range e.Hooks {
+			h.Stopping()
 		}
-	}()
+		w.ps.stopAll(context.WithoutCancel(ctx))
+	})
+	defer stop()
 
 	diags = append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, aw.visit)...)
 	if plan.Mode == plans.DestroyMode {

@@ -3,7 +3,6 @@ package funcs
 import (
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -253,64 +252,60 @@ var MatchkeysFunc = function.New(&function.Spec{
 		{Name: "searchset", Type: cty.List(cty.DynamicPseudoType)},
 	},
 	Type: func(args []cty.Value) (cty.Type, error) {
-		ty, _ := convert.UnifyUnsafe([]cty.Type{args[1].Type(), args[2].Type()})
-		if ty == cty.NilType {
-			return cty.NilType, errors.New("keys and searchset must be of the same type")
+		if _, err := matchkeysKeyType(args); err != nil {
+			return cty.NilType, err
 		}
-		// The result is a list of the same type as values.
 		return args[0].Type(), nil
 	},
 	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-		if !args[0].IsKnown() {
-			return cty.UnknownVal(cty.List(retType.ElementType())), nil
+		elemTy := retType.ElementType()
+		values, keys, searchset := args[0], args[1], args[2]
+		if !values.IsWhollyKnown() || !keys.IsWhollyKnown() || !searchset.IsWhollyKnown() {
+			return cty.UnknownVal(retType), nil
 		}
-		if args[0].LengthInt() != args[1].LengthInt() {
-			return cty.ListValEmpty(retType.ElementType()), errors.New("length of keys and values should be equal")
+		if values.LengthInt() != keys.LengthInt() {
+			return cty.UnknownVal(retType), errors.New("length of keys and values should be equal")
 		}
 
-		output := make([]cty.Value, 0)
-		values := args[0]
-
-		// Keys and searchset must have the same element type; convert both
-		// to the unified type so that equality comparisons are meaningful.
-		ty, _ := convert.UnifyUnsafe([]cty.Type{args[1].Type(), args[2].Type()})
-		keys, err := convert.Convert(args[1], ty)
+		// Compare keys and search values as the same type, so that e.g.
+		// 1 and "1" match.
+		keyTy, _ := matchkeysKeyType(args)
+		keys, err := convert.Convert(keys, cty.List(keyTy))
 		if err != nil {
-			return cty.NilVal, function.NewArgError(1, err)
+			return cty.UnknownVal(retType), function.NewArgError(1, err)
 		}
-		searchset, err := convert.Convert(args[2], ty)
+		searchset, err = convert.Convert(searchset, cty.List(keyTy))
 		if err != nil {
-			return cty.NilVal, function.NewArgError(2, err)
+			return cty.UnknownVal(retType), function.NewArgError(2, err)
 		}
+		wanted := searchset.AsValueSlice()
 
-		i := 0
-		for it := keys.ElementIterator(); it.Next(); {
-			_, key := it.Element()
-			for iter := searchset.ElementIterator(); iter.Next(); {
-				_, search := iter.Element()
-				eq, err := stdlib.Equal(key, search)
-				if err != nil {
-					return cty.NilVal, err
-				}
-				if !eq.IsKnown() {
-					return cty.ListValEmpty(retType.ElementType()), nil
-				}
-				if eq.True() {
-					v := values.Index(cty.NumberIntVal(int64(i)))
-					output = append(output, v)
+		valueSlice := values.AsValueSlice()
+		var matched []cty.Value
+		for i, key := range keys.AsValueSlice() {
+			for _, w := range wanted {
+				if key.RawEquals(w) {
+					matched = append(matched, valueSlice[i])
 					break
 				}
 			}
-			i++
 		}
-
-		// If we matched no keys, the result is an empty list.
-		if len(output) == 0 {
-			return cty.ListValEmpty(retType.ElementType()), nil
+		if len(matched) == 0 {
+			return cty.ListValEmpty(elemTy), nil
 		}
-		return cty.ListVal(output), nil
+		return cty.ListVal(matched), nil
 	},
 })
+
+// matchkeysKeyType finds the common element type of matchkeys' keys and
+// searchset arguments.
+func matchkeysKeyType(args []cty.Value) (cty.Type, error) {
+	ty, _ := convert.UnifyUnsafe([]cty.Type{args[1].Type().ElementType(), args[2].Type().ElementType()})
+	if ty == cty.NilType {
+		return cty.NilType, errors.New("keys and searchset must be of the same type")
+	}
+	return ty, nil
+}
 
 // OneFunc returns the single element of a collection with zero or one
 // elements, or null if it has none.
@@ -425,45 +420,34 @@ var TransposeFunc = function.New(&function.Spec{
 	},
 	Type: function.StaticReturnType(cty.Map(cty.List(cty.String))),
 	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-		inputMap := args[0]
-		if !inputMap.IsWhollyKnown() {
+		in := args[0]
+		if !in.IsWhollyKnown() {
 			return cty.UnknownVal(retType), nil
 		}
 
-		outputMap := make(map[string][]string)
-		for it := inputMap.ElementIterator(); it.Next(); {
-			inKey, inVal := it.Element()
-			if inVal.IsNull() {
-				return cty.MapValEmpty(cty.List(cty.String)), errors.New("input must not contain null list")
+		// Map iteration is in key order, so each output list comes out
+		// sorted by the input keys it was gathered from.
+		swapped := make(map[string][]cty.Value)
+		for it := in.ElementIterator(); it.Next(); {
+			key, list := it.Element()
+			if list.IsNull() {
+				return cty.UnknownVal(retType), errors.New("input must not contain null list")
 			}
-			for iter := inVal.ElementIterator(); iter.Next(); {
-				_, val := iter.Element()
-				if val.IsNull() {
-					return cty.MapValEmpty(cty.List(cty.String)), errors.New("input list must not contain null string")
+			for _, elem := range list.AsValueSlice() {
+				if elem.IsNull() {
+					return cty.UnknownVal(retType), errors.New("input list must not contain null string")
 				}
-				outKey := val.AsString()
-				outputMap[outKey] = append(outputMap[outKey], inKey.AsString())
+				s := elem.AsString()
+				swapped[s] = append(swapped[s], key)
 			}
 		}
-
-		if len(outputMap) == 0 {
+		if len(swapped) == 0 {
 			return cty.MapValEmpty(cty.List(cty.String)), nil
 		}
-
-		outKeys := make([]string, 0, len(outputMap))
-		for k := range outputMap {
-			outKeys = append(outKeys, k)
+		out := make(map[string]cty.Value, len(swapped))
+		for k, keys := range swapped {
+			out[k] = cty.ListVal(keys)
 		}
-		sort.Strings(outKeys)
-
-		outputVals := make(map[string]cty.Value, len(outputMap))
-		for _, outKey := range outKeys {
-			values := make([]cty.Value, 0, len(outputMap[outKey]))
-			for _, v := range outputMap[outKey] {
-				values = append(values, cty.StringVal(v))
-			}
-			outputVals[outKey] = cty.ListVal(values)
-		}
-		return cty.MapVal(outputVals), nil
+		return cty.MapVal(out), nil
 	},
 })

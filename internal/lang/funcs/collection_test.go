@@ -136,12 +136,18 @@ func TestCollectionFunctions(t *testing.T) {
 		"lookup mixed object":   {Expr: `lookup({a=1,b="x"}, "b", 3)`, Want: cty.StringVal("x")},
 		"lookup too many args":  {Expr: `lookup({a=1}, "a", "x", 1)`, WantErr: `lookup() takes two or three arguments, got 4`},
 		"lookup sensitive map":  {Expr: `lookup(sensitive({a="x"}), "a", "")`, Want: cty.StringVal("x").Mark(SensitiveMark)},
+		"lookup null default":   {Expr: `lookup({a=1}, "b", null)`, Want: cty.NullVal(cty.DynamicPseudoType)},
+		"lookup map converts":   {Expr: `lookup(tomap({a="x"}), "b", 1)`, Want: cty.StringVal("1")},
+		"lookup bad default":    {Expr: `lookup(tomap({a=1}), "a", "z")`, WantErr: `Invalid value for "default" parameter: the default value must have the same type as the map elements`},
+		"lookup not a map":      {Expr: `lookup("x", "a", 1)`, WantErr: `Invalid value for "inputMap" parameter: lookup() requires a map as the first argument`},
 		"lookup unknown key":    {Expr: `lookup({a="x"}, unknown_str, "y")`, Want: cty.DynamicVal},
 
 		// matchkeys
 		"matchkeys":          {Expr: `matchkeys(["i-123", "i-abc", "i-def"], ["us-west", "us-east", "us-east"], ["us-east"])`, Want: strList("i-abc", "i-def")},
 		"matchkeys none":     {Expr: `matchkeys([1,2], ["a","b"], [])`, Want: cty.ListValEmpty(cty.Number)},
 		"matchkeys set":      {Expr: `matchkeys(toset(["a","b"]), ["x","y"], ["y"])`, Want: strList("b")},
+		"matchkeys unify":    {Expr: `matchkeys(["x","y"], [1, 2], ["1"])`, Want: strList("x")},
+		"matchkeys types":    {Expr: `matchkeys(["x"], [[1]], ["1"])`, WantErr: `keys and searchset must be of the same type`},
 		"matchkeys mismatch": {Expr: `matchkeys(["a"], ["b","c"], ["b"])`, WantErr: `length of keys and values should be equal`},
 
 		// merge

@@ -60,23 +60,16 @@ func MakeToFunc(wantTy cty.Type) function.Function {
 // wording for the common string-to-primitive cases.
 func conversionError(val cty.Value, wantTy cty.Type, err error) error {
 	raw, marks := val.Unmark()
-	_, sensitive := marks[SensitiveMark]
+	if _, sensitive := marks[SensitiveMark]; sensitive {
+		return function.NewArgErrorf(0, "cannot convert this sensitive %s to %s", raw.Type().FriendlyName(), wantTy.FriendlyNameForConstraint())
+	}
 	if raw.Type() == cty.String && raw.IsKnown() && !raw.IsNull() {
-		var subject string
-		if sensitive {
-			subject = "this sensitive string"
-		} else {
-			subject = fmt.Sprintf("%q", raw.AsString())
-		}
 		switch wantTy {
 		case cty.Number:
-			return function.NewArgErrorf(0, "cannot convert %s to number; given string must be a decimal representation of a number", subject)
+			return function.NewArgErrorf(0, "cannot convert %q to number; given string must be a decimal representation of a number", raw.AsString())
 		case cty.Bool:
-			return function.NewArgErrorf(0, "cannot convert %s to bool; only the strings \"true\" or \"false\" are allowed", subject)
+			return function.NewArgErrorf(0, "cannot convert %q to bool; only the strings \"true\" or \"false\" are allowed", raw.AsString())
 		}
-	}
-	if sensitive {
-		return function.NewArgErrorf(0, "cannot convert this sensitive %s to %s", raw.Type().FriendlyName(), wantTy.FriendlyNameForConstraint())
 	}
 	return function.NewArgErrorf(0, "cannot convert %s to %s: %s", raw.Type().FriendlyName(), wantTy.FriendlyNameForConstraint(), err)
 }

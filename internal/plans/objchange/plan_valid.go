@@ -30,15 +30,12 @@ func AssertPlanValid(schema *configschema.Block, priorState, config, plannedStat
 	if schema == nil {
 		schema = &configschema.Block{}
 	}
-	v := &planValidator{}
-	return v.object(schema.Attributes, schema.BlockTypes, unmarked(priorState), unmarked(config), unmarked(plannedState), nil, false)
+	return planObject(schema.Attributes, schema.BlockTypes, unmarked(priorState), unmarked(config), unmarked(plannedState), nil, false)
 }
-
-type planValidator struct{}
 
 // object checks one object of a block or nested attribute type. prior is
 // cty.NilVal, null or unknown when there is no corresponding prior object.
-func (v *planValidator) object(attrs map[string]*configschema.Attribute, blocks map[string]*configschema.NestedBlock, prior, config, planned cty.Value, path cty.Path, sens bool) []error {
+func planObject(attrs map[string]*configschema.Attribute, blocks map[string]*configschema.NestedBlock, prior, config, planned cty.Value, path cty.Path, sens bool) []error {
 	switch {
 	case !config.IsKnown():
 		return nil
@@ -55,37 +52,39 @@ func (v *planValidator) object(attrs map[string]*configschema.Attribute, blocks 
 	if errs := conformanceErrors(path, planned.Type(), objectType(attrs, blocks), "planned value"); len(errs) > 0 {
 		return errs
 	}
-	cty_ := config.Type()
-	if !cty_.IsObjectType() {
+	configTy := config.Type()
+	if !configTy.IsObjectType() {
 		return nil
 	}
 	var errs []error
 	for _, name := range sortedKeys(attrs) {
 		attr := attrs[name]
-		if !cty_.HasAttribute(name) {
+		if !configTy.HasAttribute(name) {
 			continue
 		}
-		errs = append(errs, v.attribute(attr, priorAttr(prior, name), config.GetAttr(name), planned.GetAttr(name), attrPath(path, name), sens || attr.Sensitive)...)
+		errs = append(errs, planAttribute(attr, priorAttr(prior, name), config.GetAttr(name), planned.GetAttr(name), attrPath(path, name), sens || attr.Sensitive)...)
 	}
 	for _, name := range sortedKeys(blocks) {
 		nb := blocks[name]
-		if !cty_.HasAttribute(name) {
+		if !configTy.HasAttribute(name) {
 			continue
 		}
-		errs = append(errs, v.block(nb, priorAttr(prior, name), config.GetAttr(name), planned.GetAttr(name), attrPath(path, name))...)
+		errs = append(errs, planBlock(nb, priorAttr(prior, name), config.GetAttr(name), planned.GetAttr(name), attrPath(path, name))...)
 	}
 	return errs
 }
 
-func (v *planValidator) attribute(attr *configschema.Attribute, prior, config, planned cty.Value, path cty.Path, sens bool) []error {
+func planAttribute(attr *configschema.Attribute, prior, config, planned cty.Value, path cty.Path, sens bool) []error {
 	if attr.WriteOnly && planned.IsKnown() && planned.IsNull() {
 		return nil
 	}
+	// Whole values of a nested attribute are hidden if any part is sensitive.
+	hide := sens || (attr.NestedType != nil && containsSensitive(attr.NestedType.Attributes, nil))
 	if config.IsNull() {
 		if attr.Computed || (planned.IsKnown() && planned.IsNull()) {
 			return nil
 		}
-		return []error{newError(path, "planned value %s for a non-computed attribute", renderValue(planned, sens))}
+		return []error{newError(path, "planned value %s for a non-computed attribute", renderValue(planned, hide))}
 	}
 	if !config.IsKnown() {
 		return nil
@@ -95,9 +94,9 @@ func (v *planValidator) attribute(attr *configschema.Attribute, prior, config, p
 	}
 	if attr.NestedType != nil {
 		obj := attr.NestedType
-		return v.nested(obj.Nesting, prior, config, planned, path, "element", containsSensitive(obj.Attributes, nil) || sens,
+		return planNested(obj.Nesting, prior, config, planned, path, "element", hide,
 			func(p, c, pl cty.Value, path cty.Path) []error {
-				return v.object(obj.Attributes, nil, p, c, pl, path, sens)
+				return planObject(obj.Attributes, nil, p, c, pl, path, sens)
 			})
 	}
 	if len(compatValue(config, planned, nil, sens)) == 0 {
@@ -110,17 +109,17 @@ func (v *planValidator) attribute(attr *configschema.Attribute, prior, config, p
 	return []error{newError(path, "planned value %s does not match config value %s", renderValue(planned, sens), renderValue(config, sens))}
 }
 
-func (v *planValidator) block(nb *configschema.NestedBlock, prior, config, planned cty.Value, path cty.Path) []error {
-	return v.nested(nb.Nesting, prior, config, planned, path, "block", containsSensitive(nb.Attributes, nb.BlockTypes),
+func planBlock(nb *configschema.NestedBlock, prior, config, planned cty.Value, path cty.Path) []error {
+	return planNested(nb.Nesting, prior, config, planned, path, "block", containsSensitive(nb.Attributes, nb.BlockTypes),
 		func(p, c, pl cty.Value, path cty.Path) []error {
-			return v.object(nb.Attributes, nb.BlockTypes, p, c, pl, path, false)
+			return planObject(nb.Attributes, nb.BlockTypes, p, c, pl, path, false)
 		})
 }
 
-// nested checks the objects of a nested block or nested attribute value
+// planNested checks the objects of a nested block or nested attribute value
 // according to its nesting mode, using elem to check each object. noun names
 // the objects in count messages; sens hides values in set messages.
-func (v *planValidator) nested(nesting configschema.NestingMode, prior, config, planned cty.Value, path cty.Path, noun string, sens bool, elem func(p, c, pl cty.Value, path cty.Path) []error) []error {
+func planNested(nesting configschema.NestingMode, prior, config, planned cty.Value, path cty.Path, noun string, sens bool, elem func(p, c, pl cty.Value, path cty.Path) []error) []error {
 	if nesting == configschema.NestingSingle || nesting == configschema.NestingGroup {
 		return elem(prior, config, planned, path)
 	}

@@ -13,8 +13,11 @@ import (
 // attribute objects by nesting mode (single, group, list, set, map).
 //
 // prior may be null (create) or unknown: wherever there is no corresponding
-// prior object, computed attributes that are null in config become unknown
-// values in the proposed new state, so that the provider may choose them.
+// prior object, computed attributes that are null in config stay null, as in
+// Terraform (providers mark them unknown when they will choose a value);
+// where the prior object is unknown they become unknown. The same holds
+// inside an unknown prior collection of nested objects, whatever its nesting
+// mode: every config element's prior counterpart is then unknown.
 // Where a prior object exists, a computed attribute that is null in config
 // takes the prior value, even if that value is itself null.
 //
@@ -81,20 +84,41 @@ func proposedNewObject(attrs map[string]*configschema.Attribute, blocks map[stri
 
 // priorAttr returns the named attribute of the prior object, cty.NilVal if
 // the prior object is absent (null) or lacks the attribute, and an unknown
-// value if the prior object is unknown.
+// value if the prior object is unknown (of any type, including
+// cty.DynamicPseudoType).
 func priorAttr(prior cty.Value, name string) cty.Value {
-	if prior == cty.NilVal || prior.IsNull() || !prior.Type().IsObjectType() || !prior.Type().HasAttribute(name) {
+	if prior == cty.NilVal || prior.IsNull() {
+		return cty.NilVal
+	}
+	hasAttr := prior.Type().IsObjectType() && prior.Type().HasAttribute(name)
+	if !prior.IsKnown() {
+		if hasAttr {
+			return prior.GetAttr(name)
+		}
+		return cty.DynamicVal
+	}
+	if !hasAttr {
 		return cty.NilVal
 	}
 	return prior.GetAttr(name)
 }
 
+// isUnknownPrior reports whether prior is a prior value that exists but is
+// unknown, as opposed to cty.NilVal or null (no prior value at all).
+func isUnknownPrior(prior cty.Value) bool {
+	return prior != cty.NilVal && !prior.IsKnown()
+}
+
 func proposedNewAttribute(attr *configschema.Attribute, priorV, configV cty.Value) cty.Value {
 	switch {
 	case attr.Computed && configV.IsNull():
-		if priorV == cty.NilVal || !priorV.IsKnown() {
-			// No prior object (create, or a new nested object): the
-			// provider decides.
+		if priorV == cty.NilVal {
+			// No prior object (create, or a new nested object): null, as
+			// Terraform sends it; the provider marks it unknown if it will
+			// choose a value.
+			return configV
+		}
+		if !priorV.IsKnown() {
 			return cty.UnknownVal(configV.Type())
 		}
 		if attr.NestedType != nil && (attr.Optional || attr.Required) && priorHasConfigOnlyValue(attr.NestedType, priorV) {
@@ -153,7 +177,8 @@ func proposedNewNestedBlock(nb *configschema.NestedBlock, prior, config cty.Valu
 }
 
 // proposedNewByKey merges each element of a known list, tuple, map or object
-// config collection with the prior element at the same index or key.
+// config collection with the prior element at the same index or key. If the
+// prior collection is unknown, every element's prior counterpart is unknown.
 func proposedNewByKey(prior, config cty.Value, merge func(p, c cty.Value) cty.Value) cty.Value {
 	if ty := config.Type(); !sequenceLike(ty) && !mappingLike(ty) {
 		return config
@@ -164,7 +189,11 @@ func proposedNewByKey(prior, config cty.Value, merge func(p, c cty.Value) cty.Va
 	}
 	out := make([]cty.Value, len(cvals))
 	for i, c := range cvals {
-		out[i] = merge(elementByKey(prior, keys[i]), c)
+		p := elementByKey(prior, keys[i])
+		if isUnknownPrior(prior) {
+			p = cty.DynamicVal
+		}
+		out[i] = merge(p, c)
 	}
 	return rebuild(config, keys, out)
 }
@@ -173,7 +202,10 @@ func proposedNewByKey(prior, config cty.Value, merge func(p, c cty.Value) cty.Va
 // element it corresponds to, if any. Elements are paired first by strict
 // correspondence (every non-computed-only attribute equal) and then, among
 // those left over, by loose correspondence (optional+computed attributes
-// that are null in config ignored).
+// that are null in config ignored). Unpaired elements are new objects, whose
+// computed attributes stay null. If the prior set is unknown, no pairing is
+// possible but every element's prior counterpart is unknown, so its computed
+// attributes become unknown.
 func proposedNewSet(prior, config cty.Value, merge func(p, c cty.Value) cty.Value, correspond func(c, p cty.Value, strict bool) bool) cty.Value {
 	if !config.Type().IsSetType() {
 		return config
@@ -216,16 +248,21 @@ func proposedNewSet(prior, config cty.Value, merge func(p, c cty.Value) cty.Valu
 	out := make([]cty.Value, len(cvals))
 	for i, c := range cvals {
 		p := cty.NilVal
-		if pair[i] >= 0 {
+		switch {
+		case pair[i] >= 0:
 			p = pvals[pair[i]]
+		case isUnknownPrior(prior):
+			p = cty.DynamicVal
 		}
 		out[i] = merge(p, c)
 	}
 	ret := rebuild(config, nil, out)
 	if ret.LengthInt() != len(cvals) {
 		// Two elements merged into the same value and the set collapsed.
-		// Fall back to treating every element as new, which can never
-		// collapse because the config elements were distinct.
+		// Fall back to treating every element as new. Merging with no prior
+		// object leaves a config element unchanged (computed attributes
+		// that are null in config stay null), so this can never collapse
+		// because the config elements were distinct.
 		for i, c := range cvals {
 			out[i] = merge(cty.NilVal, c)
 		}
@@ -272,7 +309,7 @@ func rebuild(orig cty.Value, keys, vals []cty.Value) cty.Value {
 
 // unifyElements converts collection elements to a single common type, which
 // is needed when a dynamically-typed attribute took a prior value in one
-// element and became unknown in another.
+// element and stayed null (or became unknown) in another.
 func unifyElements(vals []cty.Value) ([]cty.Value, bool) {
 	tys := make([]cty.Type, len(vals))
 	same := true
@@ -349,12 +386,12 @@ func objectsCorrespond(attrs map[string]*configschema.Attribute, blocks map[stri
 	if c.IsNull() || p.IsNull() {
 		return c.IsNull() && p.IsNull()
 	}
-	cty_, pty := c.Type(), p.Type()
-	if !cty_.IsObjectType() || !pty.IsObjectType() {
+	cTy, pTy := c.Type(), p.Type()
+	if !cTy.IsObjectType() || !pTy.IsObjectType() {
 		return false
 	}
 	for name, attr := range attrs {
-		if !cty_.HasAttribute(name) || !pty.HasAttribute(name) {
+		if !cTy.HasAttribute(name) || !pTy.HasAttribute(name) {
 			return false
 		}
 		cv, pv := c.GetAttr(name), p.GetAttr(name)
@@ -380,7 +417,7 @@ func objectsCorrespond(attrs map[string]*configschema.Attribute, blocks map[stri
 		}
 	}
 	for name, nb := range blocks {
-		if !cty_.HasAttribute(name) || !pty.HasAttribute(name) {
+		if !cTy.HasAttribute(name) || !pTy.HasAttribute(name) {
 			return false
 		}
 		ok := collectionsCorrespond(nb.Nesting, c.GetAttr(name), p.GetAttr(name), func(c, p cty.Value) bool {

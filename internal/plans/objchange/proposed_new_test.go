@@ -92,29 +92,35 @@ func TestProposedNew(t *testing.T) {
 		want          cty.Value
 	}{
 		// Primitive attributes.
-		"create: computed attributes null in config become unknown": {
+		"create: computed attributes null in config stay null": {
 			schema: primitiveSchema,
 			prior:  cty.NullVal(primitiveSchema.ImpliedType()),
 			config: prim(str("r"), str("o"), nullStr, nullStr),
-			want:   prim(str("r"), str("o"), unkStr, unkStr),
+			want:   prim(str("r"), str("o"), nullStr, nullStr),
 		},
 		"create: untyped null prior": {
 			schema: primitiveSchema,
 			prior:  cty.NullVal(cty.DynamicPseudoType),
 			config: prim(str("r"), nullStr, nullStr, str("set")),
-			want:   prim(str("r"), nullStr, unkStr, str("set")),
+			want:   prim(str("r"), nullStr, nullStr, str("set")),
 		},
 		"create: cty.NilVal prior": {
 			schema: primitiveSchema,
 			prior:  cty.NilVal,
 			config: prim(str("r"), nullStr, nullStr, nullStr),
-			want:   prim(str("r"), nullStr, unkStr, unkStr),
+			want:   prim(str("r"), nullStr, nullStr, nullStr),
 		},
-		"unknown prior behaves like no prior": {
+		"unknown prior: computed attributes null in config become unknown": {
 			schema: primitiveSchema,
 			prior:  cty.UnknownVal(primitiveSchema.ImpliedType()),
 			config: prim(str("r"), str("o"), nullStr, nullStr),
 			want:   prim(str("r"), str("o"), unkStr, unkStr),
+		},
+		"untyped unknown prior: computed attributes null in config become unknown": {
+			schema: primitiveSchema,
+			prior:  cty.DynamicVal,
+			config: prim(str("r"), nullStr, nullStr, str("set")),
+			want:   prim(str("r"), nullStr, unkStr, str("set")),
 		},
 		"update: computed attributes keep prior values": {
 			schema: primitiveSchema,
@@ -188,9 +194,9 @@ func TestProposedNew(t *testing.T) {
 				"triggers_replace": cty.NullVal(cty.DynamicPseudoType),
 			}),
 			want: cty.ObjectVal(map[string]cty.Value{
-				"id":               unkStr,
+				"id":               nullStr,
 				"input":            str("a"),
-				"output":           cty.DynamicVal,
+				"output":           cty.NullVal(cty.DynamicPseudoType),
 				"triggers_replace": cty.NullVal(cty.DynamicPseudoType),
 			}),
 		},
@@ -225,9 +231,9 @@ func TestProposedNew(t *testing.T) {
 				"triggers_replace": cty.NullVal(cty.DynamicPseudoType),
 			}),
 			want: cty.ObjectVal(map[string]cty.Value{
-				"id":               unkStr,
+				"id":               nullStr,
 				"input":            cty.DynamicVal,
-				"output":           cty.DynamicVal,
+				"output":           cty.NullVal(cty.DynamicPseudoType),
 				"triggers_replace": cty.NullVal(cty.DynamicPseudoType),
 			}),
 		},
@@ -239,11 +245,11 @@ func TestProposedNew(t *testing.T) {
 			config: blk(inner(str("b"), nullStr, nullNum)),
 			want:   blk(inner(str("b"), str("id0"), num(1))),
 		},
-		"single block: newly added block gets unknown computed attributes": {
+		"single block: newly added block keeps null computed attributes": {
 			schema: blockSchema(configschema.NestingSingle),
 			prior:  blk(nullInner),
 			config: blk(inner(str("b"), nullStr, num(5))),
-			want:   blk(inner(str("b"), unkStr, num(5))),
+			want:   blk(inner(str("b"), nullStr, num(5))),
 		},
 		"single block: removed from config": {
 			schema: blockSchema(configschema.NestingSingle),
@@ -274,7 +280,7 @@ func TestProposedNew(t *testing.T) {
 			})),
 			want: blk(cty.ListVal([]cty.Value{
 				inner(str("x"), str("id0"), num(1)),
-				inner(str("y"), unkStr, num(2)),
+				inner(str("y"), nullStr, num(2)),
 			})),
 		},
 		"list blocks: fewer than prior": {
@@ -320,7 +326,7 @@ func TestProposedNew(t *testing.T) {
 			})),
 			want: blk(cty.TupleVal([]cty.Value{
 				cty.ObjectVal(map[string]cty.Value{"v": str("b"), "out": num(1)}),
-				cty.ObjectVal(map[string]cty.Value{"v": cty.True, "out": cty.DynamicVal}),
+				cty.ObjectVal(map[string]cty.Value{"v": cty.True, "out": cty.NullVal(cty.DynamicPseudoType)}),
 			})),
 		},
 		"map blocks: correlated by key": {
@@ -335,7 +341,7 @@ func TestProposedNew(t *testing.T) {
 			})),
 			want: blk(cty.MapVal(map[string]cty.Value{
 				"b": inner(str("b2"), str("id1"), num(2)),
-				"c": inner(str("c"), unkStr, unkNum),
+				"c": inner(str("c"), nullStr, nullNum),
 			})),
 		},
 		"map blocks with dynamic attributes are objects": {
@@ -356,7 +362,7 @@ func TestProposedNew(t *testing.T) {
 			})),
 			want: blk(cty.ObjectVal(map[string]cty.Value{
 				"k": cty.ObjectVal(map[string]cty.Value{"v": num(2), "out": str("prior")}),
-				"l": cty.ObjectVal(map[string]cty.Value{"v": num(3), "out": cty.DynamicVal}),
+				"l": cty.ObjectVal(map[string]cty.Value{"v": num(3), "out": cty.NullVal(cty.DynamicPseudoType)}),
 			})),
 		},
 		"set blocks: correlated by non-computed attributes": {
@@ -371,7 +377,7 @@ func TestProposedNew(t *testing.T) {
 			})),
 			want: blk(cty.SetVal([]cty.Value{
 				inner(str("b"), str("id-b"), num(2)),
-				inner(str("c"), unkStr, unkNum),
+				inner(str("c"), nullStr, nullNum),
 			})),
 		},
 		"set blocks: optional+computed set in config must match prior": {
@@ -383,7 +389,7 @@ func TestProposedNew(t *testing.T) {
 				inner(str("a"), nullStr, num(2)),
 			})),
 			want: blk(cty.SetVal([]cty.Value{
-				inner(str("a"), unkStr, num(2)),
+				inner(str("a"), nullStr, num(2)),
 			})),
 		},
 		"set blocks: exact matches are preferred so elements stay distinct": {
@@ -396,7 +402,7 @@ func TestProposedNew(t *testing.T) {
 				inner(str("a"), nullStr, num(1)),
 			})),
 			want: blk(cty.SetVal([]cty.Value{
-				inner(str("a"), unkStr, unkNum),
+				inner(str("a"), nullStr, nullNum),
 				inner(str("a"), str("id-1"), num(1)),
 			})),
 		},
@@ -409,7 +415,7 @@ func TestProposedNew(t *testing.T) {
 				inner(unkStr, nullStr, nullNum),
 			})),
 			want: blk(cty.SetVal([]cty.Value{
-				inner(unkStr, unkStr, unkNum),
+				inner(unkStr, nullStr, nullNum),
 			})),
 		},
 		"set blocks: no prior": {
@@ -419,8 +425,60 @@ func TestProposedNew(t *testing.T) {
 				inner(str("a"), nullStr, num(3)),
 			})),
 			want: blk(cty.SetVal([]cty.Value{
-				inner(str("a"), unkStr, num(3)),
+				inner(str("a"), nullStr, num(3)),
 			})),
+		},
+		"set blocks: unknown prior set gives unknown computed attributes": {
+			schema: blockSchema(configschema.NestingSet),
+			prior:  blk(cty.UnknownVal(cty.Set(innerType))),
+			config: blk(cty.SetVal([]cty.Value{
+				inner(str("a"), nullStr, nullNum),
+				inner(str("b"), nullStr, num(2)),
+			})),
+			want: blk(cty.SetVal([]cty.Value{
+				inner(str("a"), unkStr, unkNum),
+				inner(str("b"), unkStr, num(2)),
+			})),
+		},
+		"set blocks: unknown prior set, elements stay distinct": {
+			// Both elements become {a, unknown, unknown}; cty never merges
+			// set elements that contain unknowns, so the set keeps both.
+			schema: blockSchema(configschema.NestingSet),
+			prior:  blk(cty.UnknownVal(cty.Set(innerType))),
+			config: blk(cty.SetVal([]cty.Value{
+				inner(str("a"), nullStr, nullNum),
+				inner(str("a"), nullStr, unkNum),
+			})),
+			want: blk(cty.SetVal([]cty.Value{
+				inner(str("a"), unkStr, unkNum),
+				inner(str("a"), unkStr, unkNum),
+			})),
+		},
+		"unknown prior object: nested blocks of every mode get unknown computed attributes": {
+			schema: &configschema.Block{BlockTypes: map[string]*configschema.NestedBlock{
+				"single": {Nesting: configschema.NestingSingle, Block: innerBlock},
+				"list":   {Nesting: configschema.NestingList, Block: innerBlock},
+				"set":    {Nesting: configschema.NestingSet, Block: innerBlock},
+				"map":    {Nesting: configschema.NestingMap, Block: innerBlock},
+			}},
+			prior: cty.UnknownVal(cty.Object(map[string]cty.Type{
+				"single": innerType,
+				"list":   cty.List(innerType),
+				"set":    cty.Set(innerType),
+				"map":    cty.Map(innerType),
+			})),
+			config: cty.ObjectVal(map[string]cty.Value{
+				"single": inner(str("a"), nullStr, nullNum),
+				"list":   cty.ListVal([]cty.Value{inner(str("b"), nullStr, num(2))}),
+				"set":    cty.SetVal([]cty.Value{inner(str("c"), nullStr, nullNum)}),
+				"map":    cty.MapVal(map[string]cty.Value{"k": inner(str("d"), nullStr, nullNum)}),
+			}),
+			want: cty.ObjectVal(map[string]cty.Value{
+				"single": inner(str("a"), unkStr, unkNum),
+				"list":   cty.ListVal([]cty.Value{inner(str("b"), unkStr, num(2))}),
+				"set":    cty.SetVal([]cty.Value{inner(str("c"), unkStr, unkNum)}),
+				"map":    cty.MapVal(map[string]cty.Value{"k": inner(str("d"), unkStr, unkNum)}),
+			}),
 		},
 		"deeply nested blocks": {
 			schema: &configschema.Block{BlockTypes: map[string]*configschema.NestedBlock{
@@ -464,7 +522,31 @@ func TestProposedNew(t *testing.T) {
 			schema: nestedAttrSchema(configschema.NestingSingle, true, false),
 			prior:  cty.NullVal(nestedAttrSchema(configschema.NestingSingle, true, false).ImpliedType()),
 			config: obj(inner(str("b"), nullStr, nullNum)),
-			want:   obj(inner(str("b"), unkStr, unkNum)),
+			want:   obj(inner(str("b"), nullStr, nullNum)),
+		},
+		"nested attribute list: unknown prior gives unknown computed attributes": {
+			schema: nestedAttrSchema(configschema.NestingList, true, false),
+			prior:  cty.UnknownVal(nestedAttrSchema(configschema.NestingList, true, false).ImpliedType()),
+			config: obj(cty.ListVal([]cty.Value{inner(str("a"), nullStr, num(1))})),
+			want:   obj(cty.ListVal([]cty.Value{inner(str("a"), unkStr, num(1))})),
+		},
+		"nested attribute set: unknown prior gives unknown computed attributes": {
+			schema: nestedAttrSchema(configschema.NestingSet, true, false),
+			prior:  obj(cty.UnknownVal(cty.Set(innerType))),
+			config: obj(cty.SetVal([]cty.Value{inner(str("a"), nullStr, nullNum)})),
+			want:   obj(cty.SetVal([]cty.Value{inner(str("a"), unkStr, unkNum)})),
+		},
+		"nested attribute map: unknown prior gives unknown computed attributes": {
+			schema: nestedAttrSchema(configschema.NestingMap, true, false),
+			prior:  obj(cty.UnknownVal(cty.Map(innerType))),
+			config: obj(cty.MapVal(map[string]cty.Value{"k": inner(str("a"), nullStr, nullNum)})),
+			want:   obj(cty.MapVal(map[string]cty.Value{"k": inner(str("a"), unkStr, unkNum)})),
+		},
+		"nested attribute computed-only with unknown prior becomes unknown": {
+			schema: nestedAttrSchema(configschema.NestingList, false, true),
+			prior:  cty.UnknownVal(nestedAttrSchema(configschema.NestingList, false, true).ImpliedType()),
+			config: obj(cty.NullVal(cty.List(innerType))),
+			want:   obj(cty.UnknownVal(cty.List(innerType))),
 		},
 		"nested attribute group": {
 			schema: nestedAttrSchema(configschema.NestingGroup, true, false),
@@ -494,11 +576,11 @@ func TestProposedNew(t *testing.T) {
 			config: obj(nullInner),
 			want:   obj(nullInner),
 		},
-		"nested attribute computed-only on create": {
+		"nested attribute computed-only on create stays null": {
 			schema: nestedAttrSchema(configschema.NestingList, false, true),
 			prior:  cty.NullVal(nestedAttrSchema(configschema.NestingList, false, true).ImpliedType()),
 			config: obj(cty.NullVal(cty.List(innerType))),
-			want:   obj(cty.UnknownVal(cty.List(innerType))),
+			want:   obj(cty.NullVal(cty.List(innerType))),
 		},
 		"nested attribute computed-only on update": {
 			schema: nestedAttrSchema(configschema.NestingList, false, true),
@@ -515,7 +597,7 @@ func TestProposedNew(t *testing.T) {
 			})),
 			want: obj(cty.ListVal([]cty.Value{
 				inner(str("a"), str("id0"), num(1)),
-				inner(str("b"), unkStr, unkNum),
+				inner(str("b"), nullStr, nullNum),
 			})),
 		},
 		"nested attribute list: unknown element": {
@@ -533,7 +615,7 @@ func TestProposedNew(t *testing.T) {
 			})),
 			want: obj(cty.MapVal(map[string]cty.Value{
 				"k": inner(str("a"), str("id0"), num(1)),
-				"n": inner(str("b"), unkStr, num(9)),
+				"n": inner(str("b"), nullStr, num(9)),
 			})),
 		},
 		"nested attribute set: correlated by non-computed attributes": {
@@ -548,7 +630,7 @@ func TestProposedNew(t *testing.T) {
 			})),
 			want: obj(cty.SetVal([]cty.Value{
 				inner(str("a"), str("id-a"), num(1)),
-				inner(str("z"), unkStr, unkNum),
+				inner(str("z"), nullStr, nullNum),
 			})),
 		},
 		"nested attribute list with dynamic computed attribute is unified": {
@@ -570,7 +652,7 @@ func TestProposedNew(t *testing.T) {
 			})),
 			want: obj(cty.ListVal([]cty.Value{
 				cty.ObjectVal(map[string]cty.Value{"name": str("a"), "out": str("x")}),
-				cty.ObjectVal(map[string]cty.Value{"name": str("b"), "out": unkStr}),
+				cty.ObjectVal(map[string]cty.Value{"name": str("b"), "out": nullStr}),
 			})),
 		},
 		"nested set block containing nested attribute": {
@@ -603,6 +685,12 @@ func TestProposedNew(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			got := ProposedNew(tc.schema, tc.prior, tc.config)
 			checkValue(t, got, tc.want)
+
+			// Without any prior object nothing is taken from prior and
+			// computed attributes null in config stay null, so the proposed
+			// new state is the config itself.
+			checkValue(t, ProposedNew(tc.schema, cty.NilVal, tc.config), tc.config)
+			checkValue(t, ProposedNew(tc.schema, cty.NullVal(tc.schema.ImpliedType()), tc.config), tc.config)
 
 			// A provider that plans exactly the proposed new state always
 			// produces a valid plan, and any value is compatible with itself.

@@ -1,0 +1,182 @@
+package command
+
+import (
+	"bufio"
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/engine"
+	"github.com/strata-dev/strata/internal/engine/hooks"
+	"github.com/strata-dev/strata/internal/plans"
+)
+
+// applyOptions are the flags of `strata apply` and `strata destroy`.
+type applyOptions struct {
+	view        viewFlags
+	vars        varFlags
+	state       stateFlags
+	autoApprove bool
+	destroy     bool
+	refresh     bool
+	parallelism int
+}
+
+func newApplyCommand(d *Deps, runF func(*applyOptions) error, destroy bool) *cobra.Command {
+	opts := &applyOptions{destroy: destroy}
+	cmd := &cobra.Command{
+		Use:   "apply [options]",
+		Short: "Create or update infrastructure",
+		Long: `Usage: strata [global options] apply [options]
+
+  Creates or updates infrastructure according to the configuration files
+  in the current directory.
+
+  strata first makes a plan, shows it, and asks for approval before
+  making any changes. Every change is recorded in the state as soon as
+  the provider finishes it, so an interrupted apply loses nothing.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runApply(cmd.Context(), d, opts)
+		},
+	}
+	if destroy {
+		cmd.Use, cmd.Short = "destroy [options]", "Destroy previously-created infrastructure"
+		cmd.Long = `Usage: strata [global options] destroy [options]
+
+  Destroy strata-managed infrastructure.
+
+  This command is a convenience alias for:
+      strata apply -destroy
+
+  This command also accepts many of the plan-customization options
+  accepted by the strata plan command.`
+	}
+	fs := cmd.Flags()
+	fs.BoolVar(&opts.autoApprove, "auto-approve", false, "Skip interactive approval of plan before applying.")
+	if !destroy {
+		fs.BoolVar(&opts.destroy, "destroy", false, "Destroy strata-managed infrastructure; the same as\n\"strata destroy\".")
+	}
+	fs.BoolVar(&opts.refresh, "refresh", true, "Skip checking for changes to remote objects while creating\nthe plan.")
+	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of parallel resource operations.\nDefaults to 10.")
+	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.vars.register(fs)
+	opts.state.register(fs, true)
+	return cmd
+}
+
+func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
+	v := d.newView(opts.view)
+	mode, opName := plans.NormalMode, "OperationTypeApply"
+	if opts.destroy {
+		mode = plans.DestroyMode
+	}
+	op, err := prepareOperation(ctx, d, v, &opts.vars, &opts.state, opts.parallelism, opName)
+	if err != nil {
+		return err
+	}
+	defer op.release()
+	ctx, cancel := d.interruptContext(ctx,
+		func() {
+			v.Output("\n[bold][red]Interrupt received.[reset]\nPlease wait for strata to exit or data loss may occur.\nGracefully shutting down...\n\n")
+		},
+		func() {
+			v.Output("\n[bold][red]Two interrupts received. Exiting immediately.[reset] Every change a provider finished is in the state journal and will be recovered by the next command.\n")
+			d.Exit(1)
+		})
+	defer cancel()
+
+	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh})
+	if diags.HasErrors() {
+		v.Diagnostics(diags)
+		return errReported
+	}
+	v.Plan(plan, schemaLookup(ctx, op.engine.Providers))
+	v.Diagnostics(diags)
+	if plan.Changes.HasChanges() && !opts.autoApprove {
+		if !confirm(d, v, opts.destroy) {
+			if opts.destroy {
+				v.Output("\nDestroy cancelled.\n")
+			} else {
+				v.Output("\nApply cancelled.\n")
+			}
+			return errReported
+		}
+	}
+	if ctx.Err() != nil {
+		return errReported
+	}
+
+	counter := &countHook{}
+	op.engine.Hooks = append(op.engine.Hooks, counter)
+	journal, err := op.mgr.BeginJournal(op.state)
+	if err != nil {
+		v.Diagnostics(errorDiag("Failed to start the state journal", err))
+		return errReported
+	}
+	op.engine.Recorder = journal
+	newState, adiags := op.engine.Apply(ctx, plan)
+	newState.Lineage, newState.Serial = op.state.Lineage, op.state.Serial
+	sdiags := saveState(d, op.mgr, newState)
+	v.Diagnostics(adiags)
+	v.Diagnostics(sdiags)
+	if adiags.HasErrors() || sdiags.HasErrors() || ctx.Err() != nil {
+		return errReported
+	}
+	add, change, destroyed := counter.counts()
+	if opts.destroy {
+		v.Output("\n[reset][bold][green]Destroy complete! Resources: %d destroyed.[reset]\n", destroyed)
+		return nil
+	}
+	v.Output("\n[reset][bold][green]Apply complete! Resources: %d added, %d changed, %d destroyed.[reset]\n", add, change, destroyed)
+	v.Outputs(newState.Outputs)
+	return nil
+}
+
+// confirm asks the user to approve the plan; only "yes" approves.
+func confirm(d *Deps, v interface{ Output(string, ...any) }, destroy bool) bool {
+	if destroy {
+		v.Output("\n[reset][bold]Do you really want to destroy all resources?[reset]\n  strata will destroy all your managed infrastructure, as shown above.\n  There is no undo. Only 'yes' will be accepted to confirm.\n\n  [bold]Enter a value:[reset] ")
+	} else {
+		v.Output("\n[reset][bold]Do you want to perform these actions?[reset]\n  strata will perform the actions described above.\n  Only 'yes' will be accepted to approve.\n\n  [bold]Enter a value:[reset] ")
+	}
+	line, _ := bufio.NewReader(d.Stdin).ReadString('\n')
+	v.Output("\n")
+	return strings.TrimSpace(line) == "yes"
+}
+
+// countHook counts the operations that completed, for the summary line.
+type countHook struct {
+	hooks.Nil
+	mu                       sync.Mutex
+	added, changed, destroyd int
+}
+
+func (h *countHook) PostApply(_ addrs.AbsResourceInstance, action plans.Action, _ string, _ time.Duration, err error) {
+	if err != nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch action {
+	case plans.Create:
+		h.added++
+	case plans.Update:
+		h.changed++
+	case plans.Delete:
+		h.destroyd++
+	}
+}
+
+func (h *countHook) counts() (int, int, int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.added, h.changed, h.destroyd
+}

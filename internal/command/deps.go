@@ -1,0 +1,74 @@
+package command
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/providers"
+	"github.com/strata-dev/strata/internal/providers/builtin"
+)
+
+// Deps is what commands need from the outside world. Tests replace parts
+// of it.
+type Deps struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	// Version is strata's version.
+	Version string
+	// Providers returns the provider factories available in a working
+	// directory.
+	Providers func(dir string) map[addrs.Provider]providers.Factory
+	// Interrupts delivers Ctrl-C presses; nil means none.
+	Interrupts <-chan os.Signal
+	// StdinIsTerminal reports whether prompts can be answered.
+	StdinIsTerminal bool
+	// Exit ends the process at once (a second Ctrl-C).
+	Exit func(code int)
+}
+
+// DefaultDeps returns Deps for the real process.
+func DefaultDeps(version string, interrupts <-chan os.Signal) *Deps {
+	fi, err := os.Stdin.Stat()
+	tty := err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return &Deps{
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Getenv:          os.Getenv,
+		Version:         version,
+		Providers:       func(string) map[addrs.Provider]providers.Factory { return builtin.Factories() },
+		Interrupts:      interrupts,
+		StdinIsTerminal: tty,
+		Exit:            os.Exit,
+	}
+}
+
+// interruptContext returns a context cancelled at the first interrupt, and
+// calls hard on the second.
+func (d *Deps) interruptContext(parent context.Context, first func(), hard func()) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	if d.Interrupts == nil {
+		return ctx, cancel
+	}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-d.Interrupts:
+		case <-done:
+			return
+		}
+		if first != nil {
+			first()
+		}
+		cancel()
+		select {
+		case <-d.Interrupts:
+			if hard != nil {
+				hard()
+			}
+		case <-done:
+		}
+	}()
+	return ctx, func() { close(done); cancel() }
+}

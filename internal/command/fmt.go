@@ -1,0 +1,199 @@
+package command
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/strata-dev/strata/internal/configs/format"
+)
+
+type fmtOptions struct {
+	view      viewFlags
+	list      bool
+	write     bool
+	diff      bool
+	check     bool
+	recursive bool
+}
+
+func newFmtCommand(d *Deps, runF func(*fmtOptions, []string) error) *cobra.Command {
+	opts := &fmtOptions{}
+	cmd := &cobra.Command{
+		Use:   "fmt [options] [target...]",
+		Short: "Reformat your configuration in the standard style",
+		Long: `Usage: strata [global options] fmt [options] [target...]
+
+  Rewrites all configuration files to a canonical format. All
+  configuration files (.tf), variables files (.tfvars), and testing files
+  (.tftest.hcl) are updated. JSON files (.tf.json, .tfvars.json, or
+  .tftest.json) are not modified.
+
+  By default, fmt scans the current directory for configuration files. If
+  you provide a directory for the target argument, then fmt will scan that
+  directory instead. If you provide a file, then fmt will process just that
+  file. If you provide a single dash ("-"), then fmt will read from standard
+  input (STDIN).
+
+  The content must be in the strata language native syntax; JSON is not
+  supported.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts, args)
+			}
+			return runFmt(d, opts, args)
+		},
+	}
+	fs := cmd.Flags()
+	fs.BoolVar(&opts.list, "list", true, "Don't list files whose formatting differs\n(always disabled if using STDIN)")
+	fs.BoolVar(&opts.write, "write", true, "Don't write to source files\n(always disabled if using STDIN or -check)")
+	fs.BoolVar(&opts.diff, "diff", false, "Display diffs of formatting changes")
+	fs.BoolVar(&opts.check, "check", false, "Check if the input is formatted. Exit status will be 0 if all\ninput is properly formatted and non-zero otherwise.")
+	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	fs.BoolVar(&opts.recursive, "recursive", false, "Also process files in subdirectories. By default, only the\ngiven directory (or current directory) is processed.")
+	return cmd
+}
+
+// fmtExtensions are the file kinds fmt rewrites.
+var fmtExtensions = []string{".tf", ".tfvars", ".tftest.hcl"}
+
+func runFmt(d *Deps, opts *fmtOptions, args []string) error {
+	v := d.newView(opts.view)
+	if opts.check {
+		opts.write = false
+	}
+	if len(args) == 0 {
+		args = []string{"."}
+	}
+	var diags hcl.Diagnostics
+	changed := false
+	if len(args) == 1 && args[0] == "-" {
+		src, err := io.ReadAll(d.Stdin)
+		if err != nil {
+			v.Diagnostics(errorDiag("Failed to read standard input", err))
+			return errReported
+		}
+		out, fdiags := format.Source(src, "<stdin>")
+		if hasErrors(v, fdiags) {
+			return errReported
+		}
+		if opts.diff {
+			v.Raw(format.UnifiedDiff("<stdin>", src, out))
+		} else if !opts.check {
+			v.Raw(string(out))
+		}
+		if opts.check && !bytes.Equal(src, out) {
+			return &ExitError{Code: 3}
+		}
+		return nil
+	}
+	for _, target := range args {
+		st, err := os.Stat(target)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No file or directory at " + target,
+				Detail: fmt.Sprintf("There is no configuration file or directory at %s.", target)})
+			continue
+		}
+		var files []string
+		if st.IsDir() {
+			files, err = fmtFiles(target, opts.recursive)
+			if err != nil {
+				diags = append(diags, errorDiag("Failed to read directory", err)...)
+				continue
+			}
+		} else {
+			if !hasFmtExtension(target) {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Only .tf, .tfvars, and .tftest.hcl files can be processed with strata fmt"})
+				continue
+			}
+			files = []string{target}
+		}
+		for _, path := range files {
+			c, fdiags := fmtFile(v, opts, path)
+			diags = append(diags, fdiags...)
+			changed = changed || c
+		}
+	}
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	if opts.check && changed {
+		return &ExitError{Code: 3}
+	}
+	return nil
+}
+
+// fmtFile formats one file, reporting whether it was not formatted.
+func fmtFile(v interface{ Raw(string) }, opts *fmtOptions, path string) (bool, hcl.Diagnostics) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return false, errorDiag("Failed to read file", err)
+	}
+	out, diags := format.Source(src, path)
+	if diags.HasErrors() {
+		return false, diags
+	}
+	if bytes.Equal(src, out) {
+		return false, nil
+	}
+	display := filepath.ToSlash(path)
+	if opts.list {
+		v.Raw(display + "\n")
+	}
+	if opts.write {
+		st, _ := os.Stat(path)
+		if err := os.WriteFile(path, out, st.Mode().Perm()); err != nil {
+			return true, errorDiag("Failed to write file", err)
+		}
+	}
+	if opts.diff {
+		v.Raw(format.UnifiedDiff(display, src, out))
+	}
+	return true, nil
+}
+
+// fmtFiles lists the files fmt processes in dir, in lexical order,
+// descending into subdirectories (but not hidden ones such as .terraform)
+// when recursive.
+func fmtFiles(dir string, recursive bool) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		if dir == "." {
+			path = e.Name()
+		}
+		if e.IsDir() {
+			if recursive && !strings.HasPrefix(e.Name(), ".") {
+				sub, err := fmtFiles(path, true)
+				if err != nil {
+					return nil, err
+				}
+				files = append(files, sub...)
+			}
+			continue
+		}
+		if hasFmtExtension(e.Name()) {
+			files = append(files, path)
+		}
+	}
+	return files, nil
+}
+
+func hasFmtExtension(name string) bool {
+	for _, ext := range fmtExtensions {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,73 @@
+package command
+
+import (
+	"context"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+type initOptions struct {
+	view  viewFlags
+	input bool
+}
+
+func newInitCommand(d *Deps, runF func(*initOptions) error) *cobra.Command {
+	opts := &initOptions{}
+	cmd := &cobra.Command{
+		Use:   "init [options]",
+		Short: "Prepare your working directory for other commands",
+		Long: `Usage: strata [global options] init [options]
+
+  Initialize a new or existing strata working directory by creating
+  initial files, loading any remote state, downloading modules, etc.
+
+  This is the first command that should be run for any new or existing
+  configuration on a given machine. It is always safe to run it multiple
+  times.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runInit(cmd.Context(), d, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	cmd.Flags().BoolVar(&opts.input, "input", true, "Ask for input if necessary. If false, will error if\ninput was required.")
+	return cmd
+}
+
+func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
+	v := d.newView(opts.view)
+	mod, _, diags := loadConfig(v)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	v.Output("[reset][bold]Initializing the backend...[reset]\n")
+	if _, mdiags := stateManager(d, mod, nil); hasErrors(v, mdiags) {
+		return errReported
+	}
+	v.Output("[reset][bold]Initializing provider plugins...[reset]\n")
+	for name, rp := range mod.RequiredProviders {
+		if !rp.Source.IsBuiltIn() {
+			if _, ok := d.Providers(".")[rp.Source]; !ok {
+				v.Diagnostics(errorDiag("Failed to install provider", errorf(
+					"Provider %q (%s) is not available. This version of strata runs only its built-in providers (terraform.io/builtin/terraform).", name, rp.Source)))
+				return errReported
+			}
+		}
+	}
+	if err := os.MkdirAll(".terraform", 0o755); err != nil {
+		v.Diagnostics(errorDiag("Failed to create .terraform directory", err))
+		return errReported
+	}
+	v.Output("\n[reset][bold][green]strata has been successfully initialized![reset][green]\n\n" +
+		"You may now begin working with strata. Try running \"strata plan\" to see\n" +
+		"any changes that are required for your infrastructure. All strata commands\n" +
+		"should now work.\n\n" +
+		"If you ever set or change modules or backend configuration for strata,\n" +
+		"rerun this command to reinitialize your working directory. If you forget, other\n" +
+		"commands will detect it and remind you to do so if necessary.[reset]\n")
+	return nil
+}

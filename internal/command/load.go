@@ -1,0 +1,52 @@
+package command
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/strata-dev/strata/internal/command/views"
+	"github.com/strata-dev/strata/internal/configs"
+)
+
+// TerraformCompatVersion is the Terraform version whose language and
+// formats strata implements. required_version constraints are checked
+// against it, so configurations written for Terraform work unchanged.
+const TerraformCompatVersion = "1.11.4"
+
+// loadConfig loads the root module in the working directory, recording
+// the sources in the view for diagnostics.
+func loadConfig(v *views.View) (*configs.Module, *configs.Parser, hcl.Diagnostics) {
+	p := configs.NewParser()
+	mod, diags := p.LoadModule(".")
+	v.Files = p.Files()
+	if mod != nil && !diags.HasErrors() {
+		diags = append(diags, checkRequiredVersion(mod)...)
+	}
+	if mod != nil && len(mod.ManagedResources)+len(mod.DataResources)+len(mod.Outputs)+len(mod.Variables)+len(mod.Locals) == 0 && len(v.Files) == 0 {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "No configuration files",
+			Detail:   "The directory has no strata configuration files (*.tf or *.tf.json). Run this command in a directory holding a configuration, or use -chdir=DIR.",
+		})
+	}
+	return mod, p, diags
+}
+
+func checkRequiredVersion(mod *configs.Module) hcl.Diagnostics {
+	current := version.Must(version.NewVersion(TerraformCompatVersion))
+	var diags hcl.Diagnostics
+	for _, vc := range mod.RequiredVersions {
+		if !vc.Required.Check(current) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported Terraform Core version",
+				Detail: fmt.Sprintf("This configuration does not support Terraform version %s, the version of the language strata implements. To proceed, either choose another supported version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.",
+					TerraformCompatVersion),
+				Subject: vc.DeclRange.Ptr(),
+			})
+		}
+	}
+	return diags
+}

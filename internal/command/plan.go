@@ -1,0 +1,83 @@
+package command
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-dev/strata/internal/engine"
+	"github.com/strata-dev/strata/internal/plans"
+)
+
+// planOptions are the flags of `strata plan`.
+type planOptions struct {
+	view             viewFlags
+	vars             varFlags
+	state            stateFlags
+	destroy          bool
+	refreshOnly      bool
+	refresh          bool
+	parallelism      int
+	detailedExitCode bool
+}
+
+func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
+	opts := &planOptions{}
+	cmd := &cobra.Command{
+		Use:   "plan [options]",
+		Short: "Show changes required by the current configuration",
+		Long: `Usage: strata [global options] plan [options]
+
+  Generates a speculative execution plan, showing what actions strata
+  would take to apply the current configuration. This command will not
+  actually perform the planned actions.
+
+  You can optionally save the plan to a file, which you can then pass to
+  the "apply" command to perform exactly the actions described in the plan.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runPlan(cmd.Context(), d, opts)
+		},
+	}
+	fs := cmd.Flags()
+	fs.BoolVar(&opts.destroy, "destroy", false, "Select the \"destroy\" planning mode, which creates a plan\nto destroy all objects currently managed by this configuration.")
+	fs.BoolVar(&opts.refresh, "refresh", true, "Skip checking for changes to remote objects while creating\nthe plan. This can potentially make planning faster, but at\nthe expense of possibly planning against a stale record of\nthe remote system state.")
+	fs.BoolVar(&opts.detailedExitCode, "detailed-exitcode", false, "Return detailed exit codes when the command exits. This\nwill change the meaning of exit codes to:\n0 - Succeeded, diff is empty (no changes)\n1 - Errored\n2 - Succeeded, there is a diff")
+	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent operations. Defaults to 10.")
+	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.vars.register(fs)
+	opts.state.register(fs, false)
+	return cmd
+}
+
+func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
+	v := d.newView(opts.view)
+	mode := plans.NormalMode
+	if opts.destroy {
+		mode = plans.DestroyMode
+	}
+	op, err := prepareOperation(ctx, d, v, &opts.vars, &opts.state, opts.parallelism, "OperationTypePlan")
+	if err != nil {
+		return err
+	}
+	defer op.release()
+	ctx, cancel := d.interruptContext(ctx, func() {
+		v.Output("\n[bold][red]Interrupt received.[reset]\nPlease wait for strata to exit or data loss may occur.\nGracefully shutting down...\n\n")
+	}, nil)
+	defer cancel()
+	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh})
+	if diags.HasErrors() {
+		v.Diagnostics(diags)
+		return errReported
+	}
+	v.Plan(plan, schemaLookup(ctx, op.engine.Providers))
+	v.Diagnostics(diags)
+	v.PlanNoSavedPlanNote()
+	if opts.detailedExitCode && plan.Changes.HasChanges() {
+		return &ExitError{Code: 2}
+	}
+	return nil
+}

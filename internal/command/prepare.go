@@ -1,0 +1,48 @@
+package command
+
+import (
+	"context"
+
+	"github.com/strata-dev/strata/internal/command/views"
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/engine"
+	"github.com/strata-dev/strata/internal/states"
+	"github.com/strata-dev/strata/internal/states/statemgr"
+)
+
+// operation is what plan, apply and destroy share once prepared: the
+// configuration, variable values and the locked state.
+type operation struct {
+	mod     *configs.Module
+	engine  *engine.Engine
+	vars    map[string]engine.InputValue
+	mgr     *statemgr.Local
+	state   *states.State
+	release func()
+}
+
+// prepareOperation loads the configuration and variables, then locks and
+// reads the state. On error it has reported the diagnostics and holds no
+// lock.
+func prepareOperation(ctx context.Context, d *Deps, v *views.View, vf *varFlags, sf *stateFlags, parallelism int, opName string) (*operation, error) {
+	mod, parser, diags := loadConfig(v)
+	if hasErrors(v, diags) {
+		return nil, errReported
+	}
+	vars, vdiags := collectVariables(d, mod, parser, vf, true)
+	if hasErrors(v, vdiags) {
+		return nil, errReported
+	}
+	mgr, mdiags := stateManager(d, mod, sf)
+	if hasErrors(v, mdiags) {
+		return nil, errReported
+	}
+	state, release, sdiags := openState(ctx, d, mgr, sf, opName)
+	if hasErrors(v, sdiags) {
+		return nil, errReported
+	}
+	return &operation{
+		mod: mod, engine: newEngine(d, mod, v, parallelism), vars: vars,
+		mgr: mgr, state: state, release: release,
+	}, nil
+}

@@ -1,0 +1,187 @@
+package command
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// Run runs strata with the given arguments (without the program name) and
+// returns the process exit code.
+func Run(args []string, d *Deps) int {
+	args, chdir, err := globalOptions(args)
+	if err != nil {
+		fmt.Fprintf(d.Stderr, "Error: %s\n", err)
+		return 1
+	}
+	if chdir != "" {
+		if err := os.Chdir(chdir); err != nil {
+			fmt.Fprintf(d.Stderr, "Error handling -chdir option: %s\n", err)
+			return 1
+		}
+	}
+	root := NewRootCommand(d)
+	root.SetArgs(normalizeArgs(args))
+	err = root.Execute()
+	if err != nil {
+		var ee *ExitError
+		if !asExit(err, &ee) {
+			fmt.Fprintf(d.Stderr, "Error: %s\n\nFor more help, run: strata %s -help\n", flagErrorText(err), commandName(args))
+		}
+	}
+	return ExitCode(err)
+}
+
+func asExit(err error, target **ExitError) bool {
+	ee, ok := err.(*ExitError)
+	if ok {
+		*target = ee
+	}
+	return ok
+}
+
+// globalOptions takes the options that come before the subcommand:
+// -chdir=DIR, -version and -help.
+func globalOptions(args []string) (rest []string, chdir string, err error) {
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		a := strings.TrimLeft(args[0], "-")
+		switch {
+		case strings.HasPrefix(a, "chdir="):
+			chdir = strings.TrimPrefix(a, "chdir=")
+			if chdir == "" {
+				return nil, "", fmt.Errorf("the -chdir option requires a directory")
+			}
+		case a == "chdir":
+			if len(args) < 2 {
+				return nil, "", fmt.Errorf("the -chdir option requires a directory")
+			}
+			chdir, args = args[1], args[1:]
+		case a == "version" || a == "v":
+			return append([]string{"version"}, args[1:]...), chdir, nil
+		case a == "help" || a == "h":
+			return append([]string{"help"}, args[1:]...), chdir, nil
+		default:
+			return nil, "", fmt.Errorf("unknown global option %s: global options (-chdir, -version, -help) come before the subcommand", args[0])
+		}
+		args = args[1:]
+	}
+	return args, chdir, nil
+}
+
+// normalizeArgs turns Terraform-style single-dash long flags (-var=x,
+// -auto-approve) into the double-dash form cobra parses. Arguments after
+// "--" are left alone.
+func normalizeArgs(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && isLetter(a[1]) {
+			a = "-" + a
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func commandName(args []string) string {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return a
+		}
+	}
+	return ""
+}
+
+// flagErrorText rewrites cobra's messages to name flags with one dash.
+func flagErrorText(err error) string {
+	return strings.ReplaceAll(err.Error(), "--", "-")
+}
+
+// NewRootCommand builds the command tree.
+func NewRootCommand(d *Deps) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "strata",
+		Short: "A plan/apply infrastructure tool compatible with Terraform",
+		Long: `Usage: strata [global options] <subcommand> [args]
+
+strata describes infrastructure in configuration files, compares it with
+what exists, shows a plan of the changes and applies them. It reads and
+writes Terraform's configuration language, state files and plans.
+
+Main commands:
+  init          Prepare your working directory for other commands
+  validate      Check whether the configuration is valid
+  plan          Show changes required by the current configuration
+  apply         Create or update infrastructure
+  destroy       Destroy previously-created infrastructure
+
+All other commands:
+  fmt           Reformat your configuration in the standard style
+  output        Show output values from your root module
+  show          Show the current state or a saved plan
+  version       Show the current strata version
+
+Global options (use these before the subcommand, if any):
+  -chdir=DIR    Switch to a different working directory before executing the
+                given subcommand.
+  -help         Show this help output, or the help for a specified subcommand.
+  -version      An alias for the "version" subcommand.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(d.Stdout)
+	root.SetErr(d.Stderr)
+	root.SetIn(d.Stdin)
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetHelpFunc(func(c *cobra.Command, _ []string) {
+		fmt.Fprintln(c.OutOrStdout(), helpText(c))
+	})
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return err })
+	root.AddCommand(
+		newInitCommand(d, nil),
+		newValidateCommand(d, nil),
+		newPlanCommand(d, nil),
+		newApplyCommand(d, nil, false),
+		newApplyCommand(d, nil, true),
+		newShowCommand(d, nil),
+		newOutputCommand(d, nil),
+		newFmtCommand(d, nil),
+		newVersionCommand(d, nil),
+	)
+	return root
+}
+
+// helpText renders a command's help: its Long text followed by its flags
+// in Terraform's single-dash spelling.
+func helpText(c *cobra.Command) string {
+	var b strings.Builder
+	b.WriteString(c.Long)
+	if c.HasAvailableLocalFlags() && c.Parent() != nil {
+		b.WriteString("\n\nOptions:\n")
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+			if f.Hidden || f.Name == "help" {
+				return
+			}
+			name := "-" + f.Name
+			if f.Value.Type() != "bool" {
+				name += "=" + strings.ToUpper(valueName(f))
+			}
+			fmt.Fprintf(&b, "\n  %s\n      %s\n", name, strings.ReplaceAll(f.Usage, "\n", "\n      "))
+		})
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func valueName(f *pflag.Flag) string {
+	if n, _ := pflag.UnquoteUsage(f); n != "" {
+		return n
+	}
+	return "value"
+}

@@ -1,0 +1,136 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/pflag"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/states"
+	"github.com/strata-dev/strata/internal/states/statefile"
+	"github.com/strata-dev/strata/internal/states/statemgr"
+)
+
+// DefaultStatePath is the local state file of the default workspace.
+const DefaultStatePath = "terraform.tfstate"
+
+// stateFlags are the options for the local state of plan, apply, destroy
+// and friends.
+type stateFlags struct {
+	statePath   string
+	stateOut    string
+	backupPath  string
+	lock        bool
+	lockTimeout time.Duration
+}
+
+func (f *stateFlags) register(fs *pflag.FlagSet, withOut bool) {
+	fs.StringVar(&f.statePath, "state", "", "Path to read and save state (unless -state-out is specified).\nDefaults to \"terraform.tfstate\". Legacy option for the local\nbackend only.")
+	if withOut {
+		fs.StringVar(&f.stateOut, "state-out", "", "Path to write state to that is different than \"-state\". This\ncan be used to preserve the old state. Legacy option for the local\nbackend only.")
+		fs.StringVar(&f.backupPath, "backup", "", "Path to backup the existing state file before modifying.\nDefaults to the \"-state-out\" path with \".backup\" extension. Set\nto \"-\" to disable backup. Legacy option for the local backend only.")
+	}
+	fs.BoolVar(&f.lock, "lock", true, "Don't hold a state lock during the operation. This is\ndangerous if others might concurrently run commands against the\nsame workspace.")
+	fs.DurationVar(&f.lockTimeout, "lock-timeout", 0, "Duration to retry a state lock.")
+}
+
+// stateManager returns the local state manager for the configuration's
+// backend and the flags.
+func stateManager(d *Deps, mod *configs.Module, f *stateFlags) (*statemgr.Local, hcl.Diagnostics) {
+	path := DefaultStatePath
+	if mod != nil && mod.Backend != nil {
+		switch mod.Backend.Type {
+		case "local":
+			attrs, diags := mod.Backend.Config.JustAttributes()
+			if diags.HasErrors() {
+				return nil, diags
+			}
+			if a, ok := attrs["path"]; ok {
+				v, vdiags := a.Expr.Value(nil)
+				if vdiags.HasErrors() || v.Type() != cty.String || v.IsNull() {
+					return nil, append(vdiags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid backend configuration", Detail: "The local backend's path must be a string.", Subject: a.Expr.Range().Ptr()})
+				}
+				path = v.AsString()
+			}
+		default:
+			return nil, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported backend type",
+				Detail:   fmt.Sprintf("The backend %q is not supported by this version of strata. Supported backends: local.", mod.Backend.Type),
+				Subject:  mod.Backend.DeclRange.Ptr(),
+			}}
+		}
+	}
+	if f != nil && f.statePath != "" {
+		path = f.statePath
+	}
+	out, backup := "", ""
+	if f != nil {
+		out, backup = f.stateOut, f.backupPath
+	}
+	return statemgr.NewLocal(path, out, backup, d.Version), nil
+}
+
+// openState locks (unless disabled) and reads the state. The returned
+// release function unlocks; call it when the command is done.
+func openState(ctx context.Context, d *Deps, mgr *statemgr.Local, f *stateFlags, operation string) (*states.State, func(), hcl.Diagnostics) {
+	release := func() {}
+	if f == nil || f.lock {
+		timeout := time.Duration(0)
+		if f != nil {
+			timeout = f.lockTimeout
+		}
+		if err := mgr.Lock(ctx, statemgr.NewLockInfo(operation, d.Version), timeout); err != nil {
+			return nil, release, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error acquiring the state lock", Detail: strings.TrimPrefix(err.Error(), "Error acquiring the state lock: ")}}
+		}
+		release = func() {
+			if err := mgr.Unlock(); err != nil {
+				fmt.Fprintf(d.Stderr, "Error releasing the state lock: %s\n", err)
+			}
+		}
+	}
+	s, pending, err := mgr.Read()
+	if err != nil {
+		release()
+		return nil, func() {}, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to load state", Detail: err.Error()}}
+	}
+	var diags hcl.Diagnostics
+	for _, p := range pending {
+		what := p.Addr
+		if p.Deposed != "" {
+			what += " (deposed object " + p.Deposed + ")"
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Operation interrupted: " + what,
+			Detail: fmt.Sprintf("A previous run was stopped while the provider was performing a %s of %s, so strata does not know whether it finished. "+
+				"If the object exists but is not in the state, import it with \"strata import\"; otherwise run the operation again. "+
+				"The plan below is based on the state as last recorded.", p.Action, what),
+		})
+	}
+	return s, release, diags
+}
+
+// saveState writes the final state of an apply. When it cannot be
+// written, the state goes to errored.tfstate so that nothing is lost.
+func saveState(d *Deps, mgr *statemgr.Local, s *states.State) hcl.Diagnostics {
+	err := mgr.EndJournal(s)
+	if err == nil {
+		return nil
+	}
+	data, encErr := statefile.Write(s)
+	if encErr == nil {
+		encErr = os.WriteFile("errored.tfstate", data, 0o600)
+	}
+	detail := fmt.Sprintf("Error saving state: %s\n\nstrata was unable to persist the state to %s. The state has been written to \"errored.tfstate\" in the current directory; the journal beside the state file also still holds every change, so the next command will recover it. Once the problem is fixed, re-run the command, or copy errored.tfstate over the state file.", err, mgr.OutPath)
+	if encErr != nil {
+		detail = fmt.Sprintf("Error saving state: %s\n\nThe state could not be written to errored.tfstate either (%s). The journal beside the state file still holds every change made; the next command will recover it.", err, encErr)
+	}
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to save state", Detail: detail}}
+}

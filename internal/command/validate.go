@@ -1,0 +1,112 @@
+package command
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+)
+
+type validateOptions struct {
+	view viewFlags
+	json bool
+}
+
+func newValidateCommand(d *Deps, runF func(*validateOptions) error) *cobra.Command {
+	opts := &validateOptions{}
+	cmd := &cobra.Command{
+		Use:   "validate [options]",
+		Short: "Check whether the configuration is valid",
+		Long: `Usage: strata [global options] validate [options]
+
+  Validate the configuration files in a directory, referring only to the
+  configuration and not accessing any remote services such as remote state,
+  provider APIs, etc.
+
+  Validate runs checks that verify whether a configuration is syntactically
+  valid and internally consistent, regardless of any provided variables or
+  existing state.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runValidate(cmd.Context(), d, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "Produce output in a machine-readable JSON format, suitable for\nuse in text editor integrations and other automated systems.\nAlways disables color.")
+	return cmd
+}
+
+func runValidate(ctx context.Context, d *Deps, opts *validateOptions) error {
+	v := d.newView(opts.view)
+	mod, _, diags := loadConfig(v)
+	if !diags.HasErrors() {
+		diags = append(diags, newEngine(d, mod, v, 0).Validate(ctx)...)
+	}
+	if opts.json {
+		return validateJSON(d, diags)
+	}
+	v.Diagnostics(diags)
+	if diags.HasErrors() {
+		return errReported
+	}
+	v.Output("[green][bold]Success![reset] The configuration is valid.\n")
+	if len(diags) > 0 {
+		v.Output("\n")
+	}
+	return nil
+}
+
+// validateJSON prints the result in Terraform's `validate -json` format.
+func validateJSON(d *Deps, diags hcl.Diagnostics) error {
+	type pos struct {
+		Line   int `json:"line"`
+		Column int `json:"column"`
+		Byte   int `json:"byte"`
+	}
+	type rng struct {
+		Filename string `json:"filename"`
+		Start    pos    `json:"start"`
+		End      pos    `json:"end"`
+	}
+	type diag struct {
+		Severity string `json:"severity"`
+		Summary  string `json:"summary"`
+		Detail   string `json:"detail"`
+		Range    *rng   `json:"range,omitempty"`
+	}
+	out := struct {
+		FormatVersion string `json:"format_version"`
+		Valid         bool   `json:"valid"`
+		ErrorCount    int    `json:"error_count"`
+		WarningCount  int    `json:"warning_count"`
+		Diagnostics   []diag `json:"diagnostics"`
+	}{FormatVersion: "1.0", Valid: !diags.HasErrors(), Diagnostics: []diag{}}
+	for _, dg := range diags {
+		sev := "error"
+		if dg.Severity == hcl.DiagWarning {
+			sev = "warning"
+			out.WarningCount++
+		} else {
+			out.ErrorCount++
+		}
+		item := diag{Severity: sev, Summary: dg.Summary, Detail: dg.Detail}
+		if dg.Subject != nil {
+			s := dg.Subject
+			item.Range = &rng{Filename: s.Filename,
+				Start: pos{s.Start.Line, s.Start.Column, s.Start.Byte},
+				End:   pos{s.End.Line, s.End.Column, s.End.Byte}}
+		}
+		out.Diagnostics = append(out.Diagnostics, item)
+	}
+	enc := json.NewEncoder(d.Stdout)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(out)
+	if diags.HasErrors() {
+		return errReported
+	}
+	return nil
+}

@@ -1,0 +1,219 @@
+package command
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/spf13/pflag"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/engine"
+)
+
+// varFlags collects -var and -var-file in command-line order, because
+// later ones override earlier ones.
+type varFlags struct {
+	items *[]varItem
+	input bool
+}
+
+type varItem struct {
+	file  bool
+	value string
+}
+
+type varValue struct {
+	items *[]varItem
+	file  bool
+}
+
+func (v *varValue) String() string { return "" }
+func (v *varValue) Set(s string) error {
+	*v.items = append(*v.items, varItem{file: v.file, value: s})
+	return nil
+}
+func (v *varValue) Type() string { return "stringArray" }
+
+func (f *varFlags) register(fs *pflag.FlagSet) {
+	f.items = &[]varItem{}
+	fs.Var(&varValue{items: f.items}, "var", "Set a value for one of the input variables in the root module\nof the configuration, as NAME=VALUE. Use this option more than once\nto set more than one variable.")
+	fs.Var(&varValue{items: f.items, file: true}, "var-file", "Load variable values from the given file, in addition to the\ndefault files terraform.tfvars and *.auto.tfvars. Use this option\nmore than once to include more than one variables file.")
+	fs.BoolVar(&f.input, "input", true, "Ask for input for variables if not directly set.")
+}
+
+// collectVariables gathers root variable values from, in increasing
+// precedence: TF_VAR_ environment variables, terraform.tfvars(.json),
+// *.auto.tfvars(.json), and -var / -var-file in command-line order. When
+// input is allowed, required variables still missing are asked for.
+func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFlags, promptMissing bool) (map[string]engine.InputValue, hcl.Diagnostics) {
+	vals := map[string]engine.InputValue{}
+	var diags hcl.Diagnostics
+	// Environment.
+	for _, kv := range os.Environ() {
+		name, value, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, "TF_VAR_") {
+			continue
+		}
+		name = strings.TrimPrefix(name, "TF_VAR_")
+		decl, ok := mod.Variables[name]
+		if !ok {
+			continue
+		}
+		v, vdiags := parseVarValue(decl, value, "environment variable TF_VAR_"+name)
+		diags = append(diags, vdiags...)
+		vals[name] = engine.InputValue{Value: v}
+	}
+	// Automatic files.
+	var files []string
+	for _, name := range []string{"terraform.tfvars", "terraform.tfvars.json"} {
+		if _, err := os.Stat(name); err == nil {
+			files = append(files, name)
+		}
+	}
+	auto, _ := filepath.Glob("*.auto.tfvars")
+	autoJSON, _ := filepath.Glob("*.auto.tfvars.json")
+	auto = append(auto, autoJSON...)
+	sort.Strings(auto)
+	files = append(files, auto...)
+	for _, name := range files {
+		diags = append(diags, loadVarFile(p, mod, name, vals)...)
+	}
+	// Command line.
+	if f != nil {
+		for _, it := range *f.items {
+			if it.file {
+				diags = append(diags, loadVarFile(p, mod, it.value, vals)...)
+				continue
+			}
+			name, raw, ok := strings.Cut(it.value, "=")
+			if !ok {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid -var option",
+					Detail:   fmt.Sprintf("The given -var option %q is not correctly specified. It must be a variable name and value separated by an equals sign, like -var=\"key=value\".", it.value),
+				})
+				continue
+			}
+			name = strings.TrimSpace(name)
+			decl, declared := mod.Variables[name]
+			if !declared {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Value for undeclared variable",
+					Detail:   fmt.Sprintf("A variable named %q was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a \"variable\" block to the configuration.", name),
+				})
+				continue
+			}
+			v, vdiags := parseVarValue(decl, raw, "-var option")
+			diags = append(diags, vdiags...)
+			vals[name] = engine.InputValue{Value: v}
+		}
+	}
+	if promptMissing && f != nil && f.input {
+		diags = append(diags, promptVariables(d, mod, vals)...)
+	}
+	return vals, diags
+}
+
+// parseVarValue interprets a string from the command line or environment:
+// literally for primitive and unconstrained types, as an HCL expression
+// for collection and structural types.
+func parseVarValue(decl *configs.Variable, raw, source string) (cty.Value, hcl.Diagnostics) {
+	if decl.Type.IsPrimitiveType() || decl.Type == cty.DynamicPseudoType {
+		return cty.StringVal(raw), nil
+	}
+	expr, diags := hclsyntax.ParseExpression([]byte(raw), "<value for var."+decl.Name+">", hcl.InitialPos)
+	if diags.HasErrors() {
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid value for input variable",
+			Detail:   fmt.Sprintf("The value given for var.%s in the %s is not a valid expression: %s.", decl.Name, source, diags[0].Detail),
+		}}
+	}
+	v, vdiags := expr.Value(nil)
+	return v, vdiags
+}
+
+// loadVarFile reads a .tfvars or .tfvars.json file into vals.
+func loadVarFile(p *configs.Parser, mod *configs.Module, path string, vals map[string]engine.InputValue) hcl.Diagnostics {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to read variables file",
+			Detail:   fmt.Sprintf("Given variables file %s does not exist.", path),
+		}}
+	}
+	f, diags := p.ParseSource(src, path)
+	if diags.HasErrors() {
+		return diags
+	}
+	attrs, adiags := f.Body.JustAttributes()
+	diags = append(diags, adiags...)
+	names := make([]string, 0, len(attrs))
+	for name := range attrs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		attr := attrs[name]
+		if _, ok := mod.Variables[name]; !ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Value for undeclared variable",
+				Detail:   fmt.Sprintf("The root module does not declare a variable named %q but a value was found in file %q. If you meant to use this value, add a \"variable\" block to the configuration.", name, path),
+				Subject:  attr.NameRange.Ptr(),
+			})
+			continue
+		}
+		v, vdiags := attr.Expr.Value(nil)
+		diags = append(diags, vdiags...)
+		if !vdiags.HasErrors() {
+			vals[name] = engine.InputValue{Value: v, Source: attr.Expr.Range()}
+		}
+	}
+	return diags
+}
+
+// promptVariables asks for required variables that have no value.
+func promptVariables(d *Deps, mod *configs.Module, vals map[string]engine.InputValue) hcl.Diagnostics {
+	var names []string
+	for name, decl := range mod.Variables {
+		if _, ok := vals[name]; !ok && decl.Required() {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	var diags hcl.Diagnostics
+	r := bufio.NewReader(d.Stdin)
+	for _, name := range names {
+		decl := mod.Variables[name]
+		fmt.Fprintf(d.Stdout, "var.%s\n", name)
+		if decl.Description != "" {
+			fmt.Fprintf(d.Stdout, "  %s\n", decl.Description)
+		}
+		fmt.Fprint(d.Stdout, "\n  Enter a value: ")
+		line, err := r.ReadString('\n')
+		fmt.Fprintln(d.Stdout)
+		if err != nil && line == "" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "No value for required variable",
+				Detail:   fmt.Sprintf("The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", name),
+				Subject:  decl.DeclRange.Ptr(),
+			})
+			continue
+		}
+		v, vdiags := parseVarValue(decl, strings.TrimRight(line, "\r\n"), "prompt")
+		diags = append(diags, vdiags...)
+		vals[name] = engine.InputValue{Value: v}
+	}
+	return diags
+}

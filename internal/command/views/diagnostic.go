@@ -1,0 +1,181 @@
+package views
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/mitchellh/colorstring"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// FormatDiagnostic renders one diagnostic the way Terraform does: the
+// severity and summary, the file and line with the enclosing block, the
+// source lines with the subject underlined (in color mode), and the
+// detail. In color mode the message sits in a box drawn at the left.
+func FormatDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File, noColor bool) string {
+	var b strings.Builder
+	sev, color := "Error", "[red]"
+	if d.Severity == hcl.DiagWarning {
+		sev, color = "Warning", "[yellow]"
+	}
+	if noColor {
+		fmt.Fprintf(&b, "\n%s: %s\n\n", sev, d.Summary)
+	} else {
+		fmt.Fprintf(&b, "[bold]%s%s: [reset][bold]%s[reset]\n\n", color, sev, d.Summary)
+	}
+	if d.Subject != nil {
+		b.WriteString(snippet(d, files, noColor))
+	}
+	if d.Detail != "" {
+		b.WriteString(d.Detail)
+		b.WriteString("\n")
+	}
+	text := b.String()
+	if noColor {
+		return text + "\n"
+	}
+	// Draw the box.
+	var out strings.Builder
+	out.WriteString(color + "╷[reset]\n")
+	sc := bufio.NewScanner(strings.NewReader(strings.TrimRight(text, "\n")))
+	for sc.Scan() {
+		out.WriteString(color + "│[reset] " + sc.Text() + "\n")
+	}
+	out.WriteString(color + "╵[reset]\n")
+	c := colorstring.Colorize{Colors: colorstring.DefaultColors, Reset: true}
+	return c.Color(out.String())
+}
+
+// snippet renders "  on FILE line N, in CONTEXT:" and the source lines of
+// the subject.
+func snippet(d *hcl.Diagnostic, files map[string]*hcl.File, noColor bool) string {
+	rng := *d.Subject
+	var b strings.Builder
+	f := files[rng.Filename]
+	context := ""
+	if f != nil {
+		if nav, ok := f.Nav.(interface{ ContextString(int) string }); ok {
+			if cs := nav.ContextString(rng.Start.Byte); cs != "" {
+				context = ", in " + cs
+			}
+		}
+	}
+	fmt.Fprintf(&b, "  on %s line %d%s:\n", rng.Filename, rng.Start.Line, context)
+	if f == nil || f.Bytes == nil {
+		b.WriteString("\n")
+		return b.String()
+	}
+	src := f.Bytes
+	highlight := rng
+	if d.Context != nil {
+		rng = hcl.RangeOver(rng, *d.Context)
+	}
+	lines := bytes.Split(src, []byte("\n"))
+	for ln := rng.Start.Line; ln <= rng.End.Line && ln <= len(lines); ln++ {
+		line := string(bytes.TrimRight(lines[ln-1], "\r"))
+		if !noColor {
+			line = underline(line, ln, highlight)
+		}
+		fmt.Fprintf(&b, "%4d: %s\n", ln, line)
+	}
+	if vals := expressionValues(d); vals != "" {
+		b.WriteString(vals)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// underline marks the part of line ln that the highlight range covers.
+func underline(line string, ln int, h hcl.Range) string {
+	if ln < h.Start.Line || ln > h.End.Line {
+		return (line)
+	}
+	start, end := 0, len(line)
+	if ln == h.Start.Line {
+		start = min(max(h.Start.Column-1, 0), len(line))
+	}
+	if ln == h.End.Line {
+		end = min(max(h.End.Column-1, start), len(line))
+	}
+	return (line[:start]) + "[underline]" + (line[start:end]) + "[reset]" + (line[end:])
+}
+
+// expressionValues lists the values of the variables an expression in the
+// diagnostic refers to, as Terraform does ("├────────────────" lines).
+func expressionValues(d *hcl.Diagnostic) string {
+	if d.Expression == nil || d.EvalContext == nil {
+		return ""
+	}
+	var lines []string
+	seen := map[string]bool{}
+	for _, trav := range d.Expression.Variables() {
+		v, diags := trav.TraverseAbs(d.EvalContext)
+		if diags.HasErrors() {
+			continue
+		}
+		name := traversalString(trav)
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		desc := describeValue(v)
+		if desc == "" {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("    │ %s %s", name, desc))
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	sort.Strings(lines)
+	return "    ├────────────────\n" + strings.Join(lines, "\n") + "\n"
+}
+
+func describeValue(v cty.Value) string {
+	if v.IsMarked() {
+		return "has a sensitive value"
+	}
+	switch {
+	case !v.IsKnown():
+		return "is a " + v.Type().FriendlyName() + ", known only after apply"
+	case v.IsNull():
+		return "is null"
+	case v.Type() == cty.String:
+		return fmt.Sprintf("is %q", v.AsString())
+	case v.Type() == cty.Number:
+		return "is " + v.AsBigFloat().Text('f', -1)
+	case v.Type() == cty.Bool:
+		if v.True() {
+			return "is true"
+		}
+		return "is false"
+	case v.Type().IsListType(), v.Type().IsSetType(), v.Type().IsTupleType(), v.Type().IsMapType():
+		return fmt.Sprintf("is %s with %d elements", v.Type().FriendlyName(), v.LengthInt())
+	case v.Type().IsObjectType():
+		return "is object with " + fmt.Sprint(len(v.Type().AttributeTypes())) + " attributes"
+	}
+	return ""
+}
+
+func traversalString(t hcl.Traversal) string {
+	var b strings.Builder
+	for _, step := range t {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			b.WriteString(s.Name)
+		case hcl.TraverseAttr:
+			b.WriteString("." + s.Name)
+		case hcl.TraverseIndex:
+			if s.Key.Type() == cty.String {
+				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
+			} else if s.Key.Type() == cty.Number {
+				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
+			}
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,68 @@
+package views
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/engine/hooks"
+	"github.com/strata-dev/strata/internal/plans"
+)
+
+// UIHook reports refresh and apply progress as lines like
+// "terraform_data.a: Creating..." and "Creation complete after 0s [id=...]".
+type UIHook struct {
+	hooks.Nil
+	View *View
+}
+
+var _ hooks.Hook = (*UIHook)(nil)
+
+// PreRefresh implements hooks.Hook.
+func (h *UIHook) PreRefresh(addr addrs.AbsResourceInstance, id string) {
+	h.View.Output("[reset][bold]%s: Refreshing state...%s[reset]\n", addr, idSuffix(id))
+}
+
+// PreApply implements hooks.Hook.
+func (h *UIHook) PreApply(addr addrs.AbsResourceInstance, action plans.Action, id string) {
+	verb := map[plans.Action]string{plans.Create: "Creating...", plans.Update: "Modifying...", plans.Delete: "Destroying...", plans.Read: "Reading..."}[action]
+	suffix := ""
+	if action != plans.Create {
+		suffix = idSuffix(id)
+	}
+	h.View.Output("[reset][bold]%s: %s%s[reset]\n", addr, verb, suffix)
+}
+
+// PostApply implements hooks.Hook.
+func (h *UIHook) PostApply(addr addrs.AbsResourceInstance, action plans.Action, id string, elapsed time.Duration, err error) {
+	if err != nil {
+		return // the error itself is reported as a diagnostic
+	}
+	verb := map[plans.Action]string{plans.Create: "Creation complete", plans.Update: "Modifications complete", plans.Delete: "Destruction complete", plans.Read: "Read complete"}[action]
+	suffix := ""
+	if action != plans.Delete {
+		suffix = idSuffix(id)
+	}
+	h.View.Output("[reset][bold]%s: %s after %s%s[reset]\n", addr, verb, formatElapsed(elapsed), suffix)
+}
+
+// Stopping implements hooks.Hook.
+func (h *UIHook) Stopping() {
+	h.View.Output("[reset][bold][yellow]Stopping operation...[reset]\n")
+}
+
+func idSuffix(id string) string {
+	if id == "" {
+		return ""
+	}
+	return fmt.Sprintf(" [id=%s]", id)
+}
+
+// formatElapsed renders a duration as Terraform does: 0s, 12s, 1m5s.
+func formatElapsed(d time.Duration) string {
+	s := int(d.Seconds())
+	if s < 60 {
+		return fmt.Sprintf("%ds", s)
+	}
+	return fmt.Sprintf("%dm%ds", s/60, s%60)
+}

@@ -1,0 +1,97 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/strata-dev/strata/internal/command/views/render"
+	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/plans"
+)
+
+// SchemaFunc returns the schema of a change's resource type, or nil.
+type SchemaFunc func(c *plans.ResourceInstanceChange) *configschema.Block
+
+// Plan renders a plan as `strata plan` shows it: the legend, each change,
+// the summary line and the output changes. It reports whether anything
+// was shown as a change.
+func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
+	var b strings.Builder
+	changes := p.Changes
+	var shown []*plans.ResourceInstanceChange
+	used := map[plans.Action]bool{}
+	for _, c := range changes.Resources {
+		if c.Action == plans.NoOp {
+			continue
+		}
+		shown = append(shown, c)
+		used[c.Action] = true
+	}
+	outputs := 0
+	for _, o := range changes.Outputs {
+		if o.Action != plans.NoOp {
+			outputs++
+		}
+	}
+	if len(shown) == 0 && outputs == 0 {
+		if p.Mode == plans.DestroyMode {
+			b.WriteString("\n[reset][bold][green]No changes.[reset][bold] No objects need to be destroyed.[reset]\n\n")
+			b.WriteString("Either you have not created any objects yet or the existing objects were\nalready deleted outside of strata.\n")
+		} else {
+			b.WriteString("\n[reset][bold][green]No changes.[reset][bold] Your infrastructure matches the configuration.[reset]\n\n")
+			b.WriteString("strata has compared your real infrastructure against your configuration\nand found no differences, so no changes are needed.\n")
+		}
+		v.Output(b.String())
+		return
+	}
+	if len(shown) > 0 {
+		b.WriteString("\nstrata used the selected providers to generate the following execution\nplan. Resource actions are indicated with the following symbols:\n")
+		for _, l := range []struct {
+			a    plans.Action
+			text string
+		}{
+			{plans.Create, "  [green]+[reset] create"},
+			{plans.Read, " [cyan]<=[reset] read (data resources)"},
+			{plans.Update, "  [yellow]~[reset] update in-place"},
+			{plans.Delete, "  [red]-[reset] destroy"},
+			{plans.DeleteThenCreate, "[red]-[reset]/[green]+[reset] destroy and then create replacement"},
+			{plans.CreateThenDelete, "[green]+[reset]/[red]-[reset] create replacement and then destroy"},
+		} {
+			if used[l.a] {
+				b.WriteString(l.text + "\n")
+			}
+		}
+		b.WriteString("\nstrata will perform the following actions:\n")
+		for _, c := range shown {
+			b.WriteString("\n")
+			b.WriteString(render.ResourceChange(render.Change{
+				Addr: c.Addr.String(), Action: c.Action, Reason: c.Reason,
+				Before: c.Before, After: c.After, Schema: schema(c),
+				RequiresReplace: c.RequiredReplace, Deposed: c.DeposedKey,
+			}))
+		}
+		add, change, destroy := changes.Counts()
+		fmt.Fprintf(&b, "\n[reset][bold]Plan:[reset] %d to add, %d to change, %d to destroy.\n", add, change, destroy)
+	}
+	if outputs > 0 {
+		b.WriteString("\n[reset][bold]Changes to Outputs:[reset]\n")
+		for _, o := range changes.Outputs {
+			if o.Action == plans.NoOp {
+				continue
+			}
+			b.WriteString(render.OutputChange(o.Name, o.Action, o.Before, o.After, o.Sensitive))
+			b.WriteString("\n")
+		}
+		if len(shown) == 0 {
+			b.WriteString("\nYou can apply this plan to save these new output values to the strata\nstate, without changing any real infrastructure.\n")
+		}
+	}
+	v.Output(b.String())
+}
+
+// PlanNoSavedPlanNote ends a plan run without -out.
+func (v *View) PlanNoSavedPlanNote() {
+	v.Output("\n─────────────────────────────────────────────────────────────────────────────\n\n" +
+		"Note: You didn't use the -out option to save this plan, so strata can't\n" +
+		"guarantee to take exactly these actions if you run \"strata apply\" now.\n")
+}

@@ -1,0 +1,60 @@
+package views
+
+import (
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/mitchellh/colorstring"
+)
+
+// View is where a command's output goes.
+type View struct {
+	Stdout, Stderr io.Writer
+	// NoColor disables colors (-no-color).
+	NoColor bool
+	// Files holds configuration sources for diagnostic snippets.
+	Files map[string]*hcl.File
+
+	mu sync.Mutex
+}
+
+// Colorize resolves colorstring markup according to NoColor.
+func (v *View) Colorize(s string) string {
+	c := colorstring.Colorize{Colors: colorstring.DefaultColors, Disable: v.NoColor, Reset: true}
+	return c.Color(s)
+}
+
+// Output writes colorstring-marked text to stdout.
+func (v *View) Output(format string, args ...any) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	s := format
+	if len(args) > 0 {
+		s = fmt.Sprintf(format, args...)
+	}
+	fmt.Fprint(v.Stdout, v.Colorize(s))
+}
+
+// Raw writes text to stdout without interpreting markup.
+func (v *View) Raw(s string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	fmt.Fprint(v.Stdout, s)
+}
+
+// Diagnostics writes diagnostics: errors to stderr, warnings to stdout,
+// each with its source location and snippet.
+func (v *View) Diagnostics(diags hcl.Diagnostics) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, d := range diags {
+		text := FormatDiagnostic(d, v.Files, v.NoColor)
+		if d.Severity == hcl.DiagError {
+			fmt.Fprint(v.Stderr, text)
+		} else {
+			fmt.Fprint(v.Stdout, text)
+		}
+	}
+}
