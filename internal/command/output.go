@@ -137,4 +137,3 @@ func convertToString(v cty.Value) (string, error) {
 	}
 	return "", fmt.Errorf("not a primitive")
 }
-

@@ -85,7 +85,9 @@ func readResource(s *states.State, rs resourceStateV4) error {
 	var module addrs.ModuleInstance
 	if rs.Module != "" {
 		inst, diags := addrs.ParseAbsResourceInstanceStr(rs.Module + ".x.y")
-		if diags.HasErrors() {
+		// "data" or "module.a.data" parse as a data resource x.y: only a
+		// non-empty module path followed by the managed resource x.y is valid.
+		if diags.HasErrors() || inst.Module.IsRoot() || inst.Resource.Resource.Mode != addrs.ManagedResourceMode {
 			return fmt.Errorf("resource %s.%s has invalid module address %q", rs.Type, rs.Name, rs.Module)
 		}
 		module = inst.Module

@@ -124,9 +124,11 @@ func EncodeObject(o *states.ObjectSrc) (instanceObjectV4, error) {
 		return is, err
 	}
 	is.SensitiveAttributes = paths
+	// Dependencies keep the order they were recorded in, as Terraform
+	// writes them: sorting here would rewrite states Terraform wrote (the
+	// engine sorts the dependencies it computes itself).
 	for _, d := range o.Dependencies {
 		is.Dependencies = append(is.Dependencies, d.String())
 	}
-	sort.Strings(is.Dependencies)
 	return is, nil
 }
