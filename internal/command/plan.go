@@ -75,7 +75,9 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	}
 	v.Plan(plan, schemaLookup(ctx, op.engine.Providers))
 	v.Diagnostics(diags)
-	v.PlanNoSavedPlanNote()
+	if plan.Changes.HasChanges() {
+		v.PlanNoSavedPlanNote()
+	}
 	if opts.detailedExitCode && plan.Changes.HasChanges() {
 		return &ExitError{Code: 2}
 	}

@@ -75,13 +75,11 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
 	}
 	if outputs > 0 {
 		b.WriteString("\n[reset][bold]Changes to Outputs:[reset]\n")
-		for _, o := range changes.Outputs {
-			if o.Action == plans.NoOp {
-				continue
-			}
-			b.WriteString(render.OutputChange(o.Name, o.Action, o.Before, o.After, o.Sensitive))
-			b.WriteString("\n")
+		outs := make([]render.Output, len(changes.Outputs))
+		for i, o := range changes.Outputs {
+			outs[i] = render.Output{Name: o.Name, Action: o.Action, Before: o.Before, After: o.After, Sensitive: o.Sensitive}
 		}
+		b.WriteString(render.OutputChanges(outs))
 		if len(shown) == 0 {
 			b.WriteString("\nYou can apply this plan to save these new output values to the strata\nstate, without changing any real infrastructure.\n")
 		}

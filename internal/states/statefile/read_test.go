@@ -345,8 +345,18 @@ func TestReadModel(t *testing.T) {
 	})
 }
 
-// ctyCmp compares cty values and paths by value.
+// ctyCmp compares cty values (also inside paths' index steps) by value.
 var ctyCmp = cmp.Options{
 	cmp.Comparer(func(a, b cty.Value) bool { return a.RawEquals(b) }),
-	cmp.Comparer(func(a, b cty.Path) bool { return a.Equals(b) }),
+	cmp.Comparer(func(a, b cty.PathStep) bool {
+		switch a := a.(type) {
+		case cty.GetAttrStep:
+			b, ok := b.(cty.GetAttrStep)
+			return ok && a.Name == b.Name
+		case cty.IndexStep:
+			b, ok := b.(cty.IndexStep)
+			return ok && a.Key.RawEquals(b.Key)
+		}
+		return false
+	}),
 }

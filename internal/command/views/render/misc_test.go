@@ -1,6 +1,7 @@
 package render
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -218,5 +219,75 @@ func TestAlignSeq(t *testing.T) {
 		if got := render(tc.b, tc.a); got != tc.want {
 			t.Errorf("%s -> %s: got %q, want %q", tc.b, tc.a, got, tc.want)
 		}
+	}
+}
+
+func TestNilSchema(t *testing.T) {
+	c := tdCreate(str("x"))
+	c.Schema = nil
+	want, _ := os.ReadFile("testdata/create_string.golden")
+	if got := Colorize(ResourceChange(c), true); got != string(want) {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestWhollyUnknown(t *testing.T) {
+	s := terraformDataSchema()
+	got := Colorize(ResourceChange(Change{Addr: "data.terraform_data.d", Action: plans.Read, Schema: s,
+		Before: cty.NullVal(s.ImpliedType()), After: cty.UnknownVal(s.ImpliedType())}), true)
+	want := `  # data.terraform_data.d will be read during apply
+  # (config refers to values not yet known)
+ <= data "terraform_data" "d" {
+      + id               = (known after apply)
+      + input            = (known after apply)
+      + output           = (known after apply)
+      + triggers_replace = (known after apply)
+    }
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestNestedAttributeUnknownAndSensitive(t *testing.T) {
+	ts := thingSchema()
+	ts.Attributes["nsingle"].NestedType.Attributes["x"].Sensitive = true
+	before := thingVal(ts, map[string]cty.Value{
+		"id":      str("i"),
+		"nsingle": cty.ObjectVal(map[string]cty.Value{"x": str("a"), "y": num(1)}),
+		"nlist":   cty.ListVal([]cty.Value{nestedObj([]string{"x", "y"}, map[string]cty.Value{"x": str("1")})}),
+		"nset":    cty.SetVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"x": str("s")})}),
+	})
+	after := thingVal(ts, map[string]cty.Value{
+		"id":      str("i"),
+		"nsingle": cty.ObjectVal(map[string]cty.Value{"x": str("b"), "y": num(1)}),
+		"nlist":   cty.UnknownVal(ts.Attributes["nlist"].ImpliedType()),
+		"nset":    cty.SetVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"x": cty.UnknownVal(cty.String)})}),
+	})
+	got := Colorize(ResourceChange(Change{Addr: "tp_thing.a", Action: plans.Update, Schema: ts, Before: before, After: after}), true)
+	want := `  # tp_thing.a will be updated in-place
+  ~ resource "tp_thing" "a" {
+        id      = "i"
+      ~ nlist   = [
+          - {
+              - x = "1" -> null
+            },
+        ] -> (known after apply)
+      ~ nset    = [
+          - {
+              - x = "s" -> null
+            },
+          + {
+              + x = (known after apply)
+            },
+        ]
+      ~ nsingle = {
+          ~ x = (sensitive value)
+            # (1 unchanged attribute hidden)
+        }
+    }
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s\ndiff\n%s", got, want, lineDiff(want, got))
 	}
 }

@@ -1,0 +1,166 @@
+package command
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The end-to-end tests build the strata binary once and run it on the
+// configurations under testdata/, the way a user would.
+
+var (
+	update    = flag.Bool("update", false, "rewrite golden files")
+	strataBin string
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "strata-e2e-")
+	if err != nil {
+		panic(err)
+	}
+	strataBin = filepath.Join(dir, "strata")
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	build := exec.Command("go", "build", "-ldflags", "-X main.version=0.1.0", "-o", strataBin, ".")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building strata: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// result is the outcome of one strata run.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// strata runs the binary in dir with args.
+func strata(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	return runIn(t, dir, "", strataBin, args...)
+}
+
+func runIn(t *testing.T, dir, stdin, bin string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null")
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running %s: %v", bin, err)
+	}
+	return result{stdout: out.String(), stderr: errb.String(), code: code}
+}
+
+// mustStrata runs strata and fails the test unless it exits with want.
+func mustStrata(t *testing.T, dir string, want int, args ...string) result {
+	t.Helper()
+	r := strata(t, dir, args...)
+	if r.code != want {
+		t.Fatalf("strata %s: exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), r.code, want, r.stdout, r.stderr)
+	}
+	return r
+}
+
+// workdir copies testdata/<name> into a temporary directory.
+func workdir(t *testing.T, name string) string {
+	t.Helper()
+	dst := t.TempDir()
+	src := filepath.Join("testdata", name)
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() || strings.HasSuffix(e.Name(), ".golden") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+var uuidRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+// normalize makes output comparable: ids replaced, trailing spaces gone,
+// and progress lines (printed in whatever order concurrent operations
+// finish) sorted within each run of them.
+func normalize(s string) string {
+	s = uuidRe.ReplaceAllString(s, "<uuid>")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	progress := func(l string) bool {
+		return strings.HasSuffix(l, "Refreshing state... [id=<uuid>]")
+	}
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && progress(lines[j]) {
+			j++
+		}
+		if j > i {
+			sort.Strings(lines[i:j])
+			i = j
+		} else {
+			i++
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// golden compares got with testdata/<name>/<file>, rewriting it with
+// -update.
+func golden(t *testing.T, name, file, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name, file)
+	got = normalize(got)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("missing golden file (run with -update): %v", err)
+	}
+	if string(want) != got {
+		t.Errorf("output differs from %s (run with -update to accept):\n--- want\n%s\n--- got\n%s", path, want, got)
+	}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}

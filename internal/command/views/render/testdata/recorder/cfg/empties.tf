@@ -1,0 +1,8 @@
+resource "tp_thing" "a" {
+  name = ""
+  tags = {}
+  list = []
+  set = []
+  nlist = []
+  nmap = {}
+}

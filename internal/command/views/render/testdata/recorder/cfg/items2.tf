@@ -1,0 +1,7 @@
+resource "tp_thing" "a" {
+  name = "x"
+  list = ["b", "c", "d", "e"]
+  item {
+    k = "k2"
+  }
+}

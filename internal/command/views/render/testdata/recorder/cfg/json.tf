@@ -1,0 +1,3 @@
+resource "terraform_data" "a" {
+  input = jsonencode({ a = 1, b = ["x", "y"], c = { d = true } })
+}

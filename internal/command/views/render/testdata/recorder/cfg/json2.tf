@@ -1,0 +1,3 @@
+resource "terraform_data" "a" {
+  input = jsonencode({ a = 2, b = ["x", "z"], c = { d = true } })
+}

@@ -1,0 +1,4 @@
+resource "tp_thing" "a" {
+  name = "x"
+  list = ["a","x","y","c"]
+}

@@ -1,0 +1,3 @@
+resource "terraform_data" "m" {
+  input = "x"
+}

@@ -1,0 +1,3 @@
+resource "tp_thing" "a" {
+  name = "x"
+}

@@ -1,0 +1,5 @@
+resource "tp_thing" "a" {
+  name = "x"
+  size = 5
+  secret = "s"
+}

@@ -1,0 +1,4 @@
+resource "terraform_data" "a" {
+  input = "x"
+  triggers_replace = "b"
+}

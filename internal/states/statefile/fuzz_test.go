@@ -1,0 +1,58 @@
+package statefile
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzRead feeds arbitrary bytes to Read. Read must never panic; whatever
+// it accepts must write, read back, and write again to the same bytes.
+func FuzzRead(f *testing.F) {
+	ins, _ := filepath.Glob(filepath.Join("testdata", "roundtrip", "*.in.json"))
+	for _, in := range ins {
+		src, err := os.ReadFile(in)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
+	for _, s := range []string{
+		"", "{}", "null", `{"version":4}`, `{"version":3}`, `{"version":3,"modules":[{"path":["root"],"resources":{"a.b.0":{"type":"a"}}}]}`,
+		`{"version":4,"resources":[{"mode":"managed","type":"t","name":"n","provider":"provider[\"a/b/c\"]","instances":[{"index_key":1e3}]}]}`,
+		stateWith(okResource, okInstance),
+		stateWith(okResource, `"index_key":"k","deposed":"d","status":"tainted","schema_version":1,"sensitive_attributes":[[{"type":"index","value":{"value":1,"type":"number"}}]]`),
+		`{"version":4,"outputs":{"o":{"value":{"value":1,"type":"number"},"type":"dynamic"}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		s, err := Read(src)
+		if err != nil {
+			if s != nil {
+				t.Fatalf("Read returned a state with error %v", err)
+			}
+			if len(bytes.TrimSpace(src)) != 0 && errors.Is(err, ErrEmpty) {
+				t.Fatalf("ErrEmpty for non-empty input")
+			}
+			return
+		}
+		out, err := Write(s)
+		if err != nil {
+			t.Fatalf("Write of a state Read accepted: %v", err)
+		}
+		s2, err := Read(out)
+		if err != nil {
+			t.Fatalf("Read of Write's output: %v\n%s", err, out)
+		}
+		out2, err := Write(s2)
+		if err != nil {
+			t.Fatalf("second Write: %v", err)
+		}
+		if !bytes.Equal(out, out2) {
+			t.Fatalf("Write is not a fixed point:\n%s\n---\n%s", out, out2)
+		}
+	})
+}
