@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/mitchellh/colorstring"
+	"github.com/strata-dev/strata/internal/command/views/render"
 )
 
 // View is where a command's output goes.
@@ -20,10 +20,11 @@ type View struct {
 	mu sync.Mutex
 }
 
-// Colorize resolves colorstring markup according to NoColor.
+// Colorize resolves colorstring markup according to NoColor. Text from
+// package render protects user data that looks like markup; render's
+// Colorize removes that protection.
 func (v *View) Colorize(s string) string {
-	c := colorstring.Colorize{Colors: colorstring.DefaultColors, Disable: v.NoColor, Reset: true}
-	return c.Color(s)
+	return render.Colorize(s, v.NoColor)
 }
 
 // Output writes colorstring-marked text to stdout.

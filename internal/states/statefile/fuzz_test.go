@@ -25,6 +25,11 @@ func FuzzRead(f *testing.F) {
 		stateWith(okResource, okInstance),
 		stateWith(okResource, `"index_key":"k","deposed":"d","status":"tainted","schema_version":1,"sensitive_attributes":[[{"type":"index","value":{"value":1,"type":"number"}}]]`),
 		`{"version":4,"outputs":{"o":{"value":{"value":1,"type":"number"},"type":"dynamic"}}}`,
+		`{"version":4,"outputs":{"o":{"value":[{"value":1,"type":"number"}],"type":["list","dynamic"]}}}`,
+		`{"version":4,"outputs":{"o":{"value":1e400,"type":"number"},"p":{"value":null,"type":"dynamic"}}}`,
+		stateWith(okResource, `"schema_version":0,"sensitive_attributes":[[{"type":"index","value":{"value":[1],"type":["list","number"]}}],[{"type":"index","value":{"value":null,"type":"string"}}]]`),
+		stateWith(okResource, `"index_key":9007199254740993,"schema_version":0},{"index_key":9007199254740993,"schema_version":1`),
+		stateWith(okResource, `"index_key":"","schema_version":0,"attributes":{"a":"<\u003c>"},"identity":{"x":1},"identity_schema_version":3`),
 	} {
 		f.Add([]byte(s))
 	}

@@ -1,0 +1,70 @@
+package command
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// terraformBin returns the installed terraform, or skips the test.
+func terraformBin(t *testing.T) string {
+	t.Helper()
+	bin, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not installed on this machine, so state compatibility with it cannot be checked")
+	}
+	return bin
+}
+
+// TestE2ETerraformReadsStrataState: a state strata wrote is read by
+// Terraform, which then plans no changes; and the other way round.
+func TestE2ETerraformStateCompatibility(t *testing.T) {
+	tf := terraformBin(t)
+	for _, name := range []string{"basic", "quickstart"} {
+		t.Run("strata to terraform/"+name, func(t *testing.T) {
+			dir := compatDir(t, name)
+			mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+			if r := runIn(t, dir, "", tf, "init", "-no-color", "-input=false"); r.code != 0 {
+				t.Fatalf("terraform init: %s%s", r.stdout, r.stderr)
+			}
+			r := runIn(t, dir, "", tf, "plan", "-no-color", "-input=false", "-detailed-exitcode")
+			if r.code != 0 {
+				t.Fatalf("terraform plans changes (exit %d) on a state strata wrote:\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			// Terraform can also destroy what strata created.
+			if r := runIn(t, dir, "", tf, "destroy", "-auto-approve", "-no-color", "-input=false"); r.code != 0 {
+				t.Fatalf("terraform destroy: %s%s", r.stdout, r.stderr)
+			}
+		})
+		t.Run("terraform to strata/"+name, func(t *testing.T) {
+			dir := compatDir(t, name)
+			if r := runIn(t, dir, "", tf, "init", "-no-color", "-input=false"); r.code != 0 {
+				t.Fatalf("terraform init: %s%s", r.stdout, r.stderr)
+			}
+			if r := runIn(t, dir, "", tf, "apply", "-auto-approve", "-no-color", "-input=false"); r.code != 0 {
+				t.Fatalf("terraform apply: %s%s", r.stdout, r.stderr)
+			}
+			r := mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+			if !strings.Contains(r.stdout, "No changes.") {
+				t.Fatalf("strata plans changes on a state Terraform wrote:\n%s", r.stdout)
+			}
+			// After strata applies (a no-op that still writes), Terraform
+			// still reads the state and plans nothing.
+			mustStrata(t, dir, 0, "destroy", "-auto-approve", "-no-color")
+		})
+	}
+}
+
+// compatDir returns a working copy of a test configuration: a testdata
+// case or the quickstart example.
+func compatDir(t *testing.T, name string) string {
+	t.Helper()
+	if name != "quickstart" {
+		return workdir(t, name)
+	}
+	dir := t.TempDir()
+	src := readFile(t, filepath.Join("..", "..", "examples", "quickstart", "main.tf"))
+	writeFile(t, filepath.Join(dir, "main.tf"), string(src))
+	return dir
+}
