@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 // The parts of state format version 3 (Terraform 0.9 to 0.11) that carry
@@ -86,11 +88,11 @@ func v3ToV4(src []byte) ([]byte, error) {
 		module := modulePathV3(m.Path)
 		if module == "" {
 			for name, o := range m.Outputs {
-				ty, ok := map[string]string{"string": `"string"`, "list": `["list","string"]`, "map": `["map","string"]`}[o.Type]
-				if !ok {
-					return nil, fmt.Errorf("output %q has unsupported type %q", name, o.Type)
+				ty, err := outputTypeV3(name, o)
+				if err != nil {
+					return nil, err
 				}
-				out.Outputs[name] = output{Value: o.Value, Type: json.RawMessage(ty), Sensitive: o.Sensitive}
+				out.Outputs[name] = output{Value: o.Value, Type: ty, Sensitive: o.Sensitive}
 			}
 		}
 		keys := make([]string, 0, len(m.Resources))
@@ -116,9 +118,11 @@ func v3ToV4(src []byte) ([]byte, error) {
 				out.Resources = append(out.Resources, r)
 			}
 			var deps []string
+			seen := map[string]bool{}
 			for _, d := range rv3.DependsOn {
-				if _, dt, dn, _, err := parseResourceKeyV3(d); err == nil {
-					deps = append(deps, dt+"."+dn)
+				if dep, ok := dependencyV3(module, d); ok && !seen[dep] {
+					seen[dep] = true
+					deps = append(deps, dep)
 				}
 			}
 			add := func(is instanceV3, deposed string) {
@@ -184,12 +188,26 @@ func parseResourceKeyV3(k string) (mode, typ, name string, index int, err error)
 	return mode, parts[0], parts[1], index, nil
 }
 
-// providerV3 converts "provider.aws" or "provider.aws.alias" (or "" for the
-// implied provider) into a version 4 provider address.
+// providerV3 converts "provider.aws" or "provider.aws.alias", optionally
+// preceded by the module that configures it ("module.child.provider.aws"),
+// or "" for the implied provider, into a version 4 provider address.
 func providerV3(p, resourceType string) (string, error) {
 	name, alias := strings.SplitN(resourceType, "_", 2)[0], ""
+	var module []string
 	if p != "" {
-		parts := strings.Split(strings.TrimPrefix(p, "provider."), ".")
+		rest := p
+		for strings.HasPrefix(rest, "module.") {
+			step := strings.SplitN(rest, ".", 3)
+			if len(step) < 3 || step[1] == "" {
+				return "", fmt.Errorf("invalid provider %q", p)
+			}
+			module = append(module, "module."+step[1])
+			rest = step[2]
+		}
+		if len(module) > 0 && !strings.HasPrefix(rest, "provider.") {
+			return "", fmt.Errorf("invalid provider %q", p)
+		}
+		parts := strings.Split(strings.TrimPrefix(rest, "provider."), ".")
 		switch len(parts) {
 		case 1:
 			name = parts[0]
@@ -198,10 +216,67 @@ func providerV3(p, resourceType string) (string, error) {
 		default:
 			return "", fmt.Errorf("invalid provider %q", p)
 		}
+		if name == "" || (len(parts) == 2 && alias == "") {
+			return "", fmt.Errorf("invalid provider %q", p)
+		}
 	}
 	ret := fmt.Sprintf("provider[%q]", "registry.terraform.io/hashicorp/"+name)
+	if len(module) > 0 {
+		ret = strings.Join(module, ".") + "." + ret
+	}
 	if alias != "" {
 		ret += "." + alias
 	}
 	return ret, nil
+}
+
+// dependencyV3 converts a depends_on entry of a resource in module (a
+// version 4 module address, "" for the root) into the absolute resource
+// address version 4 dependencies hold. Entries may name a data source, an
+// instance ("aws_instance.a.0") or every instance ("aws_instance.a.*");
+// entries naming a whole module have no resource address and are dropped.
+func dependencyV3(module, dep string) (string, bool) {
+	dep = strings.TrimSuffix(dep, ".*")
+	if strings.HasPrefix(dep, "module.") {
+		return "", false
+	}
+	mode, typ, name, _, err := parseResourceKeyV3(dep)
+	if err != nil {
+		return "", false
+	}
+	addr := typ + "." + name
+	if mode == "data" {
+		addr = "data." + addr
+	}
+	if module != "" {
+		addr = module + "." + addr
+	}
+	return addr, true
+}
+
+// outputTypeV3 returns the version 4 type of a version 3 output. Lists and
+// maps of strings keep those types; lists and maps holding other values
+// (such as a list of maps) get the type their value implies.
+func outputTypeV3(name string, o outputV3) (json.RawMessage, error) {
+	switch o.Type {
+	case "string":
+		return json.RawMessage(`"string"`), nil
+	case "list":
+		var l []string
+		if json.Unmarshal(o.Value, &l) == nil {
+			return json.RawMessage(`["list","string"]`), nil
+		}
+	case "map":
+		var m map[string]string
+		if json.Unmarshal(o.Value, &m) == nil {
+			return json.RawMessage(`["map","string"]`), nil
+		}
+	default:
+		return nil, fmt.Errorf("output %q has unsupported type %q", name, o.Type)
+	}
+	ty, err := ctyjson.ImpliedType(o.Value)
+	if err != nil {
+		return nil, fmt.Errorf("output %q has an invalid value: %w", name, err)
+	}
+	return ctyjson.MarshalType(ty)
 }

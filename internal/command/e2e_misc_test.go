@@ -1,0 +1,76 @@
+package command
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestE2EFmt(t *testing.T) {
+	dir := t.TempDir()
+	ugly := "resource \"terraform_data\" \"a\" {\ninput = \"${var.x}\"\n  triggers_replace=1\n}\n"
+	pretty := "resource \"terraform_data\" \"a\" {\n  input            = var.x\n  triggers_replace = 1\n}\n"
+	writeFile(t, filepath.Join(dir, "main.tf"), ugly)
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "sub", "x.tf"), ugly)
+
+	r := mustStrata(t, dir, 3, "fmt", "-check")
+	if r.stdout != "main.tf\n" {
+		t.Fatalf("fmt -check listed %q", r.stdout)
+	}
+	if string(readFile(t, filepath.Join(dir, "main.tf"))) != ugly {
+		t.Fatal("fmt -check modified a file")
+	}
+	r = mustStrata(t, dir, 3, "fmt", "-check", "-diff", "-recursive")
+	if !strings.Contains(r.stdout, "--- old/main.tf") || !strings.Contains(r.stdout, "+  input            = var.x") || !strings.Contains(r.stdout, "sub/x.tf") {
+		t.Fatalf("fmt -diff output:\n%s", r.stdout)
+	}
+	mustStrata(t, dir, 0, "fmt", "-recursive")
+	for _, f := range []string{"main.tf", "sub/x.tf"} {
+		if got := string(readFile(t, filepath.Join(dir, f))); got != pretty {
+			t.Fatalf("%s not formatted:\n%s", f, got)
+		}
+	}
+	mustStrata(t, dir, 0, "fmt", "-check", "-recursive")
+
+	writeFile(t, filepath.Join(dir, "bad.tf"), "resource {\n")
+	r = mustStrata(t, dir, 1, "fmt", "-no-color")
+	if !strings.Contains(r.stderr, "bad.tf line 1") {
+		t.Fatalf("fmt syntax error: %s", r.stderr)
+	}
+}
+
+func TestE2EVersionAndChdir(t *testing.T) {
+	dir := t.TempDir()
+	r := mustStrata(t, dir, 0, "version")
+	if !strings.HasPrefix(r.stdout, "strata v0.1.0\n") {
+		t.Fatalf("version: %q", r.stdout)
+	}
+	if r2 := mustStrata(t, dir, 0, "-version"); r2.stdout != r.stdout {
+		t.Fatalf("-version differs from version: %q", r2.stdout)
+	}
+	sub := filepath.Join(dir, "infra")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(sub, "main.tf"), `output "where" { value = path.module }`)
+	mustStrata(t, dir, 0, "-chdir=infra", "apply", "-auto-approve", "-no-color")
+	if _, err := os.Stat(filepath.Join(sub, "terraform.tfstate")); err != nil {
+		t.Fatal("state not written in the -chdir directory")
+	}
+	if r := mustStrata(t, dir, 0, "-chdir", "infra", "output", "-raw", "where"); r.stdout != "." {
+		t.Fatalf("path.module = %q", r.stdout)
+	}
+	if r := strata(t, dir, "plan", "-chdir=infra"); r.code != 1 || !strings.Contains(r.stderr, "chdir") {
+		t.Fatalf("-chdir after the subcommand should be refused: %+v", r)
+	}
+	if r := mustStrata(t, dir, 0, "plan", "-help"); !strings.Contains(r.stdout, "-detailed-exitcode") || strings.Contains(r.stdout, "--detailed-exitcode") {
+		t.Fatalf("plan -help:\n%s", r.stdout)
+	}
+	if r := strata(t, dir, "plan"); r.code != 1 || !strings.Contains(r.stderr, "No configuration files") {
+		t.Fatalf("plan in an empty directory: %+v", r)
+	}
+}

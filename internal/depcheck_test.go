@@ -1,0 +1,71 @@
+package internal_test
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestImportDirection enforces the package map of DESIGN.md and STYLE.md:
+// imports flow downward only. Each package lists the strata packages it
+// may import directly.
+func TestImportDirection(t *testing.T) {
+	const mod = "github.com/strata-dev/strata/"
+	allowed := map[string][]string{
+		"internal/addrs":                       {},
+		"internal/configs/configschema":        {},
+		"internal/engine/dag":                  {},
+		"internal/lang/marks":                  {},
+		"internal/lang/funcs":                  {},
+		"internal/configs/format":              {},
+		"internal/configs":                     {"addrs", "configs/configschema"},
+		"internal/lang":                        {"addrs", "configs/configschema", "lang/funcs", "lang/marks"},
+		"internal/providers":                   {"addrs", "configs/configschema"},
+		"internal/providers/providertest":      {"providers", "configs/configschema"},
+		"internal/providers/builtin":           {"addrs", "providers", "providers/builtin/terraform"},
+		"internal/providers/builtin/terraform": {"providers", "configs/configschema"},
+		"internal/upgrade":                     {"providers", "configs/configschema"},
+		"internal/states":                      {"addrs"},
+		"internal/states/statefile":            {"states", "addrs", "upgrade"},
+		"internal/states/statemgr":             {"states", "states/statefile", "addrs"},
+		"internal/plans":                       {"addrs", "states", "configs/configschema"},
+		"internal/plans/objchange":             {"configs/configschema"},
+		"internal/engine/hooks":                {"addrs", "plans"},
+		"internal/engine": {"addrs", "configs", "configs/configschema", "engine/dag", "engine/hooks", "lang", "lang/marks",
+			"plans", "plans/objchange", "providers", "states", "upgrade"},
+		"internal/command/views/render": {"configs/configschema", "plans"},
+		"internal/command/views":        {"addrs", "plans", "states", "engine/hooks", "configs/configschema", "command/views/render"},
+	}
+	out, err := exec.Command("go", "list", "-json", "../...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var pkg struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&pkg); err != nil {
+			t.Fatal(err)
+		}
+		rel := strings.TrimPrefix(pkg.ImportPath, mod)
+		allow, ok := allowed[rel]
+		if !ok {
+			continue // command, main and tools may import anything below them
+		}
+		set := map[string]bool{}
+		for _, a := range allow {
+			set["internal/"+a] = true
+		}
+		for _, imp := range pkg.Imports {
+			if !strings.HasPrefix(imp, mod) {
+				continue
+			}
+			if dep := strings.TrimPrefix(imp, mod); !set[dep] {
+				t.Errorf("%s imports %s, which the package map does not allow", rel, dep)
+			}
+		}
+	}
+}
