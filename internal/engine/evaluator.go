@@ -21,6 +21,9 @@ type evaluator struct {
 	workspace string
 	cwd       string
 
+	// base is the module's scope; its function table is built once per walk.
+	base *lang.Scope
+
 	mu        sync.RWMutex
 	variables map[string]cty.Value
 	locals    map[string]cty.Value
@@ -30,16 +33,19 @@ type evaluator struct {
 var _ lang.Data = (*evaluator)(nil)
 
 func newEvaluator(cfg *configs.Module, workspace, cwd string) *evaluator {
-	return &evaluator{
+	ev := &evaluator{
 		cfg: cfg, workspace: workspace, cwd: cwd,
 		variables: map[string]cty.Value{},
 		locals:    map[string]cty.Value{},
 		resources: map[string]cty.Value{},
 	}
+	ev.base = &lang.Scope{Data: ev, BaseDir: cfg.SourceDir}
+	return ev
 }
 
+// scope returns the module-level scope (no count or each).
 func (ev *evaluator) scope() *lang.Scope {
-	return &lang.Scope{Data: ev, BaseDir: ev.cfg.SourceDir}
+	return ev.base
 }
 
 func (ev *evaluator) setVariable(name string, v cty.Value) {
