@@ -122,11 +122,7 @@ func formatState(ctx context.Context, d *Deps, s *states.State) string {
 		sort.Strings(names)
 		for _, n := range names {
 			o := s.Outputs[n]
-			if o.Sensitive {
-				b.WriteString(n + " = (sensitive value)\n")
-			} else {
-				b.WriteString(n + " = " + render.Value(o.Value, 0) + "\n")
-			}
+			b.WriteString(render.StateOutput(n, o.Value, o.Sensitive) + "\n")
 		}
 	}
 	return b.String()
