@@ -139,6 +139,12 @@ func (aw *applyWalk) addDestroyNodes() {
 	}
 	// Configured resources that used to depend on a resource being
 	// deleted outright are updated first.
+	deleted := map[string]bool{}
+	for _, c := range aw.plan.Changes.Resources {
+		if c.Action == plans.Delete && c.DeposedKey == "" {
+			deleted[c.Addr.String()] = true
+		}
+	}
 	for _, r := range aw.plan.PriorState.SortedResources() {
 		rn := aw.cg.resources[r.Addr.Resource.String()]
 		if rn == nil {
@@ -150,10 +156,8 @@ func (aw *applyWalk) addDestroyNodes() {
 			}
 			for _, dep := range inst.Current.Dependencies {
 				for _, target := range byResource[dep.String()] {
-					if c := aw.plan.Changes.Resource(target.addr); c != nil && c.Action == plans.Delete && target.deposed == "" {
-						if !aw.cg.g.HasEdge(rn, aw.cg.resources[dep.Resource.String()]) {
-							g.Connect(target, rn)
-						}
+					if target.deposed == "" && deleted[target.addr.String()] && !aw.cg.g.HasEdge(rn, aw.cg.resources[dep.Resource.String()]) {
+						g.Connect(target, rn)
 					}
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/states"
 )
 
@@ -57,5 +58,25 @@ func BenchmarkNoopPlanChain(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkDestroyChain plans and applies the destruction of N chained
+// resources.
+func BenchmarkDestroyChain(b *testing.B) {
+	t := &testing.T{}
+	cfg := testConfigInline(t, map[string]string{"main.tf": chainSource(2000)})
+	e := builtinEngine(cfg)
+	plan, _ := e.Plan(context.Background(), nil, PlanOpts{})
+	state, _ := e.Apply(context.Background(), plan)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p, diags := e.Plan(context.Background(), state, PlanOpts{Mode: plans.DestroyMode})
+		if diags.HasErrors() {
+			b.Fatal(diags.Error())
+		}
+		if _, diags := e.Apply(context.Background(), p); diags.HasErrors() {
+			b.Fatal(diags.Error())
+		}
 	}
 }
