@@ -132,13 +132,17 @@ func (p *Provider) ReadResource(_ context.Context, req providers.ReadResourceReq
 }
 
 // PlanResourceChange implements providers.Interface: by default it plans
-// the proposed new state with computed attributes unknown when null.
+// the proposed new state, with computed attributes left null unknown on
+// create.
 func (p *Provider) PlanResourceChange(_ context.Context, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
 	p.record("PlanResourceChange")
 	if p.PlanResourceChangeFn != nil {
 		return p.PlanResourceChangeFn(req)
 	}
 	if req.ProposedNewState.IsNull() {
+		return providers.PlanResourceChangeResponse{PlannedState: req.ProposedNewState}
+	}
+	if !req.PriorState.IsNull() {
 		return providers.PlanResourceChangeResponse{PlannedState: req.ProposedNewState}
 	}
 	schema := p.schemaFor(req.TypeName)

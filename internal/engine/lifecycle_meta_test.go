@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/providers"
+	"github.com/strata-dev/strata/internal/providers/providertest"
+)
+
+func TestCreateBeforeDestroy(t *testing.T) {
+	var mu sync.Mutex
+	var ops []string
+	p := &providertest.Provider{Schema: testSchema()}
+	p.PlanResourceChangeFn = func(req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
+		if req.ProposedNewState.IsNull() {
+			return providers.PlanResourceChangeResponse{PlannedState: req.ProposedNewState}
+		}
+		v := req.ProposedNewState.AsValueMap()
+		var replace []cty.Path
+		if req.PriorState.IsNull() {
+			v["id"] = cty.UnknownVal(cty.String)
+			if v["size"].IsNull() {
+				v["size"] = cty.UnknownVal(cty.Number)
+			}
+		} else if !req.PriorState.GetAttr("name").RawEquals(v["name"]) {
+			replace = []cty.Path{cty.GetAttrPath("name")}
+		}
+		return providers.PlanResourceChangeResponse{PlannedState: cty.ObjectVal(v), RequiresReplace: replace}
+	}
+	p.ApplyResourceChangeFn = func(req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
+		mu.Lock()
+		defer mu.Unlock()
+		if req.PlannedState.IsNull() {
+			ops = append(ops, "delete "+req.PriorState.GetAttr("name").AsString())
+			return providers.ApplyResourceChangeResponse{NewState: req.PlannedState}
+		}
+		v := req.PlannedState.AsValueMap()
+		ops = append(ops, "create "+v["name"].AsString())
+		v["id"], v["size"] = cty.StringVal("id-"+v["name"].AsString()), cty.NumberIntVal(1)
+		return providers.ApplyResourceChangeResponse{NewState: cty.ObjectVal(v)}
+	}
+	src := `
+variable "name" { default = "one" }
+resource "test_thing" "a" {
+  name = var.name
+  lifecycle {
+    create_before_destroy = true
+  }
+}`
+	e := testEngine(t, p, src)
+	_, state := planApply(t, e, nil, PlanOpts{})
+	ops = nil
+	plan, state2 := planApply(t, e, state, PlanOpts{Variables: map[string]InputValue{"name": {Value: cty.StringVal("two")}}})
+	if got := actions(plan)["test_thing.a"]; got != plans.CreateThenDelete {
+		t.Fatalf("action %s, want CreateThenDelete", got)
+	}
+	if strings.Join(ops, ",") != "create two,delete one" {
+		t.Fatalf("wrong order: %v", ops)
+	}
+	inst := state2.Resource(mustResource(t, "test_thing.a")).Instances[nil]
+	if inst == nil || len(inst.Deposed) != 0 || objectAttr(t, state2, "test_thing.a", "name") != `"two"` {
+		t.Fatalf("wrong final state: %+v", inst)
+	}
+}
+
+func TestPreventDestroy(t *testing.T) {
+	e := builtinEngine(testConfigInline(t, map[string]string{"main.tf": `
+resource "terraform_data" "a" {
+  input = 1
+  lifecycle {
+    prevent_destroy = true
+  }
+}`}))
+	_, state := planApply(t, e, nil, PlanOpts{})
+	_, diags := e.Plan(context.Background(), state, PlanOpts{Mode: plans.DestroyMode})
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "Instance cannot be destroyed") {
+		t.Fatalf("expected prevent_destroy error, got %v", diags)
+	}
+}
+
+func TestIgnoreChanges(t *testing.T) {
+	src := func(input string) string {
+		return `
+resource "terraform_data" "a" {
+  input = "` + input + `"
+  lifecycle {
+    ignore_changes = [input]
+  }
+}`
+	}
+	e := builtinEngine(testConfigInline(t, map[string]string{"main.tf": src("one")}))
+	_, state := planApply(t, e, nil, PlanOpts{})
+	e2 := builtinEngine(testConfigInline(t, map[string]string{"main.tf": src("two")}))
+	plan, diags := e2.Plan(context.Background(), state, PlanOpts{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if plan.Changes.HasChanges() {
+		t.Fatalf("ignored attribute produced changes: %v", actions(plan))
+	}
+}
+
+func TestRefreshDetectsDeletion(t *testing.T) {
+	p := &providertest.Provider{Schema: testSchema()}
+	e := testEngine(t, p, `resource "test_thing" "a" { name = "a" }`)
+	_, state := planApply(t, e, nil, PlanOpts{})
+	p.ReadResourceFn = func(req providers.ReadResourceRequest) providers.ReadResourceResponse {
+		return providers.ReadResourceResponse{NewState: cty.NullVal(req.PriorState.Type())}
+	}
+	plan, diags := e.Plan(context.Background(), state, PlanOpts{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if got := actions(plan)["test_thing.a"]; got != plans.Create {
+		t.Fatalf("object deleted outside strata should be re-created, got %s", got)
+	}
+	// With -refresh=false the deletion is not noticed.
+	plan, _ = e.Plan(context.Background(), state, PlanOpts{SkipRefresh: true})
+	if plan.Changes.HasChanges() {
+		t.Fatalf("-refresh=false still refreshed: %v", actions(plan))
+	}
+}
+
+func TestSensitiveValuesRecorded(t *testing.T) {
+	e := builtinEngine(testConfigInline(t, map[string]string{"main.tf": `
+variable "s" {
+  default   = "secret"
+  sensitive = true
+}
+resource "terraform_data" "a" {
+  input = { name = var.s, other = "x" }
+}`}))
+	_, state := planApply(t, e, nil, PlanOpts{})
+	obj := state.Object(mustInstance(t, "terraform_data.a"))
+	if len(obj.SensitivePaths) != 1 || !obj.SensitivePaths[0].Equals(cty.GetAttrPath("input").GetAttr("name")) {
+		t.Fatalf("sensitive paths %#v, want input.name", obj.SensitivePaths)
+	}
+}
