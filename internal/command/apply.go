@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/plans"
@@ -132,16 +133,16 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	}
 	add, change, destroyed := counter.counts()
 	if opts.destroy {
-		v.Output("\n[reset][bold][green]Destroy complete! Resources: %d destroyed.[reset]\n", destroyed)
+		v.Outputf("\n[reset][bold][green]Destroy complete! Resources: %d destroyed.[reset]\n", destroyed)
 		return nil
 	}
-	v.Output("\n[reset][bold][green]Apply complete! Resources: %d added, %d changed, %d destroyed.[reset]\n", add, change, destroyed)
+	v.Outputf("\n[reset][bold][green]Apply complete! Resources: %d added, %d changed, %d destroyed.[reset]\n", add, change, destroyed)
 	v.Outputs(newState.Outputs)
 	return nil
 }
 
 // confirm asks the user to approve the plan; only "yes" approves.
-func confirm(d *Deps, v interface{ Output(string, ...any) }, destroy bool) bool {
+func confirm(d *Deps, v *views.View, destroy bool) bool {
 	if destroy {
 		v.Output("\n[reset][bold]Do you really want to destroy all resources?[reset]\n  strata will destroy all your managed infrastructure, as shown above.\n  There is no undo. Only 'yes' will be accepted to confirm.\n\n  [bold]Enter a value:[reset] ")
 	} else {

@@ -20,7 +20,7 @@ var _ hooks.Hook = (*UIHook)(nil)
 
 // PreRefresh implements hooks.Hook.
 func (h *UIHook) PreRefresh(addr addrs.AbsResourceInstance, id string) {
-	h.View.Output("[reset][bold]%s: Refreshing state...%s[reset]\n", addr, idSuffix(id))
+	h.View.Outputf("[reset][bold]%s: Refreshing state...%s[reset]\n", addr, idSuffix(id))
 }
 
 // PreApply implements hooks.Hook.
@@ -30,7 +30,7 @@ func (h *UIHook) PreApply(addr addrs.AbsResourceInstance, action plans.Action, i
 	if action != plans.Create {
 		suffix = idSuffix(id)
 	}
-	h.View.Output("[reset][bold]%s: %s%s[reset]\n", addr, verb, suffix)
+	h.View.Outputf("[reset][bold]%s: %s%s[reset]\n", addr, verb, suffix)
 }
 
 // PostApply implements hooks.Hook.
@@ -43,7 +43,7 @@ func (h *UIHook) PostApply(addr addrs.AbsResourceInstance, action plans.Action, 
 	if action != plans.Delete {
 		suffix = idSuffix(id)
 	}
-	h.View.Output("[reset][bold]%s: %s after %s%s[reset]\n", addr, verb, formatElapsed(elapsed), suffix)
+	h.View.Outputf("[reset][bold]%s: %s after %s%s[reset]\n", addr, verb, formatElapsed(elapsed), suffix)
 }
 
 // Stopping implements hooks.Hook.

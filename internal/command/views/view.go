@@ -28,14 +28,15 @@ func (v *View) Colorize(s string) string {
 }
 
 // Output writes colorstring-marked text to stdout.
-func (v *View) Output(format string, args ...any) {
+func (v *View) Output(s string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	s := format
-	if len(args) > 0 {
-		s = fmt.Sprintf(format, args...)
-	}
 	fmt.Fprint(v.Stdout, v.Colorize(s))
+}
+
+// Outputf formats and writes colorstring-marked text to stdout.
+func (v *View) Outputf(format string, args ...any) {
+	v.Output(fmt.Sprintf(format, args...))
 }
 
 // Raw writes text to stdout without interpreting markup.

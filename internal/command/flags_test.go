@@ -1,0 +1,129 @@
+package command
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestPlanFlags checks that Terraform-style flags reach the options, using
+// an injected run function as cli/cli does.
+func TestPlanFlags(t *testing.T) {
+	tests := map[string]struct {
+		args []string
+		want planOptions
+	}{
+		"defaults": {
+			args: nil,
+			want: planOptions{refresh: true, parallelism: 10, state: stateFlags{lock: true}},
+		},
+		"everything": {
+			args: []string{"-destroy", "-refresh=false", "-parallelism=3", "-detailed-exitcode", "-no-color",
+				"-lock=false", "-lock-timeout=5s", "-state=s.tfstate", "-input=false"},
+			want: planOptions{destroy: true, parallelism: 3, detailedExitCode: true, view: viewFlags{noColor: true},
+				state: stateFlags{statePath: "s.tfstate", lockTimeout: 5 * time.Second}},
+		},
+		"double dashes work too": {
+			args: []string{"--parallelism", "7", "--refresh=false"},
+			want: planOptions{parallelism: 7, state: stateFlags{lock: true}},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			var got *planOptions
+			cmd := newPlanCommand(testDeps(), func(o *planOptions) error { got = o; return nil })
+			cmd.SetArgs(normalizeArgs(tc.args))
+			if err := cmd.Execute(); err != nil {
+				t.Fatal(err)
+			}
+			got.vars = varFlags{}
+			if diff := cmp.Diff(tc.want, *got, cmp.AllowUnexported(planOptions{}, stateFlags{}, viewFlags{}, varFlags{})); diff != "" {
+				t.Errorf("wrong result (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestVarFlagsKeepOrder(t *testing.T) {
+	var got *applyOptions
+	cmd := newApplyCommand(testDeps(), func(o *applyOptions) error { got = o; return nil }, false)
+	cmd.SetArgs(normalizeArgs([]string{"-var", "a=1", "-var-file=x.tfvars", "-var=b=2", "-auto-approve"}))
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	want := []varItem{{value: "a=1"}, {file: true, value: "x.tfvars"}, {value: "b=2"}}
+	if diff := cmp.Diff(want, *got.vars.items, cmp.AllowUnexported(varItem{})); diff != "" {
+		t.Errorf("wrong result (-want +got):\n%s", diff)
+	}
+	if !got.autoApprove || got.destroy {
+		t.Errorf("wrong options %+v", got)
+	}
+}
+
+func TestDestroyCommandSetsDestroy(t *testing.T) {
+	var got *applyOptions
+	cmd := newApplyCommand(testDeps(), func(o *applyOptions) error { got = o; return nil }, true)
+	cmd.SetArgs(nil)
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if !got.destroy {
+		t.Error("destroy command did not select destroy mode")
+	}
+}
+
+func TestNormalizeArgs(t *testing.T) {
+	tests := map[string]struct{ in, want []string }{
+		"single dash long":  {[]string{"-auto-approve", "-var=x=-1"}, []string{"--auto-approve", "--var=x=-1"}},
+		"values untouched":  {[]string{"-var", "x=1", "NAME"}, []string{"--var", "x=1", "NAME"}},
+		"short and numbers": {[]string{"-h", "-1"}, []string{"-h", "-1"}},
+		"after --":          {[]string{"--", "-foo"}, []string{"--", "-foo"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, normalizeArgs(tc.in)); diff != "" {
+				t.Errorf("wrong result (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestGlobalOptions(t *testing.T) {
+	tests := map[string]struct {
+		in        []string
+		wantArgs  []string
+		wantChdir string
+		wantErr   bool
+	}{
+		"chdir equals": {in: []string{"-chdir=x", "plan"}, wantArgs: []string{"plan"}, wantChdir: "x"},
+		"chdir space":  {in: []string{"-chdir", "x", "plan"}, wantArgs: []string{"plan"}, wantChdir: "x"},
+		"version":      {in: []string{"-version"}, wantArgs: []string{"version"}},
+		"help":         {in: []string{"-help"}, wantArgs: []string{"help"}},
+		"empty chdir":  {in: []string{"-chdir="}, wantErr: true},
+		"unknown":      {in: []string{"-bogus", "plan"}, wantErr: true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			args, chdir, err := globalOptions(tc.in)
+			if tc.wantErr {
+				if err == nil {
+					t.Fatal("expected an error")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.wantArgs, args); diff != "" || chdir != tc.wantChdir {
+				t.Errorf("args diff %s, chdir %q", diff, chdir)
+			}
+		})
+	}
+}
+
+func testDeps() *Deps {
+	var out, errb bytes.Buffer
+	return &Deps{Stdin: &bytes.Buffer{}, Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Version: "test"}
+}
