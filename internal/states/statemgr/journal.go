@@ -226,12 +226,14 @@ func replayJournal(path string, s *states.State) (*states.State, []Pending, bool
 			if diags.HasErrors() {
 				return nil, nil, false, fmt.Errorf("the state journal has an invalid address %q", rec.Addr)
 			}
-			provider, err := addrs.ParseAbsProviderConfig(rec.Provider)
-			if err != nil {
-				return nil, nil, false, fmt.Errorf("the state journal has an invalid provider %q", rec.Provider)
-			}
+			// A removal needs no provider: Set may be given none for it.
+			var provider addrs.AbsProviderConfig
 			var obj *states.ObjectSrc
 			if len(rec.Object) > 0 {
+				var err error
+				if provider, err = addrs.ParseAbsProviderConfig(rec.Provider); err != nil {
+					return nil, nil, false, fmt.Errorf("the state journal has an invalid provider %q", rec.Provider)
+				}
 				if obj, err = statefile.UnmarshalObject(rec.Object); err != nil {
 					return nil, nil, false, fmt.Errorf("the state journal has an invalid object for %s: %w", rec.Addr, err)
 				}

@@ -492,3 +492,88 @@ func TestJournalConcurrentAppends(t *testing.T) {
 		}
 	}
 }
+
+func TestJournalHeaderOnly(t *testing.T) {
+	_, path := tempState(t)
+	_, _, j := startApply(t, path, "terraform_data.a")
+	crash(j)
+	old := ageFile(t, path)
+	s, pending := mustRead(t, NewLocal(path, "", "", testVersion))
+	if pending != nil || s.Serial != 1 || !mtime(t, path).Equal(old) {
+		t.Errorf("serial %d pending %v rewritten %v", s.Serial, pending, !mtime(t, path).Equal(old))
+	}
+	if exists(journalPath(path)) {
+		t.Error("journal with only a header not removed")
+	}
+}
+
+// TestJournalRecoveryUnderLock: the lock holder recovers a journal left by
+// a crashed process.
+func TestJournalRecoveryUnderLock(t *testing.T) {
+	_, path := tempState(t)
+	_, _, j := startApply(t, path, "terraform_data.a")
+	mustNil(t, j.Set(addr(t, "terraform_data.b"), "", obj("b"), builtin))
+	crash(j)
+	m, _ := lockedManager(t, path, "OperationTypeApply")
+	defer m.Unlock()
+	s, _ := mustRead(t, m)
+	if ids(t, s)["terraform_data.b"] != "b" || s.Serial != 2 || exists(journalPath(path)) {
+		t.Fatalf("objects %v serial %d journal %v", ids(t, s), s.Serial, exists(journalPath(path)))
+	}
+	if !exists(lockInfoPath(path)) {
+		t.Fatal("recovery dropped the holder's lock")
+	}
+}
+
+// TestJournalReadDuringApply: a Read without the lock (show, output) while
+// an apply holds the lock leaves that apply's journal and the state file
+// alone, so that a crash of the apply afterwards still loses nothing.
+func TestJournalReadDuringApply(t *testing.T) {
+	_, path := tempState(t)
+	seed := NewLocal(path, "", "", testVersion)
+	s0, _ := mustRead(t, seed)
+	s0.SetObject(addr(t, "terraform_data.a"), obj("a"), builtin)
+	mustWrite(t, seed, s0)
+
+	apply, _ := lockedManager(t, path, "OperationTypeApply")
+	base, _ := mustRead(t, apply)
+	j, err := apply.BeginJournal(base)
+	mustNil(t, err)
+	mustNil(t, j.Set(addr(t, "terraform_data.b"), "", obj("b"), builtin))
+	snapshot, _ := os.ReadFile(path)
+
+	show := NewLocal(path, "", "", testVersion)
+	s, pending := mustRead(t, show)
+	if pending != nil || s.Serial != 1 {
+		t.Errorf("show: serial %d pending %v", s.Serial, pending)
+	}
+	if now, _ := os.ReadFile(path); !bytes.Equal(now, snapshot) {
+		t.Fatal("an unlocked Read rewrote the state during an apply")
+	}
+	if !exists(journalPath(path)) {
+		t.Fatal("an unlocked Read removed the running apply's journal")
+	}
+	if !exists(lockInfoPath(path)) {
+		t.Fatal("an unlocked Read removed the apply's lock info")
+	}
+
+	// The apply goes on, then dies.
+	mustNil(t, j.Set(addr(t, "terraform_data.c"), "", obj("c"), builtin))
+	crash(j)
+	apply.lock.f.Close()
+	apply.lock = nil
+
+	s, _ = mustRead(t, NewLocal(path, "", "", testVersion))
+	want := map[string]string{"terraform_data.a": "a", "terraform_data.b": "b", "terraform_data.c": "c"}
+	if diff := cmp.Diff(want, ids(t, s)); diff != "" {
+		t.Errorf("recovered (-want +got):\n%s", diff)
+	}
+	if s.Serial != 2 {
+		t.Errorf("serial %d, want 2", s.Serial)
+	}
+	if exists(lockInfoPath(path)) {
+		// The crashed apply's info file is replaced and then removed by the
+		// recovering reader's temporary lock.
+		t.Error("lock info left after recovery")
+	}
+}

@@ -83,7 +83,21 @@ func (m *Local) Read() (*states.State, []Pending, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	s, pending, replayed, err := replayJournal(journalPath(m.OutPath), s)
+	jpath := journalPath(m.OutPath)
+	if m.lock == nil && fileExists(jpath) {
+		// Without the state lock (show, output, -lock=false) the journal
+		// may belong to an apply running now: recovering it would rewrite
+		// the state under that apply and unlink the journal it appends to.
+		// Recover only when nobody holds the lock, and hold it meanwhile.
+		l, _, err := tryAcquire(lockInfoPath(m.OutPath), m.OutPath, NewLockInfo("OperationTypeRecover", m.Version))
+		if err == nil && l == nil {
+			return s, nil, nil // held: the journal is in use
+		}
+		if l != nil {
+			defer l.release()
+		}
+	}
+	s, pending, replayed, err := replayJournal(jpath, s)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -91,7 +105,9 @@ func (m *Local) Read() (*states.State, []Pending, error) {
 		if err := m.Write(s); err != nil {
 			return nil, nil, fmt.Errorf("recovering the state journal: %w", err)
 		}
-		_ = os.Remove(journalPath(m.OutPath))
+	}
+	// The journal is consumed, even one with no records after its header.
+	if err := os.Remove(jpath); err == nil {
 		syncDir(filepath.Dir(m.OutPath))
 	}
 	return s, pending, nil

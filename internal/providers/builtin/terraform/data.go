@@ -42,14 +42,15 @@ func planData(req providers.PlanResourceChangeRequest) providers.PlanResourceCha
 		resp.RequiresReplace = []cty.Path{cty.GetAttrPath("triggers_replace")}
 	}
 	if !prior["input"].RawEquals(input) {
-		planned["output"] = outputFor(input)
+		// Even a removed input makes output unknown, as in Terraform.
+		planned["output"] = cty.UnknownVal(cty.DynamicPseudoType)
 	}
 	resp.PlannedState = cty.ObjectVal(planned)
 	return resp
 }
 
-// outputFor is the planned output for a new or changed input: unknown, or
-// null when input is null.
+// outputFor is the planned output of a new object: unknown, or null when
+// input is null.
 func outputFor(input cty.Value) cty.Value {
 	if input.IsNull() {
 		return cty.NullVal(cty.DynamicPseudoType)
