@@ -1,6 +1,7 @@
 package command
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -67,4 +68,45 @@ func compatDir(t *testing.T, name string) string {
 	src := readFile(t, filepath.Join("..", "..", "examples", "quickstart", "main.tf"))
 	writeFile(t, filepath.Join(dir, "main.tf"), string(src))
 	return dir
+}
+
+// TestE2EPlansMatchTerraform applies step1.tf of each testdata/compat case
+// with Terraform, switches to step2.tf, and checks that strata's plan of
+// the same state is Terraform's, word for word apart from the product
+// name.
+func TestE2EPlansMatchTerraform(t *testing.T) {
+	tf := terraformBin(t)
+	cases, err := os.ReadDir(filepath.Join("testdata", "compat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		name := c.Name()
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			src := filepath.Join("testdata", "compat", name)
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "main.tf"), string(readFile(t, filepath.Join(src, "step1.tf"))))
+			if r := runIn(t, dir, "", tf, "init", "-no-color", "-input=false"); r.code != 0 {
+				t.Fatalf("terraform init: %s%s", r.stdout, r.stderr)
+			}
+			if r := runIn(t, dir, "", tf, "apply", "-auto-approve", "-no-color", "-input=false"); r.code != 0 {
+				t.Fatalf("terraform apply: %s%s", r.stdout, r.stderr)
+			}
+			writeFile(t, filepath.Join(dir, "main.tf"), string(readFile(t, filepath.Join(src, "step2.tf"))))
+			args := []string{"plan", "-no-color", "-input=false"}
+			if extra, err := os.ReadFile(filepath.Join(src, "args")); err == nil {
+				args = append(args, strings.Fields(string(extra))...)
+			}
+			want := runIn(t, dir, "", tf, args...)
+			got := strata(t, dir, args...)
+			if got.code != want.code {
+				t.Fatalf("exit code %d, terraform %d\n%s%s", got.code, want.code, got.stdout, got.stderr)
+			}
+			w := normalize(strings.NewReplacer("Terraform", "strata", "terraform apply", "strata apply").Replace(want.stdout))
+			if g := normalize(got.stdout); g != w {
+				t.Errorf("plan differs from Terraform's:\n--- terraform\n%s\n--- strata\n%s", w, g)
+			}
+		})
+	}
 }

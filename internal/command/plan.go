@@ -75,7 +75,9 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	}
 	v.Plan(plan, schemaLookup(ctx, op.engine.Providers))
 	v.Diagnostics(diags)
-	if plan.Changes.HasChanges() {
+	// TF_IN_AUTOMATION drops advice about commands to run next, as in
+	// Terraform.
+	if plan.Changes.HasChanges() && d.Getenv("TF_IN_AUTOMATION") == "" {
 		v.PlanNoSavedPlanNote()
 	}
 	if opts.detailedExitCode && plan.Changes.HasChanges() {

@@ -271,7 +271,7 @@ func (n *mapNode) render(indent int, o opts) string {
 	hidden := 0
 	for _, k := range keys {
 		e := n.elems[k]
-		if e.action() == plans.NoOp && !o.showUnchanged {
+		if e.action() == plans.NoOp && !o.showUnchanged && !(n.object && importantAttr(k)) {
 			hidden++
 			continue
 		}
