@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"sort"
 	"sync"
 	"time"
 
@@ -44,6 +45,14 @@ func (aw *applyWalk) applyResource(ctx context.Context, n *resourceNode) hcl.Dia
 		work = append(work, c)
 	}
 	var diags hcl.Diagnostics
+	if n.addr.Resource.Mode == addrs.DataResourceMode {
+		// Data sources read during plan are in the prior state, not in
+		// the changes.
+		d := aw.stateDataValues(ctx, n, x, values)
+		if d.HasErrors() {
+			return d
+		}
+	}
 	if len(work) > 0 {
 		rt, rdiags := aw.resourceType(ctx, n.addr, n.provider, n.cfg.TypeRange.Ptr())
 		if rdiags.HasErrors() {
@@ -72,6 +81,38 @@ func (aw *applyWalk) applyResource(ctx context.Context, n *resourceNode) hcl.Dia
 	}
 	aw.ev.setResource(n.addr.Resource, resourceValue(x, values))
 	return diags
+}
+
+// stateDataValues adds to values the data source instances read during
+// plan, decoded from the prior state.
+func (aw *applyWalk) stateDataValues(ctx context.Context, n *resourceNode, x *expansion, values map[addrs.InstanceKey]cty.Value) hcl.Diagnostics {
+	keys := aw.state.InstanceKeys(n.addr)
+	if len(keys) == 0 {
+		return nil
+	}
+	rt, diags := aw.resourceType(ctx, n.addr, n.provider, n.cfg.TypeRange.Ptr())
+	if diags.HasErrors() {
+		return diags
+	}
+	for _, k := range keys {
+		if _, ok := values[k]; ok {
+			continue
+		}
+		obj := aw.state.Object(n.addr.Instance(k))
+		if obj == nil {
+			continue
+		}
+		v, err := decodeObject(obj, rt.schema)
+		if err != nil {
+			return errorDiags("Invalid data source state", err, n.cfg.DeclRange.Ptr())
+		}
+		values[k] = v
+		if !x.has(k) {
+			x.keys = append(x.keys, k)
+		}
+	}
+	sort.Slice(x.keys, func(i, j int) bool { return addrs.CompareKeys(x.keys[i], x.keys[j]) < 0 })
+	return nil
 }
 
 // applyInstance creates, updates or (for a replacement) creates the new
