@@ -23,6 +23,10 @@ type Module struct {
 	ProviderConfigs  map[string]*Provider
 	ManagedResources map[string]*Resource
 	DataResources    map[string]*Resource
+
+	// requiredProvidersRange is where the module's one required_providers
+	// block was declared, for reporting duplicates.
+	requiredProvidersRange *hcl.Range
 }
 
 func newModule(dir string) *Module {

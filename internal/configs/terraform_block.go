@@ -58,6 +58,16 @@ func (m *Module) loadTerraformBlock(block *hcl.Block) hcl.Diagnostics {
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "required_providers":
+			if m.requiredProvidersRange != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate required providers configuration",
+					Detail:   fmt.Sprintf("A module may have only one required_providers block; one was already given at %s.", m.requiredProvidersRange),
+					Subject:  b.DefRange.Ptr(),
+				})
+				continue
+			}
+			m.requiredProvidersRange = b.DefRange.Ptr()
 			diags = append(diags, m.loadRequiredProviders(b)...)
 		case "backend":
 			if m.Backend != nil {
@@ -109,54 +119,94 @@ func (m *Module) loadRequiredProviders(block *hcl.Block) hcl.Diagnostics {
 		if name == "terraform" {
 			rp.Source = addrs.NewBuiltInProvider("terraform")
 		}
-		v, vdiags := attr.Expr.Value(nil)
-		if vdiags.HasErrors() {
-			diags = append(diags, vdiags...)
-			continue
-		}
-		switch {
-		case v.Type() == cty.String:
-			// The legacy form: NAME = "VERSION".
+		pairs, mdiags := hcl.ExprMap(attr.Expr)
+		if mdiags.HasErrors() {
+			// Not an object: the legacy form NAME = "VERSION".
+			v, vdiags := attr.Expr.Value(nil)
+			if vdiags.HasErrors() {
+				diags = append(diags, vdiags...)
+				continue
+			}
+			if v.Type() != cty.String || v.IsNull() {
+				diags = append(diags, invalidAttr(attr, "Invalid required_providers entry", "Each entry must be an object with source and version attributes."))
+				continue
+			}
 			c, err := version.NewConstraint(v.AsString())
 			if err != nil {
 				diags = append(diags, invalidAttr(attr, "Invalid version constraint", err.Error()))
 				continue
 			}
 			rp.Requirement = VersionConstraint{Required: c, DeclRange: attr.Range}
-		case v.Type().IsObjectType():
-			if v.Type().HasAttribute("source") {
-				src := v.GetAttr("source")
-				if src.Type() != cty.String || src.IsNull() {
+			m.RequiredProviders[name] = rp
+			continue
+		}
+		valid := true
+		for _, kv := range pairs {
+			key, kdiags := kv.Key.Value(nil)
+			if kdiags.HasErrors() || key.Type() != cty.String || key.IsNull() {
+				diags = append(diags, invalidRequiredProvidersObject(kv.Key))
+				valid = false
+				continue
+			}
+			switch key.AsString() {
+			case "source":
+				src, sdiags := kv.Value.Value(nil)
+				if sdiags.HasErrors() || src.Type() != cty.String || src.IsNull() {
 					diags = append(diags, invalidAttr(attr, "Invalid provider source", "source must be a string."))
+					valid = false
 					continue
 				}
 				p, err := addrs.ParseProviderSource(src.AsString())
 				if err != nil {
 					diags = append(diags, invalidAttr(attr, "Invalid provider source", err.Error()))
+					valid = false
 					continue
 				}
 				rp.Source = p
-			}
-			if v.Type().HasAttribute("version") {
-				ver := v.GetAttr("version")
-				if ver.Type() != cty.String || ver.IsNull() {
+			case "version":
+				ver, vdiags := kv.Value.Value(nil)
+				if vdiags.HasErrors() || ver.Type() != cty.String || ver.IsNull() {
 					diags = append(diags, invalidAttr(attr, "Invalid version constraint", "version must be a string."))
+					valid = false
 					continue
 				}
 				c, err := version.NewConstraint(ver.AsString())
 				if err != nil {
 					diags = append(diags, invalidAttr(attr, "Invalid version constraint", err.Error()))
+					valid = false
 					continue
 				}
 				rp.Requirement = VersionConstraint{Required: c, DeclRange: attr.Range}
+			case "configuration_aliases":
+				// References to provider configurations a parent module
+				// passes in (NAME.ALIAS). Only their syntax is checked.
+				exprs, ediags := hcl.ExprList(kv.Value)
+				diags = append(diags, ediags...)
+				for _, e := range exprs {
+					if _, tdiags := hcl.AbsTraversalForExpr(e); tdiags.HasErrors() {
+						diags = append(diags, tdiags...)
+						valid = false
+					}
+				}
+			default:
+				diags = append(diags, invalidRequiredProvidersObject(kv.Key))
+				valid = false
 			}
-		default:
-			diags = append(diags, invalidAttr(attr, "Invalid required_providers entry", "Each entry must be an object with source and version attributes."))
-			continue
 		}
-		m.RequiredProviders[name] = rp
+		if valid {
+			m.RequiredProviders[name] = rp
+		}
 	}
 	return diags
+}
+
+func invalidRequiredProvidersObject(key hcl.Expression) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid required_providers object",
+		Detail:   `A required_providers entry may contain only the attributes "source", "version" and "configuration_aliases". Provider settings belong in a "provider" block.`,
+		Subject:  key.Range().Ptr(),
+	}
 }
 
 func invalidAttr(attr *hcl.Attribute, summary, detail string) *hcl.Diagnostic {

@@ -81,7 +81,7 @@ func decodeVariable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &v.Nullable)...)
 	}
 	if attr, ok := content.Attributes["type"]; ok {
-		ty, defaults, tdiags := typeexpr.TypeConstraintWithDefaults(unwrapLegacyType(attr.Expr))
+		ty, defaults, tdiags := decodeVariableType(attr.Expr)
 		diags = append(diags, tdiags...)
 		v.Type, v.TypeDefaults = ty, defaults
 	}
@@ -123,34 +123,38 @@ func decodeVariable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 	return v, diags
 }
 
-// unwrapLegacyType accepts the pre-0.12 quoted type names ("string",
-// "list", "map") as Terraform still does.
-func unwrapLegacyType(expr hcl.Expression) hcl.Expression {
-	tmpl, ok := expr.(*hclsyntax.TemplateExpr)
-	if !ok || len(tmpl.Parts) != 1 {
-		return expr
+// decodeVariableType decodes a type constraint as Terraform does: the bare
+// keywords list and map (without an element type) mean list(any) and
+// map(any), and the pre-0.12 quoted forms ("string", "list", "map") are
+// rejected with a hint on how to write them now.
+func decodeVariableType(expr hcl.Expression) (cty.Type, *typeexpr.Defaults, hcl.Diagnostics) {
+	if tmpl, ok := expr.(*hclsyntax.TemplateExpr); ok && len(tmpl.Parts) == 1 {
+		if lit, ok := tmpl.Parts[0].(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String {
+			name := lit.Val.AsString()
+			diag := &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid quoted type constraints",
+				Subject:  expr.Range().Ptr(),
+			}
+			switch name {
+			case "string":
+				diag.Detail = `Type constraints are no longer given in quotes, as they were in Terraform 0.11 and earlier. Remove the quotes around "string".`
+			case "list", "map":
+				diag.Detail = fmt.Sprintf(`Type constraints are no longer given in quotes, as they were in Terraform 0.11 and earlier. Remove the quotes around %q and write %s(string) instead to say explicitly that the elements are strings.`, name, name)
+			default:
+				diag.Summary = "Invalid legacy variable type hint"
+				diag.Detail = "To give a type constraint, write the type expression directly, without quotes around it."
+			}
+			return cty.DynamicPseudoType, nil, hcl.Diagnostics{diag}
+		}
 	}
-	lit, ok := tmpl.Parts[0].(*hclsyntax.LiteralValueExpr)
-	if !ok || lit.Val.Type() != cty.String {
-		return expr
-	}
-	name := lit.Val.AsString()
-	var src string
-	switch name {
-	case "string":
-		src = "string"
+	switch hcl.ExprAsKeyword(expr) {
 	case "list":
-		src = "list(string)"
+		return cty.List(cty.DynamicPseudoType), nil, nil
 	case "map":
-		src = "map(string)"
-	default:
-		return expr
+		return cty.Map(cty.DynamicPseudoType), nil, nil
 	}
-	newExpr, diags := hclsyntax.ParseExpression([]byte(src), expr.Range().Filename, expr.Range().Start)
-	if diags.HasErrors() {
-		return expr
-	}
-	return newExpr
+	return typeexpr.TypeConstraintWithDefaults(expr)
 }
 
 func decodeCheckRule(block *hcl.Block) (*CheckRule, hcl.Diagnostics) {

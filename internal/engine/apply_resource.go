@@ -171,16 +171,16 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	final := presp.PlannedState
 	if final == cty.NilVal || len(final.Type().TestConformance(rt.schema.ImpliedType())) > 0 {
 		return unknown, append(diags, inconsistent("Provider produced invalid plan", rt, addr,
-			[]error{fmt.Errorf("the planned state does not match the schema")}, "planned an invalid value for"))
+			[]error{fmt.Errorf("the planned state does not match the schema")}, planInvalid))
 	}
 	if !presp.LegacyTypeSystem {
 		if errs := objchange.AssertPlanValid(rt.schema, prior, unmarkedConfig, final); len(errs) > 0 {
-			return unknown, append(diags, inconsistent("Provider produced invalid plan", rt, addr, errs, "planned an invalid value for"))
+			return unknown, append(diags, inconsistent("Provider produced invalid plan", rt, addr, errs, planInvalid))
 		}
 		initial, _ := c.After.UnmarkDeep()
 		if errs := objchange.AssertObjectCompatible(rt.schema, initial, final); len(errs) > 0 {
 			return unknown, append(diags, inconsistent("Provider produced inconsistent final plan", rt, addr, errs,
-				"produced an invalid new value for"))
+				finalPlanInvalid))
 		}
 	}
 
@@ -252,7 +252,7 @@ func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs
 	}
 	if len(newVal.Type().TestConformance(rt.schema.ImpliedType())) > 0 {
 		diags = append(diags, inconsistent("Provider produced invalid object", rt, addr,
-			[]error{fmt.Errorf("the new state does not match the schema")}, "produced an invalid new value for"))
+			[]error{fmt.Errorf("the new state does not match the schema")}, objectInvalid))
 		newVal = cty.NullVal(rt.schema.ImpliedType())
 		if action != plans.Delete {
 			// Nothing usable to save; keep what we had.
@@ -266,12 +266,12 @@ func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs
 	if newVal != cty.NilVal && !newVal.IsNull() && !resp.Diagnostics.HasErrors() && !resp.LegacyTypeSystem {
 		if !newVal.IsWhollyKnown() {
 			diags = append(diags, inconsistent("Provider returned invalid result object after apply", rt, addr,
-				[]error{fmt.Errorf("the new state contains unknown values")}, "produced an invalid new value for"))
+				[]error{fmt.Errorf("the new state contains unknown values")}, objectInvalid))
 			newVal = unknownAsNull(newVal)
 		}
 		if errs := objchange.AssertObjectCompatible(rt.schema, planned, newVal); len(errs) > 0 {
 			diags = append(diags, inconsistent("Provider produced inconsistent result after apply", rt, addr, errs,
-				"produced an unexpected new value for"))
+				resultUnexpected))
 		}
 	}
 	newID := id

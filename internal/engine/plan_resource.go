@@ -280,14 +280,14 @@ func (pw *planWalk) planChange(ctx context.Context, n *resourceNode, rt *resourc
 	planned := resp.PlannedState
 	if planned == cty.NilVal {
 		return cty.NilVal, resp, append(diags, inconsistent("Provider produced invalid plan", rt, addr,
-			[]error{fmt.Errorf("the provider returned no planned state")}, "planned an invalid value for"))
+			[]error{fmt.Errorf("the provider returned no planned state")}, planInvalid))
 	}
 	if errs := planned.Type().TestConformance(rt.schema.ImpliedType()); len(errs) > 0 {
-		return cty.NilVal, resp, append(diags, inconsistent("Provider produced invalid plan", rt, addr, errs, "planned an invalid value for"))
+		return cty.NilVal, resp, append(diags, inconsistent("Provider produced invalid plan", rt, addr, errs, planInvalid))
 	}
 	if !resp.LegacyTypeSystem {
 		if errs := objchange.AssertPlanValid(rt.schema, prior, config, planned); len(errs) > 0 {
-			return cty.NilVal, resp, append(diags, inconsistent("Provider produced invalid plan", rt, addr, errs, "planned an invalid value for"))
+			return cty.NilVal, resp, append(diags, inconsistent("Provider produced invalid plan", rt, addr, errs, planInvalid))
 		}
 	}
 	return planned, resp, diags
@@ -332,7 +332,7 @@ func readDataSource(ctx context.Context, w *walker, n *resourceNode, rt *resourc
 	v := resp.State
 	if v == cty.NilVal || v.IsNull() || !v.IsWhollyKnown() {
 		return cty.NilVal, append(diags, inconsistent("Provider produced invalid object", rt, addr,
-			[]error{fmt.Errorf("the result is null or not wholly known")}, "produced an invalid value for"))
+			[]error{fmt.Errorf("the result is null or not wholly known")}, objectInvalid))
 	}
 	v = markSchemaSensitive(marks.Apply(v, paths), rt.schema)
 	obj, err := encodeObject(v, rt.schema, rt.version, nil, nil, false)
@@ -500,12 +500,22 @@ func preventDestroyDiag(addr addrs.AbsResourceInstance, n *resourceNode) *hcl.Di
 	}
 }
 
+// Detail templates for provider contract violations: %[1]s is the
+// provider, %[2]s the instance and %[3]s the problem, which starts with
+// the attribute path.
+const (
+	planInvalid      = "Provider %[1]q planned an invalid value for %[2]s: %[3]s."
+	finalPlanInvalid = "When expanding the plan for %[2]s to include new values learned so far during apply, provider %[1]q produced an invalid new value for %[3]s."
+	resultUnexpected = "When applying changes to %[2]s, provider %[1]q produced an unexpected new value: %[3]s."
+	objectInvalid    = "Provider %[1]q produced an invalid object for %[2]s: %[3]s."
+)
+
 // inconsistent reports a provider that broke a lifecycle rule, naming each
 // attribute path involved.
-func inconsistent(summary string, rt *resourceType, addr addrs.AbsResourceInstance, errs []error, verb string) *hcl.Diagnostic {
+func inconsistent(summary string, rt *resourceType, addr addrs.AbsResourceInstance, errs []error, template string) *hcl.Diagnostic {
 	detail := ""
 	for _, err := range errs {
-		detail += fmt.Sprintf("Provider %q %s %s: %s.\n\n", rt.provider.Provider.ForDisplay(), verb, addr, err)
+		detail += fmt.Sprintf(template, rt.provider.Provider.String(), addr, err) + "\n\n"
 	}
 	detail += "This is a bug in the provider, which should be reported in the provider's own issue tracker."
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
