@@ -78,7 +78,7 @@ func decodeDependsOn(attr *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
 	exprs, diags := hcl.ExprList(attr.Expr)
 	var ret []hcl.Traversal
 	for _, e := range exprs {
-		trav, tdiags := hcl.AbsTraversalForExpr(e)
+		trav, tdiags := absTraversalForExpr(e)
 		diags = append(diags, tdiags...)
 		if !tdiags.HasErrors() {
 			ret = append(ret, trav)

@@ -3,6 +3,7 @@ package configs
 import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // Provider is a provider configuration block.
@@ -36,6 +37,14 @@ func decodeProvider(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 			diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &p.Alias)...)
 		} else {
 			p.Alias = trav.RootName()
+		}
+		if p.Alias != "" && !hclsyntax.ValidIdentifier(p.Alias) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid provider configuration alias",
+				Detail:   "An alias must be a valid name. A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.",
+				Subject:  attr.Expr.Range().Ptr(),
+			})
 		}
 	}
 	return p, diags

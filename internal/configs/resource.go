@@ -78,6 +78,7 @@ var resourceSchema = &hcl.BodySchema{
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "lifecycle"}, {Type: "connection"}, {Type: "provisioner", LabelNames: []string{"type"}},
+		{Type: "locals"}, // reserved for future use
 	},
 }
 
@@ -130,9 +131,20 @@ func decodeResource(block *hcl.Block, mode addrs.ResourceMode) (*Resource, hcl.D
 	if mode == addrs.ManagedResourceMode {
 		r.Managed = &ManagedLifecycle{}
 	}
+	var lifecycleRange *hcl.Range
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "lifecycle":
+			if lifecycleRange != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate lifecycle block",
+					Detail:   fmt.Sprintf("This %s already has a lifecycle block at %s.", what, lifecycleRange),
+					Subject:  b.DefRange.Ptr(),
+				})
+				continue
+			}
+			lifecycleRange = b.DefRange.Ptr()
 			diags = append(diags, r.decodeLifecycle(b)...)
 		case "connection", "provisioner":
 			diags = append(diags, &hcl.Diagnostic{
@@ -183,7 +195,7 @@ func (r *Resource) decodeLifecycle(block *hcl.Block) hcl.Diagnostics {
 			exprs, ediags := hcl.ExprList(attr.Expr)
 			diags = append(diags, ediags...)
 			for _, e := range exprs {
-				trav, tdiags := hcl.RelTraversalForExpr(e)
+				trav, tdiags := relTraversalForExpr(e)
 				diags = append(diags, tdiags...)
 				if !tdiags.HasErrors() {
 					lc.IgnoreChanges = append(lc.IgnoreChanges, trav)
@@ -212,7 +224,7 @@ func (r *Resource) decodeLifecycle(block *hcl.Block) hcl.Diagnostics {
 }
 
 func decodeProviderRef(attr *hcl.Attribute) (*ProviderRef, hcl.Diagnostics) {
-	trav, diags := hcl.AbsTraversalForExpr(attr.Expr)
+	trav, diags := absTraversalForExpr(attr.Expr)
 	invalid := hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid provider reference",
@@ -222,6 +234,7 @@ func decodeProviderRef(attr *hcl.Attribute) (*ProviderRef, hcl.Diagnostics) {
 	if diags.HasErrors() || len(trav) > 2 {
 		return nil, invalid
 	}
+	warnings := diags
 	ref := &ProviderRef{Name: trav.RootName(), NameRange: trav.SourceRange()}
 	if len(trav) == 2 {
 		step, ok := trav[1].(hcl.TraverseAttr)
@@ -230,5 +243,5 @@ func decodeProviderRef(attr *hcl.Attribute) (*ProviderRef, hcl.Diagnostics) {
 		}
 		ref.Alias = step.Name
 	}
-	return ref, nil
+	return ref, warnings
 }

@@ -129,12 +129,13 @@ func (s *Scope) EvalBlock(body hcl.Body, schema *configschema.Block) (cty.Value,
 }
 
 // BlockReferences returns the references made by a body decoded with
-// schema, including those in dynamic blocks.
+// schema, including those in dynamic blocks (their for_each and labels
+// arguments as well as their content).
 func BlockReferences(body hcl.Body, schema *configschema.Block) ([]*Reference, hcl.Diagnostics) {
-	spec := schema.DecoderSpec()
-	travs := dynblock.ExpandVariablesHCLDec(body, spec)
-	travs = append(travs, dynblock.VariablesHCLDec(body, spec)...)
-	return References(travs)
+	// VariablesHCLDec already includes the for_each and labels expressions
+	// that ExpandVariablesHCLDec would return; adding those again would
+	// report each of them, and any diagnostics about them, twice.
+	return References(dynblock.VariablesHCLDec(body, schema.DecoderSpec()))
 }
 
 // EvalContext builds an hcl.EvalContext holding just the values refs need.

@@ -195,6 +195,12 @@ func replayJournal(path string, s *states.State) (*states.State, []Pending, bool
 		return s, nil, false, nil
 	}
 	var head journalHeader
+	if err := json.Unmarshal(sc.Bytes(), &head); err != nil && bytes.IndexByte(data, '\n') < 0 {
+		// A crash while BeginJournal wrote the header: no record follows
+		// it, so nothing was changed yet.
+		_ = os.Remove(path)
+		return s, nil, false, nil
+	}
 	if err := json.Unmarshal(sc.Bytes(), &head); err != nil || head.Journal != 1 {
 		return nil, nil, false, fmt.Errorf("the state journal %s is not readable; move it aside to continue, and check the state by hand", path)
 	}

@@ -280,7 +280,7 @@ func TestJournalUnreadable(t *testing.T) {
 	tests := map[string]string{
 		"garbage header": "not json\n",
 		"wrong version":  `{"journal":2,"lineage":"l","serial":1}` + "\n",
-		"torn header":    `{"journal":1,"lin`,
+		"torn record":    `{"journal":1,"lin` + "\n" + `{"op":"intent"}` + "\n",
 	}
 	for name, content := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -297,6 +297,17 @@ func TestJournalUnreadable(t *testing.T) {
 			}
 		})
 	}
+	t.Run("torn header", func(t *testing.T) {
+		// The process died while BeginJournal wrote the header.
+		_, path := tempState(t)
+		_, _, j := startApply(t, path, "terraform_data.a")
+		crash(j)
+		mustNil(t, os.WriteFile(journalPath(path), []byte(`{"journal":1,"lin`), 0o600))
+		s, pending := mustRead(t, NewLocal(path, "", "", testVersion))
+		if pending != nil || s.Serial != 1 || exists(journalPath(path)) {
+			t.Fatalf("serial %d pending %v journal %v", s.Serial, pending, exists(journalPath(path)))
+		}
+	})
 	t.Run("empty journal", func(t *testing.T) {
 		_, path := tempState(t)
 		_, _, j := startApply(t, path, "terraform_data.a")

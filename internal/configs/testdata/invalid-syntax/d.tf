@@ -1,0 +1,3 @@
+output "after" {
+  value = 1
+}
