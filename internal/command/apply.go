@@ -99,7 +99,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		v.Diagnostics(diags)
 		return errReported
 	}
-	v.Plan(plan, schemaLookup(ctx, op.engine.Providers))
+	v.Plan(plan, schemaLookup(ctx, op.engine))
 	v.Diagnostics(diags)
 	if plan.Changes.HasChanges() && !opts.autoApprove {
 		if !confirm(d, v, opts.destroy) {

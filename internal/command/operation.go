@@ -3,18 +3,15 @@ package command
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/plans"
-	"github.com/strata-dev/strata/internal/providers"
 )
 
 // viewFlags are the output options every command takes.
@@ -47,35 +44,11 @@ func workspaceName(d *Deps) string {
 	return "default"
 }
 
-// schemaLookup returns a views.SchemaFunc that fetches each provider's
-// schema once.
-func schemaLookup(ctx context.Context, factories map[addrs.Provider]providers.Factory) views.SchemaFunc {
-	var mu sync.Mutex
-	cache := map[addrs.Provider]*providers.GetProviderSchemaResponse{}
+// schemaLookup returns a views.SchemaFunc backed by the engine's schemas,
+// fetched at most once per provider.
+func schemaLookup(ctx context.Context, e *engine.Engine) views.SchemaFunc {
 	return func(c *plans.ResourceInstanceChange) *configschema.Block {
-		mu.Lock()
-		defer mu.Unlock()
-		p := c.ProviderAddr.Provider
-		resp, ok := cache[p]
-		if !ok {
-			f, ok := factories[p]
-			if !ok {
-				return nil
-			}
-			inst, err := f()
-			if err != nil {
-				return nil
-			}
-			r := inst.GetProviderSchema(ctx)
-			_ = inst.Close(ctx)
-			resp = &r
-			cache[p] = resp
-		}
-		types := resp.ResourceTypes
-		if c.Addr.Resource.Resource.Mode == addrs.DataResourceMode {
-			types = resp.DataSources
-		}
-		return types[c.Addr.Resource.Resource.Type].Block
+		return e.ResourceSchema(ctx, c.ProviderAddr.Provider, c.Addr.Resource.Resource.Mode, c.Addr.Resource.Resource.Type)
 	}
 }
 

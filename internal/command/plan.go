@@ -73,7 +73,7 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 		v.Diagnostics(diags)
 		return errReported
 	}
-	v.Plan(plan, schemaLookup(ctx, op.engine.Providers))
+	v.Plan(plan, schemaLookup(ctx, op.engine))
 	v.Diagnostics(diags)
 	// TF_IN_AUTOMATION drops advice about commands to run next, as in
 	// Terraform.

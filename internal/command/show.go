@@ -9,6 +9,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/strata-dev/strata/internal/command/views/render"
+	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/lang/marks"
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/states"
@@ -65,7 +66,7 @@ func runShow(ctx context.Context, d *Deps, opts *showOptions) error {
 // as `strata show` prints them.
 func formatState(ctx context.Context, d *Deps, s *states.State) string {
 	var b strings.Builder
-	lookup := schemaLookup(ctx, d.Providers("."))
+	lookup := schemaLookup(ctx, &engine.Engine{Providers: d.Providers(".")})
 	for _, r := range s.SortedResources() {
 		for _, k := range r.SortedKeys() {
 			inst := r.Instances[k]

@@ -198,7 +198,8 @@ func TestParserLoadModule_errors(t *testing.T) {
 		mod, diags := NewParser().LoadModule("testdata/invalid-syntax")
 		assertDiags(t, diags, []diag{
 			errDiag("Invalid expression", "b.tf:2,12-3,1"),
-			errDiag("Missing '}' character", "c.tf.json:1,28-2,1"),
+			errDiag("Root value must be object", "c.tf.json:1,1-1,2"),
+			errDiag("Unclosed object", "c.tf.json:1,1-1,2"),
 		})
 		for _, name := range []string{"ok"} {
 			if _, ok := mod.Variables[name]; !ok {

@@ -32,12 +32,10 @@ func decodeProvider(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 	diags = append(diags, cdiags...)
 	p.Config = remain
 	if attr, ok := content.Attributes["alias"]; ok {
-		trav, tdiags := hcl.RelTraversalForExpr(attr.Expr)
-		if tdiags.HasErrors() || len(trav) != 1 {
-			diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &p.Alias)...)
-		} else {
-			p.Alias = trav.RootName()
-		}
+		// A string, as in Terraform. (hcl.RelTraversalForExpr was tried
+		// first here, but its result has no root, so RootName panicked for
+		// a bare `alias = x` and for every alias in JSON syntax.)
+		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &p.Alias)...)
 		if p.Alias != "" && !hclsyntax.ValidIdentifier(p.Alias) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,

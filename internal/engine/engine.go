@@ -12,6 +12,7 @@ import (
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/states"
@@ -37,6 +38,51 @@ type Engine struct {
 	// Recorder, when set, is told about every state change during apply as
 	// it happens (the state journal).
 	Recorder states.Recorder
+
+	// schemas caches provider schemas across this engine's operations.
+	schemas schemaCache
+}
+
+// schemaCache holds provider schemas, each fetched once.
+type schemaCache struct {
+	mu sync.Mutex
+	m  map[addrs.Provider]*providers.GetProviderSchemaResponse
+}
+
+func (c *schemaCache) get(p addrs.Provider) (*providers.GetProviderSchemaResponse, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.m[p]
+	return s, ok
+}
+
+func (c *schemaCache) put(p addrs.Provider, s *providers.GetProviderSchemaResponse) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[addrs.Provider]*providers.GetProviderSchemaResponse{}
+	}
+	c.m[p] = s
+}
+
+// ResourceSchema returns the schema of a resource type, using the schemas
+// fetched by earlier operations or fetching them now. It returns nil when
+// the provider or type is unknown.
+func (e *Engine) ResourceSchema(ctx context.Context, provider addrs.Provider, mode addrs.ResourceMode, typeName string) *configschema.Block {
+	s, ok := e.schemas.get(provider)
+	if !ok {
+		ps := newProviderSet(e.Providers, &e.schemas)
+		defer ps.closeAll(context.WithoutCancel(ctx))
+		var err error
+		if s, err = ps.schema(ctx, addrs.AbsProviderConfig{Provider: provider}); err != nil {
+			return nil
+		}
+	}
+	types := s.ResourceTypes
+	if mode == addrs.DataResourceMode {
+		types = s.DataSources
+	}
+	return types[typeName].Block
 }
 
 // InputValue is a root module variable value supplied by the user.
@@ -52,11 +98,11 @@ type providerSet struct {
 	mu        sync.Mutex
 	factories map[addrs.Provider]providers.Factory
 	instances map[string]providers.Interface
-	schemas   map[addrs.Provider]*providers.GetProviderSchemaResponse
+	schemas   *schemaCache
 }
 
-func newProviderSet(f map[addrs.Provider]providers.Factory) *providerSet {
-	return &providerSet{factories: f, instances: map[string]providers.Interface{}, schemas: map[addrs.Provider]*providers.GetProviderSchemaResponse{}}
+func newProviderSet(f map[addrs.Provider]providers.Factory, schemas *schemaCache) *providerSet {
+	return &providerSet{factories: f, instances: map[string]providers.Interface{}, schemas: schemas}
 }
 
 // get returns the started instance for a provider configuration.
@@ -79,25 +125,20 @@ func (ps *providerSet) get(ctx context.Context, addr addrs.AbsProviderConfig) (p
 	return p, nil
 }
 
-// schema returns the provider's schemas, fetched once per operation.
+// schema returns the provider's schemas, fetched once per engine.
 func (ps *providerSet) schema(ctx context.Context, addr addrs.AbsProviderConfig) (*providers.GetProviderSchemaResponse, error) {
 	p, err := ps.get(ctx, addr)
 	if err != nil {
 		return nil, err
 	}
-	ps.mu.Lock()
-	s, ok := ps.schemas[addr.Provider]
-	ps.mu.Unlock()
-	if ok {
+	if s, ok := ps.schemas.get(addr.Provider); ok {
 		return s, nil
 	}
 	resp := p.GetProviderSchema(ctx)
 	if resp.Diagnostics.HasErrors() {
 		return nil, fmt.Errorf("failed to load schema of provider %s: %s", addr.Provider.ForDisplay(), diagText(resp.Diagnostics))
 	}
-	ps.mu.Lock()
-	ps.schemas[addr.Provider] = &resp
-	ps.mu.Unlock()
+	ps.schemas.put(addr.Provider, &resp)
 	return &resp, nil
 }
 

@@ -39,7 +39,7 @@ func (e *Engine) newWalker(state *states.State) *walker {
 	return &walker{
 		e:          e,
 		ev:         newEvaluator(e.Config, e.workspace(), e.cwd()),
-		ps:         newProviderSet(e.Providers),
+		ps:         newProviderSet(e.Providers, &e.schemas),
 		state:      states.NewSync(state),
 		sem:        make(chan struct{}, e.parallelism()),
 		configured: map[string]bool{},
