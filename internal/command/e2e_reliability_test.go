@@ -205,3 +205,53 @@ func TestE2EErroredState(t *testing.T) {
 		t.Fatalf("errored.tfstate has %d resources", n)
 	}
 }
+
+// TestE2EDoubleInterrupt: a second Ctrl-C exits at once; the journal keeps
+// what finished and the next command recovers it.
+func TestE2EDoubleInterrupt(t *testing.T) {
+	const n = 600
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), chainConfig(n))
+	cmd := exec.Command(strataBin, "apply", "-auto-approve", "-no-color")
+	cmd.Dir = dir
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for strings.Count(out.String(), "Creation complete") < 20 && time.Now().Before(deadline) {
+		time.Sleep(2 * time.Millisecond)
+	}
+	// Signals sent together coalesce; send the second once the first
+	// has been seen.
+	_ = cmd.Process.Signal(os.Interrupt)
+	for !strings.Contains(out.String(), "Interrupt received") && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	_ = cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if err == nil {
+		t.Skip("the apply finished before the interrupts arrived")
+	}
+	if !strings.Contains(out.String(), "Two interrupts received") {
+		t.Skip("the graceful stop finished before the second interrupt arrived")
+	}
+	if !strings.Contains(out.String(), "Two interrupts received") {
+		t.Fatalf("no double-interrupt message:\n%s", out.String())
+	}
+	r := strata(t, dir, "plan", "-no-color", "-detailed-exitcode")
+	if r.code != 2 && r.code != 0 {
+		t.Fatalf("plan after double interrupt: %d\n%s", r.code, r.stderr)
+	}
+	inState := 0
+	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); err == nil {
+		inState = stateResourceCount(t, filepath.Join(dir, "terraform.tfstate"))
+	}
+	if inState == 0 {
+		t.Fatal("nothing recovered after 20 creations had completed")
+	}
+	if toAdd := strings.Count(r.stdout, "will be created"); inState+toAdd != n {
+		t.Fatalf("%d in state + %d to create != %d", inState, toAdd, n)
+	}
+}
