@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/mitchellh/colorstring"
+	"github.com/mitchellh/go-wordwrap"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -31,7 +32,13 @@ func FormatDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File, noColor boo
 		b.WriteString(snippet(d, files, noColor))
 	}
 	if d.Detail != "" {
-		b.WriteString(d.Detail)
+		detail := d.Detail
+		if !noColor {
+			// Inside the box, paragraphs wrap to fit 78 columns, as
+			// Terraform's do.
+			detail = wrapParagraphs(detail, 76)
+		}
+		b.WriteString(detail)
 		b.WriteString("\n")
 	}
 	text := b.String()
@@ -46,8 +53,21 @@ func FormatDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File, noColor boo
 		out.WriteString(color + "│[reset] " + sc.Text() + "\n")
 	}
 	out.WriteString(color + "╵[reset]\n")
-	c := colorstring.Colorize{Colors: colorstring.DefaultColors, Reset: true}
+	c := colorstring.Colorize{Colors: colorstring.DefaultColors}
 	return c.Color(out.String())
+}
+
+// wrapParagraphs wraps each line of text to width, leaving indented lines
+// (code examples) alone.
+func wrapParagraphs(text string, width int) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, " ") {
+			continue
+		}
+		lines[i] = wordwrap.WrapString(l, uint(width))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // snippet renders "  on FILE line N, in CONTEXT:" and the source lines of
