@@ -35,7 +35,7 @@ func TestPathsApplyRoundTrip(t *testing.T) {
 			t.Errorf("path %#v lost", want)
 		}
 	}
-	if Apply(v, nil) != v {
+	if !Apply(v, nil).RawEquals(v) {
 		t.Error("Apply with no paths should return the value unchanged")
 	}
 }
