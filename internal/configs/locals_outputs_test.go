@@ -21,7 +21,7 @@ func TestDecodeLocals(t *testing.T) {
 	}{
 		"several blocks and files": {
 			files: map[string]string{
-				"a.tf": "locals {\n  a = 1\n  b = \"two\"\n}\nlocals {\n  c = [a, b]\n}\n",
+				"a.tf":      "locals {\n  a = 1\n  b = \"two\"\n}\nlocals {\n  c = [a, b]\n}\n",
 				"b.tf.json": `{"locals": {"d": "${local.a + 1}", "e": true}}`,
 			},
 			want: map[string]localSummary{

@@ -261,8 +261,8 @@ resource "terraform_data" "a" {
 }
 `,
 			want: []resourceSummary{{
-				Addr:      "terraform_data.a",
-				DependsOn: []string{"terraform_data.b", "data.terraform_remote_state.c", `terraform_data.d["k"]`},
+				Addr:          "terraform_data.a",
+				DependsOn:     []string{"terraform_data.b", "data.terraform_remote_state.c", `terraform_data.d["k"]`},
 				ProviderLocal: "terraform", Config: []string{}, Managed: &lifecycleSummary{},
 				DeclRange: "main.tf:2,1-2,30", TypeRange: "main.tf:2,10-2,26",
 			}},
