@@ -69,6 +69,7 @@ func (w *walker) buildConfigGraph(ctx context.Context) (*configGraph, hcl.Diagno
 	}
 	addResources(cfg.ManagedResources)
 	addResources(cfg.DataResources)
+	diags = append(diags, unsupportedLifecycle(cfg)...)
 	for _, name := range sortedKeys(cfg.Outputs) {
 		n := &outputNode{cfg: cfg.Outputs[name]}
 		cg.outputs[name] = n
@@ -113,6 +114,34 @@ func (w *walker) buildConfigGraph(ctx context.Context) (*configGraph, hcl.Diagno
 		connectDeps(n, n.cfg.DependsOn)
 	}
 	return cg, diags
+}
+
+// unsupportedLifecycle reports lifecycle settings this version parses but
+// does not yet act on, rather than silently ignoring them.
+func unsupportedLifecycle(cfg *configs.Module) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, key := range sortedKeys(cfg.ManagedResources) {
+		lc := cfg.ManagedResources[key].Managed
+		var rng *hcl.Range
+		what := ""
+		switch {
+		case len(lc.ReplaceTriggeredBy) > 0:
+			what, rng = "replace_triggered_by", lc.ReplaceTriggeredBy[0].Range().Ptr()
+		case len(lc.Preconditions) > 0:
+			what, rng = "precondition", lc.Preconditions[0].DeclRange.Ptr()
+		case len(lc.Postconditions) > 0:
+			what, rng = "postcondition", lc.Postconditions[0].DeclRange.Ptr()
+		default:
+			continue
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Unsupported lifecycle argument",
+			Detail:   fmt.Sprintf("This version of strata does not yet act on %s in resource lifecycle blocks. Remove it, or use Terraform for this configuration until strata supports it.", what),
+			Subject:  rng,
+		})
+	}
+	return diags
 }
 
 // providerNode returns the node of a provider configuration, adding one
