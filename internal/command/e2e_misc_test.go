@@ -74,3 +74,25 @@ func TestE2EVersionAndChdir(t *testing.T) {
 		t.Fatalf("plan in an empty directory: %+v", r)
 	}
 }
+
+func TestE2EWorkspaceState(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `output "ws" { value = terraform.workspace }`)
+	t.Setenv("TF_WORKSPACE", "staging")
+	if r := strata(t, dir, "apply", "-auto-approve", "-no-color"); r.code != 1 || !strings.Contains(r.stderr, "does not exist") {
+		t.Fatalf("a missing workspace must be refused: %+v", r)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "terraform.tfstate.d", "staging"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate.d", "staging", "terraform.tfstate")); err != nil {
+		t.Fatal("workspace state not written in terraform.tfstate.d/staging")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); err == nil {
+		t.Fatal("the default workspace's state was written")
+	}
+	if r := mustStrata(t, dir, 0, "output", "-raw", "ws"); r.stdout != "staging" {
+		t.Fatalf("terraform.workspace = %q", r.stdout)
+	}
+}

@@ -3,6 +3,9 @@ package command
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -36,10 +39,16 @@ func newEngine(d *Deps, mod *configs.Module, v *views.View, parallelism int) *en
 	}
 }
 
-// workspaceName is the selected workspace: TF_WORKSPACE or "default".
+// workspaceName is the selected workspace: TF_WORKSPACE, else the name
+// recorded in .terraform/environment, else "default".
 func workspaceName(d *Deps) string {
 	if ws := d.Getenv("TF_WORKSPACE"); ws != "" {
 		return ws
+	}
+	if data, err := os.ReadFile(filepath.Join(".terraform", "environment")); err == nil {
+		if ws := strings.TrimSpace(string(data)); ws != "" {
+			return ws
+		}
 	}
 	return "default"
 }

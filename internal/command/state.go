@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -44,6 +45,18 @@ func (f *stateFlags) register(fs *pflag.FlagSet, withOut bool) {
 // backend and the flags.
 func stateManager(d *Deps, mod *configs.Module, f *stateFlags) (*statemgr.Local, hcl.Diagnostics) {
 	path := DefaultStatePath
+	if ws := workspaceName(d); ws != "default" {
+		// Local state of other workspaces lives in terraform.tfstate.d.
+		dir := filepath.Join("terraform.tfstate.d", ws)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return nil, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Currently selected workspace does not exist",
+				Detail:   fmt.Sprintf("The workspace %q (from TF_WORKSPACE or .terraform/environment) does not exist. Create its directory %s, or select the default workspace.", ws, dir),
+			}}
+		}
+		path = filepath.Join(dir, DefaultStatePath)
+	}
 	if mod != nil && mod.Backend != nil {
 		switch mod.Backend.Type {
 		case "local":
