@@ -24,7 +24,7 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 			Detail:   "strata produced an invalid plan with errors, so it cannot be applied.",
 		}}
 	}
-	w := e.newWalker(plan.PriorState.DeepCopy())
+	w := e.newWalker(plan.PriorState.DeepCopy(), false)
 	defer w.ps.closeAll(context.WithoutCancel(ctx))
 	aw := &applyWalk{walker: w, plan: plan, byResource: map[string][]*plans.ResourceInstanceChange{}}
 	for _, c := range plan.Changes.Resources {

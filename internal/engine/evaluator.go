@@ -32,14 +32,17 @@ type evaluator struct {
 
 var _ lang.Data = (*evaluator)(nil)
 
-func newEvaluator(cfg *configs.Module, workspace, cwd string) *evaluator {
+// newEvaluator returns an evaluator for one walk. pure makes impure
+// functions (uuid, timestamp, bcrypt) unknown, as they are during plan and
+// validate: their values are decided once, at apply.
+func newEvaluator(cfg *configs.Module, workspace, cwd string, pure bool) *evaluator {
 	ev := &evaluator{
 		cfg: cfg, workspace: workspace, cwd: cwd,
 		variables: map[string]cty.Value{},
 		locals:    map[string]cty.Value{},
 		resources: map[string]cty.Value{},
 	}
-	ev.base = &lang.Scope{Data: ev, BaseDir: cfg.SourceDir}
+	ev.base = &lang.Scope{Data: ev, BaseDir: cfg.SourceDir, PureOnly: pure}
 	return ev
 }
 

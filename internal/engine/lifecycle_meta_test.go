@@ -142,3 +142,18 @@ resource "terraform_data" "a" {
 		t.Fatalf("sensitive paths %#v, want input.name", obj.SensitivePaths)
 	}
 }
+
+func TestImpureFunctionsUnknownUntilApply(t *testing.T) {
+	e := builtinEngine(testConfigInline(t, map[string]string{"main.tf": `
+resource "terraform_data" "a" {
+  input = { id = uuid(), at = timestamp() }
+}`}))
+	plan, state := planApply(t, e, nil, PlanOpts{})
+	in := plan.Changes.Resource(mustInstance(t, "terraform_data.a")).After.GetAttr("input")
+	if in.IsWhollyKnown() {
+		t.Fatalf("uuid() and timestamp() should be unknown in the plan, got %#v", in)
+	}
+	if got := objectAttr(t, state, "terraform_data.a", "input"); !strings.Contains(got, `"id":"`) {
+		t.Fatalf("input after apply: %s", got)
+	}
+}

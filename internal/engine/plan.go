@@ -29,7 +29,7 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 	if prevRun == nil {
 		prevRun = states.New()
 	}
-	w := e.newWalker(prevRun.DeepCopy())
+	w := e.newWalker(prevRun.DeepCopy(), true)
 	defer w.ps.closeAll(context.WithoutCancel(ctx))
 	pw := &planWalk{walker: w, opts: opts}
 

@@ -17,7 +17,7 @@ import (
 // resource's configuration as judged by its provider. Variables are
 // unknown, so expressions depending on them are checked only for type.
 func (e *Engine) Validate(ctx context.Context) hcl.Diagnostics {
-	w := e.newWalker(nil)
+	w := e.newWalker(nil, true)
 	defer w.ps.closeAll(context.WithoutCancel(ctx))
 	cg, diags := w.buildConfigGraph(ctx)
 	diags = append(diags, cycleDiags(cg.g)...)

@@ -35,10 +35,12 @@ type walker struct {
 	configured map[string]bool
 }
 
-func (e *Engine) newWalker(state *states.State) *walker {
+// newWalker prepares a walk over state; pure is true for plan and
+// validate walks, false for apply.
+func (e *Engine) newWalker(state *states.State, pure bool) *walker {
 	return &walker{
 		e:          e,
-		ev:         newEvaluator(e.Config, e.workspace(), e.cwd()),
+		ev:         newEvaluator(e.Config, e.workspace(), e.cwd(), pure),
 		ps:         newProviderSet(e.Providers, &e.schemas),
 		state:      states.NewSync(state),
 		sem:        make(chan struct{}, e.parallelism()),
