@@ -134,7 +134,7 @@ func parseVarValue(decl *configs.Variable, raw, source string) (cty.Value, hcl.D
 		return cty.DynamicVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid value for input variable",
-			Detail:   fmt.Sprintf("The value given for var.%s in the %s is not a valid expression: %s.", decl.Name, source, diags[0].Detail),
+			Detail:   fmt.Sprintf("The value given for var.%s in the %s is not a valid expression: %s.", decl.Name, source, strings.TrimSuffix(diags[0].Detail, ".")),
 		}}
 	}
 	v, vdiags := expr.Value(nil)

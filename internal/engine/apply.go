@@ -57,7 +57,7 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 	})
 	defer stop()
 
-	diags = append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, aw.visit)...)
+	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, aw.visit)...))
 	if plan.Mode == plans.DestroyMode {
 		for name := range e.Config.Outputs {
 			aw.setOutput(name, nil)

@@ -157,7 +157,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	// Final plan, with a wholly known configuration.
 	proposed := objchange.ProposedNew(rt.schema, prior, unmarkedConfig)
 	if err := aw.acquire(ctx); err != nil {
-		return unknown, errorDiags("Operation cancelled", err, nil)
+		return unknown, cancelledDiags(err)
 	}
 	presp := rt.p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 		TypeName: addr.Resource.Resource.Type, PriorState: prior, ProposedNewState: proposed,
@@ -213,8 +213,9 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	if err != nil {
 		return unknown, append(diags, errorDiags("Failed to encode new state", err, nil)...)
 	}
-	if adiags.HasErrors() {
-		// A partial failure: keep the object but replace it next time.
+	if adiags.HasErrors() && action == plans.Create {
+		// A create that failed part-way: keep the object, but replace it
+		// next time. A failed update keeps its object as it is.
 		obj.Status = states.ObjectTainted
 	}
 	diags = append(diags, aw.record(addr, "", obj, rt.provider)...)
@@ -227,7 +228,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 // breaks the rules, so that it is saved and nothing is lost.
 func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, deposed string, action plans.Action, prior, planned, config cty.Value, private []byte, n *resourceNode) (cty.Value, []byte, hcl.Diagnostics) {
 	if err := aw.acquire(ctx); err != nil {
-		return cty.NilVal, nil, errorDiags("Operation cancelled", err, nil)
+		return cty.NilVal, nil, cancelledDiags(err)
 	}
 	defer aw.release()
 	if d := aw.intent(addr, deposed, action); d.HasErrors() {

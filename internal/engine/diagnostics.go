@@ -45,3 +45,36 @@ func attributeRange(body hcl.Body, path cty.Path) *hcl.Range {
 	}
 	return nil
 }
+
+// cancelledSummary is the summary of the one diagnostic an interrupted
+// operation reports.
+const cancelledSummary = "Operation cancelled"
+
+// cancelledDiags reports an operation not started because the run was
+// interrupted.
+func cancelledDiags(err error) hcl.Diagnostics {
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: cancelledSummary, Detail: err.Error()}}
+}
+
+// collapseCancelled keeps one "Operation cancelled" diagnostic, however
+// many operations an interrupt stopped, and says how many there were.
+func collapseCancelled(diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	var first *hcl.Diagnostic
+	n := 0
+	for _, d := range diags {
+		if d.Summary != cancelledSummary {
+			out = append(out, d)
+			continue
+		}
+		n++
+		if first == nil {
+			first = d
+			out = append(out, d)
+		}
+	}
+	if n > 1 {
+		first.Detail = "The run was interrupted, so operations that had not started were skipped. Everything that finished is recorded in the state."
+	}
+	return out
+}

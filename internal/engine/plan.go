@@ -49,7 +49,7 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 		plan.Errored = true
 		return plan, diags
 	}
-	diags = append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, pw.visit)...)
+	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, pw.visit)...))
 
 	// Outputs that are in the state but no longer configured are removed.
 	for name, o := range prevRun.Outputs {

@@ -135,7 +135,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 	}
 	var diags hcl.Diagnostics
 	if err := pw.acquire(ctx); err != nil {
-		return null, obj, errorDiags("Operation cancelled", err, nil)
+		return null, obj, cancelledDiags(err)
 	}
 	v, pd := upgrade.ResourceObject(ctx, rt.p, addr.Resource.Resource.Type, rt.schema, rt.version, obj.SchemaVersion, obj.AttrsJSON, obj.AttrsFlat)
 	pw.release()
@@ -149,7 +149,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 		pw.hook(func(h hooks.Hook) { h.PreRefresh(addr, hooks.IDOf(v)) })
 		unmarked, paths := marks.Paths(v)
 		if err := pw.acquire(ctx); err != nil {
-			return null, obj, errorDiags("Operation cancelled", err, nil)
+			return null, obj, cancelledDiags(err)
 		}
 		resp := rt.p.ReadResource(ctx, providers.ReadResourceRequest{TypeName: addr.Resource.Resource.Type, PriorState: unmarked, Private: obj.Private})
 		pw.release()
@@ -266,7 +266,7 @@ func (pw *planWalk) planChange(ctx context.Context, n *resourceNode, rt *resourc
 		private = obj.Private
 	}
 	if err := pw.acquire(ctx); err != nil {
-		return cty.NilVal, providers.PlanResourceChangeResponse{}, errorDiags("Operation cancelled", err, nil)
+		return cty.NilVal, providers.PlanResourceChangeResponse{}, cancelledDiags(err)
 	}
 	resp := rt.p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 		TypeName: addr.Resource.Resource.Type, PriorState: prior, ProposedNewState: proposed,
@@ -321,7 +321,7 @@ func (pw *planWalk) planDataInstance(ctx context.Context, n *resourceNode, rt *r
 // readDataSource calls ReadDataSource and records the result in the state.
 func readDataSource(ctx context.Context, w *walker, n *resourceNode, rt *resourceType, addr addrs.AbsResourceInstance, config cty.Value, paths []cty.Path) (cty.Value, hcl.Diagnostics) {
 	if err := w.acquire(ctx); err != nil {
-		return cty.NilVal, errorDiags("Operation cancelled", err, nil)
+		return cty.NilVal, cancelledDiags(err)
 	}
 	resp := rt.p.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: addr.Resource.Resource.Type, Config: config})
 	w.release()

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -96,9 +97,14 @@ func (w *walker) evalVariable(n *varNode, inputs map[string]InputValue) hcl.Diag
 	var diags hcl.Diagnostics
 	in, given := inputs[cfg.Name]
 	val := cty.NullVal(cfg.Type)
+	// Values from files point at their source; others (-var, environment,
+	// prompts) at the declaration.
 	rng := cfg.DeclRange
 	if given {
-		val, rng = in.Value, in.Source
+		val = in.Value
+		if in.Source.Filename != "" {
+			rng = in.Source
+		}
 	}
 	if val.IsNull() && cfg.Default != cty.NilVal && (!given || !cfg.Nullable) {
 		val = cfg.Default
@@ -121,7 +127,7 @@ func (w *walker) evalVariable(n *varNode, inputs map[string]InputValue) hcl.Diag
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid value for input variable",
-			Detail:   fmt.Sprintf("The given value is not suitable for var.%s declared at %s: %s.", cfg.Name, cfg.DeclRange, err),
+			Detail:   fmt.Sprintf("The given value is not suitable for var.%s declared at %s: %s.", cfg.Name, cfg.DeclRange, strings.TrimSuffix(err.Error(), ".")),
 			Subject:  rng.Ptr(),
 		})
 		w.ev.setVariable(cfg.Name, cty.UnknownVal(cfg.Type))
