@@ -160,7 +160,7 @@ type countHook struct {
 	added, changed, destroyd int
 }
 
-func (h *countHook) PostApply(_ addrs.AbsResourceInstance, action plans.Action, _ string, _ time.Duration, err error) {
+func (h *countHook) PostApply(_ addrs.AbsResourceInstance, _ string, action plans.Action, _ string, _ time.Duration, err error) {
 	if err != nil {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs/format"
 )
 
@@ -137,6 +138,9 @@ func fmtFile(v interface{ Raw(string) }, opts *fmtOptions, path string) (bool, h
 	}
 	out, diags := format.Source(src, path)
 	if diags.HasErrors() {
+		if vv, ok := v.(*views.View); ok {
+			vv.AddSource(path, src)
+		}
 		return false, diags
 	}
 	if bytes.Equal(src, out) {

@@ -3,6 +3,10 @@ package command
 import (
 	"context"
 	"os"
+	"sort"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
 
 	"github.com/spf13/cobra"
 )
@@ -41,6 +45,12 @@ func newInitCommand(d *Deps, runF func(*initOptions) error) *cobra.Command {
 func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	v := d.newView(opts.view)
 	mod, _, diags := loadConfig(v)
+	if len(v.Files) == 0 {
+		v.Output("[reset][bold]strata initialized in an empty directory![reset]\n\n" +
+			"The directory has no strata configuration files. You may begin working\n" +
+			"with strata immediately by creating configuration files (*.tf).\n")
+		return nil
+	}
 	if hasErrors(v, diags) {
 		return errReported
 	}
@@ -49,13 +59,12 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 		return errReported
 	}
 	v.Output("[reset][bold]Initializing provider plugins...[reset]\n")
-	for name, rp := range mod.RequiredProviders {
-		if !rp.Source.IsBuiltIn() {
-			if _, ok := d.Providers(".")[rp.Source]; !ok {
-				v.Diagnostics(errorDiag("Failed to install provider", errorf(
-					"Provider %q (%s) is not available. This version of strata runs only its built-in providers (terraform.io/builtin/terraform).", name, rp.Source)))
-				return errReported
-			}
+	available := d.Providers(".")
+	for _, p := range neededProviders(mod) {
+		if _, ok := available[p]; !ok {
+			v.Diagnostics(errorDiag("Failed to install provider", errorf(
+				"The configuration uses the provider %s, which is not available. This version of strata runs only its built-in providers (terraform.io/builtin/terraform); support for provider plugins is coming.", p.ForDisplay())))
+			return errReported
 		}
 	}
 	if err := os.MkdirAll(".terraform", 0o755); err != nil {
@@ -70,4 +79,27 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 		"rerun this command to reinitialize your working directory. If you forget, other\n" +
 		"commands will detect it and remind you to do so if necessary.[reset]\n")
 	return nil
+}
+
+// neededProviders lists the providers a module uses: its required_providers
+// and those its resources imply, sorted.
+func neededProviders(mod *configs.Module) []addrs.Provider {
+	seen := map[addrs.Provider]bool{}
+	for _, rp := range mod.RequiredProviders {
+		seen[rp.Source] = true
+	}
+	for _, rs := range []map[string]*configs.Resource{mod.ManagedResources, mod.DataResources} {
+		for _, r := range rs {
+			seen[mod.ProviderForLocalName(r.ProviderLocalName())] = true
+		}
+	}
+	for _, p := range mod.ProviderConfigs {
+		seen[mod.ProviderForLocalName(p.Name)] = true
+	}
+	out := make([]addrs.Provider, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
 }

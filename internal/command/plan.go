@@ -32,8 +32,8 @@ func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
   would take to apply the current configuration. This command will not
   actually perform the planned actions.
 
-  You can optionally save the plan to a file, which you can then pass to
-  the "apply" command to perform exactly the actions described in the plan.`,
+  With -detailed-exitcode, the exit code tells whether there are changes,
+  which is how CI pipelines usually use it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {

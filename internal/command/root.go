@@ -24,6 +24,11 @@ func Run(args []string, d *Deps) int {
 		}
 	}
 	root := NewRootCommand(d)
+	if len(args) == 0 {
+		// As Terraform: usage, and the "command not found" exit code.
+		fmt.Fprintln(d.Stderr, root.Long)
+		return 127
+	}
 	root.SetArgs(normalizeArgs(args))
 	err = root.Execute()
 	if err != nil {
@@ -170,8 +175,12 @@ func helpText(c *cobra.Command) string {
 				return
 			}
 			name := "-" + f.Name
-			if f.Value.Type() != "bool" {
-				name += "=" + strings.ToUpper(valueName(f))
+			switch {
+			case f.Value.Type() == "bool" && f.DefValue == "true":
+				// Flags that are on by default are written to turn them off.
+				name += "=false"
+			case f.Value.Type() != "bool":
+				name += "=" + placeholder(f.Name)
 			}
 			fmt.Fprintf(&b, "\n  %s\n      %s\n", name, strings.ReplaceAll(f.Usage, "\n", "\n      "))
 		})
@@ -179,9 +188,19 @@ func helpText(c *cobra.Command) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func valueName(f *pflag.Flag) string {
-	if n, _ := pflag.UnquoteUsage(f); n != "" {
-		return n
+// placeholder is what a flag's value looks like in help text.
+func placeholder(flag string) string {
+	switch flag {
+	case "var":
+		return "'NAME=VALUE'"
+	case "var-file":
+		return "FILENAME"
+	case "state", "state-out", "backup":
+		return "PATH"
+	case "lock-timeout":
+		return "DURATION"
+	case "parallelism":
+		return "N"
 	}
-	return "value"
+	return "VALUE"
 }

@@ -87,7 +87,10 @@ func stateManager(d *Deps, mod *configs.Module, f *stateFlags) (*statemgr.Local,
 	if f != nil {
 		out, backup = f.stateOut, f.backupPath
 	}
-	return statemgr.NewLocal(path, out, backup, d.Version), nil
+	// terraform_version records the Terraform version whose format strata
+	// writes: Terraform refuses states from versions newer than itself, so
+	// strata's own version number must not appear there.
+	return statemgr.NewLocal(path, out, backup, TerraformCompatVersion), nil
 }
 
 // openState locks (unless disabled) and reads the state. The returned
@@ -122,9 +125,8 @@ func openState(ctx context.Context, d *Deps, mgr *statemgr.Local, f *stateFlags,
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  "Operation interrupted: " + what,
-			Detail: fmt.Sprintf("A previous run was stopped while the provider was performing a %s of %s, so strata does not know whether it finished. "+
-				"If the object exists but is not in the state, import it with \"strata import\"; otherwise run the operation again. "+
-				"The plan below is based on the state as last recorded.", p.Action, what),
+			Detail: fmt.Sprintf("A previous run was stopped while the provider was performing a %s of %s, so strata does not know whether it finished. %s",
+				p.Action, what, pendingAdvice(p.Action)),
 		})
 	}
 	return s, release, diags
@@ -146,4 +148,14 @@ func saveState(d *Deps, mgr *statemgr.Local, s *states.State) hcl.Diagnostics {
 		detail = fmt.Sprintf("Error saving state: %s\n\nThe state could not be written to errored.tfstate either (%s). The journal beside the state file still holds every change made; the next command will recover it.", err, encErr)
 	}
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to save state", Detail: detail}}
+}
+
+// pendingAdvice says what to do about an operation left in flight.
+func pendingAdvice(action string) string {
+	switch action {
+	case "create", "replace":
+		return "If the new object was created, the state does not record it: delete it in the remote system (strata cannot import objects yet) and run apply again; if it was not, simply run apply again."
+	default:
+		return "The state still holds the object as last recorded, and the next plan reads its current state from the provider, so running the operation again is safe."
+	}
 }

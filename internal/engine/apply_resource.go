@@ -235,7 +235,7 @@ func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs
 		return cty.NilVal, nil, d
 	}
 	id := hooks.IDOf(prior)
-	aw.hook(func(h hooks.Hook) { h.PreApply(addr, action, id) })
+	aw.hook(func(h hooks.Hook) { h.PreApply(addr, deposed, action, id) })
 	start := time.Now()
 	resp := rt.p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
 		TypeName: addr.Resource.Resource.Type, PriorState: prior, PlannedState: planned,
@@ -281,7 +281,7 @@ func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs
 			newID = nid
 		}
 	}
-	aw.hook(func(h hooks.Hook) { h.PostApply(addr, action, newID, time.Since(start), applyErr) })
+	aw.hook(func(h hooks.Hook) { h.PostApply(addr, deposed, action, newID, time.Since(start), applyErr) })
 	return newVal, resp.Private, diags
 }
 

@@ -58,7 +58,7 @@ func (w *walker) expandResource(r *configs.Resource) (*expansion, hcl.Diagnostic
 		}
 		v, _ = v.Unmark()
 		if !v.IsKnown() {
-			return nil, invalidExpansion(r.Count, "count", `The "count" value depends on resource attributes that cannot be determined until apply, so strata cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.`)
+			return nil, invalidExpansion(r.Count, "count", `The "count" value depends on resource attributes that cannot be determined until apply, so strata cannot predict how many instances will be created. To work around this, first apply a configuration without this resource, so that the values the count depends on are known, and then add it back.`)
 		}
 		if v.IsNull() {
 			return nil, invalidExpansion(r.Count, "count", `The given "count" argument value is null. An integer is required.`)
@@ -81,7 +81,7 @@ func (w *walker) expandResource(r *configs.Resource) (*expansion, hcl.Diagnostic
 			return nil, invalidExpansion(r.ForEach, "for_each", "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
 		}
 		if !v.IsWhollyKnown() {
-			return nil, invalidExpansion(r.ForEach, "for_each", `The "for_each" value depends on resource attributes that cannot be determined until apply, so strata cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the for_each depends on.`)
+			return nil, invalidExpansion(r.ForEach, "for_each", `The "for_each" value depends on resource attributes that cannot be determined until apply, so strata cannot predict how many instances will be created. To work around this, first apply a configuration without this resource, so that the values the for_each depends on are known, and then add it back.`)
 		}
 		if v.IsNull() {
 			return nil, invalidExpansion(r.ForEach, "for_each", `The given "for_each" argument value is null. A map, or set of strings, is allowed.`)

@@ -24,17 +24,17 @@ func (h *UIHook) PreRefresh(addr addrs.AbsResourceInstance, id string) {
 }
 
 // PreApply implements hooks.Hook.
-func (h *UIHook) PreApply(addr addrs.AbsResourceInstance, action plans.Action, id string) {
+func (h *UIHook) PreApply(addr addrs.AbsResourceInstance, deposed string, action plans.Action, id string) {
 	verb := map[plans.Action]string{plans.Create: "Creating...", plans.Update: "Modifying...", plans.Delete: "Destroying...", plans.Read: "Reading..."}[action]
 	suffix := ""
 	if action != plans.Create {
 		suffix = idSuffix(id)
 	}
-	h.View.Outputf("[reset][bold]%s: %s%s[reset]\n", addr, verb, suffix)
+	h.View.Outputf("[reset][bold]%s: %s%s[reset]\n", label(addr, deposed), verb, suffix)
 }
 
 // PostApply implements hooks.Hook.
-func (h *UIHook) PostApply(addr addrs.AbsResourceInstance, action plans.Action, id string, elapsed time.Duration, err error) {
+func (h *UIHook) PostApply(addr addrs.AbsResourceInstance, deposed string, action plans.Action, id string, elapsed time.Duration, err error) {
 	if err != nil {
 		return // the error itself is reported as a diagnostic
 	}
@@ -43,7 +43,7 @@ func (h *UIHook) PostApply(addr addrs.AbsResourceInstance, action plans.Action, 
 	if action != plans.Delete {
 		suffix = idSuffix(id)
 	}
-	h.View.Outputf("[reset][bold]%s: %s after %s%s[reset]\n", addr, verb, formatElapsed(elapsed), suffix)
+	h.View.Outputf("[reset][bold]%s: %s after %s%s[reset]\n", label(addr, deposed), verb, formatElapsed(elapsed), suffix)
 }
 
 // Stopping implements hooks.Hook.
@@ -65,4 +65,13 @@ func formatElapsed(d time.Duration) string {
 		return fmt.Sprintf("%ds", s)
 	}
 	return fmt.Sprintf("%dm%ds", s/60, s%60)
+}
+
+// label names the object an operation is on, as Terraform does:
+// "ADDR" or "ADDR (deposed object KEY)".
+func label(addr addrs.AbsResourceInstance, deposed string) string {
+	if deposed == "" {
+		return addr.String()
+	}
+	return addr.String() + " (deposed object " + deposed + ")"
 }

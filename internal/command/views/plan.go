@@ -90,6 +90,6 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
 // PlanNoSavedPlanNote ends a plan run without -out.
 func (v *View) PlanNoSavedPlanNote() {
 	v.Output("\n─────────────────────────────────────────────────────────────────────────────\n\n" +
-		"Note: You didn't use the -out option to save this plan, so strata can't\n" +
-		"guarantee to take exactly these actions if you run \"strata apply\" now.\n")
+		"Note: strata cannot save plans yet, so \"strata apply\" makes a new plan\n" +
+		"first; it may differ from this one if anything changes in between.\n")
 }

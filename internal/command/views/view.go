@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/strata-dev/strata/internal/command/views/render"
 )
 
@@ -59,4 +60,20 @@ func (v *View) Diagnostics(diags hcl.Diagnostics) {
 			fmt.Fprint(v.Stdout, text)
 		}
 	}
+}
+
+// AddSource records a file's source so that diagnostics about it show
+// snippets.
+func (v *View) AddSource(filename string, src []byte) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.Files == nil {
+		v.Files = map[string]*hcl.File{}
+	}
+	f, _ := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	if f == nil {
+		f = &hcl.File{}
+	}
+	f.Bytes = src
+	v.Files[filename] = f
 }

@@ -18,11 +18,12 @@ type Hook interface {
 	// PreRefresh is called before reading a resource instance; id is its
 	// "id" attribute when it has one.
 	PreRefresh(addr addrs.AbsResourceInstance, id string)
-	// PreApply is called before applying a change.
-	PreApply(addr addrs.AbsResourceInstance, action plans.Action, id string)
+	// PreApply is called before applying a change to an instance's
+	// current object (deposed "") or one of its deposed objects.
+	PreApply(addr addrs.AbsResourceInstance, deposed string, action plans.Action, id string)
 	// PostApply is called after applying a change, with the new state's
 	// id and any error.
-	PostApply(addr addrs.AbsResourceInstance, action plans.Action, id string, elapsed time.Duration, err error)
+	PostApply(addr addrs.AbsResourceInstance, deposed string, action plans.Action, id string, elapsed time.Duration, err error)
 	// Stopping is called once when the user interrupts the run.
 	Stopping()
 }
@@ -34,10 +35,10 @@ type Nil struct{}
 func (Nil) PreRefresh(addrs.AbsResourceInstance, string) {}
 
 // PreApply implements Hook.
-func (Nil) PreApply(addrs.AbsResourceInstance, plans.Action, string) {}
+func (Nil) PreApply(addrs.AbsResourceInstance, string, plans.Action, string) {}
 
 // PostApply implements Hook.
-func (Nil) PostApply(addrs.AbsResourceInstance, plans.Action, string, time.Duration, error) {}
+func (Nil) PostApply(addrs.AbsResourceInstance, string, plans.Action, string, time.Duration, error) {}
 
 // Stopping implements Hook.
 func (Nil) Stopping() {}
