@@ -6,7 +6,7 @@ VERSION ?= 0.1.0
 DEMO    := examples/quickstart
 BENCH_N ?= 2000
 
-.PHONY: build demo test test-race vet fmt-check bench clean
+.PHONY: build demo test vet lint fmt-check bench clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) .
@@ -25,12 +25,16 @@ demo: build
 
 # All tests: formatting, vet, unit and end-to-end tests, and the race
 # detector on the engine and state packages.
-test: vet fmt-check
+test: vet fmt-check lint
 	$(GO) test ./...
 	$(GO) test -race ./internal/engine/... ./internal/states/... ./internal/plans/...
 
 vet:
 	$(GO) vet ./...
+
+# staticcheck, pinned, fetched through the module proxy on first use.
+lint:
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -15,7 +15,6 @@ type planOptions struct {
 	vars             varFlags
 	state            stateFlags
 	destroy          bool
-	refreshOnly      bool
 	refresh          bool
 	parallelism      int
 	detailedExitCode bool

@@ -169,7 +169,7 @@ func ParseRef(trav hcl.Traversal) (*Reference, hcl.Diagnostics) {
 			return nil, hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid reference",
-				Detail:   fmt.Sprintf("A reference to a resource type must be followed by at least one attribute access, specifying the resource name."),
+				Detail:   "A reference to a resource type must be followed by at least one attribute access, specifying the resource name.",
 				Subject:  &rootRange,
 			}}
 		}

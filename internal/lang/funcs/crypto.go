@@ -188,7 +188,10 @@ var RsaDecryptFunc = function.New(&function.Spec{
 			return cty.UnknownVal(cty.String), function.NewArgErrorf(1, "invalid private key type %T: only RSA keys are supported", rawKey)
 		}
 
-		out, err := rsa.DecryptPKCS1v15(nil, key, ciphertext)
+		// rsadecrypt is defined on PKCS #1 v1.5 ciphertexts (what cloud
+		// APIs hand out, e.g. Windows passwords), so the deprecated scheme
+		// is the point here.
+		out, err := rsa.DecryptPKCS1v15(nil, key, ciphertext) //lint:ignore SA1019 Terraform's rsadecrypt is PKCS #1 v1.5 by definition
 		if err != nil {
 			return cty.UnknownVal(cty.String), fmt.Errorf("failed to decrypt: %s", err)
 		}

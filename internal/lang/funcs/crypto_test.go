@@ -109,7 +109,7 @@ func TestRsaDecryptFunc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ciphertext, err := rsa.EncryptPKCS1v15(rand.Reader, &rsaKey.PublicKey, []byte("message"))
+	ciphertext, err := rsa.EncryptPKCS1v15(rand.Reader, &rsaKey.PublicKey, []byte("message")) //lint:ignore SA1019 test data for rsadecrypt, which is PKCS #1 v1.5 by definition
 	if err != nil {
 		t.Fatal(err)
 	}
