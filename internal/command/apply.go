@@ -30,26 +30,33 @@ type applyOptions struct {
 func newApplyCommand(d *Deps, runF func(*applyOptions) error, destroy bool) *cobra.Command {
 	opts := &applyOptions{destroy: destroy}
 	cmd := &cobra.Command{
-		Use:   "apply [options]",
+		Use:   "apply [options] [PLAN]",
 		Short: "Create or update infrastructure",
 		Long: `Usage: strata [global options] apply [options]
 
   Creates or updates infrastructure according to the configuration files
   in the current directory.
 
-  strata first makes a plan, shows it, and asks for approval before
-  making any changes. Every change is recorded in the state as soon as
-  the provider finishes it, so an interrupted apply loses nothing.`,
-		Args: cobra.NoArgs,
+  By default, strata first makes a plan, shows it, and asks for approval
+  before making any changes. Given a plan file saved by "strata plan
+  -out", it applies exactly that plan, without asking.
+
+  Every change is recorded in the state as soon as the provider finishes
+  it, so an interrupted apply loses nothing.`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)
+			}
+			if len(args) == 1 {
+				return runApplySaved(cmd.Context(), d, opts, args[0])
 			}
 			return runApply(cmd.Context(), d, opts)
 		},
 	}
 	if destroy {
 		cmd.Use, cmd.Short = "destroy [options]", "Destroy previously-created infrastructure"
+		cmd.Args = cobra.NoArgs
 		cmd.Long = `Usage: strata [global options] destroy [options]
 
   Destroy strata-managed infrastructure.
@@ -84,14 +91,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		return err
 	}
 	defer op.release()
-	ctx, cancel := d.interruptContext(ctx,
-		func() {
-			v.Output("\n[bold][red]Interrupt received.[reset]\nPlease wait for strata to exit or data loss may occur.\nGracefully shutting down...\n\n")
-		},
-		func() {
-			v.Output("\n[bold][red]Two interrupts received. Exiting immediately.[reset] Every change a provider finished is in the state journal and will be recovered by the next command.\n")
-			d.Exit(1)
-		})
+	ctx, cancel := applyInterrupts(ctx, d, v)
 	defer cancel()
 
 	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh})
@@ -115,6 +115,26 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		return errReported
 	}
 
+	return applyPlan(ctx, d, v, op, plan, opts.destroy)
+}
+
+// applyInterrupts handles Ctrl-C during apply: the first stops starting
+// operations and saves what finished; the second exits at once, leaving the
+// journal to the next command.
+func applyInterrupts(ctx context.Context, d *Deps, v *views.View) (context.Context, func()) {
+	return d.interruptContext(ctx,
+		func() {
+			v.Output("\n[bold][red]Interrupt received.[reset]\nPlease wait for strata to exit or data loss may occur.\nGracefully shutting down...\n\n")
+		},
+		func() {
+			v.Output("\n[bold][red]Two interrupts received. Exiting immediately.[reset] Every change a provider finished is in the state journal and will be recovered by the next command.\n")
+			d.Exit(1)
+		})
+}
+
+// applyPlan applies a plan with the state journal running, saves the new
+// state and prints the summary.
+func applyPlan(ctx context.Context, d *Deps, v *views.View, op *operation, plan *plans.Plan, destroy bool) error {
 	counter := &countHook{}
 	op.engine.Hooks = append(op.engine.Hooks, counter)
 	journal, err := op.mgr.BeginJournal(op.state)
@@ -132,7 +152,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		return errReported
 	}
 	add, change, destroyed := counter.counts()
-	if opts.destroy {
+	if destroy {
 		v.Outputf("\n[reset][bold][green]Destroy complete! Resources: %d destroyed.[reset]\n", destroyed)
 		return nil
 	}

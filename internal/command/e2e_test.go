@@ -164,3 +164,20 @@ func readFile(t *testing.T, path string) []byte {
 	}
 	return data
 }
+
+// flipByteInEntry changes one byte inside a named entry of a zip archive
+// without breaking the archive, so that only the plan file's own checksum
+// can notice.
+func flipByteInEntry(t *testing.T, data []byte, entry string) []byte {
+	t.Helper()
+	out := append([]byte(nil), data...)
+	// Entries are stored deflated; find the local header and flip a byte
+	// well inside its compressed data. zip's CRC check or the manifest
+	// checksum must then refuse the file.
+	i := bytes.Index(out, []byte(entry))
+	if i < 0 {
+		t.Fatalf("entry %s not found", entry)
+	}
+	out[i+len(entry)+20] ^= 0xff
+	return out
+}

@@ -18,6 +18,7 @@ type planOptions struct {
 	refresh          bool
 	parallelism      int
 	detailedExitCode bool
+	out              string
 }
 
 func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
@@ -31,8 +32,10 @@ func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
   would take to apply the current configuration. This command will not
   actually perform the planned actions.
 
-  With -detailed-exitcode, the exit code tells whether there are changes,
-  which is how CI pipelines usually use it.`,
+  You can optionally save the plan to a file with -out, which you can then
+  pass to the "apply" command to perform exactly the actions described in
+  the plan. With -detailed-exitcode, the exit code tells whether there are
+  changes, which is how CI pipelines usually use it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -46,6 +49,7 @@ func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
 	fs.BoolVar(&opts.refresh, "refresh", true, "Skip checking for changes to remote objects while creating\nthe plan. This can potentially make planning faster, but at\nthe expense of possibly planning against a stale record of\nthe remote system state.")
 	fs.BoolVar(&opts.detailedExitCode, "detailed-exitcode", false, "Return detailed exit codes when the command exits. This\nwill change the meaning of exit codes to:\n0 - Succeeded, diff is empty (no changes)\n1 - Errored\n2 - Succeeded, there is a diff")
 	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent operations. Defaults to 10.")
+	fs.StringVar(&opts.out, "out", "", "Write a plan file to the given path. This can be used as\ninput to the \"apply\" command, which then does exactly what\nthe plan shows, or to \"show\".")
 	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
 	opts.vars.register(fs)
 	opts.state.register(fs, false)
@@ -74,9 +78,14 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	}
 	v.Plan(plan, schemaLookup(ctx, op.engine))
 	v.Diagnostics(diags)
-	// TF_IN_AUTOMATION drops advice about commands to run next, as in
-	// Terraform.
-	if plan.Changes.HasChanges() && d.Getenv("TF_IN_AUTOMATION") == "" {
+	if opts.out != "" {
+		if sdiags := savePlan(d, v, plan, opts.out); hasErrors(v, sdiags) {
+			return errReported
+		}
+		v.PlanSaved(opts.out)
+	} else if plan.Changes.HasChanges() && d.Getenv("TF_IN_AUTOMATION") == "" {
+		// TF_IN_AUTOMATION drops advice about commands to run next, as
+		// in Terraform.
 		v.PlanNoSavedPlanNote()
 	}
 	if opts.detailedExitCode && plan.Changes.HasChanges() {

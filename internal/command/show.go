@@ -23,17 +23,21 @@ type showOptions struct {
 func newShowCommand(d *Deps, runF func(*showOptions) error) *cobra.Command {
 	opts := &showOptions{}
 	cmd := &cobra.Command{
-		Use:   "show [options]",
+		Use:   "show [options] [PLAN]",
 		Short: "Show the current state or a saved plan",
 		Long: `Usage: strata [global options] show [options]
 
   Reads and outputs the latest state snapshot in a human-readable form:
   every resource instance with its attributes, then the root module's
-  output values.`,
-		Args: cobra.NoArgs,
+  output values. Given a plan file saved by "strata plan -out", shows the
+  plan as "strata plan" did.`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)
+			}
+			if len(args) == 1 {
+				return runShowPlan(cmd.Context(), d, opts, args[0])
 			}
 			return runShow(cmd.Context(), d, opts)
 		},
@@ -127,4 +131,15 @@ func formatState(ctx context.Context, d *Deps, s *states.State) string {
 		}
 	}
 	return b.String()
+}
+
+// runShowPlan renders a saved plan.
+func runShowPlan(ctx context.Context, d *Deps, opts *showOptions, path string) error {
+	v := d.newView(opts.view)
+	c, _, diags := readPlan(d, v, path)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	v.Plan(c.Plan, schemaLookup(ctx, &engine.Engine{Providers: d.Providers(".")}))
+	return nil
 }

@@ -51,14 +51,38 @@ func (p *Parser) ParseSource(src []byte, path string) (*hcl.File, hcl.Diagnostic
 
 // LoadModule loads every configuration file in dir into a Module.
 func (p *Parser) LoadModule(dir string) (*Module, hcl.Diagnostics) {
-	var diags hcl.Diagnostics
-	entries, err := os.ReadDir(dir)
+	names, err := ModuleFiles(dir)
 	if err != nil {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read module directory",
 			Detail:   fmt.Sprintf("Module directory %s does not exist or cannot be read.", dir),
 		}}
+	}
+	sources := make(map[string][]byte, len(names))
+	var diags hcl.Diagnostics
+	for _, n := range names {
+		src, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Failed to read file",
+				Detail:   fmt.Sprintf("The file %q could not be read: %s.", filepath.Join(dir, n), err),
+			})
+			continue
+		}
+		sources[n] = src
+	}
+	mod, mdiags := p.LoadModuleFromSources(dir, sources)
+	return mod, append(diags, mdiags...)
+}
+
+// ModuleFiles lists the configuration files (*.tf, *.tf.json) of the module
+// in dir, by name, in the order they are loaded.
+func ModuleFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
 	}
 	var names []string
 	for _, e := range entries {
@@ -71,13 +95,25 @@ func (p *Parser) LoadModule(dir string) (*Module, hcl.Diagnostics) {
 		}
 	}
 	sort.Strings(names)
+	return names, nil
+}
+
+// LoadModuleFromSources loads a module from file sources keyed by file name,
+// as if they were in dir: a saved plan's configuration snapshot.
+func (p *Parser) LoadModuleFromSources(dir string, sources map[string][]byte) (*Module, hcl.Diagnostics) {
+	names := make([]string, 0, len(sources))
+	for n := range sources {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var diags hcl.Diagnostics
 	mod := newModule(dir)
 	for _, n := range names {
 		path := filepath.Join(dir, n)
 		if dir == "." {
 			path = n
 		}
-		f, fdiags := p.ParseFile(path)
+		f, fdiags := p.ParseSource(sources[n], path)
 		diags = append(diags, fdiags...)
 		if f == nil {
 			continue

@@ -44,7 +44,7 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 		cg.g.Connect(n, cg.providerNode(r.ProviderConfig))
 	}
 	diags = append(diags, cycleDiags(cg.g)...)
-	plan := &plans.Plan{Mode: opts.Mode, Changes: &plans.Changes{}, PrevRunState: prevRun, VariableValues: map[string]cty.Value{}}
+	plan := &plans.Plan{Mode: opts.Mode, Changes: &plans.Changes{}, PrevRunState: prevRun, VariableValues: map[string]cty.Value{}, SkipRefresh: opts.SkipRefresh}
 	if diags.HasErrors() {
 		plan.Errored = true
 		return plan, diags

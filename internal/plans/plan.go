@@ -34,6 +34,8 @@ type Plan struct {
 	// Errored is true when planning stopped on an error; such a plan is
 	// shown but must not be applied.
 	Errored bool
+	// SkipRefresh records that the plan was made with -refresh=false.
+	SkipRefresh bool
 }
 
 // Changes holds every resource instance and output change of a plan.

@@ -89,7 +89,17 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
 
 // PlanNoSavedPlanNote ends a plan run without -out.
 func (v *View) PlanNoSavedPlanNote() {
-	v.Output("\n─────────────────────────────────────────────────────────────────────────────\n\n" +
-		"Note: strata cannot save plans yet, so \"strata apply\" makes a new plan\n" +
-		"first; it may differ from this one if anything changes in between.\n")
+	v.Output(planRule + "\n" +
+		"Note: You didn't use the -out option to save this plan, so strata can't\n" +
+		"guarantee to take exactly these actions if you run \"strata apply\" now.\n")
 }
+
+// PlanSaved ends a plan run with -out.
+func (v *View) PlanSaved(path string) {
+	v.Outputf(planRule+"\n"+
+		"Saved the plan to: %s\n\n"+
+		"To perform exactly these actions, run the following command to apply:\n"+
+		"    strata apply %q\n", path, path)
+}
+
+const planRule = "\n─────────────────────────────────────────────────────────────────────────────\n"

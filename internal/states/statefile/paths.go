@@ -66,3 +66,10 @@ func decodePaths(raw json.RawMessage) ([]cty.Path, error) {
 	}
 	return paths, nil
 }
+
+// MarshalPaths encodes attribute paths in the state file's
+// sensitive_attributes form, for other files that record paths.
+func MarshalPaths(paths []cty.Path) (json.RawMessage, error) { return encodePaths(paths) }
+
+// UnmarshalPaths decodes what MarshalPaths produced.
+func UnmarshalPaths(raw json.RawMessage) ([]cty.Path, error) { return decodePaths(raw) }

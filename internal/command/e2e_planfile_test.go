@@ -1,0 +1,100 @@
+package command
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestE2ESavedPlanCI is the CI pipeline: plan -out with
+// -detailed-exitcode, show the plan, apply exactly it, and refuse it again
+// once the state has moved on, or when the file is damaged.
+func TestE2ESavedPlanCI(t *testing.T) {
+	dir := workdir(t, "basic")
+	planPath := filepath.Join(dir, "tfplan")
+	plan := mustStrata(t, dir, 2, "plan", "-no-color", "-out=tfplan", "-detailed-exitcode", "-var", `names=["x","y","z"]`)
+	if !strings.Contains(plan.stdout, `Saved the plan to: tfplan`) || !strings.Contains(plan.stdout, `strata apply "tfplan"`) {
+		t.Fatalf("plan -out output:\n%s", plan.stdout)
+	}
+	if st, err := os.Stat(planPath); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("plan file missing or not private: %v", err)
+	}
+
+	// show renders the saved plan as plan did.
+	show := mustStrata(t, dir, 0, "show", "-no-color", "tfplan")
+	body := func(s string) string {
+		i := strings.Index(s, "strata used the selected providers")
+		j := strings.Index(s, "Changes to Outputs:")
+		if i < 0 || j < 0 {
+			t.Fatalf("no plan body in:\n%s", s)
+		}
+		return s[i:j]
+	}
+	if body(show.stdout) != body(plan.stdout) {
+		t.Fatalf("show differs from plan:\n%s\n---\n%s", show.stdout, plan.stdout)
+	}
+
+	// Variables come from the plan; setting them again is refused.
+	if r := strata(t, dir, "apply", "-no-color", "-var", "names=[]", "tfplan"); r.code != 1 || !strings.Contains(r.stderr, "Can't set variables when applying a saved plan") {
+		t.Fatalf("apply plan with -var: %+v", r)
+	}
+
+	// A damaged file is refused, the state untouched.
+	data := readFile(t, planPath)
+	for name, bad := range map[string][]byte{
+		"altered":   flipByteInEntry(t, data, "plan.json"),
+		"truncated": data[:len(data)/2],
+	} {
+		writeFile(t, filepath.Join(dir, name), string(bad))
+		r := strata(t, dir, "apply", "-no-color", name)
+		if r.code != 1 || !strings.Contains(r.stderr, "Invalid plan file") {
+			t.Fatalf("%s plan: exit %d\n%s", name, r.code, r.stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); err == nil {
+		t.Fatal("a refused plan wrote state")
+	}
+
+	// Apply does exactly the plan, without asking.
+	apply := mustStrata(t, dir, 0, "apply", "-no-color", "tfplan")
+	if !strings.Contains(apply.stdout, "Apply complete! Resources: 8 added, 0 changed, 0 destroyed.") {
+		t.Fatalf("apply of saved plan:\n%s", apply.stdout)
+	}
+	if strings.Contains(apply.stdout, "Do you want to perform these actions?") {
+		t.Fatal("applying a saved plan asked for approval")
+	}
+	if r := mustStrata(t, dir, 0, "output", "-json", "counted"); !strings.Contains(r.stdout, `"Z-1"`) {
+		t.Fatalf("the plan's variable values were not used: %s", r.stdout)
+	}
+
+	// The same plan again is stale.
+	before := readFile(t, filepath.Join(dir, "terraform.tfstate"))
+	r := strata(t, dir, "apply", "-no-color", "tfplan")
+	if r.code != 1 || !strings.Contains(r.stderr, "Saved plan is stale") {
+		t.Fatalf("second apply of the plan: %+v", r)
+	}
+	if string(readFile(t, filepath.Join(dir, "terraform.tfstate"))) != string(before) {
+		t.Fatal("a stale plan changed the state")
+	}
+
+	// A destroy plan saved and applied.
+	mustStrata(t, dir, 2, "plan", "-no-color", "-destroy", "-out=destroy.tfplan", "-detailed-exitcode", "-var", `names=["x","y","z"]`)
+	d := mustStrata(t, dir, 0, "apply", "-no-color", "destroy.tfplan")
+	if !strings.Contains(d.stdout, "Destroy complete! Resources: 8 destroyed.") {
+		t.Fatalf("destroy plan:\n%s", d.stdout)
+	}
+}
+
+// TestE2ESavedPlanUsesSnapshot: the configuration saved in the plan is the
+// one applied, even if the files changed since.
+func TestE2ESavedPlanUsesSnapshot(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `output "o" { value = "planned" }`)
+	mustStrata(t, dir, 0, "plan", "-no-color", "-out=p")
+	writeFile(t, filepath.Join(dir, "main.tf"), `output "o" { value = "edited later" }`)
+	mustStrata(t, dir, 0, "apply", "-no-color", "p")
+	if r := mustStrata(t, dir, 0, "output", "-raw", "o"); r.stdout != "planned" {
+		t.Fatalf("applied %q, want the planned configuration", r.stdout)
+	}
+}

@@ -1,0 +1,125 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/strata-dev/strata/internal/command/views"
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/plans/planfile"
+	"github.com/strata-dev/strata/internal/states"
+)
+
+// lockFileName is the dependency lock file saved plans carry.
+const lockFileName = ".terraform.lock.hcl"
+
+// savePlan writes a plan file with the configuration as it was planned.
+func savePlan(d *Deps, v *views.View, plan *plans.Plan, path string) hcl.Diagnostics {
+	names, err := configs.ModuleFiles(".")
+	if err != nil {
+		return errorDiag("Failed to save the plan", err)
+	}
+	config := map[string][]byte{}
+	for _, n := range names {
+		if f, ok := v.Files[n]; ok {
+			config[n] = f.Bytes
+		}
+	}
+	lock, err := os.ReadFile(lockFileName)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return errorDiag("Failed to save the plan", err)
+	}
+	data, err := planfile.Write(&planfile.Contents{Plan: plan, Config: config, LockFile: lock, StrataVersion: d.Version})
+	if err != nil {
+		return errorDiag("Failed to save the plan", err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return errorDiag("Failed to write plan file", err)
+	}
+	return nil
+}
+
+// readPlan reads a saved plan and loads its configuration snapshot.
+func readPlan(d *Deps, v *views.View, path string) (*planfile.Contents, *configs.Module, hcl.Diagnostics) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, errorDiag("Failed to read plan file", err)
+	}
+	c, err := planfile.Read(data, d.Version)
+	if err != nil {
+		return nil, nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid plan file",
+			Detail:   fmt.Sprintf("The plan file %s cannot be used: %s.", path, err),
+		}}
+	}
+	p := configs.NewParser()
+	mod, diags := p.LoadModuleFromSources(".", c.Config)
+	v.Files = p.Files()
+	return c, mod, diags
+}
+
+// checkNotStale refuses a saved plan whose state has moved on since it
+// was made. A plan made with no state applies only while there is still
+// none.
+func checkNotStale(plan *plans.Plan, current *states.State) hcl.Diagnostics {
+	prior := plan.PriorState
+	same := current.Serial == prior.Serial && (prior.Serial == 0 || current.Lineage == prior.Lineage)
+	if same {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Saved plan is stale",
+		Detail:   "The given plan file can no longer be applied because the state was changed by another operation after the plan was created.",
+	}}
+}
+
+// runApplySaved applies a plan file: exactly its changes, without asking
+// and without refreshing, refusing it when the state has moved on.
+func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string) error {
+	v := d.newView(opts.view)
+	if len(*opts.vars.items) > 0 {
+		v.Diagnostics(hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Can't set variables when applying a saved plan",
+			Detail:   "The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.",
+		}})
+		return errReported
+	}
+	if opts.destroy {
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Destroy can't be used with saved plan", Detail: "Create a destroy plan with \"strata plan -destroy -out=FILE\" and apply that instead."}})
+		return errReported
+	}
+	c, mod, diags := readPlan(d, v, path)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	plan := c.Plan
+	mgr, mdiags := stateManager(d, mod, &opts.state)
+	if hasErrors(v, mdiags) {
+		return errReported
+	}
+	state, release, sdiags := openState(ctx, d, mgr, &opts.state, "OperationTypeApply")
+	if hasErrors(v, sdiags) {
+		return errReported
+	}
+	defer release()
+	if hasErrors(v, checkNotStale(plan, state)) {
+		return errReported
+	}
+	if state.Serial == 0 {
+		// The plan was made with no state: keep the lineage it recorded.
+		state.Lineage = plan.PriorState.Lineage
+	}
+	ctx, cancel := applyInterrupts(ctx, d, v)
+	defer cancel()
+	op := &operation{mod: mod, engine: newEngine(d, mod, v, opts.parallelism), mgr: mgr, state: state, release: release}
+	return applyPlan(ctx, d, v, op, plan, plan.Mode == plans.DestroyMode)
+}

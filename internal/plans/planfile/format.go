@@ -1,0 +1,66 @@
+package planfile
+
+import "encoding/json"
+
+// FormatVersion is the version of the plan file layout. Readers refuse
+// other versions.
+const FormatVersion = 1
+
+// Entry names inside the archive.
+const (
+	manifestEntry = "manifest.json"
+	planEntry     = "plan.json"
+	priorEntry    = "prior.tfstate"
+	prevRunEntry  = "prev-run.tfstate"
+	lockEntry     = ".terraform.lock.hcl"
+	configPrefix  = "config/"
+)
+
+type manifestJSON struct {
+	Format        string            `json:"format"`
+	FormatVersion int               `json:"format_version"`
+	StrataVersion string            `json:"strata_version"`
+	Checksums     map[string]string `json:"sha256"`
+}
+
+type planJSON struct {
+	Mode      string                     `json:"mode"`
+	Variables map[string]valueJSON       `json:"variables"`
+	Resources []resourceChangeJSON       `json:"resource_changes"`
+	Outputs   []outputChangeJSON         `json:"output_changes"`
+	Options   optionsJSON                `json:"options"`
+	Extra     map[string]json.RawMessage `json:"extra,omitempty"`
+}
+
+type optionsJSON struct {
+	SkipRefresh bool `json:"skip_refresh,omitempty"`
+}
+
+// valueJSON is a cty value in msgpack (which keeps unknowns), its type,
+// and the paths marked sensitive.
+type valueJSON struct {
+	Type      json.RawMessage `json:"type"`
+	Msgpack   []byte          `json:"msgpack"`
+	Sensitive json.RawMessage `json:"sensitive_paths,omitempty"`
+}
+
+type resourceChangeJSON struct {
+	Addr            string          `json:"addr"`
+	Deposed         string          `json:"deposed,omitempty"`
+	Provider        string          `json:"provider"`
+	Action          string          `json:"action"`
+	Reason          int             `json:"reason,omitempty"`
+	Before          valueJSON       `json:"before"`
+	After           valueJSON       `json:"after"`
+	RequiredReplace json.RawMessage `json:"required_replace,omitempty"`
+	Private         []byte          `json:"private,omitempty"`
+	SchemaVersion   int64           `json:"schema_version"`
+}
+
+type outputChangeJSON struct {
+	Name      string    `json:"name"`
+	Action    string    `json:"action"`
+	Before    valueJSON `json:"before"`
+	After     valueJSON `json:"after"`
+	Sensitive bool      `json:"sensitive,omitempty"`
+}

@@ -1,0 +1,146 @@
+package planfile
+
+import (
+	"archive/zip"
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/zclconf/go-cty-debug/ctydebug"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/lang/marks"
+	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/states"
+)
+
+func testPlan() *plans.Plan {
+	inst := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "terraform_data", Name: "a"}.Instance(addrs.IntKey(1)).Absolute(addrs.RootModuleInstance)
+	provider := addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
+	prior := states.New()
+	prior.Lineage, prior.Serial = "lineage-1", 7
+	before := cty.ObjectVal(map[string]cty.Value{
+		"id":    cty.StringVal("x"),
+		"input": cty.StringVal("secret").Mark(marks.Sensitive),
+	})
+	after := cty.ObjectVal(map[string]cty.Value{
+		"id":    cty.UnknownVal(cty.String),
+		"input": cty.ListVal([]cty.Value{cty.StringVal("a"), cty.UnknownVal(cty.String)}),
+	})
+	return &plans.Plan{
+		Mode:         plans.NormalMode,
+		PrevRunState: prior.DeepCopy(),
+		PriorState:   prior,
+		SkipRefresh:  true,
+		VariableValues: map[string]cty.Value{
+			"n": cty.NumberIntVal(3),
+			"s": cty.StringVal("hidden").Mark(marks.Sensitive),
+		},
+		Changes: &plans.Changes{
+			Resources: []*plans.ResourceInstanceChange{{
+				Addr: inst, ProviderAddr: provider, Action: plans.DeleteThenCreate,
+				Reason: plans.ReasonReplaceBecauseCannotUpdate, Before: before, After: after,
+				RequiredReplace: []cty.Path{cty.GetAttrPath("input")}, Private: []byte("p"), SchemaVersion: 2,
+			}},
+			Outputs: []*plans.OutputChange{{
+				Name: "o", Action: plans.Create, Before: cty.NullVal(cty.DynamicPseudoType),
+				After: cty.UnknownVal(cty.String), Sensitive: true,
+			}},
+		},
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	want := &Contents{
+		Plan:          testPlan(),
+		Config:        map[string][]byte{"main.tf": []byte("resource \"terraform_data\" \"a\" {}\n")},
+		LockFile:      []byte("# lock\n"),
+		StrataVersion: "1.2.3",
+	}
+	data, err := Write(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(data, "1.2.3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := cmp.Options{ctydebug.CmpOptions, cmp.Comparer(func(a, b addrs.AbsResourceInstance) bool { return a.String() == b.String() })}
+	if diff := cmp.Diff(want.Plan.Changes, got.Plan.Changes, opts); diff != "" {
+		t.Errorf("changes differ (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want.Plan.VariableValues, got.Plan.VariableValues, opts); diff != "" {
+		t.Errorf("variables differ (-want +got):\n%s", diff)
+	}
+	if got.Plan.PriorState.Lineage != "lineage-1" || got.Plan.PriorState.Serial != 7 || !got.Plan.SkipRefresh {
+		t.Errorf("prior state or options lost: %+v", got.Plan)
+	}
+	if string(got.Config["main.tf"]) != string(want.Config["main.tf"]) || string(got.LockFile) != "# lock\n" {
+		t.Error("configuration snapshot or lock file lost")
+	}
+}
+
+// rezip rewrites an archive with one entry replaced, keeping the old
+// manifest: a consistent zip whose content no longer matches its checksums.
+func rezip(t *testing.T, data []byte, name string, content []byte) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range zr.File {
+		rc, _ := f.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		if f.Name == name {
+			if content == nil {
+				continue
+			}
+			b = content
+		}
+		w, _ := zw.Create(f.Name)
+		w.Write(b)
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+func TestReadRefuses(t *testing.T) {
+	data, err := Write(&Contents{Plan: testPlan(), Config: map[string][]byte{"main.tf": []byte("x")}, StrataVersion: "1.2.3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string]struct {
+		data    []byte
+		version string
+		want    string
+	}{
+		"other version":     {data, "1.2.4", "can only be applied by the version that made it"},
+		"altered config":    {rezip(t, data, "config/main.tf", []byte("y")), "1.2.3", "has been altered"},
+		"altered plan":      {rezip(t, data, "plan.json", []byte("{}")), "1.2.3", "has been altered"},
+		"missing entry":     {rezip(t, data, "prior.tfstate", nil), "1.2.3", "is incomplete"},
+		"truncated":         {data[:len(data)-30], "1.2.3", "truncated or damaged"},
+		"not a zip":         {[]byte("hello"), "1.2.3", "not a strata plan file"},
+		"no manifest":       {rezip(t, data, "manifest.json", nil), "1.2.3", "no valid manifest"},
+		"version unchecked": {data, "", ""},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, err := Read(tc.data, tc.version)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
