@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/strata-dev/strata/internal/addrs"
@@ -75,13 +76,22 @@ func newApplyCommand(d *Deps, runF func(*applyOptions) error, destroy bool) *cob
 	fs.BoolVar(&opts.refresh, "refresh", true, "Skip checking for changes to remote objects while creating\nthe plan.")
 	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of parallel resource operations.\nDefaults to 10.")
 	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does. Requires -auto-approve or\na plan file.")
 	opts.vars.register(fs)
 	opts.state.register(fs, true)
 	return cmd
 }
 
 func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
-	v := d.newView(opts.view)
+	v := d.newOperationView(opts.view)
+	if opts.view.json && !opts.autoApprove {
+		v.Diagnostics(hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Plan approval required",
+			Detail:   "strata cannot ask for approval of the plan when -json is set. To approve it anyway, add -auto-approve; or apply a plan file saved by \"strata plan -out\".",
+		}})
+		return errReported
+	}
 	mode, opName := plans.NormalMode, "OperationTypeApply"
 	if opts.destroy {
 		mode = plans.DestroyMode
@@ -102,39 +112,31 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	v.Plan(plan, schemaLookup(ctx, op.engine))
 	v.Diagnostics(diags)
 	if plan.Changes.HasChanges() && !opts.autoApprove {
-		if !confirm(d, v, opts.destroy) {
-			if opts.destroy {
-				v.Output("\nDestroy cancelled.\n")
-			} else {
-				v.Output("\nApply cancelled.\n")
-			}
+		if !confirm(d, d.newView(opts.view), opts.destroy) {
 			return errReported
 		}
 	}
 	if ctx.Err() != nil {
 		return errReported
 	}
-
 	return applyPlan(ctx, d, v, op, plan, opts.destroy)
 }
 
 // applyInterrupts handles Ctrl-C during apply: the first stops starting
 // operations and saves what finished; the second exits at once, leaving the
 // journal to the next command.
-func applyInterrupts(ctx context.Context, d *Deps, v *views.View) (context.Context, func()) {
+func applyInterrupts(ctx context.Context, d *Deps, v views.Operation) (context.Context, func()) {
 	return d.interruptContext(ctx,
+		func() { v.Interrupted(false) },
 		func() {
-			v.Output("\n[bold][red]Interrupt received.[reset]\nPlease wait for strata to exit or data loss may occur.\nGracefully shutting down...\n\n")
-		},
-		func() {
-			v.Output("\n[bold][red]Two interrupts received. Exiting immediately.[reset] Every change a provider finished is in the state journal and will be recovered by the next command.\n")
+			v.Interrupted(true)
 			d.Exit(1)
 		})
 }
 
 // applyPlan applies a plan with the state journal running, saves the new
-// state and prints the summary.
-func applyPlan(ctx context.Context, d *Deps, v *views.View, op *operation, plan *plans.Plan, destroy bool) error {
+// state and reports what was done.
+func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, plan *plans.Plan, destroy bool) error {
 	counter := &countHook{}
 	op.engine.Hooks = append(op.engine.Hooks, counter)
 	journal, err := op.mgr.BeginJournal(op.state)
@@ -152,12 +154,11 @@ func applyPlan(ctx context.Context, d *Deps, v *views.View, op *operation, plan 
 		return errReported
 	}
 	add, change, destroyed := counter.counts()
+	operation := "apply"
 	if destroy {
-		v.Outputf("\n[reset][bold][green]Destroy complete! Resources: %d destroyed.[reset]\n", destroyed)
-		return nil
+		operation = "destroy"
 	}
-	v.Outputf("\n[reset][bold][green]Apply complete! Resources: %d added, %d changed, %d destroyed.[reset]\n", add, change, destroyed)
-	v.Outputs(newState.Outputs)
+	v.Applied(operation, add, change, destroyed, newState.Outputs)
 	return nil
 }
 
@@ -170,7 +171,15 @@ func confirm(d *Deps, v *views.View, destroy bool) bool {
 	}
 	line, _ := bufio.NewReader(d.Stdin).ReadString('\n')
 	v.Output("\n")
-	return strings.TrimSpace(line) == "yes"
+	if strings.TrimSpace(line) == "yes" {
+		return true
+	}
+	if destroy {
+		v.Output("\nDestroy cancelled.\n")
+	} else {
+		v.Output("\nApply cancelled.\n")
+	}
+	return false
 }
 
 // countHook counts the operations that completed, for the summary line.

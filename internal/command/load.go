@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
 )
 
@@ -15,16 +14,22 @@ import (
 // against it, so configurations written for Terraform work unchanged.
 const TerraformCompatVersion = "1.11.4"
 
+// diagView is a view that shows diagnostics with source snippets.
+type diagView interface {
+	Diagnostics(hcl.Diagnostics)
+	SetFiles(map[string]*hcl.File)
+}
+
 // loadConfig loads the root module in the working directory, recording
 // the sources in the view for diagnostics.
-func loadConfig(v *views.View) (*configs.Module, *configs.Parser, hcl.Diagnostics) {
+func loadConfig(v diagView) (*configs.Module, *configs.Parser, hcl.Diagnostics) {
 	p := configs.NewParser()
 	mod, diags := p.LoadModule(".")
-	v.Files = p.Files()
+	v.SetFiles(p.Files())
 	if mod != nil && !diags.HasErrors() {
 		diags = append(diags, checkRequiredVersion(mod)...)
 	}
-	if mod != nil && len(mod.ManagedResources)+len(mod.DataResources)+len(mod.Outputs)+len(mod.Variables)+len(mod.Locals) == 0 && len(v.Files) == 0 {
+	if mod != nil && len(p.Files()) == 0 {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "No configuration files",

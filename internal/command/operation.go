@@ -20,20 +20,33 @@ import (
 // viewFlags are the output options every command takes.
 type viewFlags struct {
 	noColor bool
+	// json selects the machine-readable UI stream, where supported.
+	json bool
 }
 
 func (d *Deps) newView(f viewFlags) *views.View {
 	return &views.View{Stdout: d.Stdout, Stderr: d.Stderr, NoColor: f.noColor}
 }
 
+// newOperationView returns the view of plan, apply and destroy: human, or
+// the -json stream, which starts with its version message.
+func (d *Deps) newOperationView(f viewFlags) views.Operation {
+	if !f.json {
+		return views.NewOperation(d.newView(f), nil)
+	}
+	j := views.NewJSON(d.Stdout, nil)
+	j.Version(TerraformCompatVersion, d.Version)
+	return views.NewOperation(nil, j)
+}
+
 // newEngine builds an engine for the configuration in the working
 // directory.
-func newEngine(d *Deps, mod *configs.Module, v *views.View, parallelism int) *engine.Engine {
+func newEngine(d *Deps, mod *configs.Module, hook hooks.Hook, parallelism int) *engine.Engine {
 	return &engine.Engine{
 		Config:      mod,
 		Providers:   d.Providers("."),
 		Parallelism: parallelism,
-		Hooks:       []hooks.Hook{&views.UIHook{View: v}},
+		Hooks:       []hooks.Hook{hook},
 		Version:     d.Version,
 		Workspace:   workspaceName(d),
 	}
@@ -62,7 +75,7 @@ func schemaLookup(ctx context.Context, e *engine.Engine) views.SchemaFunc {
 }
 
 // hasErrors writes diagnostics and reports whether any is an error.
-func hasErrors(v *views.View, diags hcl.Diagnostics) bool {
+func hasErrors(v diagView, diags hcl.Diagnostics) bool {
 	v.Diagnostics(diags)
 	return diags.HasErrors()
 }

@@ -51,13 +51,14 @@ func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
 	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent operations. Defaults to 10.")
 	fs.StringVar(&opts.out, "out", "", "Write a plan file to the given path. This can be used as\ninput to the \"apply\" command, which then does exactly what\nthe plan shows, or to \"show\".")
 	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does. Implies -input=false.")
 	opts.vars.register(fs)
 	opts.state.register(fs, false)
 	return cmd
 }
 
 func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
-	v := d.newView(opts.view)
+	v := d.newOperationView(opts.view)
 	mode := plans.NormalMode
 	if opts.destroy {
 		mode = plans.DestroyMode
@@ -67,9 +68,7 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 		return err
 	}
 	defer op.release()
-	ctx, cancel := d.interruptContext(ctx, func() {
-		v.Output("\n[bold][red]Interrupt received.[reset]\nPlease wait for strata to exit or data loss may occur.\nGracefully shutting down...\n\n")
-	}, nil)
+	ctx, cancel := d.interruptContext(ctx, func() { v.Interrupted(false) }, nil)
 	defer cancel()
 	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh})
 	if diags.HasErrors() {
@@ -79,14 +78,14 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	v.Plan(plan, schemaLookup(ctx, op.engine))
 	v.Diagnostics(diags)
 	if opts.out != "" {
-		if sdiags := savePlan(d, v, plan, opts.out); hasErrors(v, sdiags) {
+		if sdiags := savePlan(d, op.files, plan, opts.out); hasErrors(v, sdiags) {
 			return errReported
 		}
 		v.PlanSaved(opts.out)
 	} else if plan.Changes.HasChanges() && d.Getenv("TF_IN_AUTOMATION") == "" {
 		// TF_IN_AUTOMATION drops advice about commands to run next, as
 		// in Terraform.
-		v.PlanNoSavedPlanNote()
+		v.PlanNotSaved()
 	}
 	if opts.detailedExitCode && plan.Changes.HasChanges() {
 		return &ExitError{Code: 2}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/plans/planfile"
@@ -20,14 +19,14 @@ import (
 const lockFileName = ".terraform.lock.hcl"
 
 // savePlan writes a plan file with the configuration as it was planned.
-func savePlan(d *Deps, v *views.View, plan *plans.Plan, path string) hcl.Diagnostics {
+func savePlan(d *Deps, files map[string]*hcl.File, plan *plans.Plan, path string) hcl.Diagnostics {
 	names, err := configs.ModuleFiles(".")
 	if err != nil {
 		return errorDiag("Failed to save the plan", err)
 	}
 	config := map[string][]byte{}
 	for _, n := range names {
-		if f, ok := v.Files[n]; ok {
+		if f, ok := files[n]; ok {
 			config[n] = f.Bytes
 		}
 	}
@@ -46,7 +45,7 @@ func savePlan(d *Deps, v *views.View, plan *plans.Plan, path string) hcl.Diagnos
 }
 
 // readPlan reads a saved plan and loads its configuration snapshot.
-func readPlan(d *Deps, v *views.View, path string) (*planfile.Contents, *configs.Module, hcl.Diagnostics) {
+func readPlan(d *Deps, v diagView, path string) (*planfile.Contents, *configs.Module, hcl.Diagnostics) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, errorDiag("Failed to read plan file", err)
@@ -61,7 +60,7 @@ func readPlan(d *Deps, v *views.View, path string) (*planfile.Contents, *configs
 	}
 	p := configs.NewParser()
 	mod, diags := p.LoadModuleFromSources(".", c.Config)
-	v.Files = p.Files()
+	v.SetFiles(p.Files())
 	return c, mod, diags
 }
 
@@ -84,7 +83,7 @@ func checkNotStale(plan *plans.Plan, current *states.State) hcl.Diagnostics {
 // runApplySaved applies a plan file: exactly its changes, without asking
 // and without refreshing, refusing it when the state has moved on.
 func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string) error {
-	v := d.newView(opts.view)
+	v := d.newOperationView(opts.view)
 	if len(*opts.vars.items) > 0 {
 		v.Diagnostics(hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -120,6 +119,6 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 	}
 	ctx, cancel := applyInterrupts(ctx, d, v)
 	defer cancel()
-	op := &operation{mod: mod, engine: newEngine(d, mod, v, opts.parallelism), mgr: mgr, state: state, release: release}
+	op := &operation{mod: mod, engine: newEngine(d, mod, v.Hook(), opts.parallelism), mgr: mgr, state: state, release: release}
 	return applyPlan(ctx, d, v, op, plan, plan.Mode == plans.DestroyMode)
 }

@@ -3,6 +3,8 @@ package command
 import (
 	"context"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine"
@@ -19,12 +21,15 @@ type operation struct {
 	mgr     *statemgr.Local
 	state   *states.State
 	release func()
+	// files are the parsed configuration sources, for a saved plan's
+	// configuration snapshot.
+	files map[string]*hcl.File
 }
 
 // prepareOperation loads the configuration and variables, then locks and
 // reads the state. On error it has reported the diagnostics and holds no
 // lock.
-func prepareOperation(ctx context.Context, d *Deps, v *views.View, vf *varFlags, sf *stateFlags, parallelism int, opName string) (*operation, error) {
+func prepareOperation(ctx context.Context, d *Deps, v views.Operation, vf *varFlags, sf *stateFlags, parallelism int, opName string) (*operation, error) {
 	mod, parser, diags := loadConfig(v)
 	if hasErrors(v, diags) {
 		return nil, errReported
@@ -42,7 +47,7 @@ func prepareOperation(ctx context.Context, d *Deps, v *views.View, vf *varFlags,
 		return nil, errReported
 	}
 	return &operation{
-		mod: mod, engine: newEngine(d, mod, v, parallelism), vars: vars,
-		mgr: mgr, state: state, release: release,
+		mod: mod, engine: newEngine(d, mod, v.Hook(), parallelism), vars: vars,
+		mgr: mgr, state: state, release: release, files: parser.Files(),
 	}, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
+	"github.com/strata-dev/strata/internal/engine/hooks"
 )
 
 type validateOptions struct {
@@ -44,7 +45,7 @@ func runValidate(ctx context.Context, d *Deps, opts *validateOptions) error {
 	v := d.newView(opts.view)
 	mod, _, diags := loadConfig(v)
 	if !diags.HasErrors() {
-		diags = append(diags, newEngine(d, mod, v, 0).Validate(ctx)...)
+		diags = append(diags, newEngine(d, mod, hooks.Nil{}, 0).Validate(ctx)...)
 	}
 	if opts.json {
 		return validateJSON(d, diags)

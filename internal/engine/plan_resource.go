@@ -176,6 +176,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 		}
 		v = markSchemaSensitive(marks.Apply(nv, paths), rt.schema)
 		private = resp.Private
+		pw.hook(func(h hooks.Hook) { h.PostRefresh(addr, hooks.IDOf(v)) })
 	}
 	updated, err := encodeObject(v, rt.schema, rt.version, private, obj.Dependencies, obj.CreateBeforeDestroy)
 	if err != nil {

@@ -77,3 +77,10 @@ func (v *View) AddSource(filename string, src []byte) {
 	f.Bytes = src
 	v.Files[filename] = f
 }
+
+// SetFiles replaces the sources used for diagnostic snippets.
+func (v *View) SetFiles(files map[string]*hcl.File) {
+	v.mu.Lock()
+	v.Files = files
+	v.mu.Unlock()
+}

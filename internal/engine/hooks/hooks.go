@@ -18,6 +18,8 @@ type Hook interface {
 	// PreRefresh is called before reading a resource instance; id is its
 	// "id" attribute when it has one.
 	PreRefresh(addr addrs.AbsResourceInstance, id string)
+	// PostRefresh is called after reading a resource instance.
+	PostRefresh(addr addrs.AbsResourceInstance, id string)
 	// PreApply is called before applying a change to an instance's
 	// current object (deposed "") or one of its deposed objects.
 	PreApply(addr addrs.AbsResourceInstance, deposed string, action plans.Action, id string)
@@ -33,6 +35,9 @@ type Nil struct{}
 
 // PreRefresh implements Hook.
 func (Nil) PreRefresh(addrs.AbsResourceInstance, string) {}
+
+// PostRefresh implements Hook.
+func (Nil) PostRefresh(addrs.AbsResourceInstance, string) {}
 
 // PreApply implements Hook.
 func (Nil) PreApply(addrs.AbsResourceInstance, string, plans.Action, string) {}

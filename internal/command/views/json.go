@@ -1,0 +1,250 @@
+package views
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/states"
+)
+
+// JSONUIVersion is the version of Terraform's machine-readable UI format
+// that JSON implements.
+const JSONUIVersion = "1.2"
+
+// JSON writes Terraform's machine-readable UI stream (-json): one JSON
+// object per line with @level, @message, @module, @timestamp and type.
+type JSON struct {
+	mu    sync.Mutex
+	w     io.Writer
+	files map[string]*hcl.File
+	now   func() time.Time
+}
+
+// NewJSON returns a JSON stream writer. files provides source snippets
+// for diagnostics.
+func NewJSON(w io.Writer, files map[string]*hcl.File) *JSON {
+	return &JSON{w: w, files: files, now: time.Now}
+}
+
+// SetFiles replaces the sources used for diagnostic snippets.
+func (j *JSON) SetFiles(files map[string]*hcl.File) {
+	j.mu.Lock()
+	j.files = files
+	j.mu.Unlock()
+}
+
+// emit writes one message. fields are added at the top level.
+func (j *JSON) emit(level, message, typ string, fields map[string]any) {
+	m := map[string]any{
+		"@level":     level,
+		"@message":   message,
+		"@module":    "terraform.ui",
+		"@timestamp": j.now().UTC().Format("2006-01-02T15:04:05.000000Z07:00"),
+		"type":       typ,
+	}
+	for k, v := range fields {
+		m[k] = v
+	}
+	line, err := json.Marshal(m)
+	if err != nil {
+		line, _ = json.Marshal(map[string]any{"@level": "error", "@message": "cannot encode message: " + err.Error(), "type": "log"})
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.w.Write(append(line, '\n'))
+}
+
+// Version writes the stream's first message.
+func (j *JSON) Version(terraformVersion, strataVersion string) {
+	j.emit("info", "strata "+strataVersion, "version", map[string]any{
+		"terraform": terraformVersion, "strata": strataVersion, "ui": JSONUIVersion,
+	})
+}
+
+// Log writes a free-form message.
+func (j *JSON) Log(message string) {
+	j.emit("info", message, "log", nil)
+}
+
+// Diagnostics writes one diagnostic message each.
+func (j *JSON) Diagnostics(diags hcl.Diagnostics) {
+	for _, d := range diags {
+		level, sev, prefix := "error", "error", "Error: "
+		if d.Severity == hcl.DiagWarning {
+			level, sev, prefix = "warn", "warning", "Warning: "
+		}
+		diag := map[string]any{"severity": sev, "summary": d.Summary, "detail": d.Detail}
+		if d.Subject != nil {
+			diag["range"] = jsonRange(*d.Subject)
+			if snip := j.snippet(d); snip != nil {
+				diag["snippet"] = snip
+			}
+		}
+		j.emit(level, prefix+d.Summary, "diagnostic", map[string]any{"diagnostic": diag})
+	}
+}
+
+func jsonRange(r hcl.Range) map[string]any {
+	pos := func(p hcl.Pos) map[string]int { return map[string]int{"line": p.Line, "column": p.Column, "byte": p.Byte} }
+	return map[string]any{"filename": r.Filename, "start": pos(r.Start), "end": pos(r.End)}
+}
+
+// snippet describes the source a diagnostic points at, as Terraform's
+// JSON diagnostics do.
+func (j *JSON) snippet(d *hcl.Diagnostic) map[string]any {
+	j.mu.Lock()
+	f := j.files[d.Subject.Filename]
+	j.mu.Unlock()
+	if f == nil || f.Bytes == nil {
+		return nil
+	}
+	rng := *d.Subject
+	lines := strings.Split(string(f.Bytes), "\n")
+	if rng.Start.Line < 1 || rng.Start.Line > len(lines) {
+		return nil
+	}
+	end := rng.End.Line
+	if end > len(lines) {
+		end = len(lines)
+	}
+	code := strings.Join(lines[rng.Start.Line-1:end], "\n")
+	var context any
+	if nav, ok := f.Nav.(interface{ ContextString(int) string }); ok {
+		if cs := nav.ContextString(rng.Start.Byte); cs != "" {
+			context = cs
+		}
+	}
+	start := rng.Start.Column - 1
+	hEnd := len(code)
+	if rng.End.Line == rng.Start.Line {
+		hEnd = rng.End.Column - 1
+	}
+	return map[string]any{
+		"context": context, "code": code, "start_line": rng.Start.Line,
+		"highlight_start_offset": start, "highlight_end_offset": hEnd, "values": []any{},
+	}
+}
+
+// jsonResource describes a resource instance address as the UI stream does.
+func jsonResource(addr addrs.AbsResourceInstance) map[string]any {
+	r := addr.Resource.Resource
+	var key any
+	switch k := addr.Resource.Key.(type) {
+	case addrs.IntKey:
+		key = int(k)
+	case addrs.StringKey:
+		key = string(k)
+	}
+	return map[string]any{
+		"addr": addr.String(), "module": addr.Module.String(), "resource": addr.Resource.String(),
+		"implied_provider": r.ImpliedProvider(), "resource_type": r.Type, "resource_name": r.Name, "resource_key": key,
+	}
+}
+
+// jsonAction names an action as planned_change and hook messages do.
+func jsonAction(a plans.Action) string {
+	switch a {
+	case plans.Create:
+		return "create"
+	case plans.Read:
+		return "read"
+	case plans.Update:
+		return "update"
+	case plans.Delete:
+		return "delete"
+	case plans.DeleteThenCreate, plans.CreateThenDelete:
+		return "replace"
+	}
+	return "noop"
+}
+
+var jsonReasons = map[plans.ActionReason]string{
+	plans.ReasonReplaceBecauseCannotUpdate:    "cannot_update",
+	plans.ReasonReplaceBecauseTainted:         "tainted",
+	plans.ReasonReplaceByRequest:              "requested",
+	plans.ReasonDeleteBecauseNoResourceConfig: "delete_because_no_resource_config",
+	plans.ReasonDeleteBecauseWrongRepetition:  "delete_because_wrong_repetition",
+	plans.ReasonDeleteBecauseCountIndex:       "delete_because_count_index",
+	plans.ReasonDeleteBecauseEachKey:          "delete_because_each_key",
+}
+
+var jsonVerbs = map[string]string{
+	"create": "Plan to create", "read": "Plan to read", "update": "Plan to update",
+	"delete": "Plan to delete", "replace": "Plan to replace",
+}
+
+// Plan writes a planned_change message per change, the change summary and
+// the output changes.
+func (j *JSON) Plan(p *plans.Plan) {
+	for _, c := range p.Changes.Resources {
+		if c.Action == plans.NoOp {
+			continue
+		}
+		action := jsonAction(c.Action)
+		change := map[string]any{"resource": jsonResource(c.Addr), "action": action}
+		if r, ok := jsonReasons[c.Reason]; ok {
+			change["reason"] = r
+		}
+		msg := c.Addr.String() + ": " + jsonVerbs[action]
+		if c.DeposedKey != "" {
+			change["deposed_key"] = c.DeposedKey
+			msg = fmt.Sprintf("%s (deposed object %s): %s", c.Addr, c.DeposedKey, jsonVerbs[action])
+		}
+		j.emit("info", msg, "planned_change", map[string]any{"change": change})
+	}
+	add, change, destroy := p.Changes.Counts()
+	j.ChangeSummary("plan", add, change, destroy)
+	outputs := map[string]any{}
+	for _, o := range p.Changes.Outputs {
+		outputs[o.Name] = map[string]any{"sensitive": o.Sensitive, "action": jsonAction(o.Action)}
+	}
+	if len(outputs) > 0 {
+		j.emit("info", fmt.Sprintf("Outputs: %d", len(outputs)), "outputs", map[string]any{"outputs": outputs})
+	}
+}
+
+// ChangeSummary writes the change_summary message of a plan, apply or
+// destroy.
+func (j *JSON) ChangeSummary(operation string, add, change, destroy int) {
+	var msg string
+	switch operation {
+	case "plan":
+		msg = fmt.Sprintf("Plan: %d to add, %d to change, %d to destroy.", add, change, destroy)
+	case "destroy":
+		msg = fmt.Sprintf("Destroy complete! Resources: %d destroyed.", destroy)
+	default:
+		msg = fmt.Sprintf("Apply complete! Resources: %d added, %d changed, %d destroyed.", add, change, destroy)
+	}
+	j.emit("info", msg, "change_summary", map[string]any{"changes": map[string]any{
+		"add": add, "change": change, "import": 0, "remove": destroy, "operation": operation,
+	}})
+}
+
+// Outputs writes the outputs message after apply, with values (sensitive
+// ones included, as Terraform's stream does, flagged sensitive).
+func (j *JSON) Outputs(outputs map[string]*states.OutputValue) {
+	out := map[string]any{}
+	for name, o := range outputs {
+		v, _ := o.Value.UnmarkDeep()
+		entry := map[string]any{"sensitive": o.Sensitive}
+		if ty, err := ctyjson.MarshalType(v.Type()); err == nil {
+			entry["type"] = json.RawMessage(ty)
+		}
+		if !o.Sensitive {
+			if val, err := ctyjson.Marshal(v, v.Type()); err == nil {
+				entry["value"] = json.RawMessage(val)
+			}
+		}
+		out[name] = entry
+	}
+	j.emit("info", fmt.Sprintf("Outputs: %d", len(out)), "outputs", map[string]any{"outputs": out})
+}

@@ -1,0 +1,96 @@
+package views
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/engine/hooks"
+	"github.com/strata-dev/strata/internal/plans"
+)
+
+// JSONHook reports progress as refresh_start, refresh_complete,
+// apply_start, apply_complete and apply_errored messages.
+type JSONHook struct {
+	hooks.Nil
+	JSON *JSON
+}
+
+var _ hooks.Hook = (*JSONHook)(nil)
+
+func hookFields(addr addrs.AbsResourceInstance, deposed string, extra map[string]any) map[string]any {
+	h := map[string]any{"resource": jsonResource(addr)}
+	if deposed != "" {
+		h["deposed_key"] = deposed
+	}
+	for k, v := range extra {
+		h[k] = v
+	}
+	return map[string]any{"hook": h}
+}
+
+func idFields(id string) map[string]any {
+	if id == "" {
+		return map[string]any{}
+	}
+	return map[string]any{"id_key": "id", "id_value": id}
+}
+
+// PreRefresh implements hooks.Hook.
+func (h *JSONHook) PreRefresh(addr addrs.AbsResourceInstance, id string) {
+	h.JSON.emit("info", fmt.Sprintf("%s: Refreshing state...%s", addr, idSuffix(id)), "refresh_start", hookFields(addr, "", idFields(id)))
+}
+
+// PostRefresh implements hooks.Hook.
+func (h *JSONHook) PostRefresh(addr addrs.AbsResourceInstance, id string) {
+	h.JSON.emit("info", fmt.Sprintf("%s: Refresh complete%s", addr, idSuffix(id)), "refresh_complete", hookFields(addr, "", idFields(id)))
+}
+
+// PreApply implements hooks.Hook.
+func (h *JSONHook) PreApply(addr addrs.AbsResourceInstance, deposed string, action plans.Action, id string) {
+	verb := map[plans.Action]string{plans.Create: "Creating...", plans.Update: "Modifying...", plans.Delete: "Destroying...", plans.Read: "Reading..."}[action]
+	extra := map[string]any{"action": jsonAction(action)}
+	suffix := ""
+	if action != plans.Create {
+		suffix = idSuffix(id)
+		for k, v := range idFields(id) {
+			extra[k] = v
+		}
+	}
+	h.JSON.emit("info", fmt.Sprintf("%s: %s%s", label(addr, deposed), verb, suffix), "apply_start", hookFields(addr, deposed, extra))
+}
+
+// PostApply implements hooks.Hook.
+func (h *JSONHook) PostApply(addr addrs.AbsResourceInstance, deposed string, action plans.Action, id string, elapsed time.Duration, err error) {
+	extra := map[string]any{"action": jsonAction(action), "elapsed_seconds": int(elapsed.Seconds())}
+	if err != nil {
+		h.JSON.emit("error", fmt.Sprintf("%s: %s errored after %s", label(addr, deposed), applyNoun(action), formatElapsed(elapsed)), "apply_errored", hookFields(addr, deposed, extra))
+		return
+	}
+	verb := map[plans.Action]string{plans.Create: "Creation complete", plans.Update: "Modifications complete", plans.Delete: "Destruction complete", plans.Read: "Read complete"}[action]
+	suffix := ""
+	if action != plans.Delete {
+		suffix = idSuffix(id)
+		for k, v := range idFields(id) {
+			extra[k] = v
+		}
+	}
+	h.JSON.emit("info", fmt.Sprintf("%s: %s after %s%s", label(addr, deposed), verb, formatElapsed(elapsed), suffix), "apply_complete", hookFields(addr, deposed, extra))
+}
+
+// Stopping implements hooks.Hook.
+func (h *JSONHook) Stopping() {
+	h.JSON.Log("Stopping operation...")
+}
+
+func applyNoun(a plans.Action) string {
+	switch a {
+	case plans.Create:
+		return "Creation"
+	case plans.Delete:
+		return "Destruction"
+	case plans.Read:
+		return "Read"
+	}
+	return "Modifications"
+}

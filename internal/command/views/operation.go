@@ -1,0 +1,101 @@
+package views
+
+import (
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/strata-dev/strata/internal/engine/hooks"
+	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/states"
+)
+
+// Operation is what plan, apply and destroy show, in human form
+// (OperationHuman) or as the -json stream (OperationJSON).
+type Operation interface {
+	// Hook reports progress of refreshes and applies.
+	Hook() hooks.Hook
+	Diagnostics(hcl.Diagnostics)
+	SetFiles(map[string]*hcl.File)
+	// Plan shows a plan.
+	Plan(p *plans.Plan, schema SchemaFunc)
+	// PlanSaved ends a plan saved with -out; PlanNotSaved one without.
+	PlanSaved(path string)
+	PlanNotSaved()
+	// Applied reports what an apply ("apply") or destroy ("destroy") did
+	// and the outputs.
+	Applied(operation string, add, change, destroy int, outputs map[string]*states.OutputValue)
+	// Interrupted reports a first (graceful) or second (hard) Ctrl-C.
+	Interrupted(hard bool)
+}
+
+// NewOperation returns the human view, or the JSON stream when json is
+// set.
+func NewOperation(v *View, json *JSON) Operation {
+	if json != nil {
+		return &OperationJSON{JSON: json}
+	}
+	return &OperationHuman{View: v}
+}
+
+// OperationHuman is the human-readable Operation view.
+type OperationHuman struct{ *View }
+
+var _ Operation = (*OperationHuman)(nil)
+
+// Hook implements Operation.
+func (o *OperationHuman) Hook() hooks.Hook { return &UIHook{View: o.View} }
+
+// PlanNotSaved implements Operation.
+func (o *OperationHuman) PlanNotSaved() { o.PlanNoSavedPlanNote() }
+
+// Applied implements Operation.
+func (o *OperationHuman) Applied(operation string, add, change, destroy int, outputs map[string]*states.OutputValue) {
+	if operation == "destroy" {
+		o.Outputf("\n[reset][bold][green]Destroy complete! Resources: %d destroyed.[reset]\n", destroy)
+		return
+	}
+	o.Outputf("\n[reset][bold][green]Apply complete! Resources: %d added, %d changed, %d destroyed.[reset]\n", add, change, destroy)
+	o.Outputs(outputs)
+}
+
+// Interrupted implements Operation.
+func (o *OperationHuman) Interrupted(hard bool) {
+	if hard {
+		o.Output("\n[bold][red]Two interrupts received. Exiting immediately.[reset] Every change a provider finished is in the state journal and will be recovered by the next command.\n")
+		return
+	}
+	o.Output("\n[bold][red]Interrupt received.[reset]\nPlease wait for strata to exit or data loss may occur.\nGracefully shutting down...\n\n")
+}
+
+// OperationJSON is the -json Operation view.
+type OperationJSON struct{ *JSON }
+
+var _ Operation = (*OperationJSON)(nil)
+
+// Hook implements Operation.
+func (o *OperationJSON) Hook() hooks.Hook { return &JSONHook{JSON: o.JSON} }
+
+// Plan implements Operation.
+func (o *OperationJSON) Plan(p *plans.Plan, _ SchemaFunc) { o.JSON.Plan(p) }
+
+// PlanSaved implements Operation.
+func (o *OperationJSON) PlanSaved(path string) { o.Log("Saved the plan to: " + path) }
+
+// PlanNotSaved implements Operation.
+func (o *OperationJSON) PlanNotSaved() {}
+
+// Applied implements Operation.
+func (o *OperationJSON) Applied(operation string, add, change, destroy int, outputs map[string]*states.OutputValue) {
+	o.ChangeSummary(operation, add, change, destroy)
+	if operation != "destroy" {
+		o.Outputs(outputs)
+	}
+}
+
+// Interrupted implements Operation.
+func (o *OperationJSON) Interrupted(hard bool) {
+	if hard {
+		o.Log("Two interrupts received. Exiting immediately.")
+		return
+	}
+	o.Log("Interrupt received. Please wait for strata to exit or data loss may occur. Gracefully shutting down...")
+}
