@@ -94,7 +94,9 @@ func (j *JSON) Diagnostics(diags hcl.Diagnostics) {
 }
 
 func jsonRange(r hcl.Range) map[string]any {
-	pos := func(p hcl.Pos) map[string]int { return map[string]int{"line": p.Line, "column": p.Column, "byte": p.Byte} }
+	pos := func(p hcl.Pos) map[string]int {
+		return map[string]int{"line": p.Line, "column": p.Column, "byte": p.Byte}
+	}
 	return map[string]any{"filename": r.Filename, "start": pos(r.Start), "end": pos(r.End)}
 }
 
