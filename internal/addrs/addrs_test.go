@@ -77,3 +77,36 @@ func TestCompareKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestParseTarget(t *testing.T) {
+	a0, _ := ParseAbsResourceInstanceStr("terraform_data.a[0]")
+	a1, _ := ParseAbsResourceInstanceStr("terraform_data.a[1]")
+	b, _ := ParseAbsResourceInstanceStr("terraform_data.b")
+	tests := map[string]struct {
+		in        string
+		instances map[string]bool // instance -> contained
+	}{
+		"whole resource": {"terraform_data.a", map[string]bool{"a0": true, "a1": true, "b": false}},
+		"one instance":   {"terraform_data.a[1]", map[string]bool{"a0": false, "a1": true, "b": false}},
+	}
+	insts := map[string]AbsResourceInstance{"a0": a0, "a1": a1, "b": b}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			target, diags := ParseTarget(tc.in)
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			if target.String() != tc.in {
+				t.Errorf("String() = %s", target)
+			}
+			for k, want := range tc.instances {
+				if got := target.ContainsInstance(insts[k]); got != want {
+					t.Errorf("%s contains %s = %v, want %v", tc.in, k, got, want)
+				}
+			}
+		})
+	}
+	if _, diags := ParseTarget("nope"); !diags.HasErrors() {
+		t.Error("expected an error for an invalid address")
+	}
+}

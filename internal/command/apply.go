@@ -26,6 +26,7 @@ type applyOptions struct {
 	destroy     bool
 	refresh     bool
 	parallelism int
+	targets     targetFlags
 }
 
 func newApplyCommand(d *Deps, runF func(*applyOptions) error, destroy bool) *cobra.Command {
@@ -79,6 +80,7 @@ func newApplyCommand(d *Deps, runF func(*applyOptions) error, destroy bool) *cob
 	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does. Requires -auto-approve or\na plan file.")
 	opts.vars.register(fs)
 	opts.state.register(fs, true)
+	opts.targets.register(fs)
 	return cmd
 }
 
@@ -96,6 +98,10 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	if opts.destroy {
 		mode = plans.DestroyMode
 	}
+	targets, replaces, tdiags := opts.targets.parse()
+	if hasErrors(v, tdiags) {
+		return errReported
+	}
 	op, err := prepareOperation(ctx, d, v, &opts.vars, &opts.state, opts.parallelism, opName)
 	if err != nil {
 		return err
@@ -104,7 +110,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	ctx, cancel := applyInterrupts(ctx, d, v)
 	defer cancel()
 
-	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh})
+	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, ForceReplace: replaces})
 	if diags.HasErrors() {
 		v.Diagnostics(diags)
 		return errReported
@@ -119,7 +125,13 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	if ctx.Err() != nil {
 		return errReported
 	}
-	return applyPlan(ctx, d, v, op, plan, opts.destroy)
+	if err := applyPlan(ctx, d, v, op, plan, opts.destroy); err != nil {
+		return err
+	}
+	if len(targets) > 0 {
+		v.Diagnostics(hcl.Diagnostics{incompleteApplyWarning})
+	}
+	return nil
 }
 
 // applyInterrupts handles Ctrl-C during apply: the first stops starting

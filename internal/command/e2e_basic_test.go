@@ -17,10 +17,10 @@ func TestE2EBasicWorkflow(t *testing.T) {
 	golden(t, "basic", "plan-create.golden", plan.stdout)
 
 	apply := mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
-	if !strings.Contains(apply.stdout, "Apply complete! Resources: 6 added, 0 changed, 0 destroyed.") {
+	if !strings.Contains(flat(apply.stdout), "Apply complete! Resources: 6 added, 0 changed, 0 destroyed.") {
 		t.Fatalf("wrong apply summary:\n%s", apply.stdout)
 	}
-	if !strings.Contains(apply.stdout, "secret = <sensitive>") || strings.Contains(apply.stdout, "hunter2") {
+	if !strings.Contains(flat(apply.stdout), "secret = <sensitive>") || strings.Contains(flat(apply.stdout), "hunter2") {
 		t.Fatalf("sensitive output leaked or missing:\n%s", apply.stdout)
 	}
 	st, err := os.Stat(filepath.Join(dir, "terraform.tfstate"))
@@ -49,7 +49,7 @@ func TestE2EBasicWorkflow(t *testing.T) {
 	if !outputs["secret"].Sensitive || outputs["secret"].Value != "hunter2" {
 		t.Fatalf("wrong JSON for secret: %+v", outputs["secret"])
 	}
-	if r := strata(t, dir, "output", "nope"); r.code != 1 || !strings.Contains(r.stderr, `Output "nope" not found`) {
+	if r := strata(t, dir, "output", "nope"); r.code != 1 || !strings.Contains(flat(r.stderr), `Output "nope" not found`) {
 		t.Fatalf("missing output: %+v", r)
 	}
 
@@ -73,7 +73,7 @@ func TestE2EBasicWorkflow(t *testing.T) {
 	}
 
 	destroy := mustStrata(t, dir, 0, "destroy", "-auto-approve", "-no-color", `-var=names=["a"]`, "-var=settings={size=2}")
-	if !strings.Contains(destroy.stdout, "Destroy complete! Resources: 4 destroyed.") {
+	if !strings.Contains(flat(destroy.stdout), "Destroy complete! Resources: 4 destroyed.") {
 		t.Fatalf("wrong destroy summary:\n%s", destroy.stdout)
 	}
 	if r := mustStrata(t, dir, 0, "show", "-no-color"); r.stdout != "No state.\n" {
@@ -84,17 +84,17 @@ func TestE2EBasicWorkflow(t *testing.T) {
 func TestE2EApplyNeedsYes(t *testing.T) {
 	dir := workdir(t, "basic")
 	r := runIn(t, dir, "no\n", strataBin, "apply", "-no-color")
-	if r.code != 1 || !strings.Contains(r.stdout, "Apply cancelled.") {
+	if r.code != 1 || !strings.Contains(flat(r.stdout), "Apply cancelled.") {
 		t.Fatalf("apply without yes: code %d\n%s", r.code, r.stdout)
 	}
-	if !strings.Contains(r.stdout, "Do you want to perform these actions?") {
+	if !strings.Contains(flat(r.stdout), "Do you want to perform these actions?") {
 		t.Fatalf("no approval prompt:\n%s", r.stdout)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); err == nil {
 		t.Fatal("a cancelled apply wrote state")
 	}
 	r = runIn(t, dir, "yes\n", strataBin, "apply", "-no-color")
-	if r.code != 0 || !strings.Contains(r.stdout, "Apply complete!") {
+	if r.code != 0 || !strings.Contains(flat(r.stdout), "Apply complete!") {
 		t.Fatalf("apply with yes: code %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
@@ -131,12 +131,12 @@ output "all" {
 	// A required variable without a value and -input=false is an error.
 	write("more.tf", `variable "missing" {}`)
 	r = strata(t, dir, "plan", "-no-color", "-input=false")
-	if r.code != 1 || !strings.Contains(r.stderr, "No value for required variable") {
+	if r.code != 1 || !strings.Contains(flat(r.stderr), "No value for required variable") {
 		t.Fatalf("missing variable: %+v", r)
 	}
 	// With input allowed, it is asked for.
 	r = runIn(t, dir, "typed\n", strataBin, "plan", "-no-color", "-var-file=extra.tfvars", "-var", "from_flag=flag")
-	if r.code != 0 || !strings.Contains(r.stdout, "var.missing") {
+	if r.code != 0 || !strings.Contains(flat(r.stdout), "var.missing") {
 		t.Fatalf("prompt: %+v", r)
 	}
 }

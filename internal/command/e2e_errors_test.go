@@ -29,7 +29,7 @@ func TestE2EBadInput(t *testing.T) {
 		},
 		"unknown reference": {
 			config: "resource \"terraform_data\" \"a\" {\n  input = var.nope\n}\n",
-			want:   []string{"Reference to undeclared input variable", "on main.tf line 2, in resource \"terraform_data\" \"a\"", "2:   input = var.nope"},
+			want:   []string{"Reference to undeclared input variable", "on main.tf line 2, in resource \"terraform_data\" \"a\"", "2: input = var.nope"},
 		},
 		"undeclared resource": {
 			config: "resource \"terraform_data\" \"a\" {\n  input = terraform_data.b.output\n}\n",
@@ -106,11 +106,11 @@ func TestE2EBadInput(t *testing.T) {
 					t.Fatalf("%s: exit code %d, want 1\nstdout:\n%s\nstderr:\n%s", cmd, r.code, r.stdout, r.stderr)
 				}
 				for _, w := range tc.want {
-					if !strings.Contains(r.stderr, w) {
+					if !strings.Contains(flat(r.stderr), w) {
 						t.Errorf("%s: stderr lacks %q:\n%s", cmd, w, r.stderr)
 					}
 				}
-				if strings.Contains(r.stderr, "panic") || strings.Contains(r.stderr, "goroutine ") {
+				if strings.Contains(flat(r.stderr), "panic") || strings.Contains(flat(r.stderr), "goroutine ") {
 					t.Fatalf("%s panicked:\n%s", cmd, r.stderr)
 				}
 				if after := readFile(t, statePath); string(after) != string(before) {
@@ -125,16 +125,16 @@ func TestE2EValidate(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), "variable \"n\" {\n  type = number\n}\nresource \"terraform_data\" \"a\" {\n  count = var.n\n  input = count.index\n}\n")
 	r := mustStrata(t, dir, 0, "validate", "-no-color")
-	if !strings.Contains(r.stdout, "Success! The configuration is valid.") {
+	if !strings.Contains(flat(r.stdout), "Success! The configuration is valid.") {
 		t.Fatalf("validate: %s", r.stdout)
 	}
 	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {\n  input = each.key\n}\n")
 	r = mustStrata(t, dir, 1, "validate", "-no-color")
-	if !strings.Contains(r.stderr, `Reference to "each" in context without for_each`) {
+	if !strings.Contains(flat(r.stderr), `Reference to "each" in context without for_each`) {
 		t.Fatalf("validate: %s", r.stderr)
 	}
 	r = mustStrata(t, dir, 1, "validate", "-json")
-	if !strings.Contains(r.stdout, `"valid": false`) || !strings.Contains(r.stdout, `"filename": "main.tf"`) {
+	if !strings.Contains(flat(r.stdout), `"valid": false`) || !strings.Contains(flat(r.stdout), `"filename": "main.tf"`) {
 		t.Fatalf("validate -json: %s", r.stdout)
 	}
 }

@@ -38,7 +38,7 @@ func TestE2EFmt(t *testing.T) {
 
 	writeFile(t, filepath.Join(dir, "bad.tf"), "resource {\n")
 	r = mustStrata(t, dir, 1, "fmt", "-no-color")
-	if !strings.Contains(r.stderr, "bad.tf line 1") {
+	if !strings.Contains(flat(r.stderr), "bad.tf line 1") {
 		t.Fatalf("fmt syntax error: %s", r.stderr)
 	}
 }
@@ -64,13 +64,13 @@ func TestE2EVersionAndChdir(t *testing.T) {
 	if r := mustStrata(t, dir, 0, "-chdir", "infra", "output", "-raw", "where"); r.stdout != "." {
 		t.Fatalf("path.module = %q", r.stdout)
 	}
-	if r := strata(t, dir, "plan", "-chdir=infra"); r.code != 1 || !strings.Contains(r.stderr, "chdir") {
+	if r := strata(t, dir, "plan", "-chdir=infra"); r.code != 1 || !strings.Contains(flat(r.stderr), "chdir") {
 		t.Fatalf("-chdir after the subcommand should be refused: %+v", r)
 	}
-	if r := mustStrata(t, dir, 0, "plan", "-help"); !strings.Contains(r.stdout, "-detailed-exitcode") || strings.Contains(r.stdout, "--detailed-exitcode") {
+	if r := mustStrata(t, dir, 0, "plan", "-help"); !strings.Contains(flat(r.stdout), "-detailed-exitcode") || strings.Contains(flat(r.stdout), "--detailed-exitcode") {
 		t.Fatalf("plan -help:\n%s", r.stdout)
 	}
-	if r := strata(t, dir, "plan"); r.code != 1 || !strings.Contains(r.stderr, "No configuration files") {
+	if r := strata(t, dir, "plan"); r.code != 1 || !strings.Contains(flat(r.stderr), "No configuration files") {
 		t.Fatalf("plan in an empty directory: %+v", r)
 	}
 }
@@ -79,7 +79,7 @@ func TestE2EWorkspaceState(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `output "ws" { value = terraform.workspace }`)
 	t.Setenv("TF_WORKSPACE", "staging")
-	if r := strata(t, dir, "apply", "-auto-approve", "-no-color"); r.code != 1 || !strings.Contains(r.stderr, "does not exist") {
+	if r := strata(t, dir, "apply", "-auto-approve", "-no-color"); r.code != 1 || !strings.Contains(flat(r.stderr), "does not exist") {
 		t.Fatalf("a missing workspace must be refused: %+v", r)
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "terraform.tfstate.d", "staging"), 0o755); err != nil {

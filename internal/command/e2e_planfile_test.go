@@ -14,7 +14,7 @@ func TestE2ESavedPlanCI(t *testing.T) {
 	dir := workdir(t, "basic")
 	planPath := filepath.Join(dir, "tfplan")
 	plan := mustStrata(t, dir, 2, "plan", "-no-color", "-out=tfplan", "-detailed-exitcode", "-var", `names=["x","y","z"]`)
-	if !strings.Contains(plan.stdout, `Saved the plan to: tfplan`) || !strings.Contains(plan.stdout, `strata apply "tfplan"`) {
+	if !strings.Contains(flat(plan.stdout), `Saved the plan to: tfplan`) || !strings.Contains(flat(plan.stdout), `strata apply "tfplan"`) {
 		t.Fatalf("plan -out output:\n%s", plan.stdout)
 	}
 	if st, err := os.Stat(planPath); err != nil || st.Mode().Perm() != 0o600 {
@@ -36,7 +36,7 @@ func TestE2ESavedPlanCI(t *testing.T) {
 	}
 
 	// Variables come from the plan; setting them again is refused.
-	if r := strata(t, dir, "apply", "-no-color", "-var", "names=[]", "tfplan"); r.code != 1 || !strings.Contains(r.stderr, "Can't set variables when applying a saved plan") {
+	if r := strata(t, dir, "apply", "-no-color", "-var", "names=[]", "tfplan"); r.code != 1 || !strings.Contains(flat(r.stderr), "Can't set variables when applying a saved plan") {
 		t.Fatalf("apply plan with -var: %+v", r)
 	}
 
@@ -48,7 +48,7 @@ func TestE2ESavedPlanCI(t *testing.T) {
 	} {
 		writeFile(t, filepath.Join(dir, name), string(bad))
 		r := strata(t, dir, "apply", "-no-color", name)
-		if r.code != 1 || !strings.Contains(r.stderr, "Invalid plan file") {
+		if r.code != 1 || !strings.Contains(flat(r.stderr), "Invalid plan file") {
 			t.Fatalf("%s plan: exit %d\n%s", name, r.code, r.stderr)
 		}
 	}
@@ -58,20 +58,20 @@ func TestE2ESavedPlanCI(t *testing.T) {
 
 	// Apply does exactly the plan, without asking.
 	apply := mustStrata(t, dir, 0, "apply", "-no-color", "tfplan")
-	if !strings.Contains(apply.stdout, "Apply complete! Resources: 8 added, 0 changed, 0 destroyed.") {
+	if !strings.Contains(flat(apply.stdout), "Apply complete! Resources: 8 added, 0 changed, 0 destroyed.") {
 		t.Fatalf("apply of saved plan:\n%s", apply.stdout)
 	}
-	if strings.Contains(apply.stdout, "Do you want to perform these actions?") {
+	if strings.Contains(flat(apply.stdout), "Do you want to perform these actions?") {
 		t.Fatal("applying a saved plan asked for approval")
 	}
-	if r := mustStrata(t, dir, 0, "output", "-json", "counted"); !strings.Contains(r.stdout, `"Z-1"`) {
+	if r := mustStrata(t, dir, 0, "output", "-json", "counted"); !strings.Contains(flat(r.stdout), `"Z-1"`) {
 		t.Fatalf("the plan's variable values were not used: %s", r.stdout)
 	}
 
 	// The same plan again is stale.
 	before := readFile(t, filepath.Join(dir, "terraform.tfstate"))
 	r := strata(t, dir, "apply", "-no-color", "tfplan")
-	if r.code != 1 || !strings.Contains(r.stderr, "Saved plan is stale") {
+	if r.code != 1 || !strings.Contains(flat(r.stderr), "Saved plan is stale") {
 		t.Fatalf("second apply of the plan: %+v", r)
 	}
 	if string(readFile(t, filepath.Join(dir, "terraform.tfstate"))) != string(before) {
@@ -81,7 +81,7 @@ func TestE2ESavedPlanCI(t *testing.T) {
 	// A destroy plan saved and applied.
 	mustStrata(t, dir, 2, "plan", "-no-color", "-destroy", "-out=destroy.tfplan", "-detailed-exitcode", "-var", `names=["x","y","z"]`)
 	d := mustStrata(t, dir, 0, "apply", "-no-color", "destroy.tfplan")
-	if !strings.Contains(d.stdout, "Destroy complete! Resources: 8 destroyed.") {
+	if !strings.Contains(flat(d.stdout), "Destroy complete! Resources: 8 destroyed.") {
 		t.Fatalf("destroy plan:\n%s", d.stdout)
 	}
 }

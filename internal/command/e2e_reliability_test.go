@@ -73,7 +73,7 @@ func TestE2ELockHeld(t *testing.T) {
 		t.Fatal("the lock error was not immediate")
 	}
 	for _, want := range []string{"Error acquiring the state lock", info.ID, "OperationTypeApply"} {
-		if !strings.Contains(r.stderr, want) {
+		if !strings.Contains(flat(r.stderr), want) {
 			t.Errorf("lock error lacks %q:\n%s", want, r.stderr)
 		}
 	}
@@ -198,7 +198,7 @@ func TestE2EErroredState(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := mustStrata(t, dir, 1, "apply", "-auto-approve", "-no-color", "-lock=false", "-state-out=out.tfstate")
-	if !strings.Contains(r.stderr, "errored.tfstate") {
+	if !strings.Contains(flat(r.stderr), "errored.tfstate") {
 		t.Fatalf("no errored.tfstate message:\n%s", r.stderr)
 	}
 	if n := stateResourceCount(t, filepath.Join(dir, "errored.tfstate")); n != 1 {

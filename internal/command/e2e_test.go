@@ -181,3 +181,9 @@ func flipByteInEntry(t *testing.T, data []byte, entry string) []byte {
 	out[i+len(entry)+20] ^= 0xff
 	return out
 }
+
+// flat joins wrapped lines, so that messages can be searched for phrases
+// whatever the line width.
+func flat(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

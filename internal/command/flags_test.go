@@ -39,7 +39,8 @@ func TestPlanFlags(t *testing.T) {
 				t.Fatal(err)
 			}
 			got.vars = varFlags{}
-			if diff := cmp.Diff(tc.want, *got, cmp.AllowUnexported(planOptions{}, stateFlags{}, viewFlags{}, varFlags{})); diff != "" {
+			got.targets = targetFlags{}
+			if diff := cmp.Diff(tc.want, *got, cmp.AllowUnexported(planOptions{}, stateFlags{}, viewFlags{}, varFlags{}, targetFlags{})); diff != "" {
 				t.Errorf("wrong result (-want +got):\n%s", diff)
 			}
 		})

@@ -19,6 +19,7 @@ type planOptions struct {
 	parallelism      int
 	detailedExitCode bool
 	out              string
+	targets          targetFlags
 }
 
 func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
@@ -54,6 +55,7 @@ func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
 	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does. Implies -input=false.")
 	opts.vars.register(fs)
 	opts.state.register(fs, false)
+	opts.targets.register(fs)
 	return cmd
 }
 
@@ -63,6 +65,10 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	if opts.destroy {
 		mode = plans.DestroyMode
 	}
+	targets, replaces, tdiags := opts.targets.parse()
+	if hasErrors(v, tdiags) {
+		return errReported
+	}
 	op, err := prepareOperation(ctx, d, v, &opts.vars, &opts.state, opts.parallelism, "OperationTypePlan")
 	if err != nil {
 		return err
@@ -70,7 +76,7 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	defer op.release()
 	ctx, cancel := d.interruptContext(ctx, func() { v.Interrupted(false) }, nil)
 	defer cancel()
-	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh})
+	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, ForceReplace: replaces})
 	if diags.HasErrors() {
 		v.Diagnostics(diags)
 		return errReported

@@ -26,7 +26,10 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 	}
 	w := e.newWalker(plan.PriorState.DeepCopy(), false)
 	defer w.ps.closeAll(context.WithoutCancel(ctx))
-	aw := &applyWalk{walker: w, plan: plan, byResource: map[string][]*plans.ResourceInstanceChange{}}
+	aw := &applyWalk{walker: w, plan: plan, byResource: map[string][]*plans.ResourceInstanceChange{}, planned: map[string]bool{}}
+	for _, oc := range plan.Changes.Outputs {
+		aw.planned[oc.Name] = true
+	}
 	for _, c := range plan.Changes.Resources {
 		key := c.Addr.ContainingResource().String()
 		aw.byResource[key] = append(aw.byResource[key], c)
@@ -79,6 +82,8 @@ type applyWalk struct {
 	inputs     map[string]InputValue
 	byResource map[string][]*plans.ResourceInstanceChange
 	destroys   map[string]*destroyNode
+	// planned holds the outputs the plan has changes for.
+	planned map[string]bool
 
 	// deposedKeys maps instances replaced create-before-destroy to the key
 	// their old object was deposed under. Guarded by walker.mu.
@@ -193,7 +198,8 @@ func (aw *applyWalk) visit(ctx context.Context, n node) hcl.Diagnostics {
 
 // applyOutput evaluates an output with the applied values and stores it.
 func (aw *applyWalk) applyOutput(n *outputNode) hcl.Diagnostics {
-	if aw.plan.Mode == plans.DestroyMode {
+	if aw.plan.Mode == plans.DestroyMode || !aw.planned[n.cfg.Name] {
+		// Outputs the plan left out (-target) keep their values.
 		return nil
 	}
 	v, diags := aw.evalOutput(n)

@@ -20,6 +20,22 @@ type PlanOpts struct {
 	Variables map[string]InputValue
 	// SkipRefresh skips ReadResource (-refresh=false).
 	SkipRefresh bool
+	// Targets limits the plan to these resources or instances and what
+	// they depend on (-target).
+	Targets []addrs.Target
+	// ForceReplace plans these instances for replacement (-replace).
+	ForceReplace []addrs.Target
+}
+
+
+// forceReplace reports whether -replace names the instance.
+func (o PlanOpts) forceReplace(addr addrs.AbsResourceInstance) bool {
+	for _, t := range o.ForceReplace {
+		if t.ContainsInstance(addr) {
+			return true
+		}
+	}
+	return false
 }
 
 // Plan compares the configuration with prevRun (which may be nil for no
@@ -44,6 +60,16 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 		cg.g.Connect(n, cg.providerNode(r.ProviderConfig))
 	}
 	diags = append(diags, cycleDiags(cg.g)...)
+	if len(opts.Targets) > 0 && !diags.HasErrors() {
+		pw.whole = pruneToTargets(cg, opts.Targets, opts.Mode == plans.DestroyMode)
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Resource targeting is in effect",
+			Detail: `You are creating a plan with the -target option, which means that the result of this plan may not represent all of the changes requested by the current configuration.
+
+The -target option is not for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when strata specifically suggests to use it as part of an error message.`,
+		})
+	}
 	plan := &plans.Plan{Mode: opts.Mode, Changes: &plans.Changes{}, PrevRunState: prevRun, VariableValues: map[string]cty.Value{}, SkipRefresh: opts.SkipRefresh}
 	if diags.HasErrors() {
 		plan.Errored = true
@@ -75,6 +101,23 @@ type planWalk struct {
 	*walker
 	opts PlanOpts
 	cg   *configGraph
+	// whole holds, under -target, the resources planned in full: those
+	// targeted as a whole and those the targets depend on.
+	whole map[string]bool
+}
+
+// targeted reports whether an instance is to be planned: there is no
+// -target, its resource is planned in full, or a target names it.
+func (pw *planWalk) targeted(addr addrs.AbsResourceInstance) bool {
+	if len(pw.opts.Targets) == 0 || pw.whole[addr.ContainingResource().String()] {
+		return true
+	}
+	for _, t := range pw.opts.Targets {
+		if t.ContainsInstance(addr) {
+			return true
+		}
+	}
+	return false
 }
 
 func (pw *planWalk) visit(ctx context.Context, n node) hcl.Diagnostics {
@@ -157,4 +200,70 @@ func sortChanges(c *plans.Changes) {
 		return a.DeposedKey < b.DeposedKey
 	})
 	sort.Slice(c.Outputs, func(i, j int) bool { return c.Outputs[i].Name < c.Outputs[j].Name })
+}
+
+// pruneToTargets removes from the plan graph everything the targeted
+// resources do not depend on, and outputs that depend on anything removed.
+// When destroying, it keeps what depends on the targets instead: those
+// must go first.
+func pruneToTargets(cg *configGraph, targets []addrs.Target, destroy bool) map[string]bool {
+	g := cg.g
+	keep := map[node]bool{}
+	whole := map[string]bool{}
+	for _, n := range g.Vertices() {
+		var addr addrs.AbsResource
+		switch n := n.(type) {
+		case *resourceNode:
+			addr = n.addr
+		case *orphanNode:
+			addr = n.addr
+		default:
+			continue
+		}
+		for _, t := range targets {
+			if t.ContainsResource(addr) {
+				keep[n] = true
+				if !t.Instance {
+					whole[addr.String()] = true
+				}
+				related := g.Descendants(n)
+				if destroy {
+					related = g.Ancestors(n)
+				}
+				for _, d := range related {
+					keep[d] = true
+					switch d := d.(type) {
+					case *resourceNode:
+						whole[d.addr.String()] = true
+					case *orphanNode:
+						whole[d.addr.String()] = true
+					}
+				}
+			}
+		}
+	}
+	for _, n := range g.Vertices() {
+		if _, ok := n.(*outputNode); !ok {
+			continue
+		}
+		all := true
+		for _, d := range g.Descendants(n) {
+			switch d.(type) {
+			case *resourceNode, *orphanNode:
+				all = all && keep[d]
+			}
+		}
+		if all {
+			keep[n] = true
+			for _, d := range g.Descendants(n) {
+				keep[d] = true
+			}
+		}
+	}
+	for _, n := range g.Vertices() {
+		if !keep[n] {
+			g.Remove(n)
+		}
+	}
+	return whole
 }

@@ -58,6 +58,13 @@ func (pw *planWalk) planResource(ctx context.Context, n *resourceNode) hcl.Diagn
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for _, key := range x.keys {
+		if !pw.targeted(n.addr.Instance(key)) {
+			// Outside -target: keep the instance as it is.
+			if v, ok := pw.untargetedValue(ctx, rt, n.addr.Instance(key)); ok {
+				values[key] = v
+			}
+			continue
+		}
 		wg.Add(1)
 		go func(key addrs.InstanceKey) {
 			defer wg.Done()
@@ -77,7 +84,7 @@ func (pw *planWalk) planResource(ctx context.Context, n *resourceNode) hcl.Diagn
 
 	// Instances in the state that the expansion no longer has.
 	for _, key := range pw.state.InstanceKeys(n.addr) {
-		if x.has(key) {
+		if x.has(key) || !pw.targeted(n.addr.Instance(key)) {
 			continue
 		}
 		reason := plans.ReasonDeleteBecauseWrongRepetition
@@ -101,6 +108,20 @@ func (pw *planWalk) planResource(ctx context.Context, n *resourceNode) hcl.Diagn
 	return diags
 }
 
+// untargetedValue returns the current value of an instance left alone by
+// -target, upgraded but not refreshed, for references to it.
+func (pw *planWalk) untargetedValue(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance) (cty.Value, bool) {
+	obj := pw.state.Object(addr)
+	if obj == nil {
+		return cty.NilVal, false
+	}
+	v, pd := upgrade.ResourceObject(ctx, rt.p, addr.Resource.Resource.Type, rt.schema, rt.version, obj.SchemaVersion, obj.AttrsJSON, obj.AttrsFlat)
+	if pd.HasErrors() {
+		return cty.NilVal, false
+	}
+	return markSchemaSensitive(marks.Apply(v, obj.SensitivePaths), rt.schema), true
+}
+
 // planDestroyResource plans the deletion of every object of a resource.
 func (pw *planWalk) planDestroyResource(ctx context.Context, addr addrs.AbsResource, provider addrs.AbsProviderConfig, reason plans.ActionReason) hcl.Diagnostics {
 	rt, diags := pw.resourceType(ctx, addr, provider, nil)
@@ -108,6 +129,9 @@ func (pw *planWalk) planDestroyResource(ctx context.Context, addr addrs.AbsResou
 		return diags
 	}
 	for _, key := range pw.state.InstanceKeys(addr) {
+		if !pw.targeted(addr.Instance(key)) {
+			continue
+		}
 		var n *resourceNode
 		if rn, ok := pw.cg.resources[addr.Resource.String()]; ok {
 			n = rn
@@ -225,6 +249,8 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 		change.Action = plans.Create
 	case obj != nil && obj.Status == states.ObjectTainted:
 		change.Action, change.Reason = replaceAction(lc.CreateBeforeDestroy), plans.ReasonReplaceBecauseTainted
+	case pw.opts.forceReplace(addr):
+		change.Action, change.Reason = replaceAction(lc.CreateBeforeDestroy), plans.ReasonReplaceByRequest
 	default:
 		if eq := planned.Equals(unmarkedPrior); eq.IsKnown() && eq.True() {
 			change.Action = plans.NoOp

@@ -32,18 +32,19 @@ func FormatDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File, noColor boo
 		b.WriteString(snippet(d, files, noColor))
 	}
 	if d.Detail != "" {
-		detail := d.Detail
+		// Paragraphs wrap to fit 78 columns, box included, as
+		// Terraform's do.
+		width := 78
 		if !noColor {
-			// Inside the box, paragraphs wrap to fit 78 columns, as
-			// Terraform's do.
-			detail = wrapParagraphs(detail, 76)
+			width = 76
 		}
+		detail := wrapParagraphs(d.Detail, width)
 		b.WriteString(detail)
 		b.WriteString("\n")
 	}
 	text := b.String()
 	if noColor {
-		return text + "\n"
+		return text
 	}
 	// Draw the box.
 	var out strings.Builder

@@ -37,13 +37,12 @@ Error: Reference to undeclared input variable
    2:   input = var.nope
 
 An input variable with the name "nope" has not been declared.
-
 `,
 		},
 		"warning without subject": {
 			diag:    &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Something odd", Detail: "Details here."},
 			noColor: true,
-			want:    "\nWarning: Something odd\n\nDetails here.\n\n",
+			want:    "\nWarning: Something odd\n\nDetails here.\n",
 		},
 		"error in color draws a box": {
 			diag:    &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Bad", Detail: "Worse.", Subject: &subject},

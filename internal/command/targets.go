@@ -1,0 +1,50 @@
+package command
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/pflag"
+
+	"github.com/strata-dev/strata/internal/addrs"
+)
+
+// targetFlags are -target and -replace, each repeatable.
+type targetFlags struct {
+	targets  []string
+	replaces []string
+}
+
+func (f *targetFlags) register(fs *pflag.FlagSet) {
+	fs.StringArrayVar(&f.targets, "target", nil, "Limit the planning operation to only the given resource and\nits dependencies (or, when destroying, what depends on it).\nUse this option multiple times to include more than one\nresource. For exceptional situations only.")
+	fs.StringArrayVar(&f.replaces, "replace", nil, "Force replacement of a particular resource instance using\nits resource address. If the plan would have normally\nproduced an update or no-op action for this instance,\nstrata will plan to replace it instead. Use this option\nmultiple times to replace more than one object.")
+}
+
+// parse returns the addresses, with a diagnostic for each invalid one.
+func (f *targetFlags) parse() (targets, replaces []addrs.Target, diags hcl.Diagnostics) {
+	parse := func(flag string, in []string) []addrs.Target {
+		var out []addrs.Target
+		for _, s := range in {
+			t, d := addrs.ParseTarget(s)
+			if d.HasErrors() {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid " + flag + " address",
+					Detail:   "The -" + flag + " option needs a resource or resource instance address such as terraform_data.a or terraform_data.a[0]; " + s + " is not one: " + d[0].Detail,
+				})
+				continue
+			}
+			out = append(out, t)
+		}
+		return out
+	}
+	return parse("target", f.targets), parse("replace", f.replaces), diags
+}
+
+// incompleteApplyWarning follows an apply made with -target.
+var incompleteApplyWarning = &hcl.Diagnostic{
+	Severity: hcl.DiagWarning,
+	Summary:  "Applied changes may be incomplete",
+	Detail: `The plan was created with the -target option in effect, so some changes requested in the configuration may have been ignored and the output values may not be fully updated. Run the following command to verify that no other changes are pending:
+    strata plan
+
+Note that the -target option is not suitable for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when strata specifically suggests to use it as part of an error message.`,
+}
