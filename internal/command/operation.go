@@ -47,7 +47,9 @@ func newEngine(d *Deps, mod *configs.Module, hook hooks.Hook, parallelism int) *
 		Providers:   d.Providers("."),
 		Parallelism: parallelism,
 		Hooks:       []hooks.Hook{hook},
-		Version:     d.Version,
+		// Providers are told the Terraform version whose protocol and
+		// behaviour strata implements.
+		Version:     TerraformCompatVersion,
 		Workspace:   workspaceName(d),
 	}
 }

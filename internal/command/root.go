@@ -26,7 +26,7 @@ func Run(args []string, d *Deps) int {
 	root := NewRootCommand(d)
 	if len(args) == 0 {
 		// As Terraform: usage, and the "command not found" exit code.
-		fmt.Fprintln(d.Stderr, root.Long)
+		fmt.Fprintln(d.Stdout, root.Long)
 		return 127
 	}
 	root.SetArgs(normalizeArgs(args))
@@ -34,7 +34,11 @@ func Run(args []string, d *Deps) int {
 	if err != nil {
 		var ee *ExitError
 		if !asExit(err, &ee) {
-			fmt.Fprintf(d.Stderr, "Error: %s\n\nFor more help, run: strata %s -help\n", flagErrorText(err), commandName(args))
+			help := "strata -help"
+			if c, _, ferr := root.Find(normalizeArgs(args)); ferr == nil && c != root {
+				help = "strata " + c.Name() + " -help"
+			}
+			fmt.Fprintf(d.Stderr, "Error: %s\n\nFor more help, run: %s\n", flagErrorText(err), help)
 		}
 	}
 	return ExitCode(err)

@@ -32,10 +32,12 @@ type stateFlags struct {
 }
 
 func (f *stateFlags) register(fs *pflag.FlagSet, withOut bool) {
-	fs.StringVar(&f.statePath, "state", "", "Path to read and save state (unless -state-out is specified).\nDefaults to \"terraform.tfstate\". Legacy option for the local\nbackend only.")
 	if withOut {
+		fs.StringVar(&f.statePath, "state", "", "Path to read and save state (unless -state-out is specified).\nDefaults to \"terraform.tfstate\". Legacy option for the local\nbackend only.")
 		fs.StringVar(&f.stateOut, "state-out", "", "Path to write state to that is different than \"-state\". This\ncan be used to preserve the old state. Legacy option for the local\nbackend only.")
 		fs.StringVar(&f.backupPath, "backup", "", "Path to backup the existing state file before modifying.\nDefaults to the \"-state-out\" path with \".backup\" extension. Set\nto \"-\" to disable backup. Legacy option for the local backend only.")
+	} else {
+		fs.StringVar(&f.statePath, "state", "", "A legacy option used for the local backend only: the path to\nthe state file to read. Defaults to \"terraform.tfstate\".")
 	}
 	fs.BoolVar(&f.lock, "lock", true, "Don't hold a state lock during the operation. This is\ndangerous if others might concurrently run commands against the\nsame workspace.")
 	fs.DurationVar(&f.lockTimeout, "lock-timeout", 0, "Duration to retry a state lock.")

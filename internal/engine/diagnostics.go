@@ -74,7 +74,7 @@ func collapseCancelled(diags hcl.Diagnostics) hcl.Diagnostics {
 		}
 	}
 	if n > 1 {
-		first.Detail = "The run was interrupted, so operations that had not started were skipped. Everything that finished is recorded in the state."
+		first.Detail = "The run was interrupted, so operations that had not started were skipped."
 	}
 	return out
 }

@@ -122,24 +122,23 @@ func unsupportedLifecycle(cfg *configs.Module) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, key := range sortedKeys(cfg.ManagedResources) {
 		lc := cfg.ManagedResources[key].Managed
-		var rng *hcl.Range
-		what := ""
-		switch {
-		case len(lc.ReplaceTriggeredBy) > 0:
-			what, rng = "replace_triggered_by", lc.ReplaceTriggeredBy[0].Range().Ptr()
-		case len(lc.Preconditions) > 0:
-			what, rng = "precondition", lc.Preconditions[0].DeclRange.Ptr()
-		case len(lc.Postconditions) > 0:
-			what, rng = "postcondition", lc.Postconditions[0].DeclRange.Ptr()
-		default:
-			continue
+		report := func(what string, rng hcl.Range) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported lifecycle argument",
+				Detail:   fmt.Sprintf("This version of strata does not yet act on %s in resource lifecycle blocks. Remove it, or use Terraform for this configuration until strata supports it.", what),
+				Subject:  rng.Ptr(),
+			})
 		}
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Unsupported lifecycle argument",
-			Detail:   fmt.Sprintf("This version of strata does not yet act on %s in resource lifecycle blocks. Remove it, or use Terraform for this configuration until strata supports it.", what),
-			Subject:  rng,
-		})
+		for _, e := range lc.ReplaceTriggeredBy {
+			report("replace_triggered_by", e.Range())
+		}
+		for _, c := range lc.Preconditions {
+			report("precondition", c.DeclRange)
+		}
+		for _, c := range lc.Postconditions {
+			report("postcondition", c.DeclRange)
+		}
 	}
 	return diags
 }

@@ -27,7 +27,6 @@ type PlanOpts struct {
 	ForceReplace []addrs.Target
 }
 
-
 // forceReplace reports whether -replace names the instance.
 func (o PlanOpts) forceReplace(addr addrs.AbsResourceInstance) bool {
 	for _, t := range o.ForceReplace {
