@@ -49,8 +49,8 @@ func newEngine(d *Deps, mod *configs.Module, hook hooks.Hook, parallelism int) *
 		Hooks:       []hooks.Hook{hook},
 		// Providers are told the Terraform version whose protocol and
 		// behaviour strata implements.
-		Version:     TerraformCompatVersion,
-		Workspace:   workspaceName(d),
+		Version:   TerraformCompatVersion,
+		Workspace: workspaceName(d),
 	}
 }
 
