@@ -45,13 +45,11 @@ func (aw *applyWalk) applyResource(ctx context.Context, n *resourceNode) hcl.Dia
 		work = append(work, c)
 	}
 	var diags hcl.Diagnostics
-	if n.addr.Resource.Mode == addrs.DataResourceMode {
-		// Data sources read during plan are in the prior state, not in
-		// the changes.
-		d := aw.stateDataValues(ctx, n, x, values)
-		if d.HasErrors() {
-			return d
-		}
+	// Instances the plan left alone (data sources read during plan,
+	// instances outside -target, refresh-only plans) keep their prior
+	// values.
+	if d := aw.stateValues(ctx, n, x, values); d.HasErrors() {
+		return d
 	}
 	if len(work) > 0 {
 		rt, rdiags := aw.resourceType(ctx, n.addr, n.provider, n.cfg.TypeRange.Ptr())
@@ -83,9 +81,9 @@ func (aw *applyWalk) applyResource(ctx context.Context, n *resourceNode) hcl.Dia
 	return diags
 }
 
-// stateDataValues adds to values the data source instances read during
+// stateValues adds to values the instances that have no change in the
 // plan, decoded from the prior state.
-func (aw *applyWalk) stateDataValues(ctx context.Context, n *resourceNode, x *expansion, values map[addrs.InstanceKey]cty.Value) hcl.Diagnostics {
+func (aw *applyWalk) stateValues(ctx context.Context, n *resourceNode, x *expansion, values map[addrs.InstanceKey]cty.Value) hcl.Diagnostics {
 	keys := aw.state.InstanceKeys(n.addr)
 	if len(keys) == 0 {
 		return nil
@@ -94,8 +92,14 @@ func (aw *applyWalk) stateDataValues(ctx context.Context, n *resourceNode, x *ex
 	if diags.HasErrors() {
 		return diags
 	}
+	planned := map[addrs.InstanceKey]bool{}
+	for _, c := range aw.byResource[n.addr.String()] {
+		if c.DeposedKey == "" {
+			planned[c.Addr.Resource.Key] = true
+		}
+	}
 	for _, k := range keys {
-		if _, ok := values[k]; ok {
+		if _, ok := values[k]; ok || planned[k] {
 			continue
 		}
 		obj := aw.state.Object(n.addr.Instance(k))

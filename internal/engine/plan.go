@@ -85,6 +85,8 @@ The -target option is not for routine use, and is provided only for exceptional 
 	plan.Changes.Resources = w.changes
 	plan.Changes.Outputs = w.outputs
 	sortChanges(plan.Changes)
+	plan.DriftedResources = pw.drift
+	sortChanges(&plans.Changes{Resources: plan.DriftedResources})
 	plan.PriorState = w.state.Snapshot()
 	w.ev.mu.RLock()
 	for name, v := range w.ev.variables {
@@ -103,6 +105,14 @@ type planWalk struct {
 	// whole holds, under -target, the resources planned in full: those
 	// targeted as a whole and those the targets depend on.
 	whole map[string]bool
+	// drift collects changes refreshing found; guarded by walker.mu.
+	drift []*plans.ResourceInstanceChange
+}
+
+func (pw *planWalk) addDrift(c *plans.ResourceInstanceChange) {
+	pw.mu.Lock()
+	pw.drift = append(pw.drift, c)
+	pw.mu.Unlock()
 }
 
 // targeted reports whether an instance is to be planned: there is no
@@ -128,14 +138,20 @@ func (pw *planWalk) visit(ctx context.Context, n node) hcl.Diagnostics {
 	case *providerNode:
 		return pw.configureProvider(ctx, n)
 	case *resourceNode:
-		if pw.opts.Mode == plans.DestroyMode {
+		switch pw.opts.Mode {
+		case plans.DestroyMode:
 			return pw.planDestroyResource(ctx, n.addr, n.provider, plans.ReasonNone)
+		case plans.RefreshOnlyMode:
+			return pw.refreshResource(ctx, n.addr, n.provider, n)
 		}
 		return pw.planResource(ctx, n)
 	case *orphanNode:
 		provider, ok := pw.state.ResourceProvider(n.addr)
 		if !ok {
 			return nil
+		}
+		if pw.opts.Mode == plans.RefreshOnlyMode {
+			return pw.refreshResource(ctx, n.addr, provider, nil)
 		}
 		reason := plans.ReasonDeleteBecauseNoResourceConfig
 		if pw.opts.Mode == plans.DestroyMode {

@@ -108,6 +108,49 @@ func (pw *planWalk) planResource(ctx context.Context, n *resourceNode) hcl.Diagn
 	return diags
 }
 
+// refreshResource refreshes every object of a resource without planning
+// any change (-refresh-only), publishing the refreshed values for
+// references when the resource is configured.
+func (pw *planWalk) refreshResource(ctx context.Context, addr addrs.AbsResource, provider addrs.AbsProviderConfig, n *resourceNode) hcl.Diagnostics {
+	var subject *hcl.Range
+	if n != nil {
+		subject = n.cfg.TypeRange.Ptr()
+	}
+	rt, diags := pw.resourceType(ctx, addr, provider, subject)
+	if diags.HasErrors() {
+		return diags
+	}
+	x := &expansion{}
+	if n != nil {
+		switch {
+		case n.cfg.Count != nil:
+			x.mode = 'C'
+		case n.cfg.ForEach != nil:
+			x.mode = 'E'
+		}
+	}
+	values := map[addrs.InstanceKey]cty.Value{}
+	for _, key := range pw.state.InstanceKeys(addr) {
+		if !pw.targeted(addr.Instance(key)) {
+			continue
+		}
+		v, _, d := pw.readPrior(ctx, rt, addr.Instance(key), "")
+		diags = append(diags, d...)
+		for _, dk := range pw.state.DeposedKeys(addr.Instance(key)) {
+			_, _, d := pw.readPrior(ctx, rt, addr.Instance(key), dk)
+			diags = append(diags, d...)
+		}
+		if !v.IsNull() {
+			values[key] = v
+			x.keys = append(x.keys, key)
+		}
+	}
+	if n != nil {
+		pw.ev.setResource(addr.Resource, resourceValue(x, values))
+	}
+	return diags
+}
+
 // untargetedValue returns the current value of an instance left alone by
 // -target, upgraded but not refreshed, for references to it.
 func (pw *planWalk) untargetedValue(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance) (cty.Value, bool) {
@@ -184,6 +227,10 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 		nv := resp.NewState
 		if nv == cty.NilVal || nv.IsNull() {
 			// The object was deleted outside strata.
+			pw.addDrift(&plans.ResourceInstanceChange{
+				Addr: addr, DeposedKey: deposed, ProviderAddr: rt.provider, Action: plans.Delete,
+				Before: v, After: cty.NullVal(rt.schema.ImpliedType()), SchemaVersion: rt.version,
+			})
 			if deposed == "" {
 				pw.state.SetObject(addr, nil, rt.provider)
 			} else {
@@ -198,7 +245,14 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 				Detail:   fmt.Sprintf("Provider %q planned an invalid value for %s during refresh: %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.", rt.provider.Provider.ForDisplay(), addr, errs[0]),
 			})
 		}
-		v = markSchemaSensitive(marks.Apply(nv, paths), rt.schema)
+		refreshed := markSchemaSensitive(marks.Apply(nv, paths), rt.schema)
+		if eq := unmarked.Equals(nv); !eq.IsKnown() || eq.False() {
+			pw.addDrift(&plans.ResourceInstanceChange{
+				Addr: addr, DeposedKey: deposed, ProviderAddr: rt.provider, Action: plans.Update,
+				Before: v, After: refreshed, SchemaVersion: rt.version,
+			})
+		}
+		v = refreshed
 		private = resp.Private
 		pw.hook(func(h hooks.Hook) { h.PostRefresh(addr, hooks.IDOf(v)) })
 	}

@@ -36,6 +36,10 @@ type Plan struct {
 	Errored bool
 	// SkipRefresh records that the plan was made with -refresh=false.
 	SkipRefresh bool
+	// DriftedResources are the changes refreshing found made outside
+	// strata: Before is the previous run's object, After the refreshed one
+	// (null when it was deleted).
+	DriftedResources []*ResourceInstanceChange
 }
 
 // Changes holds every resource instance and output change of a plan.

@@ -29,6 +29,9 @@ type Change struct {
 	// their lines are annotated "# forces replacement".
 	RequiresReplace []cty.Path
 	Deposed         string // deposed object key, if the change is to one
+	// Drift marks a change made outside strata, found by refreshing:
+	// "has changed" or "has been deleted" rather than what will happen.
+	Drift bool
 }
 
 // ResourceChange renders one change block as Terraform prints it under
@@ -69,6 +72,14 @@ func header(c Change, a addr) string {
 	}
 	var b strings.Builder
 	moved := c.PrevAddr != "" && c.PrevAddr != c.Addr
+	switch {
+	case c.Drift && c.Action == plans.Delete:
+		fmt.Fprintf(&b, "[bold]  # %s[reset] has been deleted\n", disp)
+		return b.String()
+	case c.Drift:
+		fmt.Fprintf(&b, "[bold]  # %s[reset] has changed\n", disp)
+		return b.String()
+	}
 	switch c.Action {
 	case plans.Create:
 		fmt.Fprintf(&b, "[bold]  # %s[reset] will be created", disp)

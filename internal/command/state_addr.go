@@ -1,0 +1,207 @@
+package command
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/states"
+)
+
+// stateTarget is an address given to a state command: a module instance
+// (module.a["x"].module.b), a whole resource (module.a.aws_instance.b) or
+// one resource instance (aws_instance.b[0]).
+type stateTarget struct {
+	module addrs.ModuleInstance
+	// resource is nil when the target is a module.
+	resource *addrs.Resource
+	// key is the instance key; hasKey says whether the address had an
+	// index, which makes it an instance rather than a whole resource.
+	key    addrs.InstanceKey
+	hasKey bool
+}
+
+func (t stateTarget) isModule() bool   { return t.resource == nil }
+func (t stateTarget) isInstance() bool { return t.resource != nil && t.hasKey }
+
+// String returns the address in its canonical form.
+func (t stateTarget) String() string {
+	switch {
+	case t.isModule():
+		return t.module.String()
+	case t.hasKey:
+		return t.instance().String()
+	default:
+		return t.absResource().String()
+	}
+}
+
+func (t stateTarget) absResource() addrs.AbsResource {
+	return addrs.AbsResource{Module: t.module, Resource: *t.resource}
+}
+
+func (t stateTarget) instance() addrs.AbsResourceInstance {
+	return t.absResource().Instance(t.key)
+}
+
+// parseStateTarget parses a module, resource or resource instance address.
+func parseStateTarget(s string) (stateTarget, hcl.Diagnostics) {
+	trav, diags := hclsyntax.ParseTraversalAbs([]byte(s), "", hcl.InitialPos)
+	if diags.HasErrors() {
+		return stateTarget{}, addressDiags(s, diags)
+	}
+	if mod, ok := moduleTraversal(trav); ok {
+		return stateTarget{module: mod}, nil
+	}
+	inst, diags := addrs.ParseAbsResourceInstance(trav)
+	if diags.HasErrors() {
+		return stateTarget{}, addressDiags(s, diags)
+	}
+	_, hasKey := trav[len(trav)-1].(hcl.TraverseIndex)
+	r := inst.Resource.Resource
+	return stateTarget{module: inst.Module, resource: &r, key: inst.Resource.Key, hasKey: hasKey}, nil
+}
+
+// parseInstanceAddr parses the address of one resource instance, as taint
+// and state show take.
+func parseInstanceAddr(s string) (addrs.AbsResourceInstance, hcl.Diagnostics) {
+	addr, diags := addrs.ParseAbsResourceInstanceStr(s)
+	if diags.HasErrors() {
+		return addr, addressDiags(s, diags)
+	}
+	return addr, nil
+}
+
+// moduleTraversal recognises a traversal made only of module.NAME[KEY]
+// steps.
+func moduleTraversal(trav hcl.Traversal) (addrs.ModuleInstance, bool) {
+	var mod addrs.ModuleInstance
+	for i := 0; i < len(trav); {
+		if name, ok := stepName(trav[i]); !ok || name != "module" || i+1 >= len(trav) {
+			return nil, false
+		}
+		name, ok := stepName(trav[i+1])
+		if !ok {
+			return nil, false
+		}
+		i += 2
+		step := addrs.ModuleInstanceStep{Name: name}
+		if i < len(trav) {
+			if idx, ok := trav[i].(hcl.TraverseIndex); ok {
+				k, err := addrs.ParseInstanceKeyValue(idx.Key)
+				if err != nil {
+					return nil, false
+				}
+				step.Key = k
+				i++
+			}
+		}
+		mod = append(mod, step)
+	}
+	return mod, len(mod) > 0
+}
+
+func stepName(step hcl.Traverser) (string, bool) {
+	switch s := step.(type) {
+	case hcl.TraverseRoot:
+		return s.Name, true
+	case hcl.TraverseAttr:
+		return s.Name, true
+	}
+	return "", false
+}
+
+// addressDiags turns a parser's diagnostics into one that names the
+// address: the parser's own have no source to point at.
+func addressDiags(s string, diags hcl.Diagnostics) hcl.Diagnostics {
+	var ret hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		detail := d.Detail
+		if detail == "" {
+			detail = d.Summary + "."
+		}
+		ret = append(ret, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid address",
+			Detail:   fmt.Sprintf("%q is not a valid address: %s", s, detail),
+		})
+		break
+	}
+	return ret
+}
+
+// containsInstance reports whether the target selects an instance. A
+// module step without a key selects every instance of that module call, as
+// Terraform's -target does; resources and instances match exactly.
+func (t stateTarget) containsInstance(addr addrs.AbsResourceInstance) bool {
+	if t.isModule() {
+		return moduleContains(t.module, addr.Module)
+	}
+	if !moduleEqual(t.module, addr.Module) || addr.Resource.Resource != *t.resource {
+		return false
+	}
+	return !t.hasKey || addr.Resource.Key == t.key
+}
+
+func moduleContains(target, m addrs.ModuleInstance) bool {
+	if len(m) < len(target) {
+		return false
+	}
+	for i, s := range target {
+		if m[i].Name != s.Name || (s.Key != addrs.NoKey && m[i].Key != s.Key) {
+			return false
+		}
+	}
+	return true
+}
+
+// moduleHasPrefix reports whether m is prefix or lies inside it, keys
+// compared exactly.
+func moduleHasPrefix(m, prefix addrs.ModuleInstance) bool {
+	return len(m) >= len(prefix) && moduleEqual(m[:len(prefix)], prefix)
+}
+
+func moduleEqual(a, b addrs.ModuleInstance) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// matchingInstances returns the instances of s the target selects, in
+// the order `state list` prints them.
+func matchingInstances(s *states.State, t stateTarget) []addrs.AbsResourceInstance {
+	var ret []addrs.AbsResourceInstance
+	for _, addr := range listOrder(s) {
+		if t.containsInstance(addr) {
+			ret = append(ret, addr)
+		}
+	}
+	return ret
+}
+
+// listOrder returns every instance address in the order Terraform's state
+// commands print them: modules by depth and then by address, and within a
+// module the state file's order of resources and keys.
+func listOrder(s *states.State) []addrs.AbsResourceInstance {
+	all := s.AllInstances()
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := all[i].Module, all[j].Module
+		if len(a) != len(b) {
+			return len(a) < len(b)
+		}
+		return a.String() < b.String()
+	})
+	return all
+}
