@@ -157,3 +157,32 @@ resource "terraform_data" "a" {
 		t.Fatalf("input after apply: %s", got)
 	}
 }
+
+func TestGraphDOT(t *testing.T) {
+	e := builtinEngine(testConfigInline(t, map[string]string{"main.tf": `
+resource "terraform_data" "a" { input = "x" }
+locals { l = terraform_data.a.output }
+resource "terraform_data" "b" {
+  count = 2
+  input = local.l
+}`}))
+	got, diags := e.GraphDOT(context.Background(), false)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	want := `digraph G {
+  rankdir = "RL";
+  node [shape = rect, fontname = "sans-serif"];
+  "terraform_data.a" [label="terraform_data.a"];
+  "terraform_data.b" [label="terraform_data.b"];
+  "terraform_data.b" -> "terraform_data.a";
+}
+`
+	if got != want {
+		t.Fatalf("wrong graph:\n%s\nwant:\n%s", got, want)
+	}
+	full, _ := e.GraphDOT(context.Background(), true)
+	if !strings.Contains(full, `"[root] local.l" -> "[root] terraform_data.a"`) {
+		t.Fatalf("full graph lacks the local's edge:\n%s", full)
+	}
+}

@@ -124,3 +124,9 @@ func (c *Changes) Counts() (add, change, destroy int) {
 	}
 	return add, change, destroy
 }
+
+// HasChanges reports whether applying the plan would change anything: a
+// resource or output change, or, for a refresh-only plan, drift to record.
+func (p *Plan) HasChanges() bool {
+	return p.Changes.HasChanges() || (p.Mode == RefreshOnlyMode && len(p.DriftedResources) > 0)
+}
