@@ -24,9 +24,12 @@ type applyOptions struct {
 	state       stateFlags
 	autoApprove bool
 	destroy     bool
-	refresh     bool
-	parallelism int
-	targets     targetFlags
+	refreshOnly bool
+	// refreshCommand is set for "strata refresh": outputs only at the end.
+	refreshCommand bool
+	refresh        bool
+	parallelism    int
+	targets        targetFlags
 }
 
 func newApplyCommand(d *Deps, runF func(*applyOptions) error, destroy bool) *cobra.Command {
@@ -75,6 +78,9 @@ func newApplyCommand(d *Deps, runF func(*applyOptions) error, destroy bool) *cob
 		fs.BoolVar(&opts.destroy, "destroy", false, "Destroy strata-managed infrastructure; the same as\n\"strata destroy\".")
 	}
 	fs.BoolVar(&opts.refresh, "refresh", true, "Skip checking for changes to remote objects while creating\nthe plan.")
+	if !destroy {
+		fs.BoolVar(&opts.refreshOnly, "refresh-only", false, "Only update the state and outputs to match remote objects,\nwithout proposing any other changes.")
+	}
 	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of parallel resource operations.\nDefaults to 10.")
 	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
 	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does. Requires -auto-approve or\na plan file.")
@@ -94,9 +100,10 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		}})
 		return errReported
 	}
-	mode, opName := plans.NormalMode, "OperationTypeApply"
-	if opts.destroy {
-		mode = plans.DestroyMode
+	opName := "OperationTypeApply"
+	mode, mdiags := planMode(opts.destroy, opts.refreshOnly, opts.refresh)
+	if hasErrors(v, mdiags) {
+		return errReported
 	}
 	targets, replaces, tdiags := opts.targets.parse()
 	if hasErrors(v, tdiags) {
@@ -115,9 +122,11 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		v.Diagnostics(diags)
 		return errReported
 	}
-	v.Plan(plan, schemaLookup(ctx, op.engine))
+	if !opts.refreshCommand {
+		v.Plan(plan, schemaLookup(ctx, op.engine))
+	}
 	v.Diagnostics(diags)
-	if plan.Changes.HasChanges() && !opts.autoApprove {
+	if plan.HasChanges() && !opts.autoApprove {
 		if !confirm(d, d.newView(opts.view), opts.destroy) {
 			return errReported
 		}
@@ -125,7 +134,10 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	if ctx.Err() != nil {
 		return errReported
 	}
-	if err := applyPlan(ctx, d, v, op, plan, opts.destroy); err != nil {
+	if opts.refreshCommand {
+		plan.Mode = plans.RefreshOnlyMode
+	}
+	if err := applyPlan(ctx, d, v, op, plan, opts.destroy, opts.refreshCommand); err != nil {
 		return err
 	}
 	if len(targets) > 0 {
@@ -148,7 +160,7 @@ func applyInterrupts(ctx context.Context, d *Deps, v views.Operation) (context.C
 
 // applyPlan applies a plan with the state journal running, saves the new
 // state and reports what was done.
-func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, plan *plans.Plan, destroy bool) error {
+func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, plan *plans.Plan, destroy, outputsOnly bool) error {
 	counter := &countHook{}
 	op.engine.Hooks = append(op.engine.Hooks, counter)
 	journal, err := op.mgr.BeginJournal(op.state)
@@ -167,8 +179,11 @@ func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, p
 	}
 	add, change, destroyed := counter.counts()
 	operation := "apply"
-	if destroy {
+	switch {
+	case destroy:
 		operation = "destroy"
+	case outputsOnly:
+		operation = "refresh"
 	}
 	v.Applied(operation, add, change, destroyed, newState.Outputs)
 	return nil

@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/strata-dev/strata/internal/engine"
@@ -15,6 +16,7 @@ type planOptions struct {
 	vars             varFlags
 	state            stateFlags
 	destroy          bool
+	refreshOnly      bool
 	refresh          bool
 	parallelism      int
 	detailedExitCode bool
@@ -47,6 +49,7 @@ func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
 	}
 	fs := cmd.Flags()
 	fs.BoolVar(&opts.destroy, "destroy", false, "Select the \"destroy\" planning mode, which creates a plan\nto destroy all objects currently managed by this configuration.")
+	fs.BoolVar(&opts.refreshOnly, "refresh-only", false, "Select the \"refresh only\" planning mode, which checks whether\nremote objects still match the outcome of the most recent\nstrata apply but does not propose any actions to undo any\nchanges made outside of strata.")
 	fs.BoolVar(&opts.refresh, "refresh", true, "Skip checking for changes to remote objects while creating\nthe plan. This can potentially make planning faster, but at\nthe expense of possibly planning against a stale record of\nthe remote system state.")
 	fs.BoolVar(&opts.detailedExitCode, "detailed-exitcode", false, "Return detailed exit codes when the command exits. This\nwill change the meaning of exit codes to:\n0 - Succeeded, diff is empty (no changes)\n1 - Errored\n2 - Succeeded, there is a diff")
 	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent operations. Defaults to 10.")
@@ -61,17 +64,17 @@ func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
 
 func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	v := d.newOperationView(opts.view)
-	mode := plans.NormalMode
-	if opts.destroy {
-		mode = plans.DestroyMode
+	mode, err := planMode(opts.destroy, opts.refreshOnly, opts.refresh)
+	if hasErrors(v, err) {
+		return errReported
 	}
 	targets, replaces, tdiags := opts.targets.parse()
 	if hasErrors(v, tdiags) {
 		return errReported
 	}
-	op, err := prepareOperation(ctx, d, v, &opts.vars, &opts.state, opts.parallelism, "OperationTypePlan")
-	if err != nil {
-		return err
+	op, perr := prepareOperation(ctx, d, v, &opts.vars, &opts.state, opts.parallelism, "OperationTypePlan")
+	if perr != nil {
+		return perr
 	}
 	defer op.release()
 	ctx, cancel := d.interruptContext(ctx, func() { v.Interrupted(false) }, nil)
@@ -88,13 +91,31 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 			return errReported
 		}
 		v.PlanSaved(opts.out)
-	} else if plan.Changes.HasChanges() && d.Getenv("TF_IN_AUTOMATION") == "" {
+	} else if plan.HasChanges() && d.Getenv("TF_IN_AUTOMATION") == "" {
 		// TF_IN_AUTOMATION drops advice about commands to run next, as
 		// in Terraform.
 		v.PlanNotSaved()
 	}
-	if opts.detailedExitCode && plan.Changes.HasChanges() {
+	if opts.detailedExitCode && plan.HasChanges() {
 		return &ExitError{Code: 2}
 	}
 	return nil
+}
+
+// planMode chooses the planning mode from -destroy and -refresh-only,
+// which exclude each other; -refresh-only also needs refreshing.
+func planMode(destroy, refreshOnly, refresh bool) (plans.Mode, hcl.Diagnostics) {
+	switch {
+	case destroy && refreshOnly:
+		return plans.NormalMode, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Incompatible plan mode options",
+			Detail: "The -destroy and -refresh-only options are mutually-exclusive."}}
+	case refreshOnly && !refresh:
+		return plans.NormalMode, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Incompatible refresh options",
+			Detail: "It doesn't make sense to use -refresh-only at the same time as -refresh=false, because strata would have nothing to do."}}
+	case destroy:
+		return plans.DestroyMode, nil
+	case refreshOnly:
+		return plans.RefreshOnlyMode, nil
+	}
+	return plans.NormalMode, nil
 }

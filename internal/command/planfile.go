@@ -120,5 +120,5 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 	ctx, cancel := applyInterrupts(ctx, d, v)
 	defer cancel()
 	op := &operation{mod: mod, engine: newEngine(d, mod, v.Hook(), opts.parallelism), mgr: mgr, state: state, release: release}
-	return applyPlan(ctx, d, v, op, plan, plan.Mode == plans.DestroyMode)
+	return applyPlan(ctx, d, v, op, plan, plan.Mode == plans.DestroyMode, false)
 }

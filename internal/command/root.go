@@ -133,8 +133,14 @@ Main commands:
 
 All other commands:
   fmt           Reformat your configuration in the standard style
+  force-unlock  Release a stuck lock on the current workspace
+  graph         Generate a Graphviz graph of the steps in an operation
   output        Show output values from your root module
+  refresh       Update the state to match remote systems
   show          Show the current state or a saved plan
+  state         Advanced state management
+  taint         Mark a resource instance as not fully functional
+  untaint       Remove the 'tainted' state from a resource instance
   version       Show the current strata version
 
 Global options (use these before the subcommand, if any):
@@ -159,10 +165,16 @@ Global options (use these before the subcommand, if any):
 		newPlanCommand(d, nil),
 		newApplyCommand(d, nil, false),
 		newApplyCommand(d, nil, true),
+		newRefreshCommand(d, nil),
 		newShowCommand(d, nil),
 		newOutputCommand(d, nil),
 		newFmtCommand(d, nil),
+		newGraphCommand(d, nil),
 		newVersionCommand(d, nil),
+		newStateCommand(d),
+		newTaintCommand(d, nil, false),
+		newTaintCommand(d, nil, true),
+		newForceUnlockCommand(d, nil),
 	)
 	return root
 }

@@ -2,17 +2,25 @@ package command
 
 import (
 	"context"
+	"os"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/command/views"
+	"github.com/strata-dev/strata/internal/command/views/jsonformat"
 	"github.com/strata-dev/strata/internal/command/views/render"
+	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/lang/marks"
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/states"
+	"github.com/strata-dev/strata/internal/states/statefile"
 )
 
 type showOptions struct {
@@ -30,7 +38,11 @@ func newShowCommand(d *Deps, runF func(*showOptions) error) *cobra.Command {
   Reads and outputs the latest state snapshot in a human-readable form:
   every resource instance with its attributes, then the root module's
   output values. Given a plan file saved by "strata plan -out", shows the
-  plan as "strata plan" did.`,
+  plan as "strata plan" did.
+
+  With -json, prints Terraform's machine-readable JSON document instead:
+  the state document for the current state (or for a state file given
+  as PATH), the plan document for a saved plan.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -43,6 +55,7 @@ func newShowCommand(d *Deps, runF func(*showOptions) error) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	cmd.Flags().BoolVar(&opts.view.json, "json", false, "If specified, output the state or plan as Terraform's machine-readable\nJSON document.")
 	return cmd
 }
 
@@ -58,11 +71,34 @@ func runShow(ctx context.Context, d *Deps, opts *showOptions) error {
 	if hasErrors(v, sdiags) {
 		return errReported
 	}
+	if opts.view.json {
+		return showStateJSON(ctx, d, v, s)
+	}
 	if s.Empty() {
 		v.Output("No state.\n")
 		return nil
 	}
 	v.Raw(formatState(ctx, d, s))
+	return nil
+}
+
+// jsonSchemas looks up resource type schemas for the JSON documents,
+// fetching each provider's schema at most once.
+func jsonSchemas(ctx context.Context, d *Deps) jsonformat.SchemaFunc {
+	e := &engine.Engine{Providers: d.Providers(".")}
+	return func(p addrs.AbsProviderConfig, mode addrs.ResourceMode, typeName string) *configschema.Block {
+		return e.ResourceSchema(ctx, p.Provider, mode, typeName)
+	}
+}
+
+// showStateJSON prints the JSON state document of s.
+func showStateJSON(ctx context.Context, d *Deps, v *views.View, s *states.State) error {
+	data, err := jsonformat.State(s, jsonSchemas(ctx, d), TerraformCompatVersion)
+	if err != nil {
+		v.Diagnostics(errorDiag("Failed to marshal state to json", err))
+		return errReported
+	}
+	v.Raw(string(data) + "\n")
 	return nil
 }
 
@@ -136,10 +172,44 @@ func formatState(ctx context.Context, d *Deps, s *states.State) string {
 // runShowPlan renders a saved plan.
 func runShowPlan(ctx context.Context, d *Deps, opts *showOptions, path string) error {
 	v := d.newView(opts.view)
+	if opts.view.json {
+		return showPlanJSON(ctx, d, v, path)
+	}
 	c, _, diags := readPlan(d, v, path)
 	if hasErrors(v, diags) {
 		return errReported
 	}
 	v.Plan(c.Plan, schemaLookup(ctx, &engine.Engine{Providers: d.Providers(".")}))
+	return nil
+}
+
+// showPlanJSON prints the JSON plan document of a saved plan. As with
+// Terraform, a state file may be given instead, and is shown as the JSON
+// state document.
+func showPlanJSON(ctx context.Context, d *Deps, v *views.View, path string) error {
+	c, mod, diags := readPlan(d, v, path)
+	if diags.HasErrors() {
+		if c == nil {
+			if data, err := os.ReadFile(path); err == nil {
+				if s, err := statefile.Read(data); err == nil {
+					return showStateJSON(ctx, d, v, s)
+				}
+			}
+		}
+		v.Diagnostics(diags)
+		return errReported
+	}
+	var stamp time.Time
+	if st, err := os.Stat(path); err == nil {
+		// Plans do not record when they were made; the file was written
+		// at the end of planning.
+		stamp = st.ModTime()
+	}
+	data, err := jsonformat.Plan(c.Plan, mod, jsonSchemas(ctx, d), jsonformat.PlanOptions{TerraformVersion: TerraformCompatVersion, Timestamp: stamp})
+	if err != nil {
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to marshal plan to json", Detail: err.Error()}})
+		return errReported
+	}
+	v.Raw(string(data) + "\n")
 	return nil
 }

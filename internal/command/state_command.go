@@ -57,6 +57,10 @@ Subcommands:
 		},
 	}
 	hideHelpFlag(cmd)
+	// Name the subcommand in flag errors ("strata state mv -help").
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError(d, c, flagErrorText(err))
+	})
 	cmd.AddCommand(
 		newStateListCommand(d, nil),
 		newStateShowCommand(d, nil),

@@ -49,6 +49,10 @@ func (o *OperationHuman) PlanNotSaved() { o.PlanNoSavedPlanNote() }
 
 // Applied implements Operation.
 func (o *OperationHuman) Applied(operation string, add, change, destroy int, outputs map[string]*states.OutputValue) {
+	if operation == "refresh" {
+		o.Outputs(outputs)
+		return
+	}
 	if operation == "destroy" {
 		o.Outputf("\n[reset][bold][green]Destroy complete! Resources: %d destroyed.[reset]\n", destroy)
 		return
@@ -85,6 +89,10 @@ func (o *OperationJSON) PlanNotSaved() {}
 
 // Applied implements Operation.
 func (o *OperationJSON) Applied(operation string, add, change, destroy int, outputs map[string]*states.OutputValue) {
+	if operation == "refresh" {
+		o.Outputs(outputs)
+		return
+	}
 	o.ChangeSummary(operation, add, change, destroy)
 	if operation != "destroy" {
 		o.Outputs(outputs)

@@ -33,7 +33,32 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
 			outputs++
 		}
 	}
+	if p.Mode == plans.RefreshOnlyMode && len(p.DriftedResources) > 0 {
+		b.WriteString("\n[reset][bold][cyan]Note:[reset][bold] Objects have changed outside of strata[reset]\n\n")
+		b.WriteString("strata detected the following changes made outside of strata since the\nlast \"strata apply\":\n")
+		for _, c := range p.DriftedResources {
+			b.WriteString("\n")
+			b.WriteString(render.ResourceChange(render.Change{
+				Addr: c.Addr.String(), Action: c.Action, Before: c.Before, After: c.After,
+				Schema: schema(c), Deposed: c.DeposedKey, Drift: true,
+			}))
+		}
+		b.WriteString("\nThis is a refresh-only plan, so strata will not take any actions to undo\n" +
+			"these. If you were expecting these changes then you can apply this plan to\n" +
+			"record the updated values in the strata state without changing any remote\n" +
+			"objects.\n")
+		if outputs == 0 {
+			v.Output(b.String())
+			return
+		}
+	}
 	if len(shown) == 0 && outputs == 0 {
+		if p.Mode == plans.RefreshOnlyMode {
+			b.WriteString("\n[reset][bold][green]No changes.[reset][bold] Your infrastructure still matches the configuration.[reset]\n\n")
+			b.WriteString("strata has checked that the real remote objects still match the result of\nyour most recent changes, and found no differences.\n")
+			v.Output(b.String())
+			return
+		}
 		if p.Mode == plans.DestroyMode {
 			b.WriteString("\n[reset][bold][green]No changes.[reset][bold] No objects need to be destroyed.[reset]\n\n")
 			b.WriteString("Either you have not created any objects yet or the existing objects were\nalready deleted outside of strata.\n")

@@ -1,0 +1,66 @@
+package command
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/strata-dev/strata/internal/engine/hooks"
+)
+
+type graphOptions struct {
+	view viewFlags
+	typ  string
+}
+
+func newGraphCommand(d *Deps, runF func(*graphOptions) error) *cobra.Command {
+	opts := &graphOptions{}
+	cmd := &cobra.Command{
+		Use:   "graph [options]",
+		Short: "Generate a Graphviz graph of the steps in an operation",
+		Long: `Usage: strata [global options] graph [options]
+
+  Produces a representation of the dependency graph between different
+  objects in the current configuration, in the DOT language, which
+  GraphViz can render:
+
+      strata graph | dot -Tsvg > graph.svg
+
+  By default it shows resources and the resources they depend on. With
+  -type, it shows every step strata walks for that operation: variables,
+  locals, outputs, provider configurations and resources.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runGraph(cmd.Context(), d, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.typ, "type", "", "Type of operation graph to output: plan, plan-refresh-only,\nplan-destroy or apply. By default, a simplified graph of\nresources only.")
+	cmd.Flags().BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	return cmd
+}
+
+func runGraph(ctx context.Context, d *Deps, opts *graphOptions) error {
+	v := d.newView(opts.view)
+	switch opts.typ {
+	case "", "plan", "plan-refresh-only", "plan-destroy", "apply":
+	default:
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid graph type",
+			Detail: fmt.Sprintf("%q is not a graph type: use plan, plan-refresh-only, plan-destroy or apply.", opts.typ)}})
+		return errReported
+	}
+	mod, _, diags := loadConfig(v)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	dot, gdiags := newEngine(d, mod, hooks.Nil{}, 0).GraphDOT(ctx, opts.typ != "")
+	if hasErrors(v, gdiags) {
+		return errReported
+	}
+	v.Raw(dot)
+	return nil
+}

@@ -1,0 +1,43 @@
+package command
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/strata-dev/strata/internal/engine"
+)
+
+// newRefreshCommand is "strata refresh": an alias for
+// "strata apply -refresh-only -auto-approve".
+func newRefreshCommand(d *Deps, runF func(*applyOptions) error) *cobra.Command {
+	opts := &applyOptions{refreshOnly: true, autoApprove: true, refresh: true, refreshCommand: true}
+	cmd := &cobra.Command{
+		Use:   "refresh [options]",
+		Short: "Update the state to match remote systems",
+		Long: `Usage: strata [global options] refresh [options]
+
+  Update the state file of your infrastructure with metadata that matches
+  the physical resources they are tracking.
+
+  This will not modify your infrastructure, but it can modify your
+  state file to update metadata. This metadata might cause new changes
+  to occur when you generate a plan or call apply next.
+
+  This command is an alias for "strata apply -refresh-only -auto-approve",
+  which shows what changed before saving it.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runApply(cmd.Context(), d, opts)
+		},
+	}
+	fs := cmd.Flags()
+	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent operations. Defaults to 10.")
+	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does.")
+	opts.vars.register(fs)
+	opts.state.register(fs, true)
+	opts.targets.register(fs)
+	return cmd
+}

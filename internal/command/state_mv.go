@@ -1,0 +1,244 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/states"
+	"github.com/strata-dev/strata/internal/states/statemgr"
+)
+
+// stateMvOptions are the flags of `strata state mv`.
+type stateMvOptions struct {
+	view      viewFlags
+	state     stateFlags
+	stateOut  string
+	backupOut string
+	dryRun    bool
+}
+
+func newStateMvCommand(d *Deps, runF func(*stateMvOptions, []string) error) *cobra.Command {
+	opts := &stateMvOptions{}
+	cmd := &cobra.Command{
+		Use:   "mv [options] SOURCE DESTINATION",
+		Short: "Move an item in the state",
+		Long: `Usage: strata [global options] state mv [options] SOURCE DESTINATION
+
+  This command will move an item matched by the address given to the
+  destination address. This command can also move to a destination address
+  in a completely different state file.
+
+  This can be used for simple resource renaming, moving items to and from
+  a module, moving entire modules, and more. And because this command can also
+  move data to a completely new state, it can also be used for refactoring
+  one configuration into multiple separately managed strata configurations.
+
+  This command will output a backup copy of the state prior to saving any
+  changes. Due to the destructive nature of this command, backups are
+  written by default.
+
+  If you're moving an item to a different state file, a backup will be created
+  for each state file.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usageError(d, cmd, "Exactly two arguments expected.")
+			}
+			if runF != nil {
+				return runF(opts, args)
+			}
+			return runStateMv(cmd.Context(), d, opts, args[0], args[1])
+		},
+	}
+	fs := cmd.Flags()
+	fs.BoolVar(&opts.dryRun, "dry-run", false, "If set, prints out what would've been moved but doesn't\nactually move anything.")
+	fs.StringVar(&opts.state.statePath, "state", "", "Path to the source state file. Defaults to the current\nworkspace state. Legacy option for the local backend only.")
+	fs.StringVar(&opts.stateOut, "state-out", "", "Path to the destination state file to write to. If this\nisn't specified, the source state file will be used. This\ncan be a new or existing path.")
+	fs.StringVar(&opts.state.backupPath, "backup", "", "Path where strata should write the backup for the\noriginal state. Defaults to the state path with a\ntimestamp and \".backup\" appended.")
+	fs.StringVar(&opts.backupOut, "backup-out", "", "Path where strata should write the backup for the\ndestination state. Defaults to the destination path\nwith a timestamp and \".backup\" appended.")
+	registerLockFlags(fs, &opts.state)
+	registerIgnoreRemoteVersion(fs)
+	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	return cmd
+}
+
+func runStateMv(ctx context.Context, d *Deps, opts *stateMvOptions, fromArg, toArg string) error {
+	v := d.newView(opts.view)
+	from, diags := parseStateTarget(fromArg)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	to, diags := parseStateTarget(toArg)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	mgr := stateCommandManager(d, v, &opts.state)
+	if mgr == nil {
+		return errReported
+	}
+	if opts.state.backupPath == "" {
+		mgr.BackupPath = timestampedBackup(mgr.OutPath)
+	}
+	src, release, ok := openStateCommand(ctx, d, v, mgr, &opts.state, "state-mv", true)
+	defer release()
+	if !ok {
+		return errReported
+	}
+
+	dst, dmgr, where := src, (*statemgr.Local)(nil), "the current state"
+	if opts.stateOut != "" && !samePath(opts.stateOut, mgr.OutPath) {
+		backup := opts.backupOut
+		if backup == "" {
+			backup = timestampedBackup(opts.stateOut)
+		}
+		dmgr = statemgr.NewLocal(opts.stateOut, "", backup, TerraformCompatVersion)
+		var drelease func()
+		dst, drelease, ok = openStateCommand(ctx, d, v, dmgr, &opts.state, "state-mv", false)
+		defer drelease()
+		if !ok {
+			return errReported
+		}
+		where = "the destination state"
+	}
+
+	if diags := moveInState(src, dst, from, to, where); hasErrors(v, diags) {
+		return errReported
+	}
+	if opts.dryRun {
+		v.Raw(fmt.Sprintf("Would move %q to %q\n", from.String(), to.String()))
+		return nil
+	}
+	// The destination first: should writing the source then fail, the
+	// object is in both states rather than in neither.
+	if dmgr != nil && !writeStateCommand(v, dmgr, dst) {
+		return errReported
+	}
+	if !writeStateCommand(v, mgr, src) {
+		return errReported
+	}
+	v.Raw(fmt.Sprintf("Move %q to %q\nSuccessfully moved 1 object(s).\n", from.String(), to.String()))
+	return nil
+}
+
+// samePath reports whether two paths name the same file.
+func samePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
+}
+
+// moveInState moves what from selects in src to the address to in dst,
+// which may be src itself. On error neither state has changed. where
+// names dst in messages.
+func moveInState(src, dst *states.State, from, to stateTarget, where string) hcl.Diagnostics {
+	invalid := func(summary, format string, args ...any) hcl.Diagnostics {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...)}}
+	}
+	noSource := invalid("Invalid source address", "Cannot move %s: does not match anything in the current state.", from)
+	if !from.isModule() && !from.hasKey {
+		// As with Terraform, a resource with a single unkeyed instance
+		// moves as that instance, so it can become one of another
+		// resource's instances.
+		if r := src.Resource(from.absResource()); r != nil && len(r.Instances) == 1 && r.Instances[addrs.NoKey] != nil {
+			from.hasKey = true
+		}
+	}
+
+	switch {
+	case from.isModule():
+		var moving []*states.Resource
+		for _, r := range src.SortedResources() {
+			if moduleHasPrefix(r.Addr.Module, from.module) {
+				moving = append(moving, r)
+			}
+		}
+		if len(moving) == 0 {
+			return noSource
+		}
+		if !to.isModule() {
+			return invalid("Invalid target address", "Cannot move %s to %s: the target must also be a module.", from, to)
+		}
+		for _, r := range dst.Resources {
+			if moduleHasPrefix(r.Addr.Module, to.module) {
+				return invalid("Invalid target address", "Cannot move to %s: there is already a module at that address in %s.", to, where)
+			}
+		}
+		for _, r := range moving {
+			delete(src.Resources, r.Addr.String())
+		}
+		for _, r := range moving {
+			rest := r.Addr.Module[len(from.module):]
+			r.Addr.Module = append(append(addrs.ModuleInstance{}, to.module...), rest...)
+			dst.Resources[r.Addr.String()] = r
+		}
+		return nil
+
+	case !from.isInstance():
+		r := src.Resource(from.absResource())
+		if r == nil {
+			return noSource
+		}
+		if to.isModule() || to.hasKey {
+			return invalid("Invalid target address", "Cannot move %s to %s: the source is a whole resource (not a resource instance) so the target must also be a whole resource.", from, to)
+		}
+		if diags := checkMoveKind(from, to); diags.HasErrors() {
+			return diags
+		}
+		if dst.Resource(to.absResource()) != nil {
+			return invalid("Invalid target address", "Cannot move to %s: there is already a resource at that address in %s.", to, where)
+		}
+		delete(src.Resources, r.Addr.String())
+		r.Addr = to.absResource()
+		dst.Resources[r.Addr.String()] = r
+		return nil
+
+	default:
+		r := src.Resource(from.absResource())
+		if r == nil || r.Instances[from.key] == nil {
+			return noSource
+		}
+		if to.isModule() {
+			return invalid("Invalid target address", "Cannot move %s to %s: the target must also be a resource instance.", from, to)
+		}
+		if diags := checkMoveKind(from, to); diags.HasErrors() {
+			return diags
+		}
+		// An address without an index names the resource's single
+		// instance.
+		dr := dst.Resource(to.absResource())
+		if dr != nil && dr.Instances[to.key] != nil {
+			return invalid("Invalid target address", "Cannot move to %s: there is already a resource instance at that address in %s.", to.instance(), where)
+		}
+		inst := r.Instances[from.key]
+		removeInstance(src, from.instance())
+		if dr = dst.Resource(to.absResource()); dr == nil {
+			dr = &states.Resource{Addr: to.absResource(), ProviderConfig: r.ProviderConfig, Instances: map[addrs.InstanceKey]*states.ResourceInstance{}}
+			dst.Resources[dr.Addr.String()] = dr
+		}
+		dr.Instances[to.key] = inst
+		return nil
+	}
+}
+
+// checkMoveKind refuses moves between resource modes or types: the object
+// would not fit the new resource's schema.
+func checkMoveKind(from, to stateTarget) hcl.Diagnostics {
+	fr, tr := *from.resource, *to.resource
+	var detail string
+	switch {
+	case fr.Mode != tr.Mode && fr.Mode == addrs.ManagedResourceMode:
+		detail = fmt.Sprintf("Cannot move %s to %s: a managed resource can be moved only to another managed resource address.", from, to)
+	case fr.Mode != tr.Mode:
+		detail = fmt.Sprintf("Cannot move %s to %s: a data resource can be moved only to another data resource address.", from, to)
+	case fr.Type != tr.Type:
+		detail = fmt.Sprintf("Cannot move %s to %s: resource types don't match.", from, to)
+	default:
+		return nil
+	}
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid state move request", Detail: detail}}
+}

@@ -1,0 +1,146 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/strata-dev/strata/internal/states"
+	"github.com/strata-dev/strata/internal/states/statefile"
+)
+
+// statePushOptions are the flags of `strata state push`.
+type statePushOptions struct {
+	view  viewFlags
+	state stateFlags
+	force bool
+}
+
+func newStatePushCommand(d *Deps, runF func(*statePushOptions, []string) error) *cobra.Command {
+	opts := &statePushOptions{}
+	cmd := &cobra.Command{
+		Use:   "push [options] PATH",
+		Short: "Update remote state from a local state file",
+		Long: `Usage: strata [global options] state push [options] PATH
+
+  Update remote state from a local state file at PATH.
+
+  This command "pushes" a local state and overwrites remote state
+  with a local state file. The command will protect you against writing
+  an older serial or a different state file lineage unless you specify the
+  "-force" flag.
+
+  This command works with local state (it will overwrite the local
+  state), but is less useful for this use case.
+
+  If PATH is "-", then this command will read the state to push from stdin.
+  Data from stdin is not streamed to the backend: it is loaded completely
+  (until pipe close), verified, and then pushed.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError(d, cmd, "Exactly one argument expected.")
+			}
+			if runF != nil {
+				return runF(opts, args)
+			}
+			return runStatePush(cmd.Context(), d, opts, args[0])
+		},
+	}
+	fs := cmd.Flags()
+	fs.BoolVar(&opts.force, "force", false, "Write the state even if lineages don't match or the\nremote serial is higher.")
+	registerLockFlags(fs, &opts.state)
+	registerIgnoreRemoteVersion(fs)
+	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	return cmd
+}
+
+func runStatePush(ctx context.Context, d *Deps, opts *statePushOptions, path string) error {
+	v := d.newView(opts.view)
+	var data []byte
+	var err error
+	name := path
+	if path == "-" {
+		name = "standard input"
+		data, err = io.ReadAll(d.Stdin)
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	var pushed *states.State
+	if err == nil {
+		pushed, err = statefile.Read(data)
+	}
+	if err != nil {
+		v.Diagnostics(hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Error reading source state",
+			Detail:   fmt.Sprintf("Error reading %s: %s", name, err),
+		}})
+		return errReported
+	}
+
+	mgr := stateCommandManager(d, v, &stateFlags{lock: opts.state.lock, lockTimeout: opts.state.lockTimeout})
+	if mgr == nil {
+		return errReported
+	}
+	mgr.BackupPath = timestampedBackup(mgr.OutPath)
+	cur, release, ok := openStateCommand(ctx, d, v, mgr, &opts.state, "state-push", false)
+	defer release()
+	if !ok {
+		return errReported
+	}
+	st, err := os.Stat(mgr.Path)
+	exists := err == nil && st.Size() > 0
+	if exists && !opts.force {
+		if diags := checkPush(pushed, cur); hasErrors(v, diags) {
+			return errReported
+		}
+	}
+	// The pushed snapshot keeps its serial when it is the newer one, as
+	// with Terraform (Write adds one to whatever it is given). Forced over
+	// a newer state, it gets the next serial instead: serials never go
+	// backwards.
+	if exists && pushed.Serial > cur.Serial {
+		pushed.Serial--
+	}
+	if !writeStateCommand(v, mgr, pushed) {
+		return errReported
+	}
+	return nil
+}
+
+// checkPush refuses to replace the current state by an unrelated or older
+// one, in Terraform's words.
+func checkPush(pushed, cur *states.State) hcl.Diagnostics {
+	var detail string
+	switch {
+	case pushed.Lineage != cur.Lineage:
+		detail = fmt.Sprintf("Cannot import state with lineage %q over unrelated state with lineage %q.", pushed.Lineage, cur.Lineage)
+	case pushed.Serial < cur.Serial:
+		detail = fmt.Sprintf("Cannot import state with serial %d over newer state with serial %d.", pushed.Serial, cur.Serial)
+	case pushed.Serial == cur.Serial && !sameSnapshot(pushed, cur):
+		detail = fmt.Sprintf("Cannot overwrite existing state with serial %d with a different state that has the same serial.", cur.Serial)
+	default:
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Failed to write state",
+		Detail:   detail + " Check that you are pushing the state you mean to, or use -force to overwrite the current state anyway.",
+	}}
+}
+
+// sameSnapshot reports whether two states hold the same data, whichever
+// version of strata or Terraform wrote them.
+func sameSnapshot(a, b *states.State) bool {
+	ac, bc := a.DeepCopy(), b.DeepCopy()
+	ac.TerraformVersion, bc.TerraformVersion = "", ""
+	ad, err1 := statefile.Write(ac)
+	bd, err2 := statefile.Write(bc)
+	return err1 == nil && err2 == nil && bytes.Equal(ad, bd)
+}

@@ -1,0 +1,144 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/states"
+)
+
+// stateReplaceProviderOptions are the flags of `strata state
+// replace-provider`.
+type stateReplaceProviderOptions struct {
+	view        viewFlags
+	state       stateFlags
+	autoApprove bool
+}
+
+func newStateReplaceProviderCommand(d *Deps, runF func(*stateReplaceProviderOptions, []string) error) *cobra.Command {
+	opts := &stateReplaceProviderOptions{}
+	cmd := &cobra.Command{
+		Use:   "replace-provider [options] FROM_PROVIDER_FQN TO_PROVIDER_FQN",
+		Short: "Replace provider in the state",
+		Long: `Usage: strata [global options] state replace-provider [options] FROM_PROVIDER_FQN TO_PROVIDER_FQN
+
+  Replace provider for resources in the strata state.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usageError(d, cmd, "Exactly two arguments expected.")
+			}
+			if runF != nil {
+				return runF(opts, args)
+			}
+			return runStateReplaceProvider(cmd.Context(), d, opts, args[0], args[1])
+		},
+	}
+	fs := cmd.Flags()
+	fs.BoolVar(&opts.autoApprove, "auto-approve", false, "Skip interactive approval.")
+	registerLockFlags(fs, &opts.state)
+	fs.StringVar(&opts.state.statePath, "state", "", "Path to the state file to update. Defaults to the\ncurrent workspace state. Legacy option for the local\nbackend only.")
+	fs.StringVar(&opts.state.backupPath, "backup", "", "Path where strata should write the backup state.\nDefaults to the state path with a timestamp and\n\".backup\" appended. \"-\" disables the backup.")
+	registerIgnoreRemoteVersion(fs)
+	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	return cmd
+}
+
+func runStateReplaceProvider(ctx context.Context, d *Deps, opts *stateReplaceProviderOptions, fromArg, toArg string) error {
+	v := d.newView(opts.view)
+	from, err := addrs.ParseProviderSource(fromArg)
+	if err != nil {
+		v.Diagnostics(invalidProviderDiags("from", fromArg, err))
+		return errReported
+	}
+	to, err := addrs.ParseProviderSource(toArg)
+	if err != nil {
+		v.Diagnostics(invalidProviderDiags("to", toArg, err))
+		return errReported
+	}
+	mgr := stateCommandManager(d, v, &opts.state)
+	if mgr == nil {
+		return errReported
+	}
+	if opts.state.backupPath == "" {
+		mgr.BackupPath = timestampedBackup(mgr.OutPath)
+	}
+	s, release, ok := openStateCommand(ctx, d, v, mgr, &opts.state, "state-replace-provider", true)
+	defer release()
+	if !ok {
+		return errReported
+	}
+
+	var matched []*states.Resource
+	for _, r := range listOrderResources(s) {
+		if r.ProviderConfig.Provider == from {
+			matched = append(matched, r)
+		}
+	}
+	if len(matched) == 0 {
+		v.Output("No matching resources found.\n")
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "strata will perform the following actions:\n\n")
+	fmt.Fprintf(&b, "  [yellow]~[reset] Updating provider:\n")
+	fmt.Fprintf(&b, "    [red]-[reset] %s\n", from)
+	fmt.Fprintf(&b, "    [green]+[reset] %s\n\n", to)
+	fmt.Fprintf(&b, "[bold]Changing[reset] %d resources:\n\n", len(matched))
+	for _, r := range matched {
+		fmt.Fprintf(&b, "  %s\n", r.Addr)
+	}
+	v.Output(b.String())
+	if !opts.autoApprove {
+		v.Output("\n[bold]Do you want to make these changes?[reset]\nOnly 'yes' will be accepted to continue.\n\nEnter a value: ")
+		answer, ok := readAnswer(d.Stdin)
+		if !ok {
+			v.Output("\n")
+			v.Diagnostics(hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Error asking for approval",
+				Detail:   "The input ended before an answer was given. Answer \"yes\" to approve, or use -auto-approve.",
+			}})
+			return errReported
+		}
+		if answer != "yes" {
+			v.Output("Cancelled replacing providers.\n")
+			return nil
+		}
+	}
+	for _, r := range matched {
+		r.ProviderConfig.Provider = to
+	}
+	if !writeStateCommand(v, mgr, s) {
+		return errReported
+	}
+	v.Outputf("\nSuccessfully replaced provider for %d resources.\n", len(matched))
+	return nil
+}
+
+func invalidProviderDiags(which, arg string, err error) hcl.Diagnostics {
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Invalid %q provider %q", which, arg),
+		Detail:   fmt.Sprintf("Invalid provider source string: %s. The source must be in the format \"[hostname/][namespace/]name\".", err),
+	}}
+}
+
+// listOrderResources returns the resources in the order of `state list`.
+func listOrderResources(s *states.State) []*states.Resource {
+	var ret []*states.Resource
+	seen := map[string]bool{}
+	for _, addr := range listOrder(s) {
+		key := addr.ContainingResource().String()
+		if !seen[key] {
+			seen[key] = true
+			ret = append(ret, s.Resources[key])
+		}
+	}
+	return ret
+}

@@ -1,0 +1,109 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/strata-dev/strata/internal/command/views/render"
+	"github.com/strata-dev/strata/internal/engine"
+	"github.com/strata-dev/strata/internal/lang/marks"
+	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/states"
+)
+
+// stateShowOptions are the flags of `strata state show`.
+type stateShowOptions struct {
+	view  viewFlags
+	state stateFlags
+}
+
+func newStateShowCommand(d *Deps, runF func(*stateShowOptions, []string) error) *cobra.Command {
+	opts := &stateShowOptions{}
+	cmd := &cobra.Command{
+		Use:   "show [options] ADDRESS",
+		Short: "Show a resource in the state",
+		Long: `Usage: strata [global options] state show [options] ADDRESS
+
+  Shows the attributes of a resource in the strata state.
+
+  This command shows the attributes of a single resource in the strata
+  state. The address argument must be used to specify a single resource.
+  You can view the list of available resources with "strata state list".`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError(d, cmd, "Exactly one argument expected.")
+			}
+			if runF != nil {
+				return runF(opts, args)
+			}
+			return runStateShow(cmd.Context(), d, opts, args[0])
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&opts.state.statePath, "state", "", "Path to a strata state file to use to look up\nstrata-managed resources. By default it will\nuse the state \"terraform.tfstate\" if it exists.")
+	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	return cmd
+}
+
+const stateShowAdvice = "This command requires that the address references one specific instance. To view the available instances, use \"strata state list\". Please modify the address to reference a specific instance."
+
+func runStateShow(ctx context.Context, d *Deps, opts *stateShowOptions, arg string) error {
+	v := d.newView(opts.view)
+	dv := stderrView(d, opts.view)
+	addr, diags := parseInstanceAddr(arg)
+	if diags.HasErrors() {
+		dv.Diagnostics(hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Error parsing instance address",
+			Detail:   diags[0].Detail + "\n\n" + stateShowAdvice,
+		}})
+		return errReported
+	}
+	mgr := stateCommandManager(d, dv, &opts.state)
+	if mgr == nil {
+		return errReported
+	}
+	s, release, ok := openStateCommand(ctx, d, dv, mgr, nil, "state-show", true)
+	release()
+	if !ok {
+		return errReported
+	}
+	obj := s.Object(addr)
+	if obj == nil {
+		dv.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No instance found for the given address", Detail: stateShowAdvice}})
+		return errReported
+	}
+	provider := s.Resource(addr.ContainingResource()).ProviderConfig
+	e := &engine.Engine{Providers: d.Providers(".")}
+	schema := schemaLookup(ctx, e)(&plans.ResourceInstanceChange{Addr: addr, ProviderAddr: provider})
+	if schema == nil {
+		dv.Diagnostics(hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to load plugin schemas",
+			Detail:   fmt.Sprintf("strata has no schema for the resource type %q of provider %s, so it cannot show %s. Run \"strata init\" to install the provider, or use \"strata state pull\" to see the stored object as JSON.", addr.Resource.Resource.Type, provider.Provider.ForDisplay(), addr),
+		}})
+		return errReported
+	}
+	val, err := ctyjson.Unmarshal(obj.AttrsJSON, schema.ImpliedType())
+	if err != nil {
+		dv.Diagnostics(hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Stored object does not match the schema",
+			Detail:   fmt.Sprintf("The object stored for %s does not conform to the current schema of %q: %s. Run \"strata plan\" or \"strata apply\" so that the provider upgrades it.", addr, addr.Resource.Resource.Type, err),
+		}})
+		return errReported
+	}
+	val = marks.Apply(val, obj.SensitivePaths)
+	text := render.StateResource(addr.String(), val, schema)
+	if obj.Status == states.ObjectTainted {
+		text = strings.Replace(text, ":\n", ": (tainted)\n", 1)
+	}
+	v.Output(text)
+	return nil
+}

@@ -1,0 +1,9 @@
+resource "terraform_data" "a" {
+  input = "changed but ignored"
+}
+output "o" {
+  value = terraform_data.a.output
+}
+output "n" {
+  value = 2
+}
