@@ -83,6 +83,7 @@ func newApplyCommand(d *Deps, runF func(*applyOptions) error, destroy bool) *cob
 	}
 	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of parallel resource operations.\nDefaults to 10.")
 	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	fs.BoolVar(&opts.view.compactWarnings, "compact-warnings", false, "If strata produces any warnings that are not accompanied\nby errors, show them in a more compact form that includes\nonly the summary messages.")
 	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does. Requires -auto-approve or\na plan file.")
 	opts.vars.register(fs)
 	opts.state.register(fs, true)

@@ -22,10 +22,12 @@ type viewFlags struct {
 	noColor bool
 	// json selects the machine-readable UI stream, where supported.
 	json bool
+	// compactWarnings shows warnings by summary only.
+	compactWarnings bool
 }
 
 func (d *Deps) newView(f viewFlags) *views.View {
-	return &views.View{Stdout: d.Stdout, Stderr: d.Stderr, NoColor: f.noColor}
+	return &views.View{Stdout: d.Stdout, Stderr: d.Stderr, NoColor: f.noColor, CompactWarnings: f.compactWarnings}
 }
 
 // newOperationView returns the view of plan, apply and destroy: human, or

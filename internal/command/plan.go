@@ -55,6 +55,7 @@ func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
 	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent operations. Defaults to 10.")
 	fs.StringVar(&opts.out, "out", "", "Write a plan file to the given path. This can be used as\ninput to the \"apply\" command, which then does exactly what\nthe plan shows, or to \"show\".")
 	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	fs.BoolVar(&opts.view.compactWarnings, "compact-warnings", false, "If strata produces any warnings that are not accompanied\nby errors, show them in a more compact form that includes\nonly the summary messages.")
 	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does. Implies -input=false.")
 	opts.vars.register(fs)
 	opts.state.register(fs, false)

@@ -3,6 +3,7 @@ package views
 import (
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -17,6 +18,8 @@ type View struct {
 	NoColor bool
 	// Files holds configuration sources for diagnostic snippets.
 	Files map[string]*hcl.File
+	// CompactWarnings lists warnings by summary only (-compact-warnings).
+	CompactWarnings bool
 
 	mu sync.Mutex
 }
@@ -52,6 +55,16 @@ func (v *View) Raw(s string) {
 func (v *View) Diagnostics(diags hcl.Diagnostics) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if v.CompactWarnings && !diags.HasErrors() && len(diags) > 0 {
+		var b strings.Builder
+		b.WriteString("\nWarnings:\n\n")
+		for _, d := range diags {
+			fmt.Fprintf(&b, "- %s\n", d.Summary)
+		}
+		b.WriteString("\nTo see the full warning notes, run strata without -compact-warnings.\n")
+		fmt.Fprint(v.Stdout, v.Colorize(b.String()))
+		return
+	}
 	for _, d := range diags {
 		text := FormatDiagnostic(d, v.Files, v.NoColor)
 		if d.Severity == hcl.DiagError {
