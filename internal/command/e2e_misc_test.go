@@ -1,6 +1,7 @@
 package command
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,5 +95,38 @@ func TestE2EWorkspaceState(t *testing.T) {
 	}
 	if r := mustStrata(t, dir, 0, "output", "-raw", "ws"); r.stdout != "staging" {
 		t.Fatalf("terraform.workspace = %q", r.stdout)
+	}
+}
+
+func TestE2EProvidersAndGraph(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {\n  input = 1\n}\nresource \"terraform_data\" \"b\" {\n  input = terraform_data.a.output\n}\n")
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	r := mustStrata(t, dir, 0, "providers")
+	want := "\nProviders required by configuration:\n.\n└── provider[terraform.io/builtin/terraform]\n\nProviders required by state:\n\n    provider[terraform.io/builtin/terraform]\n\n"
+	if r.stdout != want {
+		t.Fatalf("providers:\n%q\nwant\n%q", r.stdout, want)
+	}
+	r = mustStrata(t, dir, 0, "providers", "schema", "-json")
+	var doc struct {
+		FormatVersion   string `json:"format_version"`
+		ProviderSchemas map[string]struct {
+			ResourceSchemas map[string]struct {
+				Block struct {
+					Attributes map[string]map[string]any
+				}
+			} `json:"resource_schemas"`
+		} `json:"provider_schemas"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	attrs := doc.ProviderSchemas["terraform.io/builtin/terraform"].ResourceSchemas["terraform_data"].Block.Attributes
+	if doc.FormatVersion != "1.0" || attrs["input"]["type"] != "dynamic" || attrs["id"]["computed"] != true {
+		t.Fatalf("schema document: %s", r.stdout)
+	}
+	g := mustStrata(t, dir, 0, "graph")
+	if !strings.Contains(g.stdout, `"terraform_data.b" -> "terraform_data.a";`) {
+		t.Fatalf("graph:\n%s", g.stdout)
 	}
 }

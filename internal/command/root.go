@@ -136,6 +136,7 @@ All other commands:
   force-unlock  Release a stuck lock on the current workspace
   graph         Generate a Graphviz graph of the steps in an operation
   output        Show output values from your root module
+  providers     Show the providers required for this configuration
   refresh       Update the state to match remote systems
   show          Show the current state or a saved plan
   state         Advanced state management
@@ -165,6 +166,7 @@ Global options (use these before the subcommand, if any):
 		newPlanCommand(d, nil),
 		newApplyCommand(d, nil, false),
 		newApplyCommand(d, nil, true),
+		newProvidersCommand(d),
 		newRefreshCommand(d, nil),
 		newShowCommand(d, nil),
 		newOutputCommand(d, nil),

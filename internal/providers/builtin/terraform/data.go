@@ -8,14 +8,15 @@ import (
 	"github.com/strata-dev/strata/internal/providers"
 )
 
-// dataSchema is the schema of terraform_data.
+// dataSchema is the schema of terraform_data. Like Terraform's, it carries
+// no descriptions, so that schema documents match.
 func dataSchema() *configschema.Block {
 	return &configschema.Block{
 		Attributes: map[string]*configschema.Attribute{
-			"input":            {Type: cty.DynamicPseudoType, Optional: true, Description: "A value to store; its changes make output unknown until apply."},
-			"output":           {Type: cty.DynamicPseudoType, Computed: true, Description: "The value of input after apply."},
-			"triggers_replace": {Type: cty.DynamicPseudoType, Optional: true, Description: "A value whose changes replace the resource."},
-			"id":               {Type: cty.String, Computed: true, Description: "A unique identifier."},
+			"input":            {Type: cty.DynamicPseudoType, Optional: true},
+			"output":           {Type: cty.DynamicPseudoType, Computed: true},
+			"triggers_replace": {Type: cty.DynamicPseudoType, Optional: true},
+			"id":               {Type: cty.String, Computed: true},
 		},
 	}
 }

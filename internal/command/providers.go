@@ -1,0 +1,220 @@
+package command
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/providers"
+)
+
+type providersOptions struct {
+	view viewFlags
+	json bool
+}
+
+func newProvidersCommand(d *Deps) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "providers",
+		Short: "Show the providers required for this configuration",
+		Long: `Usage: strata [global options] providers [options]
+
+  Prints the providers used in the current configuration.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runProviders(d)
+		},
+	}
+	opts := &providersOptions{}
+	schema := &cobra.Command{
+		Use:   "schema -json",
+		Short: "Show schemas for the providers used in the configuration",
+		Long: `Usage: strata [global options] providers schema -json
+
+  Prints out a JSON representation of the schemas for all providers used
+  in the current configuration, in Terraform's format.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runProvidersSchema(cmd.Context(), d, opts)
+		},
+	}
+	schema.Flags().BoolVar(&opts.json, "json", false, "Print the schemas as JSON (required).")
+	cmd.AddCommand(schema)
+	return cmd
+}
+
+// runProviders prints the providers the configuration and the state need,
+// as a tree like terraform providers prints.
+func runProviders(d *Deps) error {
+	v := d.newView(viewFlags{})
+	mod, _, diags := loadConfig(v)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	var b strings.Builder
+	b.WriteString("\nProviders required by configuration:\n.\n")
+	needed := neededProviders(mod)
+	for i, p := range needed {
+		branch := "├── "
+		if i == len(needed)-1 {
+			branch = "└── "
+		}
+		b.WriteString(branch + "provider[" + p.String() + "]")
+		for _, rp := range mod.RequiredProviders {
+			if rp.Source == p && rp.Requirement.Required != nil {
+				b.WriteString(" " + rp.Requirement.Required.String())
+			}
+		}
+		b.WriteString("\n")
+	}
+	if mgr, mdiags := stateManager(d, mod, nil); !mdiags.HasErrors() {
+		if s, release, sdiags := openState(context.Background(), d, mgr, &stateFlags{}, "providers"); !sdiags.HasErrors() {
+			release()
+			seen := map[string]bool{}
+			var inState []string
+			for _, r := range s.SortedResources() {
+				if p := r.ProviderConfig.Provider.String(); !seen[p] {
+					seen[p] = true
+					inState = append(inState, p)
+				}
+			}
+			if len(inState) > 0 {
+				b.WriteString("\nProviders required by state:\n\n")
+				for _, p := range inState {
+					b.WriteString("    provider[" + p + "]\n\n")
+				}
+			}
+		}
+	}
+	v.Raw(b.String())
+	return nil
+}
+
+// runProvidersSchema prints provider schemas in Terraform's JSON format.
+func runProvidersSchema(ctx context.Context, d *Deps, opts *providersOptions) error {
+	v := d.newView(viewFlags{})
+	if !opts.json {
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "The -json flag is required", Detail: "The providers schema command requires the -json flag."}})
+		return errReported
+	}
+	mod, _, diags := loadConfig(v)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	factories := d.Providers(".")
+	out := map[string]any{}
+	for _, p := range neededProviders(mod) {
+		f, ok := factories[p]
+		if !ok {
+			v.Diagnostics(errorDiag("Provider not available", errorf("provider %s is not available; run \"strata init\"", p.ForDisplay())))
+			return errReported
+		}
+		inst, err := f()
+		if err != nil {
+			v.Diagnostics(errorDiag("Failed to start provider", err))
+			return errReported
+		}
+		resp := inst.GetProviderSchema(ctx)
+		_ = inst.Close(ctx)
+		out[p.String()] = providerSchemaJSON(resp)
+	}
+	data, err := json.Marshal(map[string]any{"format_version": "1.0", "provider_schemas": out})
+	if err != nil {
+		v.Diagnostics(errorDiag("Failed to encode schemas", err))
+		return errReported
+	}
+	v.Raw(string(data) + "\n")
+	return nil
+}
+
+func providerSchemaJSON(resp providers.GetProviderSchemaResponse) map[string]any {
+	schemas := func(m map[string]providers.Schema) map[string]any {
+		out := map[string]any{}
+		names := make([]string, 0, len(m))
+		for n := range m {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			out[n] = map[string]any{"version": m[n].Version, "block": blockJSON(m[n].Block)}
+		}
+		return out
+	}
+	ret := map[string]any{"provider": map[string]any{"version": resp.Provider.Version}}
+	if b := resp.Provider.Block; b != nil && (len(b.Attributes) > 0 || len(b.BlockTypes) > 0) {
+		ret["provider"] = map[string]any{"version": resp.Provider.Version, "block": blockJSON(b)}
+	}
+	if len(resp.ResourceTypes) > 0 {
+		ret["resource_schemas"] = schemas(resp.ResourceTypes)
+	}
+	if len(resp.DataSources) > 0 {
+		ret["data_source_schemas"] = schemas(resp.DataSources)
+	}
+	return ret
+}
+
+func blockJSON(b *configschema.Block) map[string]any {
+	ret := map[string]any{"description_kind": "plain"}
+	if b == nil {
+		return ret
+	}
+	if b.Description != "" {
+		ret["description"] = b.Description
+	}
+	if b.Deprecated {
+		ret["deprecated"] = true
+	}
+	if len(b.Attributes) > 0 {
+		attrs := map[string]any{}
+		for name, a := range b.Attributes {
+			attrs[name] = attributeJSON(a)
+		}
+		ret["attributes"] = attrs
+	}
+	if len(b.BlockTypes) > 0 {
+		blocks := map[string]any{}
+		for name, nb := range b.BlockTypes {
+			bj := map[string]any{"nesting_mode": nb.Nesting.String(), "block": blockJSON(&nb.Block)}
+			if nb.MinItems > 0 {
+				bj["min_items"] = nb.MinItems
+			}
+			if nb.MaxItems > 0 {
+				bj["max_items"] = nb.MaxItems
+			}
+			blocks[name] = bj
+		}
+		ret["block_types"] = blocks
+	}
+	return ret
+}
+
+func attributeJSON(a *configschema.Attribute) map[string]any {
+	ret := map[string]any{"description_kind": "plain"}
+	if a.NestedType != nil {
+		attrs := map[string]any{}
+		for name, na := range a.NestedType.Attributes {
+			attrs[name] = attributeJSON(na)
+		}
+		ret["nested_type"] = map[string]any{"attributes": attrs, "nesting_mode": a.NestedType.Nesting.String()}
+	} else if ty, err := ctyjson.MarshalType(a.Type); err == nil {
+		ret["type"] = json.RawMessage(ty)
+	}
+	if a.Description != "" {
+		ret["description"] = a.Description
+	}
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"required", a.Required}, {"optional", a.Optional}, {"computed", a.Computed}, {"sensitive", a.Sensitive}, {"deprecated", a.Deprecated}, {"write_only", a.WriteOnly}} {
+		if f.set {
+			ret[f.name] = true
+		}
+	}
+	return ret
+}
