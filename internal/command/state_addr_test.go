@@ -162,9 +162,10 @@ func TestMoveInState(t *testing.T) {
 	base := []string{"terraform_data.a", "terraform_data.b[0]", "terraform_data.b[1]", "data.terraform_data.d",
 		"module.m.terraform_data.inner", "module.m.module.deep.terraform_data.leaf", `module.k["a"].terraform_data.inner`}
 	tests := map[string]struct {
-		from, to string
-		want     []string // address=id after the move
-		wantErr  string
+		from, to  string
+		want      []string // address=id after the move
+		wantMoved []string // "from -> to" reported; default: the arguments
+		wantErr   string
 	}{
 		"rename resource": {from: "terraform_data.b", to: "terraform_data.c",
 			want: []string{"data.terraform_data.d=data.terraform_data.d", "terraform_data.a=terraform_data.a",
@@ -202,6 +203,7 @@ func TestMoveInState(t *testing.T) {
 		"instance with no key into existing resource": {from: "terraform_data.b[0]", to: "terraform_data.a",
 			wantErr: "Cannot move to terraform_data.a: there is already a resource instance at that address"},
 		"module rename keeps children": {from: "module.m", to: `module.n["x"]`,
+			wantMoved: []string{`module.m -> module.n["x"]`, `module.m.module.deep -> module.n["x"].module.deep`},
 			want: []string{"data.terraform_data.d=data.terraform_data.d", "terraform_data.a=terraform_data.a",
 				"terraform_data.b[0]=terraform_data.b[0]", "terraform_data.b[1]=terraform_data.b[1]",
 				`module.k["a"].terraform_data.inner=module.k["a"].terraform_data.inner`,
@@ -243,7 +245,7 @@ func TestMoveInState(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
-			diags = moveInState(s, s, from, to, "the current state")
+			moved, diags := moveInState(s, s, from, to, "the current state")
 			if tc.wantErr != "" {
 				if !diags.HasErrors() || !strings.Contains(diags.Error(), tc.wantErr) {
 					t.Fatalf("got %v, want an error containing %q", diags, tc.wantErr)
@@ -258,6 +260,17 @@ func TestMoveInState(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, instanceIDs(s)); diff != "" {
 				t.Errorf("wrong result (-want +got):\n%s", diff)
+			}
+			wantMoved := tc.wantMoved
+			if wantMoved == nil {
+				wantMoved = []string{tc.from + " -> " + tc.to}
+			}
+			var gotMoved []string
+			for _, m := range moved {
+				gotMoved = append(gotMoved, m.from+" -> "+m.to)
+			}
+			if diff := cmp.Diff(wantMoved, gotMoved); diff != "" {
+				t.Errorf("wrong report (-want +got):\n%s", diff)
 			}
 			for key, r := range s.Resources {
 				if key != r.Addr.String() {
@@ -276,7 +289,7 @@ func TestMoveBetweenStates(t *testing.T) {
 	move := func(from, to string) error {
 		f, _ := parseStateTarget(from)
 		tt, _ := parseStateTarget(to)
-		if diags := moveInState(src, dst, f, tt, "the destination state"); diags.HasErrors() {
+		if _, diags := moveInState(src, dst, f, tt, "the destination state"); diags.HasErrors() {
 			return diags
 		}
 		return nil

@@ -80,27 +80,25 @@ func runStateList(ctx context.Context, d *Deps, opts *stateListOptions, args []s
 	if diags := checkTargetsExist(s, targets); hasErrors(dv, diags) {
 		return errReported
 	}
+	// As Terraform does, each filter prints its matches in turn, so an
+	// instance two filters match is printed twice.
+	var groups [][]addrs.AbsResourceInstance
+	if len(targets) == 0 {
+		groups = append(groups, listOrder(s))
+	}
+	for _, t := range targets {
+		groups = append(groups, matchingInstances(s, t))
+	}
 	var b strings.Builder
-	for _, addr := range listOrder(s) {
-		if len(targets) > 0 && !anyContains(targets, addr) {
-			continue
+	for _, g := range groups {
+		for _, addr := range g {
+			if opts.id == "" || objectID(s, addr) == opts.id {
+				b.WriteString(addr.String() + "\n")
+			}
 		}
-		if opts.id != "" && objectID(s, addr) != opts.id {
-			continue
-		}
-		b.WriteString(addr.String() + "\n")
 	}
 	v.Raw(b.String())
 	return nil
-}
-
-func anyContains(targets []stateTarget, addr addrs.AbsResourceInstance) bool {
-	for _, t := range targets {
-		if t.containsInstance(addr) {
-			return true
-		}
-	}
-	return false
 }
 
 // checkTargetsExist reports each filter address that selects nothing in

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
@@ -106,11 +108,20 @@ func runStateMv(ctx context.Context, d *Deps, opts *stateMvOptions, fromArg, toA
 		where = "the destination state"
 	}
 
-	if diags := moveInState(src, dst, from, to, where); hasErrors(v, diags) {
+	moved, diags := moveInState(src, dst, from, to, where)
+	if hasErrors(v, diags) {
 		return errReported
 	}
+	var b strings.Builder
+	verb := "Move"
 	if opts.dryRun {
-		v.Raw(fmt.Sprintf("Would move %q to %q\n", from.String(), to.String()))
+		verb = "Would move"
+	}
+	for _, m := range moved {
+		fmt.Fprintf(&b, "%s %q to %q\n", verb, m.from, m.to)
+	}
+	if opts.dryRun {
+		v.Raw(b.String())
 		return nil
 	}
 	// The destination first: should writing the source then fail, the
@@ -121,7 +132,8 @@ func runStateMv(ctx context.Context, d *Deps, opts *stateMvOptions, fromArg, toA
 	if !writeStateCommand(v, mgr, src) {
 		return errReported
 	}
-	v.Raw(fmt.Sprintf("Move %q to %q\nSuccessfully moved 1 object(s).\n", from.String(), to.String()))
+	fmt.Fprintf(&b, "Successfully moved %d object(s).\n", len(moved))
+	v.Raw(b.String())
 	return nil
 }
 
@@ -132,14 +144,23 @@ func samePath(a, b string) bool {
 	return err1 == nil && err2 == nil && aa == bb
 }
 
+// movedObject is one line of state mv's report.
+type movedObject struct {
+	from, to string
+	depth    int // of a module instance, for the order of the report
+}
+
 // moveInState moves what from selects in src to the address to in dst,
-// which may be src itself. On error neither state has changed. where
-// names dst in messages.
-func moveInState(src, dst *states.State, from, to stateTarget, where string) hcl.Diagnostics {
-	invalid := func(summary, format string, args ...any) hcl.Diagnostics {
-		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...)}}
+// which may be src itself, and returns what moved: the instance or
+// resource, or each module instance of a moved module. On error neither
+// state has changed. where names dst in messages.
+func moveInState(src, dst *states.State, from, to stateTarget, where string) ([]movedObject, hcl.Diagnostics) {
+	invalid := func(summary, format string, args ...any) ([]movedObject, hcl.Diagnostics) {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...)}}
 	}
-	noSource := invalid("Invalid source address", "Cannot move %s: does not match anything in the current state.", from)
+	noSource := func() ([]movedObject, hcl.Diagnostics) {
+		return invalid("Invalid source address", "Cannot move %s: does not match anything in the current state.", from)
+	}
 	if !from.isModule() && !from.hasKey {
 		// As with Terraform, a resource with a single unkeyed instance
 		// moves as that instance, so it can become one of another
@@ -158,7 +179,7 @@ func moveInState(src, dst *states.State, from, to stateTarget, where string) hcl
 			}
 		}
 		if len(moving) == 0 {
-			return noSource
+			return noSource()
 		}
 		if !to.isModule() {
 			return invalid("Invalid target address", "Cannot move %s to %s: the target must also be a module.", from, to)
@@ -168,26 +189,34 @@ func moveInState(src, dst *states.State, from, to stateTarget, where string) hcl
 				return invalid("Invalid target address", "Cannot move to %s: there is already a module at that address in %s.", to, where)
 			}
 		}
+		// Terraform reports each module instance moved, outermost first.
+		var moved []movedObject
+		seen := map[string]bool{}
 		for _, r := range moving {
 			delete(src.Resources, r.Addr.String())
 		}
 		for _, r := range moving {
-			rest := r.Addr.Module[len(from.module):]
-			r.Addr.Module = append(append(addrs.ModuleInstance{}, to.module...), rest...)
+			old := r.Addr.Module
+			r.Addr.Module = append(append(addrs.ModuleInstance{}, to.module...), old[len(from.module):]...)
 			dst.Resources[r.Addr.String()] = r
+			if !seen[old.String()] {
+				seen[old.String()] = true
+				moved = append(moved, movedObject{from: old.String(), to: r.Addr.Module.String(), depth: len(old)})
+			}
 		}
-		return nil
+		sort.SliceStable(moved, func(i, j int) bool { return moved[i].depth < moved[j].depth })
+		return moved, nil
 
 	case !from.isInstance():
 		r := src.Resource(from.absResource())
 		if r == nil {
-			return noSource
+			return noSource()
 		}
 		if to.isModule() || to.hasKey {
 			return invalid("Invalid target address", "Cannot move %s to %s: the source is a whole resource (not a resource instance) so the target must also be a whole resource.", from, to)
 		}
 		if diags := checkMoveKind(from, to); diags.HasErrors() {
-			return diags
+			return nil, diags
 		}
 		if dst.Resource(to.absResource()) != nil {
 			return invalid("Invalid target address", "Cannot move to %s: there is already a resource at that address in %s.", to, where)
@@ -195,18 +224,18 @@ func moveInState(src, dst *states.State, from, to stateTarget, where string) hcl
 		delete(src.Resources, r.Addr.String())
 		r.Addr = to.absResource()
 		dst.Resources[r.Addr.String()] = r
-		return nil
+		return []movedObject{{from: from.String(), to: to.String()}}, nil
 
 	default:
 		r := src.Resource(from.absResource())
 		if r == nil || r.Instances[from.key] == nil {
-			return noSource
+			return noSource()
 		}
 		if to.isModule() {
 			return invalid("Invalid target address", "Cannot move %s to %s: the target must also be a resource instance.", from, to)
 		}
 		if diags := checkMoveKind(from, to); diags.HasErrors() {
-			return diags
+			return nil, diags
 		}
 		// An address without an index names the resource's single
 		// instance.
@@ -221,7 +250,7 @@ func moveInState(src, dst *states.State, from, to stateTarget, where string) hcl
 			dst.Resources[dr.Addr.String()] = dr
 		}
 		dr.Instances[to.key] = inst
-		return nil
+		return []movedObject{{from: from.String(), to: to.String()}}, nil
 	}
 }
 

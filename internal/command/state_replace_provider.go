@@ -75,7 +75,7 @@ func runStateReplaceProvider(ctx context.Context, d *Deps, opts *stateReplacePro
 	}
 
 	var matched []*states.Resource
-	for _, r := range listOrderResources(s) {
+	for _, r := range s.SortedResources() {
 		if r.ProviderConfig.Provider == from {
 			matched = append(matched, r)
 		}
@@ -127,18 +127,4 @@ func invalidProviderDiags(which, arg string, err error) hcl.Diagnostics {
 		Summary:  fmt.Sprintf("Invalid %q provider %q", which, arg),
 		Detail:   fmt.Sprintf("Invalid provider source string: %s. The source must be in the format \"[hostname/][namespace/]name\".", err),
 	}}
-}
-
-// listOrderResources returns the resources in the order of `state list`.
-func listOrderResources(s *states.State) []*states.Resource {
-	var ret []*states.Resource
-	seen := map[string]bool{}
-	for _, addr := range listOrder(s) {
-		key := addr.ContainingResource().String()
-		if !seen[key] {
-			seen[key] = true
-			ret = append(ret, s.Resources[key])
-		}
-	}
-	return ret
 }

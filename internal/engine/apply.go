@@ -214,6 +214,11 @@ func (aw *applyWalk) applyOutput(n *outputNode) hcl.Diagnostics {
 			Subject:  n.cfg.DeclRange.Ptr(),
 		})
 	}
+	if v.IsNull() {
+		// As in Terraform, null outputs are not kept in the state.
+		aw.setOutput(n.cfg.Name, nil)
+		return diags
+	}
 	aw.setOutput(n.cfg.Name, &states.OutputValue{Value: v, Sensitive: n.cfg.Sensitive})
 	return diags
 }

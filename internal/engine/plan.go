@@ -186,6 +186,12 @@ func (pw *planWalk) planOutput(n *outputNode) hcl.Diagnostics {
 	}
 	action := plans.Update
 	switch {
+	case after.IsKnown() && after.IsNull():
+		// Null outputs are not stored: nothing to add, or a removal.
+		action = plans.NoOp
+		if prior != nil {
+			action = plans.Delete
+		}
 	case prior == nil:
 		action = plans.Create
 	case after.IsWhollyKnown():

@@ -24,12 +24,12 @@ type manifestJSON struct {
 }
 
 type planJSON struct {
-	Mode      string                     `json:"mode"`
-	Variables map[string]valueJSON       `json:"variables"`
-	Resources []resourceChangeJSON       `json:"resource_changes"`
-	Outputs   []outputChangeJSON         `json:"output_changes"`
-	Options   optionsJSON                `json:"options"`
-	Extra     map[string]json.RawMessage `json:"extra,omitempty"`
+	Mode      string               `json:"mode"`
+	Variables map[string]valueJSON `json:"variables"`
+	Resources []resourceChangeJSON `json:"resource_changes"`
+	Drift     []resourceChangeJSON `json:"resource_drift,omitempty"`
+	Outputs   []outputChangeJSON   `json:"output_changes"`
+	Options   optionsJSON          `json:"options"`
 }
 
 type optionsJSON struct {

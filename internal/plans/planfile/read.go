@@ -101,7 +101,34 @@ func decodePlan(pj *planJSON) (*plans.Plan, error) {
 		}
 		p.VariableValues[name] = v
 	}
-	for _, rc := range pj.Resources {
+	var err2 error
+	if p.Changes.Resources, err2 = decodeResourceChanges(pj.Resources); err2 != nil {
+		return nil, err2
+	}
+	if p.DriftedResources, err2 = decodeResourceChanges(pj.Drift); err2 != nil {
+		return nil, err2
+	}
+	for _, oc := range pj.Outputs {
+		action, err := parseAction(oc.Action)
+		if err != nil {
+			return nil, err
+		}
+		o := &plans.OutputChange{Name: oc.Name, Action: action, Sensitive: oc.Sensitive}
+		if o.Before, err = decodeValue(oc.Before); err != nil {
+			return nil, fmt.Errorf("output %q: %w", oc.Name, err)
+		}
+		if o.After, err = decodeValue(oc.After); err != nil {
+			return nil, fmt.Errorf("output %q: %w", oc.Name, err)
+		}
+		p.Changes.Outputs = append(p.Changes.Outputs, o)
+	}
+	return p, nil
+}
+
+// decodeResourceChanges decodes what encodeResourceChanges wrote.
+func decodeResourceChanges(in []resourceChangeJSON) ([]*plans.ResourceInstanceChange, error) {
+	var out []*plans.ResourceInstanceChange
+	for _, rc := range in {
 		addr, diags := addrs.ParseAbsResourceInstanceStr(rc.Addr)
 		if diags.HasErrors() {
 			return nil, fmt.Errorf("invalid address %q", rc.Addr)
@@ -127,21 +154,7 @@ func decodePlan(pj *planJSON) (*plans.Plan, error) {
 		if c.RequiredReplace, err = statefile.UnmarshalPaths(rc.RequiredReplace); err != nil {
 			return nil, err
 		}
-		p.Changes.Resources = append(p.Changes.Resources, c)
+		out = append(out, c)
 	}
-	for _, oc := range pj.Outputs {
-		action, err := parseAction(oc.Action)
-		if err != nil {
-			return nil, err
-		}
-		o := &plans.OutputChange{Name: oc.Name, Action: action, Sensitive: oc.Sensitive}
-		if o.Before, err = decodeValue(oc.Before); err != nil {
-			return nil, fmt.Errorf("output %q: %w", oc.Name, err)
-		}
-		if o.After, err = decodeValue(oc.After); err != nil {
-			return nil, fmt.Errorf("output %q: %w", oc.Name, err)
-		}
-		p.Changes.Outputs = append(p.Changes.Outputs, o)
-	}
-	return p, nil
+	return out, nil
 }

@@ -99,7 +99,32 @@ func encodePlan(p *plans.Plan) (*planJSON, error) {
 		}
 		pj.Variables[name] = vj
 	}
-	for _, c := range p.Changes.Resources {
+	var err error
+	if pj.Resources, err = encodeResourceChanges(p.Changes.Resources); err != nil {
+		return nil, err
+	}
+	if pj.Drift, err = encodeResourceChanges(p.DriftedResources); err != nil {
+		return nil, err
+	}
+	for _, o := range p.Changes.Outputs {
+		before, err := encodeValue(nullIfNil(o.Before))
+		if err != nil {
+			return nil, fmt.Errorf("output %q: %w", o.Name, err)
+		}
+		after, err := encodeValue(nullIfNil(o.After))
+		if err != nil {
+			return nil, fmt.Errorf("output %q: %w", o.Name, err)
+		}
+		pj.Outputs = append(pj.Outputs, outputChangeJSON{Name: o.Name, Action: actionName(o.Action), Before: before, After: after, Sensitive: o.Sensitive})
+	}
+	pj.Options.SkipRefresh = p.SkipRefresh
+	return pj, nil
+}
+
+// encodeResourceChanges encodes resource instance changes.
+func encodeResourceChanges(changes []*plans.ResourceInstanceChange) ([]resourceChangeJSON, error) {
+	out := []resourceChangeJSON{}
+	for _, c := range changes {
 		before, err := encodeValue(c.Before)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.Addr, err)
@@ -118,21 +143,9 @@ func encodePlan(p *plans.Plan) (*planJSON, error) {
 				return nil, err
 			}
 		}
-		pj.Resources = append(pj.Resources, rc)
+		out = append(out, rc)
 	}
-	for _, o := range p.Changes.Outputs {
-		before, err := encodeValue(nullIfNil(o.Before))
-		if err != nil {
-			return nil, fmt.Errorf("output %q: %w", o.Name, err)
-		}
-		after, err := encodeValue(nullIfNil(o.After))
-		if err != nil {
-			return nil, fmt.Errorf("output %q: %w", o.Name, err)
-		}
-		pj.Outputs = append(pj.Outputs, outputChangeJSON{Name: o.Name, Action: actionName(o.Action), Before: before, After: after, Sensitive: o.Sensitive})
-	}
-	pj.Options.SkipRefresh = p.SkipRefresh
-	return pj, nil
+	return out, nil
 }
 
 func nullIfNil(v cty.Value) cty.Value {

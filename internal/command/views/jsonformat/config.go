@@ -99,6 +99,7 @@ func marshalConfiguration(cfg *configs.Module, p *plans.Plan, schemaFn SchemaFun
 		}
 	}
 
+	versions := schemaVersions(p)
 	mod := ret.RootModule
 	for _, rs := range []map[string]*configs.Resource{cfg.ManagedResources, cfg.DataResources} {
 		for _, key := range sortedKeys(rs) {
@@ -115,7 +116,7 @@ func marshalConfiguration(cfg *configs.Module, p *plans.Plan, schemaFn SchemaFun
 				Name:              r.Name,
 				ProviderConfigKey: providerKey,
 				Expressions:       marshalExpressions(r.Config, schema),
-				SchemaVersion:     configSchemaVersion(p, r.Addr()),
+				SchemaVersion:     versions[r.Addr().String()],
 			}
 			if r.Count != nil {
 				if e := marshalExpression(r.Count); !e.empty() {
@@ -169,26 +170,31 @@ func resourceProvider(cfg *configs.Module, r *configs.Resource) (string, addrs.A
 	return key, addrs.AbsProviderConfig{Provider: cfg.ProviderForLocalName(r.ProviderLocalName()), Alias: alias}
 }
 
-// configSchemaVersion is the schema version of a configured resource
-// type, as the plan or the prior state records it.
-func configSchemaVersion(p *plans.Plan, r addrs.Resource) uint64 {
-	if p.Changes != nil {
-		for _, c := range p.Changes.Resources {
-			if c.Addr.Module.IsRoot() && c.Addr.Resource.Resource == r {
-				return uint64(c.SchemaVersion)
-			}
-		}
-	}
+// schemaVersions maps root module resource addresses to the schema
+// version of their type, as the plan's changes or the prior state record
+// it.
+func schemaVersions(p *plans.Plan) map[string]uint64 {
+	ret := map[string]uint64{}
 	if p.PriorState != nil {
-		if rs := p.PriorState.Resource(r.Absolute(addrs.RootModuleInstance)); rs != nil {
-			for _, inst := range rs.Instances {
+		for _, r := range p.PriorState.Resources {
+			if !r.Addr.Module.IsRoot() {
+				continue
+			}
+			for _, inst := range r.Instances {
 				if inst.Current != nil {
-					return inst.Current.SchemaVersion
+					ret[r.Addr.Resource.String()] = inst.Current.SchemaVersion
 				}
 			}
 		}
 	}
-	return 0
+	if p.Changes != nil {
+		for _, c := range p.Changes.Resources {
+			if c.Addr.Module.IsRoot() && c.Action != plans.Delete {
+				ret[c.Addr.Resource.Resource.String()] = uint64(c.SchemaVersion)
+			}
+		}
+	}
+	return ret
 }
 
 // marshalExpressions describes the arguments set in a body: attributes by
@@ -273,7 +279,9 @@ func marshalExpression(expr hcl.Expression) expression {
 	if expr == nil {
 		return ret
 	}
-	if v, diags := expr.Value(nil); !diags.HasErrors() && v.IsWhollyKnown() {
+	// Evaluated with no variables and no functions: a reference or a
+	// function call makes the value (or part of it) unknown.
+	if v, _ := expr.Value(nil); v != cty.NilVal && v.IsWhollyKnown() {
 		ret.ConstantValue, _ = marshalValue(v)
 	}
 	refs, _ := lang.ReferencesInExpr(expr)

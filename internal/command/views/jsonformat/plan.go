@@ -85,6 +85,7 @@ type PlanOptions struct {
 // root module the plan was made from (its "configuration"); it may be
 // nil.
 func Plan(p *plans.Plan, cfg *configs.Module, schema SchemaFunc, opts PlanOptions) ([]byte, error) {
+	schema = orNoSchemas(schema)
 	changes := p.Changes
 	if changes == nil {
 		changes = &plans.Changes{}

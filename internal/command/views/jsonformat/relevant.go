@@ -29,11 +29,14 @@ type relevantAttribute struct {
 // them.
 func relevantAttributes(cfg *configs.Module, changes *plans.Changes, schemaFn SchemaFunc) []relevantAttribute {
 	a := &refAnalyzer{cfg: cfg, schemaFn: schemaFn, found: map[string]relevantAttribute{}, visited: map[string]bool{}}
+	seen := map[addrs.Resource]bool{}
 	for _, rc := range changes.Resources {
-		if rc.Action == plans.NoOp || !rc.Addr.Module.IsRoot() {
+		res := rc.Addr.Resource.Resource
+		if rc.Action == plans.NoOp || !rc.Addr.Module.IsRoot() || seen[res] {
 			continue
 		}
-		if r := a.resource(rc.Addr.Resource.Resource); r != nil {
+		seen[res] = true
+		if r := a.resource(res); r != nil {
 			a.visit(a.bodyRefs(r.Config, r.schema))
 		}
 	}

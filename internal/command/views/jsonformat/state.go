@@ -6,9 +6,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/lang/marks"
 	"github.com/strata-dev/strata/internal/states"
 )
@@ -65,6 +67,7 @@ type resource struct {
 // State renders s as Terraform's JSON state document. An empty state is
 // only {"format_version":"1.0"}, as in Terraform.
 func State(s *states.State, schema SchemaFunc, terraformVersion string) ([]byte, error) {
+	schema = orNoSchemas(schema)
 	doc := stateDoc{FormatVersion: StateFormatVersion}
 	if !s.Empty() {
 		vals, err := marshalStateValues(s, nil, schema)
@@ -121,6 +124,9 @@ func marshalStateValues(s *states.State, outputs map[string]*states.OutputValue,
 }
 
 func marshalStateOutput(o *states.OutputValue) (stateOutput, error) {
+	if o.Value == cty.NilVal {
+		return stateOutput{Sensitive: o.Sensitive, Value: nullJSON}, nil
+	}
 	v, _ := o.Value.UnmarkDeep()
 	val, err := marshalValue(v)
 	if err != nil {
@@ -231,4 +237,12 @@ func compareInstances(a, b addrs.AbsResourceInstance) int {
 		return strings.Compare(ra.Name, rb.Name)
 	}
 	return addrs.CompareKeys(a.Resource.Key, b.Resource.Key)
+}
+
+// orNoSchemas returns f, or a lookup that knows no schemas when f is nil.
+func orNoSchemas(f SchemaFunc) SchemaFunc {
+	if f != nil {
+		return f
+	}
+	return func(addrs.AbsProviderConfig, addrs.ResourceMode, string) *configschema.Block { return nil }
 }

@@ -44,7 +44,7 @@ func planData(req providers.PlanResourceChangeRequest) providers.PlanResourceCha
 	}
 	if !prior["input"].RawEquals(input) {
 		// Even a removed input makes output unknown, as in Terraform.
-		planned["output"] = cty.UnknownVal(cty.DynamicPseudoType)
+		planned["output"] = cty.UnknownVal(input.Type())
 	}
 	resp.PlannedState = cty.ObjectVal(planned)
 	return resp
@@ -56,7 +56,7 @@ func outputFor(input cty.Value) cty.Value {
 	if input.IsNull() {
 		return cty.NullVal(cty.DynamicPseudoType)
 	}
-	return cty.UnknownVal(cty.DynamicPseudoType)
+	return cty.UnknownVal(input.Type())
 }
 
 // applyData applies a planned terraform_data: it chooses an id on create

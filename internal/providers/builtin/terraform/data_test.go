@@ -31,7 +31,7 @@ func TestPlanData(t *testing.T) {
 		"create with input": {
 			prior:    cty.NullVal(dataSchema().ImpliedType()),
 			proposed: obj(nullStr, cty.StringVal("x"), nullDyn, nullDyn),
-			want:     obj(unkStr, cty.StringVal("x"), unkDyn, nullDyn),
+			want:     obj(unkStr, cty.StringVal("x"), unkStr, nullDyn),
 		},
 		"create without input": {
 			prior:    cty.NullVal(dataSchema().ImpliedType()),
@@ -46,12 +46,12 @@ func TestPlanData(t *testing.T) {
 		"input changed": {
 			prior:    obj(cty.StringVal("id"), cty.StringVal("x"), cty.StringVal("x"), nullDyn),
 			proposed: obj(cty.StringVal("id"), cty.StringVal("y"), cty.StringVal("x"), nullDyn),
-			want:     obj(cty.StringVal("id"), cty.StringVal("y"), unkDyn, nullDyn),
+			want:     obj(cty.StringVal("id"), cty.StringVal("y"), unkStr, nullDyn),
 		},
 		"input type changed": {
 			prior:    obj(cty.StringVal("id"), cty.StringVal("1"), cty.StringVal("1"), nullDyn),
 			proposed: obj(cty.StringVal("id"), cty.NumberIntVal(1), cty.StringVal("1"), nullDyn),
-			want:     obj(cty.StringVal("id"), cty.NumberIntVal(1), unkDyn, nullDyn),
+			want:     obj(cty.StringVal("id"), cty.NumberIntVal(1), cty.UnknownVal(cty.Number), nullDyn),
 		},
 		"input removed": {
 			prior:    obj(cty.StringVal("id"), cty.StringVal("x"), cty.StringVal("x"), nullDyn),
