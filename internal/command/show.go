@@ -78,7 +78,7 @@ func runShow(ctx context.Context, d *Deps, opts *showOptions) error {
 		v.Output("No state.\n")
 		return nil
 	}
-	v.Raw(formatState(ctx, d, s))
+	v.Output(formatState(ctx, d, s))
 	return nil
 }
 
