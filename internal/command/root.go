@@ -36,7 +36,7 @@ func Run(args []string, d *Deps) int {
 		if !asExit(err, &ee) {
 			help := "strata -help"
 			if c, _, ferr := root.Find(normalizeArgs(args)); ferr == nil && c != root {
-				help = "strata " + c.Name() + " -help"
+				help = c.CommandPath() + " -help"
 			}
 			fmt.Fprintf(d.Stderr, "Error: %s\n\nFor more help, run: %s\n", flagErrorText(err), help)
 		}
@@ -219,6 +219,10 @@ func placeholder(flag string) string {
 		return "DURATION"
 	case "parallelism":
 		return "N"
+	case "id", "lock-id":
+		return "ID"
+	case "backup-out":
+		return "PATH"
 	}
 	return "VALUE"
 }
