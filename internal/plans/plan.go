@@ -36,6 +36,8 @@ type Plan struct {
 	Errored bool
 	// SkipRefresh records that the plan was made with -refresh=false.
 	SkipRefresh bool
+	// Targets and ForceReplace record -target and -replace.
+	Targets, ForceReplace []addrs.Target
 	// DriftedResources are the changes refreshing found made outside
 	// strata: Before is the previous run's object, After the refreshed one
 	// (null when it was deleted).

@@ -33,7 +33,9 @@ type planJSON struct {
 }
 
 type optionsJSON struct {
-	SkipRefresh bool `json:"skip_refresh,omitempty"`
+	SkipRefresh bool     `json:"skip_refresh,omitempty"`
+	Targets     []string `json:"targets,omitempty"`
+	Replace     []string `json:"replace,omitempty"`
 }
 
 // valueJSON is a cty value in msgpack (which keeps unknowns), its type,

@@ -35,6 +35,7 @@ func testPlan() *plans.Plan {
 		PrevRunState: prior.DeepCopy(),
 		PriorState:   prior,
 		SkipRefresh:  true,
+		Targets:      []addrs.Target{{Resource: inst.ContainingResource(), Key: addrs.IntKey(1), Instance: true}},
 		VariableValues: map[string]cty.Value{
 			"n": cty.NumberIntVal(3),
 			"s": cty.StringVal("hidden").Mark(marks.Sensitive),
@@ -74,6 +75,9 @@ func TestRoundTrip(t *testing.T) {
 	}
 	if diff := cmp.Diff(want.Plan.VariableValues, got.Plan.VariableValues, opts); diff != "" {
 		t.Errorf("variables differ (-want +got):\n%s", diff)
+	}
+	if len(got.Plan.Targets) != 1 || got.Plan.Targets[0].String() != "terraform_data.a[1]" {
+		t.Errorf("targets lost: %v", got.Plan.Targets)
 	}
 	if got.Plan.PriorState.Lineage != "lineage-1" || got.Plan.PriorState.Serial != 7 || !got.Plan.SkipRefresh {
 		t.Errorf("prior state or options lost: %+v", got.Plan)

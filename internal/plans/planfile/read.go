@@ -108,6 +108,18 @@ func decodePlan(pj *planJSON) (*plans.Plan, error) {
 	if p.DriftedResources, err2 = decodeResourceChanges(pj.Drift); err2 != nil {
 		return nil, err2
 	}
+	for _, list := range []struct {
+		in  []string
+		out *[]addrs.Target
+	}{{pj.Options.Targets, &p.Targets}, {pj.Options.Replace, &p.ForceReplace}} {
+		for _, s := range list.in {
+			t, diags := addrs.ParseTarget(s)
+			if diags.HasErrors() {
+				return nil, fmt.Errorf("invalid target %q", s)
+			}
+			*list.out = append(*list.out, t)
+		}
+	}
 	for _, oc := range pj.Outputs {
 		action, err := parseAction(oc.Action)
 		if err != nil {

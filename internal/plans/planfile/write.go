@@ -118,6 +118,12 @@ func encodePlan(p *plans.Plan) (*planJSON, error) {
 		pj.Outputs = append(pj.Outputs, outputChangeJSON{Name: o.Name, Action: actionName(o.Action), Before: before, After: after, Sensitive: o.Sensitive})
 	}
 	pj.Options.SkipRefresh = p.SkipRefresh
+	for _, t := range p.Targets {
+		pj.Options.Targets = append(pj.Options.Targets, t.String())
+	}
+	for _, t := range p.ForceReplace {
+		pj.Options.Replace = append(pj.Options.Replace, t.String())
+	}
 	return pj, nil
 }
 

@@ -94,7 +94,7 @@ func Plan(p *plans.Plan, cfg *configs.Module, schema SchemaFunc, opts PlanOption
 		FormatVersion:    PlanFormatVersion,
 		TerraformVersion: opts.TerraformVersion,
 		Applyable:        !p.Errored && p.HasChanges(),
-		Complete:         !p.Errored,
+		Complete:         !p.Errored && len(p.Targets) == 0,
 		Errored:          p.Errored,
 	}
 	if !opts.Timestamp.IsZero() {
