@@ -47,3 +47,18 @@ bench: build
 
 clean:
 	rm -rf bin
+
+# Regenerate the Go code of the provider plugin protocol definitions
+# (internal/providers/plugin/proto). Needs protoc (Debian: protobuf-compiler);
+# the Go generators are installed, pinned, into bin/tools.
+.PHONY: proto
+proto:
+	GOBIN=$(CURDIR)/bin/tools $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.11
+	GOBIN=$(CURDIR)/bin/tools $(GO) install google.golang.org/grpc/cmd/protoc-gen-go-grpc@v1.6.2
+	cd internal/providers/plugin/proto && for v in tfplugin5 tfplugin6; do \
+		protoc --plugin=protoc-gen-go=$(CURDIR)/bin/tools/protoc-gen-go \
+			--plugin=protoc-gen-go-grpc=$(CURDIR)/bin/tools/protoc-gen-go-grpc \
+			--go_out=. --go_opt=paths=source_relative \
+			--go-grpc_out=. --go-grpc_opt=paths=source_relative \
+			$$v/$$v.proto || exit 1; \
+	done

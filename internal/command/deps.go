@@ -8,6 +8,7 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/providers/builtin"
+	"github.com/strata-dev/strata/internal/providers/plugin"
 )
 
 // Deps is what commands need from the outside world. Tests replace parts
@@ -37,10 +38,14 @@ func DefaultDeps(version string, interrupts <-chan os.Signal) *Deps {
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Getenv:          os.Getenv,
 		Version:         version,
-		Providers:       func(string) map[addrs.Provider]providers.Factory { return builtin.Factories() },
+		Providers:       installedProviders,
 		Interrupts:      interrupts,
 		StdinIsTerminal: tty,
-		Exit:            os.Exit,
+		Exit: func(code int) {
+			// os.Exit skips deferred calls: end plugin processes first.
+			plugin.CleanupClients()
+			os.Exit(code)
+		},
 	}
 }
 
@@ -71,4 +76,20 @@ func (d *Deps) interruptContext(parent context.Context, first func(), hard func(
 		}
 	}()
 	return ctx, func() { close(done); cancel() }
+}
+
+// installedProviders returns the built-in providers and the plugin
+// providers installed under dir/.terraform/providers.
+func installedProviders(dir string) map[addrs.Provider]providers.Factory {
+	m := builtin.Factories()
+	inst, err := plugin.InstalledFactories(dir)
+	if err != nil {
+		return m
+	}
+	for a, f := range inst {
+		if !a.IsBuiltIn() {
+			m[a] = f
+		}
+	}
+	return m
 }

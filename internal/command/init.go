@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"os"
+	"runtime"
 	"sort"
 
 	"github.com/strata-dev/strata/internal/addrs"
@@ -63,7 +64,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	for _, p := range neededProviders(mod) {
 		if _, ok := available[p]; !ok {
 			v.Diagnostics(errorDiag("Failed to install provider", errorf(
-				"The configuration uses the provider %s, which is not available. This version of strata runs only its built-in providers (terraform.io/builtin/terraform); support for provider plugins is coming.", p.ForDisplay())))
+				"The configuration uses the provider %s, which is not installed. This version of strata cannot download providers yet: install it into .terraform/providers/%s/VERSION/%s_%s/ (for example with \"terraform init\", whose installation strata uses as it is).", p.ForDisplay(), p.String(), runtime.GOOS, runtime.GOARCH)))
 			return errReported
 		}
 	}

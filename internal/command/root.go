@@ -7,11 +7,15 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/strata-dev/strata/internal/providers/plugin"
 )
 
 // Run runs strata with the given arguments (without the program name) and
 // returns the process exit code.
 func Run(args []string, d *Deps) int {
+	// No plugin process outlives strata, whatever path the command takes.
+	defer plugin.CleanupClients()
 	args, chdir, err := globalOptions(args)
 	if err != nil {
 		fmt.Fprintf(d.Stderr, "Error: %s\n", err)

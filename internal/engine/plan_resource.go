@@ -201,6 +201,16 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 		return null, nil, nil
 	}
 	var diags hcl.Diagnostics
+	if addr.Resource.Resource.Mode == addrs.DataResourceMode {
+		// Data sources are read again, never upgraded: decode what is
+		// stored with the current schema, as a best effort.
+		v, err := decodeObject(obj, rt.schema)
+		if err != nil {
+			pw.state.SetObject(addr, nil, rt.provider)
+			return null, nil, nil
+		}
+		return v, obj, nil
+	}
 	if err := pw.acquire(ctx); err != nil {
 		return null, obj, cancelledDiags(err)
 	}

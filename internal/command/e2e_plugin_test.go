@@ -1,0 +1,129 @@
+package command
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var (
+	pluginOnce sync.Once
+	pluginDir  string
+	pluginErr  error
+)
+
+// testProviderMirror builds the framework test provider (protocol 6) into
+// a filesystem mirror laid out as HOST/NAMESPACE/TYPE/VERSION/OS_ARCH, the
+// layout of both Terraform's mirrors and .terraform/providers.
+func testProviderMirror(t *testing.T) string {
+	t.Helper()
+	pluginOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "strata-mirror-")
+		if err != nil {
+			pluginErr = err
+			return
+		}
+		platform := runtime.GOOS + "_" + runtime.GOARCH
+		target := filepath.Join(dir, "registry.terraform.io", "strata", "stratafw", "0.1.0", platform)
+		if err := os.MkdirAll(target, 0o755); err != nil {
+			pluginErr = err
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", filepath.Join(target, "terraform-provider-stratafw_v0.1.0"), "./stratafw")
+		cmd.Dir = filepath.Join("..", "providers", "plugin", "testdata", "providers")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			pluginErr = fmt.Errorf("building the test provider: %v\n%s", err, out)
+			return
+		}
+		pluginDir = dir
+	})
+	if pluginErr != nil {
+		t.Fatal(pluginErr)
+	}
+	return pluginDir
+}
+
+const pluginConfig = `terraform {
+  required_providers {
+    stratafw = { source = "strata/stratafw" }
+  }
+}
+provider "stratafw" {
+  prefix = "x-"
+}
+variable "name" {
+  default = "one"
+}
+resource "stratafw_thing" "a" {
+  name   = var.name
+  secret = "s3cret"
+  labels = { env = "dev" }
+  rules  = [{ port = 80 }]
+}
+data "stratafw_echo" "e" {
+  input = stratafw_thing.a.id
+}
+output "echo" {
+  value = data.stratafw_echo.e.result
+}
+`
+
+// TestE2EPluginProviderWithTerraform runs a real provider plugin, built
+// with terraform-plugin-framework, through strata and Terraform on the same
+// working directory: each reads what the other applied and plans no
+// changes.
+func TestE2EPluginProviderWithTerraform(t *testing.T) {
+	tf := terraformBin(t)
+	mirror := testProviderMirror(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), pluginConfig)
+	cliConfig := filepath.Join(dir, "cli.tfrc")
+	writeFile(t, cliConfig, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
+	t.Setenv("TF_CLI_CONFIG_FILE", cliConfig)
+	tfrun := func(args ...string) result {
+		t.Helper()
+		cmd := exec.Command(tf, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1")
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		return result{stdout: string(out), code: code}
+	}
+	// Terraform installs the provider from the mirror into .terraform.
+	if r := tfrun("init", "-no-color"); r.code != 0 {
+		t.Fatalf("terraform init: %s", r.stdout)
+	}
+	if r := tfrun("apply", "-auto-approve", "-no-color"); r.code != 0 {
+		t.Fatalf("terraform apply: %s", r.stdout)
+	}
+	r := mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+	if !strings.Contains(r.stdout, "No changes.") {
+		t.Fatalf("strata plans changes on Terraform's state:\n%s", r.stdout)
+	}
+	// strata replaces the object (name forces replacement) ...
+	plan := mustStrata(t, dir, 2, "plan", "-no-color", "-detailed-exitcode", "-var", "name=two")
+	if !strings.Contains(plan.stdout, `~ name         = "one" -> "two" # forces replacement`) {
+		t.Fatalf("no forced replacement shown:\n%s", plan.stdout)
+	}
+	apply := mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color", "-var", "name=two")
+	if !strings.Contains(apply.stdout, `echo = "x-x-two"`) {
+		t.Fatalf("apply through the plugin:\n%s", apply.stdout)
+	}
+	// ... and Terraform finds nothing to do on strata's state.
+	if r := tfrun("plan", "-no-color", "-detailed-exitcode", "-var", "name=two"); r.code != 0 {
+		t.Fatalf("terraform plans changes on strata's state (exit %d):\n%s", r.code, r.stdout)
+	}
+	mustStrata(t, dir, 0, "destroy", "-auto-approve", "-no-color", "-var", "name=two")
+	// Processes started from this test's working directory must be gone.
+	if out, _ := exec.Command("pgrep", "-f", dir).Output(); len(out) > 0 {
+		t.Fatalf("provider processes left running: %s", out)
+	}
+}

@@ -1,0 +1,280 @@
+package plugin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	plugin "github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	"github.com/strata-dev/strata/internal/providers"
+	"github.com/strata-dev/strata/internal/providers/plugin/proto/tfplugin5"
+	"github.com/strata-dev/strata/internal/providers/plugin/proto/tfplugin6"
+)
+
+// Handshake is the go-plugin handshake of Terraform's provider plugins:
+// a provider binary refuses to serve unless it finds this cookie in its
+// environment.
+var Handshake = plugin.HandshakeConfig{
+	MagicCookieKey:   "TF_PLUGIN_MAGIC_COOKIE",
+	MagicCookieValue: "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2",
+}
+
+// ProtocolVersions are the plugin protocol major versions strata speaks;
+// the plugin chooses the highest it supports.
+var ProtocolVersions = []int{5, 6}
+
+// pluginName is the name under which providers register their gRPC
+// service with go-plugin.
+const pluginName = "provider"
+
+// Option configures NewClient.
+type Option func(*options)
+
+type options struct {
+	logger       hclog.Logger
+	logOutput    io.Writer
+	getenv       func(string) string
+	startTimeout time.Duration
+	name         string
+	versions     []int
+}
+
+// WithLogger sends the plugin's log output (its stderr, parsed by level)
+// and go-plugin's own messages to logger, instead of the logger NewClient
+// builds from TF_LOG.
+func WithLogger(logger hclog.Logger) Option {
+	return func(o *options) { o.logger = logger }
+}
+
+// WithLogOutput sets where the default logger writes when TF_LOG or
+// TF_LOG_PROVIDER is set (default: the file TF_LOG_PATH names, or
+// os.Stderr).
+func WithLogOutput(w io.Writer) Option {
+	return func(o *options) { o.logOutput = w }
+}
+
+// WithGetenv reads TF_LOG, TF_LOG_PROVIDER and TF_LOG_PATH through getenv
+// rather than os.Getenv. The plugin process itself still inherits the real
+// environment.
+func WithGetenv(getenv func(string) string) Option {
+	return func(o *options) { o.getenv = getenv }
+}
+
+// WithStartTimeout bounds how long the plugin may take to start and
+// complete the handshake (default one minute).
+func WithStartTimeout(d time.Duration) Option {
+	return func(o *options) { o.startTimeout = d }
+}
+
+// WithName sets the name the provider goes by in logs and messages
+// (default: the binary's file name).
+func WithName(name string) Option {
+	return func(o *options) { o.name = name }
+}
+
+// WithProtocolVersions restricts the protocol versions offered to the
+// plugin, for tests and for troubleshooting.
+func WithProtocolVersions(versions ...int) Option {
+	return func(o *options) { o.versions = versions }
+}
+
+// Factory returns a providers.Factory that starts a new process of the
+// provider binary at path each time it is called.
+func Factory(path string, opts ...Option) providers.Factory {
+	return func() (providers.Interface, error) { return NewClient(path, opts...) }
+}
+
+// NewClient starts the provider binary at path, negotiates the protocol
+// version and returns a providers.Interface speaking it (a *Client). The
+// caller must Close the result to end the process. An error means no
+// process is left running.
+func NewClient(path string, opts ...Option) (providers.Interface, error) {
+	o := options{getenv: os.Getenv, versions: ProtocolVersions}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.name == "" {
+		o.name = filepath.Base(path)
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("provider plugin %s: %w", o.name, err)
+	}
+	var logFile *os.File
+	logger := o.logger
+	if logger == nil {
+		logger, logFile = defaultLogger(o)
+	}
+
+	versioned := map[int]plugin.PluginSet{}
+	for _, v := range o.versions {
+		switch v {
+		case 5:
+			versioned[5] = plugin.PluginSet{pluginName: grpcPlugin5{}}
+		case 6:
+			versioned[6] = plugin.PluginSet{pluginName: grpcPlugin6{}}
+		default:
+			return nil, fmt.Errorf("unsupported plugin protocol version %d", v)
+		}
+	}
+
+	tail := &tailBuffer{max: stderrTail}
+	debugWriter := logger.StandardWriter(&hclog.StandardLoggerOptions{ForceLevel: hclog.Debug})
+	client := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  Handshake,
+		VersionedPlugins: versioned,
+		Cmd:              exec.Command(path),
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		Managed:          true,
+		AutoMTLS:         true,
+		Logger:           logger,
+		StartTimeout:     o.startTimeout,
+		Stderr:           tail,
+		SyncStdout:       debugWriter,
+		SyncStderr:       debugWriter,
+		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
+			grpc.MaxCallRecvMsgSize(maxMessageSize), grpc.MaxCallSendMsgSize(maxMessageSize))},
+	})
+	fail := func(err error) (providers.Interface, error) {
+		client.Kill()
+		if logFile != nil {
+			_ = logFile.Close()
+		}
+		msg := err.Error()
+		if out := strings.TrimSpace(tail.String()); out != "" {
+			msg += "\n\nThe plugin's output:\n" + out
+		}
+		return nil, fmt.Errorf("failed to start provider plugin %s: %s", o.name, msg)
+	}
+	rpc, err := client.Client()
+	if err != nil {
+		return fail(err)
+	}
+	raw, err := rpc.Dispense(pluginName)
+	if err != nil {
+		return fail(err)
+	}
+	w, ok := raw.(wire)
+	if !ok {
+		return fail(fmt.Errorf("unexpected plugin client type %T", raw))
+	}
+	p := &Client{
+		name:    o.name,
+		version: client.NegotiatedVersion(),
+		wire:    w,
+		client:  client,
+		stderr:  tail,
+		logFile: logFile,
+	}
+	if rc := client.ReattachConfig(); rc != nil {
+		p.pid = rc.Pid
+	}
+	return p, nil
+}
+
+// CleanupClients ends every plugin process started by NewClient that has
+// not been closed yet. A command calls it once as it exits, including on
+// errors and interrupts, so that no provider process outlives strata. It
+// is safe to call more than once.
+func CleanupClients() {
+	cleanupOnce.Do(plugin.CleanupClients)
+}
+
+var cleanupOnce sync.Once
+
+// defaultLogger builds the logger for plugin output from TF_LOG_PROVIDER
+// (or TF_LOG): off when unset, JSON lines for TF_LOG=JSON, and TRACE for a
+// level it does not know, as Terraform does.
+func defaultLogger(o options) (hclog.Logger, *os.File) {
+	level := o.getenv("TF_LOG_PROVIDER")
+	if level == "" {
+		level = o.getenv("TF_LOG")
+	}
+	if level == "" || strings.EqualFold(level, "off") {
+		return hclog.New(&hclog.LoggerOptions{Name: "provider", Level: hclog.Off, Output: io.Discard}), nil
+	}
+	json := strings.EqualFold(level, "json")
+	lvl := hclog.LevelFromString(level)
+	if json || lvl == hclog.NoLevel {
+		lvl = hclog.Trace
+	}
+	out := o.logOutput
+	var file *os.File
+	if out == nil {
+		out = os.Stderr
+		if path := o.getenv("TF_LOG_PATH"); path != "" {
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
+			if err == nil {
+				out, file = f, f
+			}
+		}
+	}
+	return hclog.New(&hclog.LoggerOptions{
+		Name:       "provider",
+		Level:      lvl,
+		Output:     out,
+		JSONFormat: json,
+	}), file
+}
+
+// maxMessageSize bounds one gRPC message. The default of 4 MiB is too
+// small for the schemas of the largest providers and for large states.
+const maxMessageSize = 256 << 20
+
+// stderrTail is how much of the end of a plugin's stderr is kept for
+// reporting a crash.
+const stderrTail = 16 << 10
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+// grpcPlugin5 and grpcPlugin6 are the go-plugin plugin types for the two
+// protocol versions; strata is only ever a client.
+type grpcPlugin5 struct{ plugin.NetRPCUnsupportedPlugin }
+
+func (grpcPlugin5) GRPCServer(*plugin.GRPCBroker, *grpc.Server) error {
+	return errors.New("strata does not serve provider plugins")
+}
+
+func (grpcPlugin5) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
+	return &wire5{client: tfplugin5.NewProviderClient(conn)}, nil
+}
+
+type grpcPlugin6 struct{ plugin.NetRPCUnsupportedPlugin }
+
+func (grpcPlugin6) GRPCServer(*plugin.GRPCBroker, *grpc.Server) error {
+	return errors.New("strata does not serve provider plugins")
+}
+
+func (grpcPlugin6) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
+	return &wire6{client: tfplugin6.NewProviderClient(conn)}, nil
+}

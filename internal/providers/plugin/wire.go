@@ -1,0 +1,118 @@
+package plugin
+
+import (
+	"context"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/providers"
+)
+
+// wire is one protocol version's view of the provider service, with
+// values still encoded. wire5 and wire6 map it onto the generated gRPC
+// clients field by field; provider holds everything the two versions
+// share (schemas, types, encoding, error handling). A non-nil error means
+// the call itself failed (transport, crash, unimplemented).
+type wire interface {
+	getProviderSchema(ctx context.Context) (*schemaSet, error)
+	validateProviderConfig(ctx context.Context, config dynVal) (prepared *dynVal, diags providers.Diagnostics, err error)
+	validateResourceConfig(ctx context.Context, typeName string, config dynVal) (providers.Diagnostics, error)
+	validateDataResourceConfig(ctx context.Context, typeName string, config dynVal) (providers.Diagnostics, error)
+	upgradeResourceState(ctx context.Context, req upgradeRequest) (dynVal, providers.Diagnostics, error)
+	configureProvider(ctx context.Context, terraformVersion string, config dynVal) (providers.Diagnostics, error)
+	readResource(ctx context.Context, req readRequest) (readResponse, error)
+	planResourceChange(ctx context.Context, req planRequest) (planResponse, error)
+	applyResourceChange(ctx context.Context, req applyRequest) (applyResponse, error)
+	importResourceState(ctx context.Context, typeName, id string) (importResponse, error)
+	readDataSource(ctx context.Context, typeName string, config dynVal, meta *dynVal) (readDataResponse, error)
+	stop(ctx context.Context) error
+}
+
+// dynVal is an encoded DynamicValue: msgpack, or JSON from providers that
+// send it.
+type dynVal struct {
+	msgpack, json []byte
+}
+
+// schemaSet is a converted GetProviderSchema response.
+type schemaSet struct {
+	resp providers.GetProviderSchemaResponse
+	// providerMeta is the schema of provider_meta blocks, nil if the
+	// provider declares none (then none is sent).
+	providerMeta *configschema.Block
+	planDestroy  bool
+}
+
+type upgradeRequest struct {
+	typeName string
+	version  int64
+	json     []byte
+	flatmap  map[string]string
+}
+
+type readRequest struct {
+	typeName     string
+	currentState dynVal
+	private      []byte
+	providerMeta *dynVal
+}
+
+type readResponse struct {
+	newState    dynVal
+	private     []byte
+	deferred    string
+	diagnostics providers.Diagnostics
+}
+
+type planRequest struct {
+	typeName         string
+	priorState       dynVal
+	proposedNewState dynVal
+	config           dynVal
+	priorPrivate     []byte
+	providerMeta     *dynVal
+}
+
+type planResponse struct {
+	plannedState     dynVal
+	requiresReplace  []cty.Path
+	plannedPrivate   []byte
+	legacyTypeSystem bool
+	deferred         string
+	diagnostics      providers.Diagnostics
+}
+
+type applyRequest struct {
+	typeName       string
+	priorState     dynVal
+	plannedState   dynVal
+	config         dynVal
+	plannedPrivate []byte
+	providerMeta   *dynVal
+}
+
+type applyResponse struct {
+	newState         dynVal
+	private          []byte
+	legacyTypeSystem bool
+	diagnostics      providers.Diagnostics
+}
+
+type importedResource struct {
+	typeName string
+	state    dynVal
+	private  []byte
+}
+
+type importResponse struct {
+	resources   []importedResource
+	deferred    string
+	diagnostics providers.Diagnostics
+}
+
+type readDataResponse struct {
+	state       dynVal
+	deferred    string
+	diagnostics providers.Diagnostics
+}
