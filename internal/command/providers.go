@@ -15,7 +15,6 @@ import (
 )
 
 type providersOptions struct {
-	view viewFlags
 	json bool
 }
 

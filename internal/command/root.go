@@ -103,15 +103,6 @@ func normalizeArgs(args []string) []string {
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-func commandName(args []string) string {
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") {
-			return a
-		}
-	}
-	return ""
-}
-
 // flagErrorText rewrites cobra's messages to name flags with one dash.
 func flagErrorText(err error) string {
 	return strings.ReplaceAll(err.Error(), "--", "-")
