@@ -4,8 +4,10 @@ import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/depsfile"
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/providers/builtin"
 	"github.com/strata-dev/strata/internal/providers/plugin"
@@ -79,17 +81,23 @@ func (d *Deps) interruptContext(parent context.Context, first func(), hard func(
 }
 
 // installedProviders returns the built-in providers and the plugin
-// providers installed under dir/.terraform/providers.
+// providers installed under dir/.terraform/providers: the version the
+// dependency lock file selects, or the newest one when nothing is locked.
 func installedProviders(dir string) map[addrs.Provider]providers.Factory {
 	m := builtin.Factories()
-	inst, err := plugin.InstalledFactories(dir)
+	found, err := plugin.FindInstalled(dir)
 	if err != nil {
 		return m
 	}
-	for a, f := range inst {
-		if !a.IsBuiltIn() {
-			m[a] = f
+	locks, _ := depsfile.Load(filepath.Join(dir, depsfile.FileName))
+	for _, inst := range found { // sorted oldest to newest
+		if inst.Provider.IsBuiltIn() {
+			continue
 		}
+		if l := locks[inst.Provider]; l != nil && l.Version != inst.Version.String() {
+			continue
+		}
+		m[inst.Provider] = plugin.Factory(inst.Path, plugin.WithName(inst.Provider.ForDisplay()+" v"+inst.Version.String()))
 	}
 	return m
 }

@@ -127,3 +127,57 @@ func TestE2EPluginProviderWithTerraform(t *testing.T) {
 		t.Fatalf("provider processes left running: %s", out)
 	}
 }
+
+// TestE2EInitInstallsFromPluginDir: init installs a provider from
+// -plugin-dir, writes the lock file Terraform writes, refuses a package
+// whose checksum the lock file does not list, and uses the provider.
+func TestE2EInitInstallsFromPluginDir(t *testing.T) {
+	mirror := testProviderMirror(t)
+	dir := t.TempDir()
+	cfg := strings.Replace(pluginConfig, `stratafw = { source = "strata/stratafw" }`,
+		"stratafw = {\n      source  = \"strata/stratafw\"\n      version = \"~> 0.1\"\n    }", 1)
+	writeFile(t, filepath.Join(dir, "main.tf"), cfg)
+	r := mustStrata(t, dir, 0, "init", "-no-color", "-plugin-dir="+mirror)
+	if !strings.Contains(r.stdout, "- Installed strata/stratafw v0.1.0 (unauthenticated)") {
+		t.Fatalf("init output:\n%s", r.stdout)
+	}
+	lock := string(readFile(t, filepath.Join(dir, ".terraform.lock.hcl")))
+	if !strings.Contains(lock, `constraints = "~> 0.1"`) || !strings.Contains(lock, `"h1:`) {
+		t.Fatalf("lock file:\n%s", lock)
+	}
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+
+	// Terraform reads the lock file as it is and changes nothing.
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		cli := filepath.Join(dir, "cli.tfrc")
+		writeFile(t, cli, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
+		cmd := exec.Command(tf, "init", "-no-color")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cli, "CHECKPOINT_DISABLE=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("terraform init: %v\n%s", err, out)
+		}
+		if got := string(readFile(t, filepath.Join(dir, ".terraform.lock.hcl"))); got != lock {
+			t.Fatalf("terraform rewrote strata's lock file:\n%s\n---\n%s", lock, got)
+		}
+	}
+
+	// A lock file recording another checksum stops init.
+	bad := strings.Replace(lock, `"h1:`, `"h1:AAAA`, 1)
+	writeFile(t, filepath.Join(dir, ".terraform.lock.hcl"), bad)
+	r = strata(t, dir, "init", "-no-color", "-plugin-dir="+mirror)
+	if r.code != 1 || !strings.Contains(flat(r.stderr), "doesn't match any of the checksums previously recorded in the dependency lock file") {
+		t.Fatalf("checksum mismatch: %+v", r)
+	}
+	// -upgrade selects again and records the package's checksum.
+	mustStrata(t, dir, 0, "init", "-no-color", "-upgrade", "-plugin-dir="+mirror)
+	if got := string(readFile(t, filepath.Join(dir, ".terraform.lock.hcl"))); !strings.Contains(got, lock[strings.Index(lock, `"h1:`):strings.Index(lock, `"h1:`)+50]) {
+		t.Fatalf("-upgrade did not record the package's checksum:\n%s", got)
+	}
+	// A provider nowhere to be found is a clear error.
+	writeFile(t, filepath.Join(dir, "extra.tf"), `resource "nope_thing" "x" {}`)
+	r = strata(t, dir, "init", "-no-color", "-plugin-dir="+mirror)
+	if r.code != 1 || !strings.Contains(flat(r.stderr), "Failed to install provider") || !strings.Contains(flat(r.stderr), "hashicorp/nope") {
+		t.Fatalf("missing provider: %+v", r)
+	}
+}

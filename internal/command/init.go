@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"os"
-	"runtime"
 	"sort"
 
 	"github.com/strata-dev/strata/internal/addrs"
@@ -13,8 +12,10 @@ import (
 )
 
 type initOptions struct {
-	view  viewFlags
-	input bool
+	view      viewFlags
+	input     bool
+	pluginDir []string
+	upgrade   bool
 }
 
 func newInitCommand(d *Deps, runF func(*initOptions) error) *cobra.Command {
@@ -40,6 +41,8 @@ func newInitCommand(d *Deps, runF func(*initOptions) error) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
 	cmd.Flags().BoolVar(&opts.input, "input", true, "Ask for input if necessary. If false, will error if\ninput was required.")
+	cmd.Flags().StringArrayVar(&opts.pluginDir, "plugin-dir", nil, "Directory containing plugin binaries, laid out as\nHOST/NAMESPACE/TYPE/VERSION/OS_ARCH/. This overrides all\ndefault search paths for plugins. May be given more than once.")
+	cmd.Flags().BoolVar(&opts.upgrade, "upgrade", false, "Install the latest provider versions allowed by the\nconfiguration, ignoring the versions in the dependency lock\nfile.")
 	return cmd
 }
 
@@ -60,13 +63,8 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 		return errReported
 	}
 	v.Output("[reset][bold]Initializing provider plugins...[reset]\n")
-	available := d.Providers(".")
-	for _, p := range neededProviders(mod) {
-		if _, ok := available[p]; !ok {
-			v.Diagnostics(errorDiag("Failed to install provider", errorf(
-				"The configuration uses the provider %s, which is not installed. This version of strata cannot download providers yet: install it into .terraform/providers/%s/VERSION/%s_%s/ (for example with \"terraform init\", whose installation strata uses as it is).", p.ForDisplay(), p.String(), runtime.GOOS, runtime.GOARCH)))
-			return errReported
-		}
+	if hasErrors(v, installProviders(d, v, mod, opts)) {
+		return errReported
 	}
 	if err := os.MkdirAll(".terraform", 0o755); err != nil {
 		v.Diagnostics(errorDiag("Failed to create .terraform directory", err))

@@ -1,0 +1,180 @@
+// Package getproviders finds provider packages in local directories laid
+// out as Terraform's filesystem mirrors (HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/
+// holding terraform-provider-TYPE*), selects versions under constraints,
+// installs them into .terraform/providers and computes their "h1:"
+// checksums, as Terraform's lock file records them.
+//
+// It imports addrs.
+package getproviders
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/go-version"
+	"golang.org/x/mod/sumdb/dirhash"
+
+	"github.com/strata-dev/strata/internal/addrs"
+)
+
+// Platform is the running OS_ARCH, such as linux_amd64.
+func Platform() string { return runtime.GOOS + "_" + runtime.GOARCH }
+
+// Package is one provider version found in a mirror.
+type Package struct {
+	Provider addrs.Provider
+	Version  *version.Version
+	// Dir is the unpacked package directory.
+	Dir string
+}
+
+// Available lists the versions of p found in the mirror directories for
+// the running platform, newest first. Earlier directories win for a
+// version found in several.
+func Available(dirs []string, p addrs.Provider) []Package {
+	seen := map[string]bool{}
+	var out []Package
+	for _, root := range dirs {
+		base := filepath.Join(root, p.Hostname, p.Namespace, p.Type)
+		entries, err := os.ReadDir(base)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			v, err := version.NewVersion(e.Name())
+			if err != nil || seen[v.String()] {
+				continue
+			}
+			dir := filepath.Join(base, e.Name(), Platform())
+			if !hasExecutable(dir, p.Type) {
+				continue
+			}
+			seen[v.String()] = true
+			out = append(out, Package{Provider: p, Version: v, Dir: dir})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Version.GreaterThan(out[j].Version) })
+	return out
+}
+
+func hasExecutable(dir, typ string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "terraform-provider-"+typ) && !e.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// Select picks the newest package satisfying constraints (nil allows
+// any), preferring exactly locked when it is set and still allowed.
+func Select(pkgs []Package, constraints version.Constraints, locked string) (Package, error) {
+	for _, pkg := range pkgs {
+		if locked != "" && pkg.Version.String() != strings.TrimPrefix(locked, "v") {
+			continue
+		}
+		if constraints == nil || constraints.Check(pkg.Version) {
+			return pkg, nil
+		}
+	}
+	if locked != "" {
+		return Package{}, fmt.Errorf("the locked version %s is not available in the provider directories; run \"strata init -upgrade\" to select another", locked)
+	}
+	var have []string
+	for _, pkg := range pkgs {
+		have = append(have, pkg.Version.String())
+	}
+	if len(have) == 0 {
+		return Package{}, fmt.Errorf("no versions of the provider are available for %s in the provider directories", Platform())
+	}
+	return Package{}, fmt.Errorf("no available version matches the constraints %q (available: %s)", constraints.String(), strings.Join(have, ", "))
+}
+
+// Hash returns the package's "h1:" checksum, the hash of its directory
+// contents that Terraform records in the lock file.
+func Hash(dir string) (string, error) {
+	return dirhash.HashDir(dir, "", dirhash.Hash1)
+}
+
+// Install copies a package into root (normally .terraform/providers) at
+// HOST/NAMESPACE/TYPE/VERSION/OS_ARCH and returns the installed directory.
+func Install(pkg Package, root string) (string, error) {
+	p := pkg.Provider
+	dst := filepath.Join(root, p.Hostname, p.Namespace, p.Type, pkg.Version.String(), Platform())
+	if err := os.RemoveAll(dst); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return "", err
+	}
+	entries, err := os.ReadDir(pkg.Dir)
+	if err != nil {
+		return "", err
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		if err := copyFile(filepath.Join(pkg.Dir, e.Name()), filepath.Join(dst, e.Name())); err != nil {
+			return "", err
+		}
+	}
+	return dst, nil
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	st, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, st.Mode().Perm())
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// ImpliedMirrors are the directories Terraform searches for providers on
+// this system when no installation method is configured: terraform.d/plugins
+// in the working directory, then the user and system plugin directories.
+func ImpliedMirrors(getenv func(string) string) []string {
+	dirs := []string{filepath.Join("terraform.d", "plugins")}
+	if home, err := os.UserHomeDir(); err == nil {
+		dirs = append(dirs, filepath.Join(home, ".terraform.d", "plugins"))
+	}
+	dataHome := getenv("XDG_DATA_HOME")
+	if dataHome == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			dataHome = filepath.Join(home, ".local", "share")
+		}
+	}
+	if dataHome != "" {
+		dirs = append(dirs, filepath.Join(dataHome, "terraform", "plugins"))
+	}
+	dataDirs := getenv("XDG_DATA_DIRS")
+	if dataDirs == "" {
+		dataDirs = "/usr/local/share:/usr/share"
+	}
+	for _, d := range filepath.SplitList(dataDirs) {
+		dirs = append(dirs, filepath.Join(d, "terraform", "plugins"))
+	}
+	return dirs
+}

@@ -1,0 +1,102 @@
+package getproviders
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/go-version"
+
+	"github.com/strata-dev/strata/internal/addrs"
+)
+
+func mirror(t *testing.T, versions ...string) (string, addrs.Provider) {
+	t.Helper()
+	root := t.TempDir()
+	p := addrs.Provider{Hostname: "registry.terraform.io", Namespace: "acme", Type: "thing"}
+	for _, v := range versions {
+		dir := filepath.Join(root, p.Hostname, p.Namespace, p.Type, v, Platform())
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "terraform-provider-thing_v"+v), []byte("binary "+v), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A directory for another platform and a non-version are ignored.
+	os.MkdirAll(filepath.Join(root, p.Hostname, p.Namespace, p.Type, "9.9.9", "plan9_mips"), 0o755)
+	os.MkdirAll(filepath.Join(root, p.Hostname, p.Namespace, p.Type, "latest", Platform()), 0o755)
+	return root, p
+}
+
+func TestSelect(t *testing.T) {
+	root, p := mirror(t, "1.0.0", "1.2.0", "2.0.0")
+	pkgs := Available([]string{root}, p)
+	if len(pkgs) != 3 || pkgs[0].Version.String() != "2.0.0" {
+		t.Fatalf("available: %v", pkgs)
+	}
+	tests := map[string]struct {
+		constraint, locked, want, wantErr string
+	}{
+		"newest":                {want: "2.0.0"},
+		"constrained":           {constraint: "~> 1.0", want: "1.2.0"},
+		"locked":                {locked: "1.0.0", want: "1.0.0"},
+		"locked but disallowed": {constraint: ">= 2", locked: "1.0.0", wantErr: "locked version 1.0.0"},
+		"nothing matches":       {constraint: "> 3", wantErr: "no available version matches"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			var c version.Constraints
+			if tc.constraint != "" {
+				c = version.MustConstraints(version.NewConstraint(tc.constraint))
+			}
+			got, err := Select(pkgs, c, tc.locked)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("got %v, want error %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || got.Version.String() != tc.want {
+				t.Fatalf("got %v %v, want %s", got.Version, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestInstallAndHash(t *testing.T) {
+	root, p := mirror(t, "1.0.0")
+	pkg := Available([]string{root}, p)[0]
+	dst := t.TempDir()
+	dir, err := Install(pkg, dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(dst, "registry.terraform.io", "acme", "thing", "1.0.0", Platform())
+	if dir != want {
+		t.Fatalf("installed into %s, want %s", dir, want)
+	}
+	h1, err := Hash(pkg.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h2, _ := Hash(dir)
+	if !strings.HasPrefix(h1, "h1:") || h1 != h2 {
+		t.Fatalf("hashes %s and %s should be equal h1 hashes", h1, h2)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "terraform-provider-thing_v1.0.0")); err != nil || fi.Mode().Perm()&0o100 == 0 {
+		t.Fatalf("installed binary missing or not executable: %v", err)
+	}
+}
+
+func TestImpliedMirrors(t *testing.T) {
+	env := map[string]string{"XDG_DATA_HOME": "/data", "XDG_DATA_DIRS": "/a:/b"}
+	got := ImpliedMirrors(func(k string) string { return env[k] })
+	joined := strings.Join(got, ",")
+	for _, want := range []string{filepath.Join("terraform.d", "plugins"), "/data/terraform/plugins", "/a/terraform/plugins", "/b/terraform/plugins"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("implied mirrors %v lack %s", got, want)
+		}
+	}
+}
