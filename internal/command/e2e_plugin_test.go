@@ -146,6 +146,9 @@ func TestE2EInitInstallsFromPluginDir(t *testing.T) {
 		t.Fatalf("lock file:\n%s", lock)
 	}
 	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	if r := mustStrata(t, dir, 0, "version"); !strings.Contains(r.stdout, "+ provider registry.terraform.io/strata/stratafw v0.1.0") {
+		t.Fatalf("version does not list the provider:\n%s", r.stdout)
+	}
 
 	// Terraform reads the lock file as it is and changes nothing.
 	if tf, err := exec.LookPath("terraform"); err == nil {
