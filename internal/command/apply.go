@@ -37,7 +37,7 @@ func newApplyCommand(d *Deps, runF func(*applyOptions) error, destroy bool) *cob
 	cmd := &cobra.Command{
 		Use:   "apply [options] [PLAN]",
 		Short: "Create or update infrastructure",
-		Long: `Usage: strata [global options] apply [options]
+		Long: `Usage: strata [global options] apply [options] [PLAN]
 
   Creates or updates infrastructure according to the configuration files
   in the current directory.
@@ -96,10 +96,13 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	if opts.view.json && !opts.autoApprove {
 		v.Diagnostics(hcl.Diagnostics{{
 			Severity: hcl.DiagError,
-			Summary:  "Plan approval required",
+			Summary:  "Plan file or auto-approve required",
 			Detail:   "strata cannot ask for approval of the plan when -json is set. To approve it anyway, add -auto-approve; or apply a plan file saved by \"strata plan -out\".",
 		}})
 		return errReported
+	}
+	if opts.view.json {
+		opts.vars.input = false // prompts would corrupt the JSON stream
 	}
 	opName := "OperationTypeApply"
 	mode, mdiags := planMode(opts.destroy, opts.refreshOnly, opts.refresh)
@@ -107,6 +110,9 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		return errReported
 	}
 	targets, replaces, tdiags := opts.targets.parse()
+	if len(replaces) > 0 && mode != plans.NormalMode {
+		tdiags = append(tdiags, replaceModeDiag)
+	}
 	if hasErrors(v, tdiags) {
 		return errReported
 	}
@@ -133,6 +139,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		}
 	}
 	if ctx.Err() != nil {
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Apply cancelled", Detail: "The run was interrupted before any change was made."}})
 		return errReported
 	}
 	if opts.refreshCommand {

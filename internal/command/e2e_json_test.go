@@ -78,7 +78,7 @@ func TestE2EJSONApplyNeedsApproval(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `resource "terraform_data" "a" {}`)
 	r := strata(t, dir, "apply", "-json")
-	if r.code != 1 || !strings.Contains(flat(r.stdout), "Plan approval required") {
+	if r.code != 1 || !strings.Contains(flat(r.stdout), "Plan file or auto-approve required") {
 		t.Fatalf("apply -json without -auto-approve: %+v", r)
 	}
 }

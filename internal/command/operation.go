@@ -90,3 +90,7 @@ func errorDiag(summary string, err error) hcl.Diagnostics {
 }
 
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// inAutomation reports whether TF_IN_AUTOMATION asks for output without
+// advice about which command to run next.
+func inAutomation(d *Deps) bool { return d.Getenv("TF_IN_AUTOMATION") != "" }

@@ -69,7 +69,13 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	if hasErrors(v, err) {
 		return errReported
 	}
+	if opts.view.json {
+		opts.vars.input = false // prompts would corrupt the JSON stream
+	}
 	targets, replaces, tdiags := opts.targets.parse()
+	if len(replaces) > 0 && mode != plans.NormalMode {
+		tdiags = append(tdiags, replaceModeDiag)
+	}
 	if hasErrors(v, tdiags) {
 		return errReported
 	}
@@ -91,8 +97,8 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 		if sdiags := savePlan(d, op.files, plan, opts.out); hasErrors(v, sdiags) {
 			return errReported
 		}
-		v.PlanSaved(opts.out)
-	} else if plan.HasChanges() && d.Getenv("TF_IN_AUTOMATION") == "" {
+		v.PlanSaved(opts.out, inAutomation(d))
+	} else if plan.HasChanges() && !inAutomation(d) {
 		// TF_IN_AUTOMATION drops advice about commands to run next, as
 		// in Terraform.
 		v.PlanNotSaved()

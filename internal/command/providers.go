@@ -24,7 +24,10 @@ func newProvidersCommand(d *Deps) *cobra.Command {
 		Short: "Show the providers required for this configuration",
 		Long: `Usage: strata [global options] providers [options]
 
-  Prints the providers used in the current configuration.`,
+  Prints the providers used in the current configuration and state.
+
+  Subcommands:
+    schema    Prints the providers' schemas (-json).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runProviders(d)
@@ -75,6 +78,7 @@ func runProviders(d *Deps) error {
 	if mgr, mdiags := stateManager(d, mod, nil); !mdiags.HasErrors() {
 		if s, release, sdiags := openState(context.Background(), d, mgr, &stateFlags{}, "providers"); !sdiags.HasErrors() {
 			release()
+			v.Diagnostics(sdiags) // e.g. operations a crash left pending
 			seen := map[string]bool{}
 			var inState []string
 			for _, r := range s.SortedResources() {

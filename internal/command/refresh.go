@@ -38,6 +38,6 @@ func newRefreshCommand(d *Deps, runF func(*applyOptions) error) *cobra.Command {
 	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does.")
 	opts.vars.register(fs)
 	opts.state.register(fs, true)
-	opts.targets.register(fs)
+	fs.StringArrayVar(&opts.targets.targets, "target", nil, "Limit the refresh to only the given resource and its\ndependencies. Use this option multiple times to include more\nthan one resource.")
 	return cmd
 }

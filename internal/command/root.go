@@ -216,6 +216,12 @@ func placeholder(flag string) string {
 		return "N"
 	case "id", "lock-id":
 		return "ID"
+	case "out", "plugin-dir":
+		return "PATH"
+	case "target", "replace":
+		return "ADDRESS"
+	case "type":
+		return "TYPE"
 	case "backup-out":
 		return "PATH"
 	}

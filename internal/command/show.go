@@ -175,6 +175,17 @@ func runShowPlan(ctx context.Context, d *Deps, opts *showOptions, path string) e
 	if opts.view.json {
 		return showPlanJSON(ctx, d, v, path)
 	}
+	if data, err := os.ReadFile(path); err == nil {
+		if st, serr := statefile.Read(data); serr == nil {
+			// A state file rather than a plan.
+			if st.Empty() {
+				v.Output("No state.\n")
+				return nil
+			}
+			v.Output(formatState(ctx, d, st))
+			return nil
+		}
+	}
 	c, _, diags := readPlan(d, v, path)
 	if hasErrors(v, diags) {
 		return errReported

@@ -48,3 +48,10 @@ var incompleteApplyWarning = &hcl.Diagnostic{
 
 Note that the -target option is not suitable for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when strata specifically suggests to use it as part of an error message.`,
 }
+
+// replaceModeDiag refuses -replace outside normal planning.
+var replaceModeDiag = &hcl.Diagnostic{
+	Severity: hcl.DiagError,
+	Summary:  "Unsupported plan mode",
+	Detail:   "Resource instance replacement is only available for normal planning: -replace cannot be used with -destroy or -refresh-only.",
+}

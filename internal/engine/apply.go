@@ -206,6 +206,10 @@ func (aw *applyWalk) applyOutput(n *outputNode) hcl.Diagnostics {
 	if diags.HasErrors() {
 		return diags
 	}
+	if !v.IsWhollyKnown() && aw.plan.Mode == plans.RefreshOnlyMode {
+		// It refers to something not created yet: nothing to record.
+		return diags
+	}
 	if !v.IsWhollyKnown() {
 		return append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,

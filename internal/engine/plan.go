@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -27,10 +28,12 @@ type PlanOpts struct {
 	ForceReplace []addrs.Target
 }
 
-// forceReplace reports whether -replace names the instance.
+// forceReplace reports whether -replace names the instance. As in
+// Terraform, a resource address without a key names only an instance
+// without one: it does not replace every instance of a counted resource.
 func (o PlanOpts) forceReplace(addr addrs.AbsResourceInstance) bool {
 	for _, t := range o.ForceReplace {
-		if t.ContainsInstance(addr) {
+		if t.ContainsInstance(addr) && (t.Instance || addr.Resource.Key == addrs.NoKey) {
 			return true
 		}
 	}
@@ -80,6 +83,21 @@ The -target option is not for routine use, and is provided only for exceptional 
 	for name, o := range prevRun.Outputs {
 		if _, ok := e.Config.Outputs[name]; !ok {
 			w.outputs = append(w.outputs, &plans.OutputChange{Name: name, Action: plans.Delete, Before: o.Value, After: cty.NullVal(o.Value.Type()), Sensitive: o.Sensitive})
+		}
+	}
+	for _, t := range opts.ForceReplace {
+		if t.Instance {
+			continue
+		}
+		for _, c := range w.changes {
+			if c.Addr.ContainingResource().String() == t.Resource.String() && c.Addr.Resource.Key != addrs.NoKey {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagWarning,
+					Summary:  "Incompletely-matched force-replace resource instance",
+					Detail:   fmt.Sprintf("Your force-replace request for %s doesn't match any resource instances because this resource has instance keys. To force replacement of particular instances, use one or more -replace options with instance addresses such as %s.", t, t.Resource.Instance(c.Addr.Resource.Key)),
+				})
+				break
+			}
 		}
 	}
 	plan.Changes.Resources = w.changes

@@ -18,7 +18,7 @@ type Operation interface {
 	// Plan shows a plan.
 	Plan(p *plans.Plan, schema SchemaFunc)
 	// PlanSaved ends a plan saved with -out; PlanNotSaved one without.
-	PlanSaved(path string)
+	PlanSaved(path string, automation bool)
 	PlanNotSaved()
 	// Applied reports what an apply ("apply") or destroy ("destroy") did
 	// and the outputs.
@@ -82,7 +82,7 @@ func (o *OperationJSON) Hook() hooks.Hook { return &JSONHook{JSON: o.JSON} }
 func (o *OperationJSON) Plan(p *plans.Plan, _ SchemaFunc) { o.JSON.Plan(p) }
 
 // PlanSaved implements Operation.
-func (o *OperationJSON) PlanSaved(path string) { o.Log("Saved the plan to: " + path) }
+func (o *OperationJSON) PlanSaved(path string, _ bool) { o.Log("Saved the plan to: " + path) }
 
 // PlanNotSaved implements Operation.
 func (o *OperationJSON) PlanNotSaved() {}

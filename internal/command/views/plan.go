@@ -119,12 +119,13 @@ func (v *View) PlanNoSavedPlanNote() {
 		"guarantee to take exactly these actions if you run \"strata apply\" now.\n")
 }
 
-// PlanSaved ends a plan run with -out.
-func (v *View) PlanSaved(path string) {
-	v.Outputf(planRule+"\n"+
-		"Saved the plan to: %s\n\n"+
-		"To perform exactly these actions, run the following command to apply:\n"+
-		"    strata apply %q\n", path, path)
+// PlanSaved ends a plan run with -out. In automation it leaves out the
+// advice about the next command, as Terraform does.
+func (v *View) PlanSaved(path string, automation bool) {
+	v.Outputf(planRule+"\nSaved the plan to: %s\n", path)
+	if !automation {
+		v.Outputf("\nTo perform exactly these actions, run the following command to apply:\n    strata apply %q\n", path)
+	}
 }
 
 const planRule = "\n─────────────────────────────────────────────────────────────────────────────\n"
