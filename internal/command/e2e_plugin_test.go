@@ -184,3 +184,45 @@ func TestE2EInitInstallsFromPluginDir(t *testing.T) {
 		t.Fatalf("missing provider: %+v", r)
 	}
 }
+
+// TestE2EPluginAliases: each provider configuration gets its own plugin
+// process, configured with its own arguments.
+func TestE2EPluginAliases(t *testing.T) {
+	mirror := testProviderMirror(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `terraform {
+  required_providers {
+    stratafw = { source = "strata/stratafw" }
+  }
+}
+provider "stratafw" {
+  prefix = "default-"
+}
+provider "stratafw" {
+  alias  = "other"
+  prefix = "other-"
+}
+resource "stratafw_thing" "a" {
+  name = "a"
+}
+resource "stratafw_thing" "b" {
+  provider = stratafw.other
+  name     = "b"
+}
+output "ids" {
+  value = [stratafw_thing.a.id, stratafw_thing.b.id]
+}
+`)
+	mustStrata(t, dir, 0, "init", "-no-color", "-plugin-dir="+mirror)
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	r := mustStrata(t, dir, 0, "output", "-json", "ids")
+	if strings.TrimSpace(r.stdout) != `["default-a","other-b"]` {
+		t.Fatalf("ids = %s", r.stdout)
+	}
+	state := string(readFile(t, filepath.Join(dir, "terraform.tfstate")))
+	if !strings.Contains(state, `"provider": "provider[\"registry.terraform.io/strata/stratafw\"].other"`) {
+		t.Fatalf("aliased provider not recorded in state:\n%s", state)
+	}
+	mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+	mustStrata(t, dir, 0, "destroy", "-auto-approve", "-no-color")
+}
