@@ -186,3 +186,17 @@ resource "terraform_data" "b" {
 		t.Fatalf("full graph lacks the local's edge:\n%s", full)
 	}
 }
+
+func TestDeprecatedArgumentWarns(t *testing.T) {
+	schema := testSchema()
+	schema.ResourceTypes["test_thing"].Block.Attributes["color"].Deprecated = true
+	p := &providertest.Provider{Schema: schema}
+	e := testEngine(t, p, `resource "test_thing" "a" {
+  name  = "a"
+  color = "red"
+}`)
+	_, diags := e.Plan(context.Background(), nil, PlanOpts{})
+	if diags.HasErrors() || len(diags) != 1 || diags[0].Summary != "Argument is deprecated" || diags[0].Subject == nil || diags[0].Subject.Start.Line != 3 {
+		t.Fatalf("wrong diagnostics: %v", diags)
+	}
+}

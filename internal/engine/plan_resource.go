@@ -480,6 +480,7 @@ func (w *walker) evalResourceConfig(ctx context.Context, n *resourceNode, rt *re
 		return config, diags
 	}
 	unmarked, _ := config.UnmarkDeep()
+	diags = append(diags, deprecationWarnings(rt.schema, unmarked, n.cfg.Config)...)
 	var pd providers.Diagnostics
 	if n.addr.Resource.Mode == addrs.DataResourceMode {
 		pd = rt.p.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: n.addr.Resource.Type, Config: unmarked}).Diagnostics
@@ -619,6 +620,28 @@ func instanceDiags(pd providers.Diagnostics, addr addrs.AbsResourceInstance, pre
 		if d.Severity == hcl.DiagError {
 			d.Detail = fmt.Sprintf("%s %s: %s", prefix, addr, d.Detail)
 		}
+	}
+	return diags
+}
+
+// deprecationWarnings warns about deprecated attributes set in the
+// configuration.
+func deprecationWarnings(schema *configschema.Block, config cty.Value, body hcl.Body) hcl.Diagnostics {
+	if config.IsNull() || !config.IsKnown() || !config.Type().IsObjectType() {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	for _, name := range sortedKeys(schema.Attributes) {
+		a := schema.Attributes[name]
+		if !a.Deprecated || !config.Type().HasAttribute(name) || config.GetAttr(name).IsNull() {
+			continue
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Argument is deprecated",
+			Detail:   fmt.Sprintf("The argument %q is deprecated by the provider and may be removed in a future version. Check the provider's documentation for what to use instead.", name),
+			Subject:  attributeRange(body, cty.GetAttrPath(name)),
+		})
 	}
 	return diags
 }
