@@ -88,6 +88,7 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	defer cancel()
 	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, ForceReplace: replaces})
 	if diags.HasErrors() {
+		v.PlanFailed()
 		v.Diagnostics(diags)
 		return errReported
 	}

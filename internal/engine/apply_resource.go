@@ -147,6 +147,9 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	if diags.HasErrors() {
 		return unknown, diags
 	}
+	if d := aw.checkPreconditions(n, x.keyData(addr.Resource.Key)); d.HasErrors() {
+		return unknown, append(diags, d...)
+	}
 	unmarkedConfig, configPaths := marks.Paths(config)
 	prior := cty.NullVal(rt.schema.ImpliedType())
 	var priorPrivate []byte
@@ -223,6 +226,8 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 		obj.Status = states.ObjectTainted
 	}
 	diags = append(diags, aw.record(addr, "", obj, rt.provider)...)
+	// Postconditions see the new object; it is saved either way.
+	diags = append(diags, aw.checkPostconditions(n, x.keyData(addr.Resource.Key), newVal)...)
 	return newVal, diags
 }
 

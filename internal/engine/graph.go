@@ -69,7 +69,6 @@ func (w *walker) buildConfigGraph(ctx context.Context) (*configGraph, hcl.Diagno
 	}
 	addResources(cfg.ManagedResources)
 	addResources(cfg.DataResources)
-	diags = append(diags, unsupportedLifecycle(cfg)...)
 	for _, name := range sortedKeys(cfg.Outputs) {
 		n := &outputNode{cfg: cfg.Outputs[name]}
 		cg.outputs[name] = n
@@ -114,33 +113,6 @@ func (w *walker) buildConfigGraph(ctx context.Context) (*configGraph, hcl.Diagno
 		connectDeps(n, n.cfg.DependsOn)
 	}
 	return cg, diags
-}
-
-// unsupportedLifecycle reports lifecycle settings this version parses but
-// does not yet act on, rather than silently ignoring them.
-func unsupportedLifecycle(cfg *configs.Module) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	for _, key := range sortedKeys(cfg.ManagedResources) {
-		lc := cfg.ManagedResources[key].Managed
-		report := func(what string, rng hcl.Range) {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Unsupported lifecycle argument",
-				Detail:   fmt.Sprintf("This version of strata does not yet act on %s in resource lifecycle blocks. Remove it, or use Terraform for this configuration until strata supports it.", what),
-				Subject:  rng.Ptr(),
-			})
-		}
-		for _, e := range lc.ReplaceTriggeredBy {
-			report("replace_triggered_by", e.Range())
-		}
-		for _, c := range lc.Preconditions {
-			report("precondition", c.DeclRange)
-		}
-		for _, c := range lc.Postconditions {
-			report("postcondition", c.DeclRange)
-		}
-	}
-	return diags
 }
 
 // providerNode returns the node of a provider configuration, adding one

@@ -200,3 +200,28 @@ func TestDeprecatedArgumentWarns(t *testing.T) {
 		t.Fatalf("wrong diagnostics: %v", diags)
 	}
 }
+
+func TestPostconditionAfterApply(t *testing.T) {
+	p := &providertest.Provider{Schema: testSchema()}
+	e := testEngine(t, p, `
+resource "test_thing" "a" {
+  name = "a"
+  lifecycle {
+    postcondition {
+      condition     = self.id == "expected"
+      error_message = "The id was ${self.id}."
+    }
+  }
+}`)
+	plan, diags := e.Plan(context.Background(), nil, PlanOpts{})
+	if diags.HasErrors() {
+		t.Fatalf("the postcondition is unknown during plan and must wait: %v", diags)
+	}
+	state, diags := e.Apply(context.Background(), plan)
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "Resource postcondition failed") || !strings.Contains(diags.Error(), "The id was applied.") {
+		t.Fatalf("wrong diagnostics: %v", diags)
+	}
+	if state.Object(mustInstance(t, "test_thing.a")) == nil {
+		t.Fatal("the object must be saved even when its postcondition fails")
+	}
+}

@@ -293,6 +293,9 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	if cdiags.HasErrors() {
 		return unknown, diags
 	}
+	if d := pw.checkPreconditions(n, x.keyData(key)); d.HasErrors() {
+		return unknown, append(diags, d...)
+	}
 	lc := n.cfg.Managed
 	unmarkedPrior, _ := prior.UnmarkDeep()
 	unmarkedConfig, configPaths := marks.Paths(config)
@@ -327,6 +330,13 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 			change.Action = plans.Update
 		}
 	}
+	if !prior.IsNull() && !change.Action.IsReplace() {
+		triggered, tdiags := pw.replaceTriggered(n, x.keyData(key))
+		diags = append(diags, tdiags...)
+		if triggered {
+			change.Action, change.Reason = replaceAction(lc.CreateBeforeDestroy), plans.ReasonReplaceByTriggers
+		}
+	}
 	if change.Action.IsReplace() {
 		// Plan the replacement object as a create.
 		null := cty.NullVal(rt.schema.ImpliedType())
@@ -344,6 +354,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	if change.Action == plans.NoOp {
 		change.After = prior
 	}
+	diags = append(diags, pw.checkPostconditions(n, x.keyData(key), change.After)...)
 	pw.addChange(change)
 	return change.After, diags
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/engine/hooks"
+	"github.com/strata-dev/strata/internal/lang"
 	"github.com/strata-dev/strata/internal/lang/marks"
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/providers"
@@ -155,7 +156,13 @@ func (w *walker) evalVariable(n *varNode, inputs map[string]InputValue) hcl.Diag
 // checkRule evaluates a condition and, when false, reports the error
 // message.
 func (w *walker) checkRule(condition, message hcl.Expression, summary, suffix string) hcl.Diagnostics {
-	scope := w.ev.scope()
+	return checkRuleIn(w.ev.scope(), condition, message, summary, suffix)
+}
+
+// checkRuleIn evaluates a condition in scope and, when it is false,
+// reports the error message. An unknown result is not an error: the rule
+// is checked again once values are known.
+func checkRuleIn(scope *lang.Scope, condition, message hcl.Expression, summary, suffix string) hcl.Diagnostics {
 	result, diags := scope.EvalExpr(condition, cty.Bool)
 	if diags.HasErrors() {
 		return diags
@@ -185,11 +192,16 @@ func (w *walker) checkRule(condition, message hcl.Expression, summary, suffix st
 			text = msg.AsString()
 		}
 	}
+	// The values the condition refers to are shown under the snippet.
+	refs, _ := lang.ReferencesInExpr(condition)
+	evalCtx, _ := scope.EvalContext(refs)
 	return append(diags, &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  summary,
-		Detail:   text + suffix,
-		Subject:  condition.Range().Ptr(),
+		Severity:    hcl.DiagError,
+		Summary:     summary,
+		Detail:      text + suffix,
+		Subject:     condition.Range().Ptr(),
+		Expression:  condition,
+		EvalContext: evalCtx,
 	})
 }
 

@@ -47,6 +47,9 @@ type Scope struct {
 	// PureOnly makes impure functions (timestamp, uuid) return unknown, for
 	// validation.
 	PureOnly bool
+	// Self is the value of `self`, set only where it is allowed
+	// (postconditions); cty.NilVal elsewhere.
+	Self cty.Value
 
 	funcsOnce sync.Once
 	funcs     map[string]function.Function
@@ -55,8 +58,15 @@ type Scope struct {
 // WithKey returns a scope sharing s's data and functions, for one instance.
 func (s *Scope) WithKey(key InstanceKeyData) *Scope {
 	fs := s.Functions()
-	ret := &Scope{Data: s.Data, Key: key, BaseDir: s.BaseDir, PureOnly: s.PureOnly, funcs: fs}
+	ret := &Scope{Data: s.Data, Key: key, BaseDir: s.BaseDir, PureOnly: s.PureOnly, Self: s.Self, funcs: fs}
 	ret.funcsOnce.Do(func() {})
+	return ret
+}
+
+// WithSelf returns a scope like s in which `self` is v.
+func (s *Scope) WithSelf(v cty.Value) *Scope {
+	ret := s.WithKey(s.Key)
+	ret.Self = v
 	return ret
 }
 
@@ -179,6 +189,10 @@ func (s *Scope) EvalContext(refs []*Reference) (*hcl.EvalContext, hcl.Diagnostic
 			v, vdiags = s.eachAttr(sub, ref.SourceRange)
 			put("each", sub.Name, v)
 		case SelfRef:
+			if s.Self != cty.NilVal {
+				topLevel["self"] = s.Self
+				break
+			}
 			vdiags = hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  `Invalid "self" reference`,

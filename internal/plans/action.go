@@ -56,6 +56,9 @@ const (
 	ReasonReplaceBecauseTainted
 	// ReasonReplaceByRequest: the user asked for replacement (-replace).
 	ReasonReplaceByRequest
+	// ReasonReplaceByTriggers: something in lifecycle.replace_triggered_by
+	// changes.
+	ReasonReplaceByTriggers
 	// ReasonDeleteBecauseNoResourceConfig: the resource is not in the
 	// configuration any more.
 	ReasonDeleteBecauseNoResourceConfig

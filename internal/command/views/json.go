@@ -173,6 +173,7 @@ var jsonReasons = map[plans.ActionReason]string{
 	plans.ReasonReplaceBecauseCannotUpdate:    "cannot_update",
 	plans.ReasonReplaceBecauseTainted:         "tainted",
 	plans.ReasonReplaceByRequest:              "requested",
+	plans.ReasonReplaceByTriggers:             "replace_triggered_by",
 	plans.ReasonDeleteBecauseNoResourceConfig: "delete_because_no_resource_config",
 	plans.ReasonDeleteBecauseWrongRepetition:  "delete_because_wrong_repetition",
 	plans.ReasonDeleteBecauseCountIndex:       "delete_because_count_index",

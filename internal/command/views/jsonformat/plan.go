@@ -354,6 +354,8 @@ func actionReason(rc *plans.ResourceInstanceChange) string {
 		return "replace_because_tainted"
 	case plans.ReasonReplaceByRequest:
 		return "replace_by_request"
+	case plans.ReasonReplaceByTriggers:
+		return "replace_by_triggers"
 	case plans.ReasonDeleteBecauseNoResourceConfig:
 		return "delete_because_no_resource_config"
 	case plans.ReasonDeleteBecauseWrongRepetition:

@@ -98,6 +98,8 @@ func header(c Change, a addr) string {
 			fmt.Fprintf(&b, "[bold]  # %s[reset] is tainted, so must be [bold][red]replaced[reset]", disp)
 		case plans.ReasonReplaceByRequest:
 			fmt.Fprintf(&b, "[bold]  # %s[reset] will be [bold][red]replaced[reset], as requested", disp)
+		case plans.ReasonReplaceByTriggers:
+			fmt.Fprintf(&b, "[bold]  # %s[reset] will be [bold][red]replaced[reset] due to changes in replace_triggered_by", disp)
 		default:
 			fmt.Fprintf(&b, "[bold]  # %s[reset] must be [bold][red]replaced[reset]", disp)
 		}

@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/lang"
+	"github.com/strata-dev/strata/internal/plans"
+)
+
+// checkPreconditions evaluates a resource's lifecycle preconditions for
+// one instance.
+func (w *walker) checkPreconditions(n *resourceNode, key lang.InstanceKeyData) hcl.Diagnostics {
+	if n.cfg.Managed == nil {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	scope := w.ev.scope().WithKey(key)
+	for _, rule := range n.cfg.Managed.Preconditions {
+		diags = append(diags, checkRuleIn(scope, rule.Condition, rule.ErrorMessage, "Resource precondition failed", "")...)
+	}
+	return diags
+}
+
+// checkPostconditions evaluates a resource's postconditions with self set
+// to the instance's planned or new value. Conditions still unknown during
+// plan are checked after apply.
+func (w *walker) checkPostconditions(n *resourceNode, key lang.InstanceKeyData, self cty.Value) hcl.Diagnostics {
+	if n.cfg.Managed == nil || len(n.cfg.Managed.Postconditions) == 0 {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	scope := w.ev.scope().WithKey(key).WithSelf(self)
+	for _, rule := range n.cfg.Managed.Postconditions {
+		diags = append(diags, checkRuleIn(scope, rule.Condition, rule.ErrorMessage, "Resource postcondition failed", "")...)
+	}
+	return diags
+}
+
+// replaceTriggered reports whether any of a resource's
+// replace_triggered_by references names an instance, or an attribute of
+// one, that this plan changes.
+func (pw *planWalk) replaceTriggered(n *resourceNode, key lang.InstanceKeyData) (bool, hcl.Diagnostics) {
+	if n.cfg.Managed == nil {
+		return false, nil
+	}
+	var diags hcl.Diagnostics
+	for _, expr := range n.cfg.Managed.ReplaceTriggeredBy {
+		inst, path, d := pw.triggerTarget(expr, key)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		if pw.triggerChanged(inst, path) {
+			return true, diags
+		}
+	}
+	return false, diags
+}
+
+// triggerTarget resolves a replace_triggered_by expression, such as
+// terraform_data.a, terraform_data.a[count.index] or
+// terraform_data.a[each.key].input, into a resource (and instance key, when
+// indexed) and an attribute path.
+func (pw *planWalk) triggerTarget(expr hcl.Expression, key lang.InstanceKeyData) (addrs.Target, cty.Path, hcl.Diagnostics) {
+	invalid := hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid replace_triggered_by expression",
+		Detail:   "Only references to managed resources, optionally indexed with count.index or each.key and followed by attributes, are allowed in replace_triggered_by.",
+		Subject:  expr.Range().Ptr(),
+	}}
+	var trav hcl.Traversal
+	var index hcl.Expression
+	var rest hcl.Traversal
+	switch e := expr.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		trav = e.Traversal
+	case *hclsyntax.IndexExpr:
+		st, ok := e.Collection.(*hclsyntax.ScopeTraversalExpr)
+		if !ok {
+			return addrs.Target{}, nil, invalid
+		}
+		trav, index = st.Traversal, e.Key
+	case *hclsyntax.RelativeTraversalExpr:
+		ie, ok := e.Source.(*hclsyntax.IndexExpr)
+		if !ok {
+			return addrs.Target{}, nil, invalid
+		}
+		st, ok := ie.Collection.(*hclsyntax.ScopeTraversalExpr)
+		if !ok {
+			return addrs.Target{}, nil, invalid
+		}
+		trav, index, rest = st.Traversal, ie.Key, e.Traversal
+	default:
+		return addrs.Target{}, nil, invalid
+	}
+	ref, diags := lang.ParseRef(trav)
+	if diags.HasErrors() {
+		return addrs.Target{}, nil, diags
+	}
+	rr, ok := ref.Subject.(lang.ResourceRef)
+	if !ok || rr.Resource.Mode != addrs.ManagedResourceMode {
+		return addrs.Target{}, nil, invalid
+	}
+	t := addrs.Target{Resource: rr.Resource.Absolute(addrs.RootModuleInstance)}
+	remaining := append(ref.Remaining, rest...)
+	if len(ref.Remaining) > 0 {
+		if ix, ok := ref.Remaining[0].(hcl.TraverseIndex); ok {
+			k, err := addrs.ParseInstanceKeyValue(ix.Key)
+			if err != nil {
+				return addrs.Target{}, nil, invalid
+			}
+			t.Key, t.Instance = k, true
+			remaining = append(ref.Remaining[1:], rest...)
+		}
+	}
+	if index != nil {
+		v, d := pw.ev.scope().WithKey(key).EvalExpr(index, cty.DynamicPseudoType)
+		if d.HasErrors() {
+			return addrs.Target{}, nil, d
+		}
+		k, err := addrs.ParseInstanceKeyValue(v)
+		if err != nil {
+			return addrs.Target{}, nil, invalid
+		}
+		t.Key, t.Instance = k, true
+	}
+	return t, traversalPath(remaining), nil
+}
+
+// triggerChanged reports whether the plan changes the targeted instances:
+// any action but no-op when no attribute is named, otherwise a different
+// (or unknown) planned value of the attribute.
+func (pw *planWalk) triggerChanged(t addrs.Target, path cty.Path) bool {
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	for _, c := range pw.changes {
+		if c.DeposedKey != "" || !t.ContainsInstance(c.Addr) {
+			continue
+		}
+		if len(path) == 0 {
+			if c.Action != plans.NoOp {
+				return true
+			}
+			continue
+		}
+		if c.Action == plans.Create || c.Action == plans.Delete {
+			return true
+		}
+		before, berr := path.Apply(unmarkAll(c.Before))
+		after, aerr := path.Apply(unmarkAll(c.After))
+		if berr != nil || aerr != nil {
+			if berr != nil && aerr != nil {
+				continue // the attribute exists in neither
+			}
+			return true
+		}
+		if eq := before.Equals(after); !eq.IsKnown() || eq.False() {
+			return true
+		}
+	}
+	return false
+}
+
+func unmarkAll(v cty.Value) cty.Value {
+	u, _ := v.UnmarkDeep()
+	return u
+}
