@@ -1,6 +1,7 @@
 package command
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,5 +109,46 @@ func TestE2EPlansMatchTerraform(t *testing.T) {
 				t.Errorf("plan differs from Terraform's:\n--- terraform\n%s\n--- strata\n%s", w, g)
 			}
 		})
+	}
+}
+
+// TestE2EImportMatchesTerraform imports the same object with both tools:
+// same output, same state, and no changes planned afterwards.
+func TestE2EImportMatchesTerraform(t *testing.T) {
+	tf := terraformBin(t)
+	run := func(bin string) (string, string) {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"x\" {\n  count = 2\n}\n")
+		if bin == tf {
+			runIn(t, dir, "", tf, "init", "-no-color")
+		}
+		r := runIn(t, dir, "", bin, "import", "-no-color", "terraform_data.x[1]", "abc")
+		if r.code != 0 {
+			t.Fatalf("%s import: %s%s", bin, r.stdout, r.stderr)
+		}
+		again := runIn(t, dir, "", bin, "import", "-no-color", "terraform_data.x[1]", "abc")
+		if again.code != 1 || !strings.Contains(flat(again.stderr), "Resource already managed by") {
+			t.Fatalf("%s: second import: %+v", bin, again)
+		}
+		missing := runIn(t, dir, "", bin, "import", "-no-color", "terraform_data.nope", "abc")
+		if missing.code != 1 {
+			t.Fatalf("%s: import to an unconfigured address succeeded", bin)
+		}
+		var st struct {
+			Resources []map[string]any `json:"resources"`
+		}
+		if err := json.Unmarshal(readFile(t, filepath.Join(dir, "terraform.tfstate")), &st); err != nil {
+			t.Fatal(err)
+		}
+		res, _ := json.Marshal(st.Resources)
+		return strings.NewReplacer("Terraform", "strata").Replace(r.stdout), string(res)
+	}
+	wantOut, wantState := run(tf)
+	gotOut, gotState := run(strataBin)
+	if gotOut != wantOut {
+		t.Errorf("import output differs:\n--- terraform\n%s\n--- strata\n%s", wantOut, gotOut)
+	}
+	if gotState != wantState {
+		t.Errorf("imported state differs:\n--- terraform\n%s\n--- strata\n%s", wantState, gotState)
 	}
 }

@@ -130,6 +130,7 @@ All other commands:
   fmt           Reformat your configuration in the standard style
   force-unlock  Release a stuck lock on the current workspace
   graph         Generate a Graphviz graph of the steps in an operation
+  import        Associate existing infrastructure with a strata resource
   output        Show output values from your root module
   providers     Show the providers required for this configuration
   refresh       Update the state to match remote systems
@@ -167,6 +168,7 @@ Global options (use these before the subcommand, if any):
 		newOutputCommand(d, nil),
 		newFmtCommand(d, nil),
 		newGraphCommand(d, nil),
+		newImportCommand(d, nil),
 		newVersionCommand(d, nil),
 		newStateCommand(d),
 		newTaintCommand(d, nil, false),

@@ -1,0 +1,98 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/command/views"
+	"github.com/strata-dev/strata/internal/engine"
+)
+
+type importOptions struct {
+	view        viewFlags
+	vars        varFlags
+	state       stateFlags
+	parallelism int
+}
+
+func newImportCommand(d *Deps, runF func(*importOptions, []string) error) *cobra.Command {
+	opts := &importOptions{}
+	cmd := &cobra.Command{
+		Use:   "import [options] ADDR ID",
+		Short: "Associate existing infrastructure with a strata resource",
+		Long: `Usage: strata [global options] import [options] ADDR ID
+
+  Import existing infrastructure into your strata state.
+
+  This will find and import the specified resource into your state,
+  allowing existing infrastructure to come under strata management
+  without having to be initially created by strata.
+
+  The ADDR specified is the address to import the resource to. Please
+  see the documentation online for resource addresses. The ID is a
+  resource-specific ID to identify that resource being imported. Please
+  reference the documentation for the resource type you're importing to
+  determine the ID syntax to use. It typically matches directly to the ID
+  that the provider uses.
+
+  The current implementation of strata import can only import resources
+  into the state. It does not generate configuration: the resource must
+  already be in the configuration.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts, args)
+			}
+			return runImport(cmd.Context(), d, opts, args[0], args[1])
+		},
+	}
+	fs := cmd.Flags()
+	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent operations. Defaults to 10.")
+	opts.vars.register(fs)
+	opts.state.register(fs, true)
+	return cmd
+}
+
+func runImport(ctx context.Context, d *Deps, opts *importOptions, addrStr, id string) error {
+	v := d.newView(opts.view)
+	addr, diags := addrs.ParseAbsResourceInstanceStr(addrStr)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	op, err := prepareOperation(ctx, d, views.NewOperation(v, nil), &opts.vars, &opts.state, opts.parallelism, "OperationTypeImport")
+	if err != nil {
+		return err
+	}
+	defer op.release()
+	newState, idiags := op.engine.Import(ctx, op.state, addr, id, op.vars, &importHook{v: v})
+	if hasErrors(v, idiags) {
+		return errReported
+	}
+	if err := op.mgr.Write(newState); err != nil {
+		v.Diagnostics(errorDiag("Failed to save state", err))
+		return errReported
+	}
+	v.Output("\n[reset][bold][green]Import successful![reset]\n\n[green]The resources that were imported are shown above. These resources are now in\nyour strata state and will henceforth be managed by strata.[reset]\n\n")
+	return nil
+}
+
+// importHook prints the progress of an import as Terraform does.
+type importHook struct{ v *views.View }
+
+func (h *importHook) PreImport(addr addrs.AbsResourceInstance, id string) {
+	h.v.Outputf("[reset][bold]%s: Importing from ID %q...[reset]\n", addr, id)
+}
+
+func (h *importHook) PostImport(addr addrs.AbsResourceInstance, typeNames []string) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[reset][bold][green]%s: Import prepared![reset]\n", addr)
+	for _, n := range typeNames {
+		fmt.Fprintf(&b, "[reset][green]  Prepared %s for import[reset]\n", n)
+	}
+	h.v.Output(b.String())
+}

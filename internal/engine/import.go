@@ -1,0 +1,121 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/engine/hooks"
+	"github.com/strata-dev/strata/internal/providers"
+	"github.com/strata-dev/strata/internal/states"
+)
+
+// ImportHook is told about the steps of an import, for progress output.
+type ImportHook interface {
+	PreImport(addr addrs.AbsResourceInstance, id string)
+	PostImport(addr addrs.AbsResourceInstance, typeNames []string)
+}
+
+// Import adopts an existing remote object: the provider's
+// ImportResourceState turns the ID into a stub, ReadResource fills it in,
+// and the result becomes addr's object in the returned state. The
+// resource must be in the configuration and the address not yet in use.
+func (e *Engine) Import(ctx context.Context, state *states.State, addr addrs.AbsResourceInstance, id string, vars map[string]InputValue, hook ImportHook) (*states.State, hcl.Diagnostics) {
+	if addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
+		return state, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid import address", Detail: "Only managed resources can be imported; " + addr.String() + " is a data resource."}}
+	}
+	rc := e.Config.ManagedResources[addr.Resource.Resource.String()]
+	if rc == nil {
+		return state, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Configuration for import target does not exist",
+			Detail: fmt.Sprintf("The configuration for the given import target %s does not exist. Before importing this resource, create its configuration in the root module. For example:\n\nresource %q %q {\n  # (resource arguments)\n}",
+				addr, addr.Resource.Resource.Type, addr.Resource.Resource.Name),
+		}}
+	}
+	if state.Object(addr) != nil {
+		return state, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Resource already managed by strata",
+			Detail:   fmt.Sprintf("strata is already managing a remote object for %s. To import to this address you must first remove the existing object from the state.", addr),
+		}}
+	}
+	w := e.newWalker(state.DeepCopy(), true)
+	defer w.ps.closeAll(context.WithoutCancel(ctx))
+	pw := &planWalk{walker: w, opts: PlanOpts{Variables: vars}}
+	cg, diags := w.buildConfigGraph(ctx)
+	if diags.HasErrors() {
+		return state, diags
+	}
+	// Configure the resource's provider, which may need variables and
+	// locals; nothing else is evaluated.
+	rn := cg.resources[addr.Resource.Resource.String()]
+	pn := cg.providerNode(rn.provider)
+	sub := cg.g.Clone()
+	keep := map[node]bool{pn: true}
+	for _, d := range sub.Descendants(pn) {
+		keep[d] = true
+	}
+	for _, n := range sub.Vertices() {
+		if !keep[n] {
+			sub.Remove(n)
+		}
+	}
+	diags = append(diags, sub.Walk(ctx, 1, pw.visit)...)
+	if diags.HasErrors() {
+		return state, diags
+	}
+	rt, rdiags := w.resourceType(ctx, addr.ContainingResource(), rn.provider, rc.TypeRange.Ptr())
+	if diags = append(diags, rdiags...); rdiags.HasErrors() {
+		return state, diags
+	}
+	hook.PreImport(addr, id)
+	resp := rt.p.ImportResourceState(ctx, providers.ImportResourceStateRequest{TypeName: addr.Resource.Resource.Type, ID: id})
+	diags = append(diags, providerDiags(resp.Diagnostics, nil, nil)...)
+	if resp.Diagnostics.HasErrors() {
+		return state, diags
+	}
+	if len(resp.ImportedResources) == 0 {
+		return state, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot import non-existent remote object",
+			Detail:   fmt.Sprintf("While attempting to import an existing object to %s, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"strata apply\" to create a new remote object for this resource.", addr),
+		})
+	}
+	var names []string
+	for _, ir := range resp.ImportedResources {
+		names = append(names, ir.TypeName)
+	}
+	hook.PostImport(addr, names)
+	if len(resp.ImportedResources) > 1 {
+		return state, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Multiple import states not supported",
+			Detail:   fmt.Sprintf("While attempting to import with ID %s, the provider returned %d objects; strata imports exactly one.", id, len(resp.ImportedResources)),
+		})
+	}
+	stub := resp.ImportedResources[0]
+	w.hook(func(h hooks.Hook) { h.PreRefresh(addr, hooks.IDOf(stub.State)) })
+	read := rt.p.ReadResource(ctx, providers.ReadResourceRequest{TypeName: addr.Resource.Resource.Type, PriorState: stub.State, Private: stub.Private})
+	diags = append(diags, providerDiags(read.Diagnostics, nil, nil)...)
+	if read.Diagnostics.HasErrors() {
+		return state, diags
+	}
+	if read.NewState.IsNull() {
+		return state, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot import non-existent remote object",
+			Detail:   fmt.Sprintf("The provider found no object with id %q for %s.", id, addr),
+		})
+	}
+	v := markSchemaSensitive(read.NewState, rt.schema)
+	obj, err := encodeObject(v, rt.schema, rt.version, read.Private, nil, false)
+	if err != nil {
+		return state, append(diags, errorDiags("Failed to encode imported object", err, nil)...)
+	}
+	newState := state.DeepCopy()
+	newState.SetObject(addr, obj, rt.provider)
+	return newState, diags
+}
