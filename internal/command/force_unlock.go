@@ -75,7 +75,7 @@ func runForceUnlock(_ context.Context, d *Deps, opts *forceUnlockOptions, id str
 		return errReported
 	}
 	if err != nil {
-		v.Diagnostics(forceUnlockDiags(mgr.OutPath, err))
+		v.Diagnostics(forceUnlockDiags(mgr.String(), err))
 		return errReported
 	}
 	v.Output("[reset][bold][green]strata state has been successfully unlocked![reset][green]\n\n" +

@@ -18,7 +18,7 @@ type operation struct {
 	mod     *configs.Module
 	engine  *engine.Engine
 	vars    map[string]engine.InputValue
-	mgr     *statemgr.Local
+	mgr     statemgr.Manager
 	state   *states.State
 	release func()
 	// files are the parsed configuration sources, for a saved plan's

@@ -3,14 +3,18 @@ package command
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/pflag"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/states"
@@ -43,11 +47,20 @@ func (f *stateFlags) register(fs *pflag.FlagSet, withOut bool) {
 	fs.DurationVar(&f.lockTimeout, "lock-timeout", 0, "Duration to retry a state lock.")
 }
 
-// stateManager returns the local state manager for the configuration's
-// backend and the flags.
-func stateManager(d *Deps, mod *configs.Module, f *stateFlags) (*statemgr.Local, hcl.Diagnostics) {
+// stateManager returns the state manager of the configuration's backend
+// and the selected workspace. -state names a local file instead, whatever
+// the backend (the legacy option of the local backend).
+func stateManager(d *Deps, mod *configs.Module, f *stateFlags) (statemgr.Manager, hcl.Diagnostics) {
+	out, backup := "", ""
+	if f != nil {
+		out, backup = f.stateOut, f.backupPath
+	}
+	ws := workspaceName(d)
+	if mod != nil && mod.Backend != nil && mod.Backend.Type == "pg" && (f == nil || f.statePath == "") {
+		return pgStateManager(d, mod.Backend, ws)
+	}
 	path := DefaultStatePath
-	if ws := workspaceName(d); ws != "default" {
+	if ws != statemgr.DefaultWorkspace {
 		// Local state of other workspaces lives in terraform.tfstate.d.
 		dir := filepath.Join("terraform.tfstate.d", ws)
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -62,22 +75,20 @@ func stateManager(d *Deps, mod *configs.Module, f *stateFlags) (*statemgr.Local,
 	if mod != nil && mod.Backend != nil {
 		switch mod.Backend.Type {
 		case "local":
-			attrs, diags := mod.Backend.Config.JustAttributes()
+			attrs, diags := backendAttrs(mod.Backend, map[string]cty.Type{"path": cty.String, "workspace_dir": cty.String})
 			if diags.HasErrors() {
 				return nil, diags
 			}
-			if a, ok := attrs["path"]; ok {
-				v, vdiags := a.Expr.Value(nil)
-				if vdiags.HasErrors() || v.Type() != cty.String || v.IsNull() {
-					return nil, append(vdiags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid backend configuration", Detail: "The local backend's path must be a string.", Subject: a.Expr.Range().Ptr()})
-				}
+			if v, ok := attrs["path"]; ok {
 				path = v.AsString()
 			}
+		case "pg":
+			// With -state: the file it names, below.
 		default:
 			return nil, hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Unsupported backend type",
-				Detail:   fmt.Sprintf("The backend %q is not supported by this version of strata. Supported backends: local.", mod.Backend.Type),
+				Detail:   fmt.Sprintf("The backend %q is not supported by this version of strata. Supported backends: local, pg.", mod.Backend.Type),
 				Subject:  mod.Backend.DeclRange.Ptr(),
 			}}
 		}
@@ -85,19 +96,137 @@ func stateManager(d *Deps, mod *configs.Module, f *stateFlags) (*statemgr.Local,
 	if f != nil && f.statePath != "" {
 		path = f.statePath
 	}
-	out, backup := "", ""
-	if f != nil {
-		out, backup = f.stateOut, f.backupPath
-	}
 	// terraform_version records the Terraform version whose format strata
 	// writes: Terraform refuses states from versions newer than itself, so
 	// strata's own version number must not appear there.
 	return statemgr.NewLocal(path, out, backup, TerraformCompatVersion), nil
 }
 
+// pgStateManager configures the pg backend from its block, with the
+// PG_* environment variables for what the block leaves out, and prepares
+// the database (schema, table and index) as Terraform does on every
+// command.
+func pgStateManager(d *Deps, b *configs.Backend, ws string) (statemgr.Manager, hcl.Diagnostics) {
+	attrs, diags := backendAttrs(b, map[string]cty.Type{
+		"conn_str":             cty.String,
+		"schema_name":          cty.String,
+		"skip_schema_creation": cty.Bool,
+		"skip_table_creation":  cty.Bool,
+		"skip_index_creation":  cty.Bool,
+	})
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	str := func(name, env string) string {
+		if v, ok := attrs[name]; ok {
+			return v.AsString()
+		}
+		return d.Getenv(env)
+	}
+	flag := func(name, env string) bool {
+		if v, ok := attrs[name]; ok {
+			return v.True()
+		}
+		e := d.Getenv(env)
+		if e == "" {
+			return false
+		}
+		on, err := strconv.ParseBool(e)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid backend configuration",
+				Detail:   fmt.Sprintf("The environment variable %s must be true or false, not %q.", env, e),
+			})
+		}
+		return on
+	}
+	cfg := statemgr.PGConfig{
+		ConnStr:            str("conn_str", "PG_CONN_STR"),
+		SchemaName:         str("schema_name", "PG_SCHEMA_NAME"),
+		SkipSchemaCreation: flag("skip_schema_creation", "PG_SKIP_SCHEMA_CREATION"),
+		SkipTableCreation:  flag("skip_table_creation", "PG_SKIP_TABLE_CREATION"),
+		SkipIndexCreation:  flag("skip_index_creation", "PG_SKIP_INDEX_CREATION"),
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	// The journal of an apply stays on this machine until the final
+	// snapshot is in the database.
+	journal := filepath.Join(".terraform", "pg-"+url.PathEscape(ws)+".tfstate.journal")
+	mgr := statemgr.NewPG(cfg, ws, journal, TerraformCompatVersion)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := mgr.Setup(ctx); err != nil {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to configure the backend \"pg\"",
+			Detail:   err.Error() + ".",
+			Subject:  b.DeclRange.Ptr(),
+		}}
+	}
+	return mgr, nil
+}
+
+// backendAttrs evaluates a backend block's arguments, which may be
+// literal values only (no variables or other references), each converted
+// to its type in want.
+func backendAttrs(b *configs.Backend, want map[string]cty.Type) (map[string]cty.Value, hcl.Diagnostics) {
+	attrs, diags := b.Config.JustAttributes()
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	names := make([]string, 0, len(attrs))
+	for name := range attrs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	vals := map[string]cty.Value{}
+	for _, name := range names {
+		a := attrs[name]
+		ty, ok := want[name]
+		if !ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported argument",
+				Detail:   fmt.Sprintf("An argument named %q is not expected here.", name),
+				Subject:  a.NameRange.Ptr(),
+			})
+			continue
+		}
+		v, vdiags := a.Expr.Value(nil)
+		diags = append(diags, vdiags...)
+		if vdiags.HasErrors() {
+			continue
+		}
+		if v.IsNull() {
+			continue // as if not set
+		}
+		cv, err := convert.Convert(v, ty)
+		if err != nil || !cv.IsWhollyKnown() {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Incorrect attribute value type",
+				Detail:   fmt.Sprintf("Inappropriate value for attribute %q: %s required.", name, typeNoun(ty)),
+				Subject:  a.Expr.Range().Ptr(),
+			})
+			continue
+		}
+		vals[name] = cv
+	}
+	return vals, diags
+}
+
+func typeNoun(ty cty.Type) string {
+	if ty == cty.Bool {
+		return "a bool is"
+	}
+	return "a " + ty.FriendlyName() + " is"
+}
+
 // openState locks (unless disabled) and reads the state. The returned
 // release function unlocks; call it when the command is done.
-func openState(ctx context.Context, d *Deps, mgr *statemgr.Local, f *stateFlags, operation string) (*states.State, func(), hcl.Diagnostics) {
+func openState(ctx context.Context, d *Deps, mgr statemgr.Manager, f *stateFlags, operation string) (*states.State, func(), hcl.Diagnostics) {
 	release := func() {}
 	if f == nil || f.lock {
 		timeout := time.Duration(0)
@@ -136,7 +265,7 @@ func openState(ctx context.Context, d *Deps, mgr *statemgr.Local, f *stateFlags,
 
 // saveState writes the final state of an apply. When it cannot be
 // written, the state goes to errored.tfstate so that nothing is lost.
-func saveState(d *Deps, mgr *statemgr.Local, s *states.State) hcl.Diagnostics {
+func saveState(d *Deps, mgr statemgr.Manager, s *states.State) hcl.Diagnostics {
 	err := mgr.EndJournal(s)
 	if err == nil {
 		return nil
@@ -145,9 +274,9 @@ func saveState(d *Deps, mgr *statemgr.Local, s *states.State) hcl.Diagnostics {
 	if encErr == nil {
 		encErr = os.WriteFile("errored.tfstate", data, 0o600)
 	}
-	detail := fmt.Sprintf("Error saving state: %s\n\nstrata was unable to persist the state to %s. The state has been written to \"errored.tfstate\" in the current directory; the journal beside the state file also still holds every change, so the next command will recover it. Once the problem is fixed, re-run the command, or copy errored.tfstate over the state file.", err, mgr.OutPath)
+	detail := fmt.Sprintf("Error saving state: %s\n\nstrata was unable to persist the state to %s. The state has been written to \"errored.tfstate\" in the current directory; the state journal also still holds every change, so the next command will recover it. Once the problem is fixed, re-run the command, or copy errored.tfstate over the state file.", err, mgr)
 	if encErr != nil {
-		detail = fmt.Sprintf("Error saving state: %s\n\nThe state could not be written to errored.tfstate either (%s). The journal beside the state file still holds every change made; the next command will recover it.", err, encErr)
+		detail = fmt.Sprintf("Error saving state: %s\n\nThe state could not be written to errored.tfstate either (%s). The state journal still holds every change made; the next command will recover it.", err, encErr)
 	}
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to save state", Detail: detail}}
 }
@@ -160,4 +289,21 @@ func pendingAdvice(action string) string {
 	default:
 		return "The state still holds the object as last recorded, and the next plan reads its current state from the provider, so running the operation again is safe."
 	}
+}
+
+// useTimestampedBackup makes a local state's backup PATH.<time>.backup,
+// as state commands do; other backends keep no local backup.
+func useTimestampedBackup(mgr statemgr.Manager) {
+	if l, ok := mgr.(*statemgr.Local); ok {
+		l.BackupPath = timestampedBackup(l.OutPath)
+	}
+}
+
+// localOutPath is the file a local state is written to, "" for other
+// backends.
+func localOutPath(mgr statemgr.Manager) string {
+	if l, ok := mgr.(*statemgr.Local); ok {
+		return l.OutPath
+	}
+	return ""
 }

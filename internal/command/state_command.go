@@ -3,11 +3,8 @@ package command
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"strings"
 	"time"
 
@@ -102,7 +99,7 @@ func registerIgnoreRemoteVersion(fs *pflag.FlagSet) {
 // stateCommandManager returns the manager of the state a state command
 // works on: -state when given, else the backend's and workspace's state.
 // Errors in the configuration do not matter here; only its backend does.
-func stateCommandManager(d *Deps, v *views.View, f *stateFlags) *statemgr.Local {
+func stateCommandManager(d *Deps, v *views.View, f *stateFlags) statemgr.Manager {
 	mod, _, _ := loadConfig(&views.View{})
 	mgr, diags := stateManager(d, mod, f)
 	if hasErrors(v, diags) {
@@ -120,7 +117,7 @@ func timestampedBackup(path string) string {
 // openStateCommand locks the state when f asks for it (f == nil: never)
 // and reads it. With requireFile, a missing state file is an error, as it
 // is for Terraform's state commands. The release function unlocks.
-func openStateCommand(ctx context.Context, d *Deps, v *views.View, mgr *statemgr.Local, f *stateFlags, operation string, requireFile bool) (*states.State, func(), bool) {
+func openStateCommand(ctx context.Context, d *Deps, v *views.View, mgr statemgr.Manager, f *stateFlags, operation string, requireFile bool) (*states.State, func(), bool) {
 	lf := f
 	if lf == nil {
 		lf = &stateFlags{lock: false}
@@ -131,7 +128,7 @@ func openStateCommand(ctx context.Context, d *Deps, v *views.View, mgr *statemgr
 		return nil, func() {}, false
 	}
 	if requireFile {
-		if _, err := os.Stat(mgr.Path); errors.Is(err, fs.ErrNotExist) {
+		if !mgr.Exists() {
 			release()
 			v.Diagnostics(noStateFileDiags())
 			return nil, func() {}, false
@@ -150,12 +147,12 @@ func noStateFileDiags() hcl.Diagnostics {
 
 // writeStateCommand saves s through mgr, which writes the backup and
 // increases the serial.
-func writeStateCommand(v *views.View, mgr *statemgr.Local, s *states.State) bool {
+func writeStateCommand(v *views.View, mgr statemgr.Manager, s *states.State) bool {
 	if err := mgr.Write(s); err != nil {
 		v.Diagnostics(hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to write state",
-			Detail:   fmt.Sprintf("Error writing the state to %s: %s. The state file is unchanged.", mgr.OutPath, err),
+			Detail:   fmt.Sprintf("Error writing the state to %s: %s. The state file is unchanged.", mgr, err),
 		}})
 		return false
 	}

@@ -84,7 +84,7 @@ func runStateMv(ctx context.Context, d *Deps, opts *stateMvOptions, fromArg, toA
 		return errReported
 	}
 	if opts.state.backupPath == "" {
-		mgr.BackupPath = timestampedBackup(mgr.OutPath)
+		useTimestampedBackup(mgr)
 	}
 	src, release, ok := openStateCommand(ctx, d, v, mgr, &opts.state, "state-mv", true)
 	defer release()
@@ -93,7 +93,7 @@ func runStateMv(ctx context.Context, d *Deps, opts *stateMvOptions, fromArg, toA
 	}
 
 	dst, dmgr, where := src, (*statemgr.Local)(nil), "the current state"
-	if opts.stateOut != "" && !samePath(opts.stateOut, mgr.OutPath) {
+	if opts.stateOut != "" && !samePath(opts.stateOut, localOutPath(mgr)) {
 		backup := opts.backupOut
 		if backup == "" {
 			backup = timestampedBackup(opts.stateOut)

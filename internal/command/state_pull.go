@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -60,7 +59,7 @@ func runStatePull(ctx context.Context, d *Deps, opts *statePullOptions) error {
 	if !ok {
 		return errReported
 	}
-	if st, err := os.Stat(mgr.Path); err != nil || st.Size() == 0 {
+	if !mgr.Exists() {
 		// No state: nothing to print, as with Terraform.
 		return nil
 	}

@@ -88,14 +88,13 @@ func runStatePush(ctx context.Context, d *Deps, opts *statePushOptions, path str
 	if mgr == nil {
 		return errReported
 	}
-	mgr.BackupPath = timestampedBackup(mgr.OutPath)
+	useTimestampedBackup(mgr)
 	cur, release, ok := openStateCommand(ctx, d, v, mgr, &opts.state, "state-push", false)
 	defer release()
 	if !ok {
 		return errReported
 	}
-	st, err := os.Stat(mgr.Path)
-	exists := err == nil && st.Size() > 0
+	exists := mgr.Exists()
 	if exists && !opts.force {
 		if diags := checkPush(pushed, cur); hasErrors(v, diags) {
 			return errReported

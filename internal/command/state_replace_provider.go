@@ -66,7 +66,7 @@ func runStateReplaceProvider(ctx context.Context, d *Deps, opts *stateReplacePro
 		return errReported
 	}
 	if opts.state.backupPath == "" {
-		mgr.BackupPath = timestampedBackup(mgr.OutPath)
+		useTimestampedBackup(mgr)
 	}
 	s, release, ok := openStateCommand(ctx, d, v, mgr, &opts.state, "state-replace-provider", true)
 	defer release()

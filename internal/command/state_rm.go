@@ -74,7 +74,7 @@ func runStateRm(ctx context.Context, d *Deps, opts *stateRmOptions, args []strin
 		return errReported
 	}
 	if opts.state.backupPath == "" {
-		mgr.BackupPath = timestampedBackup(mgr.OutPath)
+		useTimestampedBackup(mgr)
 	}
 	s, release, ok := openStateCommand(ctx, d, v, mgr, &opts.state, "state-rm", true)
 	defer release()

@@ -1,9 +1,16 @@
 // Package statemgr persists state snapshots and guards them with locks.
+// Manager is what commands use; it has two implementations.
+//
 // Local keeps the state in a file: it writes atomically (temporary file,
 // fsync, rename, fsync of the directory), keeps a backup of the previous
 // snapshot, takes an OS lock while a command runs, and keeps an
 // append-only journal during apply so that a crash loses nothing a
 // provider finished.
+//
+// PG keeps each workspace's state in a row of the table Terraform's pg
+// backend uses, locked with Postgres advisory locks that the server
+// releases when their holder's session ends. Its journal is a local file
+// replayed into the database by the next command.
 //
 // It imports states and statefile.
 package statemgr
