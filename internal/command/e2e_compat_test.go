@@ -152,3 +152,30 @@ func TestE2EImportMatchesTerraform(t *testing.T) {
 		t.Errorf("imported state differs:\n--- terraform\n%s\n--- strata\n%s", wantState, gotState)
 	}
 }
+
+// TestE2EMovedApply: applying a plan with moves records the new addresses,
+// after which neither tool plans changes, and the JSON documents name the
+// previous addresses.
+func TestE2EMovedApply(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), string(readFile(t, filepath.Join("testdata", "compat", "moved_resource", "step1.tf"))))
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	writeFile(t, filepath.Join(dir, "main.tf"), string(readFile(t, filepath.Join("testdata", "compat", "moved_resource", "step2.tf"))))
+	mustStrata(t, dir, 2, "plan", "-no-color", "-detailed-exitcode", "-out=p")
+	js := mustStrata(t, dir, 0, "show", "-json", "p")
+	if !strings.Contains(js.stdout, `"previous_address":"terraform_data.old[0]"`) {
+		t.Fatalf("plan JSON lacks previous_address:\n%s", js.stdout)
+	}
+	stream := mustStrata(t, dir, 0, "plan", "-json")
+	if !strings.Contains(stream.stdout, `"action":"move"`) {
+		t.Fatalf("-json stream lacks the move:\n%s", stream.stdout)
+	}
+	mustStrata(t, dir, 0, "apply", "-no-color", "p")
+	mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		runIn(t, dir, "", tf, "init", "-no-color")
+		if r := runIn(t, dir, "", tf, "plan", "-no-color", "-detailed-exitcode"); r.code != 0 {
+			t.Fatalf("terraform plans changes after strata applied the moves:\n%s%s", r.stdout, r.stderr)
+		}
+	}
+}

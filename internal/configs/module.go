@@ -23,6 +23,8 @@ type Module struct {
 	ProviderConfigs  map[string]*Provider
 	ManagedResources map[string]*Resource
 	DataResources    map[string]*Resource
+	// Moved holds the moved blocks in file order.
+	Moved []*Moved
 
 	// requiredProvidersRange is where the module's one required_providers
 	// block was declared, for reporting duplicates.
@@ -105,6 +107,12 @@ func (m *Module) loadFile(f *hcl.File) hcl.Diagnostics {
 				key := r.Addr().String()
 				diags = append(diags, checkDuplicate(target, key, block.Type, r.DeclRange)...)
 				target[key] = r
+			}
+		case "moved":
+			mv, mdiags := decodeMoved(block)
+			diags = append(diags, mdiags...)
+			if mv != nil {
+				m.Moved = append(m.Moved, mv)
 			}
 		default:
 			diags = append(diags, &hcl.Diagnostic{

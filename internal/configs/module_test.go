@@ -191,15 +191,7 @@ module "m" {
 `},
 			wantDiags: []diag{errDiag("Unsupported block type", "main.tf:2,1-2,11")},
 		},
-		"moved": {
-			files: map[string]string{"main.tf": `
-moved {
-  from = terraform_data.a
-  to   = terraform_data.b
-}
-`},
-			wantDiags: []diag{errDiag("Unsupported block type", "main.tf:2,1-2,6")},
-		},
+
 		"import": {
 			files: map[string]string{"main.tf": `
 import {
@@ -231,13 +223,11 @@ check "c" {
 		"json": {
 			files: map[string]string{"main.tf.json": `{
   "module": {"m": {"source": "./m"}},
-  "moved": [{"from": "a.b", "to": "a.c"}],
   "check": {"c": {}}
 }`},
 			wantDiags: []diag{
 				errDiag("Unsupported block type", "main.tf.json:2,19-2,20"),
-				errDiag("Unsupported block type", "main.tf.json:3,12-3,13"),
-				errDiag("Unsupported block type", "main.tf.json:4,18-4,19"),
+				errDiag("Unsupported block type", "main.tf.json:3,18-3,19"),
 			},
 		},
 		"unknown block type": {
@@ -268,13 +258,12 @@ check "c" {
 		},
 		"supported blocks still load": {
 			files: map[string]string{"main.tf": `
-moved {
+removed {
   from = terraform_data.a
-  to   = terraform_data.b
 }
 resource "terraform_data" "b" {}
 `},
-			wantDiags: []diag{errDiag("Unsupported block type", "main.tf:2,1-2,6")},
+			wantDiags: []diag{errDiag("Unsupported block type", "main.tf:2,1-2,8")},
 		},
 	}
 	for name, tc := range tests {

@@ -47,14 +47,16 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 	if prevRun == nil {
 		prevRun = states.New()
 	}
-	w := e.newWalker(prevRun.DeepCopy(), true)
+	working := prevRun.DeepCopy()
+	moved := applyMoves(e.Config, working)
+	w := e.newWalker(working, true)
 	defer w.ps.closeAll(context.WithoutCancel(ctx))
 	pw := &planWalk{walker: w, opts: opts}
 
 	cg, diags := w.buildConfigGraph(ctx)
 	pw.cg = cg
 	// Resources in the state but not in the configuration are orphans.
-	for _, r := range prevRun.SortedResources() {
+	for _, r := range working.SortedResources() {
 		if _, ok := cg.resources[r.Addr.Resource.String()]; ok && r.Addr.Module.IsRoot() {
 			continue
 		}
@@ -98,6 +100,11 @@ The -target option is not for routine use, and is provided only for exceptional 
 				})
 				break
 			}
+		}
+	}
+	for _, c := range w.changes {
+		if p, ok := moved[c.Addr.String()]; ok && c.DeposedKey == "" {
+			c.PrevRunAddr = &p
 		}
 	}
 	plan.Changes.Resources = w.changes

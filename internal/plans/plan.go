@@ -55,6 +55,9 @@ type Changes struct {
 // the "sensitive" mark on sensitive parts.
 type ResourceInstanceChange struct {
 	Addr addrs.AbsResourceInstance
+	// PrevRunAddr is where the previous run recorded the object, when a
+	// moved block (or an implied move) changed its address; nil otherwise.
+	PrevRunAddr *addrs.AbsResourceInstance
 	// DeposedKey is set when the change is to a deposed object.
 	DeposedKey   string
 	ProviderAddr addrs.AbsProviderConfig
@@ -85,7 +88,7 @@ type OutputChange struct {
 // any resource or output change other than NoOp.
 func (c *Changes) HasChanges() bool {
 	for _, r := range c.Resources {
-		if r.Action != NoOp {
+		if r.Action != NoOp || r.PrevRunAddr != nil {
 			return true
 		}
 	}

@@ -182,18 +182,24 @@ var jsonReasons = map[plans.ActionReason]string{
 
 var jsonVerbs = map[string]string{
 	"create": "Plan to create", "read": "Plan to read", "update": "Plan to update",
-	"delete": "Plan to delete", "replace": "Plan to replace",
+	"delete": "Plan to delete", "replace": "Plan to replace", "move": "Plan to move",
 }
 
 // Plan writes a planned_change message per change, the change summary and
 // the output changes.
 func (j *JSON) Plan(p *plans.Plan) {
 	for _, c := range p.Changes.Resources {
-		if c.Action == plans.NoOp {
+		if c.Action == plans.NoOp && c.PrevRunAddr == nil {
 			continue
 		}
 		action := jsonAction(c.Action)
+		if c.Action == plans.NoOp {
+			action = "move"
+		}
 		change := map[string]any{"resource": jsonResource(c.Addr), "action": action}
+		if c.PrevRunAddr != nil {
+			change["previous_resource"] = jsonResource(*c.PrevRunAddr)
+		}
 		if r, ok := jsonReasons[c.Reason]; ok {
 			change["reason"] = r
 		}

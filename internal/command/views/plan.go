@@ -21,11 +21,13 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
 	var shown []*plans.ResourceInstanceChange
 	used := map[plans.Action]bool{}
 	for _, c := range changes.Resources {
-		if c.Action == plans.NoOp {
+		if c.Action == plans.NoOp && c.PrevRunAddr == nil {
 			continue
 		}
 		shown = append(shown, c)
-		used[c.Action] = true
+		if c.Action != plans.NoOp {
+			used[c.Action] = true
+		}
 	}
 	outputs := 0
 	for _, o := range changes.Outputs {
@@ -70,7 +72,9 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
 		return
 	}
 	if len(shown) > 0 {
-		b.WriteString("\nstrata used the selected providers to generate the following execution\nplan. Resource actions are indicated with the following symbols:\n")
+		if len(used) > 0 {
+			b.WriteString("\nstrata used the selected providers to generate the following execution\nplan. Resource actions are indicated with the following symbols:\n")
+		}
 		for _, l := range []struct {
 			a    plans.Action
 			text string
@@ -89,8 +93,12 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
 		b.WriteString("\nstrata will perform the following actions:\n")
 		for _, c := range shown {
 			b.WriteString("\n")
+			prev := ""
+			if c.PrevRunAddr != nil {
+				prev = c.PrevRunAddr.String()
+			}
 			b.WriteString(render.ResourceChange(render.Change{
-				Addr: c.Addr.String(), Action: c.Action, Reason: c.Reason,
+				Addr: c.Addr.String(), PrevAddr: prev, Action: c.Action, Reason: c.Reason,
 				Before: c.Before, After: c.After, Schema: schema(c),
 				RequiresReplace: c.RequiredReplace, Deposed: c.DeposedKey,
 			}))

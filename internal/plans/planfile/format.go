@@ -48,6 +48,7 @@ type valueJSON struct {
 
 type resourceChangeJSON struct {
 	Addr            string          `json:"addr"`
+	PrevAddr        string          `json:"prev_addr,omitempty"`
 	Deposed         string          `json:"deposed,omitempty"`
 	Provider        string          `json:"provider"`
 	Action          string          `json:"action"`

@@ -166,6 +166,13 @@ func decodeResourceChanges(in []resourceChangeJSON) ([]*plans.ResourceInstanceCh
 		if c.RequiredReplace, err = statefile.UnmarshalPaths(rc.RequiredReplace); err != nil {
 			return nil, err
 		}
+		if rc.PrevAddr != "" {
+			prev, diags := addrs.ParseAbsResourceInstanceStr(rc.PrevAddr)
+			if diags.HasErrors() {
+				return nil, fmt.Errorf("invalid previous address %q", rc.PrevAddr)
+			}
+			c.PrevRunAddr = &prev
+		}
 		out = append(out, c)
 	}
 	return out, nil

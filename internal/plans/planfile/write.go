@@ -149,6 +149,9 @@ func encodeResourceChanges(changes []*plans.ResourceInstanceChange) ([]resourceC
 				return nil, err
 			}
 		}
+		if c.PrevRunAddr != nil {
+			rc.PrevAddr = c.PrevRunAddr.String()
+		}
 		out = append(out, rc)
 	}
 	return out, nil

@@ -47,16 +47,17 @@ type plannedOutput struct {
 }
 
 type resourceChange struct {
-	Address       string       `json:"address"`
-	ModuleAddress string       `json:"module_address,omitempty"`
-	Mode          string       `json:"mode"`
-	Type          string       `json:"type"`
-	Name          string       `json:"name"`
-	Index         any          `json:"index,omitempty"`
-	ProviderName  string       `json:"provider_name"`
-	Deposed       string       `json:"deposed,omitempty"`
-	Change        *valueChange `json:"change"`
-	ActionReason  string       `json:"action_reason,omitempty"`
+	Address         string       `json:"address"`
+	PreviousAddress string       `json:"previous_address,omitempty"`
+	ModuleAddress   string       `json:"module_address,omitempty"`
+	Mode            string       `json:"mode"`
+	Type            string       `json:"type"`
+	Name            string       `json:"name"`
+	Index           any          `json:"index,omitempty"`
+	ProviderName    string       `json:"provider_name"`
+	Deposed         string       `json:"deposed,omitempty"`
+	Change          *valueChange `json:"change"`
+	ActionReason    string       `json:"action_reason,omitempty"`
 }
 
 // valueChange is the "change" of a resource instance and the change of
@@ -288,6 +289,9 @@ func marshalResourceChanges(cs []*plans.ResourceInstanceChange, schemaFn SchemaF
 			Deposed:       rc.DeposedKey,
 			Change:        c,
 			ActionReason:  actionReason(rc),
+		}
+		if rc.PrevRunAddr != nil {
+			jc.PreviousAddress = rc.PrevRunAddr.String()
 		}
 		ret = append(ret, jc)
 	}

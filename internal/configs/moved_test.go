@@ -1,0 +1,38 @@
+package configs
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestMoved(t *testing.T) {
+	tests := map[string]struct {
+		src      string
+		from, to string
+		wantErr  string
+	}{
+		"resource":             {src: "moved {\n  from = terraform_data.a\n  to = terraform_data.b\n}\n", from: "terraform_data.a", to: "terraform_data.b"},
+		"instance":             {src: "moved {\n  from = terraform_data.a[0]\n  to = terraform_data.a[\"x\"]\n}\n", from: "terraform_data.a[0]", to: `terraform_data.a["x"]`},
+		"resource to instance": {src: "moved {\n  from = terraform_data.a\n  to = terraform_data.a[0]\n}\n", from: "terraform_data.a", to: "terraform_data.a[0]"},
+		"type mismatch":        {src: "moved {\n  from = terraform_data.a\n  to = null_resource.b\n}\n", wantErr: "Resource type mismatch"},
+		"module":               {src: "moved {\n  from = module.a\n  to = module.b\n}\n", wantErr: "Invalid \"moved\" address"},
+		"missing to":           {src: "moved {\n  from = terraform_data.a\n}\n", wantErr: "Missing required argument"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			mod, diags := loadModuleSrc(t, map[string]string{"main.tf": tc.src})
+			if tc.wantErr != "" {
+				if !diags.HasErrors() || !strings.Contains(diags.Error(), tc.wantErr) {
+					t.Fatalf("got %v, want error %q", diags, tc.wantErr)
+				}
+				return
+			}
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			if len(mod.Moved) != 1 || mod.Moved[0].From.String() != tc.from || mod.Moved[0].To.String() != tc.to {
+				t.Fatalf("wrong moved %+v", mod.Moved)
+			}
+		})
+	}
+}

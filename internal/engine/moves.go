@@ -1,0 +1,62 @@
+package engine
+
+import (
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/states"
+)
+
+// applyMoves renames objects in s as the configuration's moved blocks say,
+// in order, then applies the moves Terraform implies when a resource starts
+// or stops using count (TYPE.NAME <-> TYPE.NAME[0]). It returns each moved
+// instance's previous address, keyed by its new address.
+func applyMoves(cfg *configs.Module, s *states.State) map[string]addrs.AbsResourceInstance {
+	prev := map[string]addrs.AbsResourceInstance{}
+	record := func(from, to addrs.AbsResourceInstance) {
+		orig := from
+		if p, ok := prev[from.String()]; ok {
+			orig = p // a chain of moves keeps the first address
+			delete(prev, from.String())
+		}
+		prev[to.String()] = orig
+	}
+	for _, m := range cfg.Moved {
+		if m.From.Instance {
+			from, to := m.From.Resource.Instance(m.From.Key), m.To.Resource.Instance(m.To.Key)
+			if s.MoveInstance(from, to) {
+				record(from, to)
+			}
+			continue
+		}
+		r := s.Resource(m.From.Resource)
+		if r == nil {
+			continue
+		}
+		keys := r.SortedKeys()
+		if s.MoveResource(m.From.Resource, m.To.Resource) {
+			for _, k := range keys {
+				record(m.From.Resource.Instance(k), m.To.Resource.Instance(k))
+			}
+		}
+	}
+	for _, rc := range cfg.ManagedResources {
+		addr := rc.Addr().Absolute(addrs.RootModuleInstance)
+		r := s.Resource(addr)
+		if r == nil {
+			continue
+		}
+		switch {
+		case rc.Count != nil && len(r.Instances) == 1 && r.Instances[addrs.NoKey] != nil:
+			from, to := addr.Instance(addrs.NoKey), addr.Instance(addrs.IntKey(0))
+			if s.MoveInstance(from, to) {
+				record(from, to)
+			}
+		case rc.Count == nil && rc.ForEach == nil && r.Instances[addrs.NoKey] == nil && r.Instances[addrs.IntKey(0)] != nil:
+			from, to := addr.Instance(addrs.IntKey(0)), addr.Instance(addrs.NoKey)
+			if s.MoveInstance(from, to) {
+				record(from, to)
+			}
+		}
+	}
+	return prev
+}
