@@ -464,3 +464,28 @@ func TestE2EPGForceUnlock(t *testing.T) {
 		t.Errorf("force-unlock of a free workspace:\n%s", r.stderr)
 	}
 }
+
+// TestE2EPGWorkspaceCommands: workspaces live as rows of the states table.
+func TestE2EPGWorkspaceCommands(t *testing.T) {
+	conn := pgtest.ConnString(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), pgBackendConfig(conn, "")+`
+resource "terraform_data" "a" {
+  input = terraform.workspace
+}
+`)
+	mustStrata(t, dir, 0, "init", "-no-color")
+	mustStrata(t, dir, 0, "workspace", "new", "-no-color", "blue")
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	if _, ok := readPGState(t, conn, "terraform_remote_state", "blue"); !ok {
+		t.Fatal("no row for workspace blue")
+	}
+	if r := mustStrata(t, dir, 0, "workspace", "list"); r.stdout != "  default\n* blue\n\n" {
+		t.Fatalf("list: %q", r.stdout)
+	}
+	mustStrata(t, dir, 0, "workspace", "select", "-no-color", "default")
+	mustStrata(t, dir, 0, "workspace", "delete", "-force", "-no-color", "blue")
+	if _, ok := readPGState(t, conn, "terraform_remote_state", "blue"); ok {
+		t.Fatal("the row of the deleted workspace is still there")
+	}
+}

@@ -3,6 +3,7 @@ package command
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -128,5 +129,49 @@ func TestE2EProvidersAndGraph(t *testing.T) {
 	g := mustStrata(t, dir, 0, "graph")
 	if !strings.Contains(g.stdout, `"terraform_data.b" -> "terraform_data.a";`) {
 		t.Fatalf("graph:\n%s", g.stdout)
+	}
+}
+
+func TestE2EWorkspaceCommands(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `resource "terraform_data" "a" {
+  input = terraform.workspace
+}`)
+	r := mustStrata(t, dir, 0, "workspace", "new", "-no-color", "staging")
+	if !strings.Contains(r.stdout, `Created and switched to workspace "staging"!`) {
+		t.Fatalf("new: %s", r.stdout)
+	}
+	if r := mustStrata(t, dir, 0, "workspace", "show"); r.stdout != "staging\n" {
+		t.Fatalf("show: %q", r.stdout)
+	}
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate.d", "staging", "terraform.tfstate")); err != nil {
+		t.Fatal("apply in the staging workspace did not write its state there")
+	}
+	if r := mustStrata(t, dir, 0, "workspace", "list"); r.stdout != "  default\n* staging\n\n" {
+		t.Fatalf("list: %q", r.stdout)
+	}
+	if r := strata(t, dir, "workspace", "delete", "-no-color", "staging"); r.code != 1 || !strings.Contains(flat(r.stderr), "is your active workspace") {
+		t.Fatalf("deleting the active workspace: %+v", r)
+	}
+	mustStrata(t, dir, 0, "workspace", "select", "-no-color", "default")
+	if r := strata(t, dir, "workspace", "delete", "-no-color", "staging"); r.code != 1 || !strings.Contains(flat(r.stderr), "Workspace is not empty") {
+		t.Fatalf("deleting a workspace with resources: %+v", r)
+	}
+	if r := strata(t, dir, "workspace", "select", "-no-color", "nope"); r.code != 1 || !strings.Contains(flat(r.stderr), `Workspace "nope" doesn't exist`) {
+		t.Fatalf("selecting a missing workspace: %+v", r)
+	}
+	mustStrata(t, dir, 0, "workspace", "select", "-or-create", "-no-color", "other")
+	mustStrata(t, dir, 0, "workspace", "select", "-no-color", "default")
+	mustStrata(t, dir, 0, "workspace", "delete", "-force", "-no-color", "staging")
+	if r := mustStrata(t, dir, 0, "workspace", "list"); r.stdout != "* default\n  other\n\n" {
+		t.Fatalf("list after delete: %q", r.stdout)
+	}
+	// Terraform sees the same workspaces.
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		runIn(t, dir, "", tf, "init", "-no-color")
+		if r := runIn(t, dir, "", tf, "workspace", "list"); r.stdout != "* default\n  other\n\n" {
+			t.Fatalf("terraform workspace list: %q", r.stdout)
+		}
 	}
 }

@@ -139,6 +139,7 @@ All other commands:
   taint         Mark a resource instance as not fully functional
   untaint       Remove the 'tainted' state from a resource instance
   version       Show the current strata version
+  workspace     Workspace management
 
 Global options (use these before the subcommand, if any):
   -chdir=DIR    Switch to a different working directory before executing the
@@ -170,6 +171,7 @@ Global options (use these before the subcommand, if any):
 		newGraphCommand(d, nil),
 		newImportCommand(d, nil),
 		newVersionCommand(d, nil),
+		newWorkspaceCommand(d),
 		newStateCommand(d),
 		newTaintCommand(d, nil, false),
 		newTaintCommand(d, nil, true),

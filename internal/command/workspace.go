@@ -1,0 +1,282 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/states/statemgr"
+)
+
+// newWorkspaceCommand is "strata workspace" and its subcommands.
+func newWorkspaceCommand(d *Deps) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "workspace",
+		Short: "Workspace management",
+		Long: `Usage: strata [global options] workspace
+
+  new, list, show, select and delete strata workspaces. Each workspace
+  has its own state; the selected one is recorded in .terraform/environment
+  (or given by TF_WORKSPACE).
+
+Subcommands:
+    delete    Delete a workspace
+    list      List Workspaces
+    new       Create a new workspace
+    select    Select a workspace
+    show      Show the name of the current workspace`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fmt.Fprintln(d.Stdout, cmd.Long)
+			return nil
+		},
+	}
+	var noColor bool
+	var force, orCreate bool
+	list := &cobra.Command{Use: "list", Short: "List Workspaces", Long: "Usage: strata [global options] workspace list\n\n  List strata workspaces, marking the selected one with *.", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runWorkspaceList(cmd.Context(), d) }}
+	show := &cobra.Command{Use: "show", Short: "Show the name of the current workspace", Long: "Usage: strata [global options] workspace show\n\n  Show the name of the current workspace.", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fmt.Fprintln(d.Stdout, workspaceName(d))
+			return nil
+		}}
+	newCmd := &cobra.Command{Use: "new [options] NAME", Short: "Create a new workspace", Long: "Usage: strata [global options] workspace new [options] NAME\n\n  Create a new strata workspace and switch to it.", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runWorkspaceNew(cmd.Context(), d, args[0], noColor)
+		}}
+	sel := &cobra.Command{Use: "select [options] NAME", Short: "Select a workspace", Long: "Usage: strata [global options] workspace select [options] NAME\n\n  Select a different strata workspace.", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runWorkspaceSelect(cmd.Context(), d, args[0], orCreate, noColor)
+		}}
+	sel.Flags().BoolVar(&orCreate, "or-create", false, "Create the workspace if it doesn't exist.")
+	del := &cobra.Command{Use: "delete [options] NAME", Short: "Delete a workspace", Long: "Usage: strata [global options] workspace delete [options] NAME\n\n  Delete a strata workspace.", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runWorkspaceDelete(cmd.Context(), d, args[0], force, noColor)
+		}}
+	del.Flags().BoolVar(&force, "force", false, "Remove a workspace even if it is managing resources.\nstrata can no longer track or manage the workspace's\ninfrastructure.")
+	for _, c := range []*cobra.Command{newCmd, sel, del} {
+		c.Flags().BoolVar(&noColor, "no-color", false, "If specified, output won't contain any color.")
+		c.Flags().Bool("lock", true, "Don't hold a state lock during the operation.")
+		c.Flags().Duration("lock-timeout", 0, "Duration to retry a state lock.")
+	}
+	cmd.AddCommand(list, show, newCmd, sel, del)
+	return cmd
+}
+
+// workspaces lists the workspaces of the configured backend, sorted, with
+// "default" first.
+func workspaces(ctx context.Context, d *Deps, mod *configs.Module) ([]string, hcl.Diagnostics) {
+	if mod != nil && mod.Backend != nil && mod.Backend.Type == "pg" {
+		mgr, diags := pgStateManager(d, mod.Backend, statemgr.DefaultWorkspace)
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		names, err := mgr.(*statemgr.PG).Workspaces(ctx)
+		if err != nil {
+			return nil, errorDiag("Failed to list workspaces", err)
+		}
+		return withDefault(names), nil
+	}
+	entries, err := os.ReadDir("terraform.tfstate.d")
+	var names []string
+	if err == nil {
+		for _, e := range entries {
+			if e.IsDir() {
+				names = append(names, e.Name())
+			}
+		}
+	}
+	return withDefault(names), nil
+}
+
+func withDefault(names []string) []string {
+	out := []string{statemgr.DefaultWorkspace}
+	for _, n := range names {
+		if n != statemgr.DefaultWorkspace {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out[1:])
+	return out
+}
+
+func runWorkspaceList(ctx context.Context, d *Deps) error {
+	v := d.newView(viewFlags{})
+	mod, _, diags := loadConfig(v)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	names, wdiags := workspaces(ctx, d, mod)
+	if hasErrors(v, wdiags) {
+		return errReported
+	}
+	current := workspaceName(d)
+	for _, n := range names {
+		mark := "  "
+		if n == current {
+			mark = "* "
+		}
+		v.Raw(mark + n + "\n")
+	}
+	v.Raw("\n")
+	return nil
+}
+
+// selectWorkspace records the selected workspace in .terraform/environment.
+func selectWorkspace(name string) error {
+	if err := os.MkdirAll(".terraform", 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(".terraform", "environment"), []byte(name), 0o644)
+}
+
+func validWorkspaceName(name string) bool {
+	return name != "" && filepath.Base(name) == name && name != "." && name != ".."
+}
+
+func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) error {
+	v := d.newView(viewFlags{noColor: noColor})
+	if !validWorkspaceName(name) {
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid workspace name", Detail: fmt.Sprintf("The workspace name %q is not allowed. The name must contain only URL safe characters, and no path separators.", name)}})
+		return errReported
+	}
+	mod, _, diags := loadConfig(v)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	names, wdiags := workspaces(ctx, d, mod)
+	if hasErrors(v, wdiags) {
+		return errReported
+	}
+	for _, n := range names {
+		if n == name {
+			v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Workspace %q already exists", name)}})
+			return errReported
+		}
+	}
+	if mod != nil && mod.Backend != nil && mod.Backend.Type == "pg" {
+		mgr, mdiags := pgStateManager(d, mod.Backend, name)
+		if hasErrors(v, mdiags) {
+			return errReported
+		}
+		// Taking the lock creates the workspace's row, as in Terraform.
+		if err := mgr.Lock(ctx, statemgr.NewLockInfo("OperationTypeWorkspaceNew", d.Version), 0); err != nil {
+			v.Diagnostics(errorDiag("Failed to create workspace", err))
+			return errReported
+		}
+		_, _, err := mgr.Read()
+		_ = mgr.Unlock()
+		if err != nil {
+			v.Diagnostics(errorDiag("Failed to create workspace", err))
+			return errReported
+		}
+	} else if err := os.MkdirAll(filepath.Join("terraform.tfstate.d", name), 0o755); err != nil {
+		v.Diagnostics(errorDiag("Failed to create workspace", err))
+		return errReported
+	}
+	if err := selectWorkspace(name); err != nil {
+		v.Diagnostics(errorDiag("Failed to select workspace", err))
+		return errReported
+	}
+	v.Outputf("[reset][green][bold]Created and switched to workspace %q![reset][green]\n\nYou're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"strata plan\" strata will not see any existing state\nfor this configuration.[reset]\n", name)
+	return nil
+}
+
+func runWorkspaceSelect(ctx context.Context, d *Deps, name string, orCreate, noColor bool) error {
+	v := d.newView(viewFlags{noColor: noColor})
+	mod, _, diags := loadConfig(v)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	names, wdiags := workspaces(ctx, d, mod)
+	if hasErrors(v, wdiags) {
+		return errReported
+	}
+	for _, n := range names {
+		if n == name {
+			if err := selectWorkspace(name); err != nil {
+				v.Diagnostics(errorDiag("Failed to select workspace", err))
+				return errReported
+			}
+			v.Outputf("[reset][green]Switched to workspace %q.[reset]\n", name)
+			return nil
+		}
+	}
+	if orCreate {
+		return runWorkspaceNew(ctx, d, name, noColor)
+	}
+	v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Workspace %q doesn't exist", name),
+		Detail: "You can create this workspace with the \"new\" subcommand or include the \"-or-create\" flag with the \"select\" subcommand."}})
+	return errReported
+}
+
+func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColor bool) error {
+	v := d.newView(viewFlags{noColor: noColor})
+	mod, _, diags := loadConfig(v)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	if name == statemgr.DefaultWorkspace {
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot delete the default workspace", Detail: "The default workspace cannot be deleted."}})
+		return errReported
+	}
+	if name == workspaceName(d) {
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Workspace %q is your active workspace", name),
+			Detail: "You cannot delete the currently active workspace. Please switch to another workspace and try again."}})
+		return errReported
+	}
+	names, wdiags := workspaces(ctx, d, mod)
+	if hasErrors(v, wdiags) {
+		return errReported
+	}
+	found := false
+	for _, n := range names {
+		found = found || n == name
+	}
+	if !found {
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Workspace %q doesn't exist", name)}})
+		return errReported
+	}
+	isPG := mod != nil && mod.Backend != nil && mod.Backend.Type == "pg"
+	var mgr statemgr.Manager
+	if isPG {
+		mgr, diags = pgStateManager(d, mod.Backend, name)
+	} else {
+		mgr = statemgr.NewLocal(filepath.Join("terraform.tfstate.d", name, DefaultStatePath), "", "-", TerraformCompatVersion)
+	}
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	if err := mgr.Lock(ctx, statemgr.NewLockInfo("OperationTypeWorkspaceDelete", d.Version), 0); err != nil {
+		v.Diagnostics(errorDiag("Error acquiring the state lock", err))
+		return errReported
+	}
+	s, _, err := mgr.Read()
+	_ = mgr.Unlock()
+	if err != nil {
+		v.Diagnostics(errorDiag("Failed to read the workspace's state", err))
+		return errReported
+	}
+	if len(s.Resources) > 0 && !force {
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Workspace is not empty",
+			Detail: fmt.Sprintf("Workspace %q is currently tracking %d resources. Deleting this workspace would cause strata to lose track of any associated remote objects, which would then require you to delete them manually outside of strata. You should destroy these objects with strata before deleting the workspace. If you want to delete this workspace anyway, and have strata forget about these managed objects, use the -force option to disable this safety check.", name, len(s.Resources))}})
+		return errReported
+	}
+	if isPG {
+		err = mgr.(*statemgr.PG).DeleteWorkspace(ctx, name)
+	} else {
+		err = os.RemoveAll(filepath.Join("terraform.tfstate.d", name))
+	}
+	if err != nil {
+		v.Diagnostics(errorDiag("Failed to delete workspace", err))
+		return errReported
+	}
+	v.Outputf("[reset][green]Deleted workspace %q![reset]\n", name)
+	return nil
+}
