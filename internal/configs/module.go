@@ -25,6 +25,8 @@ type Module struct {
 	DataResources    map[string]*Resource
 	// Moved holds the moved blocks in file order.
 	Moved []*Moved
+	// Removed holds the removed blocks.
+	Removed []*Removed
 
 	// requiredProvidersRange is where the module's one required_providers
 	// block was declared, for reporting duplicates.
@@ -108,6 +110,12 @@ func (m *Module) loadFile(f *hcl.File) hcl.Diagnostics {
 				diags = append(diags, checkDuplicate(target, key, block.Type, r.DeclRange)...)
 				target[key] = r
 			}
+		case "removed":
+			rm, rdiags := decodeRemoved(block)
+			diags = append(diags, rdiags...)
+			if rm != nil {
+				m.Removed = append(m.Removed, rm)
+			}
 		case "moved":
 			mv, mdiags := decodeMoved(block)
 			diags = append(diags, mdiags...)
@@ -136,4 +144,25 @@ func checkDuplicate[T any](existing map[string]T, name, what string, rng hcl.Ran
 		Detail:   fmt.Sprintf("A %s named %q was already declared. Names must be unique within a module.", what, name),
 		Subject:  rng.Ptr(),
 	}}
+}
+
+// checkRemoved reports removed blocks naming resources still configured.
+// It runs once every file is loaded.
+func (m *Module) checkRemoved() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, rm := range m.Removed {
+		if _, ok := m.ManagedResources[rm.From.Resource.Resource.String()]; ok {
+			diags = append(diags, removedStillExists(rm))
+		}
+	}
+	return diags
+}
+
+func removedStillExists(rm *Removed) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Removed resource still exists",
+		Detail:   "This statement declares that " + rm.From.String() + " was removed, but it is still declared in configuration.",
+		Subject:  rm.DeclRange.Ptr(),
+	}
 }

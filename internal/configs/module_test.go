@@ -201,14 +201,7 @@ import {
 `},
 			wantDiags: []diag{errDiag("Unsupported block type", "main.tf:2,1-2,7")},
 		},
-		"removed": {
-			files: map[string]string{"main.tf": `
-removed {
-  from = terraform_data.a
-}
-`},
-			wantDiags: []diag{errDiag("Unsupported block type", "main.tf:2,1-2,8")},
-		},
+
 		"check": {
 			files: map[string]string{"main.tf": `
 check "c" {
@@ -258,12 +251,13 @@ check "c" {
 		},
 		"supported blocks still load": {
 			files: map[string]string{"main.tf": `
-removed {
-  from = terraform_data.a
+import {
+  to = terraform_data.b
+  id = "x"
 }
 resource "terraform_data" "b" {}
 `},
-			wantDiags: []diag{errDiag("Unsupported block type", "main.tf:2,1-2,8")},
+			wantDiags: []diag{errDiag("Unsupported block type", "main.tf:2,1-2,7")},
 		},
 	}
 	for name, tc := range tests {

@@ -36,3 +36,33 @@ func TestMoved(t *testing.T) {
 		})
 	}
 }
+
+func TestRemoved(t *testing.T) {
+	tests := map[string]struct {
+		src         string
+		wantDestroy bool
+		wantErr     string
+	}{
+		"forget":           {src: "removed {\n  from = terraform_data.a\n  lifecycle {\n    destroy = false\n  }\n}\n"},
+		"destroy default":  {src: "removed {\n  from = terraform_data.a\n}\n", wantDestroy: true},
+		"still configured": {src: "removed {\n  from = terraform_data.a\n}\nresource \"terraform_data\" \"a\" {}\n", wantErr: "Removed resource still exists"},
+		"instance key":     {src: "removed {\n  from = terraform_data.a[0]\n}\n", wantErr: "Resource instance keys not allowed"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			mod, diags := loadModuleSrc(t, map[string]string{"main.tf": tc.src})
+			if tc.wantErr != "" {
+				if !diags.HasErrors() || !strings.Contains(diags.Error(), tc.wantErr) {
+					t.Fatalf("got %v, want %q", diags, tc.wantErr)
+				}
+				return
+			}
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			if len(mod.Removed) != 1 || mod.Removed[0].Destroy != tc.wantDestroy || mod.Removed[0].From.String() != "terraform_data.a" {
+				t.Fatalf("wrong removed %+v", mod.Removed)
+			}
+		})
+	}
+}

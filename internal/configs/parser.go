@@ -120,5 +120,6 @@ func (p *Parser) LoadModuleFromSources(dir string, sources map[string][]byte) (*
 		}
 		diags = append(diags, mod.loadFile(f)...)
 	}
+	diags = append(diags, mod.checkRemoved()...)
 	return mod, diags
 }

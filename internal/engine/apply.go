@@ -105,7 +105,7 @@ func (aw *applyWalk) addDestroyNodes() {
 	}
 	var dependents []dependent
 	for _, c := range aw.plan.Changes.Resources {
-		if c.Action != plans.Delete && !c.Action.IsReplace() {
+		if c.Action != plans.Delete && c.Action != plans.Forget && !c.Action.IsReplace() {
 			continue
 		}
 		dn := &destroyNode{addr: c.Addr, deposed: c.DeposedKey}

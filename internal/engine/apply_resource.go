@@ -322,6 +322,10 @@ func (aw *applyWalk) applyDestroy(ctx context.Context, n *destroyNode) hcl.Diagn
 	if c == nil {
 		return nil
 	}
+	if c.Action == plans.Forget {
+		// Only the state's record goes; the remote object stays.
+		return aw.record(n.addr, n.deposed, nil, c.ProviderAddr)
+	}
 	deposed := n.deposed
 	if c.Action == plans.CreateThenDelete {
 		aw.mu.Lock()

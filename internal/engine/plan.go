@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -106,6 +107,20 @@ The -target option is not for routine use, and is provided only for exceptional 
 		if p, ok := moved[c.Addr.String()]; ok && c.DeposedKey == "" {
 			c.PrevRunAddr = &p
 		}
+	}
+	var forgotten []string
+	for _, c := range w.changes {
+		if c.Action == plans.Forget {
+			forgotten = append(forgotten, " - "+c.Addr.String())
+		}
+	}
+	if len(forgotten) > 0 {
+		sort.Strings(forgotten)
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Some objects will no longer be managed by strata",
+			Detail:   "If you apply this plan, strata will discard its tracking information for the following objects, but it will not delete them:\n" + strings.Join(forgotten, "\n") + "\n\nAfter applying this plan, strata will no longer manage these objects. You will need to import them into strata to manage them again.",
+		})
 	}
 	plan.Changes.Resources = w.changes
 	plan.Changes.Outputs = w.outputs

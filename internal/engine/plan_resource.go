@@ -447,6 +447,16 @@ func readDataSource(ctx context.Context, w *walker, n *resourceNode, rt *resourc
 
 // planDelete plans the deletion of an instance's current object.
 func (pw *planWalk) planDelete(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, reason plans.ActionReason, n *resourceNode) hcl.Diagnostics {
+	if reason == plans.ReasonDeleteBecauseNoResourceConfig && pw.forgotten(addr) {
+		// Objects to forget are not refreshed: they are no longer strata's.
+		if prior, ok := pw.untargetedValue(ctx, rt, addr); ok {
+			pw.addChange(&plans.ResourceInstanceChange{
+				Addr: addr, ProviderAddr: rt.provider, Action: plans.Forget, Reason: reason,
+				Before: prior, After: cty.NullVal(rt.schema.ImpliedType()), SchemaVersion: rt.version,
+			})
+		}
+		return nil
+	}
 	prior, _, diags := pw.readPrior(ctx, rt, addr, "")
 	if diags.HasErrors() || prior.IsNull() {
 		return diags
@@ -464,6 +474,17 @@ func (pw *planWalk) planDelete(ctx context.Context, rt *resourceType, addr addrs
 		Before: prior, After: cty.NullVal(rt.schema.ImpliedType()), SchemaVersion: rt.version,
 	})
 	return diags
+}
+
+// forgotten reports whether a removed block with destroy = false names the
+// instance's resource: it leaves the state without being destroyed.
+func (pw *planWalk) forgotten(addr addrs.AbsResourceInstance) bool {
+	for _, rm := range pw.e.Config.Removed {
+		if !rm.Destroy && rm.From.ContainsInstance(addr) {
+			return true
+		}
+	}
+	return false
 }
 
 // planDeposedDeletes plans the deletion of an instance's deposed objects.

@@ -12,6 +12,9 @@ const (
 	DeleteThenCreate Action = '∓'
 	CreateThenDelete Action = '±'
 	Delete           Action = '-'
+	// Forget removes an object from the state without destroying it (a
+	// removed block with destroy = false).
+	Forget Action = '.'
 )
 
 // String returns the action's name as used in the JSON plan: "no-op",
@@ -32,6 +35,8 @@ func (a Action) String() string {
 		return "CreateThenDelete"
 	case Delete:
 		return "Delete"
+	case Forget:
+		return "Forget"
 	default:
 		panic("plans: unknown action")
 	}

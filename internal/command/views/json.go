@@ -165,6 +165,8 @@ func jsonAction(a plans.Action) string {
 		return "delete"
 	case plans.DeleteThenCreate, plans.CreateThenDelete:
 		return "replace"
+	case plans.Forget:
+		return "remove"
 	}
 	return "noop"
 }
@@ -182,7 +184,7 @@ var jsonReasons = map[plans.ActionReason]string{
 
 var jsonVerbs = map[string]string{
 	"create": "Plan to create", "read": "Plan to read", "update": "Plan to update",
-	"delete": "Plan to delete", "replace": "Plan to replace", "move": "Plan to move",
+	"delete": "Plan to delete", "replace": "Plan to replace", "move": "Plan to move", "remove": "Plan to remove",
 }
 
 // Plan writes a planned_change message per change, the change summary and

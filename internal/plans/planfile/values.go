@@ -55,7 +55,7 @@ func decodeValue(j valueJSON) (cty.Value, error) {
 
 var actionNames = map[plans.Action]string{
 	plans.NoOp: "no-op", plans.Create: "create", plans.Read: "read", plans.Update: "update",
-	plans.DeleteThenCreate: "delete-then-create", plans.CreateThenDelete: "create-then-delete", plans.Delete: "delete",
+	plans.DeleteThenCreate: "delete-then-create", plans.CreateThenDelete: "create-then-delete", plans.Delete: "delete", plans.Forget: "forget",
 }
 
 func actionName(a plans.Action) string { return actionNames[a] }

@@ -345,6 +345,8 @@ func actionNames(a plans.Action) []string {
 		return []string{"create", "delete"}
 	case plans.Delete:
 		return []string{"delete"}
+	case plans.Forget:
+		return []string{"forget"}
 	}
 	return []string{"unknown"}
 }

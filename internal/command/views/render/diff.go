@@ -62,6 +62,8 @@ func sym(a plans.Action, o opts) string {
 		return "[green]+[reset]/[red]-[reset] "
 	case plans.Read:
 		return " [cyan]<=[reset] "
+	case plans.Forget:
+		return " [red].[reset] "
 	default:
 		return "    "
 	}

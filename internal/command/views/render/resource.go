@@ -52,6 +52,9 @@ func ResourceChange(c Change) string {
 	if c.Action == plans.Delete || after == cty.NilVal {
 		after = cty.NilVal
 	}
+	if c.Action == plans.Forget {
+		after = before
+	}
 	body := d.block(before, after, c.Schema, nil)
 
 	var b strings.Builder
@@ -81,6 +84,8 @@ func header(c Change, a addr) string {
 		return b.String()
 	}
 	switch c.Action {
+	case plans.Forget:
+		fmt.Fprintf(&b, "[bold] # %s[reset] will no longer be managed by strata, but will not be destroyed\n # (destroy = false is set in the configuration)", disp)
 	case plans.Create:
 		fmt.Fprintf(&b, "[bold]  # %s[reset] will be created", disp)
 	case plans.Read:

@@ -1,0 +1,72 @@
+package configs
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+
+	"github.com/strata-dev/strata/internal/addrs"
+)
+
+// Removed is a `removed` block: a resource taken out of the configuration,
+// to be destroyed (Destroy, the default) or only forgotten.
+type Removed struct {
+	From      addrs.Target
+	Destroy   bool
+	DeclRange hcl.Range
+}
+
+var removedSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}, {Type: "provisioner", LabelNames: []string{"type"}}, {Type: "connection"}},
+}
+
+func decodeRemoved(block *hcl.Block) (*Removed, hcl.Diagnostics) {
+	content, diags := block.Body.Content(removedSchema)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	r := &Removed{Destroy: true, DeclRange: block.DefRange}
+	attr := content.Attributes["from"]
+	trav, tdiags := hcl.AbsTraversalForExpr(attr.Expr)
+	if tdiags.HasErrors() {
+		return nil, append(diags, tdiags...)
+	}
+	inst, idiags := addrs.ParseAbsResourceInstance(trav)
+	if idiags.HasErrors() {
+		return nil, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid \"removed\" address",
+			Detail:   "The from address must be a resource in this module, such as terraform_data.a. Removing modules is not supported yet.",
+			Subject:  attr.Expr.Range().Ptr(),
+		})
+	}
+	if _, indexed := trav[len(trav)-1].(hcl.TraverseIndex); indexed {
+		return nil, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Resource instance keys not allowed",
+			Detail:   "Resource address must be a resource (e.g. \"test.resource\") or a module (e.g. \"module.child\") without instance keys (e.g. \"test.resource[0]\").",
+			Subject:  attr.Expr.Range().Ptr(),
+		})
+	}
+	r.From = addrs.Target{Resource: inst.ContainingResource()}
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "lifecycle":
+			lc, _, lcdiags := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "destroy"}}})
+			diags = append(diags, lcdiags...)
+			if a, ok := lc.Attributes["destroy"]; ok {
+				diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &r.Destroy)...)
+			}
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Provisioners are not supported",
+				Detail:   fmt.Sprintf("strata does not run provisioners; remove the %s block.", b.Type),
+				Subject:  b.DefRange.Ptr(),
+			})
+		}
+	}
+	return r, diags
+}
