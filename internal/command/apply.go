@@ -187,6 +187,9 @@ func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, p
 		return errReported
 	}
 	add, change, destroyed := counter.counts()
+	counter.mu.Lock()
+	imported := counter.imported
+	counter.mu.Unlock()
 	operation := "apply"
 	switch {
 	case destroy:
@@ -194,7 +197,7 @@ func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, p
 	case outputsOnly:
 		operation = "refresh"
 	}
-	v.Applied(operation, add, change, destroyed, newState.Outputs)
+	v.Applied(operation, imported, add, change, destroyed, newState.Outputs)
 	return nil
 }
 
@@ -221,8 +224,14 @@ func confirm(d *Deps, v *views.View, destroy bool) bool {
 // countHook counts the operations that completed, for the summary line.
 type countHook struct {
 	hooks.Nil
-	mu                       sync.Mutex
-	added, changed, destroyd int
+	mu                                 sync.Mutex
+	added, changed, destroyd, imported int
+}
+
+func (h *countHook) PostImport(addrs.AbsResourceInstance, string) {
+	h.mu.Lock()
+	h.imported++
+	h.mu.Unlock()
 }
 
 func (h *countHook) PostApply(_ addrs.AbsResourceInstance, _ string, action plans.Action, _ string, _ time.Duration, err error) {

@@ -198,3 +198,23 @@ func TestE2ERemovedForget(t *testing.T) {
 	}
 	mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
 }
+
+// TestE2EImportBlockApply: an import block's object is recorded by apply,
+// after which both tools plan no changes.
+func TestE2EImportBlockApply(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), string(readFile(t, filepath.Join("testdata", "compat", "import_block", "step2.tf"))))
+	r := mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	for _, want := range []string{"terraform_data.x: Importing... [id=abc]", "terraform_data.x: Import complete [id=abc]", "Apply complete! Resources: 2 imported, 1 added, 1 changed, 0 destroyed."} {
+		if !strings.Contains(r.stdout, want) {
+			t.Fatalf("apply output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		runIn(t, dir, "", tf, "init", "-no-color")
+		if r := runIn(t, dir, "", tf, "plan", "-no-color", "-detailed-exitcode"); r.code != 0 {
+			t.Fatalf("terraform plans changes after strata's imports:\n%s%s", r.stdout, r.stderr)
+		}
+	}
+}

@@ -118,7 +118,7 @@ func normalize(s string) string {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	progress := func(l string) bool {
-		return strings.HasSuffix(l, "Refreshing state... [id=<uuid>]")
+		return strings.Contains(l, ": Refreshing state... [id=") || strings.Contains(l, ": Preparing import... [id=")
 	}
 	for i := 0; i < len(lines); {
 		j := i

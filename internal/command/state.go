@@ -59,6 +59,9 @@ func stateManager(d *Deps, mod *configs.Module, f *stateFlags) (statemgr.Manager
 	if mod != nil && mod.Backend != nil && mod.Backend.Type == "pg" && (f == nil || f.statePath == "") {
 		return pgStateManager(d, mod.Backend, ws)
 	}
+	if mod != nil && mod.Backend != nil && mod.Backend.Type == "http" && (f == nil || f.statePath == "") {
+		return httpStateManager(d, mod.Backend, ws)
+	}
 	path := DefaultStatePath
 	if ws != statemgr.DefaultWorkspace {
 		// Local state of other workspaces lives in terraform.tfstate.d.
@@ -82,13 +85,13 @@ func stateManager(d *Deps, mod *configs.Module, f *stateFlags) (statemgr.Manager
 			if v, ok := attrs["path"]; ok {
 				path = v.AsString()
 			}
-		case "pg":
+		case "pg", "http":
 			// With -state: the file it names, below.
 		default:
 			return nil, hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Unsupported backend type",
-				Detail:   fmt.Sprintf("The backend %q is not supported by this version of strata. Supported backends: local, pg.", mod.Backend.Type),
+				Detail:   fmt.Sprintf("The backend %q is not supported by this version of strata. Supported backends: local, pg, http.", mod.Backend.Type),
 				Subject:  mod.Backend.DeclRange.Ptr(),
 			}}
 		}
@@ -161,6 +164,120 @@ func pgStateManager(d *Deps, b *configs.Backend, ws string) (statemgr.Manager, h
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to configure the backend \"pg\"",
+			Detail:   err.Error() + ".",
+			Subject:  b.DeclRange.Ptr(),
+		}}
+	}
+	return mgr, nil
+}
+
+// httpStateManager configures the http backend from its block, with the
+// TF_HTTP_* environment variables for what the block leaves out, as
+// Terraform does. The http backend has only the default workspace.
+func httpStateManager(d *Deps, b *configs.Backend, ws string) (statemgr.Manager, hcl.Diagnostics) {
+	attrs, diags := backendAttrs(b, map[string]cty.Type{
+		"address":                   cty.String,
+		"update_method":             cty.String,
+		"lock_address":              cty.String,
+		"lock_method":               cty.String,
+		"unlock_address":            cty.String,
+		"unlock_method":             cty.String,
+		"username":                  cty.String,
+		"password":                  cty.String,
+		"skip_cert_verification":    cty.Bool,
+		"retry_max":                 cty.Number,
+		"retry_wait_min":            cty.Number,
+		"retry_wait_max":            cty.Number,
+		"client_ca_certificate_pem": cty.String,
+		"client_certificate_pem":    cty.String,
+		"client_private_key_pem":    cty.String,
+	})
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if ws != statemgr.DefaultWorkspace {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Workspaces not supported",
+			Detail:   fmt.Sprintf("The http backend has only the default workspace, but workspace %q is selected (by TF_WORKSPACE or .terraform/environment).", ws),
+			Subject:  b.DeclRange.Ptr(),
+		}}
+	}
+	envErr := func(env, want, got string) {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid backend configuration",
+			Detail:   fmt.Sprintf("The environment variable %s must be %s, not %q.", env, want, got),
+		})
+	}
+	str := func(name string) string {
+		if v, ok := attrs[name]; ok {
+			return v.AsString()
+		}
+		return d.Getenv("TF_HTTP_" + strings.ToUpper(name))
+	}
+	integer := func(name string, def int) int {
+		if v, ok := attrs[name]; ok {
+			n, acc := v.AsBigFloat().Int64()
+			if acc != 0 || n < 0 || n > 1<<31 {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid backend configuration",
+					Detail:   fmt.Sprintf("%s must be a whole number of at least 0.", name),
+					Subject:  b.DeclRange.Ptr(),
+				})
+			}
+			return int(n)
+		}
+		env := "TF_HTTP_" + strings.ToUpper(name)
+		e := d.Getenv(env)
+		if e == "" {
+			return def
+		}
+		n, err := strconv.Atoi(e)
+		if err != nil || n < 0 {
+			envErr(env, "a whole number", e)
+		}
+		return n
+	}
+	skip := false
+	if v, ok := attrs["skip_cert_verification"]; ok {
+		skip = v.True()
+	} else if e := d.Getenv("TF_HTTP_SKIP_CERT_VERIFICATION"); e != "" {
+		on, err := strconv.ParseBool(e)
+		if err != nil {
+			envErr("TF_HTTP_SKIP_CERT_VERIFICATION", "true or false", e)
+		}
+		skip = on
+	}
+	cfg := statemgr.HTTPConfig{
+		Address:                str("address"),
+		UpdateMethod:           str("update_method"),
+		LockAddress:            str("lock_address"),
+		LockMethod:             str("lock_method"),
+		UnlockAddress:          str("unlock_address"),
+		UnlockMethod:           str("unlock_method"),
+		Username:               str("username"),
+		Password:               str("password"),
+		SkipCertVerification:   skip,
+		ClientCACertificatePEM: str("client_ca_certificate_pem"),
+		ClientCertificatePEM:   str("client_certificate_pem"),
+		ClientPrivateKeyPEM:    str("client_private_key_pem"),
+		RetryMax:               integer("retry_max", statemgr.DefaultHTTPRetryMax),
+		RetryWaitMin:           time.Duration(integer("retry_wait_min", int(statemgr.DefaultHTTPRetryWaitMin/time.Second))) * time.Second,
+		RetryWaitMax:           time.Duration(integer("retry_wait_max", int(statemgr.DefaultHTTPRetryWaitMax/time.Second))) * time.Second,
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	// The journal of an apply stays on this machine until the final
+	// snapshot is sent.
+	journal := filepath.Join(".terraform", "http-default.tfstate.journal")
+	mgr, err := statemgr.NewHTTP(cfg, journal, TerraformCompatVersion)
+	if err != nil {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to configure the backend \"http\"",
 			Detail:   err.Error() + ".",
 			Subject:  b.DeclRange.Ptr(),
 		}}

@@ -27,6 +27,8 @@ type Module struct {
 	Moved []*Moved
 	// Removed holds the removed blocks.
 	Removed []*Removed
+	// Imports holds the import blocks.
+	Imports []*Import
 
 	// requiredProvidersRange is where the module's one required_providers
 	// block was declared, for reporting duplicates.
@@ -109,6 +111,12 @@ func (m *Module) loadFile(f *hcl.File) hcl.Diagnostics {
 				key := r.Addr().String()
 				diags = append(diags, checkDuplicate(target, key, block.Type, r.DeclRange)...)
 				target[key] = r
+			}
+		case "import":
+			im, idiags := decodeImport(block)
+			diags = append(diags, idiags...)
+			if im != nil {
+				m.Imports = append(m.Imports, im)
 			}
 		case "removed":
 			rm, rdiags := decodeRemoved(block)

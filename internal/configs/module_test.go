@@ -192,16 +192,6 @@ module "m" {
 			wantDiags: []diag{errDiag("Unsupported block type", "main.tf:2,1-2,11")},
 		},
 
-		"import": {
-			files: map[string]string{"main.tf": `
-import {
-  to = terraform_data.a
-  id = "x"
-}
-`},
-			wantDiags: []diag{errDiag("Unsupported block type", "main.tf:2,1-2,7")},
-		},
-
 		"check": {
 			files: map[string]string{"main.tf": `
 check "c" {
@@ -251,13 +241,11 @@ check "c" {
 		},
 		"supported blocks still load": {
 			files: map[string]string{"main.tf": `
-import {
-  to = terraform_data.b
-  id = "x"
+check "c" {
 }
 resource "terraform_data" "b" {}
 `},
-			wantDiags: []diag{errDiag("Unsupported block type", "main.tf:2,1-2,7")},
+			wantDiags: []diag{errDiag("Unsupported block type", "main.tf:2,1-2,10")},
 		},
 	}
 	for name, tc := range tests {

@@ -33,7 +33,11 @@ func (aw *applyWalk) applyResource(ctx context.Context, n *resourceNode) hcl.Dia
 	}
 	var work []*plans.ResourceInstanceChange
 	values := map[addrs.InstanceKey]cty.Value{}
+	var diags hcl.Diagnostics
 	for _, c := range changes {
+		if c.Importing != nil {
+			diags = append(diags, aw.recordImport(c)...)
+		}
 		if c.DeposedKey != "" || c.Action == plans.Delete {
 			continue
 		}
@@ -44,7 +48,6 @@ func (aw *applyWalk) applyResource(ctx context.Context, n *resourceNode) hcl.Dia
 		}
 		work = append(work, c)
 	}
-	var diags hcl.Diagnostics
 	// Instances the plan left alone (data sources read during plan,
 	// instances outside -target, refresh-only plans) keep their prior
 	// values.
@@ -78,6 +81,19 @@ func (aw *applyWalk) applyResource(ctx context.Context, n *resourceNode) hcl.Dia
 		wg.Wait()
 	}
 	aw.ev.setResource(n.addr.Resource, resourceValue(x, values))
+	return diags
+}
+
+// recordImport reports an object an import block adopted during plan and
+// records it in the journal: it is already in the prior state.
+func (aw *applyWalk) recordImport(c *plans.ResourceInstanceChange) hcl.Diagnostics {
+	id := c.Importing.ID
+	aw.hook(func(h hooks.Hook) { h.PreImport(c.Addr, id) })
+	var diags hcl.Diagnostics
+	if obj := aw.state.Object(c.Addr); obj != nil {
+		diags = aw.record(c.Addr, "", obj, c.ProviderAddr)
+	}
+	aw.hook(func(h hooks.Hook) { h.PostImport(c.Addr, id) })
 	return diags
 }
 

@@ -147,6 +147,9 @@ type planWalk struct {
 	whole map[string]bool
 	// drift collects changes refreshing found; guarded by walker.mu.
 	drift []*plans.ResourceInstanceChange
+	// imported holds the instances import blocks adopted in this plan;
+	// guarded by walker.mu.
+	imported map[string]bool
 }
 
 func (pw *planWalk) addDrift(c *plans.ResourceInstanceChange) {

@@ -222,7 +222,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 	}
 	v = markSchemaSensitive(marks.Apply(v, obj.SensitivePaths), rt.schema)
 	private := obj.Private
-	if !pw.opts.SkipRefresh && addr.Resource.Resource.Mode == addrs.ManagedResourceMode {
+	if !pw.opts.SkipRefresh && addr.Resource.Resource.Mode == addrs.ManagedResourceMode && !pw.justImported(addr, deposed) {
 		pw.hook(func(h hooks.Hook) { h.PreRefresh(addr, hooks.IDOf(v)) })
 		unmarked, paths := marks.Paths(v)
 		if err := pw.acquire(ctx); err != nil {
@@ -284,7 +284,12 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt *resourceType, key addrs.InstanceKey, x *expansion) (cty.Value, hcl.Diagnostics) {
 	addr := n.addr.Instance(key)
 	unknown := cty.UnknownVal(rt.schema.ImpliedType())
+	importID, idiags := pw.importBlock(ctx, rt, addr)
+	if idiags.HasErrors() {
+		return unknown, idiags
+	}
 	prior, obj, diags := pw.readPrior(ctx, rt, addr, "")
+	diags = append(idiags, diags...)
 	if diags.HasErrors() {
 		return unknown, diags
 	}
@@ -355,6 +360,9 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 		change.After = prior
 	}
 	diags = append(diags, pw.checkPostconditions(n, x.keyData(key), change.After)...)
+	if importID != "" {
+		change.Importing = &plans.Importing{ID: importID}
+	}
 	pw.addChange(change)
 	return change.After, diags
 }

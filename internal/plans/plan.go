@@ -55,6 +55,9 @@ type Changes struct {
 // the "sensitive" mark on sensitive parts.
 type ResourceInstanceChange struct {
 	Addr addrs.AbsResourceInstance
+	// Importing is set when the object is adopted by an import block;
+	// it holds the import ID.
+	Importing *Importing
 	// PrevRunAddr is where the previous run recorded the object, when a
 	// moved block (or an implied move) changed its address; nil otherwise.
 	PrevRunAddr *addrs.AbsResourceInstance
@@ -76,6 +79,11 @@ type ResourceInstanceChange struct {
 	SchemaVersion int64
 }
 
+// Importing describes an import planned by an import block.
+type Importing struct {
+	ID string
+}
+
 // OutputChange is the planned change of a root module output.
 type OutputChange struct {
 	Name          string
@@ -88,7 +96,7 @@ type OutputChange struct {
 // any resource or output change other than NoOp.
 func (c *Changes) HasChanges() bool {
 	for _, r := range c.Resources {
-		if r.Action != NoOp || r.PrevRunAddr != nil {
+		if r.Action != NoOp || r.PrevRunAddr != nil || r.Importing != nil {
 			return true
 		}
 	}
@@ -108,6 +116,17 @@ func (c *Changes) Resource(addr addrs.AbsResourceInstance) *ResourceInstanceChan
 		}
 	}
 	return nil
+}
+
+// Imports returns how many objects the plan imports.
+func (c *Changes) Imports() int {
+	n := 0
+	for _, r := range c.Resources {
+		if r.Importing != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // Counts returns how many instances the plan adds, changes and destroys,

@@ -75,3 +75,18 @@ func label(addr addrs.AbsResourceInstance, deposed string) string {
 	}
 	return addr.String() + " (deposed object " + deposed + ")"
 }
+
+// PlanImport implements hooks.Hook.
+func (h *UIHook) PlanImport(addr addrs.AbsResourceInstance, id string) {
+	h.View.Outputf("[reset][bold]%s: Preparing import...%s[reset]\n", addr, idSuffix(id))
+}
+
+// PreImport implements hooks.Hook.
+func (h *UIHook) PreImport(addr addrs.AbsResourceInstance, id string) {
+	h.View.Outputf("[reset][bold]%s: Importing...%s[reset]\n", addr, idSuffix(id))
+}
+
+// PostImport implements hooks.Hook.
+func (h *UIHook) PostImport(addr addrs.AbsResourceInstance, id string) {
+	h.View.Outputf("[reset][bold]%s: Import complete%s[reset]\n", addr, idSuffix(id))
+}

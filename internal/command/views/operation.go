@@ -22,7 +22,7 @@ type Operation interface {
 	PlanNotSaved()
 	// Applied reports what an apply ("apply") or destroy ("destroy") did
 	// and the outputs.
-	Applied(operation string, add, change, destroy int, outputs map[string]*states.OutputValue)
+	Applied(operation string, imported, add, change, destroy int, outputs map[string]*states.OutputValue)
 	// Interrupted reports a first (graceful) or second (hard) Ctrl-C.
 	Interrupted(hard bool)
 	// PlanFailed precedes the errors of a plan that could not be made.
@@ -50,7 +50,7 @@ func (o *OperationHuman) Hook() hooks.Hook { return &UIHook{View: o.View} }
 func (o *OperationHuman) PlanNotSaved() { o.PlanNoSavedPlanNote() }
 
 // Applied implements Operation.
-func (o *OperationHuman) Applied(operation string, add, change, destroy int, outputs map[string]*states.OutputValue) {
+func (o *OperationHuman) Applied(operation string, imported, add, change, destroy int, outputs map[string]*states.OutputValue) {
 	if operation == "refresh" {
 		o.Outputs(outputs)
 		return
@@ -59,7 +59,11 @@ func (o *OperationHuman) Applied(operation string, add, change, destroy int, out
 		o.Outputf("\n[reset][bold][green]Destroy complete! Resources: %d destroyed.[reset]\n", destroy)
 		return
 	}
-	o.Outputf("\n[reset][bold][green]Apply complete! Resources: %d added, %d changed, %d destroyed.[reset]\n", add, change, destroy)
+	if imported > 0 {
+		o.Outputf("\n[reset][bold][green]Apply complete! Resources: %d imported, %d added, %d changed, %d destroyed.[reset]\n", imported, add, change, destroy)
+	} else {
+		o.Outputf("\n[reset][bold][green]Apply complete! Resources: %d added, %d changed, %d destroyed.[reset]\n", add, change, destroy)
+	}
 	o.Outputs(outputs)
 }
 
@@ -95,7 +99,7 @@ func (o *OperationJSON) PlanSaved(path string, _ bool) { o.Log("Saved the plan t
 func (o *OperationJSON) PlanNotSaved() {}
 
 // Applied implements Operation.
-func (o *OperationJSON) Applied(operation string, add, change, destroy int, outputs map[string]*states.OutputValue) {
+func (o *OperationJSON) Applied(operation string, imported, add, change, destroy int, outputs map[string]*states.OutputValue) {
 	if operation == "refresh" {
 		o.Outputs(outputs)
 		return

@@ -21,7 +21,7 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
 	var shown []*plans.ResourceInstanceChange
 	used := map[plans.Action]bool{}
 	for _, c := range changes.Resources {
-		if c.Action == plans.NoOp && c.PrevRunAddr == nil {
+		if c.Action == plans.NoOp && c.PrevRunAddr == nil && c.Importing == nil {
 			continue
 		}
 		shown = append(shown, c)
@@ -97,14 +97,22 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
 			if c.PrevRunAddr != nil {
 				prev = c.PrevRunAddr.String()
 			}
+			importing := ""
+			if c.Importing != nil {
+				importing = c.Importing.ID
+			}
 			b.WriteString(render.ResourceChange(render.Change{
-				Addr: c.Addr.String(), PrevAddr: prev, Action: c.Action, Reason: c.Reason,
+				Addr: c.Addr.String(), PrevAddr: prev, Importing: importing, Action: c.Action, Reason: c.Reason,
 				Before: c.Before, After: c.After, Schema: schema(c),
 				RequiresReplace: c.RequiredReplace, Deposed: c.DeposedKey,
 			}))
 		}
 		add, change, destroy := changes.Counts()
-		fmt.Fprintf(&b, "\n[reset][bold]Plan:[reset] %d to add, %d to change, %d to destroy.\n", add, change, destroy)
+		if n := changes.Imports(); n > 0 {
+			fmt.Fprintf(&b, "\n[reset][bold]Plan:[reset] %d to import, %d to add, %d to change, %d to destroy.\n", n, add, change, destroy)
+		} else {
+			fmt.Fprintf(&b, "\n[reset][bold]Plan:[reset] %d to add, %d to change, %d to destroy.\n", add, change, destroy)
+		}
 	}
 	if outputs > 0 {
 		b.WriteString("\n[reset][bold]Changes to Outputs:[reset]\n")

@@ -28,6 +28,11 @@ type Hook interface {
 	PostApply(addr addrs.AbsResourceInstance, deposed string, action plans.Action, id string, elapsed time.Duration, err error)
 	// Stopping is called once when the user interrupts the run.
 	Stopping()
+	// PlanImport is called before an import block's object is read
+	// during plan; PreImport and PostImport around recording it at apply.
+	PlanImport(addr addrs.AbsResourceInstance, id string)
+	PreImport(addr addrs.AbsResourceInstance, id string)
+	PostImport(addr addrs.AbsResourceInstance, id string)
 }
 
 // Nil is a Hook that ignores every event; embed it to implement only some.
@@ -47,6 +52,15 @@ func (Nil) PostApply(addrs.AbsResourceInstance, string, plans.Action, string, ti
 
 // Stopping implements Hook.
 func (Nil) Stopping() {}
+
+// PlanImport implements Hook.
+func (Nil) PlanImport(addrs.AbsResourceInstance, string) {}
+
+// PreImport implements Hook.
+func (Nil) PreImport(addrs.AbsResourceInstance, string) {}
+
+// PostImport implements Hook.
+func (Nil) PostImport(addrs.AbsResourceInstance, string) {}
 
 var _ Hook = Nil{}
 

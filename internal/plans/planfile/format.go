@@ -49,6 +49,7 @@ type valueJSON struct {
 type resourceChangeJSON struct {
 	Addr            string          `json:"addr"`
 	PrevAddr        string          `json:"prev_addr,omitempty"`
+	ImportID        string          `json:"import_id,omitempty"`
 	Deposed         string          `json:"deposed,omitempty"`
 	Provider        string          `json:"provider"`
 	Action          string          `json:"action"`

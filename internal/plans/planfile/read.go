@@ -166,6 +166,9 @@ func decodeResourceChanges(in []resourceChangeJSON) ([]*plans.ResourceInstanceCh
 		if c.RequiredReplace, err = statefile.UnmarshalPaths(rc.RequiredReplace); err != nil {
 			return nil, err
 		}
+		if rc.ImportID != "" {
+			c.Importing = &plans.Importing{ID: rc.ImportID}
+		}
 		if rc.PrevAddr != "" {
 			prev, diags := addrs.ParseAbsResourceInstanceStr(rc.PrevAddr)
 			if diags.HasErrors() {

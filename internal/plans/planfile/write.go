@@ -152,6 +152,9 @@ func encodeResourceChanges(changes []*plans.ResourceInstanceChange) ([]resourceC
 		if c.PrevRunAddr != nil {
 			rc.PrevAddr = c.PrevRunAddr.String()
 		}
+		if c.Importing != nil {
+			rc.ImportID = c.Importing.ID
+		}
 		out = append(out, rc)
 	}
 	return out, nil

@@ -29,6 +29,8 @@ type Change struct {
 	// their lines are annotated "# forces replacement".
 	RequiresReplace []cty.Path
 	Deposed         string // deposed object key, if the change is to one
+	// Importing is the import ID when an import block adopts the object.
+	Importing string
 	// Drift marks a change made outside strata, found by refreshing:
 	// "has changed" or "has been deleted" rather than what will happen.
 	Drift bool
@@ -40,7 +42,7 @@ type Change struct {
 // no-op change of an instance that did not move. The text holds
 // colorstring markup; pass it through Colorize.
 func ResourceChange(c Change) string {
-	if c.Action == plans.NoOp && (c.PrevAddr == "" || c.PrevAddr == c.Addr) {
+	if c.Action == plans.NoOp && (c.PrevAddr == "" || c.PrevAddr == c.Addr) && c.Importing == "" {
 		return ""
 	}
 	a := parseAddr(c.Addr)
@@ -131,7 +133,14 @@ func header(c Change, a addr) string {
 			b.WriteString("\n  # (left over from a partially-failed replacement of this instance)")
 		}
 	case plans.NoOp:
-		fmt.Fprintf(&b, "[bold]  # %s[reset] has moved to [bold]%s[reset]", esc(c.PrevAddr), disp)
+		if c.Importing != "" && (c.PrevAddr == "" || c.PrevAddr == c.Addr) {
+			fmt.Fprintf(&b, "[bold]  # %s[reset] will be imported", disp)
+		} else {
+			fmt.Fprintf(&b, "[bold]  # %s[reset] has moved to [bold]%s[reset]", esc(c.PrevAddr), disp)
+		}
+	}
+	if c.Importing != "" && c.Action != plans.NoOp {
+		fmt.Fprintf(&b, "\n  # (imported from %q)", c.Importing)
 	}
 	b.WriteString("\n")
 	if moved && c.Action != plans.NoOp {
