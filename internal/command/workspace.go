@@ -72,6 +72,10 @@ Subcommands:
 // workspaces lists the workspaces of the configured backend, sorted, with
 // "default" first.
 func workspaces(ctx context.Context, d *Deps, mod *configs.Module) ([]string, hcl.Diagnostics) {
+	if mod != nil && mod.Backend != nil && mod.Backend.Type == "http" {
+		// The http backend has one state: the default workspace.
+		return []string{statemgr.DefaultWorkspace}, nil
+	}
 	if mod != nil && mod.Backend != nil && mod.Backend.Type == "pg" {
 		mgr, diags := pgStateManager(d, mod.Backend, statemgr.DefaultWorkspace)
 		if diags.HasErrors() {
@@ -159,6 +163,10 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 			v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Workspace %q already exists", name)}})
 			return errReported
 		}
+	}
+	if mod != nil && mod.Backend != nil && mod.Backend.Type == "http" {
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Workspaces not supported", Detail: "The http backend stores a single state and does not support workspaces."}})
+		return errReported
 	}
 	if mod != nil && mod.Backend != nil && mod.Backend.Type == "pg" {
 		mgr, mdiags := pgStateManager(d, mod.Backend, name)
