@@ -2,6 +2,7 @@ package command
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -215,6 +216,50 @@ func TestE2EImportBlockApply(t *testing.T) {
 		runIn(t, dir, "", tf, "init", "-no-color")
 		if r := runIn(t, dir, "", tf, "plan", "-no-color", "-detailed-exitcode"); r.code != 0 {
 			t.Fatalf("terraform plans changes after strata's imports:\n%s%s", r.stdout, r.stderr)
+		}
+	}
+}
+
+// TestE2ERemoteState reads another configuration's outputs through
+// terraform_remote_state with the local backend, as Terraform does.
+func TestE2ERemoteState(t *testing.T) {
+	producer := t.TempDir()
+	writeFile(t, filepath.Join(producer, "main.tf"), `output "net" {
+  value = { cidr = "10.0.0.0/16", zones = ["a", "b"] }
+}`)
+	mustStrata(t, producer, 0, "apply", "-auto-approve", "-no-color")
+	consumer := t.TempDir()
+	writeFile(t, filepath.Join(consumer, "main.tf"), fmt.Sprintf(`data "terraform_remote_state" "net" {
+  backend = "local"
+  config = {
+    path = %q
+  }
+  defaults = {
+    missing = "fallback"
+  }
+}
+resource "terraform_data" "uses" {
+  input = data.terraform_remote_state.net.outputs.net.zones[1]
+}
+output "cidr" {
+  value = data.terraform_remote_state.net.outputs.net.cidr
+}
+output "fallback" {
+  value = data.terraform_remote_state.net.outputs.missing
+}
+`, filepath.Join(producer, "terraform.tfstate")))
+	mustStrata(t, consumer, 0, "apply", "-auto-approve", "-no-color")
+	if r := mustStrata(t, consumer, 0, "output", "-raw", "cidr"); r.stdout != "10.0.0.0/16" {
+		t.Fatalf("cidr = %q", r.stdout)
+	}
+	if r := mustStrata(t, consumer, 0, "output", "-raw", "fallback"); r.stdout != "fallback" {
+		t.Fatalf("fallback = %q", r.stdout)
+	}
+	mustStrata(t, consumer, 0, "plan", "-no-color", "-detailed-exitcode")
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		runIn(t, consumer, "", tf, "init", "-no-color")
+		if r := runIn(t, consumer, "", tf, "plan", "-no-color", "-detailed-exitcode"); r.code != 0 {
+			t.Fatalf("terraform plans changes on strata's state:\n%s%s", r.stdout, r.stderr)
 		}
 	}
 }

@@ -23,7 +23,7 @@ func (p *Provider) GetProviderSchema(context.Context) providers.GetProviderSchem
 	return providers.GetProviderSchemaResponse{
 		Provider:      providers.Schema{Block: &configschema.Block{}},
 		ResourceTypes: map[string]providers.Schema{"terraform_data": {Block: dataSchema()}},
-		DataSources:   map[string]providers.Schema{},
+		DataSources:   map[string]providers.Schema{"terraform_remote_state": {Block: remoteStateSchema()}},
 	}
 }
 
@@ -43,6 +43,9 @@ func (p *Provider) ValidateResourceConfig(_ context.Context, req providers.Valid
 
 // ValidateDataResourceConfig implements providers.Interface.
 func (p *Provider) ValidateDataResourceConfig(_ context.Context, req providers.ValidateDataResourceConfigRequest) providers.ValidateDataResourceConfigResponse {
+	if req.TypeName == "terraform_remote_state" {
+		return providers.ValidateDataResourceConfigResponse{}
+	}
 	return providers.ValidateDataResourceConfigResponse{Diagnostics: unsupported(req.TypeName)}
 }
 
@@ -109,6 +112,9 @@ func (p *Provider) ImportResourceState(_ context.Context, req providers.ImportRe
 
 // ReadDataSource implements providers.Interface.
 func (p *Provider) ReadDataSource(_ context.Context, req providers.ReadDataSourceRequest) providers.ReadDataSourceResponse {
+	if req.TypeName == "terraform_remote_state" {
+		return readRemoteState(req)
+	}
 	return providers.ReadDataSourceResponse{Diagnostics: unsupported(req.TypeName)}
 }
 
