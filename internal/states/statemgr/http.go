@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -530,21 +529,9 @@ func (m *HTTP) BeginJournal(base *states.State) (*Journal, error) {
 // EndJournal implements Manager: the final snapshot is sent once, then
 // the local journal is removed.
 func (m *HTTP) EndJournal(final *states.State) error {
-	j := m.journal
-	if err := m.Write(final); err != nil {
-		if j != nil {
-			j.f.Close()
-		}
+	if err := endJournal(m.journal, func() error { return m.Write(final) }); err != nil {
 		return err
 	}
-	if j == nil {
-		return nil
-	}
-	j.f.Close()
 	m.journal = nil
-	if err := os.Remove(j.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	syncDir(filepath.Dir(j.path))
 	return nil
 }

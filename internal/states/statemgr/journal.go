@@ -95,8 +95,18 @@ func (m *Local) BeginJournal(base *states.State) (*Journal, error) {
 // snapshot cannot be written the journal stays, so that the next command
 // recovers from it.
 func (m *Local) EndJournal(final *states.State) error {
-	j := m.journal
-	if err := m.Write(final); err != nil {
+	if err := endJournal(m.journal, func() error { return m.Write(final) }); err != nil {
+		return err
+	}
+	m.journal = nil
+	return nil
+}
+
+// endJournal writes the final snapshot with write and then removes the
+// journal j (which may be nil). When the write fails, the journal stays
+// for the next command to recover from.
+func endJournal(j *Journal, write func() error) error {
+	if err := write(); err != nil {
 		if j != nil {
 			j.f.Close()
 		}
@@ -106,7 +116,6 @@ func (m *Local) EndJournal(final *states.State) error {
 		return nil
 	}
 	j.f.Close()
-	m.journal = nil
 	if err := os.Remove(j.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -655,22 +654,10 @@ func (m *PG) BeginJournal(base *states.State) (*Journal, error) {
 // EndJournal implements Manager: the final snapshot is written to the
 // database once, then the local journal is removed.
 func (m *PG) EndJournal(final *states.State) error {
-	j := m.journal
-	if err := m.Write(final); err != nil {
-		if j != nil {
-			j.f.Close()
-		}
+	if err := endJournal(m.journal, func() error { return m.Write(final) }); err != nil {
 		return err
 	}
-	if j == nil {
-		return nil
-	}
-	j.f.Close()
 	m.journal = nil
-	if err := os.Remove(j.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	syncDir(filepath.Dir(j.path))
 	return nil
 }
 
