@@ -263,3 +263,31 @@ output "fallback" {
 		}
 	}
 }
+
+// TestE2EConsole evaluates expressions against the state and
+// configuration, one per line, printing values as terraform console does.
+func TestE2EConsole(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), "variable \"n\" {\n  default = 3\n}\nlocals {\n  doubled = var.n * 2\n}\nresource \"terraform_data\" \"a\" {\n  count = 2\n  input = \"v${count.index}\"\n}\n")
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	exprs := []string{"local.doubled", "terraform_data.a[1].output", `{ a = [1,2], b = "x" }`, `upper("hi")`}
+	r := runIn(t, dir, strings.Join(exprs, "\n")+"\n", strataBin, "console")
+	want := "6\n\"v1\"\n{\n  \"a\" = [\n    1,\n    2,\n  ]\n  \"b\" = \"x\"\n}\n\"HI\"\n"
+	if r.code != 0 || r.stdout != want {
+		t.Fatalf("console: exit %d\n%q\nwant\n%q\n%s", r.code, r.stdout, want, r.stderr)
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		runIn(t, dir, "", tf, "init", "-no-color")
+		for _, e := range exprs {
+			if got, wantOne := runIn(t, dir, e+"\n", strataBin, "console").stdout, runIn(t, dir, e+"\n", tf, "console").stdout; got != wantOne {
+				t.Errorf("%s: strata %q, terraform %q", e, got, wantOne)
+			}
+		}
+	}
+	if r := runIn(t, dir, "nope.x\n", strataBin, "console"); r.code != 1 || !strings.Contains(r.stderr, "Reference to undeclared resource") {
+		t.Fatalf("invalid expression: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".terraform.tfstate.lock.info")); err == nil {
+		t.Fatal("console left the state locked")
+	}
+}

@@ -127,6 +127,7 @@ Main commands:
   destroy       Destroy previously-created infrastructure
 
 All other commands:
+  console       Try strata expressions at an interactive command prompt
   fmt           Reformat your configuration in the standard style
   force-unlock  Release a stuck lock on the current workspace
   graph         Generate a Graphviz graph of the steps in an operation
@@ -167,6 +168,7 @@ Global options (use these before the subcommand, if any):
 		newRefreshCommand(d, nil),
 		newShowCommand(d, nil),
 		newOutputCommand(d, nil),
+		newConsoleCommand(d),
 		newFmtCommand(d, nil),
 		newGraphCommand(d, nil),
 		newImportCommand(d, nil),

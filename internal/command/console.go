@@ -1,0 +1,92 @@
+package command
+
+import (
+	"bufio"
+	"context"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-dev/strata/internal/command/views"
+	"github.com/strata-dev/strata/internal/command/views/render"
+	"github.com/strata-dev/strata/internal/lang/marks"
+)
+
+type consoleOptions struct {
+	view  viewFlags
+	vars  varFlags
+	state stateFlags
+}
+
+func newConsoleCommand(d *Deps) *cobra.Command {
+	opts := &consoleOptions{}
+	cmd := &cobra.Command{
+		Use:   "console [options]",
+		Short: "Try strata expressions at an interactive command prompt",
+		Long: `Usage: strata [global options] console [options]
+
+  Starts an interactive console for experimenting with strata
+  interpolations.
+
+  This will open an interactive console that you can use to type
+  interpolations into and inspect their values. This command loads the
+  current state. This lets you explore and test interpolations before
+  using them in future configurations.
+
+  This command will never modify your state. Type "exit" or press Ctrl-D
+  to leave. Expressions can also be piped in, one per line.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runConsole(cmd.Context(), d, opts)
+		},
+	}
+	fs := cmd.Flags()
+	opts.vars.register(fs)
+	fs.StringVar(&opts.state.statePath, "state", "", "Legacy option for the local backend only: the path to the\nstate file to read. Defaults to \"terraform.tfstate\".")
+	return cmd
+}
+
+func runConsole(ctx context.Context, d *Deps, opts *consoleOptions) error {
+	v := d.newView(viewFlags{noColor: true})
+	op, err := prepareOperation(ctx, d, views.NewOperation(v, nil), &opts.vars, &stateFlags{statePath: opts.state.statePath}, 1, "OperationTypeConsole")
+	if err != nil {
+		return err
+	}
+	// The console only reads: release the lock at once.
+	op.release()
+	console, diags := op.engine.NewConsole(ctx, op.state, op.vars)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	sc := bufio.NewScanner(d.Stdin)
+	sc.Buffer(make([]byte, 1024*1024), 1024*1024)
+	for {
+		if d.StdinIsTerminal {
+			v.Raw("> ")
+		}
+		if !sc.Scan() {
+			break
+		}
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		if line == "exit" {
+			break
+		}
+		val, ediags := console.Eval(line)
+		if ediags.HasErrors() {
+			v.Diagnostics(ediags)
+			if !d.StdinIsTerminal {
+				return errReported
+			}
+			continue
+		}
+		if marks.Contains(val) {
+			v.Raw("(sensitive value)\n")
+			continue
+		}
+		v.Raw(render.Value(val, 0) + "\n")
+	}
+	return nil
+}

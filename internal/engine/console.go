@@ -1,0 +1,85 @@
+package engine
+
+import (
+	"context"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/lang"
+	"github.com/strata-dev/strata/internal/states"
+)
+
+// Console evaluates expressions against the configuration and a state, as
+// `strata console` does: resources have the values recorded in the state,
+// and variables and locals are evaluated from the configuration.
+type Console struct {
+	scope *lang.Scope
+}
+
+// NewConsole prepares a console: it decodes every resource in the state
+// and evaluates the configuration's variables and locals.
+func (e *Engine) NewConsole(ctx context.Context, state *states.State, vars map[string]InputValue) (*Console, hcl.Diagnostics) {
+	w := e.newWalker(state.DeepCopy(), true)
+	defer w.ps.closeAll(context.WithoutCancel(ctx))
+	cg, diags := w.buildConfigGraph(ctx)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	// Resources: their state values, shaped by count or for_each.
+	for _, n := range cg.resources {
+		values := map[addrs.InstanceKey]cty.Value{}
+		x := &expansion{}
+		switch {
+		case n.cfg.Count != nil:
+			x.mode = 'C'
+		case n.cfg.ForEach != nil:
+			x.mode = 'E'
+		}
+		keys := w.state.InstanceKeys(n.addr)
+		if len(keys) > 0 {
+			rt, rdiags := w.resourceType(ctx, n.addr, n.provider, n.cfg.TypeRange.Ptr())
+			if rdiags.HasErrors() {
+				return nil, append(diags, rdiags...)
+			}
+			for _, k := range keys {
+				obj := w.state.Object(n.addr.Instance(k))
+				if obj == nil {
+					continue
+				}
+				v, err := decodeObject(obj, rt.schema)
+				if err != nil {
+					continue
+				}
+				values[k] = v
+				x.keys = append(x.keys, k)
+			}
+		}
+		sort.Slice(x.keys, func(i, j int) bool { return addrs.CompareKeys(x.keys[i], x.keys[j]) < 0 })
+		w.ev.setResource(n.addr.Resource, resourceValue(x, values))
+	}
+	// Variables and locals, in dependency order.
+	sub := cg.g.Clone()
+	for _, n := range sub.Vertices() {
+		switch n.(type) {
+		case *varNode, *localNode:
+		default:
+			sub.Remove(n)
+		}
+	}
+	pw := &planWalk{walker: w, opts: PlanOpts{Variables: vars}}
+	diags = append(diags, sub.Walk(ctx, 1, pw.visit)...)
+	return &Console{scope: w.ev.scope()}, diags
+}
+
+// Eval evaluates one expression.
+func (c *Console) Eval(src string) (cty.Value, hcl.Diagnostics) {
+	expr, diags := hclsyntax.ParseExpression([]byte(src), "<console-input>", hcl.InitialPos)
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	return c.scope.EvalExpr(expr, cty.DynamicPseudoType)
+}
