@@ -13,7 +13,6 @@ import (
 )
 
 type consoleOptions struct {
-	view  viewFlags
 	vars  varFlags
 	state stateFlags
 }
