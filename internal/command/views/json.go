@@ -187,9 +187,17 @@ var jsonVerbs = map[string]string{
 	"delete": "Plan to delete", "replace": "Plan to replace", "move": "Plan to move", "remove": "Plan to remove",
 }
 
-// Plan writes a planned_change message per change, the change summary and
-// the output changes.
+// Plan writes a resource_drift message per change found outside strata
+// (refresh-only plans), a planned_change message per change, the change
+// summary and the output changes.
 func (j *JSON) Plan(p *plans.Plan) {
+	if p.Mode == plans.RefreshOnlyMode {
+		for _, c := range p.DriftedResources {
+			action := jsonAction(c.Action)
+			j.emit("info", fmt.Sprintf("%s: Drift detected (%s)", c.Addr, action), "resource_drift",
+				map[string]any{"change": map[string]any{"resource": jsonResource(c.Addr), "action": action}})
+		}
+	}
 	for _, c := range p.Changes.Resources {
 		if c.Action == plans.NoOp && c.PrevRunAddr == nil {
 			continue
