@@ -291,3 +291,25 @@ func TestE2EConsole(t *testing.T) {
 		t.Fatal("console left the state locked")
 	}
 }
+
+// TestE2EProvidersSchemaMatchesTerraform: the built-in provider's schema
+// document equals Terraform's (provider-defined functions aside).
+func TestE2EProvidersSchemaMatchesTerraform(t *testing.T) {
+	tf := terraformBin(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `resource "terraform_data" "a" {}`)
+	runIn(t, dir, "", tf, "init", "-no-color")
+	var want, got map[string]any
+	if err := json.Unmarshal([]byte(runIn(t, dir, "", tf, "providers", "schema", "-json").stdout), &want); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(mustStrata(t, dir, 0, "providers", "schema", "-json").stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	delete(want["provider_schemas"].(map[string]any)["terraform.io/builtin/terraform"].(map[string]any), "functions")
+	w, _ := json.Marshal(want)
+	g, _ := json.Marshal(got)
+	if string(w) != string(g) {
+		t.Fatalf("schema documents differ:\n--- terraform\n%s\n--- strata\n%s", w, g)
+	}
+}

@@ -167,6 +167,9 @@ func blockJSON(b *configschema.Block) map[string]any {
 	if b == nil {
 		return ret
 	}
+	if b.DescriptionKind != "" {
+		ret["description_kind"] = b.DescriptionKind
+	}
 	if b.Description != "" {
 		ret["description"] = b.Description
 	}
@@ -199,6 +202,9 @@ func blockJSON(b *configschema.Block) map[string]any {
 
 func attributeJSON(a *configschema.Attribute) map[string]any {
 	ret := map[string]any{"description_kind": "plain"}
+	if a.DescriptionKind != "" {
+		ret["description_kind"] = a.DescriptionKind
+	}
 	if a.NestedType != nil {
 		attrs := map[string]any{}
 		for name, na := range a.NestedType.Attributes {

@@ -48,7 +48,9 @@ type Block struct {
 	BlockTypes map[string]*NestedBlock
 
 	Description string
-	Deprecated  bool
+	// DescriptionKind is "plain" (the default when empty) or "markdown".
+	DescriptionKind string
+	Deprecated      bool
 }
 
 // Attribute is the schema of one attribute. Exactly one of Type and
@@ -60,6 +62,8 @@ type Attribute struct {
 	NestedType *Object
 
 	Description string
+	// DescriptionKind is "plain" (the default when empty) or "markdown".
+	DescriptionKind string
 
 	Required  bool
 	Optional  bool

@@ -17,11 +17,11 @@ import (
 func remoteStateSchema() *configschema.Block {
 	return &configschema.Block{
 		Attributes: map[string]*configschema.Attribute{
-			"backend":   {Type: cty.String, Required: true, Description: "The remote backend to use, e.g. `remote` or `http`."},
-			"config":    {Type: cty.DynamicPseudoType, Optional: true, Description: "The configuration of the remote backend. Although this is optional, most backends require some configuration.\n\nThe object can use any arguments that would be valid in the equivalent `terraform { backend \"<TYPE>\" { ... } }` block."},
-			"defaults":  {Type: cty.DynamicPseudoType, Optional: true, Description: "Default values for outputs, in case the state file is empty or lacks a required output."},
-			"outputs":   {Type: cty.DynamicPseudoType, Computed: true, Description: "An object containing every root-level output in the remote state."},
-			"workspace": {Type: cty.String, Optional: true, Description: "The Terraform workspace to use, if the backend supports workspaces."},
+			"backend":   {Type: cty.String, Required: true, Description: "The remote backend to use, e.g. `remote` or `http`.", DescriptionKind: "markdown"},
+			"config":    {Type: cty.DynamicPseudoType, Optional: true, Description: "The configuration of the remote backend. Although this is optional, most backends require some configuration.\n\nThe object can use any arguments that would be valid in the equivalent `terraform { backend \"<TYPE>\" { ... } }` block.", DescriptionKind: "markdown"},
+			"defaults":  {Type: cty.DynamicPseudoType, Optional: true, Description: "Default values for outputs, in case the state file is empty or lacks a required output.", DescriptionKind: "markdown"},
+			"outputs":   {Type: cty.DynamicPseudoType, Computed: true, Description: "An object containing every root-level output in the remote state.", DescriptionKind: "markdown"},
+			"workspace": {Type: cty.String, Optional: true, Description: "The Terraform workspace to use, if the backend supports workspaces.", DescriptionKind: "markdown"},
 		},
 	}
 }

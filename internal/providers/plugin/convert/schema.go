@@ -89,16 +89,18 @@ func ProviderSchema6(s *tfplugin6.Schema) (providers.Schema, error) {
 // Block5 converts a protocol 5 block schema. A nil block is an empty one.
 func Block5(b *tfplugin5.Schema_Block) (*configschema.Block, error) {
 	block := &configschema.Block{
-		Attributes:  map[string]*configschema.Attribute{},
-		BlockTypes:  map[string]*configschema.NestedBlock{},
-		Description: b.GetDescription(),
-		Deprecated:  b.GetDeprecated(),
+		Attributes:      map[string]*configschema.Attribute{},
+		BlockTypes:      map[string]*configschema.NestedBlock{},
+		Description:     b.GetDescription(),
+		DescriptionKind: descriptionKind(b.GetDescriptionKind().String()),
+		Deprecated:      b.GetDeprecated(),
 	}
 	for _, a := range b.GetAttributes() {
 		attr, err := attributeFromProto(a)
 		if err != nil {
 			return nil, err
 		}
+		attr.DescriptionKind = descriptionKind(a.GetDescriptionKind().String())
 		if attr.Type == cty.NilType {
 			return nil, fmt.Errorf("attribute %q has no type", a.GetName())
 		}
@@ -125,10 +127,11 @@ func Block5(b *tfplugin5.Schema_Block) (*configschema.Block, error) {
 // nil block is an empty one.
 func Block6(b *tfplugin6.Schema_Block) (*configschema.Block, error) {
 	block := &configschema.Block{
-		Attributes:  map[string]*configschema.Attribute{},
-		BlockTypes:  map[string]*configschema.NestedBlock{},
-		Description: b.GetDescription(),
-		Deprecated:  b.GetDeprecated(),
+		Attributes:      map[string]*configschema.Attribute{},
+		BlockTypes:      map[string]*configschema.NestedBlock{},
+		Description:     b.GetDescription(),
+		DescriptionKind: descriptionKind(b.GetDescriptionKind().String()),
+		Deprecated:      b.GetDeprecated(),
 	}
 	for _, a := range b.GetAttributes() {
 		attr, err := attribute6(a)
@@ -159,6 +162,7 @@ func attribute6(a *tfplugin6.Schema_Attribute) (*configschema.Attribute, error) 
 	if err != nil {
 		return nil, err
 	}
+	attr.DescriptionKind = descriptionKind(a.GetDescriptionKind().String())
 	if obj := a.GetNestedType(); obj != nil {
 		if attr.Type != cty.NilType {
 			return nil, fmt.Errorf("attribute %q has both a type and a nested type", a.GetName())
@@ -339,4 +343,13 @@ func attributesToProto6(attrs map[string]*configschema.Attribute) ([]*tfplugin6.
 		out = append(out, pa)
 	}
 	return out, nil
+}
+
+// descriptionKind turns the protocol's StringKind name (PLAIN, MARKDOWN)
+// into the schema's ("plain", "markdown"); plain is the empty default.
+func descriptionKind(protoName string) string {
+	if protoName == "MARKDOWN" {
+		return "markdown"
+	}
+	return ""
 }
