@@ -106,6 +106,47 @@ resource "terraform_data" "a" {
 	}
 }
 
+// TestIgnoreChangesReplacement checks that ignore_changes only holds back
+// updates: a replacement creates the new object from the configuration as
+// written, and ignore_changes names map keys as well as attributes.
+func TestIgnoreChangesReplacement(t *testing.T) {
+	cases := []struct {
+		name           string
+		ignore, trig   string
+		input1, input2 string
+		wantAction     plans.Action
+		wantInput      string
+	}{
+		{"replace uses new config", "input", "1", `{ a = 1 }`, `{ a = 2 }`, plans.DeleteThenCreate, `{"a":2}`},
+		{"index names a key", `input["a"]`, "0", `{ a = 1, b = 2 }`, `{ a = 5, b = 2 }`, plans.NoOp, `{"a":1,"b":2}`},
+		{"attribute names a key", `input.a`, "0", `{ a = 1, b = 2 }`, `{ a = 5, b = 3 }`, plans.Update, `{"a":1,"b":3}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := func(input, trig string) string {
+				return `
+resource "terraform_data" "a" {
+  input            = ` + input + `
+  triggers_replace = ` + trig + `
+  lifecycle {
+    ignore_changes = [` + tc.ignore + `]
+  }
+}`
+			}
+			e := builtinEngine(testConfigInline(t, map[string]string{"main.tf": src(tc.input1, "0")}))
+			_, state := planApply(t, e, nil, PlanOpts{})
+			e2 := builtinEngine(testConfigInline(t, map[string]string{"main.tf": src(tc.input2, tc.trig)}))
+			plan, state := planApply(t, e2, state, PlanOpts{})
+			if got := actions(plan)["terraform_data.a"]; got != tc.wantAction {
+				t.Fatalf("action = %s, want %s", got, tc.wantAction)
+			}
+			if got := objectAttr(t, state, "terraform_data.a", "input"); got != tc.wantInput {
+				t.Fatalf("input = %s, want %s", got, tc.wantInput)
+			}
+		})
+	}
+}
+
 func TestRefreshDetectsDeletion(t *testing.T) {
 	p := &providertest.Provider{Schema: testSchema()}
 	e := testEngine(t, p, `resource "test_thing" "a" { name = "a" }`)

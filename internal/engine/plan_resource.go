@@ -303,8 +303,10 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	}
 	lc := n.cfg.Managed
 	unmarkedPrior, _ := prior.UnmarkDeep()
-	unmarkedConfig, configPaths := marks.Paths(config)
-	unmarkedConfig = ignoreChanges(unmarkedConfig, unmarkedPrior, lc)
+	rawConfig, configPaths := marks.Paths(config)
+	// ignore_changes applies to updates; a replacement uses the
+	// configuration as written.
+	unmarkedConfig := ignoreChanges(rawConfig, unmarkedPrior, lc)
 
 	planned, resp, pdiags := pw.planChange(ctx, n, rt, addr, unmarkedPrior, unmarkedConfig, obj)
 	diags = append(diags, pdiags...)
@@ -345,7 +347,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	if change.Action.IsReplace() {
 		// Plan the replacement object as a create.
 		null := cty.NullVal(rt.schema.ImpliedType())
-		planned, resp, pdiags = pw.planChange(ctx, n, rt, addr, null, unmarkedConfig, nil)
+		planned, resp, pdiags = pw.planChange(ctx, n, rt, addr, null, rawConfig, nil)
 		diags = append(diags, pdiags...)
 		if pdiags.HasErrors() {
 			return unknown, diags
@@ -577,8 +579,8 @@ func ignoreChanges(config, prior cty.Value, lc *configs.ManagedLifecycle) cty.Va
 	}
 	out, _ := cty.Transform(config, func(p cty.Path, v cty.Value) (cty.Value, error) {
 		for _, ig := range ignored {
-			if p.Equals(ig) {
-				if pv, err := ig.Apply(prior); err == nil {
+			if pathsEquivalent(p, ig) {
+				if pv, err := p.Apply(prior); err == nil {
 					return pv, nil
 				}
 			}
@@ -586,6 +588,36 @@ func ignoreChanges(config, prior cty.Value, lc *configs.ManagedLifecycle) cty.Va
 		return v, nil
 	})
 	return out
+}
+
+// pathsEquivalent compares paths treating attribute access and string
+// indexes alike, as ignore_changes = [input["k"]] and [input.k] both name
+// the attribute k of an object.
+func pathsEquivalent(a, b cty.Path) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if stepName(a[i]) != stepName(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func stepName(s cty.PathStep) string {
+	switch s := s.(type) {
+	case cty.GetAttrStep:
+		return "." + s.Name
+	case cty.IndexStep:
+		if s.Key.Type() == cty.String && s.Key.IsKnown() && !s.Key.IsNull() {
+			return "." + s.Key.AsString()
+		}
+		if s.Key.Type() == cty.Number && s.Key.IsKnown() && !s.Key.IsNull() {
+			return "[" + s.Key.AsBigFloat().Text('f', -1) + "]"
+		}
+	}
+	return "?"
 }
 
 // traversalPath converts a relative traversal such as tags["x"] into a
