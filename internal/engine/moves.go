@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/states"
@@ -59,4 +62,26 @@ func applyMoves(cfg *configs.Module, s *states.State) map[string]addrs.AbsResour
 		}
 	}
 	return prev
+}
+
+// checkMoves reports moved blocks whose source resource is still declared:
+// an object cannot be both moved away and kept. Sources naming one instance
+// are not checked, as that needs the resource's expansion.
+func checkMoves(cfg *configs.Module) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, m := range cfg.Moved {
+		rc := cfg.ManagedResources[m.From.Resource.Resource.String()]
+		if rc == nil || m.From.Instance || !m.From.Resource.Module.IsRoot() {
+			continue
+		}
+		at := rc.DeclRange.Start
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Moved object still exists",
+			Detail: fmt.Sprintf("This statement declares a move from %s, but that resource is still declared at %s:%d,%d.\n\nChange your configuration so that this resource will be declared as %s instead.",
+				m.From, rc.DeclRange.Filename, at.Line, at.Column, m.To),
+			Subject: m.DeclRange.Ptr(),
+		})
+	}
+	return diags
 }
