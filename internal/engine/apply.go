@@ -104,6 +104,7 @@ func (aw *applyWalk) addDestroyNodes() {
 		deps []addrs.AbsResource
 	}
 	var dependents []dependent
+	cbd := map[string][]*destroyNode{}
 	for _, c := range aw.plan.Changes.Resources {
 		if c.Action != plans.Delete && c.Action != plans.Forget && !c.Action.IsReplace() {
 			continue
@@ -117,6 +118,7 @@ func (aw *applyWalk) addDestroyNodes() {
 			g.Connect(rn, dn)
 		case plans.CreateThenDelete:
 			g.Connect(dn, rn)
+			cbd[c.Addr.ContainingResource().String()] = append(cbd[c.Addr.ContainingResource().String()], dn)
 		}
 		var provider node = aw.cg.providerNode(c.ProviderAddr)
 		g.Connect(dn, provider)
@@ -129,6 +131,7 @@ func (aw *applyWalk) addDestroyNodes() {
 		}
 		dependents = append(dependents, dependent{n: dn, deps: deps})
 	}
+	aw.deferCreateBeforeDestroy(cbd)
 	byResource := map[string][]*destroyNode{}
 	for _, d := range aw.destroys {
 		key := d.addr.ContainingResource().String()
@@ -165,6 +168,24 @@ func (aw *applyWalk) addDestroyNodes() {
 						g.Connect(target, rn)
 					}
 				}
+			}
+		}
+	}
+}
+
+// deferCreateBeforeDestroy orders the deletion of each object replaced
+// create-before-destroy (cbd, keyed by resource) after every configured
+// resource that refers to that resource, so that dependents move to the
+// new object while the old one still exists, and a failing dependent
+// leaves the old object in place.
+func (aw *applyWalk) deferCreateBeforeDestroy(cbd map[string][]*destroyNode) {
+	if len(cbd) == 0 {
+		return
+	}
+	for _, rn := range aw.cg.resources {
+		for _, dep := range aw.cg.resourceDeps(rn) {
+			for _, dn := range cbd[dep.String()] {
+				aw.cg.g.Connect(dn, rn)
 			}
 		}
 	}

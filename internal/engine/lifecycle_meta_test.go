@@ -52,6 +52,10 @@ resource "test_thing" "a" {
   lifecycle {
     create_before_destroy = true
   }
+}
+resource "test_thing" "b" {
+  name  = "b"
+  color = test_thing.a.id
 }`
 	e := testEngine(t, p, src)
 	_, state := planApply(t, e, nil, PlanOpts{})
@@ -60,7 +64,8 @@ resource "test_thing" "a" {
 	if got := actions(plan)["test_thing.a"]; got != plans.CreateThenDelete {
 		t.Fatalf("action %s, want CreateThenDelete", got)
 	}
-	if strings.Join(ops, ",") != "create two,delete one" {
+	// The old object outlives the update of b, which still refers to it.
+	if strings.Join(ops, ",") != "create two,create b,delete one" {
 		t.Fatalf("wrong order: %v", ops)
 	}
 	inst := state2.Resource(mustResource(t, "test_thing.a")).Instances[nil]
