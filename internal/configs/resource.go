@@ -206,6 +206,7 @@ func (r *Resource) decodeLifecycle(block *hcl.Block) hcl.Diagnostics {
 	if attr, ok := content.Attributes["replace_triggered_by"]; ok {
 		exprs, ediags := hcl.ExprList(attr.Expr)
 		diags = append(diags, ediags...)
+		diags = append(diags, checkReplaceTriggeredBy(exprs)...)
 		lc.ReplaceTriggeredBy = exprs
 	}
 	for _, b := range content.Blocks {
