@@ -186,6 +186,13 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 				refs, diags = append(refs, r...), append(diags, d...)
 			}
 		}
+		// An import block's ID is evaluated when its target is planned.
+		for _, im := range w.e.Config.Imports {
+			if im.To.Resource.Resource == n.cfg.Addr() {
+				r, d := lang.ReferencesInExpr(im.ID)
+				refs, diags = append(refs, r...), append(diags, d...)
+			}
+		}
 		schema, _, err := w.resourceSchema(ctx, n.cfg.Addr(), n.provider)
 		if err != nil {
 			return refs, diags // reported when the node runs
