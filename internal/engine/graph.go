@@ -189,8 +189,10 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 		// An import block's ID is evaluated when its target is planned.
 		for _, im := range w.e.Config.Imports {
 			if im.To.Resource.Resource == n.cfg.Addr() {
-				r, d := lang.ReferencesInExpr(im.ID)
-				refs, diags = append(refs, r...), append(diags, d...)
+				for _, e := range []hcl.Expression{im.ID, im.ForEach, im.ToKey} {
+					r, d := lang.ReferencesInExpr(e)
+					refs, diags = append(refs, r...), append(diags, d...)
+				}
 			}
 		}
 		schema, _, err := w.resourceSchema(ctx, n.cfg.Addr(), n.provider)

@@ -8,7 +8,9 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine/hooks"
+	"github.com/strata-dev/strata/internal/lang"
 	"github.com/strata-dev/strata/internal/providers"
 )
 
@@ -17,16 +19,15 @@ import (
 // the result becomes the instance's prior object for this plan. It returns
 // the import ID, or "" when no import applies.
 func (pw *planWalk) importBlock(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance) (string, hcl.Diagnostics) {
-	var expr hcl.Expression
-	for _, im := range pw.e.Config.Imports {
-		if im.To.String() == addr.String() {
-			expr = im.ID
-		}
-	}
-	if expr == nil || pw.state.Object(addr) != nil {
+	if pw.state.Object(addr) != nil {
 		return "", nil
 	}
-	v, diags := pw.ev.scope().EvalExpr(expr, cty.String)
+	expr, scope, diags := pw.importFor(addr)
+	if expr == nil {
+		return "", diags
+	}
+	v, vdiags := scope.EvalExpr(expr, cty.String)
+	diags = append(diags, vdiags...)
 	if diags.HasErrors() {
 		return "", diags
 	}
@@ -89,6 +90,110 @@ func (pw *planWalk) importBlock(ctx context.Context, rt *resourceType, addr addr
 	pw.imported[addr.String()] = true
 	pw.mu.Unlock()
 	return id, diags
+}
+
+// importFor finds the import block that targets addr and returns its id
+// expression and the scope to evaluate it in: the module scope, or with
+// for_each the scope of the element whose target is addr. It returns a nil
+// expression when no block targets addr.
+func (pw *planWalk) importFor(addr addrs.AbsResourceInstance) (hcl.Expression, *lang.Scope, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	for _, im := range pw.e.Config.Imports {
+		if im.To.Resource.Resource != addr.Resource.Resource {
+			continue
+		}
+		targets, tdiags := pw.importTargets(im)
+		diags = append(diags, tdiags...)
+		if tdiags.HasErrors() {
+			return nil, nil, diags
+		}
+		for _, t := range targets {
+			if t.addr.String() == addr.String() {
+				return im.ID, t.scope, diags
+			}
+		}
+	}
+	return nil, nil, diags
+}
+
+// importTarget is one instance an import block adopts, with the scope its
+// id is evaluated in.
+type importTarget struct {
+	addr  addrs.AbsResourceInstance
+	scope *lang.Scope
+}
+
+// importTargets expands an import block: one target, or one per for_each
+// element.
+func (pw *planWalk) importTargets(im *configs.Import) ([]importTarget, hcl.Diagnostics) {
+	x := &expansion{keys: []addrs.InstanceKey{addrs.NoKey}}
+	var diags hcl.Diagnostics
+	if im.ForEach != nil {
+		x, diags = pw.expandResource(&configs.Resource{ForEach: im.ForEach})
+		if diags.HasErrors() {
+			return nil, diags
+		}
+	}
+	base := pw.ev.scope()
+	targets := make([]importTarget, 0, len(x.keys))
+	for _, k := range x.keys {
+		scope := base.WithKey(x.keyData(k))
+		key, kdiags := importKey(im, scope)
+		diags = append(diags, kdiags...)
+		if kdiags.HasErrors() {
+			return nil, diags
+		}
+		targets = append(targets, importTarget{addr: im.To.Resource.Resource.Absolute(im.To.Module).Instance(key), scope: scope})
+	}
+	return targets, diags
+}
+
+// checkImportTargets reports import targets that are not instances of
+// their configured resource, after planning.
+func (pw *planWalk) checkImportTargets() hcl.Diagnostics {
+	planned := map[string]bool{}
+	for _, c := range pw.changes {
+		planned[c.Addr.String()] = true
+	}
+	var diags hcl.Diagnostics
+	for _, im := range pw.e.Config.Imports {
+		targets, tdiags := pw.importTargets(im)
+		diags = append(diags, tdiags...)
+		for _, t := range targets {
+			if planned[t.addr.String()] || !pw.targeted(t.addr) {
+				continue
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Configuration for import target does not exist",
+				Detail:   fmt.Sprintf("The configuration for the given import %s does not exist. All target instances must have an associated configuration to be imported.", t.addr),
+				Subject:  im.DeclRange.Ptr(),
+			})
+		}
+	}
+	return diags
+}
+
+// importKey evaluates the instance key an import block targets in scope.
+func importKey(im *configs.Import, scope *lang.Scope) (addrs.InstanceKey, hcl.Diagnostics) {
+	if im.ToKey == nil {
+		return im.To.Resource.Key, nil
+	}
+	v, diags := scope.EvalExpr(im.ToKey, cty.DynamicPseudoType)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	v, _ = v.Unmark()
+	key, err := addrs.ParseInstanceKeyValue(v)
+	if err != nil || v.IsNull() {
+		return nil, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid import address",
+			Detail:   "The index of the to address must be a known string or whole number.",
+			Subject:  im.ToKey.Range().Ptr(),
+		})
+	}
+	return key, diags
 }
 
 // justImported reports whether this plan imported the object, so it is

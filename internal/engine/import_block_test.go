@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,5 +61,79 @@ resource "test_thing" "a" {
 	c := plan.Changes.Resource(mustInstance(t, "test_thing.a"))
 	if c == nil || c.Importing == nil || c.Action != plans.NoOp {
 		t.Fatalf("want a no-op import of test_thing.a, got %+v", c)
+	}
+}
+
+func TestImportBlockForEach(t *testing.T) {
+	tests := []struct {
+		name    string
+		src     string
+		want    map[string]string // imported address -> ID
+		wantErr string
+	}{
+		{
+			name: "map",
+			src: `
+import {
+  for_each = { x = "id-x", y = "id-y" }
+  to       = terraform_data.a[each.key]
+  id       = each.value
+}
+resource "terraform_data" "a" {
+  for_each = toset(["x", "y"])
+}`,
+			want: map[string]string{`terraform_data.a["x"]`: "id-x", `terraform_data.a["y"]`: "id-y"},
+		},
+		{
+			name: "numbers index count",
+			src: `
+variable "ids" { default = { "i-0" = 0, "i-1" = 1 } }
+import {
+  for_each = var.ids
+  to       = terraform_data.a[each.value]
+  id       = each.key
+}
+resource "terraform_data" "a" {
+  count = 2
+}`,
+			want: map[string]string{"terraform_data.a[0]": "i-0", "terraform_data.a[1]": "i-1"},
+		},
+		{
+			name: "target outside the expansion",
+			src: `
+import {
+  for_each = { x = "id-x", z = "id-z" }
+  to       = terraform_data.a[each.key]
+  id       = each.value
+}
+resource "terraform_data" "a" {
+  for_each = { x = 1 }
+}`,
+			wantErr: `The configuration for the given import terraform_data.a["z"] does not exist.`,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := testConfigInline(t, map[string]string{"main.tf": tc.src})
+			plan, diags := builtinEngine(cfg).Plan(context.Background(), nil, PlanOpts{})
+			if tc.wantErr != "" {
+				if !diags.HasErrors() || !strings.Contains(diags.Error(), tc.wantErr) {
+					t.Fatalf("diagnostics = %v, want %q", diags, tc.wantErr)
+				}
+				return
+			}
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			got := map[string]string{}
+			for _, c := range plan.Changes.Resources {
+				if c.Importing != nil {
+					got[c.Addr.String()] = c.Importing.ID
+				}
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("imports = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -83,6 +83,9 @@ The -target option is not for routine use, and is provided only for exceptional 
 	}
 	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, pw.visit)...))
 
+	if !diags.HasErrors() && opts.Mode == plans.NormalMode {
+		diags = append(diags, pw.checkImportTargets()...)
+	}
 	// Outputs that are in the state but no longer configured are removed.
 	for name, o := range prevRun.Outputs {
 		if _, ok := e.Config.Outputs[name]; !ok {
