@@ -85,3 +85,34 @@ func checkMoves(cfg *configs.Module) hcl.Diagnostics {
 	}
 	return diags
 }
+
+// checkMovedInstances reports moved blocks whose source instance is still
+// one of its resource's instances. It runs after planning, when count and
+// for_each can be evaluated.
+func (pw *planWalk) checkMovedInstances() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, m := range pw.e.Config.Moved {
+		rc := pw.e.Config.ManagedResources[m.From.Resource.Resource.String()]
+		if rc == nil || !m.From.Instance || !m.From.Resource.Module.IsRoot() {
+			continue
+		}
+		x, xdiags := pw.expandResource(rc)
+		if xdiags.HasErrors() || !x.has(m.From.Key) {
+			continue
+		}
+		decl := rc.DeclRange
+		if rc.Count != nil {
+			decl = rc.Count.Range()
+		} else if rc.ForEach != nil {
+			decl = rc.ForEach.Range()
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Moved object still exists",
+			Detail: fmt.Sprintf("This statement declares a move from %s, but that resource instance is still declared at %s:%d,%d.\n\nChange your configuration so that this instance will be declared as %s instead.",
+				m.From, decl.Filename, decl.Start.Line, decl.Start.Column, m.To),
+			Subject: m.DeclRange.Ptr(),
+		})
+	}
+	return diags
+}

@@ -85,6 +85,7 @@ The -target option is not for routine use, and is provided only for exceptional 
 
 	if !diags.HasErrors() && opts.Mode == plans.NormalMode {
 		diags = append(diags, pw.checkImportTargets()...)
+		diags = append(diags, pw.checkMovedInstances()...)
 	}
 	// Outputs that are in the state but no longer configured are removed.
 	for name, o := range prevRun.Outputs {
