@@ -108,7 +108,7 @@ func (pw *planWalk) importFor(addr addrs.AbsResourceInstance) (hcl.Expression, *
 			return nil, nil, diags
 		}
 		for _, t := range targets {
-			if t.addr.String() == addr.String() {
+			if t.addr.Resource.Key == addr.Resource.Key {
 				return im.ID, t.scope, diags
 			}
 		}
@@ -124,8 +124,27 @@ type importTarget struct {
 }
 
 // importTargets expands an import block: one target, or one per for_each
-// element.
+// element. The result is computed once per plan, as the block's references
+// are dependencies of its resource and so final when it is asked; its
+// diagnostics are returned only the first time, so they appear once.
 func (pw *planWalk) importTargets(im *configs.Import) ([]importTarget, hcl.Diagnostics) {
+	pw.mu.Lock()
+	cached, ok := pw.importCache[im]
+	pw.mu.Unlock()
+	if ok {
+		return cached, nil
+	}
+	targets, diags := pw.expandImport(im)
+	pw.mu.Lock()
+	if pw.importCache == nil {
+		pw.importCache = map[*configs.Import][]importTarget{}
+	}
+	pw.importCache[im] = targets
+	pw.mu.Unlock()
+	return targets, diags
+}
+
+func (pw *planWalk) expandImport(im *configs.Import) ([]importTarget, hcl.Diagnostics) {
 	x := &expansion{keys: []addrs.InstanceKey{addrs.NoKey}}
 	var diags hcl.Diagnostics
 	if im.ForEach != nil {

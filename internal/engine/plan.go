@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine/dag"
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/states"
@@ -155,6 +156,9 @@ type planWalk struct {
 	// imported holds the instances import blocks adopted in this plan;
 	// guarded by walker.mu.
 	imported map[string]bool
+	// importCache holds each import block's expansion; guarded by
+	// walker.mu.
+	importCache map[*configs.Import][]importTarget
 }
 
 func (pw *planWalk) addDrift(c *plans.ResourceInstanceChange) {
