@@ -118,7 +118,8 @@ func (aw *applyWalk) addDestroyNodes() {
 			g.Connect(rn, dn)
 		case plans.CreateThenDelete:
 			g.Connect(dn, rn)
-			cbd[c.Addr.ContainingResource().String()] = append(cbd[c.Addr.ContainingResource().String()], dn)
+			key := c.Addr.ContainingResource().String()
+			cbd[key] = append(cbd[key], dn)
 		}
 		var provider node = aw.cg.providerNode(c.ProviderAddr)
 		g.Connect(dn, provider)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/states"
@@ -66,7 +67,7 @@ func applyMoves(cfg *configs.Module, s *states.State) map[string]addrs.AbsResour
 
 // checkMoves reports moved blocks whose source resource is still declared:
 // an object cannot be both moved away and kept. Sources naming one instance
-// are not checked, as that needs the resource's expansion.
+// are checked by checkMovedInstances, once count and for_each are known.
 func checkMoves(cfg *configs.Module) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, m := range cfg.Moved {
@@ -74,14 +75,7 @@ func checkMoves(cfg *configs.Module) hcl.Diagnostics {
 		if rc == nil || m.From.Instance || !m.From.Resource.Module.IsRoot() {
 			continue
 		}
-		at := rc.DeclRange.Start
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Moved object still exists",
-			Detail: fmt.Sprintf("This statement declares a move from %s, but that resource is still declared at %s:%d,%d.\n\nChange your configuration so that this resource will be declared as %s instead.",
-				m.From, rc.DeclRange.Filename, at.Line, at.Column, m.To),
-			Subject: m.DeclRange.Ptr(),
-		})
+		diags = append(diags, movedStillExists(m, "resource", rc.DeclRange))
 	}
 	return diags
 }
@@ -106,13 +100,23 @@ func (pw *planWalk) checkMovedInstances() hcl.Diagnostics {
 		} else if rc.ForEach != nil {
 			decl = rc.ForEach.Range()
 		}
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Moved object still exists",
-			Detail: fmt.Sprintf("This statement declares a move from %s, but that resource instance is still declared at %s:%d,%d.\n\nChange your configuration so that this instance will be declared as %s instead.",
-				m.From, decl.Filename, decl.Start.Line, decl.Start.Column, m.To),
-			Subject: m.DeclRange.Ptr(),
-		})
+		diags = append(diags, movedStillExists(m, "instance", decl))
 	}
 	return diags
+}
+
+// movedStillExists is Terraform's error for a moved block whose source
+// (what is "resource" or "instance") is still declared at decl.
+func movedStillExists(m *configs.Moved, what string, decl hcl.Range) *hcl.Diagnostic {
+	declared := "resource"
+	if what == "instance" {
+		declared = "resource instance"
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Moved object still exists",
+		Detail: fmt.Sprintf("This statement declares a move from %s, but that %s is still declared at %s:%d,%d.\n\nChange your configuration so that this %s will be declared as %s instead.",
+			m.From, declared, decl.Filename, decl.Start.Line, decl.Start.Column, what, m.To),
+		Subject: m.DeclRange.Ptr(),
+	}
 }
