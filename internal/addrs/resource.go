@@ -109,10 +109,17 @@ func (r AbsResourceInstance) ContainingResource() AbsResource {
 	return AbsResource{Module: r.Module, Resource: r.Resource.Resource}
 }
 
-// Less orders instance addresses for stable output: by resource address and
-// then by key.
+// Less orders instance addresses for stable output as Terraform does:
+// shallower modules first, then by module instance, resource address and
+// key.
 func (r AbsResourceInstance) Less(o AbsResourceInstance) bool {
-	rs, os := r.ContainingResource().String(), o.ContainingResource().String()
+	if len(r.Module) != len(o.Module) {
+		return len(r.Module) < len(o.Module)
+	}
+	if c := r.Module.Compare(o.Module); c != 0 {
+		return c < 0
+	}
+	rs, os := r.Resource.Resource.String(), o.Resource.Resource.String()
 	if rs != os {
 		return rs < os
 	}

@@ -53,11 +53,11 @@ func runGraph(ctx context.Context, d *Deps, opts *graphOptions) error {
 			Detail: fmt.Sprintf("%q is not a graph type: use plan, plan-refresh-only, plan-destroy or apply.", opts.typ)}})
 		return errReported
 	}
-	mod, _, diags := loadConfig(v)
+	cfg, _, diags := loadConfig(v)
 	if hasErrors(v, diags) {
 		return errReported
 	}
-	dot, gdiags := newEngine(d, mod, hooks.Nil{}, 0).GraphDOT(ctx, opts.typ != "")
+	dot, gdiags := newEngine(d, cfg, hooks.Nil{}, 0).GraphDOT(ctx, opts.typ != "")
 	if hasErrors(v, gdiags) {
 		return errReported
 	}

@@ -48,7 +48,7 @@ func newInitCommand(d *Deps, runF func(*initOptions) error) *cobra.Command {
 
 func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	v := d.newView(opts.view)
-	mod, _, diags := loadConfig(v)
+	mod, diags := loadRootModule(v)
 	if len(v.Files) == 0 {
 		v.Output("[reset][bold]strata initialized in an empty directory![reset]\n\n" +
 			"The directory has no strata configuration files. You may begin working\n" +
@@ -62,8 +62,13 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	if _, mdiags := stateManager(d, mod, nil); hasErrors(v, mdiags) {
 		return errReported
 	}
+	// With the modules in place, the whole configuration can be loaded.
+	cfg, _, cdiags := loadConfig(v)
+	if hasErrors(v, cdiags) {
+		return errReported
+	}
 	v.Output("[reset][bold]Initializing provider plugins...[reset]\n")
-	if hasErrors(v, installProviders(d, v, mod, opts)) {
+	if hasErrors(v, installProviders(d, v, cfg, opts)) {
 		return errReported
 	}
 	if err := os.MkdirAll(".terraform", 0o755); err != nil {
@@ -80,21 +85,25 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	return nil
 }
 
-// neededProviders lists the providers a module uses: its required_providers
-// and those its resources imply, sorted.
-func neededProviders(mod *configs.Module) []addrs.Provider {
+// neededProviders lists the providers a configuration uses: the
+// required_providers of its modules and those their resources imply,
+// sorted.
+func neededProviders(cfg *configs.Config) []addrs.Provider {
 	seen := map[addrs.Provider]bool{}
-	for _, rp := range mod.RequiredProviders {
-		seen[rp.Source] = true
-	}
-	for _, rs := range []map[string]*configs.Resource{mod.ManagedResources, mod.DataResources} {
-		for _, r := range rs {
-			seen[mod.ProviderForLocalName(r.ProviderLocalName())] = true
+	cfg.DeepEach(func(c *configs.Config) {
+		mod := c.Module
+		for _, rp := range mod.RequiredProviders {
+			seen[rp.Source] = true
 		}
-	}
-	for _, p := range mod.ProviderConfigs {
-		seen[mod.ProviderForLocalName(p.Name)] = true
-	}
+		for _, rs := range []map[string]*configs.Resource{mod.ManagedResources, mod.DataResources} {
+			for _, r := range rs {
+				seen[mod.ProviderForLocalName(r.ProviderLocalName())] = true
+			}
+		}
+		for _, p := range mod.ProviderConfigs {
+			seen[mod.ProviderForLocalName(p.Name)] = true
+		}
+	})
 	out := make([]addrs.Provider, 0, len(seen))
 	for p := range seen {
 		out = append(out, p)

@@ -3,6 +3,7 @@ package command
 import (
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/go-version"
@@ -22,7 +23,7 @@ var providersDir = filepath.Join(".terraform", "providers")
 // installProviders selects, verifies and installs the providers the
 // configuration needs from local provider directories, and records them
 // in the dependency lock file.
-func installProviders(d *Deps, v *views.View, mod *configs.Module, opts *initOptions) hcl.Diagnostics {
+func installProviders(d *Deps, v *views.View, cfg *configs.Config, opts *initOptions) hcl.Diagnostics {
 	locks, diags := depsfile.Load(depsfile.FileName)
 	if diags.HasErrors() {
 		return diags
@@ -39,12 +40,12 @@ func installProviders(d *Deps, v *views.View, mod *configs.Module, opts *initOpt
 	}
 	newLocks := depsfile.Locks{}
 	changed := false
-	for _, p := range neededProviders(mod) {
+	for _, p := range neededProviders(cfg) {
 		if p.IsBuiltIn() {
 			v.Outputf("- %s is built in to strata\n", p.String())
 			continue
 		}
-		constraints, cstr, cdiags := providerConstraints(mod, p)
+		constraints, cstr, cdiags := providerConstraints(cfg, p)
 		if cdiags.HasErrors() {
 			return cdiags
 		}
@@ -119,15 +120,18 @@ func installProviders(d *Deps, v *views.View, mod *configs.Module, opts *initOpt
 	return nil
 }
 
-// providerConstraints returns the version constraints the configuration
-// places on a provider.
-func providerConstraints(mod *configs.Module, p addrs.Provider) (version.Constraints, string, hcl.Diagnostics) {
+// providerConstraints returns the version constraints the modules of the
+// configuration place on a provider, combined.
+func providerConstraints(cfg *configs.Config, p addrs.Provider) (version.Constraints, string, hcl.Diagnostics) {
 	var parts []string
-	for _, rp := range mod.RequiredProviders {
-		if rp.Source == p && rp.Requirement.Required != nil {
-			parts = append(parts, rp.Requirement.Required.String())
+	cfg.DeepEach(func(c *configs.Config) {
+		for _, name := range sortedNames(c.Module.RequiredProviders) {
+			rp := c.Module.RequiredProviders[name]
+			if rp.Source == p && rp.Requirement.Required != nil {
+				parts = append(parts, rp.Requirement.Required.String())
+			}
 		}
-	}
+	})
 	if len(parts) == 0 {
 		return nil, "", nil
 	}
@@ -145,4 +149,13 @@ func abs(p string) string {
 		return p
 	}
 	return a
+}
+
+func sortedNames[T any](m map[string]T) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }

@@ -20,23 +20,46 @@ type diagView interface {
 	SetFiles(map[string]*hcl.File)
 }
 
-// loadConfig loads the root module in the working directory, recording
-// the sources in the view for diagnostics.
-func loadConfig(v diagView) (*configs.Module, *configs.Parser, hcl.Diagnostics) {
+// loadConfig loads the configuration in the working directory, the root
+// module and the modules it calls, recording the sources in the view for
+// diagnostics. The result is nil only when the root module cannot be read.
+func loadConfig(v diagView) (*configs.Config, *configs.Parser, hcl.Diagnostics) {
 	p := configs.NewParser()
-	mod, diags := p.LoadModule(".")
+	cfg, diags := p.LoadConfig(".")
 	v.SetFiles(p.Files())
-	if mod != nil && !diags.HasErrors() {
-		diags = append(diags, checkRequiredVersion(mod)...)
+	if cfg != nil && !diags.HasErrors() {
+		cfg.DeepEach(func(c *configs.Config) {
+			diags = append(diags, checkRequiredVersion(c.Module)...)
+		})
 	}
-	if mod != nil && len(p.Files()) == 0 {
+	if cfg != nil && len(p.Files()) == 0 {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "No configuration files",
 			Detail:   "The directory has no strata configuration files (*.tf or *.tf.json). Run this command in a directory holding a configuration, or use -chdir=DIR.",
 		})
 	}
-	return mod, p, diags
+	return cfg, p, diags
+}
+
+// loadRootModule loads only the root module, for init, which installs the
+// modules it calls.
+func loadRootModule(v diagView) (*configs.Module, hcl.Diagnostics) {
+	p := configs.NewParser()
+	mod, diags := p.LoadModule(".")
+	v.SetFiles(p.Files())
+	if mod != nil && !diags.HasErrors() {
+		diags = append(diags, checkRequiredVersion(mod)...)
+	}
+	return mod, diags
+}
+
+// rootOf returns the root module of a configuration, or nil.
+func rootOf(cfg *configs.Config) *configs.Module {
+	if cfg == nil {
+		return nil
+	}
+	return cfg.Module
 }
 
 func checkRequiredVersion(mod *configs.Module) hcl.Diagnostics {

@@ -43,9 +43,9 @@ func (d *Deps) newOperationView(f viewFlags) views.Operation {
 
 // newEngine builds an engine for the configuration in the working
 // directory.
-func newEngine(d *Deps, mod *configs.Module, hook hooks.Hook, parallelism int) *engine.Engine {
+func newEngine(d *Deps, cfg *configs.Config, hook hooks.Hook, parallelism int) *engine.Engine {
 	return &engine.Engine{
-		Config:      mod,
+		Config:      cfg,
 		Providers:   d.Providers("."),
 		Parallelism: parallelism,
 		Hooks:       []hooks.Hook{hook},

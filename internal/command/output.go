@@ -54,8 +54,8 @@ func runOutput(ctx context.Context, d *Deps, opts *outputOptions, args []string)
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid output format", Detail: "The -raw and -json options are mutually-exclusive."}})
 		return errReported
 	}
-	mod, _, _ := loadConfig(&views.View{})
-	mgr, diags := stateManager(d, mod, &opts.state)
+	cfg, _, _ := loadConfig(&views.View{})
+	mgr, diags := stateManager(d, rootOf(cfg), &opts.state)
 	if hasErrors(v, diags) {
 		return errReported
 	}

@@ -95,7 +95,7 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	v.Plan(plan, schemaLookup(ctx, op.engine))
 	v.Diagnostics(diags)
 	if opts.out != "" {
-		if sdiags := savePlan(d, op.files, plan, opts.out); hasErrors(v, sdiags) {
+		if sdiags := savePlan(d, op.cfg, op.files, plan, opts.out); hasErrors(v, sdiags) {
 			return errReported
 		}
 		v.PlanSaved(opts.out, inAutomation(d))

@@ -19,17 +19,8 @@ import (
 const lockFileName = ".terraform.lock.hcl"
 
 // savePlan writes a plan file with the configuration as it was planned.
-func savePlan(d *Deps, files map[string]*hcl.File, plan *plans.Plan, path string) hcl.Diagnostics {
-	names, err := configs.ModuleFiles(".")
-	if err != nil {
-		return errorDiag("Failed to save the plan", err)
-	}
-	config := map[string][]byte{}
-	for _, n := range names {
-		if f, ok := files[n]; ok {
-			config[n] = f.Bytes
-		}
-	}
+func savePlan(d *Deps, cfg *configs.Config, files map[string]*hcl.File, plan *plans.Plan, path string) hcl.Diagnostics {
+	config := cfg.SnapshotFiles(files)
 	lock, err := os.ReadFile(lockFileName)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return errorDiag("Failed to save the plan", err)
@@ -45,7 +36,7 @@ func savePlan(d *Deps, files map[string]*hcl.File, plan *plans.Plan, path string
 }
 
 // readPlan reads a saved plan and loads its configuration snapshot.
-func readPlan(d *Deps, v diagView, path string) (*planfile.Contents, *configs.Module, hcl.Diagnostics) {
+func readPlan(d *Deps, v diagView, path string) (*planfile.Contents, *configs.Config, hcl.Diagnostics) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, errorDiag("Failed to read plan file", err)
@@ -59,9 +50,9 @@ func readPlan(d *Deps, v diagView, path string) (*planfile.Contents, *configs.Mo
 		}}
 	}
 	p := configs.NewParser()
-	mod, diags := p.LoadModuleFromSources(".", c.Config)
+	cfg, diags := p.LoadConfigFromSnapshot(c.Config)
 	v.SetFiles(p.Files())
-	return c, mod, diags
+	return c, cfg, diags
 }
 
 // checkNotStale refuses a saved plan whose state has moved on since it
@@ -96,12 +87,12 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Destroy can't be used with saved plan", Detail: "Create a destroy plan with \"strata plan -destroy -out=FILE\" and apply that instead."}})
 		return errReported
 	}
-	c, mod, diags := readPlan(d, v, path)
+	c, cfg, diags := readPlan(d, v, path)
 	if hasErrors(v, diags) {
 		return errReported
 	}
 	plan := c.Plan
-	mgr, mdiags := stateManager(d, mod, &opts.state)
+	mgr, mdiags := stateManager(d, cfg.Module, &opts.state)
 	if hasErrors(v, mdiags) {
 		return errReported
 	}
@@ -119,6 +110,6 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 	}
 	ctx, cancel := applyInterrupts(ctx, d, v)
 	defer cancel()
-	op := &operation{mod: mod, engine: newEngine(d, mod, v.Hook(), opts.parallelism), mgr: mgr, state: state, release: release}
+	op := &operation{cfg: cfg, engine: newEngine(d, cfg, v.Hook(), opts.parallelism), mgr: mgr, state: state, release: release}
 	return applyPlan(ctx, d, v, op, plan, plan.Mode == plans.DestroyMode, false)
 }

@@ -15,7 +15,7 @@ import (
 // operation is what plan, apply and destroy share once prepared: the
 // configuration, variable values and the locked state.
 type operation struct {
-	mod     *configs.Module
+	cfg     *configs.Config
 	engine  *engine.Engine
 	vars    map[string]engine.InputValue
 	mgr     statemgr.Manager
@@ -30,15 +30,15 @@ type operation struct {
 // reads the state. On error it has reported the diagnostics and holds no
 // lock.
 func prepareOperation(ctx context.Context, d *Deps, v views.Operation, vf *varFlags, sf *stateFlags, parallelism int, opName string) (*operation, error) {
-	mod, parser, diags := loadConfig(v)
+	cfg, parser, diags := loadConfig(v)
 	if hasErrors(v, diags) {
 		return nil, errReported
 	}
-	vars, vdiags := collectVariables(d, mod, parser, vf, true)
+	vars, vdiags := collectVariables(d, cfg.Module, parser, vf, true)
 	if hasErrors(v, vdiags) {
 		return nil, errReported
 	}
-	mgr, mdiags := stateManager(d, mod, sf)
+	mgr, mdiags := stateManager(d, cfg.Module, sf)
 	if hasErrors(v, mdiags) {
 		return nil, errReported
 	}
@@ -47,7 +47,7 @@ func prepareOperation(ctx context.Context, d *Deps, v views.Operation, vf *varFl
 		return nil, errReported
 	}
 	return &operation{
-		mod: mod, engine: newEngine(d, mod, v.Hook(), parallelism), vars: vars,
+		cfg: cfg, engine: newEngine(d, cfg, v.Hook(), parallelism), vars: vars,
 		mgr: mgr, state: state, release: release, files: parser.Files(),
 	}, nil
 }

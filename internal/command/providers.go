@@ -55,13 +55,14 @@ func newProvidersCommand(d *Deps) *cobra.Command {
 // as a tree like terraform providers prints.
 func runProviders(d *Deps) error {
 	v := d.newView(viewFlags{})
-	mod, _, diags := loadConfig(v)
+	cfg, _, diags := loadConfig(v)
 	if hasErrors(v, diags) {
 		return errReported
 	}
+	mod := cfg.Module
 	var b strings.Builder
 	b.WriteString("\nProviders required by configuration:\n.\n")
-	needed := neededProviders(mod)
+	needed := neededProviders(cfg)
 	for i, p := range needed {
 		branch := "├── "
 		if i == len(needed)-1 {
@@ -106,13 +107,13 @@ func runProvidersSchema(ctx context.Context, d *Deps, opts *providersOptions) er
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "The -json flag is required", Detail: "The providers schema command requires the -json flag."}})
 		return errReported
 	}
-	mod, _, diags := loadConfig(v)
+	cfg, _, diags := loadConfig(v)
 	if hasErrors(v, diags) {
 		return errReported
 	}
 	factories := d.Providers(".")
 	out := map[string]any{}
-	for _, p := range neededProviders(mod) {
+	for _, p := range neededProviders(cfg) {
 		f, ok := factories[p]
 		if !ok {
 			v.Diagnostics(errorDiag("Provider not available", errorf("provider %s is not available; run \"strata init\"", p.ForDisplay())))

@@ -61,8 +61,8 @@ func newShowCommand(d *Deps, runF func(*showOptions) error) *cobra.Command {
 
 func runShow(ctx context.Context, d *Deps, opts *showOptions) error {
 	v := d.newView(opts.view)
-	mod, _, _ := loadConfig(v)
-	mgr, diags := stateManager(d, mod, &opts.state)
+	cfg, _, _ := loadConfig(v)
+	mgr, diags := stateManager(d, rootOf(cfg), &opts.state)
 	if hasErrors(v, diags) {
 		return errReported
 	}
@@ -198,7 +198,7 @@ func runShowPlan(ctx context.Context, d *Deps, opts *showOptions, path string) e
 // Terraform, a state file may be given instead, and is shown as the JSON
 // state document.
 func showPlanJSON(ctx context.Context, d *Deps, v *views.View, path string) error {
-	c, mod, diags := readPlan(d, v, path)
+	c, cfg, diags := readPlan(d, v, path)
 	if diags.HasErrors() {
 		if c == nil {
 			if data, err := os.ReadFile(path); err == nil {
@@ -216,7 +216,7 @@ func showPlanJSON(ctx context.Context, d *Deps, v *views.View, path string) erro
 		// at the end of planning.
 		stamp = st.ModTime()
 	}
-	data, err := jsonformat.Plan(c.Plan, mod, jsonSchemas(ctx, d), jsonformat.PlanOptions{TerraformVersion: TerraformCompatVersion, Timestamp: stamp})
+	data, err := jsonformat.Plan(c.Plan, rootOf(cfg), jsonSchemas(ctx, d), jsonformat.PlanOptions{TerraformVersion: TerraformCompatVersion, Timestamp: stamp})
 	if err != nil {
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to marshal plan to json", Detail: err.Error()}})
 		return errReported

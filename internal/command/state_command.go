@@ -100,8 +100,8 @@ func registerIgnoreRemoteVersion(fs *pflag.FlagSet) {
 // works on: -state when given, else the backend's and workspace's state.
 // Errors in the configuration do not matter here; only its backend does.
 func stateCommandManager(d *Deps, v *views.View, f *stateFlags) statemgr.Manager {
-	mod, _, _ := loadConfig(&views.View{})
-	mgr, diags := stateManager(d, mod, f)
+	cfg, _, _ := loadConfig(&views.View{})
+	mgr, diags := stateManager(d, rootOf(cfg), f)
 	if hasErrors(v, diags) {
 		return nil
 	}

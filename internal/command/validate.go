@@ -43,9 +43,9 @@ func newValidateCommand(d *Deps, runF func(*validateOptions) error) *cobra.Comma
 
 func runValidate(ctx context.Context, d *Deps, opts *validateOptions) error {
 	v := d.newView(opts.view)
-	mod, _, diags := loadConfig(v)
+	cfg, _, diags := loadConfig(v)
 	if !diags.HasErrors() {
-		diags = append(diags, newEngine(d, mod, hooks.Nil{}, 0).Validate(ctx)...)
+		diags = append(diags, newEngine(d, cfg, hooks.Nil{}, 0).Validate(ctx)...)
 	}
 	if opts.json {
 		return validateJSON(d, diags)

@@ -112,7 +112,8 @@ func withDefault(names []string) []string {
 
 func runWorkspaceList(ctx context.Context, d *Deps) error {
 	v := d.newView(viewFlags{})
-	mod, _, diags := loadConfig(v)
+	cfg, _, diags := loadConfig(v)
+	mod := rootOf(cfg)
 	if hasErrors(v, diags) {
 		return errReported
 	}
@@ -150,7 +151,8 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid workspace name", Detail: fmt.Sprintf("The workspace name %q is not allowed. The name must contain only URL safe characters, and no path separators.", name)}})
 		return errReported
 	}
-	mod, _, diags := loadConfig(v)
+	cfg, _, diags := loadConfig(v)
+	mod := rootOf(cfg)
 	if hasErrors(v, diags) {
 		return errReported
 	}
@@ -198,7 +200,8 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 
 func runWorkspaceSelect(ctx context.Context, d *Deps, name string, orCreate, noColor bool) error {
 	v := d.newView(viewFlags{noColor: noColor})
-	mod, _, diags := loadConfig(v)
+	cfg, _, diags := loadConfig(v)
+	mod := rootOf(cfg)
 	if hasErrors(v, diags) {
 		return errReported
 	}
@@ -226,7 +229,8 @@ func runWorkspaceSelect(ctx context.Context, d *Deps, name string, orCreate, noC
 
 func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColor bool) error {
 	v := d.newView(viewFlags{noColor: noColor})
-	mod, _, diags := loadConfig(v)
+	cfg, _, diags := loadConfig(v)
+	mod := rootOf(cfg)
 	if hasErrors(v, diags) {
 		return errReported
 	}

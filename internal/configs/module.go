@@ -12,6 +12,8 @@ import (
 type Module struct {
 	// SourceDir is the directory the module was loaded from.
 	SourceDir string
+	// Files are the paths of the module's configuration files, as parsed.
+	Files []string
 
 	RequiredVersions  []VersionConstraint
 	RequiredProviders map[string]*RequiredProvider
@@ -23,6 +25,7 @@ type Module struct {
 	ProviderConfigs  map[string]*Provider
 	ManagedResources map[string]*Resource
 	DataResources    map[string]*Resource
+	ModuleCalls      map[string]*ModuleCall
 	// Moved holds the moved blocks in file order.
 	Moved []*Moved
 	// Removed holds the removed blocks.
@@ -45,6 +48,7 @@ func newModule(dir string) *Module {
 		ProviderConfigs:   map[string]*Provider{},
 		ManagedResources:  map[string]*Resource{},
 		DataResources:     map[string]*Resource{},
+		ModuleCalls:       map[string]*ModuleCall{},
 	}
 }
 
@@ -111,6 +115,13 @@ func (m *Module) loadFile(f *hcl.File) hcl.Diagnostics {
 				key := r.Addr().String()
 				diags = append(diags, checkDuplicate(target, key, block.Type, r.DeclRange)...)
 				target[key] = r
+			}
+		case "module":
+			mc, mdiags := decodeModuleCall(block)
+			diags = append(diags, mdiags...)
+			if mc != nil {
+				diags = append(diags, checkDuplicate(m.ModuleCalls, mc.Name, "module call", mc.DeclRange)...)
+				m.ModuleCalls[mc.Name] = mc
 			}
 		case "import":
 			im, idiags := decodeImport(block)

@@ -183,15 +183,6 @@ func TestModule_unsupportedBlocks(t *testing.T) {
 		files     map[string]string
 		wantDiags []diag
 	}{
-		"module": {
-			files: map[string]string{"main.tf": `
-module "m" {
-  source = "./m"
-}
-`},
-			wantDiags: []diag{errDiag("Unsupported block type", "main.tf:2,1-2,11")},
-		},
-
 		"check": {
 			files: map[string]string{"main.tf": `
 check "c" {
@@ -205,12 +196,10 @@ check "c" {
 		},
 		"json": {
 			files: map[string]string{"main.tf.json": `{
-  "module": {"m": {"source": "./m"}},
   "check": {"c": {}}
 }`},
 			wantDiags: []diag{
-				errDiag("Unsupported block type", "main.tf.json:2,19-2,20"),
-				errDiag("Unsupported block type", "main.tf.json:3,18-3,19"),
+				errDiag("Unsupported block type", "main.tf.json:2,18-2,19"),
 			},
 		},
 		"unknown block type": {

@@ -113,6 +113,7 @@ func (p *Parser) LoadModuleFromSources(dir string, sources map[string][]byte) (*
 		if dir == "." {
 			path = n
 		}
+		mod.Files = append(mod.Files, path)
 		f, fdiags := p.ParseSource(sources[n], path)
 		diags = append(diags, fdiags...)
 		if f == nil {

@@ -119,7 +119,7 @@ func decodeResource(block *hcl.Block, mode addrs.ResourceMode) (*Resource, hcl.D
 		}
 	}
 	if attr, ok := content.Attributes["provider"]; ok {
-		ref, pdiags := decodeProviderRef(attr)
+		ref, pdiags := decodeProviderRef(attr.Expr)
 		diags = append(diags, pdiags...)
 		r.ProviderRef = ref
 	}
@@ -224,13 +224,13 @@ func (r *Resource) decodeLifecycle(block *hcl.Block) hcl.Diagnostics {
 	return diags
 }
 
-func decodeProviderRef(attr *hcl.Attribute) (*ProviderRef, hcl.Diagnostics) {
-	trav, diags := absTraversalForExpr(attr.Expr)
+func decodeProviderRef(expr hcl.Expression) (*ProviderRef, hcl.Diagnostics) {
+	trav, diags := absTraversalForExpr(expr)
 	invalid := hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid provider reference",
 		Detail:   "A provider reference must be a provider local name, optionally followed by a dot and an alias name: NAME or NAME.ALIAS.",
-		Subject:  attr.Expr.Range().Ptr(),
+		Subject:  expr.Range().Ptr(),
 	}}
 	if diags.HasErrors() || len(trav) > 2 {
 		return nil, invalid

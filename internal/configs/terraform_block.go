@@ -22,7 +22,10 @@ type RequiredProvider struct {
 	Name        string
 	Source      addrs.Provider
 	Requirement VersionConstraint
-	DeclRange   hcl.Range
+	// ConfigurationAliases are the aliased configurations of this provider
+	// the module expects its callers to pass in.
+	ConfigurationAliases []ProviderRef
+	DeclRange            hcl.Range
 }
 
 // Backend is a `backend` block inside the terraform block; its body is
@@ -178,15 +181,25 @@ func (m *Module) loadRequiredProviders(block *hcl.Block) hcl.Diagnostics {
 				}
 				rp.Requirement = VersionConstraint{Required: c, DeclRange: attr.Range}
 			case "configuration_aliases":
-				// References to provider configurations a parent module
-				// passes in (NAME.ALIAS). Only their syntax is checked.
+				// Provider configurations a parent module passes in
+				// (NAME.ALIAS).
 				exprs, ediags := hcl.ExprList(kv.Value)
 				diags = append(diags, ediags...)
 				for _, e := range exprs {
+					// Unlike provider arguments, the quoted form is not
+					// accepted here, as in Terraform.
 					if _, tdiags := hcl.AbsTraversalForExpr(e); tdiags.HasErrors() {
 						diags = append(diags, tdiags...)
 						valid = false
+						continue
 					}
+					ref, rdiags := decodeProviderRef(e)
+					diags = append(diags, rdiags...)
+					if rdiags.HasErrors() {
+						valid = false
+						continue
+					}
+					rp.ConfigurationAliases = append(rp.ConfigurationAliases, *ref)
 				}
 			default:
 				diags = append(diags, invalidRequiredProvidersObject(kv.Key))

@@ -62,12 +62,12 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 
 	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, aw.visit)...))
 	if plan.Mode == plans.DestroyMode {
-		for name := range e.Config.Outputs {
+		for name := range e.Config.Module.Outputs {
 			aw.setOutput(name, nil)
 		}
 	}
 	for _, oc := range plan.Changes.Outputs {
-		if _, ok := e.Config.Outputs[oc.Name]; !ok && oc.Action == plans.Delete {
+		if _, ok := e.Config.Module.Outputs[oc.Name]; !ok && oc.Action == plans.Delete {
 			aw.setOutput(oc.Name, nil)
 		}
 	}
@@ -112,13 +112,13 @@ func (aw *applyWalk) addDestroyNodes() {
 		dn := &destroyNode{addr: c.Addr, deposed: c.DeposedKey}
 		aw.destroys[dn.String()] = dn
 		g.Add(dn)
-		rn := aw.cg.resources[c.Addr.Resource.Resource.String()]
+		rn := aw.cg.resources[c.Addr.ContainingResource().Config().String()]
 		switch c.Action {
 		case plans.DeleteThenCreate:
 			g.Connect(rn, dn)
 		case plans.CreateThenDelete:
 			g.Connect(dn, rn)
-			key := c.Addr.ContainingResource().String()
+			key := c.Addr.ContainingResource().Config().String()
 			cbd[key] = append(cbd[key], dn)
 		}
 		var provider node = aw.cg.providerNode(c.ProviderAddr)
@@ -135,7 +135,7 @@ func (aw *applyWalk) addDestroyNodes() {
 	aw.deferCreateBeforeDestroy(cbd)
 	byResource := map[string][]*destroyNode{}
 	for _, d := range aw.destroys {
-		key := d.addr.ContainingResource().String()
+		key := d.addr.ContainingResource().Config().String()
 		byResource[key] = append(byResource[key], d)
 	}
 	for _, d := range dependents {
@@ -155,7 +155,7 @@ func (aw *applyWalk) addDestroyNodes() {
 		}
 	}
 	for _, r := range aw.plan.PriorState.SortedResources() {
-		rn := aw.cg.resources[r.Addr.Resource.String()]
+		rn := aw.cg.resources[r.Addr.Config().String()]
 		if rn == nil {
 			continue
 		}
@@ -165,7 +165,7 @@ func (aw *applyWalk) addDestroyNodes() {
 			}
 			for _, dep := range inst.Current.Dependencies {
 				for _, target := range byResource[dep.String()] {
-					if target.deposed == "" && deleted[target.addr.String()] && !aw.cg.g.HasEdge(rn, aw.cg.resources[dep.Resource.String()]) {
+					if target.deposed == "" && deleted[target.addr.String()] && !aw.cg.g.HasEdge(rn, aw.cg.resources[dep.Config().String()]) {
 						g.Connect(target, rn)
 					}
 				}
@@ -206,6 +206,12 @@ func (aw *applyWalk) visit(ctx context.Context, n node) hcl.Diagnostics {
 		return aw.evalVariable(n, aw.inputs)
 	case *localNode:
 		return aw.evalLocal(n)
+	case *moduleNode:
+		diags := aw.expandModule(n)
+		if aw.plan.Mode == plans.DestroyMode {
+			return nil
+		}
+		return diags
 	case *providerNode:
 		return aw.configureProvider(ctx, n)
 	case *resourceNode:
@@ -213,6 +219,9 @@ func (aw *applyWalk) visit(ctx context.Context, n node) hcl.Diagnostics {
 	case *destroyNode:
 		return aw.applyDestroy(ctx, n)
 	case *outputNode:
+		if !n.path.IsRoot() {
+			return aw.evalChildOutput(n)
+		}
 		return aw.applyOutput(n)
 	}
 	return nil

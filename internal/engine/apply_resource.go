@@ -21,9 +21,20 @@ import (
 )
 
 // applyResource applies the creates and updates of a configured resource's
-// instances and publishes the resource's value for references.
+// instances in every instance of its module.
 func (aw *applyWalk) applyResource(ctx context.Context, n *resourceNode) hcl.Diagnostics {
-	changes := aw.byResource[n.addr.String()]
+	var diags hcl.Diagnostics
+	for _, mi := range aw.ev.moduleInstances(n.addr.Module) {
+		diags = append(diags, aw.applyResourceIn(ctx, n, n.addr.Resource.Absolute(mi))...)
+	}
+	return diags
+}
+
+// applyResourceIn applies the creates and updates of a resource's
+// instances in one module instance and publishes the resource's value for
+// references.
+func (aw *applyWalk) applyResourceIn(ctx context.Context, n *resourceNode, addr addrs.AbsResource) hcl.Diagnostics {
+	changes := aw.byResource[addr.String()]
 	x := &expansion{}
 	switch {
 	case n.cfg.Count != nil:
@@ -51,17 +62,17 @@ func (aw *applyWalk) applyResource(ctx context.Context, n *resourceNode) hcl.Dia
 	// Instances the plan left alone (data sources read during plan,
 	// instances outside -target, refresh-only plans) keep their prior
 	// values.
-	if d := aw.stateValues(ctx, n, x, values); d.HasErrors() {
+	if d := aw.stateValues(ctx, n, addr, x, values); d.HasErrors() {
 		return d
 	}
 	if len(work) > 0 {
-		rt, rdiags := aw.resourceType(ctx, n.addr, n.provider, n.cfg.TypeRange.Ptr())
+		rt, rdiags := aw.resourceType(ctx, addr, n.provider, n.cfg.TypeRange.Ptr())
 		if rdiags.HasErrors() {
 			return rdiags
 		}
 		// count and for_each are known at apply (plan refuses unknown
 		// ones); evaluate them again for count.index and each.value.
-		full, xdiags := aw.expandResource(n.cfg)
+		full, xdiags := aw.expandResource(n.cfg, addr.Module)
 		if xdiags.HasErrors() {
 			return xdiags
 		}
@@ -80,7 +91,7 @@ func (aw *applyWalk) applyResource(ctx context.Context, n *resourceNode) hcl.Dia
 		}
 		wg.Wait()
 	}
-	aw.ev.setResource(n.addr.Resource, resourceValue(x, values))
+	aw.ev.setResource(addr, resourceValue(x, values))
 	return diags
 }
 
@@ -99,17 +110,17 @@ func (aw *applyWalk) recordImport(c *plans.ResourceInstanceChange) hcl.Diagnosti
 
 // stateValues adds to values the instances that have no change in the
 // plan, decoded from the prior state.
-func (aw *applyWalk) stateValues(ctx context.Context, n *resourceNode, x *expansion, values map[addrs.InstanceKey]cty.Value) hcl.Diagnostics {
-	keys := aw.state.InstanceKeys(n.addr)
+func (aw *applyWalk) stateValues(ctx context.Context, n *resourceNode, addr addrs.AbsResource, x *expansion, values map[addrs.InstanceKey]cty.Value) hcl.Diagnostics {
+	keys := aw.state.InstanceKeys(addr)
 	if len(keys) == 0 {
 		return nil
 	}
-	rt, diags := aw.resourceType(ctx, n.addr, n.provider, n.cfg.TypeRange.Ptr())
+	rt, diags := aw.resourceType(ctx, addr, n.provider, n.cfg.TypeRange.Ptr())
 	if diags.HasErrors() {
 		return diags
 	}
 	planned := map[addrs.InstanceKey]bool{}
-	for _, c := range aw.byResource[n.addr.String()] {
+	for _, c := range aw.byResource[addr.String()] {
 		if c.DeposedKey == "" {
 			planned[c.Addr.Resource.Key] = true
 		}
@@ -118,7 +129,7 @@ func (aw *applyWalk) stateValues(ctx context.Context, n *resourceNode, x *expans
 		if _, ok := values[k]; ok || planned[k] {
 			continue
 		}
-		obj := aw.state.Object(n.addr.Instance(k))
+		obj := aw.state.Object(addr.Instance(k))
 		if obj == nil {
 			continue
 		}
@@ -141,7 +152,7 @@ func (aw *applyWalk) stateValues(ctx context.Context, n *resourceNode, x *expans
 func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *resourceType, c *plans.ResourceInstanceChange, x *expansion, deps []addrs.AbsResource) (cty.Value, hcl.Diagnostics) {
 	addr := c.Addr
 	unknown := cty.UnknownVal(rt.schema.ImpliedType())
-	if n.addr.Resource.Mode == addrs.DataResourceMode {
+	if addr.Resource.Resource.Mode == addrs.DataResourceMode {
 		config, diags := aw.evalResourceConfig(ctx, n, rt, x.keyData(addr.Resource.Key))
 		if diags.HasErrors() {
 			return unknown, diags
@@ -163,7 +174,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	if diags.HasErrors() {
 		return unknown, diags
 	}
-	if d := aw.checkPreconditions(n, x.keyData(addr.Resource.Key)); d.HasErrors() {
+	if d := aw.checkPreconditions(n, addr.Module, x.keyData(addr.Resource.Key)); d.HasErrors() {
 		return unknown, append(diags, d...)
 	}
 	unmarkedConfig, configPaths := marks.Paths(config)
@@ -243,7 +254,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	}
 	diags = append(diags, aw.record(addr, "", obj, rt.provider)...)
 	// Postconditions see the new object; it is saved either way.
-	diags = append(diags, aw.checkPostconditions(n, x.keyData(addr.Resource.Key), newVal)...)
+	diags = append(diags, aw.checkPostconditions(n, addr.Module, x.keyData(addr.Resource.Key), newVal)...)
 	return newVal, diags
 }
 
@@ -362,7 +373,7 @@ func (aw *applyWalk) applyDestroy(ctx context.Context, n *destroyNode) hcl.Diagn
 		private = obj.Private
 	}
 	var rn *resourceNode
-	if r, ok := aw.cg.resources[n.addr.Resource.Resource.String()]; ok {
+	if r, ok := aw.cg.resources[n.addr.ContainingResource().Config().String()]; ok {
 		rn = r
 	}
 	newVal, _, adiags := aw.callApply(ctx, rt, n.addr, deposed, plans.Delete, prior, null, null, private, rn)

@@ -12,12 +12,12 @@ import (
 
 // checkPreconditions evaluates a resource's lifecycle preconditions for
 // one instance.
-func (w *walker) checkPreconditions(n *resourceNode, key lang.InstanceKeyData) hcl.Diagnostics {
+func (w *walker) checkPreconditions(n *resourceNode, mi addrs.ModuleInstance, key lang.InstanceKeyData) hcl.Diagnostics {
 	if n.cfg.Managed == nil {
 		return nil
 	}
 	var diags hcl.Diagnostics
-	scope := w.ev.scope().WithKey(key)
+	scope := w.ev.scope(mi).WithKey(key)
 	for _, rule := range n.cfg.Managed.Preconditions {
 		diags = append(diags, checkRuleIn(scope, rule.Condition, rule.ErrorMessage, "Resource precondition failed", "")...)
 	}
@@ -27,12 +27,12 @@ func (w *walker) checkPreconditions(n *resourceNode, key lang.InstanceKeyData) h
 // checkPostconditions evaluates a resource's postconditions with self set
 // to the instance's planned or new value. Conditions still unknown during
 // plan are checked after apply.
-func (w *walker) checkPostconditions(n *resourceNode, key lang.InstanceKeyData, self cty.Value) hcl.Diagnostics {
+func (w *walker) checkPostconditions(n *resourceNode, mi addrs.ModuleInstance, key lang.InstanceKeyData, self cty.Value) hcl.Diagnostics {
 	if n.cfg.Managed == nil || len(n.cfg.Managed.Postconditions) == 0 {
 		return nil
 	}
 	var diags hcl.Diagnostics
-	scope := w.ev.scope().WithKey(key).WithSelf(self)
+	scope := w.ev.scope(mi).WithKey(key).WithSelf(self)
 	for _, rule := range n.cfg.Managed.Postconditions {
 		diags = append(diags, checkRuleIn(scope, rule.Condition, rule.ErrorMessage, "Resource postcondition failed", "")...)
 	}
@@ -42,13 +42,13 @@ func (w *walker) checkPostconditions(n *resourceNode, key lang.InstanceKeyData, 
 // replaceTriggered reports whether any of a resource's
 // replace_triggered_by references names an instance, or an attribute of
 // one, that this plan changes.
-func (pw *planWalk) replaceTriggered(n *resourceNode, key lang.InstanceKeyData) (bool, hcl.Diagnostics) {
+func (pw *planWalk) replaceTriggered(n *resourceNode, mi addrs.ModuleInstance, key lang.InstanceKeyData) (bool, hcl.Diagnostics) {
 	if n.cfg.Managed == nil {
 		return false, nil
 	}
 	var diags hcl.Diagnostics
 	for _, expr := range n.cfg.Managed.ReplaceTriggeredBy {
-		inst, path, d := pw.triggerTarget(expr, key)
+		inst, path, d := pw.triggerTarget(expr, mi, key)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			continue
@@ -64,7 +64,7 @@ func (pw *planWalk) replaceTriggered(n *resourceNode, key lang.InstanceKeyData) 
 // terraform_data.a, terraform_data.a[count.index] or
 // terraform_data.a[each.key].input, into a resource (and instance key, when
 // indexed) and an attribute path.
-func (pw *planWalk) triggerTarget(expr hcl.Expression, key lang.InstanceKeyData) (addrs.Target, cty.Path, hcl.Diagnostics) {
+func (pw *planWalk) triggerTarget(expr hcl.Expression, mi addrs.ModuleInstance, key lang.InstanceKeyData) (addrs.Target, cty.Path, hcl.Diagnostics) {
 	invalid := hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid replace_triggered_by expression",
@@ -104,7 +104,7 @@ func (pw *planWalk) triggerTarget(expr hcl.Expression, key lang.InstanceKeyData)
 	if !ok || rr.Resource.Mode != addrs.ManagedResourceMode {
 		return addrs.Target{}, nil, invalid
 	}
-	t := addrs.Target{Resource: rr.Resource.Absolute(addrs.RootModuleInstance)}
+	t := addrs.Target{Resource: rr.Resource.Absolute(mi)}
 	remaining := append(ref.Remaining, rest...)
 	if len(ref.Remaining) > 0 {
 		if ix, ok := ref.Remaining[0].(hcl.TraverseIndex); ok {
@@ -117,7 +117,7 @@ func (pw *planWalk) triggerTarget(expr hcl.Expression, key lang.InstanceKeyData)
 		}
 	}
 	if index != nil {
-		v, d := pw.ev.scope().WithKey(key).EvalExpr(index, cty.DynamicPseudoType)
+		v, d := pw.ev.scope(mi).WithKey(key).EvalExpr(index, cty.DynamicPseudoType)
 		if d.HasErrors() {
 			return addrs.Target{}, nil, d
 		}

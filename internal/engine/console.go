@@ -31,6 +31,10 @@ func (e *Engine) NewConsole(ctx context.Context, state *states.State, vars map[s
 	}
 	// Resources: their state values, shaped by count or for_each.
 	for _, n := range cg.resources {
+		if !n.addr.Module.IsRoot() {
+			continue // only the root module's names are in scope
+		}
+		addr := n.addr.Resource.Absolute(addrs.RootModuleInstance)
 		values := map[addrs.InstanceKey]cty.Value{}
 		x := &expansion{}
 		switch {
@@ -39,14 +43,14 @@ func (e *Engine) NewConsole(ctx context.Context, state *states.State, vars map[s
 		case n.cfg.ForEach != nil:
 			x.mode = 'E'
 		}
-		keys := w.state.InstanceKeys(n.addr)
+		keys := w.state.InstanceKeys(addr)
 		if len(keys) > 0 {
-			rt, rdiags := w.resourceType(ctx, n.addr, n.provider, n.cfg.TypeRange.Ptr())
+			rt, rdiags := w.resourceType(ctx, addr, n.provider, n.cfg.TypeRange.Ptr())
 			if rdiags.HasErrors() {
 				return nil, append(diags, rdiags...)
 			}
 			for _, k := range keys {
-				obj := w.state.Object(n.addr.Instance(k))
+				obj := w.state.Object(addr.Instance(k))
 				if obj == nil {
 					continue
 				}
@@ -59,7 +63,7 @@ func (e *Engine) NewConsole(ctx context.Context, state *states.State, vars map[s
 			}
 		}
 		sort.Slice(x.keys, func(i, j int) bool { return addrs.CompareKeys(x.keys[i], x.keys[j]) < 0 })
-		w.ev.setResource(n.addr.Resource, resourceValue(x, values))
+		w.ev.setResource(addr, resourceValue(x, values))
 	}
 	// Variables and locals, in dependency order.
 	sub := cg.g.Clone()
@@ -72,7 +76,7 @@ func (e *Engine) NewConsole(ctx context.Context, state *states.State, vars map[s
 	}
 	pw := &planWalk{walker: w, opts: PlanOpts{Variables: vars}}
 	diags = append(diags, sub.Walk(ctx, 1, pw.visit)...)
-	return &Console{scope: w.ev.scope()}, diags
+	return &Console{scope: w.ev.scope(addrs.RootModuleInstance)}, diags
 }
 
 // Eval evaluates one expression.

@@ -24,7 +24,8 @@ const DefaultParallelism = 10
 
 // Engine plans and applies one configuration with a set of providers.
 type Engine struct {
-	Config *configs.Module
+	// Config is the module tree: the root module and the modules it calls.
+	Config *configs.Config
 	// Providers has a factory for every provider the configuration and
 	// state use.
 	Providers map[addrs.Provider]providers.Factory

@@ -12,23 +12,28 @@ import (
 	"github.com/strata-dev/strata/internal/states"
 )
 
-// testConfigInline writes files into a temporary directory and loads them.
-func testConfigInline(t *testing.T, files map[string]string) *configs.Module {
+// testConfigInline writes files (names may include directories, for
+// child modules) into a temporary directory and loads the configuration.
+func testConfigInline(t *testing.T, files map[string]string) *configs.Config {
 	t.Helper()
 	dir := t.TempDir()
 	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	mod, diags := configs.NewParser().LoadModule(dir)
+	cfg, diags := configs.NewParser().LoadConfig(dir)
 	if diags.HasErrors() {
 		t.Fatalf("loading config: %s", diags.Error())
 	}
-	return mod
+	return cfg
 }
 
-func builtinEngine(cfg *configs.Module) *Engine {
+func builtinEngine(cfg *configs.Config) *Engine {
 	return &Engine{Config: cfg, Providers: builtin.Factories(), Version: "test"}
 }
 

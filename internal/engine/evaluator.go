@@ -11,63 +11,164 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/lang"
+	"github.com/strata-dev/strata/internal/lang/marks"
 )
 
 // evaluator holds the values computed so far in one walk and answers
-// lang.Data queries from them. Each value is stored once, when the graph
-// node that computes it finishes, and read by the nodes that depend on it.
+// lang.Data queries from them, per module instance. Each value is stored
+// once, when the graph node that computes it finishes, and read by the
+// nodes that depend on it.
 type evaluator struct {
-	cfg       *configs.Module
+	cfg       *configs.Config
 	workspace string
 	cwd       string
 
-	// base is the module's scope; its function table is built once per walk.
+	// base is the root module's scope; its function table is built once
+	// per walk and shared by every module instance's scope.
 	base *lang.Scope
 
-	mu        sync.RWMutex
-	variables map[string]cty.Value
-	locals    map[string]cty.Value
-	resources map[string]cty.Value // by addrs.Resource.String()
+	mu sync.RWMutex
+	// variables, locals and outputs are keyed by module instance, then by
+	// name. Only child module outputs are kept here.
+	variables map[string]map[string]cty.Value
+	locals    map[string]map[string]cty.Value
+	outputs   map[string]map[string]cty.Value
+	resources map[string]cty.Value // by addrs.AbsResource.String()
+	// modules holds each module call's expansion, keyed by callKey.
+	modules map[string]*expansion
+	scopes  map[string]*lang.Scope
 }
-
-var _ lang.Data = (*evaluator)(nil)
 
 // newEvaluator returns an evaluator for one walk. pure makes impure
 // functions (uuid, timestamp, bcrypt) unknown, as they are during plan and
 // validate: their values are decided once, at apply.
-func newEvaluator(cfg *configs.Module, workspace, cwd string, pure bool) *evaluator {
+func newEvaluator(cfg *configs.Config, workspace, cwd string, pure bool) *evaluator {
 	ev := &evaluator{
 		cfg: cfg, workspace: workspace, cwd: cwd,
-		variables: map[string]cty.Value{},
-		locals:    map[string]cty.Value{},
+		variables: map[string]map[string]cty.Value{},
+		locals:    map[string]map[string]cty.Value{},
+		outputs:   map[string]map[string]cty.Value{},
 		resources: map[string]cty.Value{},
+		modules:   map[string]*expansion{},
+		scopes:    map[string]*lang.Scope{},
 	}
-	ev.base = &lang.Scope{Data: ev, BaseDir: cfg.SourceDir, PureOnly: pure}
+	ev.base = &lang.Scope{BaseDir: cfg.Module.SourceDir, PureOnly: pure}
+	ev.base.Data = &moduleData{ev: ev, cfg: cfg}
+	ev.scopes[""] = ev.base
 	return ev
 }
 
-// scope returns the module-level scope (no count or each).
-func (ev *evaluator) scope() *lang.Scope {
-	return ev.base
+// scope returns the scope of a module instance (no count or each).
+func (ev *evaluator) scope(mi addrs.ModuleInstance) *lang.Scope {
+	key := mi.String()
+	ev.mu.RLock()
+	s, ok := ev.scopes[key]
+	ev.mu.RUnlock()
+	if ok {
+		return s
+	}
+	s = ev.base.WithData(&moduleData{ev: ev, mi: mi, cfg: ev.cfg.Descendant(mi.Module())})
+	ev.mu.Lock()
+	ev.scopes[key] = s
+	ev.mu.Unlock()
+	return s
 }
 
-func (ev *evaluator) setVariable(name string, v cty.Value) {
+// callKey identifies a module call inside one instance of its caller.
+func callKey(caller addrs.ModuleInstance, name string) string {
+	return caller.String() + "|" + name
+}
+
+func setIn(m map[string]map[string]cty.Value, mi addrs.ModuleInstance, name string, v cty.Value) {
+	key := mi.String()
+	inner := m[key]
+	if inner == nil {
+		inner = map[string]cty.Value{}
+		m[key] = inner
+	}
+	inner[name] = v
+}
+
+func (ev *evaluator) setVariable(mi addrs.ModuleInstance, name string, v cty.Value) {
 	ev.mu.Lock()
-	ev.variables[name] = v
+	setIn(ev.variables, mi, name, v)
 	ev.mu.Unlock()
 }
 
-func (ev *evaluator) setLocal(name string, v cty.Value) {
+func (ev *evaluator) setLocal(mi addrs.ModuleInstance, name string, v cty.Value) {
 	ev.mu.Lock()
-	ev.locals[name] = v
+	setIn(ev.locals, mi, name, v)
 	ev.mu.Unlock()
 }
 
-func (ev *evaluator) setResource(addr addrs.Resource, v cty.Value) {
+func (ev *evaluator) setOutput(mi addrs.ModuleInstance, name string, v cty.Value) {
+	ev.mu.Lock()
+	setIn(ev.outputs, mi, name, v)
+	ev.mu.Unlock()
+}
+
+func (ev *evaluator) setResource(addr addrs.AbsResource, v cty.Value) {
 	ev.mu.Lock()
 	ev.resources[addr.String()] = v
 	ev.mu.Unlock()
 }
+
+func (ev *evaluator) setModuleExpansion(caller addrs.ModuleInstance, name string, x *expansion) {
+	ev.mu.Lock()
+	ev.modules[callKey(caller, name)] = x
+	ev.mu.Unlock()
+}
+
+// moduleExpansion returns the expansion of a module call in one instance
+// of its caller, or nil when it has not been expanded.
+func (ev *evaluator) moduleExpansion(caller addrs.ModuleInstance, name string) *expansion {
+	ev.mu.RLock()
+	defer ev.mu.RUnlock()
+	return ev.modules[callKey(caller, name)]
+}
+
+// moduleInstances returns the instances of a static module path known so
+// far: the root, or every expanded instance of each instance of its parent.
+func (ev *evaluator) moduleInstances(p addrs.Module) []addrs.ModuleInstance {
+	if p.IsRoot() {
+		return []addrs.ModuleInstance{addrs.RootModuleInstance}
+	}
+	name := p[len(p)-1]
+	var out []addrs.ModuleInstance
+	for _, parent := range ev.moduleInstances(p.Parent()) {
+		x := ev.moduleExpansion(parent, name)
+		if x == nil {
+			continue
+		}
+		for _, k := range x.keys {
+			out = append(out, parent.Child(name, k))
+		}
+	}
+	return out
+}
+
+// instanceKeyData returns count.index or each.key/each.value for the last
+// step of a module instance, as its module block's arguments see them.
+func (ev *evaluator) instanceKeyData(mi addrs.ModuleInstance) lang.InstanceKeyData {
+	if mi.IsRoot() {
+		return lang.InstanceKeyData{}
+	}
+	last := mi[len(mi)-1]
+	x := ev.moduleExpansion(mi.Parent(), last.Name)
+	if x == nil {
+		return lang.InstanceKeyData{}
+	}
+	return x.keyData(last.Key)
+}
+
+// moduleData answers references made in one module instance.
+type moduleData struct {
+	ev  *evaluator
+	mi  addrs.ModuleInstance
+	cfg *configs.Config
+}
+
+var _ lang.Data = (*moduleData)(nil)
 
 func undeclared(what, name string, rng hcl.Range, detail string) hcl.Diagnostics {
 	return hcl.Diagnostics{{
@@ -78,67 +179,71 @@ func undeclared(what, name string, rng hcl.Range, detail string) hcl.Diagnostics
 	}}
 }
 
+// moduleName is how messages name the module: "the root module" or
+// "module.x".
+func (d *moduleData) moduleName() string {
+	if d.mi.IsRoot() {
+		return "the root module"
+	}
+	return d.cfg.Path.String()
+}
+
+func (d *moduleData) get(m map[string]map[string]cty.Value, name string) cty.Value {
+	d.ev.mu.RLock()
+	defer d.ev.mu.RUnlock()
+	if v, ok := m[d.mi.String()][name]; ok {
+		return v
+	}
+	return cty.DynamicVal
+}
+
 // GetInputVariable implements lang.Data.
-func (ev *evaluator) GetInputVariable(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	if _, ok := ev.cfg.Variables[name]; !ok {
+func (d *moduleData) GetInputVariable(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	if _, ok := d.cfg.Module.Variables[name]; !ok {
 		return cty.DynamicVal, undeclared("input variable", name, rng,
 			fmt.Sprintf("An input variable with the name %q has not been declared. This variable can be declared with a variable %q {} block.", name, name))
 	}
-	ev.mu.RLock()
-	defer ev.mu.RUnlock()
-	if v, ok := ev.variables[name]; ok {
-		return v, nil
-	}
-	return cty.DynamicVal, nil
+	return d.get(d.ev.variables, name), nil
 }
 
 // GetLocalValue implements lang.Data.
-func (ev *evaluator) GetLocalValue(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	if _, ok := ev.cfg.Locals[name]; !ok {
+func (d *moduleData) GetLocalValue(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	if _, ok := d.cfg.Module.Locals[name]; !ok {
 		return cty.DynamicVal, undeclared("local value", name, rng,
 			fmt.Sprintf("A local value with the name %q has not been declared.", name))
 	}
-	ev.mu.RLock()
-	defer ev.mu.RUnlock()
-	if v, ok := ev.locals[name]; ok {
-		return v, nil
-	}
-	return cty.DynamicVal, nil
+	return d.get(d.ev.locals, name), nil
 }
 
 // GetResource implements lang.Data.
-func (ev *evaluator) GetResource(ref lang.ResourceRef, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+func (d *moduleData) GetResource(ref lang.ResourceRef, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	addr := ref.Resource
-	var ok bool
-	if addr.Mode == addrs.DataResourceMode {
-		_, ok = ev.cfg.DataResources[addr.String()]
-	} else {
-		_, ok = ev.cfg.ManagedResources[addr.String()]
-	}
-	if !ok {
+	if d.ev.cfg.Resource(d.cfg.Path, addr) == nil {
 		what := "resource"
-		detail := fmt.Sprintf("A managed resource %q %q has not been declared in the root module.", addr.Type, addr.Name)
+		detail := fmt.Sprintf("A managed resource %q %q has not been declared in %s.", addr.Type, addr.Name, d.moduleName())
 		if addr.Mode == addrs.DataResourceMode {
 			what = "data resource"
-			detail = fmt.Sprintf("A data resource %q %q has not been declared in the root module.", addr.Type, addr.Name)
+			detail = fmt.Sprintf("A data resource %q %q has not been declared in %s.", addr.Type, addr.Name, d.moduleName())
 		}
 		return cty.DynamicVal, undeclared(what, addr.String(), rng, detail)
 	}
-	ev.mu.RLock()
-	defer ev.mu.RUnlock()
-	if v, ok := ev.resources[addr.String()]; ok {
+	d.ev.mu.RLock()
+	defer d.ev.mu.RUnlock()
+	if v, ok := d.ev.resources[addr.Absolute(d.mi).String()]; ok {
 		return v, nil
 	}
 	return cty.DynamicVal, nil
 }
 
 // GetPathAttr implements lang.Data.
-func (ev *evaluator) GetPathAttr(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+func (d *moduleData) GetPathAttr(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	switch name {
-	case "module", "root":
-		return cty.StringVal(filepath.ToSlash(ev.cfg.SourceDir)), nil
+	case "module":
+		return cty.StringVal(filepath.ToSlash(d.cfg.Module.SourceDir)), nil
+	case "root":
+		return cty.StringVal(filepath.ToSlash(d.ev.cfg.Module.SourceDir)), nil
 	case "cwd":
-		return cty.StringVal(filepath.ToSlash(ev.cwd)), nil
+		return cty.StringVal(filepath.ToSlash(d.ev.cwd)), nil
 	}
 	return cty.DynamicVal, hcl.Diagnostics{{
 		Severity: hcl.DiagError,
@@ -149,9 +254,9 @@ func (ev *evaluator) GetPathAttr(name string, rng hcl.Range) (cty.Value, hcl.Dia
 }
 
 // GetTerraformAttr implements lang.Data.
-func (ev *evaluator) GetTerraformAttr(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+func (d *moduleData) GetTerraformAttr(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	if name == "workspace" {
-		return cty.StringVal(ev.workspace), nil
+		return cty.StringVal(d.ev.workspace), nil
 	}
 	return cty.DynamicVal, hcl.Diagnostics{{
 		Severity: hcl.DiagError,
@@ -161,9 +266,35 @@ func (ev *evaluator) GetTerraformAttr(name string, rng hcl.Range) (cty.Value, hc
 	}}
 }
 
-// GetModuleCall implements lang.Data. Module calls are not supported yet,
-// so every reference is to an undeclared module.
-func (ev *evaluator) GetModuleCall(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	return cty.DynamicVal, undeclared("module", name, rng,
-		fmt.Sprintf("No module call named %q is declared in the root module.", name))
+// GetModuleCall implements lang.Data: an object of the child's outputs,
+// or a tuple (count) or object (for_each) of such objects.
+func (d *moduleData) GetModuleCall(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	child := d.cfg.Children[name]
+	if child == nil {
+		return cty.DynamicVal, undeclared("module", name, rng,
+			fmt.Sprintf("No module call named %q is declared in %s.", name, d.moduleName()))
+	}
+	x := d.ev.moduleExpansion(d.mi, name)
+	if x == nil {
+		return cty.DynamicVal, nil
+	}
+	values := make(map[addrs.InstanceKey]cty.Value, len(x.keys))
+	d.ev.mu.RLock()
+	for _, k := range x.keys {
+		got := d.ev.outputs[d.mi.Child(name, k).String()]
+		attrs := make(map[string]cty.Value, len(child.Module.Outputs))
+		for oname, o := range child.Module.Outputs {
+			v, ok := got[oname]
+			if !ok {
+				v = cty.DynamicVal
+			}
+			if o.Sensitive {
+				v = v.Mark(marks.Sensitive)
+			}
+			attrs[oname] = v
+		}
+		values[k] = cty.ObjectVal(attrs)
+	}
+	d.ev.mu.RUnlock()
+	return resourceValue(x, values), nil
 }

@@ -21,10 +21,16 @@ type expansion struct {
 	keys []addrs.InstanceKey
 	// each holds each.value per for_each key.
 	each map[addrs.InstanceKey]cty.Value
+	// unknown, when set, is the key data of every instance: validate
+	// expands each module call to one instance whose key is not known.
+	unknown *lang.InstanceKeyData
 }
 
 // keyData returns the count/each values for one instance.
 func (x *expansion) keyData(k addrs.InstanceKey) lang.InstanceKeyData {
+	if x.unknown != nil {
+		return *x.unknown
+	}
 	switch x.mode {
 	case 'C':
 		return lang.InstanceKeyData{CountIndex: k.Value()}
@@ -44,47 +50,53 @@ func (x *expansion) has(k addrs.InstanceKey) bool {
 	return false
 }
 
-// expandResource evaluates a resource's count or for_each.
-func (w *walker) expandResource(r *configs.Resource) (*expansion, hcl.Diagnostics) {
-	scope := w.ev.scope()
+// expandResource evaluates a resource's count or for_each in one module
+// instance.
+func (w *walker) expandResource(r *configs.Resource, mi addrs.ModuleInstance) (*expansion, hcl.Diagnostics) {
+	return expandCount(r.Count, r.ForEach, w.ev.scope(mi))
+}
+
+// expandCount evaluates the count or for_each argument of a resource or
+// module block (at most one is set) into its instance keys.
+func expandCount(count, forEach hcl.Expression, scope *lang.Scope) (*expansion, hcl.Diagnostics) {
 	switch {
-	case r.Count != nil:
-		v, diags := scope.EvalExpr(r.Count, cty.Number)
+	case count != nil:
+		v, diags := scope.EvalExpr(count, cty.Number)
 		if diags.HasErrors() {
 			return nil, diags
 		}
 		if v.HasMark(marks.Sensitive) {
-			return nil, invalidExpansion(r.Count, "count", "Sensitive values, or values derived from sensitive values, cannot be used as count arguments.")
+			return nil, invalidExpansion(count, "count", "Sensitive values, or values derived from sensitive values, cannot be used as count arguments.")
 		}
 		v, _ = v.Unmark()
 		if !v.IsKnown() {
-			return nil, invalidExpansion(r.Count, "count", `The "count" value depends on resource attributes that cannot be determined until apply, so strata cannot predict how many instances will be created. To work around this, first apply a configuration without this resource, so that the values the count depends on are known, and then add it back.`)
+			return nil, invalidExpansion(count, "count", `The "count" value depends on resource attributes that cannot be determined until apply, so strata cannot predict how many instances will be created. To work around this, first apply a configuration without this resource, so that the values the count depends on are known, and then add it back.`)
 		}
 		if v.IsNull() {
-			return nil, invalidExpansion(r.Count, "count", `The given "count" argument value is null. An integer is required.`)
+			return nil, invalidExpansion(count, "count", `The given "count" argument value is null. An integer is required.`)
 		}
 		n, acc := v.AsBigFloat().Int64()
 		if acc != 0 || n < 0 {
-			return nil, invalidExpansion(r.Count, "count", `The given "count" argument value is unsuitable: must be a whole number, zero or greater.`)
+			return nil, invalidExpansion(count, "count", `The given "count" argument value is unsuitable: must be a whole number, zero or greater.`)
 		}
 		x := &expansion{mode: 'C'}
 		for i := 0; i < int(n); i++ {
 			x.keys = append(x.keys, addrs.IntKey(i))
 		}
 		return x, diags
-	case r.ForEach != nil:
-		v, diags := scope.EvalExpr(r.ForEach, cty.DynamicPseudoType)
+	case forEach != nil:
+		v, diags := scope.EvalExpr(forEach, cty.DynamicPseudoType)
 		if diags.HasErrors() {
 			return nil, diags
 		}
 		if v.HasMark(marks.Sensitive) {
-			return nil, invalidExpansion(r.ForEach, "for_each", "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
+			return nil, invalidExpansion(forEach, "for_each", "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
 		}
 		if !v.IsWhollyKnown() {
-			return nil, invalidExpansion(r.ForEach, "for_each", `The "for_each" value depends on resource attributes that cannot be determined until apply, so strata cannot predict how many instances will be created. To work around this, first apply a configuration without this resource, so that the values the for_each depends on are known, and then add it back.`)
+			return nil, invalidExpansion(forEach, "for_each", `The "for_each" value depends on resource attributes that cannot be determined until apply, so strata cannot predict how many instances will be created. To work around this, first apply a configuration without this resource, so that the values the for_each depends on are known, and then add it back.`)
 		}
 		if v.IsNull() {
-			return nil, invalidExpansion(r.ForEach, "for_each", `The given "for_each" argument value is null. A map, or set of strings, is allowed.`)
+			return nil, invalidExpansion(forEach, "for_each", `The given "for_each" argument value is null. A map, or set of strings, is allowed.`)
 		}
 		ty := v.Type()
 		x := &expansion{mode: 'E', each: map[addrs.InstanceKey]cty.Value{}}
@@ -101,16 +113,16 @@ func (w *walker) expandResource(r *configs.Resource) (*expansion, hcl.Diagnostic
 				_, ev := it.Element()
 				ev, _ = ev.Unmark()
 				if ev.IsNull() {
-					return nil, invalidExpansion(r.ForEach, "for_each", `"for_each" sets must not contain null values.`)
+					return nil, invalidExpansion(forEach, "for_each", `"for_each" sets must not contain null values.`)
 				}
 				key := addrs.StringKey(ev.AsString())
 				x.keys = append(x.keys, key)
 				x.each[key] = ev
 			}
 		case ty.IsSetType():
-			return nil, invalidExpansion(r.ForEach, "for_each", fmt.Sprintf(`The given "for_each" argument value is unsuitable: "for_each" supports sets of strings, but you have provided a set containing type %s.`, ty.ElementType().FriendlyName()))
+			return nil, invalidExpansion(forEach, "for_each", fmt.Sprintf(`The given "for_each" argument value is unsuitable: "for_each" supports sets of strings, but you have provided a set containing type %s.`, ty.ElementType().FriendlyName()))
 		default:
-			return nil, invalidExpansion(r.ForEach, "for_each", fmt.Sprintf(`The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type %s.`, ty.FriendlyName()))
+			return nil, invalidExpansion(forEach, "for_each", fmt.Sprintf(`The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type %s.`, ty.FriendlyName()))
 		}
 		sort.Slice(x.keys, func(i, j int) bool { return addrs.CompareKeys(x.keys[i], x.keys[j]) < 0 })
 		return x, diags

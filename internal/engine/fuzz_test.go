@@ -41,7 +41,7 @@ resource "terraform_data" "a" { count = local.x
 		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		mod, diags := configs.NewParser().LoadModule(dir)
+		mod, diags := configs.NewParser().LoadConfig(dir)
 		if diags.HasErrors() {
 			return
 		}

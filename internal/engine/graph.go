@@ -16,85 +16,65 @@ import (
 // configGraph holds the nodes for everything in the configuration and the
 // edges between them implied by references and depends_on.
 type configGraph struct {
-	g         *dag.Graph[node]
+	g *dag.Graph[node]
+	// vars, locals and outputs are keyed by node name (String()).
 	vars      map[string]*varNode
 	locals    map[string]*localNode
 	outputs   map[string]*outputNode
-	resources map[string]*resourceNode // by addrs.Resource.String()
+	modules   map[string]*moduleNode   // by addrs.Module.String()
+	resources map[string]*resourceNode // by addrs.ConfigResource.String()
 	providers map[string]*providerNode // by AbsProviderConfig.String()
 }
 
-// buildConfigGraph adds nodes for variables, locals, outputs, provider
-// configurations and resources, connected by their references. Schemas
-// are needed to find references inside resource bodies.
+// buildConfigGraph adds nodes for the variables, locals, outputs, module
+// calls, provider configurations and resources of every module,
+// connected by their references. Schemas are needed to find references
+// inside resource bodies.
 func (w *walker) buildConfigGraph(ctx context.Context) (*configGraph, hcl.Diagnostics) {
-	cfg := w.e.Config
 	cg := &configGraph{
 		g:         dag.New[node](),
 		vars:      map[string]*varNode{},
 		locals:    map[string]*localNode{},
 		outputs:   map[string]*outputNode{},
+		modules:   map[string]*moduleNode{},
 		resources: map[string]*resourceNode{},
 		providers: map[string]*providerNode{},
 	}
 	var diags hcl.Diagnostics
-	for _, name := range sortedKeys(cfg.Variables) {
-		n := &varNode{cfg: cfg.Variables[name]}
-		cg.vars[name] = n
-		cg.g.Add(n)
-	}
-	for _, name := range sortedKeys(cfg.Locals) {
-		n := &localNode{cfg: cfg.Locals[name]}
-		cg.locals[name] = n
-		cg.g.Add(n)
-	}
-	for _, key := range sortedKeys(cfg.ProviderConfigs) {
-		p := cfg.ProviderConfigs[key]
-		addr := addrs.AbsProviderConfig{Provider: cfg.ProviderForLocalName(p.Name), Alias: p.Alias}
-		n := &providerNode{addr: addr, cfg: p}
-		cg.providers[addr.String()] = n
-		cg.g.Add(n)
-	}
-	addResources := func(m map[string]*configs.Resource) {
-		for _, key := range sortedKeys(m) {
-			r := m[key]
-			paddr, pdiags := w.resourceProvider(r)
-			diags = append(diags, pdiags...)
-			n := &resourceNode{addr: r.Addr().Absolute(addrs.RootModuleInstance), cfg: r, provider: paddr}
-			cg.resources[key] = n
-			cg.g.Add(n)
-			pn := cg.providerNode(paddr)
-			cg.g.Connect(n, pn)
+	w.e.Config.DeepEach(func(c *configs.Config) {
+		diags = append(diags, w.addModuleNodes(cg, c)...)
+	})
+	// Everything in a child module waits for the module's expansion.
+	for _, n := range cg.g.Vertices() {
+		if home := nodeModule(n); !home.IsRoot() {
+			cg.g.Connect(n, cg.modules[home.String()])
 		}
-	}
-	addResources(cfg.ManagedResources)
-	addResources(cfg.DataResources)
-	for _, name := range sortedKeys(cfg.Outputs) {
-		n := &outputNode{cfg: cfg.Outputs[name]}
-		cg.outputs[name] = n
-		cg.g.Add(n)
 	}
 
 	// Edges from references.
 	for _, n := range cg.g.Vertices() {
 		refs, rdiags := w.nodeReferences(ctx, n)
 		diags = append(diags, rdiags...)
+		from := referencesModule(n)
 		for _, ref := range refs {
-			if target := cg.referenced(ref.Subject); target != nil {
+			for _, target := range cg.referenced(from, ref) {
 				cg.g.Connect(n, target)
 			}
 		}
 	}
 	// depends_on edges.
-	connectDeps := func(n node, deps []hcl.Traversal) {
+	connectDeps := func(n node, from addrs.Module, deps []hcl.Traversal) {
 		for _, trav := range deps {
 			ref, rdiags := lang.ParseRef(trav)
 			diags = append(diags, rdiags...)
 			if ref == nil {
 				continue
 			}
-			target := cg.referenced(ref.Subject)
-			if target == nil {
+			targets := cg.referenced(from, ref)
+			if mc, ok := ref.Subject.(lang.ModuleCallRef); ok {
+				targets = cg.moduleContents(from.Child(mc.Name))
+			}
+			if len(targets) == 0 {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Invalid depends_on reference",
@@ -103,16 +83,107 @@ func (w *walker) buildConfigGraph(ctx context.Context) (*configGraph, hcl.Diagno
 				})
 				continue
 			}
-			cg.g.Connect(n, target)
+			for _, t := range targets {
+				cg.g.Connect(n, t)
+			}
 		}
 	}
-	for _, n := range cg.resources {
-		connectDeps(n, n.cfg.DependsOn)
+	for _, key := range sortedKeys(cg.resources) {
+		n := cg.resources[key]
+		connectDeps(n, n.addr.Module, n.cfg.DependsOn)
 	}
-	for _, n := range cg.outputs {
-		connectDeps(n, n.cfg.DependsOn)
+	for _, key := range sortedKeys(cg.outputs) {
+		n := cg.outputs[key]
+		connectDeps(n, n.path, n.cfg.DependsOn)
+	}
+	for _, key := range sortedKeys(cg.modules) {
+		n := cg.modules[key]
+		connectDeps(n, n.path.Parent(), n.call.DependsOn)
 	}
 	return cg, diags
+}
+
+// addModuleNodes adds the nodes of one module of the tree.
+func (w *walker) addModuleNodes(cg *configGraph, c *configs.Config) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	mod := c.Module
+	if c.Call != nil {
+		n := &moduleNode{path: c.Path, call: c.Call}
+		cg.modules[c.Path.String()] = n
+		cg.g.Add(n)
+		if parent := c.Path.Parent(); !parent.IsRoot() {
+			cg.g.Connect(n, cg.modules[parent.String()])
+		}
+	}
+	for _, name := range sortedKeys(mod.Variables) {
+		n := &varNode{path: c.Path, cfg: mod.Variables[name], call: c.Call}
+		cg.vars[n.String()] = n
+		cg.g.Add(n)
+	}
+	for _, name := range sortedKeys(mod.Locals) {
+		n := &localNode{path: c.Path, cfg: mod.Locals[name]}
+		cg.locals[n.String()] = n
+		cg.g.Add(n)
+	}
+	for _, key := range sortedKeys(mod.ProviderConfigs) {
+		p := mod.ProviderConfigs[key]
+		addr := addrs.AbsProviderConfig{Module: c.Path, Provider: mod.ProviderForLocalName(p.Name), Alias: p.Alias}
+		n := &providerNode{addr: addr, cfg: p}
+		cg.providers[addr.String()] = n
+		cg.g.Add(n)
+	}
+	addResources := func(m map[string]*configs.Resource) {
+		for _, key := range sortedKeys(m) {
+			r := m[key]
+			paddr, pdiags := resourceProvider(c, r)
+			diags = append(diags, pdiags...)
+			n := &resourceNode{addr: addrs.ConfigResource{Module: c.Path, Resource: r.Addr()}, cfg: r, provider: paddr}
+			cg.resources[n.addr.String()] = n
+			cg.g.Add(n)
+			cg.g.Connect(n, cg.providerNode(paddr))
+		}
+	}
+	addResources(mod.ManagedResources)
+	addResources(mod.DataResources)
+	for _, name := range sortedKeys(mod.Outputs) {
+		n := &outputNode{path: c.Path, cfg: mod.Outputs[name]}
+		cg.outputs[n.String()] = n
+		cg.g.Add(n)
+	}
+	return diags
+}
+
+// nodeModule returns the module a node belongs to: the module whose
+// expansion it needs.
+func nodeModule(n node) addrs.Module {
+	switch n := n.(type) {
+	case *varNode:
+		return n.path
+	case *localNode:
+		return n.path
+	case *outputNode:
+		return n.path
+	case *resourceNode:
+		return n.addr.Module
+	case *providerNode:
+		return n.addr.Module
+	}
+	return addrs.RootModule
+}
+
+// referencesModule returns the module a node's expressions are written in:
+// a child module's variables and expansion are set by arguments of the
+// module block in the caller.
+func referencesModule(n node) addrs.Module {
+	switch n := n.(type) {
+	case *varNode:
+		if n.call != nil {
+			return n.path.Parent()
+		}
+	case *moduleNode:
+		return n.path.Parent()
+	}
+	return nodeModule(n)
 }
 
 // providerNode returns the node of a provider configuration, adding one
@@ -127,23 +198,80 @@ func (cg *configGraph) providerNode(addr addrs.AbsProviderConfig) *providerNode 
 	return n
 }
 
-// referenced returns the node a reference subject names, or nil.
-func (cg *configGraph) referenced(sub lang.Referenceable) node {
-	switch s := sub.(type) {
+// referenced returns the nodes a reference made in module m needs.
+func (cg *configGraph) referenced(m addrs.Module, ref *lang.Reference) []node {
+	one := func(n node, ok bool) []node {
+		if !ok {
+			return nil
+		}
+		return []node{n}
+	}
+	switch s := ref.Subject.(type) {
 	case lang.InputVariable:
-		if n, ok := cg.vars[s.Name]; ok {
-			return n
-		}
+		n, ok := cg.vars[inModule(m, "var."+s.Name)]
+		return one(n, ok)
 	case lang.LocalValue:
-		if n, ok := cg.locals[s.Name]; ok {
-			return n
-		}
+		n, ok := cg.locals[inModule(m, "local."+s.Name)]
+		return one(n, ok)
 	case lang.ResourceRef:
-		if n, ok := cg.resources[s.Resource.String()]; ok {
-			return n
+		n, ok := cg.resources[addrs.ConfigResource{Module: m, Resource: s.Resource}.String()]
+		return one(n, ok)
+	case lang.ModuleCallRef:
+		child := m.Child(s.Name)
+		mn, ok := cg.modules[child.String()]
+		if !ok {
+			return nil
 		}
+		out := []node{mn}
+		if name := referencedOutput(ref.Remaining); name != "" {
+			if on, ok := cg.outputs[inModule(child, "output."+name)]; ok {
+				return append(out, on)
+			}
+		}
+		for _, key := range sortedKeys(cg.outputs) {
+			if on := cg.outputs[key]; on.path.Equal(child) {
+				out = append(out, on)
+			}
+		}
+		return out
 	}
 	return nil
+}
+
+// referencedOutput returns the output a module reference names, as in
+// module.x.out or module.x[0].out, or "" when it names the whole module.
+func referencedOutput(rest hcl.Traversal) string {
+	if len(rest) > 0 {
+		if _, ok := rest[0].(hcl.TraverseIndex); ok {
+			rest = rest[1:]
+		}
+	}
+	if len(rest) > 0 {
+		if a, ok := rest[0].(hcl.TraverseAttr); ok {
+			return a.Name
+		}
+	}
+	return ""
+}
+
+// moduleContents returns the resources and outputs of a module and the
+// modules it calls, what depends_on = [module.x] waits for.
+func (cg *configGraph) moduleContents(p addrs.Module) []node {
+	var out []node
+	for _, key := range sortedKeys(cg.resources) {
+		if n := cg.resources[key]; n.addr.Module.HasPrefix(p) {
+			out = append(out, n)
+		}
+	}
+	for _, key := range sortedKeys(cg.outputs) {
+		if n := cg.outputs[key]; n.path.HasPrefix(p) {
+			out = append(out, n)
+		}
+	}
+	if n, ok := cg.modules[p.String()]; ok {
+		out = append(out, n)
+	}
+	return out
 }
 
 // nodeReferences returns the references a configuration node's
@@ -151,8 +279,16 @@ func (cg *configGraph) referenced(sub lang.Referenceable) node {
 func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference, hcl.Diagnostics) {
 	switch n := n.(type) {
 	case *varNode:
+		// A child's variable is set by its module block argument, written
+		// in the caller; its validation rules are checked in the child.
+		// Both must wait for what they refer to.
 		var refs []*lang.Reference
 		var diags hcl.Diagnostics
+		if n.call != nil {
+			if attr, ok := n.call.Inputs[n.cfg.Name]; ok {
+				refs, diags = lang.ReferencesInExpr(attr.Expr)
+			}
+		}
 		for _, v := range n.cfg.Validations {
 			r, d := lang.ReferencesInExpr(v.Condition)
 			refs, diags = append(refs, r...), append(diags, d...)
@@ -162,6 +298,14 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 		return refs, diags
 	case *localNode:
 		return lang.ReferencesInExpr(n.cfg.Expr)
+	case *moduleNode:
+		var refs []*lang.Reference
+		var diags hcl.Diagnostics
+		for _, e := range []hcl.Expression{n.call.Count, n.call.ForEach} {
+			r, d := lang.ReferencesInExpr(e)
+			refs, diags = append(refs, r...), append(diags, d...)
+		}
+		return refs, diags
 	case *outputNode:
 		return lang.ReferencesInExpr(n.cfg.Expr)
 	case *providerNode:
@@ -187,15 +331,15 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 			}
 		}
 		// An import block's ID is evaluated when its target is planned.
-		for _, im := range w.e.Config.Imports {
-			if im.To.Resource.Resource == n.cfg.Addr() {
+		for _, im := range w.e.Config.Module.Imports {
+			if im.To.ContainingResource().Config().String() == n.addr.String() {
 				for _, e := range []hcl.Expression{im.ID, im.ForEach, im.ToKey} {
 					r, d := lang.ReferencesInExpr(e)
 					refs, diags = append(refs, r...), append(diags, d...)
 				}
 			}
 		}
-		schema, _, err := w.resourceSchema(ctx, n.cfg.Addr(), n.provider)
+		schema, _, err := w.resourceSchema(ctx, n.addr.Resource, n.provider)
 		if err != nil {
 			return refs, diags // reported when the node runs
 		}
@@ -220,8 +364,8 @@ func (cg *configGraph) resourceDeps(n *resourceNode) []addrs.AbsResource {
 			seen[d] = true
 			switch d := d.(type) {
 			case *resourceNode:
-				out = append(out, d.addr)
-			case *localNode, *varNode:
+				out = append(out, staticAbs(d.addr))
+			case *localNode, *varNode, *outputNode, *moduleNode:
 				visit(d)
 			}
 		}
@@ -231,23 +375,71 @@ func (cg *configGraph) resourceDeps(n *resourceNode) []addrs.AbsResource {
 	return out
 }
 
-// resourceProvider resolves the provider configuration a resource uses.
-func (w *walker) resourceProvider(r *configs.Resource) (addrs.AbsProviderConfig, hcl.Diagnostics) {
-	cfg := w.e.Config
-	name := r.ProviderLocalName()
-	addr := addrs.AbsProviderConfig{Provider: cfg.ProviderForLocalName(name)}
-	if r.ProviderRef != nil && r.ProviderRef.Alias != "" {
-		addr.Alias = r.ProviderRef.Alias
-		if _, ok := cfg.ProviderConfigs[r.ProviderRef.String()]; !ok {
-			return addr, hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Provider configuration not present",
-				Detail:   fmt.Sprintf("The resource %s refers to provider configuration %s, which is not declared. Add a provider %q block with alias = %q.", r.Addr(), r.ProviderRef, r.ProviderRef.Name, r.ProviderRef.Alias),
-				Subject:  r.ProviderRef.NameRange.Ptr(),
-			}}
+// staticAbs returns a resource's address with no module instance keys, the
+// form state files record dependencies in.
+func staticAbs(r addrs.ConfigResource) addrs.AbsResource {
+	return r.Resource.Absolute(staticInstance(r.Module))
+}
+
+// resourceProvider resolves the provider configuration a resource in
+// module c uses: a provider block in the module, one its caller passes
+// with the providers argument, or, for a default (unaliased)
+// configuration, the caller's own, up to an implied one in the root.
+func resourceProvider(c *configs.Config, r *configs.Resource) (addrs.AbsProviderConfig, hcl.Diagnostics) {
+	ref := configs.ProviderRef{Name: r.ProviderLocalName()}
+	if r.ProviderRef != nil {
+		ref = *r.ProviderRef
+	}
+	want := ref
+	for cur := c; ; {
+		fqn := cur.Module.ProviderForLocalName(ref.Name)
+		if _, ok := cur.Module.ProviderConfigs[ref.String()]; ok {
+			return addrs.AbsProviderConfig{Module: cur.Path, Provider: fqn, Alias: ref.Alias}, nil
+		}
+		if cur.Call != nil {
+			if passed, ok := cur.Call.PassedFor(ref); ok {
+				ref, cur = passed, cur.Parent
+				continue
+			}
+		}
+		if ref.Alias == "" {
+			if cur.Parent == nil {
+				return addrs.AbsProviderConfig{Provider: fqn}, nil
+			}
+			// Inherit the caller's default configuration of the same
+			// provider, whatever the caller calls it.
+			ref, cur = configs.ProviderRef{Name: localNameFor(cur.Parent.Module, fqn)}, cur.Parent
+			continue
+		}
+		detail := fmt.Sprintf("The resource %s refers to provider configuration %s, which is not declared. Add a provider %q block with alias = %q.", r.Addr(), want, want.Name, want.Alias)
+		if !c.Path.IsRoot() {
+			detail = fmt.Sprintf("The resource %s in %s refers to provider configuration %s, which no provider block declares and the module's callers do not pass in. Pass one with the module block's providers argument, such as providers = { %s = %s }.", r.Addr(), c.Path, want, want, want)
+		}
+		return addrs.AbsProviderConfig{Module: c.Path, Provider: c.Module.ProviderForLocalName(want.Name), Alias: want.Alias}, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Provider configuration not present",
+			Detail:   detail,
+			Subject:  rangeOf(r),
+		}}
+	}
+}
+
+func rangeOf(r *configs.Resource) *hcl.Range {
+	if r.ProviderRef != nil {
+		return r.ProviderRef.NameRange.Ptr()
+	}
+	return r.DeclRange.Ptr()
+}
+
+// localNameFor returns the local name a module uses for a provider: its
+// required_providers entry, or the provider's type.
+func localNameFor(m *configs.Module, p addrs.Provider) string {
+	for _, name := range sortedKeys(m.RequiredProviders) {
+		if m.RequiredProviders[name].Source == p {
+			return name
 		}
 	}
-	return addr, nil
+	return p.Type
 }
 
 func sortedKeys[T any](m map[string]T) []string {

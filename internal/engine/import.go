@@ -26,7 +26,7 @@ func (e *Engine) Import(ctx context.Context, state *states.State, addr addrs.Abs
 	if addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
 		return state, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid import address", Detail: "Only managed resources can be imported; " + addr.String() + " is a data resource."}}
 	}
-	rc := e.Config.ManagedResources[addr.Resource.Resource.String()]
+	rc := e.Config.Resource(addr.Module.Module(), addr.Resource.Resource)
 	if rc == nil {
 		return state, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -51,7 +51,7 @@ func (e *Engine) Import(ctx context.Context, state *states.State, addr addrs.Abs
 	}
 	// Configure the resource's provider, which may need variables and
 	// locals; nothing else is evaluated.
-	rn := cg.resources[addr.Resource.Resource.String()]
+	rn := cg.resources[addr.ContainingResource().Config().String()]
 	pn := cg.providerNode(rn.provider)
 	sub := cg.g.Clone()
 	keep := map[node]bool{pn: true}

@@ -98,8 +98,8 @@ func (pw *planWalk) importBlock(ctx context.Context, rt *resourceType, addr addr
 // expression when no block targets addr.
 func (pw *planWalk) importFor(addr addrs.AbsResourceInstance) (hcl.Expression, *lang.Scope, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
-	for _, im := range pw.e.Config.Imports {
-		if im.To.Resource.Resource != addr.Resource.Resource {
+	for _, im := range pw.e.Config.Module.Imports {
+		if im.To.Resource.Resource != addr.Resource.Resource || im.To.Module.String() != addr.Module.String() {
 			continue
 		}
 		targets, tdiags := pw.importTargets(im)
@@ -148,12 +148,12 @@ func (pw *planWalk) expandImport(im *configs.Import) ([]importTarget, hcl.Diagno
 	x := &expansion{keys: []addrs.InstanceKey{addrs.NoKey}}
 	var diags hcl.Diagnostics
 	if im.ForEach != nil {
-		x, diags = pw.expandResource(&configs.Resource{ForEach: im.ForEach})
+		x, diags = expandCount(nil, im.ForEach, pw.ev.scope(addrs.RootModuleInstance))
 		if diags.HasErrors() {
 			return nil, diags
 		}
 	}
-	base := pw.ev.scope()
+	base := pw.ev.scope(addrs.RootModuleInstance)
 	targets := make([]importTarget, 0, len(x.keys))
 	for _, k := range x.keys {
 		scope := base.WithKey(x.keyData(k))
@@ -175,7 +175,7 @@ func (pw *planWalk) checkImportTargets() hcl.Diagnostics {
 		planned[c.Addr.String()] = true
 	}
 	var diags hcl.Diagnostics
-	for _, im := range pw.e.Config.Imports {
+	for _, im := range pw.e.Config.Module.Imports {
 		targets, tdiags := pw.importTargets(im)
 		diags = append(diags, tdiags...)
 		for _, t := range targets {

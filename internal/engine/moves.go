@@ -14,7 +14,7 @@ import (
 // in order, then applies the moves Terraform implies when a resource starts
 // or stops using count (TYPE.NAME <-> TYPE.NAME[0]). It returns each moved
 // instance's previous address, keyed by its new address.
-func applyMoves(cfg *configs.Module, s *states.State) map[string]addrs.AbsResourceInstance {
+func applyMoves(cfg *configs.Config, s *states.State) map[string]addrs.AbsResourceInstance {
 	prev := map[string]addrs.AbsResourceInstance{}
 	record := func(from, to addrs.AbsResourceInstance) {
 		orig := from
@@ -24,7 +24,7 @@ func applyMoves(cfg *configs.Module, s *states.State) map[string]addrs.AbsResour
 		}
 		prev[to.String()] = orig
 	}
-	for _, m := range cfg.Moved {
+	for _, m := range cfg.Module.Moved {
 		if m.From.Instance {
 			from, to := m.From.Resource.Instance(m.From.Key), m.To.Resource.Instance(m.To.Key)
 			if s.MoveInstance(from, to) {
@@ -43,10 +43,10 @@ func applyMoves(cfg *configs.Module, s *states.State) map[string]addrs.AbsResour
 			}
 		}
 	}
-	for _, rc := range cfg.ManagedResources {
-		addr := rc.Addr().Absolute(addrs.RootModuleInstance)
-		r := s.Resource(addr)
-		if r == nil {
+	for _, r := range s.SortedResources() {
+		addr := r.Addr
+		rc := cfg.Resource(addr.Module.Module(), addr.Resource)
+		if rc == nil || addr.Resource.Mode != addrs.ManagedResourceMode {
 			continue
 		}
 		switch {
@@ -68,10 +68,10 @@ func applyMoves(cfg *configs.Module, s *states.State) map[string]addrs.AbsResour
 // checkMoves reports moved blocks whose source resource is still declared:
 // an object cannot be both moved away and kept. Sources naming one instance
 // are checked by checkMovedInstances, once count and for_each are known.
-func checkMoves(cfg *configs.Module) hcl.Diagnostics {
+func checkMoves(cfg *configs.Config) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, m := range cfg.Moved {
-		rc := cfg.ManagedResources[m.From.Resource.Resource.String()]
+	for _, m := range cfg.Module.Moved {
+		rc := cfg.Module.ManagedResources[m.From.Resource.Resource.String()]
 		if rc == nil || m.From.Instance || !m.From.Resource.Module.IsRoot() {
 			continue
 		}
@@ -85,12 +85,12 @@ func checkMoves(cfg *configs.Module) hcl.Diagnostics {
 // for_each can be evaluated.
 func (pw *planWalk) checkMovedInstances() hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, m := range pw.e.Config.Moved {
-		rc := pw.e.Config.ManagedResources[m.From.Resource.Resource.String()]
+	for _, m := range pw.e.Config.Module.Moved {
+		rc := pw.e.Config.Module.ManagedResources[m.From.Resource.Resource.String()]
 		if rc == nil || !m.From.Instance || !m.From.Resource.Module.IsRoot() {
 			continue
 		}
-		x, xdiags := pw.expandResource(rc)
+		x, xdiags := pw.expandResource(rc, addrs.RootModuleInstance)
 		if xdiags.HasErrors() || !x.has(m.From.Key) {
 			continue
 		}

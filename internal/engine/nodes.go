@@ -11,15 +11,39 @@ type node interface {
 	String() string
 }
 
-// varNode finalizes a root module input variable: conversion, defaults and
-// validation rules.
-type varNode struct{ cfg *configs.Variable }
+// Nodes for what a module declares (variables, locals, outputs, resources,
+// module calls) are static: each is walked once and works on every
+// instance of its module, known by then.
+
+// varNode finalizes an input variable in every instance of its module:
+// conversion, defaults and validation rules. The root module's values come
+// from the user, a child's from its module block.
+type varNode struct {
+	path addrs.Module
+	cfg  *configs.Variable
+	// call is the module block setting a child module's variables.
+	call *configs.ModuleCall
+}
 
 // localNode evaluates a local value.
-type localNode struct{ cfg *configs.Local }
+type localNode struct {
+	path addrs.Module
+	cfg  *configs.Local
+}
 
-// outputNode evaluates a root module output value.
-type outputNode struct{ cfg *configs.Output }
+// outputNode evaluates an output value: a root module output is planned
+// and stored, a child module's is what module.NAME.OUTPUT refers to.
+type outputNode struct {
+	path addrs.Module
+	cfg  *configs.Output
+}
+
+// moduleNode expands a module call (count, for_each) in every instance of
+// the calling module. Everything inside the module waits for it.
+type moduleNode struct {
+	path addrs.Module // the called module's path
+	call *configs.ModuleCall
+}
 
 // providerNode configures a provider configuration before its resources
 // are used.
@@ -31,7 +55,7 @@ type providerNode struct {
 // resourceNode plans or applies every instance of a resource in the
 // configuration.
 type resourceNode struct {
-	addr     addrs.AbsResource
+	addr     addrs.ConfigResource
 	cfg      *configs.Resource
 	provider addrs.AbsProviderConfig
 }
@@ -49,9 +73,10 @@ type destroyNode struct {
 	deposed string
 }
 
-func (n *varNode) String() string      { return "var." + n.cfg.Name }
-func (n *localNode) String() string    { return "local." + n.cfg.Name }
-func (n *outputNode) String() string   { return "output." + n.cfg.Name }
+func (n *varNode) String() string      { return inModule(n.path, "var."+n.cfg.Name) }
+func (n *localNode) String() string    { return inModule(n.path, "local."+n.cfg.Name) }
+func (n *outputNode) String() string   { return inModule(n.path, "output."+n.cfg.Name) }
+func (n *moduleNode) String() string   { return n.path.String() + " (expand)" }
 func (n *providerNode) String() string { return n.addr.String() }
 func (n *resourceNode) String() string { return n.addr.String() }
 func (n *orphanNode) String() string   { return n.addr.String() + " (orphan)" }
@@ -60,4 +85,11 @@ func (n *destroyNode) String() string {
 		return n.addr.String() + " (destroy deposed " + n.deposed + ")"
 	}
 	return n.addr.String() + " (destroy)"
+}
+
+func inModule(p addrs.Module, name string) string {
+	if p.IsRoot() {
+		return name
+	}
+	return p.String() + "." + name
 }

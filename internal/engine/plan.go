@@ -53,13 +53,17 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 	moved := applyMoves(e.Config, working)
 	w := e.newWalker(working, true)
 	defer w.ps.closeAll(context.WithoutCancel(ctx))
-	pw := &planWalk{walker: w, opts: opts}
+	pw := &planWalk{walker: w, opts: opts, inState: map[string][]addrs.AbsResource{}}
 
 	cg, diags := w.buildConfigGraph(ctx)
 	pw.cg = cg
-	// Resources in the state but not in the configuration are orphans.
+	// Resources in the state but not in the configuration are orphans;
+	// the others are planned by their resource's node, in whichever module
+	// instances they are.
 	for _, r := range working.SortedResources() {
-		if _, ok := cg.resources[r.Addr.Resource.String()]; ok && r.Addr.Module.IsRoot() {
+		key := r.Addr.Config().String()
+		if _, ok := cg.resources[key]; ok {
+			pw.inState[key] = append(pw.inState[key], r.Addr)
 			continue
 		}
 		n := &orphanNode{addr: r.Addr}
@@ -90,7 +94,7 @@ The -target option is not for routine use, and is provided only for exceptional 
 	}
 	// Outputs that are in the state but no longer configured are removed.
 	for name, o := range prevRun.Outputs {
-		if _, ok := e.Config.Outputs[name]; !ok {
+		if _, ok := e.Config.Module.Outputs[name]; !ok {
 			w.outputs = append(w.outputs, &plans.OutputChange{Name: name, Action: plans.Delete, Before: o.Value, After: cty.NullVal(o.Value.Type()), Sensitive: o.Sensitive})
 		}
 	}
@@ -135,7 +139,7 @@ The -target option is not for routine use, and is provided only for exceptional 
 	sortChanges(&plans.Changes{Resources: plan.DriftedResources})
 	plan.PriorState = w.state.Snapshot()
 	w.ev.mu.RLock()
-	for name, v := range w.ev.variables {
+	for name, v := range w.ev.variables[addrs.RootModuleInstance.String()] {
 		plan.VariableValues[name] = v
 	}
 	w.ev.mu.RUnlock()
@@ -148,8 +152,12 @@ type planWalk struct {
 	*walker
 	opts PlanOpts
 	cg   *configGraph
+	// inState lists the resources of the prior state by the configured
+	// resource they are instances of (ConfigResource.String()).
+	inState map[string][]addrs.AbsResource
 	// whole holds, under -target, the resources planned in full: those
-	// targeted as a whole and those the targets depend on.
+	// targeted as a whole (by AbsResource) and those the targets depend on
+	// (by ConfigResource, in every module instance).
 	whole map[string]bool
 	// drift collects changes refreshing found; guarded by walker.mu.
 	drift []*plans.ResourceInstanceChange
@@ -170,7 +178,8 @@ func (pw *planWalk) addDrift(c *plans.ResourceInstanceChange) {
 // targeted reports whether an instance is to be planned: there is no
 // -target, its resource is planned in full, or a target names it.
 func (pw *planWalk) targeted(addr addrs.AbsResourceInstance) bool {
-	if len(pw.opts.Targets) == 0 || pw.whole[addr.ContainingResource().String()] {
+	r := addr.ContainingResource()
+	if len(pw.opts.Targets) == 0 || pw.whole[r.String()] || pw.whole[r.Config().String()] {
 		return true
 	}
 	for _, t := range pw.opts.Targets {
@@ -187,16 +196,18 @@ func (pw *planWalk) visit(ctx context.Context, n node) hcl.Diagnostics {
 		return pw.evalVariable(n, pw.opts.Variables)
 	case *localNode:
 		return pw.evalLocal(n)
+	case *moduleNode:
+		diags := pw.expandModule(n)
+		if pw.opts.Mode == plans.DestroyMode {
+			// Everything in the state is destroyed, whatever the
+			// module's instances would be now.
+			return nil
+		}
+		return diags
 	case *providerNode:
 		return pw.configureProvider(ctx, n)
 	case *resourceNode:
-		switch pw.opts.Mode {
-		case plans.DestroyMode:
-			return pw.planDestroyResource(ctx, n.addr, n.provider, plans.ReasonNone)
-		case plans.RefreshOnlyMode:
-			return pw.refreshResource(ctx, n.addr, n.provider, n)
-		}
-		return pw.planResource(ctx, n)
+		return pw.visitResource(ctx, n)
 	case *orphanNode:
 		provider, ok := pw.state.ResourceProvider(n.addr)
 		if !ok {
@@ -211,9 +222,49 @@ func (pw *planWalk) visit(ctx context.Context, n node) hcl.Diagnostics {
 		}
 		return pw.planDestroyResource(ctx, n.addr, provider, reason)
 	case *outputNode:
+		if !n.path.IsRoot() {
+			return pw.evalChildOutput(n)
+		}
 		return pw.planOutput(n)
 	}
 	return nil
+}
+
+// visitResource plans a configured resource in every instance of its
+// module, and the deletion of its objects in module instances that no
+// longer exist.
+func (pw *planWalk) visitResource(ctx context.Context, n *resourceNode) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	live := map[string]bool{}
+	if pw.opts.Mode != plans.DestroyMode {
+		for _, mi := range pw.ev.moduleInstances(n.addr.Module) {
+			addr := n.addr.Resource.Absolute(mi)
+			live[addr.String()] = true
+			if pw.opts.Mode == plans.RefreshOnlyMode {
+				diags = append(diags, pw.refreshResource(ctx, addr, n.provider, n)...)
+				continue
+			}
+			diags = append(diags, pw.planResource(ctx, n, addr)...)
+		}
+	}
+	for _, addr := range pw.inState[n.addr.String()] {
+		if live[addr.String()] {
+			continue
+		}
+		provider, ok := pw.state.ResourceProvider(addr)
+		if !ok {
+			continue
+		}
+		switch pw.opts.Mode {
+		case plans.RefreshOnlyMode:
+			diags = append(diags, pw.refreshResource(ctx, addr, provider, nil)...)
+		case plans.DestroyMode:
+			diags = append(diags, pw.planDestroyResource(ctx, addr, provider, plans.ReasonNone)...)
+		default:
+			diags = append(diags, pw.planDestroyResource(ctx, addr, provider, plans.ReasonDeleteBecauseNoModule)...)
+		}
+	}
+	return diags
 }
 
 // planOutput evaluates an output and records its change.
@@ -284,33 +335,36 @@ func pruneToTargets(cg *configGraph, targets []addrs.Target, destroy bool) map[s
 	keep := map[node]bool{}
 	whole := map[string]bool{}
 	for _, n := range g.Vertices() {
-		var addr addrs.AbsResource
+		// A configured resource matches a target in any of its module's
+		// instances; an orphan matches by its own address.
+		var matches func(t addrs.Target) bool
 		switch n := n.(type) {
 		case *resourceNode:
-			addr = n.addr
+			matches = func(t addrs.Target) bool { return t.Resource.Config().String() == n.addr.String() }
 		case *orphanNode:
-			addr = n.addr
+			matches = func(t addrs.Target) bool { return t.ContainsResource(n.addr) }
 		default:
 			continue
 		}
 		for _, t := range targets {
-			if t.ContainsResource(addr) {
-				keep[n] = true
-				if !t.Instance {
-					whole[addr.String()] = true
-				}
-				related := g.Descendants(n)
-				if destroy {
-					related = g.Ancestors(n)
-				}
-				for _, d := range related {
-					keep[d] = true
-					switch d := d.(type) {
-					case *resourceNode:
-						whole[d.addr.String()] = true
-					case *orphanNode:
-						whole[d.addr.String()] = true
-					}
+			if !matches(t) {
+				continue
+			}
+			keep[n] = true
+			if !t.Instance {
+				whole[t.Resource.String()] = true
+			}
+			related := g.Descendants(n)
+			if destroy {
+				related = g.Ancestors(n)
+			}
+			for _, d := range related {
+				keep[d] = true
+				switch d := d.(type) {
+				case *resourceNode:
+					whole[d.addr.String()] = true
+				case *orphanNode:
+					whole[d.addr.String()] = true
 				}
 			}
 		}

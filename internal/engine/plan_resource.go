@@ -42,14 +42,14 @@ func (w *walker) resourceType(ctx context.Context, addr addrs.AbsResource, provi
 	return &resourceType{addr: addr, provider: provider, p: p, schema: schema, version: version}, nil
 }
 
-// planResource plans every instance of a configured resource, and the
-// deletion of instances the configuration no longer has.
-func (pw *planWalk) planResource(ctx context.Context, n *resourceNode) hcl.Diagnostics {
-	rt, diags := pw.resourceType(ctx, n.addr, n.provider, n.cfg.TypeRange.Ptr())
+// planResource plans every instance of a configured resource in one module
+// instance, and the deletion of instances the configuration no longer has.
+func (pw *planWalk) planResource(ctx context.Context, n *resourceNode, addr addrs.AbsResource) hcl.Diagnostics {
+	rt, diags := pw.resourceType(ctx, addr, n.provider, n.cfg.TypeRange.Ptr())
 	if diags.HasErrors() {
 		return diags
 	}
-	x, xdiags := pw.expandResource(n.cfg)
+	x, xdiags := pw.expandResource(n.cfg, addr.Module)
 	diags = append(diags, xdiags...)
 	if xdiags.HasErrors() {
 		return diags
@@ -58,9 +58,9 @@ func (pw *planWalk) planResource(ctx context.Context, n *resourceNode) hcl.Diagn
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for _, key := range x.keys {
-		if !pw.targeted(n.addr.Instance(key)) {
+		if !pw.targeted(addr.Instance(key)) {
 			// Outside -target: keep the instance as it is.
-			if v, ok := pw.untargetedValue(ctx, rt, n.addr.Instance(key)); ok {
+			if v, ok := pw.untargetedValue(ctx, rt, addr.Instance(key)); ok {
 				values[key] = v
 			}
 			continue
@@ -83,8 +83,8 @@ func (pw *planWalk) planResource(ctx context.Context, n *resourceNode) hcl.Diagn
 	wg.Wait()
 
 	// Instances in the state that the expansion no longer has.
-	for _, key := range pw.state.InstanceKeys(n.addr) {
-		if x.has(key) || !pw.targeted(n.addr.Instance(key)) {
+	for _, key := range pw.state.InstanceKeys(addr) {
+		if x.has(key) || !pw.targeted(addr.Instance(key)) {
 			continue
 		}
 		reason := plans.ReasonDeleteBecauseWrongRepetition
@@ -98,13 +98,13 @@ func (pw *planWalk) planResource(ctx context.Context, n *resourceNode) hcl.Diagn
 				reason = plans.ReasonDeleteBecauseEachKey
 			}
 		}
-		diags = append(diags, pw.planDelete(ctx, rt, n.addr.Instance(key), reason, n)...)
+		diags = append(diags, pw.planDelete(ctx, rt, addr.Instance(key), reason, n)...)
 	}
 	// Deposed objects left by an interrupted create_before_destroy.
 	for _, key := range x.keys {
-		diags = append(diags, pw.planDeposedDeletes(ctx, rt, n.addr.Instance(key))...)
+		diags = append(diags, pw.planDeposedDeletes(ctx, rt, addr.Instance(key))...)
 	}
-	pw.ev.setResource(n.addr.Resource, resourceValue(x, values))
+	pw.ev.setResource(addr, resourceValue(x, values))
 	return diags
 }
 
@@ -146,7 +146,7 @@ func (pw *planWalk) refreshResource(ctx context.Context, addr addrs.AbsResource,
 		}
 	}
 	if n != nil {
-		pw.ev.setResource(addr.Resource, resourceValue(x, values))
+		pw.ev.setResource(addr, resourceValue(x, values))
 	}
 	return diags
 }
@@ -176,7 +176,7 @@ func (pw *planWalk) planDestroyResource(ctx context.Context, addr addrs.AbsResou
 			continue
 		}
 		var n *resourceNode
-		if rn, ok := pw.cg.resources[addr.Resource.String()]; ok {
+		if rn, ok := pw.cg.resources[addr.Config().String()]; ok {
 			n = rn
 		}
 		diags = append(diags, pw.planDelete(ctx, rt, addr.Instance(key), reason, n)...)
@@ -282,7 +282,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 // planManagedInstance plans one instance of a managed resource and returns
 // its planned new value for references.
 func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt *resourceType, key addrs.InstanceKey, x *expansion) (cty.Value, hcl.Diagnostics) {
-	addr := n.addr.Instance(key)
+	addr := rt.addr.Instance(key)
 	unknown := cty.UnknownVal(rt.schema.ImpliedType())
 	importID, idiags := pw.importBlock(ctx, rt, addr)
 	if idiags.HasErrors() {
@@ -298,7 +298,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	if cdiags.HasErrors() {
 		return unknown, diags
 	}
-	if d := pw.checkPreconditions(n, x.keyData(key)); d.HasErrors() {
+	if d := pw.checkPreconditions(n, addr.Module, x.keyData(key)); d.HasErrors() {
 		return unknown, append(diags, d...)
 	}
 	lc := n.cfg.Managed
@@ -338,7 +338,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 		}
 	}
 	if !prior.IsNull() && !change.Action.IsReplace() {
-		triggered, tdiags := pw.replaceTriggered(n, x.keyData(key))
+		triggered, tdiags := pw.replaceTriggered(n, addr.Module, x.keyData(key))
 		diags = append(diags, tdiags...)
 		if triggered {
 			change.Action, change.Reason = replaceAction(lc.CreateBeforeDestroy), plans.ReasonReplaceByTriggers
@@ -361,7 +361,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	if change.Action == plans.NoOp {
 		change.After = prior
 	}
-	diags = append(diags, pw.checkPostconditions(n, x.keyData(key), change.After)...)
+	diags = append(diags, pw.checkPostconditions(n, addr.Module, x.keyData(key), change.After)...)
 	if importID != "" {
 		change.Importing = &plans.Importing{ID: importID}
 	}
@@ -408,7 +408,7 @@ func (pw *planWalk) planChange(ctx context.Context, n *resourceNode, rt *resourc
 // planDataInstance reads a data source during plan when its configuration
 // is known, or plans to read it during apply otherwise.
 func (pw *planWalk) planDataInstance(ctx context.Context, n *resourceNode, rt *resourceType, key addrs.InstanceKey, x *expansion) (cty.Value, hcl.Diagnostics) {
-	addr := n.addr.Instance(key)
+	addr := rt.addr.Instance(key)
 	unknown := cty.UnknownVal(rt.schema.ImpliedType())
 	config, diags := pw.evalResourceConfig(ctx, n, rt, x.keyData(key))
 	if diags.HasErrors() {
@@ -489,7 +489,7 @@ func (pw *planWalk) planDelete(ctx context.Context, rt *resourceType, addr addrs
 // forgotten reports whether a removed block with destroy = false names the
 // instance's resource: it leaves the state without being destroyed.
 func (pw *planWalk) forgotten(addr addrs.AbsResourceInstance) bool {
-	for _, rm := range pw.e.Config.Removed {
+	for _, rm := range pw.e.Config.Module.Removed {
 		if !rm.Destroy && rm.From.ContainsInstance(addr) {
 			return true
 		}
@@ -517,7 +517,7 @@ func (pw *planWalk) planDeposedDeletes(ctx context.Context, rt *resourceType, ad
 // evalResourceConfig evaluates a resource body for one instance and asks
 // the provider to validate it.
 func (w *walker) evalResourceConfig(ctx context.Context, n *resourceNode, rt *resourceType, key lang.InstanceKeyData) (cty.Value, hcl.Diagnostics) {
-	config, diags := w.ev.scope().WithKey(key).EvalBlock(n.cfg.Config, rt.schema)
+	config, diags := w.ev.scope(rt.addr.Module).WithKey(key).EvalBlock(n.cfg.Config, rt.schema)
 	if diags.HasErrors() {
 		return config, diags
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/engine/dag"
 	"github.com/strata-dev/strata/internal/lang"
 	"github.com/strata-dev/strata/internal/lang/marks"
@@ -27,11 +28,19 @@ func (e *Engine) Validate(ctx context.Context) hcl.Diagnostics {
 	visit := func(ctx context.Context, n node) hcl.Diagnostics {
 		switch n := n.(type) {
 		case *varNode:
-			w.ev.setVariable(n.cfg.Name, cty.UnknownVal(n.cfg.Type))
+			if n.call != nil {
+				return w.evalVariable(n, nil)
+			}
+			w.ev.setVariable(addrs.RootModuleInstance, n.cfg.Name, cty.UnknownVal(n.cfg.Type))
 		case *localNode:
 			return w.evalLocal(n)
+		case *moduleNode:
+			return w.validateModuleCall(n)
 		case *outputNode:
-			_, d := w.ev.scope().EvalExpr(n.cfg.Expr, cty.DynamicPseudoType)
+			if !n.path.IsRoot() {
+				return w.evalChildOutput(n)
+			}
+			_, d := w.ev.scope(addrs.RootModuleInstance).EvalExpr(n.cfg.Expr, cty.DynamicPseudoType)
 			return d
 		case *providerNode:
 			schema, err := w.ps.schema(ctx, n.addr)
@@ -41,7 +50,7 @@ func (e *Engine) Validate(ctx context.Context) hcl.Diagnostics {
 			if n.cfg == nil {
 				return nil
 			}
-			v, d := w.ev.scope().EvalBlock(n.cfg.Config, schema.Provider.Block)
+			v, d := w.ev.scope(staticInstance(n.addr.Module)).EvalBlock(n.cfg.Config, schema.Provider.Block)
 			if d.HasErrors() {
 				return d
 			}
@@ -50,39 +59,65 @@ func (e *Engine) Validate(ctx context.Context) hcl.Diagnostics {
 			resp := p.ValidateProviderConfig(ctx, providers.ValidateProviderConfigRequest{Config: unmarked})
 			return append(d, providerDiags(resp.Diagnostics, n.cfg.Config, rangePtr(n.cfg))...)
 		case *resourceNode:
-			return w.validateResource(ctx, n)
+			var diags hcl.Diagnostics
+			for _, mi := range w.ev.moduleInstances(n.addr.Module) {
+				diags = append(diags, w.validateResource(ctx, n, mi)...)
+			}
+			return diags
 		}
 		return nil
 	}
 	return append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: e.parallelism()}, visit)...)
 }
 
-func (w *walker) validateResource(ctx context.Context, n *resourceNode) hcl.Diagnostics {
-	defer w.ev.setResource(n.addr.Resource, cty.DynamicVal)
-	rt, diags := w.resourceType(ctx, n.addr, n.provider, n.cfg.TypeRange.Ptr())
-	if diags.HasErrors() {
-		return diags
+// validateModuleCall checks a module call's count or for_each and expands
+// it to one instance whose key is unknown, so that the module's contents
+// are validated once.
+func (w *walker) validateModuleCall(n *moduleNode) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, caller := range w.ev.moduleInstances(n.path.Parent()) {
+		key, d := validateCount(n.call.Count, n.call.ForEach, w.ev.scope(caller))
+		diags = append(diags, d...)
+		w.ev.setModuleExpansion(caller, n.call.Name, &expansion{keys: []addrs.InstanceKey{addrs.NoKey}, unknown: &key})
 	}
+	return diags
+}
+
+// validateCount checks a count or for_each argument as far as it can be
+// known without values, and returns the key data instances see.
+func validateCount(count, forEach hcl.Expression, scope *lang.Scope) (lang.InstanceKeyData, hcl.Diagnostics) {
 	key := lang.InstanceKeyData{}
-	scope := w.ev.scope()
-	if n.cfg.Count != nil {
-		v, d := scope.EvalExpr(n.cfg.Count, cty.Number)
+	var diags hcl.Diagnostics
+	if count != nil {
+		v, d := scope.EvalExpr(count, cty.Number)
 		diags = append(diags, d...)
 		if v.IsKnown() && !v.IsNull() && !v.HasMark(marks.Sensitive) {
 			if bf := v.AsBigFloat(); bf.Sign() < 0 || !bf.IsInt() {
-				diags = append(diags, invalidExpansion(n.cfg.Count, "count", `The given "count" argument value is unsuitable: must be a whole number, zero or greater.`)...)
+				diags = append(diags, invalidExpansion(count, "count", `The given "count" argument value is unsuitable: must be a whole number, zero or greater.`)...)
 			}
 		}
 		key.CountIndex = cty.UnknownVal(cty.Number)
 	}
-	if n.cfg.ForEach != nil {
-		_, d := scope.EvalExpr(n.cfg.ForEach, cty.DynamicPseudoType)
+	if forEach != nil {
+		_, d := scope.EvalExpr(forEach, cty.DynamicPseudoType)
 		diags = append(diags, d...)
 		key.EachKey, key.EachValue = cty.UnknownVal(cty.String), cty.DynamicVal
 	}
+	return key, diags
+}
+
+func (w *walker) validateResource(ctx context.Context, n *resourceNode, mi addrs.ModuleInstance) hcl.Diagnostics {
+	addr := n.addr.Resource.Absolute(mi)
+	defer w.ev.setResource(addr, cty.DynamicVal)
+	rt, diags := w.resourceType(ctx, addr, n.provider, n.cfg.TypeRange.Ptr())
 	if diags.HasErrors() {
 		return diags
 	}
-	_, d := w.evalResourceConfig(ctx, n, rt, key)
+	key, d := validateCount(n.cfg.Count, n.cfg.ForEach, w.ev.scope(mi))
+	diags = append(diags, d...)
+	if diags.HasErrors() {
+		return diags
+	}
+	_, d = w.evalResourceConfig(ctx, n, rt, key)
 	return append(diags, d...)
 }

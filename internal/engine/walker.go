@@ -92,32 +92,61 @@ func (w *walker) resourceSchema(ctx context.Context, addr addrs.Resource, provid
 	return rs.Block, rs.Version, nil
 }
 
-// setVariables validates and records the root module's variable values.
+// evalVariable validates and records an input variable's value in every
+// instance of its module: from inputs for the root module, from the
+// module block's argument for a child.
 func (w *walker) evalVariable(n *varNode, inputs map[string]InputValue) hcl.Diagnostics {
-	cfg := n.cfg
+	if n.call == nil {
+		in, given := inputs[n.cfg.Name]
+		return w.finishVariable(n.cfg, addrs.RootModuleInstance, in.Value, given, in.Source)
+	}
 	var diags hcl.Diagnostics
-	in, given := inputs[cfg.Name]
+	for _, mi := range w.ev.moduleInstances(n.path) {
+		attr, given := n.call.Inputs[n.cfg.Name]
+		val, rng := cty.NilVal, hcl.Range{}
+		if given {
+			scope := w.ev.scope(mi.Parent()).WithKey(w.ev.instanceKeyData(mi))
+			v, d := scope.EvalExpr(attr.Expr, cty.DynamicPseudoType)
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				w.ev.setVariable(mi, n.cfg.Name, cty.UnknownVal(n.cfg.Type))
+				continue
+			}
+			val, rng = v, attr.Expr.Range()
+		}
+		diags = append(diags, w.finishVariable(n.cfg, mi, val, given, rng)...)
+	}
+	return diags
+}
+
+// finishVariable applies a variable's default, type conversion,
+// nullability, sensitivity and validation rules to the given value and
+// records the result for module instance mi. rng is where the value was
+// set, if anywhere.
+func (w *walker) finishVariable(cfg *configs.Variable, mi addrs.ModuleInstance, given cty.Value, isGiven bool, rng hcl.Range) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	val := cty.NullVal(cfg.Type)
 	// Values from files point at their source; others (-var, environment,
 	// prompts) at the declaration.
-	rng := cfg.DeclRange
-	if given {
-		val = in.Value
-		if in.Source.Filename != "" {
-			rng = in.Source
-		}
+	if rng.Filename == "" {
+		rng = cfg.DeclRange
 	}
-	if val.IsNull() && cfg.Default != cty.NilVal && (!given || !cfg.Nullable) {
+	if isGiven {
+		val = given
+	}
+	if val.IsNull() && cfg.Default != cty.NilVal && (!isGiven || !cfg.Nullable) {
 		val = cfg.Default
 	}
-	if !given && cfg.Required() {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "No value for required variable",
-			Detail:   fmt.Sprintf("The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", cfg.Name),
-			Subject:  cfg.DeclRange.Ptr(),
-		})
-		w.ev.setVariable(cfg.Name, cty.UnknownVal(cfg.Type))
+	if !isGiven && cfg.Required() {
+		if mi.IsRoot() {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "No value for required variable",
+				Detail:   fmt.Sprintf("The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", cfg.Name),
+				Subject:  cfg.DeclRange.Ptr(),
+			})
+		} // a child's is reported when the configuration is loaded
+		w.ev.setVariable(mi, cfg.Name, cty.UnknownVal(cfg.Type))
 		return diags
 	}
 	if cfg.TypeDefaults != nil && !val.IsNull() {
@@ -128,10 +157,10 @@ func (w *walker) evalVariable(n *varNode, inputs map[string]InputValue) hcl.Diag
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid value for input variable",
-			Detail:   fmt.Sprintf("The given value is not suitable for var.%s declared at %s: %s.", cfg.Name, cfg.DeclRange, strings.TrimSuffix(err.Error(), ".")),
+			Detail:   fmt.Sprintf("The given value is not suitable for %s declared at %s: %s.", inModuleInstance(mi, "var."+cfg.Name), cfg.DeclRange, strings.TrimSuffix(err.Error(), ".")),
 			Subject:  rng.Ptr(),
 		})
-		w.ev.setVariable(cfg.Name, cty.UnknownVal(cfg.Type))
+		w.ev.setVariable(mi, cfg.Name, cty.UnknownVal(cfg.Type))
 		return diags
 	}
 	if conv.IsNull() && !cfg.Nullable {
@@ -145,18 +174,19 @@ func (w *walker) evalVariable(n *varNode, inputs map[string]InputValue) hcl.Diag
 	if cfg.Sensitive {
 		conv = conv.Mark(marks.Sensitive)
 	}
-	w.ev.setVariable(cfg.Name, conv)
+	w.ev.setVariable(mi, cfg.Name, conv)
 	for _, rule := range cfg.Validations {
-		diags = append(diags, w.checkRule(rule.Condition, rule.ErrorMessage, "Invalid value for variable",
+		diags = append(diags, checkRuleIn(w.ev.scope(mi), rule.Condition, rule.ErrorMessage, "Invalid value for variable",
 			fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange))...)
 	}
 	return diags
 }
 
-// checkRule evaluates a condition and, when false, reports the error
-// message.
-func (w *walker) checkRule(condition, message hcl.Expression, summary, suffix string) hcl.Diagnostics {
-	return checkRuleIn(w.ev.scope(), condition, message, summary, suffix)
+func inModuleInstance(mi addrs.ModuleInstance, name string) string {
+	if mi.IsRoot() {
+		return name
+	}
+	return mi.String() + "." + name
 }
 
 // checkRuleIn evaluates a condition in scope and, when it is false,
@@ -206,20 +236,56 @@ func checkRuleIn(scope *lang.Scope, condition, message hcl.Expression, summary, 
 }
 
 func (w *walker) evalLocal(n *localNode) hcl.Diagnostics {
-	v, diags := w.ev.scope().EvalExpr(n.cfg.Expr, cty.DynamicPseudoType)
-	w.ev.setLocal(n.cfg.Name, v)
+	var diags hcl.Diagnostics
+	for _, mi := range w.ev.moduleInstances(n.path) {
+		v, d := w.ev.scope(mi).EvalExpr(n.cfg.Expr, cty.DynamicPseudoType)
+		w.ev.setLocal(mi, n.cfg.Name, v)
+		diags = append(diags, d...)
+	}
 	return diags
 }
 
-// evalOutput evaluates an output and checks sensitive values are declared
-// sensitive.
+// evalChildOutput evaluates a child module's output in every instance of
+// the module, for module.NAME references.
+func (w *walker) evalChildOutput(n *outputNode) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, mi := range w.ev.moduleInstances(n.path) {
+		scope := w.ev.scope(mi)
+		for _, rule := range n.cfg.Preconditions {
+			diags = append(diags, checkRuleIn(scope, rule.Condition, rule.ErrorMessage, "Module output value precondition failed", "")...)
+		}
+		v, d := scope.EvalExpr(n.cfg.Expr, cty.DynamicPseudoType)
+		w.ev.setOutput(mi, n.cfg.Name, v)
+		diags = append(diags, d...)
+	}
+	return diags
+}
+
+// expandModule evaluates a module call's count or for_each in every
+// instance of the calling module.
+func (w *walker) expandModule(n *moduleNode) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, caller := range w.ev.moduleInstances(n.path.Parent()) {
+		x, d := expandCount(n.call.Count, n.call.ForEach, w.ev.scope(caller))
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		w.ev.setModuleExpansion(caller, n.call.Name, x)
+	}
+	return diags
+}
+
+// evalOutput evaluates a root module output and checks sensitive values
+// are declared sensitive.
 func (w *walker) evalOutput(n *outputNode) (cty.Value, hcl.Diagnostics) {
 	cfg := n.cfg
 	var diags hcl.Diagnostics
+	scope := w.ev.scope(addrs.RootModuleInstance)
 	for _, rule := range cfg.Preconditions {
-		diags = append(diags, w.checkRule(rule.Condition, rule.ErrorMessage, "Module output value precondition failed", "")...)
+		diags = append(diags, checkRuleIn(scope, rule.Condition, rule.ErrorMessage, "Module output value precondition failed", "")...)
 	}
-	v, vdiags := w.ev.scope().EvalExpr(cfg.Expr, cty.DynamicPseudoType)
+	v, vdiags := scope.EvalExpr(cfg.Expr, cty.DynamicPseudoType)
 	diags = append(diags, vdiags...)
 	if !vdiags.HasErrors() && !cfg.Sensitive && marks.Contains(v) {
 		diags = append(diags, &hcl.Diagnostic{
@@ -253,7 +319,7 @@ func (w *walker) configureProvider(ctx context.Context, n *providerNode) hcl.Dia
 		body = n.cfg.Config
 	}
 	if schema.Provider.Block != nil {
-		v, vdiags := w.ev.scope().EvalBlock(body, schema.Provider.Block)
+		v, vdiags := w.ev.scope(staticInstance(n.addr.Module)).EvalBlock(body, schema.Provider.Block)
 		diags = append(diags, vdiags...)
 		if vdiags.HasErrors() {
 			return diags
@@ -283,4 +349,15 @@ func rangePtr(p *configs.Provider) *hcl.Range {
 		return nil
 	}
 	return p.DeclRange.Ptr()
+}
+
+// staticInstance returns the instance of a module path with no keys: the
+// only instance of a module that configures providers, which cannot use
+// count or for_each.
+func staticInstance(p addrs.Module) addrs.ModuleInstance {
+	mi := make(addrs.ModuleInstance, len(p))
+	for i, name := range p {
+		mi[i] = addrs.ModuleInstanceStep{Name: name}
+	}
+	return mi
 }

@@ -63,6 +63,14 @@ func (s *Scope) WithKey(key InstanceKeyData) *Scope {
 	return ret
 }
 
+// WithData returns a scope like s, sharing its functions, whose
+// references resolve through d: the scope of another module instance.
+func (s *Scope) WithData(d Data) *Scope {
+	ret := s.WithKey(s.Key)
+	ret.Data = d
+	return ret
+}
+
 // WithSelf returns a scope like s in which `self` is v.
 func (s *Scope) WithSelf(v cty.Value) *Scope {
 	ret := s.WithKey(s.Key)

@@ -74,4 +74,7 @@ const (
 	ReasonDeleteBecauseCountIndex
 	// ReasonDeleteBecauseEachKey: for_each no longer has the key.
 	ReasonDeleteBecauseEachKey
+	// ReasonDeleteBecauseNoModule: the module instance holding the
+	// resource is no longer one of its module call's instances.
+	ReasonDeleteBecauseNoModule
 )

@@ -180,6 +180,7 @@ var jsonReasons = map[plans.ActionReason]string{
 	plans.ReasonDeleteBecauseWrongRepetition:  "delete_because_wrong_repetition",
 	plans.ReasonDeleteBecauseCountIndex:       "delete_because_count_index",
 	plans.ReasonDeleteBecauseEachKey:          "delete_because_each_key",
+	plans.ReasonDeleteBecauseNoModule:         "delete_because_no_module",
 }
 
 var jsonVerbs = map[string]string{

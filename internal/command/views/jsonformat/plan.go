@@ -370,6 +370,8 @@ func actionReason(rc *plans.ResourceInstanceChange) string {
 		return "delete_because_count_index"
 	case plans.ReasonDeleteBecauseEachKey:
 		return "delete_because_each_key"
+	case plans.ReasonDeleteBecauseNoModule:
+		return "delete_because_no_module"
 	}
 	if rc.Action == plans.Read {
 		// strata defers a data source read to apply only when its

@@ -128,6 +128,8 @@ func header(c Change, a addr) string {
 			fmt.Fprintf(&b, "\n  # (because index [%s] is out of range for count)", esc(a.key))
 		case plans.ReasonDeleteBecauseEachKey:
 			fmt.Fprintf(&b, "\n  # (because key [%s] is not in for_each map)", esc(a.key))
+		case plans.ReasonDeleteBecauseNoModule:
+			fmt.Fprintf(&b, "\n  # (because %s is not in configuration)", esc(a.module))
 		}
 		if c.Deposed != "" {
 			b.WriteString("\n  # (left over from a partially-failed replacement of this instance)")
@@ -183,6 +185,7 @@ type addr struct {
 	data      bool
 	typ, name string
 	key       string // instance key as written between brackets, or ""
+	module    string // the module instance, such as module.m["a"], or ""
 }
 
 // parseAddr splits an address such as module.m["a"].data.t.n[0].
@@ -206,10 +209,13 @@ func parseAddr(s string) addr {
 		}
 	}
 	parts = append(parts, s[start:])
+	var a addr
+	var module []string
 	for len(parts) > 2 && strings.HasPrefix(parts[0], "module") && (parts[0] == "module" || strings.HasPrefix(parts[0], "module[")) {
+		module = append(module, parts[0], parts[1])
 		parts = parts[2:]
 	}
-	var a addr
+	a.module = strings.Join(module, ".")
 	if len(parts) == 3 && parts[0] == "data" {
 		a.data = true
 		parts = parts[1:]

@@ -1,0 +1,159 @@
+package configs
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// ModuleCall is a `module` block: a call of a child module.
+type ModuleCall struct {
+	Name string
+	// Source is the source address as written, e.g. "./network" or
+	// "git::file:///srv/modules.git//vpc?ref=v1".
+	Source      string
+	SourceRange hcl.Range
+	Version     string
+
+	// Inputs holds the arguments that set the child's input variables.
+	Inputs hcl.Attributes
+
+	Count     hcl.Expression
+	ForEach   hcl.Expression
+	DependsOn []hcl.Traversal
+	// Providers maps provider configurations of the child (InChild) to the
+	// caller's configurations passed to them (InParent).
+	Providers []PassedProvider
+
+	DeclRange hcl.Range
+}
+
+// PassedProvider is one `providers = { CHILD = PARENT }` entry.
+type PassedProvider struct {
+	InChild  ProviderRef
+	InParent ProviderRef
+}
+
+// IsLocalSource reports whether the source is a path relative to the
+// calling module (./x or ../x), loaded directly from disk.
+func (c *ModuleCall) IsLocalSource() bool {
+	return IsLocalModuleSource(c.Source)
+}
+
+// IsLocalModuleSource reports whether a module source address is a path
+// relative to the calling module.
+func IsLocalModuleSource(src string) bool {
+	return strings.HasPrefix(src, "./") || strings.HasPrefix(src, "../") || src == "." || src == ".."
+}
+
+var moduleCallSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "source", Required: true}, {Name: "version"},
+		{Name: "count"}, {Name: "for_each"}, {Name: "depends_on"}, {Name: "providers"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "lifecycle"}, {Type: "locals"}, {Type: "provider", LabelNames: []string{"type"}}},
+}
+
+func decodeModuleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
+	mc := &ModuleCall{Name: block.Labels[0], DeclRange: block.DefRange}
+	diags := checkName(mc.Name, "module", block.LabelRanges[0])
+	content, remain, cdiags := block.Body.PartialContent(moduleCallSchema)
+	diags = append(diags, cdiags...)
+	if attr, ok := content.Attributes["source"]; ok {
+		mc.SourceRange = attr.Expr.Range()
+		v, vdiags := attr.Expr.Value(nil)
+		switch {
+		case vdiags.HasErrors():
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Variables not allowed",
+				Detail:   "The module source must be a literal string: it is needed to install the module, before any expression can be evaluated.",
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		case v.Type() != cty.String || v.IsNull() || v.AsString() == "":
+			diags = append(diags, invalidAttr(attr, "Invalid module source address", "The module source must be a non-empty string, such as \"./modules/network\"."))
+		default:
+			mc.Source = v.AsString()
+		}
+	}
+	if attr, ok := content.Attributes["version"]; ok {
+		v, vdiags := attr.Expr.Value(nil)
+		if vdiags.HasErrors() || v.Type() != cty.String || v.IsNull() {
+			diags = append(diags, invalidAttr(attr, "Invalid version constraint", "The module version must be a literal string."))
+		} else {
+			mc.Version = v.AsString()
+		}
+	}
+	if attr, ok := content.Attributes["count"]; ok {
+		mc.Count = attr.Expr
+	}
+	if attr, ok := content.Attributes["for_each"]; ok {
+		mc.ForEach = attr.Expr
+		if mc.Count != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  `Invalid combination of "count" and "for_each"`,
+				Detail:   `The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of module instances to create.`,
+				Subject:  attr.NameRange.Ptr(),
+			})
+		}
+	}
+	if attr, ok := content.Attributes["depends_on"]; ok {
+		deps, ddiags := decodeDependsOn(attr)
+		diags = append(diags, ddiags...)
+		mc.DependsOn = deps
+	}
+	if attr, ok := content.Attributes["providers"]; ok {
+		passed, pdiags := decodePassedProviders(attr)
+		diags = append(diags, pdiags...)
+		mc.Providers = passed
+	}
+	for _, b := range content.Blocks {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Reserved block type name in module block",
+			Detail:   fmt.Sprintf("The block type name %q is reserved for use by strata in a future version.", b.Type),
+			Subject:  b.TypeRange.Ptr(),
+		})
+	}
+	attrs, adiags := remain.JustAttributes()
+	diags = append(diags, adiags...)
+	mc.Inputs = attrs
+	return mc, diags
+}
+
+func decodePassedProviders(attr *hcl.Attribute) ([]PassedProvider, hcl.Diagnostics) {
+	pairs, diags := hcl.ExprMap(attr.Expr)
+	if diags.HasErrors() {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid providers argument",
+			Detail:   "The providers argument must be a map from provider configurations in the child module to provider configurations in this module, such as { aws = aws.west }.",
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	var ret []PassedProvider
+	for _, kv := range pairs {
+		child, cdiags := decodeProviderRef(kv.Key)
+		parent, pdiags := decodeProviderRef(kv.Value)
+		diags = append(diags, cdiags...)
+		diags = append(diags, pdiags...)
+		if child != nil && parent != nil {
+			ret = append(ret, PassedProvider{InChild: *child, InParent: *parent})
+		}
+	}
+	return ret, diags
+}
+
+// PassedFor returns the caller's provider configuration passed for the
+// child's configuration ref, if the call passes one.
+func (c *ModuleCall) PassedFor(ref ProviderRef) (ProviderRef, bool) {
+	for _, p := range c.Providers {
+		if p.InChild.Name == ref.Name && p.InChild.Alias == ref.Alias {
+			return p.InParent, true
+		}
+	}
+	return ProviderRef{}, false
+}
