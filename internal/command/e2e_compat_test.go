@@ -88,6 +88,7 @@ func TestE2EPlansMatchTerraform(t *testing.T) {
 			t.Parallel()
 			src := filepath.Join("testdata", "compat", name)
 			dir := t.TempDir()
+			copyModules(t, src, dir)
 			writeFile(t, filepath.Join(dir, "main.tf"), string(readFile(t, filepath.Join(src, "step1.tf"))))
 			if r := runIn(t, dir, "", tf, "init", "-no-color", "-input=false"); r.code != 0 {
 				t.Fatalf("terraform init: %s%s", r.stdout, r.stderr)
@@ -311,5 +312,28 @@ func TestE2EProvidersSchemaMatchesTerraform(t *testing.T) {
 	g, _ := json.Marshal(got)
 	if string(w) != string(g) {
 		t.Fatalf("schema documents differ:\n--- terraform\n%s\n--- strata\n%s", w, g)
+	}
+}
+
+// copyModules copies a compat case's subdirectories (its child modules)
+// into the working directory.
+func copyModules(t *testing.T, src, dir string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if filepath.Dir(rel) == "." {
+			return nil // step files and args
+		}
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755); err != nil {
+			return err
+		}
+		writeFile(t, filepath.Join(dir, rel), string(readFile(t, path)))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -22,8 +22,13 @@ type InputVariable struct{ Name string }
 // LocalValue is `local.NAME`.
 type LocalValue struct{ Name string }
 
-// ResourceRef is a reference to a resource (`TYPE.NAME`, `data.TYPE.NAME`).
-type ResourceRef struct{ Resource addrs.Resource }
+// ResourceRef is a reference to a resource (`TYPE.NAME`, `data.TYPE.NAME`,
+// or `resource.TYPE.NAME`, the form that cannot clash with other names).
+type ResourceRef struct {
+	Resource addrs.Resource
+	// Prefixed is set when the reference was written resource.TYPE.NAME.
+	Prefixed bool
+}
 
 // CountAttr is `count.NAME` (only `index` is valid).
 type CountAttr struct{ Name string }
@@ -144,12 +149,16 @@ func ParseRef(trav hcl.Traversal) (*Reference, hcl.Diagnostics) {
 		ref.Subject = ModuleCallRef{Name: name}
 	case "self":
 		ref.Subject, ref.SourceRange, ref.Remaining = SelfRef{}, rootRange, trav[1:]
-	case "data":
+	case "data", "resource":
+		mode := addrs.DataResourceMode
+		if root == "resource" {
+			mode = addrs.ManagedResourceMode
+		}
 		if len(trav) < 3 {
 			return nil, hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid reference",
-				Detail:   `The "data" object must be followed by two attribute names: the data source type and the resource name.`,
+				Detail:   fmt.Sprintf(`The %q object must be followed by two attribute names: the resource type and the resource name.`, root),
 				Subject:  trav.SourceRange().Ptr(),
 			}}
 		}
@@ -158,11 +167,11 @@ func ParseRef(trav hcl.Traversal) (*Reference, hcl.Diagnostics) {
 		if !ok1 || !ok2 {
 			return nil, hcl.Diagnostics{{
 				Severity: hcl.DiagError, Summary: "Invalid reference",
-				Detail:  "A data resource reference has the form data.TYPE.NAME.",
+				Detail:  fmt.Sprintf("A resource reference has the form %s.TYPE.NAME.", root),
 				Subject: trav.SourceRange().Ptr(),
 			}}
 		}
-		ref.Subject = ResourceRef{Resource: addrs.Resource{Mode: addrs.DataResourceMode, Type: typ.Name, Name: nm.Name}}
+		ref.Subject = ResourceRef{Resource: addrs.Resource{Mode: mode, Type: typ.Name, Name: nm.Name}, Prefixed: root == "resource"}
 		ref.SourceRange, ref.Remaining = hcl.RangeBetween(rootRange, nm.SrcRange), trav[3:]
 	default:
 		if len(trav) < 2 {

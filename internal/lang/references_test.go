@@ -159,6 +159,10 @@ func TestParseRef(t *testing.T) {
 			src:  `data.aws_ami.ubuntu["x"].id`,
 			want: &refSummary{dataRes("aws_ami", "ubuntu"), "data.aws_ami.ubuntu", "1,1-1,20", `["x"].id`},
 		},
+		"resource-prefixed managed resource": {
+			src:  "resource.terraform_data.x.output",
+			want: &refSummary{ResourceRef{Resource: addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "terraform_data", Name: "x"}, Prefixed: true}, "terraform_data.x", "1,1-1,26", ".output"},
+		},
 		"bare var": {
 			src:       "var",
 			wantDiags: []diag{errDiag("Invalid reference", "1,1-1,4")},

@@ -171,6 +171,7 @@ func (s *Scope) EvalContext(refs []*Reference) (*hcl.EvalContext, hcl.Diagnostic
 	topLevel := map[string]cty.Value{}
 	dataResources := map[string]map[string]cty.Value{}
 	managed := map[string]map[string]cty.Value{}
+	prefixed := map[string]map[string]cty.Value{}
 	for _, ref := range refs {
 		var v cty.Value
 		var vdiags hcl.Diagnostics
@@ -210,8 +211,11 @@ func (s *Scope) EvalContext(refs []*Reference) (*hcl.EvalContext, hcl.Diagnostic
 		case ResourceRef:
 			v, vdiags = s.Data.GetResource(sub, ref.SourceRange)
 			target := managed
-			if sub.Resource.Mode == addrs.DataResourceMode {
+			switch {
+			case sub.Resource.Mode == addrs.DataResourceMode:
 				target = dataResources
+			case sub.Prefixed:
+				target = prefixed
 			}
 			m := target[sub.Resource.Type]
 			if m == nil {
@@ -228,12 +232,15 @@ func (s *Scope) EvalContext(refs []*Reference) (*hcl.EvalContext, hcl.Diagnostic
 	for typ, m := range managed {
 		topLevel[typ] = cty.ObjectVal(m)
 	}
-	if len(dataResources) > 0 {
+	for root, byType := range map[string]map[string]map[string]cty.Value{"data": dataResources, "resource": prefixed} {
+		if len(byType) == 0 {
+			continue
+		}
 		d := map[string]cty.Value{}
-		for typ, m := range dataResources {
+		for typ, m := range byType {
 			d[typ] = cty.ObjectVal(m)
 		}
-		topLevel["data"] = cty.ObjectVal(d)
+		topLevel[root] = cty.ObjectVal(d)
 	}
 	return &hcl.EvalContext{Variables: topLevel, Functions: s.Functions()}, diags
 }
