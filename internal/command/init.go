@@ -62,6 +62,9 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	if _, mdiags := stateManager(d, mod, nil); hasErrors(v, mdiags) {
 		return errReported
 	}
+	if hasErrors(v, installModules(ctx, v, mod, opts.upgrade)) {
+		return errReported
+	}
 	// With the modules in place, the whole configuration can be loaded.
 	cfg, _, cdiags := loadConfig(v)
 	if hasErrors(v, cdiags) {

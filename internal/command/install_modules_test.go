@@ -1,0 +1,784 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/strata-dev/strata/internal/command/views"
+	"github.com/strata-dev/strata/internal/configs"
+)
+
+func TestModuleSourceClassify(t *testing.T) {
+	t.Parallel()
+	tests := map[string]moduleSourceKind{
+		"./modules/net":                            moduleSourceLocal,
+		"../shared":                                moduleSourceLocal,
+		"git::file:///srv/modules.git":             moduleSourceGitFile,
+		"git::file:///srv/modules.git//vpc?ref=v1": moduleSourceGitFile,
+		"/srv/modules/net":                         moduleSourceOtherLocal,
+		"file:///srv/modules/net":                  moduleSourceOtherLocal,
+		"git::/srv/modules.git":                    moduleSourceOtherLocal,
+		"hashicorp/consul/aws":                     moduleSourceNetwork,
+		"app.terraform.io/corp/net/aws":            moduleSourceNetwork,
+		"github.com/hashicorp/example":             moduleSourceNetwork,
+		"git@github.com:hashicorp/example.git":     moduleSourceNetwork,
+		"git::https://example.com/net.git":         moduleSourceNetwork,
+		"git::ssh://git@example.com/net.git":       moduleSourceNetwork,
+		"s3::https://s3.amazonaws.com/b/net.zip":   moduleSourceNetwork,
+		"gcs::https://www.googleapis.com/b/net":    moduleSourceNetwork,
+		"https://example.com/net.zip":              moduleSourceNetwork,
+		"hg::http://example.com/net":               moduleSourceNetwork,
+	}
+	for src, want := range tests {
+		t.Run(src, func(t *testing.T) {
+			if got := classifyModuleSource(src); got != want {
+				t.Errorf("wrong kind for %q: got %d, want %d", src, got, want)
+			}
+		})
+	}
+}
+
+func TestModuleSourceNormalizeLocal(t *testing.T) {
+	t.Parallel()
+	tests := map[string]string{
+		"./modules/app":    "./modules/app",
+		"./modules/app/":   "./modules/app",
+		"./modules//app":   "./modules/app",
+		"./a/../b":         "./b",
+		"../shared":        "../shared",
+		"../shared/./x":    "../shared/x",
+		`.\modules\win`:    "./modules/win",
+		"./modules/../../": "..",
+	}
+	for src, want := range tests {
+		t.Run(src, func(t *testing.T) {
+			if got := normalizeLocalModuleSource(src); got != want {
+				t.Errorf("normalizeLocalModuleSource(%q) = %q, want %q", src, got, want)
+			}
+		})
+	}
+}
+
+func TestModuleSourceParseGit(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		src     string
+		want    gitFileSource
+		wantErr string
+	}{
+		"plain": {
+			src:  "git::file:///srv/net.git",
+			want: gitFileSource{repo: "file:///srv/net.git", display: "git::file:///srv/net.git"},
+		},
+		"ref": {
+			src:  "git::file:///srv/net.git?ref=v1.0",
+			want: gitFileSource{repo: "file:///srv/net.git", ref: "v1.0", display: "git::file:///srv/net.git?ref=v1.0"},
+		},
+		"subdir and ref": {
+			src:  "git::file:///srv/net.git//modules/vpc?ref=v1.0",
+			want: gitFileSource{repo: "file:///srv/net.git", ref: "v1.0", subdir: "modules/vpc", display: "git::file:///srv/net.git?ref=v1.0"},
+		},
+		"subdir cleaned": {
+			src:  "git::file:///srv/net.git//vpc/",
+			want: gitFileSource{repo: "file:///srv/net.git", subdir: "vpc", display: "git::file:///srv/net.git"},
+		},
+		"depth": {
+			src:  "git::file:///srv/net.git?ref=main&depth=1",
+			want: gitFileSource{repo: "file:///srv/net.git", ref: "main", depth: 1, display: "git::file:///srv/net.git?ref=main&depth=1"},
+		},
+		"commit": {
+			src:  "git::file:///srv/net.git?ref=0123456789abcdef0123456789abcdef01234567",
+			want: gitFileSource{repo: "file:///srv/net.git", ref: "0123456789abcdef0123456789abcdef01234567", display: "git::file:///srv/net.git?ref=0123456789abcdef0123456789abcdef01234567"},
+		},
+		"subdir escapes":   {src: "git::file:///srv/net.git//../x", wantErr: "leads outside of the module package"},
+		"empty ref":        {src: "git::file:///srv/net.git?ref=", wantErr: "ref argument is empty"},
+		"option as ref":    {src: "git::file:///srv/net.git?ref=--upload-pack=x", wantErr: "is not a tag, branch or commit"},
+		"bad depth":        {src: "git::file:///srv/net.git?depth=deep", wantErr: "not a whole number"},
+		"unknown argument": {src: "git::file:///srv/net.git?sshkey=abc", wantErr: `argument "sshkey" is not supported`},
+		"no path":          {src: "git::file://", wantErr: "needs the path of a repository"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, err := parseGitFileSource(tc.src)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("wrong error %v, want one containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(gitFileSource{})); diff != "" {
+				t.Errorf("wrong result (-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+// moduleWorkdir writes files (slash-separated path to content) into a new
+// temporary directory and makes it the working directory for the rest of
+// the test.
+func moduleWorkdir(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeTree(t, dir, files)
+	t.Chdir(dir)
+	return dir
+}
+
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, p, src)
+	}
+}
+
+// runModuleInstall loads the root module of the working directory and
+// installs its modules in-process, returning the output and diagnostics.
+func runModuleInstall(t *testing.T, upgrade bool) (string, hcl.Diagnostics) {
+	t.Helper()
+	p := configs.NewParser()
+	mod, diags := p.LoadModule(".")
+	if diags.HasErrors() {
+		t.Fatalf("loading the root module: %s", diags)
+	}
+	var out, errb bytes.Buffer
+	v := &views.View{Stdout: &out, Stderr: &errb, NoColor: true}
+	v.SetFiles(p.Files())
+	diags = installModules(context.Background(), v, mod, upgrade)
+	return out.String(), diags
+}
+
+// manifestRecords reads the manifest of the working directory.
+func manifestRecords(t *testing.T) []configs.ModuleRecord {
+	t.Helper()
+	mf, err := configs.ReadModuleManifest(configs.ManifestPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mf.Modules
+}
+
+func rootRecord() configs.ModuleRecord { return configs.ModuleRecord{Key: "", Source: "", Dir: "."} }
+
+func diagSummaries(diags hcl.Diagnostics) []string {
+	var out []string
+	for _, d := range diags {
+		out = append(out, d.Summary)
+	}
+	return out
+}
+
+func TestInstallModulesLocal(t *testing.T) {
+	tests := map[string]struct {
+		files       map[string]string
+		wantOut     string
+		wantRecords []configs.ModuleRecord
+		// wantDiags are the summaries of the diagnostics; wantDetail a
+		// phrase of the first one's detail.
+		wantDiags  []string
+		wantDetail string
+		// wantSubject is the text the first diagnostic's subject covers.
+		wantSubject string
+	}{
+		"no modules": {
+			files: map[string]string{"main.tf": `output "a" { value = 1 }`},
+		},
+		"nested and sibling": {
+			files: map[string]string{
+				"main.tf":                     "module \"net\" {\n  source = \"./modules/net\"\n}\nmodule \"app\" {\n  source = \"./modules/app/\"\n}\n",
+				"modules/net/main.tf":         "module \"subnets\" {\n  source = \"./subnets\"\n}\nmodule \"sib\" {\n  source = \"../app\"\n}\n",
+				"modules/net/subnets/main.tf": `output "x" { value = 1 }`,
+				"modules/app/main.tf":         `output "y" { value = 2 }`,
+			},
+			wantOut: "Initializing modules...\n- app in modules/app\n- net in modules/net\n- net.sib in modules/app\n- net.subnets in modules/net/subnets\n",
+			wantRecords: []configs.ModuleRecord{
+				rootRecord(),
+				{Key: "app", Source: "./modules/app", Dir: "modules/app"},
+				{Key: "net", Source: "./modules/net", Dir: "modules/net"},
+				{Key: "net.sib", Source: "../app", Dir: "modules/app"},
+				{Key: "net.subnets", Source: "./subnets", Dir: "modules/net/subnets"},
+			},
+		},
+		"missing directory": {
+			files:       map[string]string{"main.tf": "module \"gone\" {\n  source = \"./gone\"\n}\n"},
+			wantOut:     "Initializing modules...\n",
+			wantRecords: []configs.ModuleRecord{rootRecord()},
+			wantDiags:   []string{"Unreadable module directory"},
+			wantDetail:  `The directory gone for module "gone" does not exist`,
+			wantSubject: `"./gone"`,
+		},
+		"version on a local source": {
+			files: map[string]string{
+				"main.tf":   "module \"l\" {\n  source  = \"./l\"\n  version = \"1.0\"\n}\n",
+				"l/main.tf": `output "a" { value = 1 }`,
+			},
+			wantOut:     "Initializing modules...\n",
+			wantRecords: []configs.ModuleRecord{rootRecord()},
+			wantDiags:   []string{"Invalid registry module source address"},
+			wantDetail:  `can't use local directory "./l" as a module registry address`,
+			wantSubject: `"./l"`,
+		},
+		"module calls itself": {
+			files: map[string]string{
+				"main.tf":   "module \"a\" {\n  source = \"./a\"\n}\n",
+				"a/main.tf": "module \"again\" {\n  source = \"../a\"\n}\n",
+			},
+			wantOut:     "Initializing modules...\n- a in a\n- a.again in a\n",
+			wantRecords: []configs.ModuleRecord{rootRecord(), {Key: "a", Source: "./a", Dir: "a"}},
+			wantDiags:   []string{"Module calls itself"},
+			wantSubject: `"../a"`,
+		},
+		"syntax error in a module": {
+			files: map[string]string{
+				"main.tf":     "module \"bad\" {\n  source = \"./bad\"\n}\n",
+				"bad/main.tf": "resource \"x\" {\n",
+			},
+			wantOut:     "Initializing modules...\n- bad in bad\n",
+			wantRecords: []configs.ModuleRecord{rootRecord(), {Key: "bad", Source: "./bad", Dir: "bad"}},
+			wantDiags:   []string{"Unclosed configuration block", "Missing name for resource"},
+		},
+		"warning in a module": {
+			files: map[string]string{
+				"main.tf":      "module \"warn\" {\n  source = \"./warn\"\n}\n",
+				"warn/main.tf": "resource \"terraform_data\" \"a\" {}\nresource \"terraform_data\" \"b\" {\n  depends_on = [\"terraform_data.a\"]\n}\n",
+			},
+			// Loading the whole configuration after installing reports it.
+			wantOut:     "Initializing modules...\n- warn in warn\n",
+			wantRecords: []configs.ModuleRecord{rootRecord(), {Key: "warn", Source: "./warn", Dir: "warn"}},
+		},
+		"absolute path": {
+			files:       map[string]string{"main.tf": "module \"abs\" {\n  source = \"/srv/modules/abs\"\n}\n"},
+			wantOut:     "Initializing modules...\n",
+			wantRecords: []configs.ModuleRecord{rootRecord()},
+			wantDiags:   []string{"Unsupported module source"},
+			wantDetail:  `write the source as "git::file:///path/to/repo.git"`,
+			wantSubject: `"/srv/modules/abs"`,
+		},
+		"network source next to a local one": {
+			files: map[string]string{
+				"main.tf":    "module \"ok\" {\n  source = \"./ok\"\n}\nmodule \"consul\" {\n  source  = \"hashicorp/consul/aws\"\n  version = \"0.1.0\"\n}\n",
+				"ok/main.tf": `output "a" { value = 1 }`,
+			},
+			wantOut:     "Initializing modules...\n- ok in ok\n",
+			wantRecords: []configs.ModuleRecord{rootRecord(), {Key: "ok", Source: "./ok", Dir: "ok"}},
+			wantDiags:   []string{"Failed to download module"},
+			wantDetail:  `strata cannot fetch module "hashicorp/consul/aws" for module.consul because it needs the network`,
+			wantSubject: `"hashicorp/consul/aws"`,
+		},
+		"network source in a nested module": {
+			files: map[string]string{
+				"main.tf":     "module \"net\" {\n  source = \"./net\"\n}\n",
+				"net/main.tf": "module \"vpc\" {\n  source = \"git::https://example.com/vpc.git?ref=v1\"\n}\n",
+			},
+			wantOut:     "Initializing modules...\n- net in net\n",
+			wantRecords: []configs.ModuleRecord{rootRecord(), {Key: "net", Source: "./net", Dir: "net"}},
+			wantDiags:   []string{"Failed to download module"},
+			wantDetail:  `strata cannot fetch module "git::https://example.com/vpc.git?ref=v1" for module.net.module.vpc because it needs the network`,
+			wantSubject: `"git::https://example.com/vpc.git?ref=v1"`,
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			moduleWorkdir(t, tc.files)
+			out, diags := runModuleInstall(t, false)
+			if diff := cmp.Diff(tc.wantOut, out); diff != "" {
+				t.Errorf("wrong output (-want +got)\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.wantDiags, diagSummaries(diags)); diff != "" {
+				t.Fatalf("wrong diagnostics (-want +got)\n%s\n%s", diff, diags)
+			}
+			if tc.wantDetail != "" && !strings.Contains(diags[0].Detail, tc.wantDetail) {
+				t.Errorf("detail %q does not say %q", diags[0].Detail, tc.wantDetail)
+			}
+			if tc.wantSubject != "" {
+				if diags[0].Subject == nil {
+					t.Fatalf("diagnostic has no subject")
+				}
+				src := readFile(t, diags[0].Subject.Filename)
+				if got := string(diags[0].Subject.SliceBytes(src)); got != tc.wantSubject {
+					t.Errorf("subject covers %q, want %q", got, tc.wantSubject)
+				}
+			}
+			if tc.wantRecords == nil {
+				if _, err := os.Stat(configs.ManifestPath); !os.IsNotExist(err) {
+					t.Errorf("a configuration without module calls got a manifest (%v)", err)
+				}
+				return
+			}
+			if diff := cmp.Diff(tc.wantRecords, manifestRecords(t)); diff != "" {
+				t.Errorf("wrong manifest (-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestInstallModulesReinit: a second init keeps what is installed and
+// prints nothing for it; a changed source is installed again, with the
+// modules below it; records of removed calls stay, as in Terraform; and
+// -upgrade installs everything again.
+func TestInstallModulesReinit(t *testing.T) {
+	dir := moduleWorkdir(t, map[string]string{
+		"main.tf":            "module \"net\" {\n  source = \"./net\"\n}\nmodule \"old\" {\n  source = \"./old\"\n}\n",
+		"net/main.tf":        "module \"sub\" {\n  source = \"./sub\"\n}\n",
+		"net/sub/main.tf":    `output "a" { value = 1 }`,
+		"net2/main.tf":       "module \"other\" {\n  source = \"./other\"\n}\n",
+		"net2/other/main.tf": `output "b" { value = 2 }`,
+		"old/main.tf":        `output "c" { value = 3 }`,
+	})
+	if _, diags := runModuleInstall(t, false); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+
+	out, diags := runModuleInstall(t, false)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if want := "Initializing modules...\n"; out != want {
+		t.Errorf("re-init printed %q, want %q", out, want)
+	}
+
+	writeFile(t, filepath.Join(dir, "main.tf"), "module \"net\" {\n  source = \"./net2\"\n}\n")
+	out, diags = runModuleInstall(t, false)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if want := "Initializing modules...\n- net in net2\n- net.other in net2/other\n"; out != want {
+		t.Errorf("changed source printed %q, want %q", out, want)
+	}
+	want := []configs.ModuleRecord{
+		rootRecord(),
+		{Key: "net", Source: "./net2", Dir: "net2"},
+		{Key: "net.other", Source: "./other", Dir: "net2/other"},
+		{Key: "old", Source: "./old", Dir: "old"},
+	}
+	if diff := cmp.Diff(want, manifestRecords(t)); diff != "" {
+		t.Errorf("wrong manifest (-want +got)\n%s", diff)
+	}
+
+	out, diags = runModuleInstall(t, true)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if want := "Upgrading modules...\n- net in net2\n- net.other in net2/other\n"; out != want {
+		t.Errorf("-upgrade printed %q, want %q", out, want)
+	}
+}
+
+// testGitRepo is a git repository made for a test.
+type testGitRepo struct {
+	t   *testing.T
+	dir string
+}
+
+// gitCommand runs git in dir with an identity and no user configuration.
+func gitCommand(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	base := []string{"-c", "user.name=strata", "-c", "user.email=strata@example.com", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", "-c", "init.defaultBranch=main"}
+	cmd := exec.Command("git", append(base, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// newTestGitRepo makes an empty repository in a temporary directory, or
+// skips the test when git is not installed.
+func newTestGitRepo(t *testing.T) *testGitRepo {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed, so git module sources cannot be tested")
+	}
+	dir := filepath.Join(t.TempDir(), "src")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitCommand(t, dir, "init", "-q", "-b", "main")
+	return &testGitRepo{t: t, dir: dir}
+}
+
+// commit writes files and commits them, tagging the commit when tag is
+// set, and returns the commit's hash.
+func (r *testGitRepo) commit(files map[string]string, tag string) string {
+	r.t.Helper()
+	writeTree(r.t, r.dir, files)
+	gitCommand(r.t, r.dir, "add", "-A")
+	gitCommand(r.t, r.dir, "commit", "-q", "-m", "change")
+	if tag != "" {
+		gitCommand(r.t, r.dir, "tag", tag)
+	}
+	return gitCommand(r.t, r.dir, "rev-parse", "HEAD")
+}
+
+// bare clones the repository as a bare one and returns its path; a later
+// push updates it.
+func (r *testGitRepo) bare() string {
+	r.t.Helper()
+	dst := filepath.Join(filepath.Dir(r.dir), "repo.git")
+	if _, err := os.Stat(dst); os.IsNotExist(err) {
+		gitCommand(r.t, filepath.Dir(r.dir), "clone", "-q", "--bare", r.dir, dst)
+	} else {
+		gitCommand(r.t, r.dir, "push", "-q", "--all", dst)
+		gitCommand(r.t, r.dir, "push", "-q", "--tags", dst)
+	}
+	return dst
+}
+
+// moduleRepo makes a bare repository whose v1.0 tag holds version "one"
+// of a module in vpc/ (calling a local module vpc/inner) and whose main
+// branch has moved on to "two". It also has a branch dev at v1.0.
+func moduleRepo(t *testing.T) (bare, v1Commit string) {
+	t.Helper()
+	r := newTestGitRepo(t)
+	v1Commit = r.commit(map[string]string{
+		"main.tf":           `output "version" { value = "root-one" }`,
+		"vpc/main.tf":       "output \"version\" { value = \"one\" }\nmodule \"inner\" {\n  source = \"./inner\"\n}\n",
+		"vpc/inner/main.tf": `output "i" { value = 1 }`,
+		"other/main.tf":     `output "o" { value = 1 }`,
+	}, "v1.0")
+	gitCommand(t, r.dir, "branch", "dev")
+	r.commit(map[string]string{"vpc/main.tf": "output \"version\" { value = \"two\" }\nmodule \"inner\" {\n  source = \"./inner\"\n}\n"}, "")
+	return r.bare(), v1Commit
+}
+
+func TestInstallModulesGit(t *testing.T) {
+	bare, v1 := moduleRepo(t)
+	url := "git::file://" + filepath.ToSlash(bare)
+	tests := map[string]struct {
+		source      string
+		wantOut     string
+		wantRecords []configs.ModuleRecord
+		// wantVersion is the version output of the installed vpc module.
+		wantVersion string
+		wantDiags   []string
+		wantDetail  string
+	}{
+		"tag and subdir": {
+			source:  url + "//vpc?ref=v1.0",
+			wantOut: "Initializing modules...\nDownloading " + url + "?ref=v1.0 for g...\n- g in .terraform/modules/g/vpc\n- g.inner in .terraform/modules/g/vpc/inner\n",
+			wantRecords: []configs.ModuleRecord{
+				rootRecord(),
+				{Key: "g", Source: url + "//vpc?ref=v1.0", Dir: ".terraform/modules/g/vpc"},
+				{Key: "g.inner", Source: "./inner", Dir: ".terraform/modules/g/vpc/inner"},
+			},
+			wantVersion: "one",
+		},
+		"default branch": {
+			source:      url + "//vpc",
+			wantOut:     "Initializing modules...\nDownloading " + url + " for g...\n- g in .terraform/modules/g/vpc\n- g.inner in .terraform/modules/g/vpc/inner\n",
+			wantVersion: "two",
+		},
+		"branch": {
+			source:      url + "//vpc?ref=dev",
+			wantOut:     "Initializing modules...\nDownloading " + url + "?ref=dev for g...\n- g in .terraform/modules/g/vpc\n- g.inner in .terraform/modules/g/vpc/inner\n",
+			wantVersion: "one",
+		},
+		"commit": {
+			source:      url + "//vpc?ref=" + v1,
+			wantOut:     "Initializing modules...\nDownloading " + url + "?ref=" + v1 + " for g...\n- g in .terraform/modules/g/vpc\n- g.inner in .terraform/modules/g/vpc/inner\n",
+			wantVersion: "one",
+		},
+		"shallow": {
+			source:      url + "//vpc?ref=v1.0&depth=1",
+			wantOut:     "Initializing modules...\nDownloading " + url + "?ref=v1.0&depth=1 for g...\n- g in .terraform/modules/g/vpc\n- g.inner in .terraform/modules/g/vpc/inner\n",
+			wantVersion: "one",
+		},
+		"whole repository": {
+			source:  url + "?ref=v1.0",
+			wantOut: "Initializing modules...\nDownloading " + url + "?ref=v1.0 for g...\n- g in .terraform/modules/g\n",
+			wantRecords: []configs.ModuleRecord{
+				rootRecord(),
+				{Key: "g", Source: url + "?ref=v1.0", Dir: ".terraform/modules/g"},
+			},
+		},
+		"unknown ref": {
+			source:     url + "?ref=nope",
+			wantOut:    "Initializing modules...\nDownloading " + url + "?ref=nope for g...\n",
+			wantDiags:  []string{"Failed to download module"},
+			wantDetail: `Could not download module "g" (main.tf:1) source code from "` + url + `?ref=nope": git checkout exited with`,
+		},
+		"no repository": {
+			source:     "git::file:///nonexistent/repo.git",
+			wantOut:    "Initializing modules...\nDownloading git::file:///nonexistent/repo.git for g...\n",
+			wantDiags:  []string{"Failed to download module"},
+			wantDetail: `Could not download module "g" (main.tf:1) source code from "git::file:///nonexistent/repo.git": git clone exited with 128`,
+		},
+		"missing subdirectory": {
+			source:     url + "//nothere?ref=v1.0",
+			wantOut:    "Initializing modules...\nDownloading " + url + "?ref=v1.0 for g...\n",
+			wantDiags:  []string{"Unreadable module directory"},
+			wantDetail: `The directory .terraform/modules/g/nothere for module "g" does not exist`,
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			moduleWorkdir(t, map[string]string{"main.tf": "module \"g\" {\n  source = \"" + tc.source + "\"\n}\n"})
+			out, diags := runModuleInstall(t, false)
+			if diff := cmp.Diff(tc.wantOut, out); diff != "" {
+				t.Errorf("wrong output (-want +got)\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.wantDiags, diagSummaries(diags)); diff != "" {
+				t.Fatalf("wrong diagnostics (-want +got)\n%s\n%s", diff, diags)
+			}
+			if tc.wantDetail != "" && !strings.Contains(diags[0].Detail, tc.wantDetail) {
+				t.Errorf("detail %q does not say %q", diags[0].Detail, tc.wantDetail)
+			}
+			if tc.wantRecords != nil {
+				if diff := cmp.Diff(tc.wantRecords, manifestRecords(t)); diff != "" {
+					t.Errorf("wrong manifest (-want +got)\n%s", diff)
+				}
+			}
+			if tc.wantVersion != "" {
+				src := string(readFile(t, ".terraform/modules/g/vpc/main.tf"))
+				if !strings.Contains(src, `"`+tc.wantVersion+`"`) {
+					t.Errorf("installed the wrong version of the module:\n%s", src)
+				}
+			}
+		})
+	}
+}
+
+// TestInstallModulesGitReinit: an installed git module is kept while its
+// source is unchanged, even when the repository moves on; -upgrade and a
+// changed source fetch it again.
+func TestInstallModulesGitReinit(t *testing.T) {
+	r := newTestGitRepo(t)
+	r.commit(map[string]string{"main.tf": `output "version" { value = "one" }`}, "")
+	bare := r.bare()
+	url := "git::file://" + filepath.ToSlash(bare)
+	dir := moduleWorkdir(t, map[string]string{"main.tf": "module \"g\" {\n  source = \"" + url + "?ref=main\"\n}\n"})
+	installed := func() string { return string(readFile(t, ".terraform/modules/g/main.tf")) }
+
+	if _, diags := runModuleInstall(t, false); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	r.commit(map[string]string{"main.tf": `output "version" { value = "two" }`}, "v2")
+	r.bare()
+
+	out, diags := runModuleInstall(t, false)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if out != "Initializing modules...\n" || !strings.Contains(installed(), "one") {
+		t.Errorf("re-init did not keep the installed module: printed %q, installed:\n%s", out, installed())
+	}
+
+	out, diags = runModuleInstall(t, true)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if want := "Upgrading modules...\nDownloading " + url + "?ref=main for g...\n- g in .terraform/modules/g\n"; out != want || !strings.Contains(installed(), "two") {
+		t.Errorf("-upgrade did not fetch again: printed %q, want %q; installed:\n%s", out, want, installed())
+	}
+
+	// Back to the first commit by a changed source.
+	writeFile(t, filepath.Join(dir, "main.tf"), "module \"g\" {\n  source = \""+url+"?ref=main~1\"\n}\n")
+	out, diags = runModuleInstall(t, false)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if !strings.Contains(out, "Downloading "+url+"?ref=main~1 for g...") || !strings.Contains(installed(), "one") {
+		t.Errorf("a changed source was not fetched again: printed %q, installed:\n%s", out, installed())
+	}
+
+	// A deleted installation is installed again.
+	if err := os.RemoveAll(filepath.Join(dir, ".terraform", "modules", "g")); err != nil {
+		t.Fatal(err)
+	}
+	if out, diags = runModuleInstall(t, false); diags.HasErrors() || !strings.Contains(out, "Downloading") {
+		t.Errorf("a deleted module was not installed again: printed %q, %s", out, diags)
+	}
+}
+
+// TestInstallModulesGitPackage: local calls inside a cloned package
+// resolve relative to the installed directory and must stay inside the
+// package.
+func TestInstallModulesGitPackage(t *testing.T) {
+	r := newTestGitRepo(t)
+	r.commit(map[string]string{
+		"vpc/main.tf":   "module \"up\" {\n  source = \"../other\"\n}\nmodule \"esc\" {\n  source = \"../../escape\"\n}\n",
+		"other/main.tf": `output "o" { value = 1 }`,
+	}, "")
+	url := "git::file://" + filepath.ToSlash(r.bare())
+	moduleWorkdir(t, map[string]string{
+		"main.tf":        "module \"g\" {\n  source = \"" + url + "//vpc\"\n}\n",
+		"escape/main.tf": `output "e" { value = 1 }`,
+	})
+	out, diags := runModuleInstall(t, false)
+	want := "Initializing modules...\nDownloading " + url + " for g...\n- g in .terraform/modules/g/vpc\n- g.up in .terraform/modules/g/other\n"
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("wrong output (-want +got)\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"Local module path escapes module package"}, diagSummaries(diags)); diff != "" {
+		t.Fatalf("wrong diagnostics (-want +got)\n%s\n%s", diff, diags)
+	}
+	if !strings.Contains(diags[0].Detail, "module.g.module.esc") || !strings.Contains(diags[0].Detail, `"`+url+`"`) {
+		t.Errorf("detail does not name the module and package: %s", diags[0].Detail)
+	}
+}
+
+// TestInstallModulesGitMissing: without git on PATH, a git source fails
+// with an error naming the module and the source.
+func TestInstallModulesGitMissing(t *testing.T) {
+	moduleWorkdir(t, map[string]string{"main.tf": "module \"g\" {\n  source = \"git::file:///srv/net.git?ref=v1\"\n}\n"})
+	t.Setenv("PATH", t.TempDir())
+	_, diags := runModuleInstall(t, false)
+	if diff := cmp.Diff([]string{"Failed to download module"}, diagSummaries(diags)); diff != "" {
+		t.Fatalf("wrong diagnostics (-want +got)\n%s\n%s", diff, diags)
+	}
+	for _, want := range []string{`module "g"`, `"git::file:///srv/net.git?ref=v1"`, "git was not found on PATH"} {
+		if !strings.Contains(diags[0].Detail, want) {
+			t.Errorf("detail does not say %s: %s", want, diags[0].Detail)
+		}
+	}
+}
+
+// TestE2EInitModules runs strata init on a configuration with a local
+// module, a module nested in it, and a module from a git repository, then
+// again, then with -upgrade.
+func TestE2EInitModules(t *testing.T) {
+	bare, _ := moduleRepo(t)
+	url := "git::file://" + filepath.ToSlash(bare)
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"main.tf":                     "module \"net\" {\n  source = \"./modules/net\"\n}\n\nmodule \"vpc\" {\n  source = \"" + url + "//vpc?ref=v1.0\"\n}\n\noutput \"vpc\" {\n  value = module.vpc.version\n}\n",
+		"modules/net/main.tf":         "module \"subnets\" {\n  source = \"./subnets\"\n}\n",
+		"modules/net/subnets/main.tf": `output "cidr" { value = "10.0.0.0/16" }`,
+	})
+
+	r := mustStrata(t, dir, 0, "init", "-no-color")
+	want := "Initializing modules...\n" +
+		"- net in modules/net\n" +
+		"- net.subnets in modules/net/subnets\n" +
+		"Downloading " + url + "?ref=v1.0 for vpc...\n" +
+		"- vpc in .terraform/modules/vpc/vpc\n" +
+		"- vpc.inner in .terraform/modules/vpc/vpc/inner\n" +
+		"Initializing provider plugins...\n"
+	if !strings.Contains(r.stdout, "Initializing the backend...\n"+want) {
+		t.Errorf("init output lacks the modules section:\n%s\nwant:\n%s", r.stdout, want)
+	}
+	wantManifest := `{"Modules":[{"Key":"","Source":"","Dir":"."},` +
+		`{"Key":"net","Source":"./modules/net","Dir":"modules/net"},` +
+		`{"Key":"net.subnets","Source":"./subnets","Dir":"modules/net/subnets"},` +
+		`{"Key":"vpc","Source":"` + url + `//vpc?ref=v1.0","Dir":".terraform/modules/vpc/vpc"},` +
+		`{"Key":"vpc.inner","Source":"./inner","Dir":".terraform/modules/vpc/vpc/inner"}]}`
+	if got := string(readFile(t, filepath.Join(dir, configs.ManifestPath))); got != wantManifest {
+		t.Errorf("wrong manifest\n got: %s\nwant: %s", got, wantManifest)
+	}
+	if !strings.Contains(string(readFile(t, filepath.Join(dir, ".terraform/modules/vpc/vpc/main.tf"))), `"one"`) {
+		t.Errorf("the module was not checked out at v1.0")
+	}
+
+	r = mustStrata(t, dir, 0, "init", "-no-color")
+	if !strings.Contains(r.stdout, "Initializing modules...\nInitializing provider plugins...\n") {
+		t.Errorf("re-init did not keep the installed modules:\n%s", r.stdout)
+	}
+	r = mustStrata(t, dir, 0, "init", "-no-color", "-upgrade")
+	if !strings.Contains(r.stdout, "Upgrading modules...\n"+strings.TrimPrefix(want, "Initializing modules...\n")) {
+		t.Errorf("init -upgrade did not install the modules again:\n%s", r.stdout)
+	}
+	if got := string(readFile(t, filepath.Join(dir, configs.ManifestPath))); got != wantManifest {
+		t.Errorf("wrong manifest after -upgrade\n got: %s\nwant: %s", got, wantManifest)
+	}
+}
+
+// TestE2EInitModuleNetworkSource: a module that would need the network
+// fails init with exit code 1 and a diagnostic at its source.
+func TestE2EInitModuleNetworkSource(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), "module \"consul\" {\n  source  = \"hashicorp/consul/aws\"\n  version = \"0.1.0\"\n}\n")
+	r := mustStrata(t, dir, 1, "init", "-no-color")
+	if !strings.Contains(r.stdout, "Initializing modules...\n") || strings.Contains(r.stdout, "Initializing provider plugins") {
+		t.Errorf("wrong output:\n%s", r.stdout)
+	}
+	for _, want := range []string{
+		"Error: Failed to download module",
+		"on main.tf line 2, in module \"consul\":",
+		`2:   source  = "hashicorp/consul/aws"`,
+		`strata cannot fetch module "hashicorp/consul/aws" for module.consul because it needs the network`,
+	} {
+		if !strings.Contains(flat(r.stderr), flat(want)) {
+			t.Errorf("error output lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}
+
+// TestE2EInitModulesMatchTerraform: for the same configuration, strata
+// init writes the manifest Terraform writes, byte for byte, and prints the
+// same modules section.
+func TestE2EInitModulesMatchTerraform(t *testing.T) {
+	tf := terraformBin(t)
+	files := map[string]string{
+		"main.tf":                     "module \"net\" {\n  source = \"./modules/net\"\n}\nmodule \"app\" {\n  source = \"./modules/app/\"\n}\n",
+		"modules/net/main.tf":         "module \"subnets\" {\n  source = \"./subnets\"\n}\nmodule \"sib\" {\n  source = \"../app\"\n}\n",
+		"modules/net/subnets/main.tf": `output "x" { value = 1 }`,
+		"modules/app/main.tf":         `output "y" { value = 2 }`,
+	}
+	cases := map[string]map[string]string{"local": files}
+	if _, err := exec.LookPath("git"); err == nil {
+		bare, _ := moduleRepo(t)
+		url := "git::file://" + filepath.ToSlash(bare)
+		withGit := map[string]string{}
+		for k, v := range files {
+			withGit[k] = v
+		}
+		withGit["git.tf"] = "module \"g\" {\n  source = \"" + url + "//vpc?ref=v1.0\"\n}\nmodule \"whole\" {\n  source = \"" + url + "\"\n}\n"
+		cases["git"] = withGit
+	}
+	names := make([]string, 0, len(cases))
+	for n := range cases {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			tfDir, stDir := t.TempDir(), t.TempDir()
+			writeTree(t, tfDir, cases[name])
+			writeTree(t, stDir, cases[name])
+			tr := runIn(t, tfDir, "", tf, "init", "-no-color", "-input=false")
+			if tr.code != 0 {
+				t.Fatalf("terraform init: %s%s", tr.stdout, tr.stderr)
+			}
+			sr := mustStrata(t, stDir, 0, "init", "-no-color")
+			want := string(readFile(t, filepath.Join(tfDir, configs.ManifestPath)))
+			got := string(readFile(t, filepath.Join(stDir, configs.ManifestPath)))
+			if got != want {
+				t.Errorf("manifests differ\nterraform: %s\n   strata: %s", want, got)
+			}
+			if w, g := modulesSection(tr.stdout), modulesSection(sr.stdout); w != g {
+				t.Errorf("modules sections differ\nterraform:\n%s\nstrata:\n%s", w, g)
+			}
+		})
+	}
+}
+
+// modulesSection returns init's output from "Initializing modules..." to
+// the next section.
+func modulesSection(out string) string {
+	i := strings.Index(out, "Initializing modules...")
+	if i < 0 {
+		return ""
+	}
+	out = out[i:]
+	if j := strings.Index(out, "Initializing provider plugins..."); j >= 0 {
+		out = out[:j]
+	}
+	return out
+}
