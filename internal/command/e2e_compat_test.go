@@ -97,6 +97,16 @@ func TestE2EPlansMatchTerraform(t *testing.T) {
 				t.Fatalf("terraform apply: %s%s", r.stdout, r.stderr)
 			}
 			writeFile(t, filepath.Join(dir, "main.tf"), string(readFile(t, filepath.Join(src, "step2.tf"))))
+			if _, err := os.Stat(filepath.Join(src, "step2")); err == nil {
+				copyModules(t, filepath.Join(src, "step2"), dir)
+			}
+			if _, err := os.Stat(filepath.Join(src, "modules")); err == nil {
+				// Terraform wants init again for module calls step 2 adds;
+				// strata reads local modules without it.
+				if r := runIn(t, dir, "", tf, "init", "-no-color", "-input=false"); r.code != 0 {
+					t.Fatalf("terraform init: %s%s", r.stdout, r.stderr)
+				}
+			}
 			args := []string{"plan", "-no-color", "-input=false"}
 			if extra, err := os.ReadFile(filepath.Join(src, "args")); err == nil {
 				args = append(args, strings.Fields(string(extra))...)
@@ -316,7 +326,8 @@ func TestE2EProvidersSchemaMatchesTerraform(t *testing.T) {
 }
 
 // copyModules copies a compat case's subdirectories (its child modules)
-// into the working directory.
+// into the working directory. A case's step2 directory holds the module
+// files that change for the second step.
 func copyModules(t *testing.T, src, dir string) {
 	t.Helper()
 	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
@@ -324,8 +335,8 @@ func copyModules(t *testing.T, src, dir string) {
 			return err
 		}
 		rel, _ := filepath.Rel(src, path)
-		if filepath.Dir(rel) == "." {
-			return nil // step files and args
+		if filepath.Dir(rel) == "." || strings.HasPrefix(rel, "step2"+string(filepath.Separator)) {
+			return nil // step files, args, and the second step's modules
 		}
 		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755); err != nil {
 			return err

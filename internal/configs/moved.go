@@ -6,14 +6,32 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 )
 
-// Moved is a `moved` block: objects recorded at From are now at To.
+// Moved is a `moved` block: objects recorded at From are now at To. The
+// addresses are relative to the module declaring the block. A block moves
+// either resources (From and To) or modules (FromModule and ToModule).
 type Moved struct {
-	From, To  addrs.Target
-	DeclRange hcl.Range
+	From, To addrs.Target
+	// IsModule is set for a move of a whole module call (module.a to
+	// module.b) or of one module instance (module.a[0] to module.b["x"]).
+	IsModule             bool
+	FromModule, ToModule addrs.ModuleInstance
+	// ModuleInstance is set when the module addresses name instances, so
+	// only that instance moves; otherwise every instance of the call moves
+	// with its key.
+	ModuleInstance bool
+	DeclRange      hcl.Range
 }
 
 var movedSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}, {Name: "to", Required: true}},
+}
+
+// moveEndpoint is one parsed side of a moved block.
+type moveEndpoint struct {
+	target   addrs.Target
+	isModule bool
+	module   addrs.ModuleInstance
+	keyed    bool // the last step has an index
 }
 
 func decodeMoved(block *hcl.Block) (*Moved, hcl.Diagnostics) {
@@ -22,45 +40,103 @@ func decodeMoved(block *hcl.Block) (*Moved, hcl.Diagnostics) {
 		return nil, diags
 	}
 	m := &Moved{DeclRange: block.DefRange}
-	parse := func(name string) (addrs.Target, bool) {
+	parse := func(name string) (moveEndpoint, bool) {
 		attr := content.Attributes[name]
 		trav, tdiags := hcl.AbsTraversalForExpr(attr.Expr)
 		if tdiags.HasErrors() {
 			diags = append(diags, tdiags...)
-			return addrs.Target{}, false
+			return moveEndpoint{}, false
+		}
+		_, keyed := trav[len(trav)-1].(hcl.TraverseIndex)
+		if mi, ok := parseModuleEndpoint(trav); ok {
+			return moveEndpoint{isModule: true, module: mi, keyed: keyed}, true
 		}
 		inst, idiags := addrs.ParseAbsResourceInstance(trav)
 		if idiags.HasErrors() {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid \"moved\" address",
-				Detail:   "The " + name + " address must be a resource or resource instance in this module, such as terraform_data.a or terraform_data.a[0]. Moving modules is not supported yet.",
+				Detail:   "The " + name + " address must be a module call or instance, or a resource or resource instance, such as module.a, module.a[0], terraform_data.a or terraform_data.a[0].",
 				Subject:  attr.Expr.Range().Ptr(),
 			})
-			return addrs.Target{}, false
+			return moveEndpoint{}, false
 		}
-		_, indexed := trav[len(trav)-1].(hcl.TraverseIndex)
-		return addrs.Target{Resource: inst.ContainingResource(), Key: inst.Resource.Key, Instance: indexed}, true
+		return moveEndpoint{target: addrs.Target{Resource: inst.ContainingResource(), Key: inst.Resource.Key, Instance: keyed}}, true
 	}
 	from, ok1 := parse("from")
 	to, ok2 := parse("to")
 	if !ok1 || !ok2 {
 		return nil, diags
 	}
-	if from.Instance != to.Instance {
-		// Moving between a resource and an instance: the resource side
-		// means its single, unkeyed instance, as in Terraform.
-		from.Instance, to.Instance = true, true
-	}
-	if from.Resource.Resource.Type != to.Resource.Resource.Type {
+	if from.isModule != to.isModule {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
-			Summary:  "Resource type mismatch",
-			Detail:   "This statement declares a move from an object of type " + from.Resource.Resource.Type + " to type " + to.Resource.Resource.Type + ". A resource can only be moved to a resource of the same type.",
+			Summary:  "Invalid \"moved\" addresses",
+			Detail:   "The \"from\" and \"to\" addresses must both be modules or both be resources: a module cannot be moved to a resource, or the other way round.",
 			Subject:  block.DefRange.Ptr(),
 		})
 		return nil, diags
 	}
-	m.From, m.To = from, to
+	if from.isModule {
+		m.IsModule, m.FromModule, m.ToModule = true, from.module, to.module
+		// A move between a call and an instance means the call's single,
+		// unkeyed instance, as for resources.
+		m.ModuleInstance = from.keyed || to.keyed
+		return m, diags
+	}
+	f, t := from.target, to.target
+	if f.Instance != t.Instance {
+		// Moving between a resource and an instance: the resource side
+		// means its single, unkeyed instance, as in Terraform.
+		f.Instance, t.Instance = true, true
+	}
+	if f.Resource.Resource.Type != t.Resource.Resource.Type {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Resource type mismatch",
+			Detail:   "This statement declares a move from an object of type " + f.Resource.Resource.Type + " to type " + t.Resource.Resource.Type + ". A resource can only be moved to a resource of the same type.",
+			Subject:  block.DefRange.Ptr(),
+		})
+		return nil, diags
+	}
+	m.From, m.To = f, t
 	return m, diags
+}
+
+// parseModuleEndpoint parses an address made only of module steps, such
+// as module.a or module.a[0].module.b["x"].
+func parseModuleEndpoint(trav hcl.Traversal) (addrs.ModuleInstance, bool) {
+	var mi addrs.ModuleInstance
+	for i := 0; i < len(trav); i++ {
+		var name string
+		switch s := trav[i].(type) {
+		case hcl.TraverseRoot:
+			name = s.Name
+		case hcl.TraverseAttr:
+			name = s.Name
+		default:
+			return nil, false
+		}
+		if name != "module" || i+1 >= len(trav) {
+			return nil, false
+		}
+		call, ok := trav[i+1].(hcl.TraverseAttr)
+		if !ok {
+			return nil, false
+		}
+		step := addrs.ModuleInstanceStep{Name: call.Name}
+		i++
+		if i+1 < len(trav) {
+			if ix, ok := trav[i+1].(hcl.TraverseIndex); ok {
+				k, err := addrs.ParseInstanceKeyValue(ix.Key)
+				if err != nil {
+					return nil, false
+				}
+				step.Key = k
+				i++
+			}
+		}
+		mi = append(mi, step)
+	}
+	return mi, len(mi) > 0
 }

@@ -11,9 +11,11 @@ import (
 )
 
 // applyMoves renames objects in s as the configuration's moved blocks say,
-// in order, then applies the moves Terraform implies when a resource starts
-// or stops using count (TYPE.NAME <-> TYPE.NAME[0]). It returns each moved
-// instance's previous address, keyed by its new address.
+// module by module from the root and in file order within a module (a
+// child module's blocks apply in each of its instances), then applies the
+// moves Terraform implies when a resource starts or stops using count
+// (TYPE.NAME <-> TYPE.NAME[0]). It returns each moved instance's previous
+// address, keyed by its new address.
 func applyMoves(cfg *configs.Config, s *states.State) map[string]addrs.AbsResourceInstance {
 	prev := map[string]addrs.AbsResourceInstance{}
 	record := func(from, to addrs.AbsResourceInstance) {
@@ -24,25 +26,39 @@ func applyMoves(cfg *configs.Config, s *states.State) map[string]addrs.AbsResour
 		}
 		prev[to.String()] = orig
 	}
-	for _, m := range cfg.Module.Moved {
-		if m.From.Instance {
-			from, to := m.From.Resource.Instance(m.From.Key), m.To.Resource.Instance(m.To.Key)
-			if s.MoveInstance(from, to) {
-				record(from, to)
-			}
-			continue
-		}
-		r := s.Resource(m.From.Resource)
+	moveResource := func(from, to addrs.AbsResource) {
+		r := s.Resource(from)
 		if r == nil {
-			continue
+			return
 		}
 		keys := r.SortedKeys()
-		if s.MoveResource(m.From.Resource, m.To.Resource) {
+		if s.MoveResource(from, to) {
 			for _, k := range keys {
-				record(m.From.Resource.Instance(k), m.To.Resource.Instance(k))
+				record(from.Instance(k), to.Instance(k))
 			}
 		}
 	}
+	cfg.DeepEach(func(c *configs.Config) {
+		for _, m := range c.Module.Moved {
+			for _, mi := range stateModuleInstances(s, c.Path) {
+				switch {
+				case m.IsModule:
+					moveModule(s, mi, m, moveResource)
+				case m.From.Instance:
+					from := m.From.Resource.Instance(m.From.Key)
+					to := m.To.Resource.Instance(m.To.Key)
+					from.Module, to.Module = joinModule(mi, from.Module), joinModule(mi, to.Module)
+					if s.MoveInstance(from, to) {
+						record(from, to)
+					}
+				default:
+					from, to := m.From.Resource, m.To.Resource
+					from.Module, to.Module = joinModule(mi, from.Module), joinModule(mi, to.Module)
+					moveResource(from, to)
+				}
+			}
+		}
+	})
 	for _, r := range s.SortedResources() {
 		addr := r.Addr
 		rc := cfg.Resource(addr.Module.Module(), addr.Resource)
@@ -65,18 +81,96 @@ func applyMoves(cfg *configs.Config, s *states.State) map[string]addrs.AbsResour
 	return prev
 }
 
+// moveModule moves every resource in the module instances a module moved
+// block names, inside module instance mi: all instances of the call (with
+// their keys) or just the one instance named.
+func moveModule(s *states.State, mi addrs.ModuleInstance, m *configs.Moved, moveResource func(from, to addrs.AbsResource)) {
+	from, to := joinModule(mi, m.FromModule), joinModule(mi, m.ToModule)
+	for _, r := range s.SortedResources() {
+		rest, ok := trimModule(r.Addr.Module, from, m.ModuleInstance)
+		if !ok {
+			continue
+		}
+		dest := joinModule(to, nil)
+		if !m.ModuleInstance {
+			// The whole call moves: each instance keeps its key.
+			dest[len(dest)-1].Key = r.Addr.Module[len(from)-1].Key
+		}
+		moveResource(r.Addr, r.Addr.Resource.Absolute(joinModule(dest, rest)))
+	}
+}
+
+// trimModule reports whether module instance m is inside prefix (with its
+// keys when keyed, or any instance of prefix's last call otherwise) and
+// returns the steps after it.
+func trimModule(m, prefix addrs.ModuleInstance, keyed bool) (addrs.ModuleInstance, bool) {
+	if len(m) < len(prefix) {
+		return nil, false
+	}
+	for i, step := range prefix {
+		if m[i].Name != step.Name {
+			return nil, false
+		}
+		last := i == len(prefix)-1
+		if (keyed || !last) && addrs.CompareKeys(m[i].Key, step.Key) != 0 {
+			return nil, false
+		}
+	}
+	return m[len(prefix):], true
+}
+
+// joinModule returns the module instance rel inside base.
+func joinModule(base, rel addrs.ModuleInstance) addrs.ModuleInstance {
+	out := make(addrs.ModuleInstance, 0, len(base)+len(rel))
+	return append(append(out, base...), rel...)
+}
+
+// stateModuleInstances returns the instances of a static module path that
+// hold resources in s: where a child module's moved blocks apply.
+func stateModuleInstances(s *states.State, p addrs.Module) []addrs.ModuleInstance {
+	if p.IsRoot() {
+		return []addrs.ModuleInstance{addrs.RootModuleInstance}
+	}
+	seen := map[string]bool{}
+	var out []addrs.ModuleInstance
+	for _, r := range s.SortedResources() {
+		m := r.Addr.Module
+		if len(m) < len(p) || !m[:len(p)].Module().Equal(p) {
+			continue
+		}
+		mi := m[:len(p)]
+		if !seen[mi.String()] {
+			seen[mi.String()] = true
+			out = append(out, append(addrs.ModuleInstance{}, mi...))
+		}
+	}
+	return out
+}
+
 // checkMoves reports moved blocks whose source resource is still declared:
 // an object cannot be both moved away and kept. Sources naming one instance
 // are checked by checkMovedInstances, once count and for_each are known.
 func checkMoves(cfg *configs.Config) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, m := range cfg.Module.Moved {
-		rc := cfg.Module.ManagedResources[m.From.Resource.Resource.String()]
-		if rc == nil || m.From.Instance || !m.From.Resource.Module.IsRoot() {
-			continue
+	cfg.DeepEach(func(c *configs.Config) {
+		for _, m := range c.Module.Moved {
+			if m.IsModule {
+				// A whole module call moved away must not still be called.
+				if m.ModuleInstance || len(m.FromModule) != 1 {
+					continue
+				}
+				if call, ok := c.Module.ModuleCalls[m.FromModule[0].Name]; ok {
+					diags = append(diags, movedStillExists(m, "module call", call.DeclRange))
+				}
+				continue
+			}
+			rc := c.Module.ManagedResources[m.From.Resource.Resource.String()]
+			if rc == nil || m.From.Instance || !m.From.Resource.Module.IsRoot() {
+				continue
+			}
+			diags = append(diags, movedStillExists(m, "resource", rc.DeclRange))
 		}
-		diags = append(diags, movedStillExists(m, "resource", rc.DeclRange))
-	}
+	})
 	return diags
 }
 
@@ -86,6 +180,10 @@ func checkMoves(cfg *configs.Config) hcl.Diagnostics {
 func (pw *planWalk) checkMovedInstances() hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, m := range pw.e.Config.Module.Moved {
+		if m.IsModule {
+			diags = append(diags, pw.checkMovedModuleInstance(m)...)
+			continue
+		}
 		rc := pw.e.Config.Module.ManagedResources[m.From.Resource.Resource.String()]
 		if rc == nil || !m.From.Instance || !m.From.Resource.Module.IsRoot() {
 			continue
@@ -105,18 +203,64 @@ func (pw *planWalk) checkMovedInstances() hcl.Diagnostics {
 	return diags
 }
 
+// checkMovedModuleInstance reports a root module moved block whose source
+// module instance is still one of its call's instances.
+func (pw *planWalk) checkMovedModuleInstance(m *configs.Moved) hcl.Diagnostics {
+	if !m.ModuleInstance {
+		return nil // whole calls are checked before planning
+	}
+	from := m.FromModule
+	child := pw.e.Config.Descendant(from.Module())
+	if child == nil {
+		return nil
+	}
+	for _, mi := range pw.ev.moduleInstances(from.Module()) {
+		if mi.String() != from.String() {
+			continue
+		}
+		decl := child.Call.DeclRange
+		if child.Call.Count != nil {
+			decl = child.Call.Count.Range()
+		} else if child.Call.ForEach != nil {
+			decl = child.Call.ForEach.Range()
+		}
+		return hcl.Diagnostics{movedStillExists(m, "module instance", decl)}
+	}
+	return nil
+}
+
 // movedStillExists is Terraform's error for a moved block whose source
-// (what is "resource" or "instance") is still declared at decl.
+// (what is "resource", "instance", "module call" or "module instance") is
+// still declared at decl.
 func movedStillExists(m *configs.Moved, what string, decl hcl.Range) *hcl.Diagnostic {
-	declared := "resource"
-	if what == "instance" {
+	declared := what
+	switch what {
+	case "instance":
 		declared = "resource instance"
+	case "module call":
+		what = "call"
+	case "module instance":
+		what = "instance"
 	}
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Moved object still exists",
 		Detail: fmt.Sprintf("This statement declares a move from %s, but that %s is still declared at %s:%d,%d.\n\nChange your configuration so that this %s will be declared as %s instead.",
-			m.From, declared, decl.Filename, decl.Start.Line, decl.Start.Column, what, m.To),
+			movedFrom(m), declared, decl.Filename, decl.Start.Line, decl.Start.Column, what, movedTo(m)),
 		Subject: m.DeclRange.Ptr(),
 	}
+}
+
+func movedFrom(m *configs.Moved) string {
+	if m.IsModule {
+		return m.FromModule.String()
+	}
+	return m.From.String()
+}
+
+func movedTo(m *configs.Moved) string {
+	if m.IsModule {
+		return m.ToModule.String()
+	}
+	return m.To.String()
 }

@@ -14,6 +14,9 @@ func TestMoves(t *testing.T) {
 		name    string
 		before  string // defaults to the const before
 		after   string
+		// mod and modAfter are the module at ./mod before and after
+		// (modAfter defaults to mod).
+		mod, modAfter string
 		wantErr string
 		want    map[string]bool // addresses in the new state
 	}{
@@ -61,6 +64,104 @@ moved {
 }`,
 			want: map[string]bool{"terraform_data.a[0]": true, "terraform_data.a[1]": false, "terraform_data.b": true},
 		},
+		{
+			name:   "module call renamed",
+			mod:    `resource "terraform_data" "r" { input = 1 }`,
+			before: `module "a" { source = "./mod" }`,
+			after: `
+module "b" { source = "./mod" }
+moved {
+  from = module.a
+  to   = module.b
+}`,
+			want: map[string]bool{"module.a.terraform_data.r": false, "module.b.terraform_data.r": true},
+		},
+		{
+			name:   "every instance of a renamed call keeps its key",
+			mod:    `resource "terraform_data" "r" { input = 1 }`,
+			before: `module "a" {
+  source = "./mod"
+  count  = 2
+}`,
+			after: `
+module "b" {
+  source = "./mod"
+  count  = 2
+}
+moved {
+  from = module.a
+  to   = module.b
+}`,
+			want: map[string]bool{"module.a[1].terraform_data.r": false, "module.b[0].terraform_data.r": true, "module.b[1].terraform_data.r": true},
+		},
+		{
+			name:   "module instance moved to another call",
+			mod:    `resource "terraform_data" "r" { input = 1 }`,
+			before: `module "c" {
+  source = "./mod"
+  count  = 2
+}`,
+			after: `
+module "c" {
+  source = "./mod"
+  count  = 1
+}
+module "d" {
+  source   = "./mod"
+  for_each = toset(["x"])
+}
+moved {
+  from = module.c[1]
+  to   = module.d["x"]
+}`,
+			want: map[string]bool{"module.c[0].terraform_data.r": true, "module.c[1].terraform_data.r": false, `module.d["x"].terraform_data.r`: true},
+		},
+		{
+			name:     "moved block inside a module applies in each instance",
+			mod:      `resource "terraform_data" "old" { input = 1 }`,
+			modAfter: "resource \"terraform_data\" \"new\" { input = 1 }\nmoved {\n  from = terraform_data.old\n  to   = terraform_data.new\n}\n",
+			before:   `module "a" {
+  source = "./mod"
+  count  = 2
+}`,
+			after:    `module "a" {
+  source = "./mod"
+  count  = 2
+}`,
+			want:     map[string]bool{"module.a[0].terraform_data.old": false, "module.a[0].terraform_data.new": true, "module.a[1].terraform_data.new": true},
+		},
+		{
+			name:   "module call still declared",
+			mod:    `resource "terraform_data" "r" { input = 1 }`,
+			before: `module "a" { source = "./mod" }`,
+			after: `
+module "a" { source = "./mod" }
+module "b" { source = "./mod" }
+moved {
+  from = module.a
+  to   = module.b
+}`,
+			wantErr: "This statement declares a move from module.a, but that module call is still declared at ",
+		},
+		{
+			name:   "module instance still declared",
+			mod:    `resource "terraform_data" "r" { input = 1 }`,
+			before: `module "c" {
+  source = "./mod"
+  count  = 2
+}`,
+			after: `
+module "c" {
+  source = "./mod"
+  count  = 2
+}
+module "d" { source = "./mod" }
+moved {
+  from = module.c[1]
+  to   = module.d
+}`,
+			wantErr: "This statement declares a move from module.c[1], but that module instance is still declared at ",
+		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -68,8 +169,19 @@ moved {
 			if tc.before != "" {
 				src = tc.before
 			}
-			_, state := planApply(t, builtinEngine(testConfigInline(t, map[string]string{"main.tf": src})), nil, PlanOpts{})
-			e := builtinEngine(testConfigInline(t, map[string]string{"main.tf": tc.after}))
+			files := func(main, mod string) map[string]string {
+				f := map[string]string{"main.tf": main}
+				if mod != "" {
+					f["mod/main.tf"] = mod
+				}
+				return f
+			}
+			modAfter := tc.mod
+			if tc.modAfter != "" {
+				modAfter = tc.modAfter
+			}
+			_, state := planApply(t, builtinEngine(testConfigInline(t, files(src, tc.mod))), nil, PlanOpts{})
+			e := builtinEngine(testConfigInline(t, files(tc.after, modAfter)))
 			if tc.wantErr != "" {
 				_, diags := e.Plan(context.Background(), state, PlanOpts{})
 				if !diags.HasErrors() || !strings.Contains(diags.Error(), tc.wantErr) {

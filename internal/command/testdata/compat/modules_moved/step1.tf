@@ -1,0 +1,9 @@
+module "a" {
+  source = "./modules/app"
+}
+
+module "c" {
+  source = "./modules/app"
+  count  = 2
+  x      = "c${count.index}"
+}
