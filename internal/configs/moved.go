@@ -22,6 +22,22 @@ type Moved struct {
 	DeclRange      hcl.Range
 }
 
+// FromAddr returns the source address as written, relative to the module.
+func (m *Moved) FromAddr() string {
+	if m.IsModule {
+		return m.FromModule.String()
+	}
+	return m.From.String()
+}
+
+// ToAddr returns the destination address as written.
+func (m *Moved) ToAddr() string {
+	if m.IsModule {
+		return m.ToModule.String()
+	}
+	return m.To.String()
+}
+
 var movedSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}, {Name: "to", Required: true}},
 }

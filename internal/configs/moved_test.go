@@ -15,7 +15,11 @@ func TestMoved(t *testing.T) {
 		"instance":             {src: "moved {\n  from = terraform_data.a[0]\n  to = terraform_data.a[\"x\"]\n}\n", from: "terraform_data.a[0]", to: `terraform_data.a["x"]`},
 		"resource to instance": {src: "moved {\n  from = terraform_data.a\n  to = terraform_data.a[0]\n}\n", from: "terraform_data.a", to: "terraform_data.a[0]"},
 		"type mismatch":        {src: "moved {\n  from = terraform_data.a\n  to = null_resource.b\n}\n", wantErr: "Resource type mismatch"},
-		"module":               {src: "moved {\n  from = module.a\n  to = module.b\n}\n", wantErr: "Invalid \"moved\" address"},
+		"module call":          {src: "moved {\n  from = module.a\n  to = module.b\n}\n", from: "module.a", to: "module.b"},
+		"module instance":      {src: "moved {\n  from = module.a[0]\n  to = module.b.module.c[\"x\"]\n}\n", from: "module.a[0]", to: `module.b.module.c["x"]`},
+		"resource in a module": {src: "moved {\n  from = module.a.terraform_data.r\n  to = terraform_data.r\n}\n", from: "module.a.terraform_data.r", to: "terraform_data.r"},
+		"module to resource":   {src: "moved {\n  from = module.a\n  to = terraform_data.b\n}\n", wantErr: "Invalid \"moved\" addresses"},
+		"not an address":       {src: "moved {\n  from = terraform_data.a.b.c\n  to = terraform_data.b\n}\n", wantErr: "Invalid \"moved\" address"},
 		"missing to":           {src: "moved {\n  from = terraform_data.a\n}\n", wantErr: "Missing required argument"},
 	}
 	for name, tc := range tests {
@@ -30,7 +34,7 @@ func TestMoved(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
-			if len(mod.Moved) != 1 || mod.Moved[0].From.String() != tc.from || mod.Moved[0].To.String() != tc.to {
+			if len(mod.Moved) != 1 || mod.Moved[0].FromAddr() != tc.from || mod.Moved[0].ToAddr() != tc.to {
 				t.Fatalf("wrong moved %+v", mod.Moved)
 			}
 		})

@@ -246,21 +246,7 @@ func movedStillExists(m *configs.Moved, what string, decl hcl.Range) *hcl.Diagno
 		Severity: hcl.DiagError,
 		Summary:  "Moved object still exists",
 		Detail: fmt.Sprintf("This statement declares a move from %s, but that %s is still declared at %s:%d,%d.\n\nChange your configuration so that this %s will be declared as %s instead.",
-			movedFrom(m), declared, decl.Filename, decl.Start.Line, decl.Start.Column, what, movedTo(m)),
+			m.FromAddr(), declared, decl.Filename, decl.Start.Line, decl.Start.Column, what, m.ToAddr()),
 		Subject: m.DeclRange.Ptr(),
 	}
-}
-
-func movedFrom(m *configs.Moved) string {
-	if m.IsModule {
-		return m.FromModule.String()
-	}
-	return m.From.String()
-}
-
-func movedTo(m *configs.Moved) string {
-	if m.IsModule {
-		return m.ToModule.String()
-	}
-	return m.To.String()
 }

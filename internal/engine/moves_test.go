@@ -11,14 +11,14 @@ import (
 func TestMoves(t *testing.T) {
 	const before = `resource "terraform_data" "a" { input = 1 }`
 	cases := []struct {
-		name    string
-		before  string // defaults to the const before
-		after   string
+		name   string
+		before string // defaults to the const before
+		after  string
 		// mod and modAfter are the module at ./mod before and after
 		// (modAfter defaults to mod).
 		mod, modAfter string
-		wantErr string
-		want    map[string]bool // addresses in the new state
+		wantErr       string
+		want          map[string]bool // addresses in the new state
 	}{
 		{
 			name: "resource renamed",
@@ -77,8 +77,8 @@ moved {
 			want: map[string]bool{"module.a.terraform_data.r": false, "module.b.terraform_data.r": true},
 		},
 		{
-			name:   "every instance of a renamed call keeps its key",
-			mod:    `resource "terraform_data" "r" { input = 1 }`,
+			name: "every instance of a renamed call keeps its key",
+			mod:  `resource "terraform_data" "r" { input = 1 }`,
 			before: `module "a" {
   source = "./mod"
   count  = 2
@@ -95,8 +95,8 @@ moved {
 			want: map[string]bool{"module.a[1].terraform_data.r": false, "module.b[0].terraform_data.r": true, "module.b[1].terraform_data.r": true},
 		},
 		{
-			name:   "module instance moved to another call",
-			mod:    `resource "terraform_data" "r" { input = 1 }`,
+			name: "module instance moved to another call",
+			mod:  `resource "terraform_data" "r" { input = 1 }`,
 			before: `module "c" {
   source = "./mod"
   count  = 2
@@ -120,15 +120,15 @@ moved {
 			name:     "moved block inside a module applies in each instance",
 			mod:      `resource "terraform_data" "old" { input = 1 }`,
 			modAfter: "resource \"terraform_data\" \"new\" { input = 1 }\nmoved {\n  from = terraform_data.old\n  to   = terraform_data.new\n}\n",
-			before:   `module "a" {
+			before: `module "a" {
   source = "./mod"
   count  = 2
 }`,
-			after:    `module "a" {
+			after: `module "a" {
   source = "./mod"
   count  = 2
 }`,
-			want:     map[string]bool{"module.a[0].terraform_data.old": false, "module.a[0].terraform_data.new": true, "module.a[1].terraform_data.new": true},
+			want: map[string]bool{"module.a[0].terraform_data.old": false, "module.a[0].terraform_data.new": true, "module.a[1].terraform_data.new": true},
 		},
 		{
 			name:   "module call still declared",
@@ -144,8 +144,8 @@ moved {
 			wantErr: "This statement declares a move from module.a, but that module call is still declared at ",
 		},
 		{
-			name:   "module instance still declared",
-			mod:    `resource "terraform_data" "r" { input = 1 }`,
+			name: "module instance still declared",
+			mod:  `resource "terraform_data" "r" { input = 1 }`,
 			before: `module "c" {
   source = "./mod"
   count  = 2
