@@ -64,7 +64,7 @@ func decodeMoved(block *hcl.Block) (*Moved, hcl.Diagnostics) {
 			return moveEndpoint{}, false
 		}
 		_, keyed := trav[len(trav)-1].(hcl.TraverseIndex)
-		if mi, ok := parseModuleEndpoint(trav); ok {
+		if mi, ok := addrs.ParseModuleInstance(trav); ok {
 			return moveEndpoint{isModule: true, module: mi, keyed: keyed}, true
 		}
 		inst, idiags := addrs.ParseAbsResourceInstance(trav)
@@ -117,42 +117,4 @@ func decodeMoved(block *hcl.Block) (*Moved, hcl.Diagnostics) {
 	}
 	m.From, m.To = f, t
 	return m, diags
-}
-
-// parseModuleEndpoint parses an address made only of module steps, such
-// as module.a or module.a[0].module.b["x"].
-func parseModuleEndpoint(trav hcl.Traversal) (addrs.ModuleInstance, bool) {
-	var mi addrs.ModuleInstance
-	for i := 0; i < len(trav); i++ {
-		var name string
-		switch s := trav[i].(type) {
-		case hcl.TraverseRoot:
-			name = s.Name
-		case hcl.TraverseAttr:
-			name = s.Name
-		default:
-			return nil, false
-		}
-		if name != "module" || i+1 >= len(trav) {
-			return nil, false
-		}
-		call, ok := trav[i+1].(hcl.TraverseAttr)
-		if !ok {
-			return nil, false
-		}
-		step := addrs.ModuleInstanceStep{Name: call.Name}
-		i++
-		if i+1 < len(trav) {
-			if ix, ok := trav[i+1].(hcl.TraverseIndex); ok {
-				k, err := addrs.ParseInstanceKeyValue(ix.Key)
-				if err != nil {
-					return nil, false
-				}
-				step.Key = k
-				i++
-			}
-		}
-		mi = append(mi, step)
-	}
-	return mi, len(mi) > 0
 }

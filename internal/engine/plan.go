@@ -340,7 +340,7 @@ func pruneToTargets(cg *configGraph, targets []addrs.Target, destroy bool) map[s
 		var matches func(t addrs.Target) bool
 		switch n := n.(type) {
 		case *resourceNode:
-			matches = func(t addrs.Target) bool { return t.Resource.Config().String() == n.addr.String() }
+			matches = func(t addrs.Target) bool { return t.ContainsConfig(n.addr) }
 		case *orphanNode:
 			matches = func(t addrs.Target) bool { return t.ContainsResource(n.addr) }
 		default:
@@ -351,7 +351,7 @@ func pruneToTargets(cg *configGraph, targets []addrs.Target, destroy bool) map[s
 				continue
 			}
 			keep[n] = true
-			if !t.Instance {
+			if !t.Instance && !t.Module {
 				whole[t.Resource.String()] = true
 			}
 			related := g.Descendants(n)

@@ -79,3 +79,56 @@ output "o" { value = terraform_data.other.output }
 	}
 	_ = cty.NilVal
 }
+
+// TestTargetModules targets module calls, module instances and resources
+// inside modules: only what they name (and what that depends on) is
+// planned.
+func TestTargetModules(t *testing.T) {
+	files := func(v string) map[string]string {
+		return map[string]string{
+			"main.tf": `
+resource "terraform_data" "root" { input = "` + v + `" }
+module "a" {
+  source = "./mod"
+  count  = 2
+  v      = "` + v + `"
+}
+module "b" {
+  source = "./mod"
+  v      = "` + v + `"
+}
+`,
+			"mod/main.tf": `
+variable "v" {}
+resource "terraform_data" "x" { input = var.v }
+resource "terraform_data" "y" { input = var.v }
+`,
+		}
+	}
+	_, state := planApply(t, builtinEngine(testConfigInline(t, files("one"))), nil, PlanOpts{})
+	e := builtinEngine(testConfigInline(t, files("two")))
+	tests := map[string][]string{
+		"module.a":                     {"module.a[0].terraform_data.x", "module.a[0].terraform_data.y", "module.a[1].terraform_data.x", "module.a[1].terraform_data.y"},
+		"module.a[1]":                  {"module.a[1].terraform_data.x", "module.a[1].terraform_data.y"},
+		"module.b.terraform_data.y":    {"module.b.terraform_data.y"},
+		"module.a[0].terraform_data.x": {"module.a[0].terraform_data.x"},
+		"module.a.terraform_data.x":    {"module.a[0].terraform_data.x", "module.a[1].terraform_data.x"},
+	}
+	for target, want := range tests {
+		t.Run(target, func(t *testing.T) {
+			plan, diags := e.Plan(context.Background(), state, PlanOpts{Targets: []addrs.Target{mustTarget(t, target)}})
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			got := actions(plan)
+			if len(got) != len(want) {
+				t.Fatalf("planned %v, want updates of %v", got, want)
+			}
+			for _, addr := range want {
+				if got[addr] != plans.Update {
+					t.Errorf("%s: %s, want update (all: %v)", addr, got[addr], got)
+				}
+			}
+		})
+	}
+}
