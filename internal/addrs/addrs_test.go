@@ -82,14 +82,22 @@ func TestParseTarget(t *testing.T) {
 	a0, _ := ParseAbsResourceInstanceStr("terraform_data.a[0]")
 	a1, _ := ParseAbsResourceInstanceStr("terraform_data.a[1]")
 	b, _ := ParseAbsResourceInstanceStr("terraform_data.b")
+	m0, _ := ParseAbsResourceInstanceStr("module.m[0].terraform_data.a")
+	m1, _ := ParseAbsResourceInstanceStr("module.m[1].module.n.terraform_data.a")
 	tests := map[string]struct {
 		in        string
 		instances map[string]bool // instance -> contained
 	}{
-		"whole resource": {"terraform_data.a", map[string]bool{"a0": true, "a1": true, "b": false}},
-		"one instance":   {"terraform_data.a[1]", map[string]bool{"a0": false, "a1": true, "b": false}},
+		"whole resource":            {"terraform_data.a", map[string]bool{"a0": true, "a1": true, "b": false, "m0": false}},
+		"one instance":              {"terraform_data.a[1]", map[string]bool{"a0": false, "a1": true, "b": false}},
+		"module call":               {"module.m", map[string]bool{"a0": false, "m0": true, "m1": true}},
+		"module instance":           {"module.m[1]", map[string]bool{"m0": false, "m1": true}},
+		"nested module":             {"module.m.module.n", map[string]bool{"m0": false, "m1": true}},
+		"resource in every module":  {"module.m.terraform_data.a", map[string]bool{"a0": false, "m0": true, "m1": false}},
+		"resource in one instance":  {"module.m[1].terraform_data.a", map[string]bool{"m0": false, "m1": false}},
+		"resource in nested module": {"module.m[1].module.n.terraform_data.a", map[string]bool{"m0": false, "m1": true}},
 	}
-	insts := map[string]AbsResourceInstance{"a0": a0, "a1": a1, "b": b}
+	insts := map[string]AbsResourceInstance{"a0": a0, "a1": a1, "b": b, "m0": m0, "m1": m1}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			target, diags := ParseTarget(tc.in)

@@ -14,7 +14,7 @@ type targetFlags struct {
 }
 
 func (f *targetFlags) register(fs *pflag.FlagSet) {
-	fs.StringArrayVar(&f.targets, "target", nil, "Limit the planning operation to only the given resource and\nits dependencies (or, when destroying, what depends on it).\nUse this option multiple times to include more than one\nresource. For exceptional situations only.")
+	fs.StringArrayVar(&f.targets, "target", nil, "Limit the planning operation to only the given module,\nresource, or resource instance and its dependencies (or, when\ndestroying, what depends on it). Use this option multiple\ntimes to include more than one object. For exceptional\nsituations only.")
 	fs.StringArrayVar(&f.replaces, "replace", nil, "Force replacement of a particular resource instance using\nits resource address. If the plan would have normally\nproduced an update or no-op action for this instance,\nstrata will plan to replace it instead. Use this option\nmultiple times to replace more than one object.")
 }
 
@@ -28,7 +28,15 @@ func (f *targetFlags) parse() (targets, replaces []addrs.Target, diags hcl.Diagn
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Invalid " + flag + " address",
-					Detail:   "The -" + flag + " option needs a resource or resource instance address such as terraform_data.a or terraform_data.a[0]; " + s + " is not one: " + d[0].Detail,
+					Detail:   "The -" + flag + " option needs a module, resource or resource instance address such as module.app, terraform_data.a or terraform_data.a[0]; " + s + " is not one: " + d[0].Detail,
+				})
+				continue
+			}
+			if t.Module && flag == "replace" {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid replace address",
+					Detail:   "The -replace option needs a resource instance address such as terraform_data.a[0]; " + s + " is a module.",
 				})
 				continue
 			}
