@@ -16,7 +16,11 @@ type Import struct {
 	To addrs.AbsResourceInstance
 	// ToKey is the index expression of a target such as
 	// terraform_data.a[each.key]; nil when the target is static.
-	ToKey     hcl.Expression
+	ToKey hcl.Expression
+	// ToModuleKeys holds, per step of To.Module, the index expression of a
+	// target such as module.m[each.key].terraform_data.a, or nil where the
+	// step's key is static.
+	ToModuleKeys []hcl.Expression
 	ForEach   hcl.Expression
 	ID        hcl.Expression
 	DeclRange hcl.Range
@@ -44,20 +48,20 @@ func decodeImport(block *hcl.Block) (*Import, hcl.Diagnostics) {
 	if fe, ok := content.Attributes["for_each"]; ok {
 		im.ForEach = fe.Expr
 	}
-	toExpr := attr.Expr
-	if ix, ok := toExpr.(*hclsyntax.IndexExpr); ok {
-		// A computed index: the resource is static, the key an expression.
-		toExpr, im.ToKey = ix.Collection, ix.Key
-		diags = append(diags, noFunctionCalls(ix.Key)...)
-	}
-	trav, tdiags := hcl.AbsTraversalForExpr(toExpr)
-	if tdiags.HasErrors() {
+	parts, ok := flattenAddrExpr(attr.Expr)
+	if !ok {
 		return nil, invalid(`The to address must be a resource instance such as terraform_data.a, terraform_data.a["key"] or, with for_each, terraform_data.a[each.key].`)
 	}
-	to, idiags := addrs.ParseAbsResourceInstance(trav)
-	if idiags.HasErrors() || to.Resource.Resource.Mode != addrs.ManagedResourceMode || !to.Module.IsRoot() || (im.ToKey != nil && to.Resource.Key != addrs.NoKey) {
-		return nil, invalid("The to address must be a managed resource instance in this module.")
+	for _, p := range parts {
+		if p.key != nil {
+			diags = append(diags, noFunctionCalls(p.key)...)
+		}
 	}
+	to, moduleKeys, toKey, ok := importTarget(parts)
+	if !ok {
+		return nil, invalid("The to address must be a managed resource instance, such as terraform_data.a or module.m[each.key].terraform_data.a.")
+	}
+	im.ToKey, im.ToModuleKeys = toKey, moduleKeys
 	im.To = to
 	if _, ok := content.Attributes["provider"]; ok {
 		diags = append(diags, &hcl.Diagnostic{
@@ -68,6 +72,97 @@ func decodeImport(block *hcl.Block) (*Import, hcl.Diagnostics) {
 		})
 	}
 	return im, diags
+}
+
+// addrPart is one step of an address written as an expression: a name, or
+// an index that is either static (step) or computed (key).
+type addrPart struct {
+	name string
+	step hcl.TraverseIndex
+	key  hclsyntax.Expression
+}
+
+// flattenAddrExpr turns an address expression, possibly with computed
+// indexes such as module.m[each.key].terraform_data.a, into its steps.
+func flattenAddrExpr(expr hcl.Expression) ([]addrPart, bool) {
+	var trav hcl.Traversal
+	var prefix []addrPart
+	switch e := expr.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		trav = e.Traversal
+	case *hclsyntax.IndexExpr:
+		parts, ok := flattenAddrExpr(e.Collection)
+		if !ok {
+			return nil, false
+		}
+		return append(parts, addrPart{key: e.Key}), true
+	case *hclsyntax.RelativeTraversalExpr:
+		parts, ok := flattenAddrExpr(e.Source)
+		if !ok {
+			return nil, false
+		}
+		prefix, trav = parts, e.Traversal
+	default:
+		return nil, false
+	}
+	out := prefix
+	for _, step := range trav {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			out = append(out, addrPart{name: s.Name})
+		case hcl.TraverseAttr:
+			out = append(out, addrPart{name: s.Name})
+		case hcl.TraverseIndex:
+			out = append(out, addrPart{step: s})
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// importTarget builds an import block's target from its steps: the module
+// path and managed resource, with each computed index returned as an
+// expression (for module steps in moduleKeys, for the resource in key).
+func importTarget(parts []addrPart) (to addrs.AbsResourceInstance, moduleKeys []hcl.Expression, key hcl.Expression, ok bool) {
+	isIndex := func(i int) bool { return i < len(parts) && parts[i].name == "" }
+	index := func(i int) (addrs.InstanceKey, hcl.Expression, bool) {
+		if !isIndex(i) {
+			return addrs.NoKey, nil, true
+		}
+		if parts[i].key != nil {
+			return addrs.NoKey, parts[i].key, true
+		}
+		k, err := addrs.ParseInstanceKeyValue(parts[i].step.Key)
+		return k, nil, err == nil
+	}
+	i := 0
+	for i+1 < len(parts) && parts[i].name == "module" && parts[i+1].name != "" {
+		k, expr, ok := index(i + 2)
+		if !ok {
+			return to, nil, nil, false
+		}
+		to.Module = append(to.Module, addrs.ModuleInstanceStep{Name: parts[i+1].name, Key: k})
+		moduleKeys = append(moduleKeys, expr)
+		i += 2
+		if isIndex(i) {
+			i++
+		}
+	}
+	if i+2 > len(parts) || parts[i].name == "" || parts[i].name == "data" || parts[i+1].name == "" {
+		return to, nil, nil, false
+	}
+	to.Resource.Resource = addrs.Resource{Mode: addrs.ManagedResourceMode, Type: parts[i].name, Name: parts[i+1].name}
+	k, expr, ok := index(i + 2)
+	end := i + 2
+	if isIndex(end) {
+		end++
+	}
+	if !ok || end != len(parts) {
+		return to, nil, nil, false
+	}
+	to.Resource.Key = k
+	return to, moduleKeys, expr, true
 }
 
 // noFunctionCalls reports function calls in expr, which Terraform does not

@@ -170,6 +170,21 @@ func checkDuplicate[T any](existing map[string]T, name, what string, rng hcl.Ran
 func (m *Module) checkRemoved() hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, rm := range m.Removed {
+		if rm.From.Module {
+			if call, ok := m.ModuleCalls[rm.From.Resource.Module[0].Name]; ok && len(rm.From.Resource.Module) == 1 {
+				// As in Terraform, the error points at the module block.
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Removed module still exists",
+					Detail:   "This statement declares that " + rm.From.String() + " was removed, but it is still declared in configuration.",
+					Subject:  call.DeclRange.Ptr(),
+				})
+			}
+			continue
+		}
+		if !rm.From.Resource.Module.IsRoot() {
+			continue
+		}
 		if _, ok := m.ManagedResources[rm.From.Resource.Resource.String()]; ok {
 			diags = append(diags, removedStillExists(rm))
 		}

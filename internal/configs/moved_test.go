@@ -45,12 +45,16 @@ func TestRemoved(t *testing.T) {
 	tests := map[string]struct {
 		src         string
 		wantDestroy bool
+		wantFrom    string // defaults to terraform_data.a
 		wantErr     string
 	}{
-		"forget":           {src: "removed {\n  from = terraform_data.a\n  lifecycle {\n    destroy = false\n  }\n}\n"},
-		"destroy default":  {src: "removed {\n  from = terraform_data.a\n}\n", wantDestroy: true},
-		"still configured": {src: "removed {\n  from = terraform_data.a\n}\nresource \"terraform_data\" \"a\" {}\n", wantErr: "Removed resource still exists"},
-		"instance key":     {src: "removed {\n  from = terraform_data.a[0]\n}\n", wantErr: "Resource instance keys not allowed"},
+		"forget":              {src: "removed {\n  from = terraform_data.a\n  lifecycle {\n    destroy = false\n  }\n}\n"},
+		"destroy default":     {src: "removed {\n  from = terraform_data.a\n}\n", wantDestroy: true},
+		"still configured":    {src: "removed {\n  from = terraform_data.a\n}\nresource \"terraform_data\" \"a\" {}\n", wantErr: "Removed resource still exists"},
+		"instance key":        {src: "removed {\n  from = terraform_data.a[0]\n}\n", wantErr: "Resource instance keys not allowed"},
+		"module":              {src: "removed {\n  from = module.a\n  lifecycle {\n    destroy = false\n  }\n}\n", wantFrom: "module.a"},
+		"module key":          {src: "removed {\n  from = module.a[0]\n}\n", wantErr: "Resource instance keys not allowed"},
+		"module still called": {src: "removed {\n  from = module.a\n}\nmodule \"a\" {\n  source = \"./a\"\n}\n", wantErr: "Removed module still exists"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -64,7 +68,11 @@ func TestRemoved(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
-			if len(mod.Removed) != 1 || mod.Removed[0].Destroy != tc.wantDestroy || mod.Removed[0].From.String() != "terraform_data.a" {
+			wantFrom := "terraform_data.a"
+			if tc.wantFrom != "" {
+				wantFrom = tc.wantFrom
+			}
+			if len(mod.Removed) != 1 || mod.Removed[0].Destroy != tc.wantDestroy || mod.Removed[0].From.String() != wantFrom {
 				t.Fatalf("wrong removed %+v", mod.Removed)
 			}
 		})

@@ -9,8 +9,9 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 )
 
-// Removed is a `removed` block: a resource taken out of the configuration,
-// to be destroyed (Destroy, the default) or only forgotten.
+// Removed is a `removed` block: a resource or module call taken out of the
+// configuration, whose objects are to be destroyed (Destroy, the default)
+// or only forgotten.
 type Removed struct {
 	From      addrs.Target
 	Destroy   bool
@@ -33,16 +34,17 @@ func decodeRemoved(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 	if tdiags.HasErrors() {
 		return nil, append(diags, tdiags...)
 	}
+	mi, isModule := addrs.ParseModuleInstance(trav)
 	inst, idiags := addrs.ParseAbsResourceInstance(trav)
-	if idiags.HasErrors() {
+	if idiags.HasErrors() && !isModule {
 		return nil, append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid \"removed\" address",
-			Detail:   "The from address must be a resource in this module, such as terraform_data.a. Removing modules is not supported yet.",
+			Detail:   "The from address must be a resource or a module call, such as terraform_data.a or module.network.",
 			Subject:  attr.Expr.Range().Ptr(),
 		})
 	}
-	if _, indexed := trav[len(trav)-1].(hcl.TraverseIndex); indexed {
+	if hasIndex(trav) {
 		return nil, append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Resource instance keys not allowed",
@@ -51,6 +53,9 @@ func decodeRemoved(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 		})
 	}
 	r.From = addrs.Target{Resource: inst.ContainingResource()}
+	if isModule {
+		r.From = addrs.Target{Resource: addrs.AbsResource{Module: mi}, Module: true}
+	}
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "lifecycle":
@@ -69,4 +74,13 @@ func decodeRemoved(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 		}
 	}
 	return r, diags
+}
+
+func hasIndex(trav hcl.Traversal) bool {
+	for _, step := range trav {
+		if _, ok := step.(hcl.TraverseIndex); ok {
+			return true
+		}
+	}
+	return false
 }

@@ -127,6 +127,11 @@ func (w *walker) addModuleNodes(cg *configGraph, c *configs.Config) hcl.Diagnost
 	}
 	for _, key := range sortedKeys(mod.ProviderConfigs) {
 		p := mod.ProviderConfigs[key]
+		if c.Call != nil {
+			if _, passed := c.Call.PassedFor(configs.ProviderRef{Name: p.Name, Alias: p.Alias}); passed {
+				continue // a proxy for the caller's configuration
+			}
+		}
 		addr := addrs.AbsProviderConfig{Module: c.Path, Provider: mod.ProviderForLocalName(p.Name), Alias: p.Alias}
 		n := &providerNode{addr: addr, cfg: p}
 		cg.providers[addr.String()] = n
@@ -333,7 +338,7 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 		// An import block's ID is evaluated when its target is planned.
 		for _, im := range w.e.Config.Module.Imports {
 			if im.To.ContainingResource().Config().String() == n.addr.String() {
-				for _, e := range []hcl.Expression{im.ID, im.ForEach, im.ToKey} {
+				for _, e := range append([]hcl.Expression{im.ID, im.ForEach, im.ToKey}, im.ToModuleKeys...) {
 					r, d := lang.ReferencesInExpr(e)
 					refs, diags = append(refs, r...), append(diags, d...)
 				}
@@ -392,15 +397,18 @@ func resourceProvider(c *configs.Config, r *configs.Resource) (addrs.AbsProvider
 	}
 	want := ref
 	for cur := c; ; {
-		fqn := cur.Module.ProviderForLocalName(ref.Name)
-		if _, ok := cur.Module.ProviderConfigs[ref.String()]; ok {
-			return addrs.AbsProviderConfig{Module: cur.Path, Provider: fqn, Alias: ref.Alias}, nil
-		}
+		// A configuration the caller passes in takes the place of the
+		// module's own block, which is then an empty proxy block (a
+		// non-empty one is an error when the configuration is loaded).
 		if cur.Call != nil {
 			if passed, ok := cur.Call.PassedFor(ref); ok {
 				ref, cur = passed, cur.Parent
 				continue
 			}
+		}
+		fqn := cur.Module.ProviderForLocalName(ref.Name)
+		if _, ok := cur.Module.ProviderConfigs[ref.String()]; ok {
+			return addrs.AbsProviderConfig{Module: cur.Path, Provider: fqn, Alias: ref.Alias}, nil
 		}
 		if ref.Alias == "" {
 			if cur.Parent == nil {

@@ -99,7 +99,7 @@ func (pw *planWalk) importBlock(ctx context.Context, rt *resourceType, addr addr
 func (pw *planWalk) importFor(addr addrs.AbsResourceInstance) (hcl.Expression, *lang.Scope, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	for _, im := range pw.e.Config.Module.Imports {
-		if im.To.Resource.Resource != addr.Resource.Resource || im.To.Module.String() != addr.Module.String() {
+		if im.To.Resource.Resource != addr.Resource.Resource || !im.To.Module.Module().Equal(addr.Module.Module()) {
 			continue
 		}
 		targets, tdiags := pw.importTargets(im)
@@ -108,7 +108,7 @@ func (pw *planWalk) importFor(addr addrs.AbsResourceInstance) (hcl.Expression, *
 			return nil, nil, diags
 		}
 		for _, t := range targets {
-			if t.addr.Resource.Key == addr.Resource.Key {
+			if t.addr.String() == addr.String() {
 				return im.ID, t.scope, diags
 			}
 		}
@@ -157,12 +157,18 @@ func (pw *planWalk) expandImport(im *configs.Import) ([]importTarget, hcl.Diagno
 	targets := make([]importTarget, 0, len(x.keys))
 	for _, k := range x.keys {
 		scope := base.WithKey(x.keyData(k))
-		key, kdiags := importKey(im, scope)
+		key, kdiags := importKey(im.ToKey, im.To.Resource.Key, scope)
 		diags = append(diags, kdiags...)
 		if kdiags.HasErrors() {
 			return nil, diags
 		}
-		targets = append(targets, importTarget{addr: im.To.Resource.Resource.Absolute(im.To.Module).Instance(key), scope: scope})
+		module := append(addrs.ModuleInstance{}, im.To.Module...)
+		for i, expr := range im.ToModuleKeys {
+			if module[i].Key, kdiags = importKey(expr, module[i].Key, scope); kdiags.HasErrors() {
+				return nil, append(diags, kdiags...)
+			}
+		}
+		targets = append(targets, importTarget{addr: im.To.Resource.Resource.Absolute(module).Instance(key), scope: scope})
 	}
 	return targets, diags
 }
@@ -193,12 +199,13 @@ func (pw *planWalk) checkImportTargets() hcl.Diagnostics {
 	return diags
 }
 
-// importKey evaluates the instance key an import block targets in scope.
-func importKey(im *configs.Import, scope *lang.Scope) (addrs.InstanceKey, hcl.Diagnostics) {
-	if im.ToKey == nil {
-		return im.To.Resource.Key, nil
+// importKey evaluates an index of an import block's target in scope: the
+// computed expr, or the static key when there is none.
+func importKey(expr hcl.Expression, static addrs.InstanceKey, scope *lang.Scope) (addrs.InstanceKey, hcl.Diagnostics) {
+	if expr == nil {
+		return static, nil
 	}
-	v, diags := scope.EvalExpr(im.ToKey, cty.DynamicPseudoType)
+	v, diags := scope.EvalExpr(expr, cty.DynamicPseudoType)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -209,7 +216,7 @@ func importKey(im *configs.Import, scope *lang.Scope) (addrs.InstanceKey, hcl.Di
 			Severity: hcl.DiagError,
 			Summary:  "Invalid import address",
 			Detail:   "The index of the to address must be a known string or whole number.",
-			Subject:  im.ToKey.Range().Ptr(),
+			Subject:  expr.Range().Ptr(),
 		})
 	}
 	return key, diags

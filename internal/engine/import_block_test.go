@@ -111,10 +111,31 @@ resource "terraform_data" "a" {
 }`,
 			wantErr: `The configuration for the given import terraform_data.a["z"] does not exist.`,
 		},
+		{
+			name: "into module instances",
+			src: `
+import {
+  for_each = { x = "id-x", y = "id-y" }
+  to       = module.m[each.key].terraform_data.r
+  id       = each.value
+}
+import {
+  to = module.one.terraform_data.r
+  id = "id-one"
+}
+module "m" {
+  source   = "./mod"
+  for_each = toset(["x", "y"])
+}
+module "one" {
+  source = "./mod"
+}`,
+			want: map[string]string{`module.m["x"].terraform_data.r`: "id-x", `module.m["y"].terraform_data.r`: "id-y", "module.one.terraform_data.r": "id-one"},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := testConfigInline(t, map[string]string{"main.tf": tc.src})
+			cfg := testConfigInline(t, map[string]string{"main.tf": tc.src, "mod/main.tf": `resource "terraform_data" "r" {}`})
 			plan, diags := builtinEngine(cfg).Plan(context.Background(), nil, PlanOpts{})
 			if tc.wantErr != "" {
 				if !diags.HasErrors() || !strings.Contains(diags.Error(), tc.wantErr) {
