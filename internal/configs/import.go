@@ -21,9 +21,9 @@ type Import struct {
 	// target such as module.m[each.key].terraform_data.a, or nil where the
 	// step's key is static.
 	ToModuleKeys []hcl.Expression
-	ForEach   hcl.Expression
-	ID        hcl.Expression
-	DeclRange hcl.Range
+	ForEach      hcl.Expression
+	ID           hcl.Expression
+	DeclRange    hcl.Range
 }
 
 var importSchema = &hcl.BodySchema{
