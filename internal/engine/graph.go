@@ -100,7 +100,59 @@ func (w *walker) buildConfigGraph(ctx context.Context) (*configGraph, hcl.Diagno
 		n := cg.modules[key]
 		connectDeps(n, n.path.Parent(), n.call.DependsOn)
 	}
+	for _, key := range sortedKeys(cg.resources) {
+		if n := cg.resources[key]; n.addr.Resource.Mode == addrs.DataResourceMode {
+			n.dependsOn = cg.explicitDeps(w.e.Config, n)
+		}
+	}
 	return cg, diags
+}
+
+// explicitDeps returns the managed resources a data resource waits for
+// through depends_on: its own, and that of every module call it is inside.
+// A target that is not a managed resource (a module, an output, another
+// data resource) stands for the managed resources it refers to.
+func (cg *configGraph) explicitDeps(cfg *configs.Config, n *resourceNode) []addrs.ConfigResource {
+	seen := map[node]bool{}
+	var out []addrs.ConfigResource
+	var visit func(node)
+	visit = func(v node) {
+		if seen[v] {
+			return
+		}
+		seen[v] = true
+		if r, ok := v.(*resourceNode); ok && r.addr.Resource.Mode == addrs.ManagedResourceMode {
+			out = append(out, r.addr)
+			return
+		}
+		for _, d := range cg.g.DependsOn(v) {
+			if _, ok := d.(*providerNode); !ok {
+				visit(d)
+			}
+		}
+	}
+	targets := func(from addrs.Module, deps []hcl.Traversal) {
+		for _, trav := range deps {
+			ref, _ := lang.ParseRef(trav)
+			if ref == nil {
+				continue
+			}
+			ts := cg.referenced(from, ref)
+			if mc, ok := ref.Subject.(lang.ModuleCallRef); ok {
+				ts = cg.moduleContents(from.Child(mc.Name))
+			}
+			for _, t := range ts {
+				visit(t)
+			}
+		}
+	}
+	targets(n.addr.Module, n.cfg.DependsOn)
+	for p := n.addr.Module; !p.IsRoot(); p = p.Parent() {
+		if c := cfg.Descendant(p); c != nil && c.Call != nil {
+			targets(p.Parent(), c.Call.DependsOn)
+		}
+	}
+	return out
 }
 
 // addModuleNodes adds the nodes of one module of the tree.

@@ -58,6 +58,11 @@ type resourceNode struct {
 	addr     addrs.ConfigResource
 	cfg      *configs.Resource
 	provider addrs.AbsProviderConfig
+	// dependsOn holds, for a data resource, the managed resources its
+	// depends_on (and its modules' depends_on) name, directly or through
+	// other objects: pending changes to any of them defer the read to
+	// apply.
+	dependsOn []addrs.ConfigResource
 }
 
 // orphanNode plans the deletion of a resource that is in the state but not

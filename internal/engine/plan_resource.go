@@ -415,9 +415,16 @@ func (pw *planWalk) planDataInstance(ctx context.Context, n *resourceNode, rt *r
 		return unknown, diags
 	}
 	unmarked, paths := marks.Paths(config)
-	if !unmarked.IsWhollyKnown() {
+	reason := plans.ReasonNone
+	switch {
+	case !unmarked.IsWhollyKnown():
+		reason = plans.ReasonReadBecauseConfigUnknown
+	case pw.dependencyPending(n, addr.Module):
+		reason = plans.ReasonReadBecauseDependencyPending
+	}
+	if reason != plans.ReasonNone {
 		pw.addChange(&plans.ResourceInstanceChange{
-			Addr: addr, ProviderAddr: rt.provider, Action: plans.Read,
+			Addr: addr, ProviderAddr: rt.provider, Action: plans.Read, Reason: reason,
 			Before: cty.NullVal(rt.schema.ImpliedType()), After: plannedDataObject(rt.schema, unmarked),
 		})
 		return plannedDataObject(rt.schema, unmarked), diags
@@ -428,6 +435,33 @@ func (pw *planWalk) planDataInstance(ctx context.Context, n *resourceNode, rt *r
 		return unknown, diags
 	}
 	return v, diags
+}
+
+// dependencyPending reports whether a managed resource the data resource
+// depends on explicitly has a change planned in module instance mi (or,
+// for one in another module, in any instance).
+func (pw *planWalk) dependencyPending(n *resourceNode, mi addrs.ModuleInstance) bool {
+	if len(n.dependsOn) == 0 {
+		return false
+	}
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	for _, c := range pw.changes {
+		if c.Action == plans.NoOp {
+			continue
+		}
+		r := c.Addr.ContainingResource()
+		for _, d := range n.dependsOn {
+			if r.Resource != d.Resource || !r.Module.Module().Equal(d.Module) {
+				continue
+			}
+			if d.Module.Equal(mi.Module()) && r.Module.String() != mi.String() {
+				continue // another instance of the same module
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // readDataSource calls ReadDataSource and records the result in the state.

@@ -77,4 +77,10 @@ const (
 	// ReasonDeleteBecauseNoModule: the module instance holding the
 	// resource is no longer one of its module call's instances.
 	ReasonDeleteBecauseNoModule
+	// ReasonReadBecauseConfigUnknown: a data source is read during apply
+	// because its configuration has values known only then.
+	ReasonReadBecauseConfigUnknown
+	// ReasonReadBecauseDependencyPending: a data source is read during
+	// apply because something it depends on has changes planned.
+	ReasonReadBecauseDependencyPending
 )

@@ -181,6 +181,8 @@ var jsonReasons = map[plans.ActionReason]string{
 	plans.ReasonDeleteBecauseCountIndex:       "delete_because_count_index",
 	plans.ReasonDeleteBecauseEachKey:          "delete_because_each_key",
 	plans.ReasonDeleteBecauseNoModule:         "delete_because_no_module",
+	plans.ReasonReadBecauseConfigUnknown:      "read_because_config_unknown",
+	plans.ReasonReadBecauseDependencyPending:  "read_because_dependency_pending",
 }
 
 var jsonVerbs = map[string]string{

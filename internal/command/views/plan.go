@@ -80,11 +80,11 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
 			text string
 		}{
 			{plans.Create, "  [green]+[reset] create"},
-			{plans.Read, " [cyan]<=[reset] read (data resources)"},
 			{plans.Update, "  [yellow]~[reset] update in-place"},
 			{plans.Delete, "  [red]-[reset] destroy"},
 			{plans.DeleteThenCreate, "[red]-[reset]/[green]+[reset] destroy and then create replacement"},
 			{plans.CreateThenDelete, "[green]+[reset]/[red]-[reset] create replacement and then destroy"},
+			{plans.Read, " [cyan]<=[reset] read (data resources)"},
 		} {
 			if used[l.a] {
 				b.WriteString(l.text + "\n")

@@ -92,9 +92,12 @@ func header(c Change, a addr) string {
 		fmt.Fprintf(&b, "[bold]  # %s[reset] will be created", disp)
 	case plans.Read:
 		fmt.Fprintf(&b, "[bold]  # %s[reset] will be read during apply", disp)
-		if configUnknown(c.After, c.Schema) {
+		switch {
+		case c.Reason == plans.ReasonReadBecauseDependencyPending:
+			b.WriteString("\n  # (depends on a resource or a module with changes pending)")
+		case c.Reason == plans.ReasonReadBecauseConfigUnknown || configUnknown(c.After, c.Schema):
 			b.WriteString("\n  # (config refers to values not yet known)")
-		} else {
+		default:
 			b.WriteString("\n  # (depends on a resource or a module with changes pending)")
 		}
 	case plans.Update:

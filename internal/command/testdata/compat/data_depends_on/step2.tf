@@ -1,0 +1,22 @@
+# A resource changes, so the data sources that depend on it (directly, and
+# through their module's depends_on) are read during apply.
+resource "terraform_data" "a" {
+  input = "2"
+}
+
+data "terraform_remote_state" "d" {
+  backend = "local"
+  config = {
+    path = "modules/other.tfstate"
+  }
+  depends_on = [terraform_data.a]
+}
+
+module "m" {
+  source     = "./modules/m"
+  depends_on = [terraform_data.a]
+}
+
+resource "terraform_data" "b" {
+  input = [data.terraform_remote_state.d.outputs.o, module.m.o]
+}
