@@ -175,3 +175,31 @@ func TestE2EWorkspaceCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EProvidersModuleTree prints the requirement tree with modules,
+// nested, byte for byte as terraform providers does (its bars are padded
+// with no-break spaces), except that Terraform lists sibling modules in an
+// order that changes from run to run and strata sorts them.
+func TestE2EProvidersModuleTree(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), "module \"a\" {\n  source = \"./a\"\n}\nmodule \"b\" {\n  source = \"./a\"\n}\n")
+	if err := os.MkdirAll(filepath.Join(dir, "a", "c"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "a", "main.tf"), "resource \"terraform_data\" \"r\" {}\nmodule \"c\" {\n  source = \"./c\"\n}\n")
+	writeFile(t, filepath.Join(dir, "a", "c", "main.tf"), "terraform {\n  required_providers {\n    null = { source = \"hashicorp/null\", version = \"~> 3.0\" }\n  }\n}\n")
+	r := mustStrata(t, dir, 0, "providers")
+	const bar = "│\u00a0\u00a0 "
+	want := "\nProviders required by configuration:\n.\n" +
+		"├── module.a\n" +
+		bar + "├── provider[terraform.io/builtin/terraform]\n" +
+		bar + "└── module.c\n" +
+		bar + "    └── provider[registry.terraform.io/hashicorp/null] ~> 3.0\n" +
+		"└── module.b\n" +
+		"    ├── provider[terraform.io/builtin/terraform]\n" +
+		"    └── module.c\n" +
+		"        └── provider[registry.terraform.io/hashicorp/null] ~> 3.0\n\n"
+	if r.stdout != want {
+		t.Fatalf("providers:\n%s\nwant\n%s", r.stdout, want)
+	}
+}

@@ -94,19 +94,31 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 func neededProviders(cfg *configs.Config) []addrs.Provider {
 	seen := map[addrs.Provider]bool{}
 	cfg.DeepEach(func(c *configs.Config) {
-		mod := c.Module
-		for _, rp := range mod.RequiredProviders {
-			seen[rp.Source] = true
-		}
-		for _, rs := range []map[string]*configs.Resource{mod.ManagedResources, mod.DataResources} {
-			for _, r := range rs {
-				seen[mod.ProviderForLocalName(r.ProviderLocalName())] = true
-			}
-		}
-		for _, p := range mod.ProviderConfigs {
-			seen[mod.ProviderForLocalName(p.Name)] = true
+		for _, p := range moduleProviders(c.Module) {
+			seen[p] = true
 		}
 	})
+	return sortedProviders(seen)
+}
+
+// moduleProviders lists the providers one module uses, sorted.
+func moduleProviders(mod *configs.Module) []addrs.Provider {
+	seen := map[addrs.Provider]bool{}
+	for _, rp := range mod.RequiredProviders {
+		seen[rp.Source] = true
+	}
+	for _, rs := range []map[string]*configs.Resource{mod.ManagedResources, mod.DataResources} {
+		for _, r := range rs {
+			seen[mod.ProviderForLocalName(r.ProviderLocalName())] = true
+		}
+	}
+	for _, p := range mod.ProviderConfigs {
+		seen[mod.ProviderForLocalName(p.Name)] = true
+	}
+	return sortedProviders(seen)
+}
+
+func sortedProviders(seen map[addrs.Provider]bool) []addrs.Provider {
 	out := make([]addrs.Provider, 0, len(seen))
 	for p := range seen {
 		out = append(out, p)

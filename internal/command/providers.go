@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/providers"
 )
@@ -59,24 +60,11 @@ func runProviders(d *Deps) error {
 	if hasErrors(v, diags) {
 		return errReported
 	}
-	mod := cfg.Module
 	var b strings.Builder
 	b.WriteString("\nProviders required by configuration:\n.\n")
-	needed := neededProviders(cfg)
-	for i, p := range needed {
-		branch := "├── "
-		if i == len(needed)-1 {
-			branch = "└── "
-		}
-		b.WriteString(branch + "provider[" + p.String() + "]")
-		for _, rp := range mod.RequiredProviders {
-			if rp.Source == p && rp.Requirement.Required != nil {
-				b.WriteString(" " + rp.Requirement.Required.String())
-			}
-		}
-		b.WriteString("\n")
-	}
-	if mgr, mdiags := stateManager(d, mod, nil); !mdiags.HasErrors() {
+	writeProviderTree(&b, cfg, "")
+	stateShown := false
+	if mgr, mdiags := stateManager(d, cfg.Module, nil); !mdiags.HasErrors() {
 		if s, release, sdiags := openState(context.Background(), d, mgr, &stateFlags{}, "providers"); !sdiags.HasErrors() {
 			release()
 			v.Diagnostics(sdiags) // e.g. operations a crash left pending
@@ -89,12 +77,16 @@ func runProviders(d *Deps) error {
 				}
 			}
 			if len(inState) > 0 {
+				stateShown = true
 				b.WriteString("\nProviders required by state:\n\n")
 				for _, p := range inState {
 					b.WriteString("    provider[" + p + "]\n\n")
 				}
 			}
 		}
+	}
+	if !stateShown {
+		b.WriteString("\n") // as terraform providers ends
 	}
 	v.Raw(b.String())
 	return nil
@@ -227,4 +219,34 @@ func attributeJSON(a *configschema.Attribute) map[string]any {
 		}
 	}
 	return ret
+}
+
+// writeProviderTree writes a module's providers, then its child modules,
+// as the branches of terraform providers' tree.
+func writeProviderTree(b *strings.Builder, c *configs.Config, indent string) {
+	provs := moduleProviders(c.Module)
+	children := sortedNames(c.Children)
+	n := len(provs) + len(children)
+	branch := func(i int) (string, string) {
+		if i == n-1 {
+			return "└── ", "    "
+		}
+		// Terraform pads the bar with two no-break spaces.
+		return "├── ", "│\u00a0\u00a0 "
+	}
+	for i, p := range provs {
+		head, _ := branch(i)
+		b.WriteString(indent + head + "provider[" + p.String() + "]")
+		for _, name := range sortedNames(c.Module.RequiredProviders) {
+			if rp := c.Module.RequiredProviders[name]; rp.Source == p && rp.Requirement.Required != nil {
+				b.WriteString(" " + rp.Requirement.Required.String())
+			}
+		}
+		b.WriteString("\n")
+	}
+	for j, name := range children {
+		head, more := branch(len(provs) + j)
+		b.WriteString(indent + head + "module." + name + "\n")
+		writeProviderTree(b, c.Children[name], indent+more)
+	}
 }
