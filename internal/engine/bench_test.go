@@ -80,3 +80,49 @@ func BenchmarkDestroyChain(b *testing.B) {
 		}
 	}
 }
+
+// moduleFanSource calls a module of ten chained resources once per key of
+// a for_each with n keys, each instance feeding an output the root uses.
+func moduleFanSource(n int) map[string]string {
+	var mod strings.Builder
+	mod.WriteString("variable \"name\" {}\nresource \"terraform_data\" \"r0\" {\n  input = var.name\n}\n")
+	for i := 1; i < 10; i++ {
+		fmt.Fprintf(&mod, "resource \"terraform_data\" \"r%d\" {\n  input = terraform_data.r%d.output\n}\n", i, i-1)
+	}
+	mod.WriteString("output \"last\" {\n  value = terraform_data.r9.output\n}\n")
+	root := fmt.Sprintf(`module "fan" {
+  source   = "./mod"
+  for_each = toset([for i in range(%d) : tostring(i)])
+  name     = each.key
+}
+resource "terraform_data" "all" {
+  input = [for k, m in module.fan : m.last]
+}
+`, n)
+	return map[string]string{"main.tf": root, "mod/main.tf": mod.String()}
+}
+
+// BenchmarkModuleFan plans and applies n module instances of ten resources
+// each from empty, then plans again with nothing to do.
+func BenchmarkModuleFan(b *testing.B) {
+	for _, n := range []int{200} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			t := &testing.T{}
+			e := builtinEngine(testConfigInline(t, moduleFanSource(n)))
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				plan, diags := e.Plan(context.Background(), nil, PlanOpts{})
+				if diags.HasErrors() {
+					b.Fatal(diags.Error())
+				}
+				state, diags := e.Apply(context.Background(), plan)
+				if diags.HasErrors() {
+					b.Fatal(diags.Error())
+				}
+				if _, diags := e.Plan(context.Background(), state, PlanOpts{}); diags.HasErrors() {
+					b.Fatal(diags.Error())
+				}
+			}
+		})
+	}
+}
