@@ -21,13 +21,11 @@ import (
 )
 
 // applyResource applies the creates and updates of a configured resource's
-// instances in every instance of its module.
+// instances in every instance of its module, concurrently.
 func (aw *applyWalk) applyResource(ctx context.Context, n *resourceNode) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	for _, mi := range aw.ev.moduleInstances(n.addr.Module) {
-		diags = append(diags, aw.applyResourceIn(ctx, n, n.addr.Resource.Absolute(mi))...)
-	}
-	return diags
+	return eachModuleInstance(aw.ev.moduleInstances(n.addr.Module), func(mi addrs.ModuleInstance) hcl.Diagnostics {
+		return aw.applyResourceIn(ctx, n, n.addr.Resource.Absolute(mi))
+	})
 }
 
 // applyResourceIn applies the creates and updates of a resource's

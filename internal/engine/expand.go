@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -165,4 +166,29 @@ func orDynamic(v cty.Value) cty.Value {
 		return cty.DynamicVal
 	}
 	return v
+}
+
+// eachModuleInstance runs fn for every module instance at once and
+// gathers the diagnostics in the instances' order. A resource's instances
+// in different module instances are independent, like its count or
+// for_each instances; provider calls stay bounded by the parallelism.
+func eachModuleInstance(instances []addrs.ModuleInstance, fn func(addrs.ModuleInstance) hcl.Diagnostics) hcl.Diagnostics {
+	if len(instances) == 1 {
+		return fn(instances[0])
+	}
+	results := make([]hcl.Diagnostics, len(instances))
+	var wg sync.WaitGroup
+	for i, mi := range instances {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = fn(mi)
+		}()
+	}
+	wg.Wait()
+	var diags hcl.Diagnostics
+	for _, d := range results {
+		diags = append(diags, d...)
+	}
+	return diags
 }

@@ -231,21 +231,23 @@ func (pw *planWalk) visit(ctx context.Context, n node) hcl.Diagnostics {
 }
 
 // visitResource plans a configured resource in every instance of its
-// module, and the deletion of its objects in module instances that no
-// longer exist.
+// module, concurrently, and the deletion of its objects in module
+// instances that no longer exist.
 func (pw *planWalk) visitResource(ctx context.Context, n *resourceNode) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	live := map[string]bool{}
 	if pw.opts.Mode != plans.DestroyMode {
-		for _, mi := range pw.ev.moduleInstances(n.addr.Module) {
-			addr := n.addr.Resource.Absolute(mi)
-			live[addr.String()] = true
-			if pw.opts.Mode == plans.RefreshOnlyMode {
-				diags = append(diags, pw.refreshResource(ctx, addr, n.provider, n)...)
-				continue
-			}
-			diags = append(diags, pw.planResource(ctx, n, addr)...)
+		instances := pw.ev.moduleInstances(n.addr.Module)
+		for _, mi := range instances {
+			live[n.addr.Resource.Absolute(mi).String()] = true
 		}
+		diags = eachModuleInstance(instances, func(mi addrs.ModuleInstance) hcl.Diagnostics {
+			addr := n.addr.Resource.Absolute(mi)
+			if pw.opts.Mode == plans.RefreshOnlyMode {
+				return pw.refreshResource(ctx, addr, n.provider, n)
+			}
+			return pw.planResource(ctx, n, addr)
+		})
 	}
 	for _, addr := range pw.inState[n.addr.String()] {
 		if live[addr.String()] {
