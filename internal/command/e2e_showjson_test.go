@@ -16,7 +16,8 @@ import (
 
 // The configurations under testdata/showjson/<case> have a step1
 // directory, applied first (none: an empty state), and a step2 directory,
-// planned afterwards (none: step1 again).
+// planned afterwards (none: step1 again). A modules directory beside them
+// holds the local modules both steps call.
 
 // showJSONCase is one plan made for the show -json tests.
 type showJSONCase struct {
@@ -39,6 +40,9 @@ var showJSONCases = []showJSONCase{
 	{name: "taint", dir: "taint", taint: []string{"terraform_data.t", "terraform_data.plain[1]"}, depose: []string{"terraform_data.d"}},
 	{name: "replace-request", dir: "taint", args: []string{"-replace=terraform_data.plain[1]"}},
 	{name: "destroy", dir: "update", args: []string{"-destroy"}, sameConfig: true},
+	{name: "modules", dir: "modules"},
+	{name: "modules-unchanged", dir: "modules", sameConfig: true},
+	{name: "modules-destroy", dir: "modules", args: []string{"-destroy"}, sameConfig: true},
 }
 
 // useStep replaces the configuration files in dir with those of a step of
@@ -63,7 +67,15 @@ func useStep(t *testing.T, dir, name, step string) bool {
 	for _, e := range entries {
 		writeFile(t, filepath.Join(dir, e.Name()), string(readFile(t, filepath.Join(src, e.Name()))))
 	}
+	if mods := filepath.Join("testdata", "showjson", name, "modules"); isDir(mods) {
+		copyModules(t, mods, filepath.Join(dir, "modules"))
+	}
 	return true
+}
+
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
 }
 
 // planStep returns the step a case plans.
@@ -419,7 +431,9 @@ func TestE2EShowJSONMatchesTerraform(t *testing.T) {
 }
 
 // compareShowJSON reports every difference between Terraform's document
-// and strata's.
+// and strata's. Child modules are compared in address order: Terraform
+// lists a module's child modules in the order it happened to plan them,
+// except at the top of the tree.
 func compareShowJSON(t *testing.T, what, want, got string) {
 	t.Helper()
 	decode := func(s string) any {
@@ -430,6 +444,7 @@ func compareShowJSON(t *testing.T, what, want, got string) {
 			t.Fatalf("%s: invalid JSON: %v\n%s", what, err, s)
 		}
 		doc := v.(map[string]any)
+		sortChildModules(doc)
 		delete(doc, "timestamp")
 		delete(doc, "terraform_version")
 		if ps, ok := doc["prior_state"].(map[string]any); ok {
@@ -454,6 +469,28 @@ func compareShowJSON(t *testing.T, what, want, got string) {
 	}
 	if len(diffs) > 0 {
 		t.Logf("terraform:\n%s\nstrata:\n%s", want, got)
+	}
+}
+
+// sortChildModules orders every "child_modules" list in a decoded
+// document by address.
+func sortChildModules(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, c := range v {
+			if list, ok := c.([]any); ok && k == "child_modules" {
+				sort.SliceStable(list, func(i, j int) bool {
+					a, _ := list[i].(map[string]any)
+					b, _ := list[j].(map[string]any)
+					return fmt.Sprint(a["address"]) < fmt.Sprint(b["address"])
+				})
+			}
+			sortChildModules(c)
+		}
+	case []any:
+		for _, c := range v {
+			sortChildModules(c)
+		}
 	}
 }
 

@@ -216,7 +216,7 @@ func showPlanJSON(ctx context.Context, d *Deps, v *views.View, path string) erro
 		// at the end of planning.
 		stamp = st.ModTime()
 	}
-	data, err := jsonformat.Plan(c.Plan, rootOf(cfg), jsonSchemas(ctx, d), jsonformat.PlanOptions{TerraformVersion: TerraformCompatVersion, Timestamp: stamp})
+	data, err := jsonformat.Plan(c.Plan, cfg, jsonSchemas(ctx, d), jsonformat.PlanOptions{TerraformVersion: TerraformCompatVersion, Timestamp: stamp})
 	if err != nil {
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to marshal plan to json", Detail: err.Error()}})
 		return errReported

@@ -368,8 +368,23 @@ func loadConfig(t *testing.T, src string) *configs.Module {
 	return mod
 }
 
+// loadTree loads a module tree from files keyed by path relative to the
+// root module, such as "main.tf" and "modules/x/main.tf".
+func loadTree(t *testing.T, files map[string]string) *configs.Config {
+	t.Helper()
+	sources := map[string][]byte{}
+	for name, src := range files {
+		sources[name] = []byte(src)
+	}
+	cfg, diags := configs.NewParser().LoadConfigFromSnapshot(sources)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return cfg
+}
+
 func TestPlan(t *testing.T) {
-	cfg := loadConfig(t, testConfig)
+	cfg := configs.NewRootConfig(loadConfig(t, testConfig))
 	prior := states.New()
 	prior.SetObject(managed("a", addrs.IntKey(0)), &states.ObjectSrc{
 		AttrsJSON: []byte(`{"id":"a0","input":{"value":"east-0","type":"string"},"output":{"value":"east-0","type":"string"},"triggers_replace":null}`),
@@ -732,7 +747,7 @@ terraform {
 }
 
 func TestRelevantAttributes(t *testing.T) {
-	cfg := loadConfig(t, `
+	cfg := loadTree(t, map[string]string{"main.tf": `
 locals {
   l = terraform_data.m2.output
 }
@@ -759,7 +774,7 @@ resource "terraform_data" "noop" {
 output "noop" {
   value = terraform_data.m2.id
 }
-`)
+`})
 	changes := &plans.Changes{
 		Resources: []*plans.ResourceInstanceChange{
 			{Addr: managed("t", addrs.NoKey), Action: plans.DeleteThenCreate},
@@ -768,7 +783,7 @@ output "noop" {
 		},
 		Outputs: []*plans.OutputChange{{Name: "noop", Action: plans.NoOp}},
 	}
-	b, _ := json.Marshal(relevantAttributes(cfg, changes, schemas))
+	b, _ := json.Marshal(relevantAttributes(cfg, &plans.Plan{Changes: changes}, schemas))
 	// t refers to the whole of s, so everything s refers to counts, through
 	// local.l; h.id is not configured, so nothing behind it counts. The
 	// no-op resource and output add nothing.
@@ -778,7 +793,7 @@ output "noop" {
 	  {"resource": "terraform_data.m2", "attribute": ["output"]},
 	  {"resource": "terraform_data.s", "attribute": []}
 	]`)
-	if got := relevantAttributes(cfg, &plans.Changes{}, schemas); got != nil {
+	if got := relevantAttributes(cfg, &plans.Plan{}, schemas); got != nil {
 		t.Errorf("no changes, relevant attributes %v", got)
 	}
 }

@@ -83,9 +83,9 @@ type PlanOptions struct {
 }
 
 // Plan renders a plan as Terraform's JSON plan document. cfg is the
-// root module the plan was made from (its "configuration"); it may be
-// nil.
-func Plan(p *plans.Plan, cfg *configs.Module, schema SchemaFunc, opts PlanOptions) ([]byte, error) {
+// configuration the plan was made from (its "configuration"): the root
+// of the module tree. It may be nil.
+func Plan(p *plans.Plan, cfg *configs.Config, schema SchemaFunc, opts PlanOptions) ([]byte, error) {
 	schema = orNoSchemas(schema)
 	changes := p.Changes
 	if changes == nil {
@@ -129,7 +129,7 @@ func Plan(p *plans.Plan, cfg *configs.Module, schema SchemaFunc, opts PlanOption
 	}
 	if cfg != nil {
 		doc.Configuration = marshalConfiguration(cfg, p, schema)
-		doc.RelevantAttributes = relevantAttributes(cfg, changes, schema)
+		doc.RelevantAttributes = relevantAttributes(cfg, p, schema)
 	}
 	return json.Marshal(doc)
 }

@@ -186,7 +186,10 @@ func newResource(addr addrs.AbsResourceInstance, provider addrs.AbsProviderConfi
 
 // moduleTree places resources (in order) into the root module and its
 // descendants. A child module appears under its parent, and only when it
-// has resources somewhere below it.
+// has resources somewhere below it. Child modules are in address order,
+// as in Terraform's state documents; its planned values list the
+// modules below the top level in the order it planned them, which varies
+// from run to run.
 func moduleTree(rs []*resource) *module {
 	root := &module{}
 	mods := map[string]*module{"": root}
@@ -218,11 +221,15 @@ func moduleTree(rs []*resource) *module {
 }
 
 // compareInstances orders instance addresses as Terraform's documents
-// list them: by module, data resources before managed ones, then by type,
-// name and instance key.
+// list them: by module (shallower modules first, then call by call, by
+// name and instance key), data resources before managed ones, then by
+// type, name and instance key.
 func compareInstances(a, b addrs.AbsResourceInstance) int {
-	if am, bm := a.Module.String(), b.Module.String(); am != bm {
-		return strings.Compare(am, bm)
+	if len(a.Module) != len(b.Module) {
+		return len(a.Module) - len(b.Module)
+	}
+	if c := a.Module.Compare(b.Module); c != 0 {
+		return c
 	}
 	ra, rb := a.Resource.Resource, b.Resource.Resource
 	switch {

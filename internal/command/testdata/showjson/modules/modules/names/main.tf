@@ -1,0 +1,11 @@
+variable "base" {
+  type = string
+}
+
+locals {
+  full = "${var.base}-full"
+}
+
+output "full" {
+  value = local.full
+}

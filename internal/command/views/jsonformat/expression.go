@@ -1,0 +1,183 @@
+package jsonformat
+
+import (
+	"encoding/json"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/lang"
+)
+
+// expression describes one expression: its value when it is a constant,
+// and the references it makes.
+type expression struct {
+	ConstantValue json.RawMessage `json:"constant_value,omitempty"`
+	References    []string        `json:"references,omitempty"`
+}
+
+func (e expression) empty() bool { return e.ConstantValue == nil && len(e.References) == 0 }
+
+// marshalExpressions describes the arguments set in a body: attributes by
+// name, nested blocks as a list (or, for map nesting, an object keyed by
+// label) of their own descriptions. Without a schema, only attributes
+// are described.
+func marshalExpressions(body hcl.Body, schema *configschema.Block) map[string]any {
+	if body == nil {
+		return nil
+	}
+	ret := map[string]any{}
+	if schema == nil {
+		attrs, _ := body.JustAttributes()
+		for name, a := range attrs {
+			ret[name] = marshalExpression(a.Expr)
+		}
+	} else {
+		content, _, _ := body.PartialContent(hclSchema(schema))
+		for name, a := range content.Attributes {
+			ret[name] = marshalExpression(a.Expr)
+		}
+		for _, typeName := range sortedKeys(schema.BlockTypes) {
+			nb := schema.BlockTypes[typeName]
+			var blocks []*hcl.Block
+			for _, b := range content.Blocks {
+				if b.Type == typeName {
+					blocks = append(blocks, b)
+				}
+			}
+			if len(blocks) == 0 {
+				continue
+			}
+			switch nb.Nesting {
+			case configschema.NestingSingle, configschema.NestingGroup:
+				ret[typeName] = marshalExpressions(blocks[0].Body, &nb.Block)
+			case configschema.NestingMap:
+				m := map[string]any{}
+				for _, b := range blocks {
+					if len(b.Labels) > 0 {
+						m[b.Labels[0]] = marshalExpressions(b.Body, &nb.Block)
+					}
+				}
+				ret[typeName] = m
+			default:
+				list := make([]any, 0, len(blocks))
+				for _, b := range blocks {
+					list = append(list, marshalExpressions(b.Body, &nb.Block))
+				}
+				ret[typeName] = list
+			}
+		}
+	}
+	if len(ret) == 0 {
+		return nil
+	}
+	return ret
+}
+
+// hclSchema is the HCL body schema of a configschema block: its
+// attributes and nested block types.
+func hclSchema(b *configschema.Block) *hcl.BodySchema {
+	s := &hcl.BodySchema{}
+	for _, name := range sortedKeys(b.Attributes) {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: name})
+	}
+	for _, name := range sortedKeys(b.BlockTypes) {
+		bs := hcl.BlockHeaderSchema{Type: name}
+		if b.BlockTypes[name].Nesting == configschema.NestingMap {
+			bs.LabelNames = []string{"key"}
+		}
+		s.Blocks = append(s.Blocks, bs)
+	}
+	return s
+}
+
+// marshalExpression describes one expression: its value when it can be
+// evaluated with no variables and no functions, and each reference it
+// makes from the longest form to the shortest, as Terraform lists them
+// (`var.a.b`, `var.a`; `aws_x.y[0].id`, `aws_x.y[0]`, `aws_x.y`;
+// `module.m["k"].out`, `module.m["k"]`).
+func marshalExpression(expr hcl.Expression) expression {
+	var ret expression
+	if expr == nil {
+		return ret
+	}
+	// Evaluated with no variables and no functions: a reference or a
+	// function call makes the value (or part of it) unknown.
+	if v, _ := expr.Value(nil); v != cty.NilVal && v.IsWhollyKnown() {
+		ret.ConstantValue, _ = marshalValue(v)
+	}
+	refs, _ := lang.ReferencesInExpr(expr)
+	for _, ref := range refs {
+		subject, remaining, container := referenceParts(ref)
+		for n := len(remaining); n > 0; n-- {
+			ret.References = append(ret.References, subject+traversalString(remaining[:n]))
+		}
+		ret.References = append(ret.References, subject)
+		if container != "" {
+			ret.References = append(ret.References, container)
+		}
+	}
+	return ret
+}
+
+// referenceParts splits a reference as Terraform sees it: the subject,
+// the traversal after it, and the object containing the subject when
+// Terraform also lists that. A resource reference with a key has the
+// instance as its subject and the resource as its container. A module
+// call reference has the call instance (module.m["k"]) or one of its
+// outputs (module.m["k"].out, module.m.out) as its subject, contained in
+// the call instance, or for a call instance in the call itself.
+func referenceParts(ref *lang.Reference) (subject string, remaining hcl.Traversal, container string) {
+	subject, remaining = ref.Subject.String(), ref.Remaining
+	switch ref.Subject.(type) {
+	case lang.ResourceRef:
+		if key, ok := leadingKey(remaining); ok {
+			container = subject
+			subject += "[" + indexKeyString(key) + "]"
+			remaining = remaining[1:]
+		}
+	case lang.ModuleCallRef:
+		if key, ok := leadingKey(remaining); ok {
+			container = subject
+			subject += "[" + indexKeyString(key) + "]"
+			remaining = remaining[1:]
+		}
+		if len(remaining) > 0 {
+			if attr, ok := remaining[0].(hcl.TraverseAttr); ok {
+				container = subject
+				subject += "." + attr.Name
+				remaining = remaining[1:]
+			}
+		}
+	}
+	return subject, remaining, container
+}
+
+// leadingKey returns the instance key a traversal starts with, if it
+// starts with one.
+func leadingKey(t hcl.Traversal) (cty.Value, bool) {
+	if len(t) == 0 {
+		return cty.NilVal, false
+	}
+	idx, ok := t[0].(hcl.TraverseIndex)
+	if !ok || !validInstanceKey(idx.Key) {
+		return cty.NilVal, false
+	}
+	return idx.Key, true
+}
+
+func validInstanceKey(k cty.Value) bool {
+	if k.IsNull() || !k.IsKnown() {
+		return false
+	}
+	return k.Type() == cty.String || k.Type() == cty.Number
+}
+
+// traversalFull renders an absolute traversal such as a depends_on entry.
+func traversalFull(t hcl.Traversal) string {
+	if len(t) == 0 {
+		return ""
+	}
+	return t.RootName() + traversalString(t[1:])
+}
