@@ -93,7 +93,8 @@ func expandCount(count, forEach hcl.Expression, scope *lang.Scope) (*expansion, 
 		if v.HasMark(marks.Sensitive) {
 			return nil, invalidExpansion(forEach, "for_each", "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
 		}
-		if !v.IsWhollyKnown() {
+		// The keys must be known; a map's values may be known only later.
+		if !v.IsKnown() || (v.Type().IsSetType() && !v.IsWhollyKnown()) {
 			return nil, invalidExpansion(forEach, "for_each", `The "for_each" value depends on resource attributes that cannot be determined until apply, so strata cannot predict how many instances will be created. To work around this, first apply a configuration without this resource, so that the values the for_each depends on are known, and then add it back.`)
 		}
 		if v.IsNull() {
