@@ -372,10 +372,12 @@ func actionReason(rc *plans.ResourceInstanceChange) string {
 		return "delete_because_each_key"
 	case plans.ReasonDeleteBecauseNoModule:
 		return "delete_because_no_module"
+	case plans.ReasonReadBecauseDependencyPending:
+		return "read_because_dependency_pending"
 	}
 	if rc.Action == plans.Read {
-		// strata defers a data source read to apply only when its
-		// configuration is not wholly known during plan.
+		// Plans from before reasons were recorded for reads deferred them
+		// only for unknown configuration.
 		return "read_because_config_unknown"
 	}
 	return ""
