@@ -162,8 +162,10 @@ func (p *Parser) loadChildren(c *Config, r moduleReader, mf *ModuleManifest, sta
 		diags = append(diags, mdiags...)
 		child := &Config{Root: c.Root, Parent: c, Path: path, Module: mod, Call: call, Children: map[string]*Config{}}
 		c.Children[name] = child
-		diags = append(diags, checkModuleCall(child)...)
 		diags = append(diags, p.loadChildren(child, r, mf, append(stack, c.Module.SourceDir))...)
+		// After the children: the check looks for provider blocks in
+		// every module below.
+		diags = append(diags, checkModuleCall(child)...)
 	}
 	return diags
 }
@@ -189,7 +191,7 @@ func resolveModuleDir(parent *Config, call *ModuleCall, p addrs.Module, mf *Modu
 		Severity: hcl.DiagError,
 		Summary:  "Module not installed",
 		Detail:   fmt.Sprintf("The module %s comes from %q, which is not installed. Run \"strata init\" to install all modules required by this configuration.", p, call.Source),
-		Subject:  call.SourceRange.Ptr(),
+		Subject:  call.DeclRange.Ptr(), // as in Terraform
 	}}
 }
 
@@ -226,29 +228,55 @@ func checkModuleCall(c *Config) hcl.Diagnostics {
 				Severity: hcl.DiagError,
 				Summary:  "Missing required argument",
 				Detail:   fmt.Sprintf("The argument %q is required, but no definition was found.", name),
-				Subject:  call.DeclRange.Ptr(),
+				Subject:  call.MissingItemRange.Ptr(),
 			})
 		}
 	}
 	if call.Count != nil || call.ForEach != nil || len(call.DependsOn) > 0 {
+		// Empty provider blocks are proxies, not configurations: Terraform
+		// allows them here.
 		var withProvider *Provider
+		var withPath addrs.Module
 		c.DeepEach(func(d *Config) {
 			for _, k := range sortedMapKeys(d.Module.ProviderConfigs) {
-				if withProvider == nil {
-					withProvider = d.Module.ProviderConfigs[k]
+				if pc := d.Module.ProviderConfigs[k]; withProvider == nil && !pc.IsEmpty() {
+					withProvider, withPath = pc, d.Path
 				}
 			}
 		})
 		if withProvider != nil {
+			// As in Terraform, the subject is the argument that rules the
+			// provider configurations out, in the caller.
+			var subject hcl.Range
+			switch {
+			case call.Count != nil:
+				subject = call.Count.Range()
+			case call.ForEach != nil:
+				subject = call.ForEach.Range()
+			default:
+				subject = call.DependsOn[0].SourceRange()
+			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Module is incompatible with count, for_each, and depends_on",
-				Detail:   fmt.Sprintf("The module at %s is a legacy module which contains its own local provider configurations (%s), and so calls to it may not use the count, for_each, or depends_on arguments.\n\nIf you also control the module %q, consider updating this module to instead expect provider configurations to be passed by its caller.", c.Path, withProvider.DeclRange, call.Source),
-				Subject:  call.DeclRange.Ptr(),
+				Detail:   fmt.Sprintf("The module at %s is a legacy module which contains its own local provider configurations (%s), and so calls to it may not use the count, for_each, or depends_on arguments.\n\nIf you also control the module %q, consider updating this module to instead expect provider configurations to be passed by its caller.", withPath, withProvider.DeclRange, withSource(c, withPath)),
+				Subject:  subject.Ptr(),
 			})
 		}
 	}
 	for _, pp := range call.Providers {
+		if pc, ok := c.Module.ProviderConfigs[pp.InChild.String()]; ok && !pc.IsEmpty() {
+			caller := "the root module"
+			if !c.Path.Parent().IsRoot() {
+				caller = c.Path.Parent().String()
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Cannot override provider configuration",
+				Detail:   fmt.Sprintf("The configuration of %s has its own local configuration for %s, and so it cannot accept an overridden configuration provided by %s.", c.Path, pp.InChild, caller),
+				Subject:  pp.InChild.NameRange.Ptr(),
+			})
+		}
 		if !c.declaresProviderRef(pp.InChild) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
@@ -259,6 +287,15 @@ func checkModuleCall(c *Config) hcl.Diagnostics {
 		}
 	}
 	return diags
+}
+
+// withSource returns the source address of the call of the module at p, a
+// descendant of c or c itself.
+func withSource(c *Config, p addrs.Module) string {
+	if d := c.Root.Descendant(p); d != nil && d.Call != nil {
+		return d.Call.Source
+	}
+	return c.Call.Source
 }
 
 // declaresProviderRef reports whether the module declares the provider
@@ -338,6 +375,16 @@ func (r diskReader) files(dir string) (map[string][]byte, error) {
 
 func (r diskReader) manifest() *ModuleManifest {
 	mf, _ := ReadModuleManifest(filepath.Join(r.root, ManifestPath))
+	if mf == nil {
+		return nil
+	}
+	// Directories are recorded relative to the working directory, which
+	// is the root module's.
+	for i, rec := range mf.Modules {
+		if !filepath.IsAbs(rec.Dir) {
+			mf.Modules[i].Dir = filepath.Join(r.root, rec.Dir)
+		}
+	}
 	return mf
 }
 

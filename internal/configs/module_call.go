@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -28,6 +29,9 @@ type ModuleCall struct {
 	Providers []PassedProvider
 
 	DeclRange hcl.Range
+	// MissingItemRange is where a missing argument is reported: the
+	// opening brace of the block's body, as in Terraform.
+	MissingItemRange hcl.Range
 }
 
 // PassedProvider is one `providers = { CHILD = PARENT }` entry.
@@ -57,8 +61,13 @@ var moduleCallSchema = &hcl.BodySchema{
 }
 
 func decodeModuleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
-	mc := &ModuleCall{Name: block.Labels[0], DeclRange: block.DefRange}
-	diags := checkName(mc.Name, "module", block.LabelRanges[0])
+	mc := &ModuleCall{Name: block.Labels[0], DeclRange: block.DefRange, MissingItemRange: block.Body.MissingItemRange()}
+	if r := &mc.MissingItemRange; r.End == r.Start {
+		// One character wide (the brace), as Terraform reports it.
+		r.End.Byte++
+		r.End.Column++
+	}
+	diags := checkName(mc.Name, "module instance", block.LabelRanges[0]) // Terraform's wording
 	content, remain, cdiags := block.Body.PartialContent(moduleCallSchema)
 	diags = append(diags, cdiags...)
 	if attr, ok := content.Attributes["source"]; ok {
@@ -66,11 +75,17 @@ func decodeModuleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 		v, vdiags := attr.Expr.Value(nil)
 		switch {
 		case vdiags.HasErrors():
+			// hcl names what is not allowed (variables, function calls)
+			// and points at it, as Terraform's message does.
+			summary, subject := "Variables not allowed", attr.Expr.Range().Ptr()
+			if d := vdiags[0]; d.Subject != nil {
+				summary, subject = d.Summary, d.Subject
+			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  "Variables not allowed",
+				Summary:  summary,
 				Detail:   "The module source must be a literal string: it is needed to install the module, before any expression can be evaluated.",
-				Subject:  attr.Expr.Range().Ptr(),
+				Subject:  subject,
 			})
 		case v.Type() != cty.String || v.IsNull() || v.AsString() == "":
 			diags = append(diags, invalidAttr(attr, "Invalid module source address", "The module source must be a non-empty string, such as \"./modules/network\"."))
@@ -119,9 +134,40 @@ func decodeModuleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 		})
 	}
 	attrs, adiags := remain.JustAttributes()
+	if body, ok := block.Body.(*hclsyntax.Body); ok {
+		// JustAttributes names the body's first block even when the schema
+		// above took it (a reserved block, already reported), so blocks are
+		// reported here instead, with Terraform's wording.
+		kept := adiags[:0]
+		for _, d := range adiags {
+			if !strings.HasPrefix(d.Summary, "Unexpected ") || !strings.HasSuffix(d.Summary, " block") {
+				kept = append(kept, d)
+			}
+		}
+		adiags = kept
+		for _, b := range body.Blocks {
+			if !reservedInModuleCall(b.Type) {
+				adiags = append(adiags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Unsupported block type",
+					Detail:   fmt.Sprintf("Blocks of type %q are not expected here.", b.Type),
+					Subject:  b.TypeRange.Ptr(),
+				})
+			}
+		}
+	}
 	diags = append(diags, adiags...)
 	mc.Inputs = attrs
 	return mc, diags
+}
+
+func reservedInModuleCall(blockType string) bool {
+	for _, b := range moduleCallSchema.Blocks {
+		if b.Type == blockType {
+			return true
+		}
+	}
+	return false
 }
 
 func decodePassedProviders(attr *hcl.Attribute) ([]PassedProvider, hcl.Diagnostics) {

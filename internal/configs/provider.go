@@ -14,6 +14,15 @@ type Provider struct {
 	DeclRange hcl.Range
 }
 
+// IsEmpty reports whether the block sets nothing but alias (and version).
+// In a child module such a block is a proxy, as Terraform calls it: it
+// declares that the module expects its caller to pass in a configuration,
+// and the caller's configuration takes its place when one is passed.
+func (p *Provider) IsEmpty() bool {
+	_, diags := p.Config.Content(&hcl.BodySchema{})
+	return !diags.HasErrors()
+}
+
 func (p *Provider) moduleKey() string {
 	if p.Alias != "" {
 		return p.Name + "." + p.Alias

@@ -278,6 +278,20 @@ func (d *moduleData) GetModuleCall(name string, rng hcl.Range) (cty.Value, hcl.D
 	if x == nil {
 		return cty.DynamicVal, nil
 	}
+	if x.unknown != nil && (child.Call.Count != nil || child.Call.ForEach != nil) {
+		// Validate does not know the instance keys: as in Terraform, a
+		// counted call is an unknown list and a for_each call an unknown
+		// map of objects with the outputs as attributes, so that both
+		// module.x[0].out and misspelt output names can be checked.
+		atys := make(map[string]cty.Type, len(child.Module.Outputs))
+		for oname := range child.Module.Outputs {
+			atys[oname] = cty.DynamicPseudoType
+		}
+		if child.Call.Count != nil {
+			return cty.UnknownVal(cty.List(cty.Object(atys))), nil
+		}
+		return cty.UnknownVal(cty.Map(cty.Object(atys))), nil
+	}
 	values := make(map[addrs.InstanceKey]cty.Value, len(x.keys))
 	d.ev.mu.RLock()
 	for _, k := range x.keys {

@@ -193,7 +193,13 @@ func (w *walker) addModuleNodes(cg *configGraph, c *configs.Config) hcl.Diagnost
 		for _, key := range sortedKeys(m) {
 			r := m[key]
 			paddr, pdiags := resourceProvider(c, r)
-			diags = append(diags, pdiags...)
+			for _, d := range pdiags {
+				// Resources using the same configuration a module call
+				// passes get the same error, about the call: once.
+				if !hasDiag(diags, d) {
+					diags = append(diags, d)
+				}
+			}
 			n := &resourceNode{addr: addrs.ConfigResource{Module: c.Path, Resource: r.Addr()}, cfg: r, provider: paddr}
 			cg.resources[n.addr.String()] = n
 			cg.g.Add(n)
@@ -448,13 +454,16 @@ func resourceProvider(c *configs.Config, r *configs.Resource) (addrs.AbsProvider
 		ref = *r.ProviderRef
 	}
 	want := ref
+	// via is the last reference in a providers argument followed: the
+	// configuration a caller passes in.
+	var via *configs.ProviderRef
 	for cur := c; ; {
 		// A configuration the caller passes in takes the place of the
 		// module's own block, which is then an empty proxy block (a
 		// non-empty one is an error when the configuration is loaded).
 		if cur.Call != nil {
 			if passed, ok := cur.Call.PassedFor(ref); ok {
-				ref, cur = passed, cur.Parent
+				ref, cur, via = passed, cur.Parent, &passed
 				continue
 			}
 		}
@@ -471,6 +480,19 @@ func resourceProvider(c *configs.Config, r *configs.Resource) (addrs.AbsProvider
 			ref, cur = configs.ProviderRef{Name: localNameFor(cur.Parent.Module, fqn)}, cur.Parent
 			continue
 		}
+		if via != nil {
+			// The caller passes a configuration it does not have.
+			where := "the root module"
+			if !cur.Path.IsRoot() {
+				where = cur.Path.String()
+			}
+			return addrs.AbsProviderConfig{Module: cur.Path, Provider: fqn, Alias: ref.Alias}, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Provider configuration not present",
+				Detail:   fmt.Sprintf("The providers argument passes provider configuration %s, but %s declares no such configuration. Add a provider %q block with alias = %q to %s.", via, where, via.Name, via.Alias, where),
+				Subject:  via.NameRange.Ptr(),
+			}}
+		}
 		detail := fmt.Sprintf("The resource %s refers to provider configuration %s, which is not declared. Add a provider %q block with alias = %q.", r.Addr(), want, want.Name, want.Alias)
 		if !c.Path.IsRoot() {
 			detail = fmt.Sprintf("The resource %s in %s refers to provider configuration %s, which no provider block declares and the module's callers do not pass in. Pass one with the module block's providers argument, such as providers = { %s = %s }.", r.Addr(), c.Path, want, want, want)
@@ -482,6 +504,15 @@ func resourceProvider(c *configs.Config, r *configs.Resource) (addrs.AbsProvider
 			Subject:  rangeOf(r),
 		}}
 	}
+}
+
+func hasDiag(diags hcl.Diagnostics, d *hcl.Diagnostic) bool {
+	for _, have := range diags {
+		if have.Summary == d.Summary && have.Detail == d.Detail && have.Subject != nil && d.Subject != nil && *have.Subject == *d.Subject {
+			return true
+		}
+	}
+	return false
 }
 
 func rangeOf(r *configs.Resource) *hcl.Range {

@@ -176,8 +176,19 @@ func (w *walker) finishVariable(cfg *configs.Variable, mi addrs.ModuleInstance, 
 	}
 	w.ev.setVariable(mi, cfg.Name, conv)
 	for _, rule := range cfg.Validations {
-		diags = append(diags, checkRuleIn(w.ev.scope(mi), rule.Condition, rule.ErrorMessage, "Invalid value for variable",
-			fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange))...)
+		d := checkRuleIn(w.ev.scope(mi), rule.Condition, rule.ErrorMessage, "Invalid value for variable",
+			fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange))
+		if !mi.IsRoot() && isGiven {
+			// As in Terraform, a child module's rule points at the
+			// argument of the module block that set the value, so that
+			// the caller sees which call is wrong.
+			for _, diag := range d {
+				if diag.Summary == "Invalid value for variable" {
+					diag.Subject = rng.Ptr()
+				}
+			}
+		}
+		diags = append(diags, d...)
 	}
 	return diags
 }
@@ -304,6 +315,16 @@ If you do intend to export this data, annotate the output value as sensitive by 
 // configureProvider evaluates a provider configuration and sends it to the
 // provider.
 func (w *walker) configureProvider(ctx context.Context, n *providerNode) hcl.Diagnostics {
+	if n.cfg == nil && (!n.addr.Module.IsRoot() || n.addr.Alias != "") {
+		// Only a root module's default configuration is implied. Any other
+		// one without a block is in the state only: its block was removed
+		// (with the module that had it) while objects it manages remain.
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Provider configuration not present",
+			Detail:   fmt.Sprintf("To work with the objects in the state that were created with %s, its original provider configuration is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy those objects, after which you can remove the provider configuration again.", n.addr),
+		}}
+	}
 	p, err := w.ps.get(ctx, n.addr)
 	if err != nil {
 		return errorDiags("Failed to start provider", err, nil)
