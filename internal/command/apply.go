@@ -133,7 +133,9 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	if !opts.refreshCommand {
 		v.Plan(plan, schemaLookup(ctx, op.engine))
 	}
-	v.Diagnostics(diags)
+	// Check blocks run again after the changes; their plan-time warnings
+	// would only repeat or contradict what apply reports.
+	v.Diagnostics(dropCheckDiags(diags))
 	if plan.HasChanges() && !opts.autoApprove {
 		if !confirm(d, d.newView(opts.view), opts.destroy) {
 			return errReported
@@ -254,4 +256,14 @@ func (h *countHook) counts() (int, int, int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.added, h.changed, h.destroyd
+}
+
+func dropCheckDiags(diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if !engine.IsCheckDiagnostic(d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }

@@ -118,7 +118,8 @@ func normalize(s string) string {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	progress := func(l string) bool {
-		return strings.Contains(l, ": Refreshing state... [id=") || strings.Contains(l, ": Preparing import... [id=")
+		return strings.Contains(l, ": Refreshing state... [id=") || strings.Contains(l, ": Preparing import... [id=") ||
+			strings.HasSuffix(l, ": Reading...") || strings.Contains(l, ": Read complete after ")
 	}
 	for i := 0; i < len(lines); {
 		j := i

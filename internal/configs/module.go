@@ -26,6 +26,7 @@ type Module struct {
 	ManagedResources map[string]*Resource
 	DataResources    map[string]*Resource
 	ModuleCalls      map[string]*ModuleCall
+	Checks           map[string]*Check
 	// Moved holds the moved blocks in file order.
 	Moved []*Moved
 	// Removed holds the removed blocks.
@@ -49,6 +50,7 @@ func newModule(dir string) *Module {
 		ManagedResources:  map[string]*Resource{},
 		DataResources:     map[string]*Resource{},
 		ModuleCalls:       map[string]*ModuleCall{},
+		Checks:            map[string]*Check{},
 	}
 }
 
@@ -115,6 +117,16 @@ func (m *Module) loadFile(f *hcl.File) hcl.Diagnostics {
 				key := r.Addr().String()
 				diags = append(diags, checkDuplicate(target, key, block.Type, r.DeclRange)...)
 				target[key] = r
+			}
+		case "check":
+			c, cdiags := decodeCheck(block)
+			diags = append(diags, cdiags...)
+			diags = append(diags, checkDuplicate(m.Checks, c.Name, "check block", c.DeclRange)...)
+			m.Checks[c.Name] = c
+			for _, r := range c.DataResources {
+				key := r.Addr().String()
+				diags = append(diags, checkDuplicate(m.DataResources, key, "data", r.DeclRange)...)
+				m.DataResources[key] = r
 			}
 		case "module":
 			mc, mdiags := decodeModuleCall(block)

@@ -192,14 +192,13 @@ check "c" {
   }
 }
 `},
-			wantDiags: []diag{errDiag("Unsupported block type", "main.tf:2,1-2,10")},
 		},
 		"json": {
 			files: map[string]string{"main.tf.json": `{
   "check": {"c": {}}
 }`},
 			wantDiags: []diag{
-				errDiag("Unsupported block type", "main.tf.json:2,18-2,19"),
+				errDiag("Zero assert blocks", "main.tf.json:2,18-2,19"),
 			},
 		},
 		"unknown block type": {
@@ -234,7 +233,7 @@ check "c" {
 }
 resource "terraform_data" "b" {}
 `},
-			wantDiags: []diag{errDiag("Unsupported block type", "main.tf:2,1-2,10")},
+			wantDiags: []diag{errDiag("Zero assert blocks", "main.tf:2,1-2,10")},
 		},
 	}
 	for name, tc := range tests {

@@ -27,6 +27,10 @@ type Resource struct {
 	ProviderRef *ProviderRef
 
 	Managed *ManagedLifecycle
+	// Check is the name of the check block a data block is nested in, or
+	// "": such a data source is read on every plan and apply, and its
+	// errors are warnings.
+	Check string
 
 	DeclRange hcl.Range
 	TypeRange hcl.Range

@@ -46,6 +46,7 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 	}
 	aw.cg = cg
 	aw.addDestroyNodes()
+	aw.checksLast()
 	diags = append(diags, cycleDiags(cg.g)...)
 	if diags.HasErrors() {
 		return plan.PriorState, diags
@@ -174,6 +175,35 @@ func (aw *applyWalk) addDestroyNodes() {
 	}
 }
 
+// checksLast orders the reads of data sources nested in check blocks after
+// every other change, as Terraform does, so that checks see the
+// infrastructure as the apply left it.
+func (aw *applyWalk) checksLast() {
+	var nested []*resourceNode
+	for _, rn := range aw.cg.resources {
+		if rn.cfg.Check != "" {
+			nested = append(nested, rn)
+		}
+	}
+	if len(nested) == 0 {
+		return
+	}
+	for _, n := range aw.cg.g.Vertices() {
+		switch n := n.(type) {
+		case *resourceNode:
+			if n.cfg.Check != "" || n.addr.Resource.Mode != addrs.ManagedResourceMode {
+				continue
+			}
+		case *destroyNode:
+		default:
+			continue
+		}
+		for _, rn := range nested {
+			aw.cg.g.Connect(rn, n)
+		}
+	}
+}
+
 // deferCreateBeforeDestroy orders the deletion of each object replaced
 // create-before-destroy (cbd, keyed by resource) after every configured
 // resource that refers to that resource, so that dependents move to the
@@ -223,6 +253,11 @@ func (aw *applyWalk) visit(ctx context.Context, n node) hcl.Diagnostics {
 			return aw.evalChildOutput(n)
 		}
 		return aw.applyOutput(n)
+	case *checkNode:
+		if aw.plan.Mode != plans.NormalMode {
+			return nil
+		}
+		return aw.evalCheck(n, false)
 	}
 	return nil
 }

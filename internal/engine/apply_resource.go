@@ -144,6 +144,27 @@ func (aw *applyWalk) stateValues(ctx context.Context, n *resourceNode, addr addr
 	return nil
 }
 
+// applyDataInstance reads a data source the plan deferred to apply.
+func (aw *applyWalk) applyDataInstance(ctx context.Context, n *resourceNode, rt *resourceType, addr addrs.AbsResourceInstance, x *expansion) (cty.Value, hcl.Diagnostics) {
+	unknown := cty.UnknownVal(rt.schema.ImpliedType())
+	config, diags := aw.evalResourceConfig(ctx, n, rt, x.keyData(addr.Resource.Key))
+	if diags.HasErrors() {
+		return unknown, diags
+	}
+	unmarked, paths := marks.Paths(config)
+	v, rdiags := readDataSource(ctx, aw.walker, n, rt, addr, unmarked, paths)
+	diags = append(diags, rdiags...)
+	if rdiags.HasErrors() {
+		return unknown, diags
+	}
+	if aw.e.Recorder != nil {
+		if obj := aw.state.Object(addr); obj != nil {
+			diags = append(diags, aw.record(addr, "", obj, rt.provider)...)
+		}
+	}
+	return v, diags
+}
+
 // applyInstance creates, updates or (for a replacement) creates the new
 // object of one instance, checking the final plan and the new state
 // against the provider contract.
@@ -151,21 +172,8 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	addr := c.Addr
 	unknown := cty.UnknownVal(rt.schema.ImpliedType())
 	if addr.Resource.Resource.Mode == addrs.DataResourceMode {
-		config, diags := aw.evalResourceConfig(ctx, n, rt, x.keyData(addr.Resource.Key))
-		if diags.HasErrors() {
-			return unknown, diags
-		}
-		unmarked, paths := marks.Paths(config)
-		v, rdiags := readDataSource(ctx, aw.walker, n, rt, addr, unmarked, paths)
-		if rdiags.HasErrors() {
-			return unknown, append(diags, rdiags...)
-		}
-		if aw.e.Recorder != nil {
-			if obj := aw.state.Object(addr); obj != nil {
-				diags = append(diags, aw.record(addr, "", obj, rt.provider)...)
-			}
-		}
-		return v, append(diags, rdiags...)
+		v, diags := aw.applyDataInstance(ctx, n, rt, addr, x)
+		return v, aw.checkNested(n, addr.Module, diags)
 	}
 
 	config, diags := aw.evalResourceConfig(ctx, n, rt, x.keyData(addr.Resource.Key))
@@ -196,7 +204,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 		Config: unmarkedConfig, PriorPrivate: priorPrivate,
 	})
 	aw.release()
-	diags = append(diags, providerDiags(presp.Diagnostics, n.cfg.Config, n.cfg.DeclRange.Ptr())...)
+	diags = append(diags, withObject(providerDiags(presp.Diagnostics, n.cfg.Config, n.cfg.DeclRange.Ptr()), addr)...)
 	if presp.Diagnostics.HasErrors() {
 		return unknown, diags
 	}
@@ -280,7 +288,7 @@ func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs
 	if n != nil {
 		body, subject = n.cfg.Config, n.cfg.DeclRange.Ptr()
 	}
-	diags := providerDiags(resp.Diagnostics, body, subject)
+	diags := withObject(providerDiags(resp.Diagnostics, body, subject), addr)
 	newVal := resp.NewState
 	if newVal == cty.NilVal {
 		newVal = cty.NullVal(rt.schema.ImpliedType())

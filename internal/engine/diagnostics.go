@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -22,6 +23,24 @@ func providerDiags(pd providers.Diagnostics, body hcl.Body, fallback *hcl.Range)
 			subject = rng
 		}
 		diags = append(diags, &hcl.Diagnostic{Severity: sev, Summary: d.Summary, Detail: d.Detail, Subject: subject})
+	}
+	return diags
+}
+
+// diagObject names the object a diagnostic is about, shown as
+// "with ADDR," above its source location, as Terraform does for what
+// providers report.
+type diagObject string
+
+// DiagnosticObject returns the object's address.
+func (o diagObject) DiagnosticObject() string { return string(o) }
+
+// withObject marks provider diagnostics as being about the object at addr.
+func withObject(diags hcl.Diagnostics, addr fmt.Stringer) hcl.Diagnostics {
+	for _, d := range diags {
+		if d.Extra == nil && d.Subject != nil {
+			d.Extra = diagObject(addr.String())
+		}
 	}
 	return diags
 }

@@ -208,6 +208,16 @@ func (w *walker) addModuleNodes(cg *configGraph, c *configs.Config) hcl.Diagnost
 	}
 	addResources(mod.ManagedResources)
 	addResources(mod.DataResources)
+	for _, name := range sortedKeys(mod.Checks) {
+		n := &checkNode{path: c.Path, cfg: mod.Checks[name]}
+		cg.g.Add(n)
+		// A check waits for its own data sources, referred to or not.
+		for _, r := range n.cfg.DataResources {
+			if rn, ok := cg.resources[addrs.ConfigResource{Module: c.Path, Resource: r.Addr()}.String()]; ok {
+				cg.g.Connect(n, rn)
+			}
+		}
+	}
 	for _, name := range sortedKeys(mod.Outputs) {
 		n := &outputNode{path: c.Path, cfg: mod.Outputs[name]}
 		cg.outputs[n.String()] = n
@@ -230,6 +240,8 @@ func nodeModule(n node) addrs.Module {
 		return n.addr.Module
 	case *providerNode:
 		return n.addr.Module
+	case *checkNode:
+		return n.path
 	}
 	return addrs.RootModule
 }
@@ -361,6 +373,16 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 		return refs, diags
 	case *localNode:
 		return lang.ReferencesInExpr(n.cfg.Expr)
+	case *checkNode:
+		var refs []*lang.Reference
+		var diags hcl.Diagnostics
+		for _, rule := range n.cfg.Asserts {
+			for _, e := range []hcl.Expression{rule.Condition, rule.ErrorMessage} {
+				r, d := lang.ReferencesInExpr(e)
+				refs, diags = append(refs, r...), append(diags, d...)
+			}
+		}
+		return refs, diags
 	case *moduleNode:
 		var refs []*lang.Reference
 		var diags hcl.Diagnostics

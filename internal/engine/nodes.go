@@ -45,6 +45,12 @@ type moduleNode struct {
 	call *configs.ModuleCall
 }
 
+// checkNode evaluates a check block's assertions (warnings only).
+type checkNode struct {
+	path addrs.Module
+	cfg  *configs.Check
+}
+
 // providerNode configures a provider configuration before its resources
 // are used.
 type providerNode struct {

@@ -226,6 +226,11 @@ func (pw *planWalk) visit(ctx context.Context, n node) hcl.Diagnostics {
 			return pw.evalChildOutput(n)
 		}
 		return pw.planOutput(n)
+	case *checkNode:
+		if pw.opts.Mode == plans.DestroyMode {
+			return nil
+		}
+		return pw.evalCheck(n, true)
 	}
 	return nil
 }
@@ -253,10 +258,10 @@ func (pw *planWalk) visitResource(ctx context.Context, n *resourceNode) hcl.Diag
 		if live[addr.String()] {
 			continue
 		}
-		provider, ok := pw.state.ResourceProvider(addr)
-		if !ok {
-			continue
-		}
+		// The resource is still configured, so its provider configuration
+		// is the one it would use now, as in Terraform: the one recorded
+		// in the state may be gone.
+		provider := n.provider
 		switch pw.opts.Mode {
 		case plans.RefreshOnlyMode:
 			diags = append(diags, pw.refreshResource(ctx, addr, provider, nil)...)

@@ -2,8 +2,10 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -385,7 +387,7 @@ func (pw *planWalk) planChange(ctx context.Context, n *resourceNode, rt *resourc
 		Config: config, PriorPrivate: private,
 	})
 	pw.release()
-	diags := providerDiags(resp.Diagnostics, n.cfg.Config, n.cfg.DeclRange.Ptr())
+	diags := withObject(providerDiags(resp.Diagnostics, n.cfg.Config, n.cfg.DeclRange.Ptr()), addr)
 	if resp.Diagnostics.HasErrors() {
 		return cty.NilVal, resp, diags
 	}
@@ -412,7 +414,7 @@ func (pw *planWalk) planDataInstance(ctx context.Context, n *resourceNode, rt *r
 	unknown := cty.UnknownVal(rt.schema.ImpliedType())
 	config, diags := pw.evalResourceConfig(ctx, n, rt, x.keyData(key))
 	if diags.HasErrors() {
-		return unknown, diags
+		return unknown, pw.checkNested(n, addr.Module, diags)
 	}
 	unmarked, paths := marks.Paths(config)
 	reason := plans.ReasonNone
@@ -421,6 +423,23 @@ func (pw *planWalk) planDataInstance(ctx context.Context, n *resourceNode, rt *r
 		reason = plans.ReasonReadBecauseConfigUnknown
 	case pw.dependencyPending(n, addr.Module):
 		reason = plans.ReasonReadBecauseDependencyPending
+	}
+	if n.cfg.Check != "" {
+		// A check's data source is read now, for the check, and again
+		// during apply, so that the check runs on fresh values.
+		planned := plannedDataObject(rt.schema, unmarked)
+		if reason == plans.ReasonNone {
+			v, rdiags := readDataSource(ctx, pw.walker, n, rt, addr, unmarked, paths)
+			diags = append(diags, rdiags...)
+			if !rdiags.HasErrors() {
+				planned = v
+			}
+		}
+		pw.addChange(&plans.ResourceInstanceChange{
+			Addr: addr, ProviderAddr: rt.provider, Action: plans.Read, Reason: plans.ReasonReadBecauseCheckNested,
+			Before: cty.NullVal(rt.schema.ImpliedType()), After: planned,
+		})
+		return planned, pw.checkNested(n, addr.Module, diags)
 	}
 	if reason != plans.ReasonNone {
 		pw.addChange(&plans.ResourceInstanceChange{
@@ -469,12 +488,18 @@ func readDataSource(ctx context.Context, w *walker, n *resourceNode, rt *resourc
 	if err := w.acquire(ctx); err != nil {
 		return cty.NilVal, cancelledDiags(err)
 	}
+	w.hook(func(h hooks.Hook) { h.PreApply(addr, "", plans.Read, "") })
+	start := time.Now()
 	resp := rt.p.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: addr.Resource.Resource.Type, Config: config})
 	w.release()
-	diags := providerDiags(resp.Diagnostics, n.cfg.Config, n.cfg.DeclRange.Ptr())
+	diags := withObject(providerDiags(resp.Diagnostics, n.cfg.Config, n.cfg.DeclRange.Ptr()), addr)
 	if resp.Diagnostics.HasErrors() {
+		w.hook(func(h hooks.Hook) {
+			h.PostApply(addr, "", plans.Read, "", time.Since(start), errors.New(resp.Diagnostics[0].Summary))
+		})
 		return cty.NilVal, diags
 	}
+	w.hook(func(h hooks.Hook) { h.PostApply(addr, "", plans.Read, hooks.IDOf(resp.State), time.Since(start), nil) })
 	v := resp.State
 	if v == cty.NilVal || v.IsNull() || !v.IsWhollyKnown() {
 		return cty.NilVal, append(diags, inconsistent("Provider produced invalid object", rt, addr,
@@ -563,7 +588,7 @@ func (w *walker) evalResourceConfig(ctx context.Context, n *resourceNode, rt *re
 	} else {
 		pd = rt.p.ValidateResourceConfig(ctx, providers.ValidateResourceConfigRequest{TypeName: n.addr.Resource.Type, Config: unmarked}).Diagnostics
 	}
-	return config, append(diags, providerDiags(pd, n.cfg.Config, n.cfg.DeclRange.Ptr())...)
+	return config, append(diags, withObject(providerDiags(pd, n.cfg.Config, n.cfg.DeclRange.Ptr()), rt.addr)...)
 }
 
 func replaceAction(createBeforeDestroy bool) plans.Action {

@@ -35,6 +35,9 @@ type walker struct {
 	outputs []*plans.OutputChange
 	// configured records provider configurations that were configured.
 	configured map[string]bool
+	// checkFailed records the check blocks (by checkKey) whose nested
+	// data source failed in this walk.
+	checkFailed map[string]bool
 }
 
 // newWalker prepares a walk over state; pure is true for plan and

@@ -83,4 +83,7 @@ const (
 	// ReasonReadBecauseDependencyPending: a data source is read during
 	// apply because something it depends on has changes planned.
 	ReasonReadBecauseDependencyPending
+	// ReasonReadBecauseCheckNested: a data source in a check block is
+	// read again during apply, for the check.
+	ReasonReadBecauseCheckNested
 )

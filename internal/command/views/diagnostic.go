@@ -85,6 +85,9 @@ func snippet(d *hcl.Diagnostic, files map[string]*hcl.File, noColor bool) string
 			}
 		}
 	}
+	if obj, ok := d.Extra.(interface{ DiagnosticObject() string }); ok && obj.DiagnosticObject() != "" {
+		fmt.Fprintf(&b, "  with %s,\n", obj.DiagnosticObject())
+	}
 	fmt.Fprintf(&b, "  on %s line %d%s:\n", rng.Filename, rng.Start.Line, context)
 	if f == nil || f.Bytes == nil {
 		b.WriteString("\n")
@@ -143,7 +146,7 @@ func expressionValues(d *hcl.Diagnostic) string {
 			continue
 		}
 		seen[name] = true
-		desc := describeValue(v)
+		desc := describeValue(v, causedByUnknown(d))
 		if desc == "" {
 			continue
 		}
@@ -156,13 +159,30 @@ func expressionValues(d *hcl.Diagnostic) string {
 	return "    ├────────────────\n" + strings.Join(lines, "\n") + "\n"
 }
 
-func describeValue(v cty.Value) string {
+// causedByUnknown reports whether a diagnostic says a value is not known
+// yet, so that unknown values in it are described as such, as Terraform
+// does.
+func causedByUnknown(d *hcl.Diagnostic) bool {
+	u, ok := d.Extra.(interface{ DiagnosticCausedByUnknown() bool })
+	return ok && u.DiagnosticCausedByUnknown()
+}
+
+// describeValue says what a value in a diagnostic's expression is, or ""
+// when that is not worth saying.
+func describeValue(v cty.Value, causedByUnknown bool) string {
 	if v.IsMarked() {
 		return "has a sensitive value"
 	}
 	switch {
-	case !v.IsKnown():
+	case !v.IsKnown() && v.Type() == cty.DynamicPseudoType:
+		if !causedByUnknown {
+			return ""
+		}
+		return "will be known only after apply"
+	case !v.IsKnown() && causedByUnknown:
 		return "is a " + v.Type().FriendlyName() + ", known only after apply"
+	case !v.IsKnown():
+		return "is a " + v.Type().FriendlyName()
 	case v.IsNull():
 		return "is null"
 	case v.Type() == cty.String:

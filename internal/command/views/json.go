@@ -183,6 +183,7 @@ var jsonReasons = map[plans.ActionReason]string{
 	plans.ReasonDeleteBecauseNoModule:         "delete_because_no_module",
 	plans.ReasonReadBecauseConfigUnknown:      "read_because_config_unknown",
 	plans.ReasonReadBecauseDependencyPending:  "read_because_dependency_pending",
+	plans.ReasonReadBecauseCheckNested:        "read_because_check_nested",
 }
 
 var jsonVerbs = map[string]string{

@@ -55,6 +55,7 @@ func (v *View) Raw(s string) {
 func (v *View) Diagnostics(diags hcl.Diagnostics) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	diags = sortDiagnostics(diags)
 	if v.CompactWarnings && !diags.HasErrors() && len(diags) > 0 {
 		var b strings.Builder
 		b.WriteString("\nWarnings:\n\n")

@@ -374,6 +374,8 @@ func actionReason(rc *plans.ResourceInstanceChange) string {
 		return "delete_because_no_module"
 	case plans.ReasonReadBecauseDependencyPending:
 		return "read_because_dependency_pending"
+	case plans.ReasonReadBecauseCheckNested:
+		return "read_because_check_nested"
 	}
 	if rc.Action == plans.Read {
 		// Plans from before reasons were recorded for reads deferred them

@@ -93,6 +93,8 @@ func header(c Change, a addr) string {
 	case plans.Read:
 		fmt.Fprintf(&b, "[bold]  # %s[reset] will be read during apply", disp)
 		switch {
+		case c.Reason == plans.ReasonReadBecauseCheckNested:
+			b.WriteString("\n  # (config will be reloaded to verify a check block)")
 		case c.Reason == plans.ReasonReadBecauseDependencyPending:
 			b.WriteString("\n  # (depends on a resource or a module with changes pending)")
 		case c.Reason == plans.ReasonReadBecauseConfigUnknown || configUnknown(c.After, c.Schema):

@@ -66,19 +66,22 @@ func readRemoteState(req providers.ReadDataSourceRequest) providers.ReadDataSour
 		}
 	}
 	src, err := os.ReadFile(path)
-	if err != nil && !os.IsNotExist(err) {
+	if os.IsNotExist(err) || (err == nil && len(src) == 0) {
+		// As in Terraform, even with defaults.
+		resp.Diagnostics = resp.Diagnostics.Errorf("Unable to find remote state", "No stored state was found for the given workspace in the given backend.")
+		return resp
+	}
+	if err != nil {
 		resp.Diagnostics = providers.ErrorDiag("Unable to read remote state", err)
 		return resp
 	}
-	if err == nil && len(src) > 0 {
-		s, err := statefile.Read(src)
-		if err != nil {
-			resp.Diagnostics = providers.ErrorDiag("Unable to read remote state", fmt.Errorf("%s: %w", path, err))
-			return resp
-		}
-		for name, o := range s.Outputs {
-			outputs[name] = o.Value
-		}
+	s, err := statefile.Read(src)
+	if err != nil {
+		resp.Diagnostics = providers.ErrorDiag("Unable to read remote state", fmt.Errorf("%s: %w", path, err))
+		return resp
+	}
+	for name, o := range s.Outputs {
+		outputs[name] = o.Value
 	}
 	vals := cfg.AsValueMap()
 	vals["outputs"] = cty.ObjectVal(outputs)

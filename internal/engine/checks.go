@@ -1,0 +1,146 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/lang"
+	"github.com/strata-dev/strata/internal/lang/marks"
+)
+
+// evalCheck evaluates a check block's assertions in every instance of its
+// module. A failed assertion is a warning, never an error. During plan an
+// assertion that cannot be decided yet is reported as known after apply;
+// after apply it is left out. A check whose nested data source failed is
+// not evaluated: that failure was its warning.
+func (w *walker) evalCheck(n *checkNode, planning bool) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, mi := range w.ev.moduleInstances(n.path) {
+		if w.checkDataFailed(mi, n.cfg.Name) {
+			continue
+		}
+		scope := w.ev.scope(mi)
+		for _, rule := range n.cfg.Asserts {
+			diags = append(diags, checkAssert(scope, rule.Condition, rule.ErrorMessage, planning)...)
+		}
+	}
+	return diags
+}
+
+// checkAssert evaluates one assertion.
+func checkAssert(scope *lang.Scope, condition, message hcl.Expression, planning bool) hcl.Diagnostics {
+	result, diags := scope.EvalExpr(condition, cty.Bool)
+	if diags.HasErrors() {
+		return asWarnings(diags)
+	}
+	result, _ = result.Unmark()
+	refs, _ := lang.ReferencesInExpr(condition)
+	evalCtx, _ := scope.EvalContext(refs)
+	switch {
+	case !result.IsKnown():
+		if !planning {
+			return asWarnings(diags)
+		}
+		return asWarnings(append(diags, &hcl.Diagnostic{
+			Severity:    hcl.DiagWarning,
+			Summary:     "Check block assertion known after apply",
+			Detail:      "The condition could not be evaluated at this time, a result will be known when this plan is applied.",
+			Subject:     condition.Range().Ptr(),
+			Expression:  condition,
+			EvalContext: evalCtx,
+		}))
+	case result.IsNull():
+		return asWarnings(append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Invalid condition result",
+			Detail:   "The condition expression must produce true or false, not null.",
+			Subject:  condition.Range().Ptr(),
+		}))
+	case result.True():
+		return asWarnings(diags)
+	}
+	msg, mdiags := scope.EvalExpr(message, cty.String)
+	text := "(error message could not be evaluated)"
+	if !mdiags.HasErrors() && msg.IsKnown() && !msg.IsNull() {
+		if msg.HasMark(marks.Sensitive) {
+			text = "(error message refers to sensitive values)"
+		} else {
+			text = msg.AsString()
+		}
+	}
+	return asWarnings(append(diags, &hcl.Diagnostic{
+		Severity:    hcl.DiagWarning,
+		Summary:     "Check block assertion failed",
+		Detail:      text,
+		Subject:     condition.Range().Ptr(),
+		Expression:  condition,
+		EvalContext: evalCtx,
+	}))
+}
+
+// asWarnings downgrades errors to warnings, and marks every diagnostic as
+// coming from a check block: problems inside check blocks never stop a
+// plan or apply.
+func asWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			d.Severity = hcl.DiagWarning
+		}
+		obj, _ := d.Extra.(diagObject)
+		d.Extra = checkDiag{object: obj}
+	}
+	return diags
+}
+
+// checkDiag marks a diagnostic a check block produced, keeping the object
+// it is about, if any.
+type checkDiag struct{ object diagObject }
+
+// DiagnosticObject returns the object's address, or "".
+func (c checkDiag) DiagnosticObject() string { return string(c.object) }
+
+// IsCheckDiagnostic reports whether a diagnostic comes from a check block.
+// apply leaves out those of its plan, as Terraform does: the checks run
+// again once the changes are made.
+func IsCheckDiagnostic(d *hcl.Diagnostic) bool {
+	_, ok := d.Extra.(checkDiag)
+	return ok
+}
+
+// checkKey identifies a check block in one module instance.
+func checkKey(mi addrs.ModuleInstance, name string) string {
+	return inModuleInstance(mi, "check."+name)
+}
+
+// setCheckDataFailed records that a check's nested data source failed.
+func (w *walker) setCheckDataFailed(mi addrs.ModuleInstance, name string) {
+	w.mu.Lock()
+	if w.checkFailed == nil {
+		w.checkFailed = map[string]bool{}
+	}
+	w.checkFailed[checkKey(mi, name)] = true
+	w.mu.Unlock()
+}
+
+func (w *walker) checkDataFailed(mi addrs.ModuleInstance, name string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.checkFailed[checkKey(mi, name)]
+}
+
+// checkNested finishes a data source nested in a check block: its errors
+// become warnings and fail only the check.
+func (w *walker) checkNested(n *resourceNode, mi addrs.ModuleInstance, diags hcl.Diagnostics) hcl.Diagnostics {
+	if n.cfg.Check == "" {
+		return diags
+	}
+	if diags.HasErrors() {
+		w.setCheckDataFailed(mi, n.cfg.Check)
+	}
+	return asWarnings(diags)
+}
+
+func (n *checkNode) String() string { return inModule(n.path, fmt.Sprintf("check.%s", n.cfg.Name)) }
