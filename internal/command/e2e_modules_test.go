@@ -356,7 +356,7 @@ func TestE2EModuleErrors(t *testing.T) {
 		},
 		"remote source not installed": {
 			files: map[string]string{"main.tf": "module \"m\" {\n  source = \"git::https://example.com/mod.git\"\n}\n"},
-			want:  []string{"Error: Module not installed", "on main.tf line 1, in module \"m\"", `Run "strata init"`},
+			want:  []string{"Error: Module not installed", "on main.tf line 1:", `Run "strata init"`},
 		},
 		"module calling itself": {
 			files: map[string]string{"main.tf": "module \"m\" {\n  source = \"./\"\n}\n"},

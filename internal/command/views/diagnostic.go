@@ -80,7 +80,7 @@ func snippet(d *hcl.Diagnostic, files map[string]*hcl.File, noColor bool) string
 	context := ""
 	if f != nil {
 		if nav, ok := f.Nav.(interface{ ContextString(int) string }); ok {
-			if cs := nav.ContextString(rng.Start.Byte); cs != "" {
+			if cs := nav.ContextString(rng.Start.Byte - 1); cs != "" {
 				context = ", in " + cs
 			}
 		}

@@ -121,7 +121,7 @@ func (j *JSON) snippet(d *hcl.Diagnostic) map[string]any {
 	code := strings.Join(lines[rng.Start.Line-1:end], "\n")
 	var context any
 	if nav, ok := f.Nav.(interface{ ContextString(int) string }); ok {
-		if cs := nav.ContextString(rng.Start.Byte); cs != "" {
+		if cs := nav.ContextString(rng.Start.Byte - 1); cs != "" {
 			context = cs
 		}
 	}
