@@ -100,8 +100,12 @@ func Select(pkgs []Package, constraints version.Constraints, locked string) (Pac
 }
 
 // Hash returns the package's "h1:" checksum, the hash of its directory
-// contents that Terraform records in the lock file.
+// contents that Terraform records in the lock file. A link to a package in
+// a plugin cache is followed.
 func Hash(dir string) (string, error) {
+	if resolved, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = resolved
+	}
 	return dirhash.HashDir(dir, "", dirhash.Hash1)
 }
 

@@ -100,3 +100,41 @@ func TestImpliedMirrors(t *testing.T) {
 		}
 	}
 }
+
+func TestPatternMatches(t *testing.T) {
+	p := addrs.Provider{Hostname: "example.com", Namespace: "acme", Type: "thing"}
+	hc := addrs.Provider{Hostname: "registry.terraform.io", Namespace: "hashicorp", Type: "aws"}
+	tests := map[string]struct {
+		pattern string
+		p       addrs.Provider
+		want    bool
+	}{
+		"exact":            {"example.com/acme/thing", p, true},
+		"host wildcard":    {"example.com/*/*", p, true},
+		"other host":       {"example.org/*/*", p, false},
+		"default host":     {"hashicorp/aws", hc, true},
+		"default ns":       {"aws", hc, true},
+		"case":             {"EXAMPLE.com/Acme/*", p, true},
+		"not default host": {"acme/thing", p, false},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := PatternMatches(tc.pattern, tc.p); got != tc.want {
+				t.Errorf("PatternMatches(%q, %s) = %v, want %v", tc.pattern, tc.p, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestChecksumHashes(t *testing.T) {
+	doc := "b11702d0fe892e155daf79134d0538dfd3f55d6f674195307783e721b67d1fb4  a_linux_amd64.zip\n" +
+		"D4A259CA433A5B108860FFF2EF6AC4F32146D5780BD8632A6713446D9E77C81E  a_darwin_arm64.zip\n"
+	got := checksumHashes([]byte(doc))
+	want := []string{"zh:b11702d0fe892e155daf79134d0538dfd3f55d6f674195307783e721b67d1fb4", "zh:d4a259ca433a5b108860fff2ef6ac4f32146d5780bd8632a6713446d9e77c81e"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if got := checksumHashes([]byte("not a checksums file\n")); got != nil {
+		t.Errorf("got %v for a non-checksums file", got)
+	}
+}

@@ -1,0 +1,239 @@
+package getproviders
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/go-version"
+
+	"github.com/strata-dev/strata/internal/addrs"
+)
+
+// Registry is the provider registry protocol (providers.v1) of every host,
+// found by service discovery at https://HOST/.well-known/terraform.json.
+type Registry struct {
+	// Client makes the requests; nil means http.DefaultClient.
+	Client *http.Client
+	// Services overrides discovery for some hosts: host → service ID →
+	// URL, from the CLI configuration's host blocks.
+	Services map[string]map[string]string
+
+	mu        sync.Mutex
+	discovery map[string]map[string]any
+}
+
+func (r *Registry) client() *http.Client {
+	if r.Client != nil {
+		return r.Client
+	}
+	return http.DefaultClient
+}
+
+// serviceURL returns the base URL of a host's service, such as
+// "providers.v1", or an error saying the host does not offer it.
+func (r *Registry) serviceURL(ctx context.Context, host, service string) (*url.URL, error) {
+	if svc, ok := r.Services[host][service]; ok {
+		return url.Parse(svc)
+	}
+	r.mu.Lock()
+	doc, ok := r.discovery[host]
+	r.mu.Unlock()
+	base := &url.URL{Scheme: "https", Host: host, Path: "/.well-known/terraform.json"}
+	if !ok {
+		var err error
+		doc, err = r.discover(ctx, base)
+		if err != nil {
+			return nil, ErrHostUnreachable{Host: host, Err: err}
+		}
+		r.mu.Lock()
+		if r.discovery == nil {
+			r.discovery = map[string]map[string]any{}
+		}
+		r.discovery[host] = doc
+		r.mu.Unlock()
+	}
+	s, ok := doc[service].(string)
+	if !ok {
+		return nil, fmt.Errorf("host %s does not offer a Terraform provider registry", host)
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("host %s advertises an invalid %s URL %q: %w", host, service, s, err)
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	return base.ResolveReference(u), nil
+}
+
+func (r *Registry) discover(ctx context.Context, u *url.URL) (map[string]any, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := r.client().Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("failed to request discovery document: %w", err)
+	}
+	defer resp.Body.Close()
+	switch resp.StatusCode {
+	case http.StatusOK:
+	case http.StatusNotFound:
+		return map[string]any{}, nil
+	default:
+		return nil, fmt.Errorf("failed to request discovery document: %s", resp.Status)
+	}
+	doc := map[string]any{}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&doc); err != nil {
+		return nil, fmt.Errorf("failed to decode discovery document: %w", err)
+	}
+	return doc, nil
+}
+
+// getJSON fetches u into v; a 404 is reported as found=false.
+func getJSON(ctx context.Context, c *http.Client, u string, v any) (bool, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return false, err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		return false, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound {
+		return false, nil
+	}
+	if resp.StatusCode != http.StatusOK {
+		return false, fmt.Errorf("GET %s: unsuccessful request: %s", u, resp.Status)
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 16<<20)).Decode(v); err != nil {
+		return false, fmt.Errorf("GET %s: invalid response: %w", u, err)
+	}
+	return true, nil
+}
+
+func (r *Registry) endpoint(ctx context.Context, p addrs.Provider, rel string) (string, error) {
+	base, err := r.serviceURL(ctx, p.Hostname, "providers.v1")
+	if err != nil {
+		return "", err
+	}
+	ref, err := url.Parse(url.PathEscape(p.Namespace) + "/" + url.PathEscape(p.Type) + "/" + rel)
+	if err != nil {
+		return "", err
+	}
+	return base.ResolveReference(ref).String(), nil
+}
+
+// AvailableVersions asks the registry for p's versions.
+func (r *Registry) AvailableVersions(ctx context.Context, p addrs.Provider) ([]*version.Version, []string, error) {
+	u, err := r.endpoint(ctx, p, "versions")
+	if err != nil {
+		return nil, nil, err
+	}
+	var body struct {
+		Versions []struct {
+			Version string `json:"version"`
+		} `json:"versions"`
+		Warnings []string `json:"warnings"`
+	}
+	found, err := getJSON(ctx, r.client(), u, &body)
+	if err != nil {
+		return nil, nil, ErrHostUnreachable{Host: p.Hostname, Err: err}
+	}
+	if !found {
+		return nil, nil, ErrProviderNotFound{Provider: p, Host: p.Hostname, Registry: true}
+	}
+	var out []*version.Version
+	for _, v := range body.Versions {
+		pv, err := version.NewVersion(v.Version)
+		if err != nil {
+			continue // Terraform ignores versions it cannot parse, too
+		}
+		out = append(out, pv)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].GreaterThan(out[j]) })
+	return out, body.Warnings, nil
+}
+
+// PackageMeta asks the registry where the package is and how it is signed.
+func (r *Registry) PackageMeta(ctx context.Context, p addrs.Provider, v *version.Version, platform string) (PackageMeta, error) {
+	osName, arch, _ := strings.Cut(platform, "_")
+	u, err := r.endpoint(ctx, p, url.PathEscape(v.String())+"/download/"+osName+"/"+arch)
+	if err != nil {
+		return PackageMeta{}, err
+	}
+	var body struct {
+		Filename            string `json:"filename"`
+		DownloadURL         string `json:"download_url"`
+		SHASumsURL          string `json:"shasums_url"`
+		SHASumsSignatureURL string `json:"shasums_signature_url"`
+		SHASum              string `json:"shasum"`
+		SigningKeys         struct {
+			GPGPublicKeys []struct {
+				KeyID          string `json:"key_id"`
+				ASCIIArmor     string `json:"ascii_armor"`
+				TrustSignature string `json:"trust_signature"`
+			} `json:"gpg_public_keys"`
+		} `json:"signing_keys"`
+	}
+	found, err := getJSON(ctx, r.client(), u, &body)
+	if err != nil {
+		return PackageMeta{}, ErrHostUnreachable{Host: p.Hostname, Err: err}
+	}
+	if !found {
+		return PackageMeta{}, ErrPlatformNotSupported{Provider: p, Version: v, Platform: platform}
+	}
+	base, _ := url.Parse(u)
+	resolve := func(field, s string) (string, error) {
+		if s == "" {
+			return "", fmt.Errorf("registry response for %s %s has no %s", p.ForDisplay(), v, field)
+		}
+		ref, err := url.Parse(s)
+		if err != nil {
+			return "", fmt.Errorf("registry response for %s %s has an invalid %s: %w", p.ForDisplay(), v, field, err)
+		}
+		return base.ResolveReference(ref).String(), nil
+	}
+	meta := PackageMeta{Provider: p, Version: v, Platform: platform}
+	auth := &signedChecksums{client: r.client(), filename: body.Filename}
+	if meta.URL, err = resolve("download_url", body.DownloadURL); err != nil {
+		return meta, err
+	}
+	if auth.sumsURL, err = resolve("shasums_url", body.SHASumsURL); err != nil {
+		return meta, err
+	}
+	if auth.sigURL, err = resolve("shasums_signature_url", body.SHASumsSignatureURL); err != nil {
+		return meta, err
+	}
+	if auth.filename == "" {
+		auth.filename = strings.TrimSuffix(meta.URL[strings.LastIndex(meta.URL, "/")+1:], "?")
+	}
+	sum, err := hex.DecodeString(body.SHASum)
+	if err != nil || len(sum) != len(auth.sha256) {
+		return meta, fmt.Errorf("registry response for %s %s has an invalid shasum %q", p.ForDisplay(), v, body.SHASum)
+	}
+	copy(auth.sha256[:], sum)
+	for _, k := range body.SigningKeys.GPGPublicKeys {
+		auth.keys = append(auth.keys, signingKey{armor: k.ASCIIArmor, trust: k.TrustSignature})
+	}
+	if len(auth.keys) == 0 {
+		return meta, errors.New("registry response has no signing keys for " + p.ForDisplay() + " " + v.String())
+	}
+	meta.Auth = auth
+	return meta, nil
+}
+
+// ForDisplay names the registry host.
+func (r *Registry) ForDisplay(p addrs.Provider) string { return "registry " + p.Hostname }
