@@ -1,51 +1,262 @@
 package command
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 
+	hcl1 "github.com/hashicorp/hcl"
+	"github.com/hashicorp/hcl/hcl/ast"
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclparse"
-	"github.com/zclconf/go-cty/cty"
 
+	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/getproviders"
 )
 
-// providerMirrors returns the directories providers are installed from:
-// the filesystem_mirror paths of the CLI configuration's
-// provider_installation block when there is one, otherwise the implied
-// local mirror directories Terraform searches. Both Terraform's
-// TF_CLI_CONFIG_FILE and ~/.terraformrc are honoured.
-func providerMirrors(d *Deps) ([]string, hcl.Diagnostics) {
-	path := d.Getenv("TF_CLI_CONFIG_FILE")
+// cliConfig is what strata reads from Terraform's CLI configuration file
+// (TF_CLI_CONFIG_FILE, else ~/.terraformrc): the provider installation
+// methods, development overrides, the plugin cache and host service
+// overrides. The file is HCL 1, as Terraform parses it: dev_overrides keys
+// are quoted provider addresses, which HCL 2 does not allow.
+type cliConfig struct {
+	// Path is the file read, or "" when there was none.
+	Path string
+	// Methods are the provider_installation methods in order; nil when the
+	// file has no provider_installation block (the implied methods apply).
+	Methods []installMethod
+	// DevOverrides maps providers to the directory of a binary to run
+	// instead of an installed package.
+	DevOverrides map[addrs.Provider]string
+	// PluginCacheDir is plugin_cache_dir or TF_PLUGIN_CACHE_DIR.
+	PluginCacheDir string
+	// PluginCacheMayBreakLock lets the cache be used for providers the
+	// lock file has no checksums for yet.
+	PluginCacheMayBreakLock bool
+	// Hosts overrides service discovery: host → service → URL.
+	Hosts map[string]map[string]string
+}
+
+// installMethod is one block of provider_installation.
+type installMethod struct {
+	// Kind is filesystem_mirror, network_mirror or direct.
+	Kind string
+	// Location is the mirror's path or URL.
+	Location         string
+	Include, Exclude []string
+}
+
+// loadCLIConfig reads the CLI configuration. A missing file is an empty
+// configuration.
+func loadCLIConfig(getenv func(string) string) (*cliConfig, hcl.Diagnostics) {
+	cfg := &cliConfig{}
+	path := getenv("TF_CLI_CONFIG_FILE")
 	if path == "" {
 		if home, err := os.UserHomeDir(); err == nil {
 			path = filepath.Join(home, ".terraformrc")
 		}
 	}
+	if dir := getenv("TF_PLUGIN_CACHE_DIR"); dir != "" {
+		cfg.PluginCacheDir = dir
+	}
+	if v := getenv("TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE"); v != "" && v != "0" && v != "false" {
+		cfg.PluginCacheMayBreakLock = true
+	}
 	src, err := os.ReadFile(path)
+	if err != nil || len(strings.TrimSpace(string(src))) == 0 {
+		return cfg, nil
+	}
+	cfg.Path = path
+	bad := func(format string, args ...any) hcl.Diagnostics {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid CLI configuration",
+			Detail:   fmt.Sprintf("Error in %s: ", path) + fmt.Sprintf(format, args...),
+		}}
+	}
+	f, err := hcl1.ParseBytes(src)
 	if err != nil {
-		return getproviders.ImpliedMirrors(d.Getenv), nil
+		return cfg, bad("%s.", err)
 	}
-	f, diags := hclparse.NewParser().ParseHCL(src, path)
-	if diags.HasErrors() {
-		return nil, diags
+	var top struct {
+		PluginCacheDir          string `hcl:"plugin_cache_dir"`
+		PluginCacheMayBreakLock bool   `hcl:"plugin_cache_may_break_dependency_lock_file"`
+		Hosts                   map[string]struct {
+			Services map[string]any `hcl:"services"`
+		} `hcl:"host"`
 	}
-	content, _, _ := f.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "provider_installation"}}})
-	if len(content.Blocks) == 0 {
-		return getproviders.ImpliedMirrors(d.Getenv), nil
+	list, ok := f.Node.(*ast.ObjectList)
+	if !ok {
+		return cfg, bad("the file must hold attributes and blocks.")
 	}
-	var dirs []string
-	for _, pi := range content.Blocks {
-		inner, _, _ := pi.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "filesystem_mirror"}}})
-		for _, fm := range inner.Blocks {
-			attrs, _ := fm.Body.JustAttributes()
-			if a, ok := attrs["path"]; ok {
-				if v, vdiags := a.Expr.Value(nil); !vdiags.HasErrors() && v.Type() == cty.String && !v.IsNull() {
-					dirs = append(dirs, v.AsString())
+	// Decode the simple settings from a copy without the blocks decoded
+	// by hand, which the generic decoder cannot represent.
+	simple := &ast.ObjectList{}
+	for _, item := range list.Items {
+		if len(item.Keys) > 0 && item.Keys[0].Token.Value() == "provider_installation" {
+			continue
+		}
+		simple.Add(item)
+	}
+	if err := hcl1.DecodeObject(&top, simple); err != nil {
+		return cfg, bad("%s.", err)
+	}
+	if top.PluginCacheDir != "" && cfg.PluginCacheDir == "" {
+		cfg.PluginCacheDir = os.ExpandEnv(top.PluginCacheDir)
+	}
+	cfg.PluginCacheMayBreakLock = cfg.PluginCacheMayBreakLock || top.PluginCacheMayBreakLock
+	for host, h := range top.Hosts {
+		for svc, u := range h.Services {
+			if s, ok := u.(string); ok {
+				if cfg.Hosts == nil {
+					cfg.Hosts = map[string]map[string]string{}
 				}
+				if cfg.Hosts[host] == nil {
+					cfg.Hosts[host] = map[string]string{}
+				}
+				cfg.Hosts[host][svc] = s
 			}
 		}
 	}
-	return dirs, nil
+	blocks := list.Filter("provider_installation")
+	if len(blocks.Items) > 1 {
+		return cfg, bad("only one provider_installation block is allowed.")
+	}
+	for _, pi := range blocks.Items {
+		body, ok := pi.Val.(*ast.ObjectType)
+		if !ok {
+			return cfg, bad("provider_installation must be a block.")
+		}
+		cfg.Methods = []installMethod{}
+		for _, item := range body.List.Items {
+			if len(item.Keys) != 1 {
+				return cfg, bad("invalid provider_installation block structure.")
+			}
+			kind := item.Keys[0].Token.Value().(string)
+			obj, ok := item.Val.(*ast.ObjectType)
+			if !ok {
+				return cfg, bad("%s must be a block.", kind)
+			}
+			if kind == "dev_overrides" {
+				if diags := cfg.decodeDevOverrides(obj, bad); diags.HasErrors() {
+					return cfg, diags
+				}
+				continue
+			}
+			var m struct {
+				Path    string   `hcl:"path"`
+				URL     string   `hcl:"url"`
+				Include []string `hcl:"include"`
+				Exclude []string `hcl:"exclude"`
+			}
+			if err := hcl1.DecodeObject(&m, obj); err != nil {
+				return cfg, bad("invalid %s block: %s.", kind, err)
+			}
+			method := installMethod{Kind: kind, Include: m.Include, Exclude: m.Exclude}
+			switch kind {
+			case "filesystem_mirror":
+				if m.Path == "" {
+					return cfg, bad("filesystem_mirror requires a \"path\" argument.")
+				}
+				method.Location = m.Path
+			case "network_mirror":
+				if m.URL == "" {
+					return cfg, bad("network_mirror requires a \"url\" argument.")
+				}
+				method.Location = m.URL
+			case "direct":
+			default:
+				return cfg, bad("unknown provider installation method %q: use filesystem_mirror, network_mirror, direct or dev_overrides.", kind)
+			}
+			for _, pat := range append(append([]string(nil), m.Include...), m.Exclude...) {
+				if err := getproviders.ValidatePattern(pat); err != nil {
+					return cfg, bad("%s.", err)
+				}
+			}
+			cfg.Methods = append(cfg.Methods, method)
+		}
+	}
+	return cfg, nil
+}
+
+func (cfg *cliConfig) decodeDevOverrides(obj *ast.ObjectType, bad func(string, ...any) hcl.Diagnostics) hcl.Diagnostics {
+	var m map[string]string
+	if err := hcl1.DecodeObject(&m, obj); err != nil {
+		return bad("invalid dev_overrides block: %s.", err)
+	}
+	for addr, dir := range m {
+		p, err := addrs.ParseProviderSource(addr)
+		if err != nil {
+			return bad("invalid provider address %q in dev_overrides: %s.", addr, err)
+		}
+		if cfg.DevOverrides == nil {
+			cfg.DevOverrides = map[addrs.Provider]string{}
+		}
+		cfg.DevOverrides[p] = dir
+	}
+	return nil
+}
+
+// devOverrideWarning is the warning Terraform prints on every command that
+// uses providers while development overrides are set; init says so
+// differently.
+func (cfg *cliConfig) devOverrideWarning(forInit bool) hcl.Diagnostics {
+	if len(cfg.DevOverrides) == 0 {
+		return nil
+	}
+	var lines []string
+	for p, dir := range cfg.DevOverrides {
+		lines = append(lines, fmt.Sprintf(" - %s in %s", p.ForDisplay(), dir))
+	}
+	sort.Strings(lines)
+	detail := "The following provider development overrides are set in the CLI configuration:\n" + strings.Join(lines, "\n")
+	if forInit {
+		detail += "\n\nSkip strata init when using provider development overrides. It is not necessary and may error unexpectedly."
+	} else {
+		detail += "\n\nThe behavior may therefore not match any released version of the provider and applying changes may cause the state to become incompatible with published releases."
+	}
+	return hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Provider development overrides are in effect", Detail: detail}}
+}
+
+// devOverrideWarnings loads the CLI configuration for the warning about
+// development overrides; a broken file is reported by init.
+func devOverrideWarnings(d *Deps) hcl.Diagnostics {
+	cfg, _ := loadCLIConfig(d.Getenv)
+	return cfg.devOverrideWarning(false)
+}
+
+// providerSource builds the installation source the CLI configuration
+// describes. Without a provider_installation block it is Terraform's
+// implied one: the implied local mirror directories for the providers
+// found there, the origin registry for all others, and the packages
+// already in .terraform/providers.
+func providerSource(cfg *cliConfig, getenv func(string) string) (getproviders.Source, hcl.Diagnostics) {
+	reg := &getproviders.Registry{Services: cfg.Hosts}
+	if cfg.Methods == nil {
+		local := getproviders.DirSource(getproviders.ImpliedMirrors(getenv))
+		return getproviders.MultiSource{
+			{Source: local},
+			{Source: reg, Skip: func(p addrs.Provider) bool { return len(getproviders.Available(local, p)) > 0 }},
+			{Source: getproviders.DirSource{providersDir}},
+		}, nil
+	}
+	var ms getproviders.MultiSource
+	for _, m := range cfg.Methods {
+		sel := getproviders.Selector{Include: m.Include, Exclude: m.Exclude}
+		switch m.Kind {
+		case "filesystem_mirror":
+			sel.Source = getproviders.DirSource{m.Location}
+		case "network_mirror":
+			nm, err := getproviders.NewNetworkMirror(m.Location, nil)
+			if err != nil {
+				return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid CLI configuration", Detail: fmt.Sprintf("Error in %s: %s.", cfg.Path, err)}}
+			}
+			sel.Source = nm
+		case "direct":
+			sel.Source = reg
+		}
+		ms = append(ms, sel)
+	}
+	return ms, nil
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/depsfile"
@@ -40,7 +41,7 @@ func DefaultDeps(version string, interrupts <-chan os.Signal) *Deps {
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Getenv:          os.Getenv,
 		Version:         version,
-		Providers:       installedProviders,
+		Providers:       func(dir string) map[addrs.Provider]providers.Factory { return installedProviders(dir, os.Getenv) },
 		Interrupts:      interrupts,
 		StdinIsTerminal: tty,
 		Exit: func(code int) {
@@ -83,7 +84,9 @@ func (d *Deps) interruptContext(parent context.Context, first func(), hard func(
 // installedProviders returns the built-in providers and the plugin
 // providers installed under dir/.terraform/providers: the version the
 // dependency lock file selects, or the newest one when nothing is locked.
-func installedProviders(dir string) map[addrs.Provider]providers.Factory {
+// The CLI configuration's dev_overrides replace them with the binaries in
+// the directories it names.
+func installedProviders(dir string, getenv func(string) string) map[addrs.Provider]providers.Factory {
 	m := builtin.Factories()
 	found, err := plugin.FindInstalled(dir)
 	if err != nil {
@@ -99,5 +102,27 @@ func installedProviders(dir string) map[addrs.Provider]providers.Factory {
 		}
 		m[inst.Provider] = plugin.Factory(inst.Path, plugin.WithName(inst.Provider.ForDisplay()+" v"+inst.Version.String()))
 	}
+	cli, _ := loadCLIConfig(getenv)
+	for p, over := range cli.DevOverrides {
+		if exe := devOverrideExecutable(over, p.Type); exe != "" {
+			m[p] = plugin.Factory(exe, plugin.WithName(p.ForDisplay()+" (development override)"))
+		}
+	}
 	return m
+}
+
+// devOverrideExecutable finds terraform-provider-TYPE in a dev_overrides
+// directory.
+func devOverrideExecutable(dir, typ string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	for _, e := range entries {
+		name := strings.TrimSuffix(e.Name(), ".exe")
+		if !e.IsDir() && (name == "terraform-provider-"+typ || strings.HasPrefix(name, "terraform-provider-"+typ+"_")) {
+			return filepath.Join(dir, e.Name())
+		}
+	}
+	return ""
 }

@@ -180,7 +180,7 @@ func TestE2EInitInstallsFromPluginDir(t *testing.T) {
 	// A provider nowhere to be found is a clear error.
 	writeFile(t, filepath.Join(dir, "extra.tf"), `resource "nope_thing" "x" {}`)
 	r = strata(t, dir, "init", "-no-color", "-plugin-dir="+mirror)
-	if r.code != 1 || !strings.Contains(flat(r.stderr), "Failed to install provider") || !strings.Contains(flat(r.stderr), "hashicorp/nope") {
+	if r.code != 1 || !strings.Contains(flat(r.stderr), "Failed to query available provider packages") || !strings.Contains(flat(r.stderr), "provider registry.terraform.io/hashicorp/nope was not found in any of the search locations") {
 		t.Fatalf("missing provider: %+v", r)
 	}
 }

@@ -71,7 +71,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 		return errReported
 	}
 	v.Output("[reset][bold]Initializing provider plugins...[reset]\n")
-	if hasErrors(v, installProviders(d, v, cfg, opts)) {
+	if hasErrors(v, installProviders(ctx, d, v, cfg, opts)) {
 		return errReported
 	}
 	if err := os.MkdirAll(".terraform", 0o755); err != nil {

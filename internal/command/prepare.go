@@ -31,6 +31,7 @@ type operation struct {
 // lock.
 func prepareOperation(ctx context.Context, d *Deps, v views.Operation, vf *varFlags, sf *stateFlags, parallelism int, opName string) (*operation, error) {
 	cfg, parser, diags := loadConfig(v)
+	diags = append(devOverrideWarnings(d), diags...)
 	if hasErrors(v, diags) {
 		return nil, errReported
 	}

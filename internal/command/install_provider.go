@@ -1,0 +1,244 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/command/views"
+	"github.com/strata-dev/strata/internal/depsfile"
+	"github.com/strata-dev/strata/internal/getproviders"
+)
+
+// installer installs one provider after another from a source, as
+// Terraform's provider installer does, printing its progress lines.
+type installer struct {
+	ctx    context.Context
+	v      *views.View
+	source getproviders.Source
+	// cacheDir is the plugin cache directory, or "".
+	cacheDir     string
+	mayBreakLock bool
+	upgrade      bool
+	// community is set once a package signed by someone other than
+	// HashiCorp was installed.
+	community bool
+}
+
+// install selects and installs p and returns its new lock entry.
+func (in *installer) install(p addrs.Provider, constraints version.Constraints, cstr string, lock *depsfile.Lock) (*depsfile.Lock, hcl.Diagnostics) {
+	v := in.v
+	var diags hcl.Diagnostics
+	if in.upgrade {
+		// -upgrade selects afresh: earlier checksums no longer apply.
+		lock = nil
+	}
+	var locked *version.Version
+	if lock != nil {
+		lv, err := version.NewVersion(lock.Version)
+		if err != nil {
+			return nil, errorDiag("Invalid dependency lock file", fmt.Errorf("the version %q recorded for %s is not a valid version", lock.Version, p.ForDisplay()))
+		}
+		if constraints != nil && !constraints.Check(lv) {
+			return nil, queryFailed(p, fmt.Errorf("locked provider %s %s does not match configured version constraint %s; must use strata init -upgrade to allow selection of new versions", p.String(), lv, cstr))
+		}
+		locked = lv
+		v.Outputf("- Reusing previous version of %s from the dependency lock file\n", p.ForDisplay())
+		// A package already installed that matches the lock file needs
+		// no source at all.
+		installed := getproviders.PackageDir(providersDir, getproviders.PackageMeta{Provider: p, Version: lv, Platform: getproviders.Platform()})
+		if h, err := getproviders.Hash(installed); err == nil && hasExecutable(installed, p.Type) && lock.HasHash(h) {
+			v.Outputf("- Using previously-installed %s v%s\n", p.ForDisplay(), lv)
+			return &depsfile.Lock{Provider: p, Version: lv.String(), Constraints: cstr, Hashes: lock.Hashes}, nil
+		}
+	} else if cstr == "" {
+		v.Outputf("- Finding latest version of %s...\n", p.ForDisplay())
+	} else {
+		v.Outputf("- Finding %s versions matching %q...\n", p.ForDisplay(), cstr)
+	}
+	available, warnings, err := in.source.AvailableVersions(in.ctx, p)
+	if len(warnings) > 0 {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Additional provider information from registry",
+			Detail:   fmt.Sprintf("The remote registry returned warnings for %s:\n- %s", p.String(), strings.Join(warnings, "\n- ")),
+		})
+	}
+	if err != nil {
+		return nil, append(diags, queryFailed(p, err)...)
+	}
+	selected := selectVersion(available, constraints, locked)
+	if selected == nil {
+		if locked != nil {
+			return nil, append(diags, queryFailed(p, fmt.Errorf("the previously-selected version %s is no longer available", locked))...)
+		}
+		return nil, append(diags, queryFailed(p, fmt.Errorf("no available releases match the given constraints %s", cstr))...)
+	}
+	platform := getproviders.Platform()
+	meta, err := in.source.PackageMeta(in.ctx, p, selected, platform)
+	var unsupported getproviders.ErrPlatformNotSupported
+	if errors.As(err, &unsupported) {
+		return nil, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Incompatible provider version",
+			Detail: fmt.Sprintf("Provider %s v%s does not have a package available for your current platform, %s.\n\nProvider releases are separate from strata releases, so not all providers are available for all platforms. Other versions of this provider may have different platforms supported.",
+				p.ForDisplay(), selected, platform),
+		})
+	}
+	if err != nil {
+		return nil, append(diags, installFailed(p, selected, err)...)
+	}
+	var allowed []string
+	if lock != nil && lock.Version == selected.String() {
+		allowed = lock.Hashes
+	}
+	target := getproviders.PackageDir(providersDir, meta)
+	var dir string
+	var res getproviders.AuthResult
+	switch {
+	case meta.Dir != "" && abs(meta.Dir) == abs(target):
+		dir = target
+		v.Outputf("- Using previously-installed %s v%s\n", p.ForDisplay(), selected)
+		if err := getproviders.VerifyDir(meta, allowed); err != nil {
+			return nil, append(diags, installFailed(p, selected, err)...)
+		}
+	case in.cacheDir != "":
+		cached := getproviders.PackageDir(in.cacheDir, meta)
+		if in.cacheUsable(p, cached, allowed) {
+			v.Outputf("- Using %s v%s from the shared cache directory\n", p.ForDisplay(), selected)
+		} else {
+			v.Outputf("- Installing %s v%s...\n", p.ForDisplay(), selected)
+			if cached, res, err = getproviders.InstallPackage(in.ctx, nil, meta, in.cacheDir, allowed); err != nil {
+				return nil, append(diags, installFailed(p, selected, err)...)
+			}
+			in.installed(p, selected, res)
+		}
+		if err := getproviders.Link(cached, target); err != nil {
+			return nil, append(diags, installFailed(p, selected, err)...)
+		}
+		dir = cached
+	default:
+		v.Outputf("- Installing %s v%s...\n", p.ForDisplay(), selected)
+		if dir, res, err = getproviders.InstallPackage(in.ctx, nil, meta, providersDir, allowed); err != nil {
+			return nil, append(diags, installFailed(p, selected, err)...)
+		}
+		in.installed(p, selected, res)
+	}
+	h1, err := getproviders.Hash(dir)
+	if err != nil {
+		return nil, append(diags, errorDiag("Failed to checksum provider", err)...)
+	}
+	nl := &depsfile.Lock{Provider: p, Version: selected.String(), Constraints: cstr}
+	add := func(h string) {
+		if !nl.HasHash(h) {
+			nl.Hashes = append(nl.Hashes, h)
+		}
+	}
+	add(h1)
+	if res.Signed {
+		for _, h := range res.Hashes {
+			add(h)
+		}
+	}
+	for _, h := range allowed {
+		add(h)
+	}
+	return nl, diags
+}
+
+// installed prints the line that ends one installation.
+func (in *installer) installed(p addrs.Provider, v *version.Version, res getproviders.AuthResult) {
+	in.v.Outputf("- Installed %s v%s (%s)\n", p.ForDisplay(), v, res.Summary)
+	if res.Signed && res.Summary != "signed by HashiCorp" {
+		in.community = true
+	}
+}
+
+// cacheUsable reports whether the plugin cache's package can be linked as
+// it is: it must match a checksum the lock file records, unless
+// plugin_cache_may_break_dependency_lock_file allows trusting it blindly
+// for a provider not locked yet.
+func (in *installer) cacheUsable(p addrs.Provider, cached string, allowed []string) bool {
+	if !hasExecutable(cached, p.Type) {
+		return false
+	}
+	if len(allowed) == 0 {
+		return in.mayBreakLock
+	}
+	h, err := getproviders.Hash(cached)
+	if err != nil {
+		return false
+	}
+	for _, a := range allowed {
+		if a == h {
+			return true
+		}
+	}
+	return false
+}
+
+// selectVersion picks locked when it is available, otherwise the newest
+// version the constraints allow; without constraints pre-releases are
+// never chosen.
+func selectVersion(available []*version.Version, constraints version.Constraints, locked *version.Version) *version.Version {
+	for _, av := range available {
+		if locked != nil {
+			if av.Equal(locked) {
+				return av
+			}
+			continue
+		}
+		if constraints == nil {
+			if av.Prerelease() == "" {
+				return av
+			}
+			continue
+		}
+		if constraints.Check(av) {
+			return av
+		}
+	}
+	return nil
+}
+
+func hasExecutable(dir, typ string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "terraform-provider-"+typ) && !e.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// queryFailed is Terraform's error for a provider whose versions could not
+// be listed.
+func queryFailed(p addrs.Provider, err error) hcl.Diagnostics {
+	advice := fmt.Sprintf("To see which modules are currently depending on %s and what versions are specified, run the following command:\n    strata providers", p.ForDisplay())
+	var nf getproviders.ErrProviderNotFound
+	if errors.As(err, &nf) {
+		advice = fmt.Sprintf("All modules should specify their required_providers so that external consumers will get the correct providers when using a module. To see which modules are currently depending on %s, run the following command:\n    strata providers", p.ForDisplay())
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Failed to query available provider packages",
+		Detail:   fmt.Sprintf("Could not retrieve the list of available versions for provider %s: %s\n\n%s", p.ForDisplay(), err, advice),
+	}}
+}
+
+func installFailed(p addrs.Provider, v *version.Version, err error) hcl.Diagnostics {
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Failed to install provider",
+		Detail:   fmt.Sprintf("Error while installing %s v%s: %s", p.ForDisplay(), v, err),
+	}}
+}
