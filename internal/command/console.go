@@ -57,6 +57,7 @@ func runConsole(ctx context.Context, d *Deps, opts *consoleOptions) error {
 	if hasErrors(v, diags) {
 		return errReported
 	}
+	defer console.Close(context.WithoutCancel(ctx))
 	sc := bufio.NewScanner(d.Stdin)
 	sc.Buffer(make([]byte, 1024*1024), 1024*1024)
 	for {

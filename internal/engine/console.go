@@ -18,6 +18,14 @@ import (
 // and variables and locals are evaluated from the configuration.
 type Console struct {
 	scope *lang.Scope
+	// ps holds the providers started to call provider-defined functions.
+	ps *providerSet
+}
+
+// Close ends the provider processes the console started to call
+// provider-defined functions.
+func (c *Console) Close(ctx context.Context) {
+	c.ps.closeAll(ctx)
 }
 
 // NewConsole prepares a console: it decodes every resource in the state
@@ -76,7 +84,7 @@ func (e *Engine) NewConsole(ctx context.Context, state *states.State, vars map[s
 	}
 	pw := &planWalk{walker: w, opts: PlanOpts{Variables: vars}}
 	diags = append(diags, sub.Walk(ctx, 1, pw.visit)...)
-	return &Console{scope: w.ev.scope(addrs.RootModuleInstance)}, diags
+	return &Console{scope: w.ev.scope(addrs.RootModuleInstance), ps: w.ps}, diags
 }
 
 // Eval evaluates one expression.

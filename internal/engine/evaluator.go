@@ -37,6 +37,9 @@ type evaluator struct {
 	// modules holds each module call's expansion, keyed by callKey.
 	modules map[string]*expansion
 	scopes  map[string]*lang.Scope
+	// providerFuncs resolves provider-defined functions; nil where
+	// none can be called.
+	providerFuncs *providerFunctions
 }
 
 // newEvaluator returns an evaluator for one walk. pure makes impure

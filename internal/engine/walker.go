@@ -43,7 +43,7 @@ type walker struct {
 // newWalker prepares a walk over state; pure is true for plan and
 // validate walks, false for apply.
 func (e *Engine) newWalker(state *states.State, pure bool) *walker {
-	return &walker{
+	w := &walker{
 		e:          e,
 		ev:         newEvaluator(e.Config, e.workspace(), e.cwd(), pure),
 		ps:         newProviderSet(e.Providers, &e.schemas),
@@ -51,6 +51,8 @@ func (e *Engine) newWalker(state *states.State, pure bool) *walker {
 		sem:        make(chan struct{}, e.parallelism()),
 		configured: map[string]bool{},
 	}
+	w.ev.providerFuncs = &providerFunctions{ps: w.ps}
+	return w
 }
 
 // acquire takes a provider-operation slot, or fails when ctx is done.

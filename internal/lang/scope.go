@@ -53,12 +53,15 @@ type Scope struct {
 
 	funcsOnce sync.Once
 	funcs     map[string]function.Function
+	// pf holds the provider-defined functions resolved so far in this
+	// module instance; set with funcs.
+	pf *providerFuncs
 }
 
 // WithKey returns a scope sharing s's data and functions, for one instance.
 func (s *Scope) WithKey(key InstanceKeyData) *Scope {
 	fs := s.Functions()
-	ret := &Scope{Data: s.Data, Key: key, BaseDir: s.BaseDir, PureOnly: s.PureOnly, Self: s.Self, funcs: fs}
+	ret := &Scope{Data: s.Data, Key: key, BaseDir: s.BaseDir, PureOnly: s.PureOnly, Self: s.Self, funcs: fs, pf: s.pf}
 	ret.funcsOnce.Do(func() {})
 	return ret
 }
@@ -68,6 +71,9 @@ func (s *Scope) WithKey(key InstanceKeyData) *Scope {
 func (s *Scope) WithData(d Data) *Scope {
 	ret := s.WithKey(s.Key)
 	ret.Data = d
+	// Another module instance may know other providers by the same
+	// local names.
+	ret.pf = &providerFuncs{}
 	return ret
 }
 
@@ -82,6 +88,7 @@ func (s *Scope) WithSelf(v cty.Value) *Scope {
 func (s *Scope) Functions() map[string]function.Function {
 	s.funcsOnce.Do(func() {
 		s.funcs = funcs.Functions(s.BaseDir, s.PureOnly)
+		s.pf = &providerFuncs{}
 	})
 	return s.funcs
 }
@@ -96,7 +103,11 @@ func (s *Scope) EvalExpr(expr hcl.Expression, wantType cty.Type) (cty.Value, hcl
 		return cty.UnknownVal(wantType), diags
 	}
 	val, vdiags := expr.Value(ctx)
-	diags = append(diags, vdiags...)
+	for s.resolveProviderFuncs(vdiags) {
+		ctx, _ = s.EvalContext(refs)
+		val, vdiags = expr.Value(ctx)
+	}
+	diags = append(diags, s.providerFuncDiags(vdiags)...)
 	if wantType != cty.DynamicPseudoType {
 		conv, err := convert.Convert(val, wantType)
 		if err != nil {
@@ -129,6 +140,7 @@ func (s *Scope) ExpandBlock(body hcl.Body, schema *configschema.Block) (hcl.Body
 // EvalBlock decodes body with schema, evaluating every expression in it.
 // The result conforms to schema.ImpliedType().
 func (s *Scope) EvalBlock(body hcl.Body, schema *configschema.Block) (cty.Value, hcl.Diagnostics) {
+	orig := body
 	body, diags := s.ExpandBlock(body, schema)
 	spec := schema.DecoderSpec()
 	refs, rdiags := References(hcldec.Variables(body, spec))
@@ -139,6 +151,13 @@ func (s *Scope) EvalBlock(body hcl.Body, schema *configschema.Block) (cty.Value,
 		return cty.UnknownVal(schema.ImpliedType()), diags
 	}
 	val, ddiags := hcldec.Decode(body, spec, ctx)
+	for s.resolveProviderFuncs(ddiags) {
+		// dynamic blocks' for_each expressions may call them too.
+		body, _ = s.ExpandBlock(orig, schema)
+		ctx, _ = s.EvalContext(refs)
+		val, ddiags = hcldec.Decode(body, spec, ctx)
+	}
+	ddiags = s.providerFuncDiags(ddiags)
 	diags = append(diags, ddiags...)
 	if ddiags.HasErrors() {
 		return cty.UnknownVal(schema.ImpliedType()), diags
@@ -242,7 +261,8 @@ func (s *Scope) EvalContext(refs []*Reference) (*hcl.EvalContext, hcl.Diagnostic
 		}
 		topLevel[root] = cty.ObjectVal(d)
 	}
-	return &hcl.EvalContext{Variables: topLevel, Functions: s.Functions()}, diags
+	ctx := &hcl.EvalContext{Variables: topLevel, Functions: s.Functions()}
+	return s.withProviderFuncs(ctx), diags
 }
 
 func (s *Scope) countAttr(sub CountAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {

@@ -39,6 +39,9 @@ type Interface interface {
 	ImportResourceState(ctx context.Context, req ImportResourceStateRequest) ImportResourceStateResponse
 	// ReadDataSource reads a data source.
 	ReadDataSource(ctx context.Context, req ReadDataSourceRequest) ReadDataSourceResponse
+	// CallFunction calls a provider-defined function that the schema
+	// declares. The provider need not be configured.
+	CallFunction(ctx context.Context, req CallFunctionRequest) CallFunctionResponse
 	// Stop asks the provider to abort in-flight operations as soon as it
 	// safely can. It returns at once.
 	Stop(ctx context.Context) error
@@ -60,7 +63,9 @@ type GetProviderSchemaResponse struct {
 	Provider      Schema
 	ResourceTypes map[string]Schema
 	DataSources   map[string]Schema
-	Diagnostics   Diagnostics
+	// Functions are the provider-defined functions, by name.
+	Functions   map[string]FunctionDecl
+	Diagnostics Diagnostics
 }
 
 // ValidateProviderConfigRequest is the input of ValidateProviderConfig.

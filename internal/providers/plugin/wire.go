@@ -26,6 +26,8 @@ type wire interface {
 	applyResourceChange(ctx context.Context, req applyRequest) (applyResponse, error)
 	importResourceState(ctx context.Context, typeName, id string) (importResponse, error)
 	readDataSource(ctx context.Context, typeName string, config dynVal, meta *dynVal) (readDataResponse, error)
+	getFunctions(ctx context.Context) (map[string]providers.FunctionDecl, providers.Diagnostics, error)
+	callFunction(ctx context.Context, name string, args []dynVal) (callFunctionResponse, error)
 	stop(ctx context.Context) error
 }
 
@@ -115,4 +117,10 @@ type readDataResponse struct {
 	state       dynVal
 	deferred    string
 	diagnostics providers.Diagnostics
+}
+
+type callFunctionResponse struct {
+	result dynVal
+	// err is the function's error, nil when it succeeded.
+	err *providers.FunctionError
 }

@@ -69,6 +69,9 @@ func (w *wire5) getProviderSchema(ctx context.Context) (*schemaSet, error) {
 			errs = append(errs, fmt.Errorf("data source %s: %w", name, err))
 		}
 	}
+	var ferrs []error
+	set.resp.Functions, ferrs = convert.Functions5(resp.GetFunctions())
+	errs = append(errs, ferrs...)
 	if pm := resp.GetProviderMeta(); pm.GetBlock() != nil {
 		set.providerMeta, err = convert.Block5(pm.GetBlock())
 		if err != nil {
@@ -225,4 +228,33 @@ func (w *wire5) stop(ctx context.Context) error {
 		return errors.New(msg)
 	}
 	return nil
+}
+
+func (w *wire5) getFunctions(ctx context.Context) (map[string]providers.FunctionDecl, providers.Diagnostics, error) {
+	resp, err := w.client.GetFunctions(ctx, &tfplugin5.GetFunctions_Request{})
+	if err != nil {
+		return nil, nil, err
+	}
+	fns, errs := convert.Functions5(resp.GetFunctions())
+	return fns, convert.Diagnostics5(resp.GetDiagnostics()), errors.Join(errs...)
+}
+
+func (w *wire5) callFunction(ctx context.Context, name string, args []dynVal) (callFunctionResponse, error) {
+	req := &tfplugin5.CallFunction_Request{Name: name, Arguments: make([]*tfplugin5.DynamicValue, len(args))}
+	for i, a := range args {
+		req.Arguments[i] = dv5(a)
+	}
+	resp, err := w.client.CallFunction(ctx, req)
+	if err != nil {
+		return callFunctionResponse{}, err
+	}
+	out := callFunctionResponse{result: fromDV5(resp.GetResult())}
+	if fe := resp.GetError(); fe != nil {
+		out.err = &providers.FunctionError{Text: fe.GetText()}
+		if fe.FunctionArgument != nil {
+			i := int(fe.GetFunctionArgument())
+			out.err.Argument = &i
+		}
+	}
+	return out, nil
 }

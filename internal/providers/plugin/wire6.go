@@ -69,6 +69,9 @@ func (w *wire6) getProviderSchema(ctx context.Context) (*schemaSet, error) {
 			errs = append(errs, fmt.Errorf("data source %s: %w", name, err))
 		}
 	}
+	var ferrs []error
+	set.resp.Functions, ferrs = convert.Functions6(resp.GetFunctions())
+	errs = append(errs, ferrs...)
 	if pm := resp.GetProviderMeta(); pm.GetBlock() != nil {
 		set.providerMeta, err = convert.Block6(pm.GetBlock())
 		if err != nil {
@@ -220,4 +223,33 @@ func (w *wire6) stop(ctx context.Context) error {
 		return errors.New(msg)
 	}
 	return nil
+}
+
+func (w *wire6) getFunctions(ctx context.Context) (map[string]providers.FunctionDecl, providers.Diagnostics, error) {
+	resp, err := w.client.GetFunctions(ctx, &tfplugin6.GetFunctions_Request{})
+	if err != nil {
+		return nil, nil, err
+	}
+	fns, errs := convert.Functions6(resp.GetFunctions())
+	return fns, convert.Diagnostics6(resp.GetDiagnostics()), errors.Join(errs...)
+}
+
+func (w *wire6) callFunction(ctx context.Context, name string, args []dynVal) (callFunctionResponse, error) {
+	req := &tfplugin6.CallFunction_Request{Name: name, Arguments: make([]*tfplugin6.DynamicValue, len(args))}
+	for i, a := range args {
+		req.Arguments[i] = dv6(a)
+	}
+	resp, err := w.client.CallFunction(ctx, req)
+	if err != nil {
+		return callFunctionResponse{}, err
+	}
+	out := callFunctionResponse{result: fromDV6(resp.GetResult())}
+	if fe := resp.GetError(); fe != nil {
+		out.err = &providers.FunctionError{Text: fe.GetText()}
+		if fe.FunctionArgument != nil {
+			i := int(fe.GetFunctionArgument())
+			out.err.Argument = &i
+		}
+	}
+	return out, nil
 }

@@ -5,6 +5,7 @@ package providertest
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/zclconf/go-cty/cty"
@@ -26,6 +27,9 @@ type Provider struct {
 	ApplyResourceChangeFn func(providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse
 	ImportResourceStateFn func(providers.ImportResourceStateRequest) providers.ImportResourceStateResponse
 	ReadDataSourceFn      func(providers.ReadDataSourceRequest) providers.ReadDataSourceResponse
+	// CallFunctionFn answers CallFunction for the functions declared in
+	// Schema.Functions.
+	CallFunctionFn func(providers.CallFunctionRequest) providers.CallFunctionResponse
 	// StopFn, when set, is called by Stop.
 	StopFn func()
 
@@ -193,6 +197,16 @@ func (p *Provider) ReadDataSource(_ context.Context, req providers.ReadDataSourc
 		return p.ReadDataSourceFn(req)
 	}
 	return providers.ReadDataSourceResponse{State: req.Config}
+}
+
+// CallFunction implements providers.Interface. Without CallFunctionFn
+// every call fails.
+func (p *Provider) CallFunction(_ context.Context, req providers.CallFunctionRequest) providers.CallFunctionResponse {
+	p.record("CallFunction")
+	if p.CallFunctionFn != nil {
+		return p.CallFunctionFn(req)
+	}
+	return providers.CallFunctionResponse{Err: fmt.Errorf("providertest: no CallFunctionFn for function %q", req.FunctionName)}
 }
 
 // Stop implements providers.Interface.

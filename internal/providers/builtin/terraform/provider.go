@@ -24,6 +24,7 @@ func (p *Provider) GetProviderSchema(context.Context) providers.GetProviderSchem
 		Provider:      providers.Schema{Block: &configschema.Block{}},
 		ResourceTypes: map[string]providers.Schema{"terraform_data": {Block: dataSchema()}},
 		DataSources:   map[string]providers.Schema{"terraform_remote_state": {Block: remoteStateSchema()}},
+		Functions:     functionDecls(),
 	}
 }
 

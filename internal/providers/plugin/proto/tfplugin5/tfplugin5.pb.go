@@ -178,7 +178,7 @@ func (x Schema_NestedBlock_NestingMode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Schema_NestedBlock_NestingMode.Descriptor instead.
 func (Schema_NestedBlock_NestingMode) EnumDescriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{5, 2, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{6, 2, 0}
 }
 
 type Deferred_Reason int32
@@ -230,7 +230,7 @@ func (x Deferred_Reason) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Deferred_Reason.Descriptor instead.
 func (Deferred_Reason) EnumDescriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{8, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 0}
 }
 
 // DynamicValue carries an object in one of two encodings: msgpack (the
@@ -355,6 +355,60 @@ func (x *Diagnostic) GetAttribute() *AttributePath {
 	return nil
 }
 
+// FunctionError is the error of a provider-defined function call: its
+// text and, when one argument caused it, that argument's index.
+type FunctionError struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	Text             string                 `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
+	FunctionArgument *int64                 `protobuf:"varint,2,opt,name=function_argument,json=functionArgument,proto3,oneof" json:"function_argument,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *FunctionError) Reset() {
+	*x = FunctionError{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FunctionError) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FunctionError) ProtoMessage() {}
+
+func (x *FunctionError) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FunctionError.ProtoReflect.Descriptor instead.
+func (*FunctionError) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *FunctionError) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *FunctionError) GetFunctionArgument() int64 {
+	if x != nil && x.FunctionArgument != nil {
+		return *x.FunctionArgument
+	}
+	return 0
+}
+
 type AttributePath struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Steps         []*AttributePath_Step  `protobuf:"bytes,1,rep,name=steps,proto3" json:"steps,omitempty"`
@@ -364,7 +418,7 @@ type AttributePath struct {
 
 func (x *AttributePath) Reset() {
 	*x = AttributePath{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[2]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -376,7 +430,7 @@ func (x *AttributePath) String() string {
 func (*AttributePath) ProtoMessage() {}
 
 func (x *AttributePath) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[2]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -389,7 +443,7 @@ func (x *AttributePath) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AttributePath.ProtoReflect.Descriptor instead.
 func (*AttributePath) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{2}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *AttributePath) GetSteps() []*AttributePath_Step {
@@ -407,7 +461,7 @@ type Stop struct {
 
 func (x *Stop) Reset() {
 	*x = Stop{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[3]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -419,7 +473,7 @@ func (x *Stop) String() string {
 func (*Stop) ProtoMessage() {}
 
 func (x *Stop) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[3]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -432,7 +486,7 @@ func (x *Stop) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stop.ProtoReflect.Descriptor instead.
 func (*Stop) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{3}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{4}
 }
 
 // RawState is a stored object as the state file holds it: JSON, or the
@@ -447,7 +501,7 @@ type RawState struct {
 
 func (x *RawState) Reset() {
 	*x = RawState{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[4]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -459,7 +513,7 @@ func (x *RawState) String() string {
 func (*RawState) ProtoMessage() {}
 
 func (x *RawState) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[4]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -472,7 +526,7 @@ func (x *RawState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RawState.ProtoReflect.Descriptor instead.
 func (*RawState) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{4}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *RawState) GetJson() []byte {
@@ -499,7 +553,7 @@ type Schema struct {
 
 func (x *Schema) Reset() {
 	*x = Schema{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[5]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -511,7 +565,7 @@ func (x *Schema) String() string {
 func (*Schema) ProtoMessage() {}
 
 func (x *Schema) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[5]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -524,7 +578,7 @@ func (x *Schema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema.ProtoReflect.Descriptor instead.
 func (*Schema) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{5}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Schema) GetVersion() int64 {
@@ -541,6 +595,100 @@ func (x *Schema) GetBlock() *Schema_Block {
 	return nil
 }
 
+// Function is the signature of a provider-defined function. Types are cty
+// types in their JSON form.
+type Function struct {
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	Parameters         []*Function_Parameter  `protobuf:"bytes,1,rep,name=parameters,proto3" json:"parameters,omitempty"`
+	VariadicParameter  *Function_Parameter    `protobuf:"bytes,2,opt,name=variadic_parameter,json=variadicParameter,proto3" json:"variadic_parameter,omitempty"`
+	Return             *Function_Return       `protobuf:"bytes,3,opt,name=return,proto3" json:"return,omitempty"`
+	Summary            string                 `protobuf:"bytes,4,opt,name=summary,proto3" json:"summary,omitempty"`
+	Description        string                 `protobuf:"bytes,5,opt,name=description,proto3" json:"description,omitempty"`
+	DescriptionKind    StringKind             `protobuf:"varint,6,opt,name=description_kind,json=descriptionKind,proto3,enum=tfplugin5.StringKind" json:"description_kind,omitempty"`
+	DeprecationMessage string                 `protobuf:"bytes,7,opt,name=deprecation_message,json=deprecationMessage,proto3" json:"deprecation_message,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *Function) Reset() {
+	*x = Function{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Function) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Function) ProtoMessage() {}
+
+func (x *Function) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Function.ProtoReflect.Descriptor instead.
+func (*Function) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *Function) GetParameters() []*Function_Parameter {
+	if x != nil {
+		return x.Parameters
+	}
+	return nil
+}
+
+func (x *Function) GetVariadicParameter() *Function_Parameter {
+	if x != nil {
+		return x.VariadicParameter
+	}
+	return nil
+}
+
+func (x *Function) GetReturn() *Function_Return {
+	if x != nil {
+		return x.Return
+	}
+	return nil
+}
+
+func (x *Function) GetSummary() string {
+	if x != nil {
+		return x.Summary
+	}
+	return ""
+}
+
+func (x *Function) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *Function) GetDescriptionKind() StringKind {
+	if x != nil {
+		return x.DescriptionKind
+	}
+	return StringKind_PLAIN
+}
+
+func (x *Function) GetDeprecationMessage() string {
+	if x != nil {
+		return x.DeprecationMessage
+	}
+	return ""
+}
+
 type ServerCapabilities struct {
 	state                     protoimpl.MessageState `protogen:"open.v1"`
 	PlanDestroy               bool                   `protobuf:"varint,1,opt,name=plan_destroy,json=planDestroy,proto3" json:"plan_destroy,omitempty"`
@@ -552,7 +700,7 @@ type ServerCapabilities struct {
 
 func (x *ServerCapabilities) Reset() {
 	*x = ServerCapabilities{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[6]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -564,7 +712,7 @@ func (x *ServerCapabilities) String() string {
 func (*ServerCapabilities) ProtoMessage() {}
 
 func (x *ServerCapabilities) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[6]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -577,7 +725,7 @@ func (x *ServerCapabilities) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerCapabilities.ProtoReflect.Descriptor instead.
 func (*ServerCapabilities) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{6}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ServerCapabilities) GetPlanDestroy() bool {
@@ -611,7 +759,7 @@ type ClientCapabilities struct {
 
 func (x *ClientCapabilities) Reset() {
 	*x = ClientCapabilities{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[7]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -623,7 +771,7 @@ func (x *ClientCapabilities) String() string {
 func (*ClientCapabilities) ProtoMessage() {}
 
 func (x *ClientCapabilities) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[7]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -636,7 +784,7 @@ func (x *ClientCapabilities) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClientCapabilities.ProtoReflect.Descriptor instead.
 func (*ClientCapabilities) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{7}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ClientCapabilities) GetDeferralAllowed() bool {
@@ -664,7 +812,7 @@ type Deferred struct {
 
 func (x *Deferred) Reset() {
 	*x = Deferred{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[8]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -676,7 +824,7 @@ func (x *Deferred) String() string {
 func (*Deferred) ProtoMessage() {}
 
 func (x *Deferred) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[8]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -689,7 +837,7 @@ func (x *Deferred) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Deferred.ProtoReflect.Descriptor instead.
 func (*Deferred) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{8}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Deferred) GetReason() Deferred_Reason {
@@ -707,7 +855,7 @@ type GetMetadata struct {
 
 func (x *GetMetadata) Reset() {
 	*x = GetMetadata{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[9]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -719,7 +867,7 @@ func (x *GetMetadata) String() string {
 func (*GetMetadata) ProtoMessage() {}
 
 func (x *GetMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[9]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -732,7 +880,7 @@ func (x *GetMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{9}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11}
 }
 
 type GetProviderSchema struct {
@@ -743,7 +891,7 @@ type GetProviderSchema struct {
 
 func (x *GetProviderSchema) Reset() {
 	*x = GetProviderSchema{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[10]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -755,7 +903,7 @@ func (x *GetProviderSchema) String() string {
 func (*GetProviderSchema) ProtoMessage() {}
 
 func (x *GetProviderSchema) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[10]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -768,7 +916,7 @@ func (x *GetProviderSchema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProviderSchema.ProtoReflect.Descriptor instead.
 func (*GetProviderSchema) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{12}
 }
 
 type PrepareProviderConfig struct {
@@ -779,7 +927,7 @@ type PrepareProviderConfig struct {
 
 func (x *PrepareProviderConfig) Reset() {
 	*x = PrepareProviderConfig{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[11]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -791,7 +939,7 @@ func (x *PrepareProviderConfig) String() string {
 func (*PrepareProviderConfig) ProtoMessage() {}
 
 func (x *PrepareProviderConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[11]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -804,7 +952,7 @@ func (x *PrepareProviderConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrepareProviderConfig.ProtoReflect.Descriptor instead.
 func (*PrepareProviderConfig) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{13}
 }
 
 type UpgradeResourceState struct {
@@ -815,7 +963,7 @@ type UpgradeResourceState struct {
 
 func (x *UpgradeResourceState) Reset() {
 	*x = UpgradeResourceState{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[12]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -827,7 +975,7 @@ func (x *UpgradeResourceState) String() string {
 func (*UpgradeResourceState) ProtoMessage() {}
 
 func (x *UpgradeResourceState) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[12]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -840,7 +988,7 @@ func (x *UpgradeResourceState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpgradeResourceState.ProtoReflect.Descriptor instead.
 func (*UpgradeResourceState) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{12}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{14}
 }
 
 type ValidateResourceTypeConfig struct {
@@ -851,7 +999,7 @@ type ValidateResourceTypeConfig struct {
 
 func (x *ValidateResourceTypeConfig) Reset() {
 	*x = ValidateResourceTypeConfig{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[13]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -863,7 +1011,7 @@ func (x *ValidateResourceTypeConfig) String() string {
 func (*ValidateResourceTypeConfig) ProtoMessage() {}
 
 func (x *ValidateResourceTypeConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[13]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -876,7 +1024,7 @@ func (x *ValidateResourceTypeConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateResourceTypeConfig.ProtoReflect.Descriptor instead.
 func (*ValidateResourceTypeConfig) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{13}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{15}
 }
 
 type ValidateDataSourceConfig struct {
@@ -887,7 +1035,7 @@ type ValidateDataSourceConfig struct {
 
 func (x *ValidateDataSourceConfig) Reset() {
 	*x = ValidateDataSourceConfig{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[14]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -899,7 +1047,7 @@ func (x *ValidateDataSourceConfig) String() string {
 func (*ValidateDataSourceConfig) ProtoMessage() {}
 
 func (x *ValidateDataSourceConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[14]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -912,7 +1060,7 @@ func (x *ValidateDataSourceConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateDataSourceConfig.ProtoReflect.Descriptor instead.
 func (*ValidateDataSourceConfig) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{14}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{16}
 }
 
 type Configure struct {
@@ -923,7 +1071,7 @@ type Configure struct {
 
 func (x *Configure) Reset() {
 	*x = Configure{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[15]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -935,7 +1083,7 @@ func (x *Configure) String() string {
 func (*Configure) ProtoMessage() {}
 
 func (x *Configure) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[15]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -948,7 +1096,7 @@ func (x *Configure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Configure.ProtoReflect.Descriptor instead.
 func (*Configure) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{15}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{17}
 }
 
 type ReadResource struct {
@@ -959,7 +1107,7 @@ type ReadResource struct {
 
 func (x *ReadResource) Reset() {
 	*x = ReadResource{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[16]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -971,7 +1119,7 @@ func (x *ReadResource) String() string {
 func (*ReadResource) ProtoMessage() {}
 
 func (x *ReadResource) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[16]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -984,7 +1132,7 @@ func (x *ReadResource) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResource.ProtoReflect.Descriptor instead.
 func (*ReadResource) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{16}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{18}
 }
 
 type PlanResourceChange struct {
@@ -995,7 +1143,7 @@ type PlanResourceChange struct {
 
 func (x *PlanResourceChange) Reset() {
 	*x = PlanResourceChange{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[17]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1007,7 +1155,7 @@ func (x *PlanResourceChange) String() string {
 func (*PlanResourceChange) ProtoMessage() {}
 
 func (x *PlanResourceChange) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[17]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1020,7 +1168,7 @@ func (x *PlanResourceChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResourceChange.ProtoReflect.Descriptor instead.
 func (*PlanResourceChange) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{17}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19}
 }
 
 type ApplyResourceChange struct {
@@ -1031,7 +1179,7 @@ type ApplyResourceChange struct {
 
 func (x *ApplyResourceChange) Reset() {
 	*x = ApplyResourceChange{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[18]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1043,7 +1191,7 @@ func (x *ApplyResourceChange) String() string {
 func (*ApplyResourceChange) ProtoMessage() {}
 
 func (x *ApplyResourceChange) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[18]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1056,7 +1204,7 @@ func (x *ApplyResourceChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceChange.ProtoReflect.Descriptor instead.
 func (*ApplyResourceChange) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{18}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20}
 }
 
 type ImportResourceState struct {
@@ -1067,7 +1215,7 @@ type ImportResourceState struct {
 
 func (x *ImportResourceState) Reset() {
 	*x = ImportResourceState{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[19]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1079,7 +1227,7 @@ func (x *ImportResourceState) String() string {
 func (*ImportResourceState) ProtoMessage() {}
 
 func (x *ImportResourceState) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[19]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1092,7 +1240,7 @@ func (x *ImportResourceState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResourceState.ProtoReflect.Descriptor instead.
 func (*ImportResourceState) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21}
 }
 
 type ReadDataSource struct {
@@ -1103,7 +1251,7 @@ type ReadDataSource struct {
 
 func (x *ReadDataSource) Reset() {
 	*x = ReadDataSource{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[20]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1115,7 +1263,7 @@ func (x *ReadDataSource) String() string {
 func (*ReadDataSource) ProtoMessage() {}
 
 func (x *ReadDataSource) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[20]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1128,7 +1276,79 @@ func (x *ReadDataSource) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource.ProtoReflect.Descriptor instead.
 func (*ReadDataSource) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22}
+}
+
+type GetFunctions struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetFunctions) Reset() {
+	*x = GetFunctions{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetFunctions) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetFunctions) ProtoMessage() {}
+
+func (x *GetFunctions) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetFunctions.ProtoReflect.Descriptor instead.
+func (*GetFunctions) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23}
+}
+
+type CallFunction struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallFunction) Reset() {
+	*x = CallFunction{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallFunction) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallFunction) ProtoMessage() {}
+
+func (x *CallFunction) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallFunction.ProtoReflect.Descriptor instead.
+func (*CallFunction) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24}
 }
 
 type AttributePath_Step struct {
@@ -1145,7 +1365,7 @@ type AttributePath_Step struct {
 
 func (x *AttributePath_Step) Reset() {
 	*x = AttributePath_Step{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[21]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1157,7 +1377,7 @@ func (x *AttributePath_Step) String() string {
 func (*AttributePath_Step) ProtoMessage() {}
 
 func (x *AttributePath_Step) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[21]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1170,7 +1390,7 @@ func (x *AttributePath_Step) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AttributePath_Step.ProtoReflect.Descriptor instead.
 func (*AttributePath_Step) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{2, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{3, 0}
 }
 
 func (x *AttributePath_Step) GetSelector() isAttributePath_Step_Selector {
@@ -1237,7 +1457,7 @@ type Stop_Request struct {
 
 func (x *Stop_Request) Reset() {
 	*x = Stop_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[22]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1249,7 +1469,7 @@ func (x *Stop_Request) String() string {
 func (*Stop_Request) ProtoMessage() {}
 
 func (x *Stop_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[22]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1262,7 +1482,7 @@ func (x *Stop_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stop_Request.ProtoReflect.Descriptor instead.
 func (*Stop_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{3, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{4, 0}
 }
 
 type Stop_Response struct {
@@ -1274,7 +1494,7 @@ type Stop_Response struct {
 
 func (x *Stop_Response) Reset() {
 	*x = Stop_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[23]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1286,7 +1506,7 @@ func (x *Stop_Response) String() string {
 func (*Stop_Response) ProtoMessage() {}
 
 func (x *Stop_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[23]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1299,7 +1519,7 @@ func (x *Stop_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stop_Response.ProtoReflect.Descriptor instead.
 func (*Stop_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{3, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{4, 1}
 }
 
 func (x *Stop_Response) GetError() string {
@@ -1324,7 +1544,7 @@ type Schema_Block struct {
 
 func (x *Schema_Block) Reset() {
 	*x = Schema_Block{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[25]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1336,7 +1556,7 @@ func (x *Schema_Block) String() string {
 func (*Schema_Block) ProtoMessage() {}
 
 func (x *Schema_Block) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[25]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1349,7 +1569,7 @@ func (x *Schema_Block) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema_Block.ProtoReflect.Descriptor instead.
 func (*Schema_Block) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{5, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{6, 0}
 }
 
 func (x *Schema_Block) GetVersion() int64 {
@@ -1421,7 +1641,7 @@ type Schema_Attribute struct {
 
 func (x *Schema_Attribute) Reset() {
 	*x = Schema_Attribute{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[26]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1433,7 +1653,7 @@ func (x *Schema_Attribute) String() string {
 func (*Schema_Attribute) ProtoMessage() {}
 
 func (x *Schema_Attribute) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[26]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1446,7 +1666,7 @@ func (x *Schema_Attribute) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema_Attribute.ProtoReflect.Descriptor instead.
 func (*Schema_Attribute) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{5, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{6, 1}
 }
 
 func (x *Schema_Attribute) GetName() string {
@@ -1539,7 +1759,7 @@ type Schema_NestedBlock struct {
 
 func (x *Schema_NestedBlock) Reset() {
 	*x = Schema_NestedBlock{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[27]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1551,7 +1771,7 @@ func (x *Schema_NestedBlock) String() string {
 func (*Schema_NestedBlock) ProtoMessage() {}
 
 func (x *Schema_NestedBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[27]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1564,7 +1784,7 @@ func (x *Schema_NestedBlock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema_NestedBlock.ProtoReflect.Descriptor instead.
 func (*Schema_NestedBlock) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{5, 2}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{6, 2}
 }
 
 func (x *Schema_NestedBlock) GetTypeName() string {
@@ -1602,6 +1822,134 @@ func (x *Schema_NestedBlock) GetMaxItems() int64 {
 	return 0
 }
 
+type Function_Parameter struct {
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	Name               string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Type               []byte                 `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	AllowNullValue     bool                   `protobuf:"varint,3,opt,name=allow_null_value,json=allowNullValue,proto3" json:"allow_null_value,omitempty"`
+	AllowUnknownValues bool                   `protobuf:"varint,4,opt,name=allow_unknown_values,json=allowUnknownValues,proto3" json:"allow_unknown_values,omitempty"`
+	Description        string                 `protobuf:"bytes,5,opt,name=description,proto3" json:"description,omitempty"`
+	DescriptionKind    StringKind             `protobuf:"varint,6,opt,name=description_kind,json=descriptionKind,proto3,enum=tfplugin5.StringKind" json:"description_kind,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *Function_Parameter) Reset() {
+	*x = Function_Parameter{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Function_Parameter) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Function_Parameter) ProtoMessage() {}
+
+func (x *Function_Parameter) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Function_Parameter.ProtoReflect.Descriptor instead.
+func (*Function_Parameter) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{7, 0}
+}
+
+func (x *Function_Parameter) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Function_Parameter) GetType() []byte {
+	if x != nil {
+		return x.Type
+	}
+	return nil
+}
+
+func (x *Function_Parameter) GetAllowNullValue() bool {
+	if x != nil {
+		return x.AllowNullValue
+	}
+	return false
+}
+
+func (x *Function_Parameter) GetAllowUnknownValues() bool {
+	if x != nil {
+		return x.AllowUnknownValues
+	}
+	return false
+}
+
+func (x *Function_Parameter) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *Function_Parameter) GetDescriptionKind() StringKind {
+	if x != nil {
+		return x.DescriptionKind
+	}
+	return StringKind_PLAIN
+}
+
+type Function_Return struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Type          []byte                 `protobuf:"bytes,1,opt,name=type,proto3" json:"type,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Function_Return) Reset() {
+	*x = Function_Return{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Function_Return) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Function_Return) ProtoMessage() {}
+
+func (x *Function_Return) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Function_Return.ProtoReflect.Descriptor instead.
+func (*Function_Return) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{7, 1}
+}
+
+func (x *Function_Return) GetType() []byte {
+	if x != nil {
+		return x.Type
+	}
+	return nil
+}
+
 type GetMetadata_Request struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -1610,7 +1958,7 @@ type GetMetadata_Request struct {
 
 func (x *GetMetadata_Request) Reset() {
 	*x = GetMetadata_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[28]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1622,7 +1970,7 @@ func (x *GetMetadata_Request) String() string {
 func (*GetMetadata_Request) ProtoMessage() {}
 
 func (x *GetMetadata_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[28]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1635,7 +1983,7 @@ func (x *GetMetadata_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_Request.ProtoReflect.Descriptor instead.
 func (*GetMetadata_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{9, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 0}
 }
 
 type GetMetadata_Response struct {
@@ -1644,13 +1992,14 @@ type GetMetadata_Response struct {
 	Diagnostics        []*Diagnostic                     `protobuf:"bytes,2,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
 	DataSources        []*GetMetadata_DataSourceMetadata `protobuf:"bytes,3,rep,name=data_sources,json=dataSources,proto3" json:"data_sources,omitempty"`
 	Resources          []*GetMetadata_ResourceMetadata   `protobuf:"bytes,4,rep,name=resources,proto3" json:"resources,omitempty"`
+	Functions          []*GetMetadata_FunctionMetadata   `protobuf:"bytes,5,rep,name=functions,proto3" json:"functions,omitempty"`
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
 
 func (x *GetMetadata_Response) Reset() {
 	*x = GetMetadata_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[29]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1662,7 +2011,7 @@ func (x *GetMetadata_Response) String() string {
 func (*GetMetadata_Response) ProtoMessage() {}
 
 func (x *GetMetadata_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[29]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1675,7 +2024,7 @@ func (x *GetMetadata_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_Response.ProtoReflect.Descriptor instead.
 func (*GetMetadata_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{9, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 1}
 }
 
 func (x *GetMetadata_Response) GetServerCapabilities() *ServerCapabilities {
@@ -1706,6 +2055,57 @@ func (x *GetMetadata_Response) GetResources() []*GetMetadata_ResourceMetadata {
 	return nil
 }
 
+func (x *GetMetadata_Response) GetFunctions() []*GetMetadata_FunctionMetadata {
+	if x != nil {
+		return x.Functions
+	}
+	return nil
+}
+
+type GetMetadata_FunctionMetadata struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetMetadata_FunctionMetadata) Reset() {
+	*x = GetMetadata_FunctionMetadata{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetMetadata_FunctionMetadata) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetMetadata_FunctionMetadata) ProtoMessage() {}
+
+func (x *GetMetadata_FunctionMetadata) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetMetadata_FunctionMetadata.ProtoReflect.Descriptor instead.
+func (*GetMetadata_FunctionMetadata) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 2}
+}
+
+func (x *GetMetadata_FunctionMetadata) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
 type GetMetadata_DataSourceMetadata struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	TypeName      string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
@@ -1715,7 +2115,7 @@ type GetMetadata_DataSourceMetadata struct {
 
 func (x *GetMetadata_DataSourceMetadata) Reset() {
 	*x = GetMetadata_DataSourceMetadata{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[30]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1727,7 +2127,7 @@ func (x *GetMetadata_DataSourceMetadata) String() string {
 func (*GetMetadata_DataSourceMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_DataSourceMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[30]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1740,7 +2140,7 @@ func (x *GetMetadata_DataSourceMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_DataSourceMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_DataSourceMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{9, 2}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 3}
 }
 
 func (x *GetMetadata_DataSourceMetadata) GetTypeName() string {
@@ -1759,7 +2159,7 @@ type GetMetadata_ResourceMetadata struct {
 
 func (x *GetMetadata_ResourceMetadata) Reset() {
 	*x = GetMetadata_ResourceMetadata{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[31]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1771,7 +2171,7 @@ func (x *GetMetadata_ResourceMetadata) String() string {
 func (*GetMetadata_ResourceMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_ResourceMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[31]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1784,7 +2184,7 @@ func (x *GetMetadata_ResourceMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_ResourceMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_ResourceMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{9, 3}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 4}
 }
 
 func (x *GetMetadata_ResourceMetadata) GetTypeName() string {
@@ -1802,7 +2202,7 @@ type GetProviderSchema_Request struct {
 
 func (x *GetProviderSchema_Request) Reset() {
 	*x = GetProviderSchema_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[32]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1814,7 +2214,7 @@ func (x *GetProviderSchema_Request) String() string {
 func (*GetProviderSchema_Request) ProtoMessage() {}
 
 func (x *GetProviderSchema_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[32]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1827,7 +2227,7 @@ func (x *GetProviderSchema_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProviderSchema_Request.ProtoReflect.Descriptor instead.
 func (*GetProviderSchema_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{12, 0}
 }
 
 type GetProviderSchema_Response struct {
@@ -1838,13 +2238,14 @@ type GetProviderSchema_Response struct {
 	Diagnostics        []*Diagnostic          `protobuf:"bytes,4,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
 	ProviderMeta       *Schema                `protobuf:"bytes,5,opt,name=provider_meta,json=providerMeta,proto3" json:"provider_meta,omitempty"`
 	ServerCapabilities *ServerCapabilities    `protobuf:"bytes,6,opt,name=server_capabilities,json=serverCapabilities,proto3" json:"server_capabilities,omitempty"`
+	Functions          map[string]*Function   `protobuf:"bytes,7,rep,name=functions,proto3" json:"functions,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
 
 func (x *GetProviderSchema_Response) Reset() {
 	*x = GetProviderSchema_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[33]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1856,7 +2257,7 @@ func (x *GetProviderSchema_Response) String() string {
 func (*GetProviderSchema_Response) ProtoMessage() {}
 
 func (x *GetProviderSchema_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[33]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1869,7 +2270,7 @@ func (x *GetProviderSchema_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProviderSchema_Response.ProtoReflect.Descriptor instead.
 func (*GetProviderSchema_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{12, 1}
 }
 
 func (x *GetProviderSchema_Response) GetProvider() *Schema {
@@ -1914,6 +2315,13 @@ func (x *GetProviderSchema_Response) GetServerCapabilities() *ServerCapabilities
 	return nil
 }
 
+func (x *GetProviderSchema_Response) GetFunctions() map[string]*Function {
+	if x != nil {
+		return x.Functions
+	}
+	return nil
+}
+
 type PrepareProviderConfig_Request struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Config        *DynamicValue          `protobuf:"bytes,1,opt,name=config,proto3" json:"config,omitempty"`
@@ -1923,7 +2331,7 @@ type PrepareProviderConfig_Request struct {
 
 func (x *PrepareProviderConfig_Request) Reset() {
 	*x = PrepareProviderConfig_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[36]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1935,7 +2343,7 @@ func (x *PrepareProviderConfig_Request) String() string {
 func (*PrepareProviderConfig_Request) ProtoMessage() {}
 
 func (x *PrepareProviderConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[36]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1948,7 +2356,7 @@ func (x *PrepareProviderConfig_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrepareProviderConfig_Request.ProtoReflect.Descriptor instead.
 func (*PrepareProviderConfig_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{13, 0}
 }
 
 func (x *PrepareProviderConfig_Request) GetConfig() *DynamicValue {
@@ -1968,7 +2376,7 @@ type PrepareProviderConfig_Response struct {
 
 func (x *PrepareProviderConfig_Response) Reset() {
 	*x = PrepareProviderConfig_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[37]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1980,7 +2388,7 @@ func (x *PrepareProviderConfig_Response) String() string {
 func (*PrepareProviderConfig_Response) ProtoMessage() {}
 
 func (x *PrepareProviderConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[37]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1993,7 +2401,7 @@ func (x *PrepareProviderConfig_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrepareProviderConfig_Response.ProtoReflect.Descriptor instead.
 func (*PrepareProviderConfig_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{13, 1}
 }
 
 func (x *PrepareProviderConfig_Response) GetPreparedConfig() *DynamicValue {
@@ -2021,7 +2429,7 @@ type UpgradeResourceState_Request struct {
 
 func (x *UpgradeResourceState_Request) Reset() {
 	*x = UpgradeResourceState_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[38]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2033,7 +2441,7 @@ func (x *UpgradeResourceState_Request) String() string {
 func (*UpgradeResourceState_Request) ProtoMessage() {}
 
 func (x *UpgradeResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[38]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2046,7 +2454,7 @@ func (x *UpgradeResourceState_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpgradeResourceState_Request.ProtoReflect.Descriptor instead.
 func (*UpgradeResourceState_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{12, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{14, 0}
 }
 
 func (x *UpgradeResourceState_Request) GetTypeName() string {
@@ -2080,7 +2488,7 @@ type UpgradeResourceState_Response struct {
 
 func (x *UpgradeResourceState_Response) Reset() {
 	*x = UpgradeResourceState_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[39]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2092,7 +2500,7 @@ func (x *UpgradeResourceState_Response) String() string {
 func (*UpgradeResourceState_Response) ProtoMessage() {}
 
 func (x *UpgradeResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[39]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2105,7 +2513,7 @@ func (x *UpgradeResourceState_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpgradeResourceState_Response.ProtoReflect.Descriptor instead.
 func (*UpgradeResourceState_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{12, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{14, 1}
 }
 
 func (x *UpgradeResourceState_Response) GetUpgradedState() *DynamicValue {
@@ -2133,7 +2541,7 @@ type ValidateResourceTypeConfig_Request struct {
 
 func (x *ValidateResourceTypeConfig_Request) Reset() {
 	*x = ValidateResourceTypeConfig_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[40]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2145,7 +2553,7 @@ func (x *ValidateResourceTypeConfig_Request) String() string {
 func (*ValidateResourceTypeConfig_Request) ProtoMessage() {}
 
 func (x *ValidateResourceTypeConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[40]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2158,7 +2566,7 @@ func (x *ValidateResourceTypeConfig_Request) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use ValidateResourceTypeConfig_Request.ProtoReflect.Descriptor instead.
 func (*ValidateResourceTypeConfig_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{13, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{15, 0}
 }
 
 func (x *ValidateResourceTypeConfig_Request) GetTypeName() string {
@@ -2191,7 +2599,7 @@ type ValidateResourceTypeConfig_Response struct {
 
 func (x *ValidateResourceTypeConfig_Response) Reset() {
 	*x = ValidateResourceTypeConfig_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[41]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2203,7 +2611,7 @@ func (x *ValidateResourceTypeConfig_Response) String() string {
 func (*ValidateResourceTypeConfig_Response) ProtoMessage() {}
 
 func (x *ValidateResourceTypeConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[41]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2216,7 +2624,7 @@ func (x *ValidateResourceTypeConfig_Response) ProtoReflect() protoreflect.Messag
 
 // Deprecated: Use ValidateResourceTypeConfig_Response.ProtoReflect.Descriptor instead.
 func (*ValidateResourceTypeConfig_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{13, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{15, 1}
 }
 
 func (x *ValidateResourceTypeConfig_Response) GetDiagnostics() []*Diagnostic {
@@ -2236,7 +2644,7 @@ type ValidateDataSourceConfig_Request struct {
 
 func (x *ValidateDataSourceConfig_Request) Reset() {
 	*x = ValidateDataSourceConfig_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[42]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2248,7 +2656,7 @@ func (x *ValidateDataSourceConfig_Request) String() string {
 func (*ValidateDataSourceConfig_Request) ProtoMessage() {}
 
 func (x *ValidateDataSourceConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[42]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2261,7 +2669,7 @@ func (x *ValidateDataSourceConfig_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateDataSourceConfig_Request.ProtoReflect.Descriptor instead.
 func (*ValidateDataSourceConfig_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{14, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{16, 0}
 }
 
 func (x *ValidateDataSourceConfig_Request) GetTypeName() string {
@@ -2287,7 +2695,7 @@ type ValidateDataSourceConfig_Response struct {
 
 func (x *ValidateDataSourceConfig_Response) Reset() {
 	*x = ValidateDataSourceConfig_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[43]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2299,7 +2707,7 @@ func (x *ValidateDataSourceConfig_Response) String() string {
 func (*ValidateDataSourceConfig_Response) ProtoMessage() {}
 
 func (x *ValidateDataSourceConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[43]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2312,7 +2720,7 @@ func (x *ValidateDataSourceConfig_Response) ProtoReflect() protoreflect.Message 
 
 // Deprecated: Use ValidateDataSourceConfig_Response.ProtoReflect.Descriptor instead.
 func (*ValidateDataSourceConfig_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{14, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{16, 1}
 }
 
 func (x *ValidateDataSourceConfig_Response) GetDiagnostics() []*Diagnostic {
@@ -2333,7 +2741,7 @@ type Configure_Request struct {
 
 func (x *Configure_Request) Reset() {
 	*x = Configure_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[44]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2345,7 +2753,7 @@ func (x *Configure_Request) String() string {
 func (*Configure_Request) ProtoMessage() {}
 
 func (x *Configure_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[44]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2358,7 +2766,7 @@ func (x *Configure_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Configure_Request.ProtoReflect.Descriptor instead.
 func (*Configure_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{15, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{17, 0}
 }
 
 func (x *Configure_Request) GetTerraformVersion() string {
@@ -2391,7 +2799,7 @@ type Configure_Response struct {
 
 func (x *Configure_Response) Reset() {
 	*x = Configure_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[45]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2403,7 +2811,7 @@ func (x *Configure_Response) String() string {
 func (*Configure_Response) ProtoMessage() {}
 
 func (x *Configure_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[45]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2416,7 +2824,7 @@ func (x *Configure_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Configure_Response.ProtoReflect.Descriptor instead.
 func (*Configure_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{15, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{17, 1}
 }
 
 func (x *Configure_Response) GetDiagnostics() []*Diagnostic {
@@ -2439,7 +2847,7 @@ type ReadResource_Request struct {
 
 func (x *ReadResource_Request) Reset() {
 	*x = ReadResource_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[46]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2451,7 +2859,7 @@ func (x *ReadResource_Request) String() string {
 func (*ReadResource_Request) ProtoMessage() {}
 
 func (x *ReadResource_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[46]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2464,7 +2872,7 @@ func (x *ReadResource_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResource_Request.ProtoReflect.Descriptor instead.
 func (*ReadResource_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{16, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{18, 0}
 }
 
 func (x *ReadResource_Request) GetTypeName() string {
@@ -2514,7 +2922,7 @@ type ReadResource_Response struct {
 
 func (x *ReadResource_Response) Reset() {
 	*x = ReadResource_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[47]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2526,7 +2934,7 @@ func (x *ReadResource_Response) String() string {
 func (*ReadResource_Response) ProtoMessage() {}
 
 func (x *ReadResource_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[47]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2539,7 +2947,7 @@ func (x *ReadResource_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResource_Response.ProtoReflect.Descriptor instead.
 func (*ReadResource_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{16, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{18, 1}
 }
 
 func (x *ReadResource_Response) GetNewState() *DynamicValue {
@@ -2585,7 +2993,7 @@ type PlanResourceChange_Request struct {
 
 func (x *PlanResourceChange_Request) Reset() {
 	*x = PlanResourceChange_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[48]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2597,7 +3005,7 @@ func (x *PlanResourceChange_Request) String() string {
 func (*PlanResourceChange_Request) ProtoMessage() {}
 
 func (x *PlanResourceChange_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[48]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2610,7 +3018,7 @@ func (x *PlanResourceChange_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResourceChange_Request.ProtoReflect.Descriptor instead.
 func (*PlanResourceChange_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{17, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19, 0}
 }
 
 func (x *PlanResourceChange_Request) GetTypeName() string {
@@ -2676,7 +3084,7 @@ type PlanResourceChange_Response struct {
 
 func (x *PlanResourceChange_Response) Reset() {
 	*x = PlanResourceChange_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[49]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2688,7 +3096,7 @@ func (x *PlanResourceChange_Response) String() string {
 func (*PlanResourceChange_Response) ProtoMessage() {}
 
 func (x *PlanResourceChange_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[49]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2701,7 +3109,7 @@ func (x *PlanResourceChange_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResourceChange_Response.ProtoReflect.Descriptor instead.
 func (*PlanResourceChange_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{17, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19, 1}
 }
 
 func (x *PlanResourceChange_Response) GetPlannedState() *DynamicValue {
@@ -2760,7 +3168,7 @@ type ApplyResourceChange_Request struct {
 
 func (x *ApplyResourceChange_Request) Reset() {
 	*x = ApplyResourceChange_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[50]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2772,7 +3180,7 @@ func (x *ApplyResourceChange_Request) String() string {
 func (*ApplyResourceChange_Request) ProtoMessage() {}
 
 func (x *ApplyResourceChange_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[50]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2785,7 +3193,7 @@ func (x *ApplyResourceChange_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceChange_Request.ProtoReflect.Descriptor instead.
 func (*ApplyResourceChange_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{18, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20, 0}
 }
 
 func (x *ApplyResourceChange_Request) GetTypeName() string {
@@ -2842,7 +3250,7 @@ type ApplyResourceChange_Response struct {
 
 func (x *ApplyResourceChange_Response) Reset() {
 	*x = ApplyResourceChange_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[51]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2854,7 +3262,7 @@ func (x *ApplyResourceChange_Response) String() string {
 func (*ApplyResourceChange_Response) ProtoMessage() {}
 
 func (x *ApplyResourceChange_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[51]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2867,7 +3275,7 @@ func (x *ApplyResourceChange_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceChange_Response.ProtoReflect.Descriptor instead.
 func (*ApplyResourceChange_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{18, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20, 1}
 }
 
 func (x *ApplyResourceChange_Response) GetNewState() *DynamicValue {
@@ -2909,7 +3317,7 @@ type ImportResourceState_Request struct {
 
 func (x *ImportResourceState_Request) Reset() {
 	*x = ImportResourceState_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[52]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2921,7 +3329,7 @@ func (x *ImportResourceState_Request) String() string {
 func (*ImportResourceState_Request) ProtoMessage() {}
 
 func (x *ImportResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[52]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2934,7 +3342,7 @@ func (x *ImportResourceState_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResourceState_Request.ProtoReflect.Descriptor instead.
 func (*ImportResourceState_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21, 0}
 }
 
 func (x *ImportResourceState_Request) GetTypeName() string {
@@ -2969,7 +3377,7 @@ type ImportResourceState_ImportedResource struct {
 
 func (x *ImportResourceState_ImportedResource) Reset() {
 	*x = ImportResourceState_ImportedResource{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[53]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2981,7 +3389,7 @@ func (x *ImportResourceState_ImportedResource) String() string {
 func (*ImportResourceState_ImportedResource) ProtoMessage() {}
 
 func (x *ImportResourceState_ImportedResource) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[53]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2994,7 +3402,7 @@ func (x *ImportResourceState_ImportedResource) ProtoReflect() protoreflect.Messa
 
 // Deprecated: Use ImportResourceState_ImportedResource.ProtoReflect.Descriptor instead.
 func (*ImportResourceState_ImportedResource) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21, 1}
 }
 
 func (x *ImportResourceState_ImportedResource) GetTypeName() string {
@@ -3029,7 +3437,7 @@ type ImportResourceState_Response struct {
 
 func (x *ImportResourceState_Response) Reset() {
 	*x = ImportResourceState_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[54]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3041,7 +3449,7 @@ func (x *ImportResourceState_Response) String() string {
 func (*ImportResourceState_Response) ProtoMessage() {}
 
 func (x *ImportResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[54]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3054,7 +3462,7 @@ func (x *ImportResourceState_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResourceState_Response.ProtoReflect.Descriptor instead.
 func (*ImportResourceState_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19, 2}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21, 2}
 }
 
 func (x *ImportResourceState_Response) GetImportedResources() []*ImportResourceState_ImportedResource {
@@ -3090,7 +3498,7 @@ type ReadDataSource_Request struct {
 
 func (x *ReadDataSource_Request) Reset() {
 	*x = ReadDataSource_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[55]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3102,7 +3510,7 @@ func (x *ReadDataSource_Request) String() string {
 func (*ReadDataSource_Request) ProtoMessage() {}
 
 func (x *ReadDataSource_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[55]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3115,7 +3523,7 @@ func (x *ReadDataSource_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource_Request.ProtoReflect.Descriptor instead.
 func (*ReadDataSource_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22, 0}
 }
 
 func (x *ReadDataSource_Request) GetTypeName() string {
@@ -3157,7 +3565,7 @@ type ReadDataSource_Response struct {
 
 func (x *ReadDataSource_Response) Reset() {
 	*x = ReadDataSource_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[56]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3169,7 +3577,7 @@ func (x *ReadDataSource_Response) String() string {
 func (*ReadDataSource_Response) ProtoMessage() {}
 
 func (x *ReadDataSource_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[56]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3182,7 +3590,7 @@ func (x *ReadDataSource_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource_Response.ProtoReflect.Descriptor instead.
 func (*ReadDataSource_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22, 1}
 }
 
 func (x *ReadDataSource_Response) GetState() *DynamicValue {
@@ -3206,6 +3614,198 @@ func (x *ReadDataSource_Response) GetDeferred() *Deferred {
 	return nil
 }
 
+type GetFunctions_Request struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetFunctions_Request) Reset() {
+	*x = GetFunctions_Request{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[65]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetFunctions_Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetFunctions_Request) ProtoMessage() {}
+
+func (x *GetFunctions_Request) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[65]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetFunctions_Request.ProtoReflect.Descriptor instead.
+func (*GetFunctions_Request) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23, 0}
+}
+
+type GetFunctions_Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Functions     map[string]*Function   `protobuf:"bytes,1,rep,name=functions,proto3" json:"functions,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Diagnostics   []*Diagnostic          `protobuf:"bytes,2,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetFunctions_Response) Reset() {
+	*x = GetFunctions_Response{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[66]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetFunctions_Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetFunctions_Response) ProtoMessage() {}
+
+func (x *GetFunctions_Response) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[66]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetFunctions_Response.ProtoReflect.Descriptor instead.
+func (*GetFunctions_Response) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23, 1}
+}
+
+func (x *GetFunctions_Response) GetFunctions() map[string]*Function {
+	if x != nil {
+		return x.Functions
+	}
+	return nil
+}
+
+func (x *GetFunctions_Response) GetDiagnostics() []*Diagnostic {
+	if x != nil {
+		return x.Diagnostics
+	}
+	return nil
+}
+
+type CallFunction_Request struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Arguments     []*DynamicValue        `protobuf:"bytes,2,rep,name=arguments,proto3" json:"arguments,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallFunction_Request) Reset() {
+	*x = CallFunction_Request{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[68]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallFunction_Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallFunction_Request) ProtoMessage() {}
+
+func (x *CallFunction_Request) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[68]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallFunction_Request.ProtoReflect.Descriptor instead.
+func (*CallFunction_Request) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24, 0}
+}
+
+func (x *CallFunction_Request) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CallFunction_Request) GetArguments() []*DynamicValue {
+	if x != nil {
+		return x.Arguments
+	}
+	return nil
+}
+
+type CallFunction_Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Result        *DynamicValue          `protobuf:"bytes,1,opt,name=result,proto3" json:"result,omitempty"`
+	Error         *FunctionError         `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallFunction_Response) Reset() {
+	*x = CallFunction_Response{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[69]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallFunction_Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallFunction_Response) ProtoMessage() {}
+
+func (x *CallFunction_Response) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[69]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallFunction_Response.ProtoReflect.Descriptor instead.
+func (*CallFunction_Response) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24, 1}
+}
+
+func (x *CallFunction_Response) GetResult() *DynamicValue {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+func (x *CallFunction_Response) GetError() *FunctionError {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
 var File_tfplugin5_tfplugin5_proto protoreflect.FileDescriptor
 
 const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
@@ -3223,7 +3823,11 @@ const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\bSeverity\x12\v\n" +
 	"\aINVALID\x10\x00\x12\t\n" +
 	"\x05ERROR\x10\x01\x12\v\n" +
-	"\aWARNING\x10\x02\"\xdc\x01\n" +
+	"\aWARNING\x10\x02\"k\n" +
+	"\rFunctionError\x12\x12\n" +
+	"\x04text\x18\x01 \x01(\tR\x04text\x120\n" +
+	"\x11function_argument\x18\x02 \x01(\x03H\x00R\x10functionArgument\x88\x01\x01B\x14\n" +
+	"\x12_function_argument\"\xdc\x01\n" +
 	"\rAttributePath\x123\n" +
 	"\x05steps\x18\x01 \x03(\v2\x1d.tfplugin5.AttributePath.StepR\x05steps\x1a\x95\x01\n" +
 	"\x04Step\x12'\n" +
@@ -3287,7 +3891,26 @@ const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\x04LIST\x10\x02\x12\a\n" +
 	"\x03SET\x10\x03\x12\a\n" +
 	"\x03MAP\x10\x04\x12\t\n" +
-	"\x05GROUP\x10\x05\"\xa8\x01\n" +
+	"\x05GROUP\x10\x05\"\x8e\x05\n" +
+	"\bFunction\x12=\n" +
+	"\n" +
+	"parameters\x18\x01 \x03(\v2\x1d.tfplugin5.Function.ParameterR\n" +
+	"parameters\x12L\n" +
+	"\x12variadic_parameter\x18\x02 \x01(\v2\x1d.tfplugin5.Function.ParameterR\x11variadicParameter\x122\n" +
+	"\x06return\x18\x03 \x01(\v2\x1a.tfplugin5.Function.ReturnR\x06return\x12\x18\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\x12 \n" +
+	"\vdescription\x18\x05 \x01(\tR\vdescription\x12@\n" +
+	"\x10description_kind\x18\x06 \x01(\x0e2\x15.tfplugin5.StringKindR\x0fdescriptionKind\x12/\n" +
+	"\x13deprecation_message\x18\a \x01(\tR\x12deprecationMessage\x1a\xf3\x01\n" +
+	"\tParameter\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
+	"\x04type\x18\x02 \x01(\fR\x04type\x12(\n" +
+	"\x10allow_null_value\x18\x03 \x01(\bR\x0eallowNullValue\x120\n" +
+	"\x14allow_unknown_values\x18\x04 \x01(\bR\x12allowUnknownValues\x12 \n" +
+	"\vdescription\x18\x05 \x01(\tR\vdescription\x12@\n" +
+	"\x10description_kind\x18\x06 \x01(\x0e2\x15.tfplugin5.StringKindR\x0fdescriptionKind\x1a\x1c\n" +
+	"\x06Return\x12\x12\n" +
+	"\x04type\x18\x01 \x01(\fR\x04type\"\xa8\x01\n" +
 	"\x12ServerCapabilities\x12!\n" +
 	"\fplan_destroy\x18\x01 \x01(\bR\vplanDestroy\x12?\n" +
 	"\x1cget_provider_schema_optional\x18\x02 \x01(\bR\x19getProviderSchemaOptional\x12.\n" +
@@ -3301,33 +3924,40 @@ const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\aUNKNOWN\x10\x00\x12\x1b\n" +
 	"\x17RESOURCE_CONFIG_UNKNOWN\x10\x01\x12\x1b\n" +
 	"\x17PROVIDER_CONFIG_UNKNOWN\x10\x02\x12\x11\n" +
-	"\rABSENT_PREREQ\x10\x03\"\xa7\x03\n" +
+	"\rABSENT_PREREQ\x10\x03\"\x96\x04\n" +
 	"\vGetMetadata\x1a\t\n" +
-	"\aRequest\x1a\xa8\x02\n" +
+	"\aRequest\x1a\xef\x02\n" +
 	"\bResponse\x12N\n" +
 	"\x13server_capabilities\x18\x01 \x01(\v2\x1d.tfplugin5.ServerCapabilitiesR\x12serverCapabilities\x127\n" +
 	"\vdiagnostics\x18\x02 \x03(\v2\x15.tfplugin5.DiagnosticR\vdiagnostics\x12L\n" +
 	"\fdata_sources\x18\x03 \x03(\v2).tfplugin5.GetMetadata.DataSourceMetadataR\vdataSources\x12E\n" +
-	"\tresources\x18\x04 \x03(\v2'.tfplugin5.GetMetadata.ResourceMetadataR\tresources\x1a1\n" +
+	"\tresources\x18\x04 \x03(\v2'.tfplugin5.GetMetadata.ResourceMetadataR\tresources\x12E\n" +
+	"\tfunctions\x18\x05 \x03(\v2'.tfplugin5.GetMetadata.FunctionMetadataR\tfunctions\x1a&\n" +
+	"\x10FunctionMetadata\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x1a1\n" +
 	"\x12DataSourceMetadata\x12\x1b\n" +
 	"\ttype_name\x18\x01 \x01(\tR\btypeName\x1a/\n" +
 	"\x10ResourceMetadata\x12\x1b\n" +
-	"\ttype_name\x18\x01 \x01(\tR\btypeName\"\xa0\x05\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\"\xc7\x06\n" +
 	"\x11GetProviderSchema\x1a\t\n" +
-	"\aRequest\x1a\xff\x04\n" +
+	"\aRequest\x1a\xa6\x06\n" +
 	"\bResponse\x12-\n" +
 	"\bprovider\x18\x01 \x01(\v2\x11.tfplugin5.SchemaR\bprovider\x12e\n" +
 	"\x10resource_schemas\x18\x02 \x03(\v2:.tfplugin5.GetProviderSchema.Response.ResourceSchemasEntryR\x0fresourceSchemas\x12l\n" +
 	"\x13data_source_schemas\x18\x03 \x03(\v2<.tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntryR\x11dataSourceSchemas\x127\n" +
 	"\vdiagnostics\x18\x04 \x03(\v2\x15.tfplugin5.DiagnosticR\vdiagnostics\x126\n" +
 	"\rprovider_meta\x18\x05 \x01(\v2\x11.tfplugin5.SchemaR\fproviderMeta\x12N\n" +
-	"\x13server_capabilities\x18\x06 \x01(\v2\x1d.tfplugin5.ServerCapabilitiesR\x12serverCapabilities\x1aU\n" +
+	"\x13server_capabilities\x18\x06 \x01(\v2\x1d.tfplugin5.ServerCapabilitiesR\x12serverCapabilities\x12R\n" +
+	"\tfunctions\x18\a \x03(\v24.tfplugin5.GetProviderSchema.Response.FunctionsEntryR\tfunctions\x1aU\n" +
 	"\x14ResourceSchemasEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12'\n" +
 	"\x05value\x18\x02 \x01(\v2\x11.tfplugin5.SchemaR\x05value:\x028\x01\x1aW\n" +
 	"\x16DataSourceSchemasEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12'\n" +
-	"\x05value\x18\x02 \x01(\v2\x11.tfplugin5.SchemaR\x05value:\x028\x01\"\xdb\x01\n" +
+	"\x05value\x18\x02 \x01(\v2\x11.tfplugin5.SchemaR\x05value:\x028\x01\x1aQ\n" +
+	"\x0eFunctionsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12)\n" +
+	"\x05value\x18\x02 \x01(\v2\x13.tfplugin5.FunctionR\x05value:\x028\x01\"\xdb\x01\n" +
 	"\x15PrepareProviderConfig\x1a:\n" +
 	"\aRequest\x12/\n" +
 	"\x06config\x18\x01 \x01(\v2\x17.tfplugin5.DynamicValueR\x06config\x1a\x85\x01\n" +
@@ -3427,11 +4057,26 @@ const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\bResponse\x12-\n" +
 	"\x05state\x18\x01 \x01(\v2\x17.tfplugin5.DynamicValueR\x05state\x127\n" +
 	"\vdiagnostics\x18\x02 \x03(\v2\x15.tfplugin5.DiagnosticR\vdiagnostics\x12/\n" +
-	"\bdeferred\x18\x03 \x01(\v2\x13.tfplugin5.DeferredR\bdeferred*%\n" +
+	"\bdeferred\x18\x03 \x01(\v2\x13.tfplugin5.DeferredR\bdeferred\"\x81\x02\n" +
+	"\fGetFunctions\x1a\t\n" +
+	"\aRequest\x1a\xe5\x01\n" +
+	"\bResponse\x12M\n" +
+	"\tfunctions\x18\x01 \x03(\v2/.tfplugin5.GetFunctions.Response.FunctionsEntryR\tfunctions\x127\n" +
+	"\vdiagnostics\x18\x02 \x03(\v2\x15.tfplugin5.DiagnosticR\vdiagnostics\x1aQ\n" +
+	"\x0eFunctionsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12)\n" +
+	"\x05value\x18\x02 \x01(\v2\x13.tfplugin5.FunctionR\x05value:\x028\x01\"\xd1\x01\n" +
+	"\fCallFunction\x1aT\n" +
+	"\aRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x125\n" +
+	"\targuments\x18\x02 \x03(\v2\x17.tfplugin5.DynamicValueR\targuments\x1ak\n" +
+	"\bResponse\x12/\n" +
+	"\x06result\x18\x01 \x01(\v2\x17.tfplugin5.DynamicValueR\x06result\x12.\n" +
+	"\x05error\x18\x02 \x01(\v2\x18.tfplugin5.FunctionErrorR\x05error*%\n" +
 	"\n" +
 	"StringKind\x12\t\n" +
 	"\x05PLAIN\x10\x00\x12\f\n" +
-	"\bMARKDOWN\x10\x012\xe7\t\n" +
+	"\bMARKDOWN\x10\x012\x8d\v\n" +
 	"\bProvider\x12N\n" +
 	"\vGetMetadata\x12\x1e.tfplugin5.GetMetadata.Request\x1a\x1f.tfplugin5.GetMetadata.Response\x12X\n" +
 	"\tGetSchema\x12$.tfplugin5.GetProviderSchema.Request\x1a%.tfplugin5.GetProviderSchema.Response\x12l\n" +
@@ -3444,7 +4089,9 @@ const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\x12PlanResourceChange\x12%.tfplugin5.PlanResourceChange.Request\x1a&.tfplugin5.PlanResourceChange.Response\x12f\n" +
 	"\x13ApplyResourceChange\x12&.tfplugin5.ApplyResourceChange.Request\x1a'.tfplugin5.ApplyResourceChange.Response\x12f\n" +
 	"\x13ImportResourceState\x12&.tfplugin5.ImportResourceState.Request\x1a'.tfplugin5.ImportResourceState.Response\x12W\n" +
-	"\x0eReadDataSource\x12!.tfplugin5.ReadDataSource.Request\x1a\".tfplugin5.ReadDataSource.Response\x129\n" +
+	"\x0eReadDataSource\x12!.tfplugin5.ReadDataSource.Request\x1a\".tfplugin5.ReadDataSource.Response\x12Q\n" +
+	"\fGetFunctions\x12\x1f.tfplugin5.GetFunctions.Request\x1a .tfplugin5.GetFunctions.Response\x12Q\n" +
+	"\fCallFunction\x12\x1f.tfplugin5.CallFunction.Request\x1a .tfplugin5.CallFunction.Response\x129\n" +
 	"\x04Stop\x12\x17.tfplugin5.Stop.Request\x1a\x18.tfplugin5.Stop.ResponseBHZFgithub.com/strata-dev/strata/internal/providers/plugin/proto/tfplugin5b\x06proto3"
 
 var (
@@ -3460,7 +4107,7 @@ func file_tfplugin5_tfplugin5_proto_rawDescGZIP() []byte {
 }
 
 var file_tfplugin5_tfplugin5_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_tfplugin5_tfplugin5_proto_msgTypes = make([]protoimpl.MessageInfo, 57)
+var file_tfplugin5_tfplugin5_proto_msgTypes = make([]protoimpl.MessageInfo, 70)
 var file_tfplugin5_tfplugin5_proto_goTypes = []any{
 	(StringKind)(0),                              // 0: tfplugin5.StringKind
 	(Diagnostic_Severity)(0),                     // 1: tfplugin5.Diagnostic.Severity
@@ -3468,164 +4115,195 @@ var file_tfplugin5_tfplugin5_proto_goTypes = []any{
 	(Deferred_Reason)(0),                         // 3: tfplugin5.Deferred.Reason
 	(*DynamicValue)(nil),                         // 4: tfplugin5.DynamicValue
 	(*Diagnostic)(nil),                           // 5: tfplugin5.Diagnostic
-	(*AttributePath)(nil),                        // 6: tfplugin5.AttributePath
-	(*Stop)(nil),                                 // 7: tfplugin5.Stop
-	(*RawState)(nil),                             // 8: tfplugin5.RawState
-	(*Schema)(nil),                               // 9: tfplugin5.Schema
-	(*ServerCapabilities)(nil),                   // 10: tfplugin5.ServerCapabilities
-	(*ClientCapabilities)(nil),                   // 11: tfplugin5.ClientCapabilities
-	(*Deferred)(nil),                             // 12: tfplugin5.Deferred
-	(*GetMetadata)(nil),                          // 13: tfplugin5.GetMetadata
-	(*GetProviderSchema)(nil),                    // 14: tfplugin5.GetProviderSchema
-	(*PrepareProviderConfig)(nil),                // 15: tfplugin5.PrepareProviderConfig
-	(*UpgradeResourceState)(nil),                 // 16: tfplugin5.UpgradeResourceState
-	(*ValidateResourceTypeConfig)(nil),           // 17: tfplugin5.ValidateResourceTypeConfig
-	(*ValidateDataSourceConfig)(nil),             // 18: tfplugin5.ValidateDataSourceConfig
-	(*Configure)(nil),                            // 19: tfplugin5.Configure
-	(*ReadResource)(nil),                         // 20: tfplugin5.ReadResource
-	(*PlanResourceChange)(nil),                   // 21: tfplugin5.PlanResourceChange
-	(*ApplyResourceChange)(nil),                  // 22: tfplugin5.ApplyResourceChange
-	(*ImportResourceState)(nil),                  // 23: tfplugin5.ImportResourceState
-	(*ReadDataSource)(nil),                       // 24: tfplugin5.ReadDataSource
-	(*AttributePath_Step)(nil),                   // 25: tfplugin5.AttributePath.Step
-	(*Stop_Request)(nil),                         // 26: tfplugin5.Stop.Request
-	(*Stop_Response)(nil),                        // 27: tfplugin5.Stop.Response
-	nil,                                          // 28: tfplugin5.RawState.FlatmapEntry
-	(*Schema_Block)(nil),                         // 29: tfplugin5.Schema.Block
-	(*Schema_Attribute)(nil),                     // 30: tfplugin5.Schema.Attribute
-	(*Schema_NestedBlock)(nil),                   // 31: tfplugin5.Schema.NestedBlock
-	(*GetMetadata_Request)(nil),                  // 32: tfplugin5.GetMetadata.Request
-	(*GetMetadata_Response)(nil),                 // 33: tfplugin5.GetMetadata.Response
-	(*GetMetadata_DataSourceMetadata)(nil),       // 34: tfplugin5.GetMetadata.DataSourceMetadata
-	(*GetMetadata_ResourceMetadata)(nil),         // 35: tfplugin5.GetMetadata.ResourceMetadata
-	(*GetProviderSchema_Request)(nil),            // 36: tfplugin5.GetProviderSchema.Request
-	(*GetProviderSchema_Response)(nil),           // 37: tfplugin5.GetProviderSchema.Response
-	nil,                                          // 38: tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry
-	nil,                                          // 39: tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry
-	(*PrepareProviderConfig_Request)(nil),        // 40: tfplugin5.PrepareProviderConfig.Request
-	(*PrepareProviderConfig_Response)(nil),       // 41: tfplugin5.PrepareProviderConfig.Response
-	(*UpgradeResourceState_Request)(nil),         // 42: tfplugin5.UpgradeResourceState.Request
-	(*UpgradeResourceState_Response)(nil),        // 43: tfplugin5.UpgradeResourceState.Response
-	(*ValidateResourceTypeConfig_Request)(nil),   // 44: tfplugin5.ValidateResourceTypeConfig.Request
-	(*ValidateResourceTypeConfig_Response)(nil),  // 45: tfplugin5.ValidateResourceTypeConfig.Response
-	(*ValidateDataSourceConfig_Request)(nil),     // 46: tfplugin5.ValidateDataSourceConfig.Request
-	(*ValidateDataSourceConfig_Response)(nil),    // 47: tfplugin5.ValidateDataSourceConfig.Response
-	(*Configure_Request)(nil),                    // 48: tfplugin5.Configure.Request
-	(*Configure_Response)(nil),                   // 49: tfplugin5.Configure.Response
-	(*ReadResource_Request)(nil),                 // 50: tfplugin5.ReadResource.Request
-	(*ReadResource_Response)(nil),                // 51: tfplugin5.ReadResource.Response
-	(*PlanResourceChange_Request)(nil),           // 52: tfplugin5.PlanResourceChange.Request
-	(*PlanResourceChange_Response)(nil),          // 53: tfplugin5.PlanResourceChange.Response
-	(*ApplyResourceChange_Request)(nil),          // 54: tfplugin5.ApplyResourceChange.Request
-	(*ApplyResourceChange_Response)(nil),         // 55: tfplugin5.ApplyResourceChange.Response
-	(*ImportResourceState_Request)(nil),          // 56: tfplugin5.ImportResourceState.Request
-	(*ImportResourceState_ImportedResource)(nil), // 57: tfplugin5.ImportResourceState.ImportedResource
-	(*ImportResourceState_Response)(nil),         // 58: tfplugin5.ImportResourceState.Response
-	(*ReadDataSource_Request)(nil),               // 59: tfplugin5.ReadDataSource.Request
-	(*ReadDataSource_Response)(nil),              // 60: tfplugin5.ReadDataSource.Response
+	(*FunctionError)(nil),                        // 6: tfplugin5.FunctionError
+	(*AttributePath)(nil),                        // 7: tfplugin5.AttributePath
+	(*Stop)(nil),                                 // 8: tfplugin5.Stop
+	(*RawState)(nil),                             // 9: tfplugin5.RawState
+	(*Schema)(nil),                               // 10: tfplugin5.Schema
+	(*Function)(nil),                             // 11: tfplugin5.Function
+	(*ServerCapabilities)(nil),                   // 12: tfplugin5.ServerCapabilities
+	(*ClientCapabilities)(nil),                   // 13: tfplugin5.ClientCapabilities
+	(*Deferred)(nil),                             // 14: tfplugin5.Deferred
+	(*GetMetadata)(nil),                          // 15: tfplugin5.GetMetadata
+	(*GetProviderSchema)(nil),                    // 16: tfplugin5.GetProviderSchema
+	(*PrepareProviderConfig)(nil),                // 17: tfplugin5.PrepareProviderConfig
+	(*UpgradeResourceState)(nil),                 // 18: tfplugin5.UpgradeResourceState
+	(*ValidateResourceTypeConfig)(nil),           // 19: tfplugin5.ValidateResourceTypeConfig
+	(*ValidateDataSourceConfig)(nil),             // 20: tfplugin5.ValidateDataSourceConfig
+	(*Configure)(nil),                            // 21: tfplugin5.Configure
+	(*ReadResource)(nil),                         // 22: tfplugin5.ReadResource
+	(*PlanResourceChange)(nil),                   // 23: tfplugin5.PlanResourceChange
+	(*ApplyResourceChange)(nil),                  // 24: tfplugin5.ApplyResourceChange
+	(*ImportResourceState)(nil),                  // 25: tfplugin5.ImportResourceState
+	(*ReadDataSource)(nil),                       // 26: tfplugin5.ReadDataSource
+	(*GetFunctions)(nil),                         // 27: tfplugin5.GetFunctions
+	(*CallFunction)(nil),                         // 28: tfplugin5.CallFunction
+	(*AttributePath_Step)(nil),                   // 29: tfplugin5.AttributePath.Step
+	(*Stop_Request)(nil),                         // 30: tfplugin5.Stop.Request
+	(*Stop_Response)(nil),                        // 31: tfplugin5.Stop.Response
+	nil,                                          // 32: tfplugin5.RawState.FlatmapEntry
+	(*Schema_Block)(nil),                         // 33: tfplugin5.Schema.Block
+	(*Schema_Attribute)(nil),                     // 34: tfplugin5.Schema.Attribute
+	(*Schema_NestedBlock)(nil),                   // 35: tfplugin5.Schema.NestedBlock
+	(*Function_Parameter)(nil),                   // 36: tfplugin5.Function.Parameter
+	(*Function_Return)(nil),                      // 37: tfplugin5.Function.Return
+	(*GetMetadata_Request)(nil),                  // 38: tfplugin5.GetMetadata.Request
+	(*GetMetadata_Response)(nil),                 // 39: tfplugin5.GetMetadata.Response
+	(*GetMetadata_FunctionMetadata)(nil),         // 40: tfplugin5.GetMetadata.FunctionMetadata
+	(*GetMetadata_DataSourceMetadata)(nil),       // 41: tfplugin5.GetMetadata.DataSourceMetadata
+	(*GetMetadata_ResourceMetadata)(nil),         // 42: tfplugin5.GetMetadata.ResourceMetadata
+	(*GetProviderSchema_Request)(nil),            // 43: tfplugin5.GetProviderSchema.Request
+	(*GetProviderSchema_Response)(nil),           // 44: tfplugin5.GetProviderSchema.Response
+	nil,                                          // 45: tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry
+	nil,                                          // 46: tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry
+	nil,                                          // 47: tfplugin5.GetProviderSchema.Response.FunctionsEntry
+	(*PrepareProviderConfig_Request)(nil),        // 48: tfplugin5.PrepareProviderConfig.Request
+	(*PrepareProviderConfig_Response)(nil),       // 49: tfplugin5.PrepareProviderConfig.Response
+	(*UpgradeResourceState_Request)(nil),         // 50: tfplugin5.UpgradeResourceState.Request
+	(*UpgradeResourceState_Response)(nil),        // 51: tfplugin5.UpgradeResourceState.Response
+	(*ValidateResourceTypeConfig_Request)(nil),   // 52: tfplugin5.ValidateResourceTypeConfig.Request
+	(*ValidateResourceTypeConfig_Response)(nil),  // 53: tfplugin5.ValidateResourceTypeConfig.Response
+	(*ValidateDataSourceConfig_Request)(nil),     // 54: tfplugin5.ValidateDataSourceConfig.Request
+	(*ValidateDataSourceConfig_Response)(nil),    // 55: tfplugin5.ValidateDataSourceConfig.Response
+	(*Configure_Request)(nil),                    // 56: tfplugin5.Configure.Request
+	(*Configure_Response)(nil),                   // 57: tfplugin5.Configure.Response
+	(*ReadResource_Request)(nil),                 // 58: tfplugin5.ReadResource.Request
+	(*ReadResource_Response)(nil),                // 59: tfplugin5.ReadResource.Response
+	(*PlanResourceChange_Request)(nil),           // 60: tfplugin5.PlanResourceChange.Request
+	(*PlanResourceChange_Response)(nil),          // 61: tfplugin5.PlanResourceChange.Response
+	(*ApplyResourceChange_Request)(nil),          // 62: tfplugin5.ApplyResourceChange.Request
+	(*ApplyResourceChange_Response)(nil),         // 63: tfplugin5.ApplyResourceChange.Response
+	(*ImportResourceState_Request)(nil),          // 64: tfplugin5.ImportResourceState.Request
+	(*ImportResourceState_ImportedResource)(nil), // 65: tfplugin5.ImportResourceState.ImportedResource
+	(*ImportResourceState_Response)(nil),         // 66: tfplugin5.ImportResourceState.Response
+	(*ReadDataSource_Request)(nil),               // 67: tfplugin5.ReadDataSource.Request
+	(*ReadDataSource_Response)(nil),              // 68: tfplugin5.ReadDataSource.Response
+	(*GetFunctions_Request)(nil),                 // 69: tfplugin5.GetFunctions.Request
+	(*GetFunctions_Response)(nil),                // 70: tfplugin5.GetFunctions.Response
+	nil,                                          // 71: tfplugin5.GetFunctions.Response.FunctionsEntry
+	(*CallFunction_Request)(nil),                 // 72: tfplugin5.CallFunction.Request
+	(*CallFunction_Response)(nil),                // 73: tfplugin5.CallFunction.Response
 }
 var file_tfplugin5_tfplugin5_proto_depIdxs = []int32{
 	1,  // 0: tfplugin5.Diagnostic.severity:type_name -> tfplugin5.Diagnostic.Severity
-	6,  // 1: tfplugin5.Diagnostic.attribute:type_name -> tfplugin5.AttributePath
-	25, // 2: tfplugin5.AttributePath.steps:type_name -> tfplugin5.AttributePath.Step
-	28, // 3: tfplugin5.RawState.flatmap:type_name -> tfplugin5.RawState.FlatmapEntry
-	29, // 4: tfplugin5.Schema.block:type_name -> tfplugin5.Schema.Block
-	3,  // 5: tfplugin5.Deferred.reason:type_name -> tfplugin5.Deferred.Reason
-	30, // 6: tfplugin5.Schema.Block.attributes:type_name -> tfplugin5.Schema.Attribute
-	31, // 7: tfplugin5.Schema.Block.block_types:type_name -> tfplugin5.Schema.NestedBlock
-	0,  // 8: tfplugin5.Schema.Block.description_kind:type_name -> tfplugin5.StringKind
-	0,  // 9: tfplugin5.Schema.Attribute.description_kind:type_name -> tfplugin5.StringKind
-	29, // 10: tfplugin5.Schema.NestedBlock.block:type_name -> tfplugin5.Schema.Block
-	2,  // 11: tfplugin5.Schema.NestedBlock.nesting:type_name -> tfplugin5.Schema.NestedBlock.NestingMode
-	10, // 12: tfplugin5.GetMetadata.Response.server_capabilities:type_name -> tfplugin5.ServerCapabilities
-	5,  // 13: tfplugin5.GetMetadata.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	34, // 14: tfplugin5.GetMetadata.Response.data_sources:type_name -> tfplugin5.GetMetadata.DataSourceMetadata
-	35, // 15: tfplugin5.GetMetadata.Response.resources:type_name -> tfplugin5.GetMetadata.ResourceMetadata
-	9,  // 16: tfplugin5.GetProviderSchema.Response.provider:type_name -> tfplugin5.Schema
-	38, // 17: tfplugin5.GetProviderSchema.Response.resource_schemas:type_name -> tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry
-	39, // 18: tfplugin5.GetProviderSchema.Response.data_source_schemas:type_name -> tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry
-	5,  // 19: tfplugin5.GetProviderSchema.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	9,  // 20: tfplugin5.GetProviderSchema.Response.provider_meta:type_name -> tfplugin5.Schema
-	10, // 21: tfplugin5.GetProviderSchema.Response.server_capabilities:type_name -> tfplugin5.ServerCapabilities
-	9,  // 22: tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry.value:type_name -> tfplugin5.Schema
-	9,  // 23: tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry.value:type_name -> tfplugin5.Schema
-	4,  // 24: tfplugin5.PrepareProviderConfig.Request.config:type_name -> tfplugin5.DynamicValue
-	4,  // 25: tfplugin5.PrepareProviderConfig.Response.prepared_config:type_name -> tfplugin5.DynamicValue
-	5,  // 26: tfplugin5.PrepareProviderConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	8,  // 27: tfplugin5.UpgradeResourceState.Request.raw_state:type_name -> tfplugin5.RawState
-	4,  // 28: tfplugin5.UpgradeResourceState.Response.upgraded_state:type_name -> tfplugin5.DynamicValue
-	5,  // 29: tfplugin5.UpgradeResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	4,  // 30: tfplugin5.ValidateResourceTypeConfig.Request.config:type_name -> tfplugin5.DynamicValue
-	11, // 31: tfplugin5.ValidateResourceTypeConfig.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	5,  // 32: tfplugin5.ValidateResourceTypeConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	4,  // 33: tfplugin5.ValidateDataSourceConfig.Request.config:type_name -> tfplugin5.DynamicValue
-	5,  // 34: tfplugin5.ValidateDataSourceConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	4,  // 35: tfplugin5.Configure.Request.config:type_name -> tfplugin5.DynamicValue
-	11, // 36: tfplugin5.Configure.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	5,  // 37: tfplugin5.Configure.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	4,  // 38: tfplugin5.ReadResource.Request.current_state:type_name -> tfplugin5.DynamicValue
-	4,  // 39: tfplugin5.ReadResource.Request.provider_meta:type_name -> tfplugin5.DynamicValue
-	11, // 40: tfplugin5.ReadResource.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	4,  // 41: tfplugin5.ReadResource.Response.new_state:type_name -> tfplugin5.DynamicValue
-	5,  // 42: tfplugin5.ReadResource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	12, // 43: tfplugin5.ReadResource.Response.deferred:type_name -> tfplugin5.Deferred
-	4,  // 44: tfplugin5.PlanResourceChange.Request.prior_state:type_name -> tfplugin5.DynamicValue
-	4,  // 45: tfplugin5.PlanResourceChange.Request.proposed_new_state:type_name -> tfplugin5.DynamicValue
-	4,  // 46: tfplugin5.PlanResourceChange.Request.config:type_name -> tfplugin5.DynamicValue
-	4,  // 47: tfplugin5.PlanResourceChange.Request.provider_meta:type_name -> tfplugin5.DynamicValue
-	11, // 48: tfplugin5.PlanResourceChange.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	4,  // 49: tfplugin5.PlanResourceChange.Response.planned_state:type_name -> tfplugin5.DynamicValue
-	6,  // 50: tfplugin5.PlanResourceChange.Response.requires_replace:type_name -> tfplugin5.AttributePath
-	5,  // 51: tfplugin5.PlanResourceChange.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	12, // 52: tfplugin5.PlanResourceChange.Response.deferred:type_name -> tfplugin5.Deferred
-	4,  // 53: tfplugin5.ApplyResourceChange.Request.prior_state:type_name -> tfplugin5.DynamicValue
-	4,  // 54: tfplugin5.ApplyResourceChange.Request.planned_state:type_name -> tfplugin5.DynamicValue
-	4,  // 55: tfplugin5.ApplyResourceChange.Request.config:type_name -> tfplugin5.DynamicValue
-	4,  // 56: tfplugin5.ApplyResourceChange.Request.provider_meta:type_name -> tfplugin5.DynamicValue
-	4,  // 57: tfplugin5.ApplyResourceChange.Response.new_state:type_name -> tfplugin5.DynamicValue
-	5,  // 58: tfplugin5.ApplyResourceChange.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	11, // 59: tfplugin5.ImportResourceState.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	4,  // 60: tfplugin5.ImportResourceState.ImportedResource.state:type_name -> tfplugin5.DynamicValue
-	57, // 61: tfplugin5.ImportResourceState.Response.imported_resources:type_name -> tfplugin5.ImportResourceState.ImportedResource
-	5,  // 62: tfplugin5.ImportResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	12, // 63: tfplugin5.ImportResourceState.Response.deferred:type_name -> tfplugin5.Deferred
-	4,  // 64: tfplugin5.ReadDataSource.Request.config:type_name -> tfplugin5.DynamicValue
-	4,  // 65: tfplugin5.ReadDataSource.Request.provider_meta:type_name -> tfplugin5.DynamicValue
-	11, // 66: tfplugin5.ReadDataSource.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	4,  // 67: tfplugin5.ReadDataSource.Response.state:type_name -> tfplugin5.DynamicValue
-	5,  // 68: tfplugin5.ReadDataSource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	12, // 69: tfplugin5.ReadDataSource.Response.deferred:type_name -> tfplugin5.Deferred
-	32, // 70: tfplugin5.Provider.GetMetadata:input_type -> tfplugin5.GetMetadata.Request
-	36, // 71: tfplugin5.Provider.GetSchema:input_type -> tfplugin5.GetProviderSchema.Request
-	40, // 72: tfplugin5.Provider.PrepareProviderConfig:input_type -> tfplugin5.PrepareProviderConfig.Request
-	44, // 73: tfplugin5.Provider.ValidateResourceTypeConfig:input_type -> tfplugin5.ValidateResourceTypeConfig.Request
-	46, // 74: tfplugin5.Provider.ValidateDataSourceConfig:input_type -> tfplugin5.ValidateDataSourceConfig.Request
-	42, // 75: tfplugin5.Provider.UpgradeResourceState:input_type -> tfplugin5.UpgradeResourceState.Request
-	48, // 76: tfplugin5.Provider.Configure:input_type -> tfplugin5.Configure.Request
-	50, // 77: tfplugin5.Provider.ReadResource:input_type -> tfplugin5.ReadResource.Request
-	52, // 78: tfplugin5.Provider.PlanResourceChange:input_type -> tfplugin5.PlanResourceChange.Request
-	54, // 79: tfplugin5.Provider.ApplyResourceChange:input_type -> tfplugin5.ApplyResourceChange.Request
-	56, // 80: tfplugin5.Provider.ImportResourceState:input_type -> tfplugin5.ImportResourceState.Request
-	59, // 81: tfplugin5.Provider.ReadDataSource:input_type -> tfplugin5.ReadDataSource.Request
-	26, // 82: tfplugin5.Provider.Stop:input_type -> tfplugin5.Stop.Request
-	33, // 83: tfplugin5.Provider.GetMetadata:output_type -> tfplugin5.GetMetadata.Response
-	37, // 84: tfplugin5.Provider.GetSchema:output_type -> tfplugin5.GetProviderSchema.Response
-	41, // 85: tfplugin5.Provider.PrepareProviderConfig:output_type -> tfplugin5.PrepareProviderConfig.Response
-	45, // 86: tfplugin5.Provider.ValidateResourceTypeConfig:output_type -> tfplugin5.ValidateResourceTypeConfig.Response
-	47, // 87: tfplugin5.Provider.ValidateDataSourceConfig:output_type -> tfplugin5.ValidateDataSourceConfig.Response
-	43, // 88: tfplugin5.Provider.UpgradeResourceState:output_type -> tfplugin5.UpgradeResourceState.Response
-	49, // 89: tfplugin5.Provider.Configure:output_type -> tfplugin5.Configure.Response
-	51, // 90: tfplugin5.Provider.ReadResource:output_type -> tfplugin5.ReadResource.Response
-	53, // 91: tfplugin5.Provider.PlanResourceChange:output_type -> tfplugin5.PlanResourceChange.Response
-	55, // 92: tfplugin5.Provider.ApplyResourceChange:output_type -> tfplugin5.ApplyResourceChange.Response
-	58, // 93: tfplugin5.Provider.ImportResourceState:output_type -> tfplugin5.ImportResourceState.Response
-	60, // 94: tfplugin5.Provider.ReadDataSource:output_type -> tfplugin5.ReadDataSource.Response
-	27, // 95: tfplugin5.Provider.Stop:output_type -> tfplugin5.Stop.Response
-	83, // [83:96] is the sub-list for method output_type
-	70, // [70:83] is the sub-list for method input_type
-	70, // [70:70] is the sub-list for extension type_name
-	70, // [70:70] is the sub-list for extension extendee
-	0,  // [0:70] is the sub-list for field type_name
+	7,  // 1: tfplugin5.Diagnostic.attribute:type_name -> tfplugin5.AttributePath
+	29, // 2: tfplugin5.AttributePath.steps:type_name -> tfplugin5.AttributePath.Step
+	32, // 3: tfplugin5.RawState.flatmap:type_name -> tfplugin5.RawState.FlatmapEntry
+	33, // 4: tfplugin5.Schema.block:type_name -> tfplugin5.Schema.Block
+	36, // 5: tfplugin5.Function.parameters:type_name -> tfplugin5.Function.Parameter
+	36, // 6: tfplugin5.Function.variadic_parameter:type_name -> tfplugin5.Function.Parameter
+	37, // 7: tfplugin5.Function.return:type_name -> tfplugin5.Function.Return
+	0,  // 8: tfplugin5.Function.description_kind:type_name -> tfplugin5.StringKind
+	3,  // 9: tfplugin5.Deferred.reason:type_name -> tfplugin5.Deferred.Reason
+	34, // 10: tfplugin5.Schema.Block.attributes:type_name -> tfplugin5.Schema.Attribute
+	35, // 11: tfplugin5.Schema.Block.block_types:type_name -> tfplugin5.Schema.NestedBlock
+	0,  // 12: tfplugin5.Schema.Block.description_kind:type_name -> tfplugin5.StringKind
+	0,  // 13: tfplugin5.Schema.Attribute.description_kind:type_name -> tfplugin5.StringKind
+	33, // 14: tfplugin5.Schema.NestedBlock.block:type_name -> tfplugin5.Schema.Block
+	2,  // 15: tfplugin5.Schema.NestedBlock.nesting:type_name -> tfplugin5.Schema.NestedBlock.NestingMode
+	0,  // 16: tfplugin5.Function.Parameter.description_kind:type_name -> tfplugin5.StringKind
+	12, // 17: tfplugin5.GetMetadata.Response.server_capabilities:type_name -> tfplugin5.ServerCapabilities
+	5,  // 18: tfplugin5.GetMetadata.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	41, // 19: tfplugin5.GetMetadata.Response.data_sources:type_name -> tfplugin5.GetMetadata.DataSourceMetadata
+	42, // 20: tfplugin5.GetMetadata.Response.resources:type_name -> tfplugin5.GetMetadata.ResourceMetadata
+	40, // 21: tfplugin5.GetMetadata.Response.functions:type_name -> tfplugin5.GetMetadata.FunctionMetadata
+	10, // 22: tfplugin5.GetProviderSchema.Response.provider:type_name -> tfplugin5.Schema
+	45, // 23: tfplugin5.GetProviderSchema.Response.resource_schemas:type_name -> tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry
+	46, // 24: tfplugin5.GetProviderSchema.Response.data_source_schemas:type_name -> tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry
+	5,  // 25: tfplugin5.GetProviderSchema.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	10, // 26: tfplugin5.GetProviderSchema.Response.provider_meta:type_name -> tfplugin5.Schema
+	12, // 27: tfplugin5.GetProviderSchema.Response.server_capabilities:type_name -> tfplugin5.ServerCapabilities
+	47, // 28: tfplugin5.GetProviderSchema.Response.functions:type_name -> tfplugin5.GetProviderSchema.Response.FunctionsEntry
+	10, // 29: tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry.value:type_name -> tfplugin5.Schema
+	10, // 30: tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry.value:type_name -> tfplugin5.Schema
+	11, // 31: tfplugin5.GetProviderSchema.Response.FunctionsEntry.value:type_name -> tfplugin5.Function
+	4,  // 32: tfplugin5.PrepareProviderConfig.Request.config:type_name -> tfplugin5.DynamicValue
+	4,  // 33: tfplugin5.PrepareProviderConfig.Response.prepared_config:type_name -> tfplugin5.DynamicValue
+	5,  // 34: tfplugin5.PrepareProviderConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	9,  // 35: tfplugin5.UpgradeResourceState.Request.raw_state:type_name -> tfplugin5.RawState
+	4,  // 36: tfplugin5.UpgradeResourceState.Response.upgraded_state:type_name -> tfplugin5.DynamicValue
+	5,  // 37: tfplugin5.UpgradeResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,  // 38: tfplugin5.ValidateResourceTypeConfig.Request.config:type_name -> tfplugin5.DynamicValue
+	13, // 39: tfplugin5.ValidateResourceTypeConfig.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	5,  // 40: tfplugin5.ValidateResourceTypeConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,  // 41: tfplugin5.ValidateDataSourceConfig.Request.config:type_name -> tfplugin5.DynamicValue
+	5,  // 42: tfplugin5.ValidateDataSourceConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,  // 43: tfplugin5.Configure.Request.config:type_name -> tfplugin5.DynamicValue
+	13, // 44: tfplugin5.Configure.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	5,  // 45: tfplugin5.Configure.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,  // 46: tfplugin5.ReadResource.Request.current_state:type_name -> tfplugin5.DynamicValue
+	4,  // 47: tfplugin5.ReadResource.Request.provider_meta:type_name -> tfplugin5.DynamicValue
+	13, // 48: tfplugin5.ReadResource.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	4,  // 49: tfplugin5.ReadResource.Response.new_state:type_name -> tfplugin5.DynamicValue
+	5,  // 50: tfplugin5.ReadResource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	14, // 51: tfplugin5.ReadResource.Response.deferred:type_name -> tfplugin5.Deferred
+	4,  // 52: tfplugin5.PlanResourceChange.Request.prior_state:type_name -> tfplugin5.DynamicValue
+	4,  // 53: tfplugin5.PlanResourceChange.Request.proposed_new_state:type_name -> tfplugin5.DynamicValue
+	4,  // 54: tfplugin5.PlanResourceChange.Request.config:type_name -> tfplugin5.DynamicValue
+	4,  // 55: tfplugin5.PlanResourceChange.Request.provider_meta:type_name -> tfplugin5.DynamicValue
+	13, // 56: tfplugin5.PlanResourceChange.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	4,  // 57: tfplugin5.PlanResourceChange.Response.planned_state:type_name -> tfplugin5.DynamicValue
+	7,  // 58: tfplugin5.PlanResourceChange.Response.requires_replace:type_name -> tfplugin5.AttributePath
+	5,  // 59: tfplugin5.PlanResourceChange.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	14, // 60: tfplugin5.PlanResourceChange.Response.deferred:type_name -> tfplugin5.Deferred
+	4,  // 61: tfplugin5.ApplyResourceChange.Request.prior_state:type_name -> tfplugin5.DynamicValue
+	4,  // 62: tfplugin5.ApplyResourceChange.Request.planned_state:type_name -> tfplugin5.DynamicValue
+	4,  // 63: tfplugin5.ApplyResourceChange.Request.config:type_name -> tfplugin5.DynamicValue
+	4,  // 64: tfplugin5.ApplyResourceChange.Request.provider_meta:type_name -> tfplugin5.DynamicValue
+	4,  // 65: tfplugin5.ApplyResourceChange.Response.new_state:type_name -> tfplugin5.DynamicValue
+	5,  // 66: tfplugin5.ApplyResourceChange.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	13, // 67: tfplugin5.ImportResourceState.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	4,  // 68: tfplugin5.ImportResourceState.ImportedResource.state:type_name -> tfplugin5.DynamicValue
+	65, // 69: tfplugin5.ImportResourceState.Response.imported_resources:type_name -> tfplugin5.ImportResourceState.ImportedResource
+	5,  // 70: tfplugin5.ImportResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	14, // 71: tfplugin5.ImportResourceState.Response.deferred:type_name -> tfplugin5.Deferred
+	4,  // 72: tfplugin5.ReadDataSource.Request.config:type_name -> tfplugin5.DynamicValue
+	4,  // 73: tfplugin5.ReadDataSource.Request.provider_meta:type_name -> tfplugin5.DynamicValue
+	13, // 74: tfplugin5.ReadDataSource.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	4,  // 75: tfplugin5.ReadDataSource.Response.state:type_name -> tfplugin5.DynamicValue
+	5,  // 76: tfplugin5.ReadDataSource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	14, // 77: tfplugin5.ReadDataSource.Response.deferred:type_name -> tfplugin5.Deferred
+	71, // 78: tfplugin5.GetFunctions.Response.functions:type_name -> tfplugin5.GetFunctions.Response.FunctionsEntry
+	5,  // 79: tfplugin5.GetFunctions.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	11, // 80: tfplugin5.GetFunctions.Response.FunctionsEntry.value:type_name -> tfplugin5.Function
+	4,  // 81: tfplugin5.CallFunction.Request.arguments:type_name -> tfplugin5.DynamicValue
+	4,  // 82: tfplugin5.CallFunction.Response.result:type_name -> tfplugin5.DynamicValue
+	6,  // 83: tfplugin5.CallFunction.Response.error:type_name -> tfplugin5.FunctionError
+	38, // 84: tfplugin5.Provider.GetMetadata:input_type -> tfplugin5.GetMetadata.Request
+	43, // 85: tfplugin5.Provider.GetSchema:input_type -> tfplugin5.GetProviderSchema.Request
+	48, // 86: tfplugin5.Provider.PrepareProviderConfig:input_type -> tfplugin5.PrepareProviderConfig.Request
+	52, // 87: tfplugin5.Provider.ValidateResourceTypeConfig:input_type -> tfplugin5.ValidateResourceTypeConfig.Request
+	54, // 88: tfplugin5.Provider.ValidateDataSourceConfig:input_type -> tfplugin5.ValidateDataSourceConfig.Request
+	50, // 89: tfplugin5.Provider.UpgradeResourceState:input_type -> tfplugin5.UpgradeResourceState.Request
+	56, // 90: tfplugin5.Provider.Configure:input_type -> tfplugin5.Configure.Request
+	58, // 91: tfplugin5.Provider.ReadResource:input_type -> tfplugin5.ReadResource.Request
+	60, // 92: tfplugin5.Provider.PlanResourceChange:input_type -> tfplugin5.PlanResourceChange.Request
+	62, // 93: tfplugin5.Provider.ApplyResourceChange:input_type -> tfplugin5.ApplyResourceChange.Request
+	64, // 94: tfplugin5.Provider.ImportResourceState:input_type -> tfplugin5.ImportResourceState.Request
+	67, // 95: tfplugin5.Provider.ReadDataSource:input_type -> tfplugin5.ReadDataSource.Request
+	69, // 96: tfplugin5.Provider.GetFunctions:input_type -> tfplugin5.GetFunctions.Request
+	72, // 97: tfplugin5.Provider.CallFunction:input_type -> tfplugin5.CallFunction.Request
+	30, // 98: tfplugin5.Provider.Stop:input_type -> tfplugin5.Stop.Request
+	39, // 99: tfplugin5.Provider.GetMetadata:output_type -> tfplugin5.GetMetadata.Response
+	44, // 100: tfplugin5.Provider.GetSchema:output_type -> tfplugin5.GetProviderSchema.Response
+	49, // 101: tfplugin5.Provider.PrepareProviderConfig:output_type -> tfplugin5.PrepareProviderConfig.Response
+	53, // 102: tfplugin5.Provider.ValidateResourceTypeConfig:output_type -> tfplugin5.ValidateResourceTypeConfig.Response
+	55, // 103: tfplugin5.Provider.ValidateDataSourceConfig:output_type -> tfplugin5.ValidateDataSourceConfig.Response
+	51, // 104: tfplugin5.Provider.UpgradeResourceState:output_type -> tfplugin5.UpgradeResourceState.Response
+	57, // 105: tfplugin5.Provider.Configure:output_type -> tfplugin5.Configure.Response
+	59, // 106: tfplugin5.Provider.ReadResource:output_type -> tfplugin5.ReadResource.Response
+	61, // 107: tfplugin5.Provider.PlanResourceChange:output_type -> tfplugin5.PlanResourceChange.Response
+	63, // 108: tfplugin5.Provider.ApplyResourceChange:output_type -> tfplugin5.ApplyResourceChange.Response
+	66, // 109: tfplugin5.Provider.ImportResourceState:output_type -> tfplugin5.ImportResourceState.Response
+	68, // 110: tfplugin5.Provider.ReadDataSource:output_type -> tfplugin5.ReadDataSource.Response
+	70, // 111: tfplugin5.Provider.GetFunctions:output_type -> tfplugin5.GetFunctions.Response
+	73, // 112: tfplugin5.Provider.CallFunction:output_type -> tfplugin5.CallFunction.Response
+	31, // 113: tfplugin5.Provider.Stop:output_type -> tfplugin5.Stop.Response
+	99, // [99:114] is the sub-list for method output_type
+	84, // [84:99] is the sub-list for method input_type
+	84, // [84:84] is the sub-list for extension type_name
+	84, // [84:84] is the sub-list for extension extendee
+	0,  // [0:84] is the sub-list for field type_name
 }
 
 func init() { file_tfplugin5_tfplugin5_proto_init() }
@@ -3633,7 +4311,8 @@ func file_tfplugin5_tfplugin5_proto_init() {
 	if File_tfplugin5_tfplugin5_proto != nil {
 		return
 	}
-	file_tfplugin5_tfplugin5_proto_msgTypes[21].OneofWrappers = []any{
+	file_tfplugin5_tfplugin5_proto_msgTypes[2].OneofWrappers = []any{}
+	file_tfplugin5_tfplugin5_proto_msgTypes[25].OneofWrappers = []any{
 		(*AttributePath_Step_AttributeName)(nil),
 		(*AttributePath_Step_ElementKeyString)(nil),
 		(*AttributePath_Step_ElementKeyInt)(nil),
@@ -3644,7 +4323,7 @@ func file_tfplugin5_tfplugin5_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tfplugin5_tfplugin5_proto_rawDesc), len(file_tfplugin5_tfplugin5_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   57,
+			NumMessages:   70,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -178,7 +178,7 @@ func (x Schema_NestedBlock_NestingMode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Schema_NestedBlock_NestingMode.Descriptor instead.
 func (Schema_NestedBlock_NestingMode) EnumDescriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5, 2, 0}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{6, 2, 0}
 }
 
 type Schema_Object_NestingMode int32
@@ -233,7 +233,7 @@ func (x Schema_Object_NestingMode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Schema_Object_NestingMode.Descriptor instead.
 func (Schema_Object_NestingMode) EnumDescriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5, 3, 0}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{6, 3, 0}
 }
 
 type Deferred_Reason int32
@@ -285,7 +285,7 @@ func (x Deferred_Reason) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Deferred_Reason.Descriptor instead.
 func (Deferred_Reason) EnumDescriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{8, 0}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{10, 0}
 }
 
 // DynamicValue carries an object in one of two encodings: msgpack (the
@@ -410,6 +410,60 @@ func (x *Diagnostic) GetAttribute() *AttributePath {
 	return nil
 }
 
+// FunctionError is the error of a provider-defined function call: its
+// text and, when one argument caused it, that argument's index.
+type FunctionError struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	Text             string                 `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
+	FunctionArgument *int64                 `protobuf:"varint,2,opt,name=function_argument,json=functionArgument,proto3,oneof" json:"function_argument,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *FunctionError) Reset() {
+	*x = FunctionError{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FunctionError) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FunctionError) ProtoMessage() {}
+
+func (x *FunctionError) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FunctionError.ProtoReflect.Descriptor instead.
+func (*FunctionError) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *FunctionError) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *FunctionError) GetFunctionArgument() int64 {
+	if x != nil && x.FunctionArgument != nil {
+		return *x.FunctionArgument
+	}
+	return 0
+}
+
 type AttributePath struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Steps         []*AttributePath_Step  `protobuf:"bytes,1,rep,name=steps,proto3" json:"steps,omitempty"`
@@ -419,7 +473,7 @@ type AttributePath struct {
 
 func (x *AttributePath) Reset() {
 	*x = AttributePath{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[2]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -431,7 +485,7 @@ func (x *AttributePath) String() string {
 func (*AttributePath) ProtoMessage() {}
 
 func (x *AttributePath) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[2]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -444,7 +498,7 @@ func (x *AttributePath) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AttributePath.ProtoReflect.Descriptor instead.
 func (*AttributePath) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{2}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *AttributePath) GetSteps() []*AttributePath_Step {
@@ -462,7 +516,7 @@ type StopProvider struct {
 
 func (x *StopProvider) Reset() {
 	*x = StopProvider{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[3]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -474,7 +528,7 @@ func (x *StopProvider) String() string {
 func (*StopProvider) ProtoMessage() {}
 
 func (x *StopProvider) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[3]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -487,7 +541,7 @@ func (x *StopProvider) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopProvider.ProtoReflect.Descriptor instead.
 func (*StopProvider) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{3}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{4}
 }
 
 // RawState is a stored object as the state file holds it: JSON, or the
@@ -502,7 +556,7 @@ type RawState struct {
 
 func (x *RawState) Reset() {
 	*x = RawState{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[4]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -514,7 +568,7 @@ func (x *RawState) String() string {
 func (*RawState) ProtoMessage() {}
 
 func (x *RawState) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[4]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -527,7 +581,7 @@ func (x *RawState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RawState.ProtoReflect.Descriptor instead.
 func (*RawState) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{4}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *RawState) GetJson() []byte {
@@ -554,7 +608,7 @@ type Schema struct {
 
 func (x *Schema) Reset() {
 	*x = Schema{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[5]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -566,7 +620,7 @@ func (x *Schema) String() string {
 func (*Schema) ProtoMessage() {}
 
 func (x *Schema) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[5]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -579,7 +633,7 @@ func (x *Schema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema.ProtoReflect.Descriptor instead.
 func (*Schema) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Schema) GetVersion() int64 {
@@ -596,6 +650,100 @@ func (x *Schema) GetBlock() *Schema_Block {
 	return nil
 }
 
+// Function is the signature of a provider-defined function. Types are cty
+// types in their JSON form.
+type Function struct {
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	Parameters         []*Function_Parameter  `protobuf:"bytes,1,rep,name=parameters,proto3" json:"parameters,omitempty"`
+	VariadicParameter  *Function_Parameter    `protobuf:"bytes,2,opt,name=variadic_parameter,json=variadicParameter,proto3" json:"variadic_parameter,omitempty"`
+	Return             *Function_Return       `protobuf:"bytes,3,opt,name=return,proto3" json:"return,omitempty"`
+	Summary            string                 `protobuf:"bytes,4,opt,name=summary,proto3" json:"summary,omitempty"`
+	Description        string                 `protobuf:"bytes,5,opt,name=description,proto3" json:"description,omitempty"`
+	DescriptionKind    StringKind             `protobuf:"varint,6,opt,name=description_kind,json=descriptionKind,proto3,enum=tfplugin6.StringKind" json:"description_kind,omitempty"`
+	DeprecationMessage string                 `protobuf:"bytes,7,opt,name=deprecation_message,json=deprecationMessage,proto3" json:"deprecation_message,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *Function) Reset() {
+	*x = Function{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Function) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Function) ProtoMessage() {}
+
+func (x *Function) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Function.ProtoReflect.Descriptor instead.
+func (*Function) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *Function) GetParameters() []*Function_Parameter {
+	if x != nil {
+		return x.Parameters
+	}
+	return nil
+}
+
+func (x *Function) GetVariadicParameter() *Function_Parameter {
+	if x != nil {
+		return x.VariadicParameter
+	}
+	return nil
+}
+
+func (x *Function) GetReturn() *Function_Return {
+	if x != nil {
+		return x.Return
+	}
+	return nil
+}
+
+func (x *Function) GetSummary() string {
+	if x != nil {
+		return x.Summary
+	}
+	return ""
+}
+
+func (x *Function) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *Function) GetDescriptionKind() StringKind {
+	if x != nil {
+		return x.DescriptionKind
+	}
+	return StringKind_PLAIN
+}
+
+func (x *Function) GetDeprecationMessage() string {
+	if x != nil {
+		return x.DeprecationMessage
+	}
+	return ""
+}
+
 type ServerCapabilities struct {
 	state                     protoimpl.MessageState `protogen:"open.v1"`
 	PlanDestroy               bool                   `protobuf:"varint,1,opt,name=plan_destroy,json=planDestroy,proto3" json:"plan_destroy,omitempty"`
@@ -607,7 +755,7 @@ type ServerCapabilities struct {
 
 func (x *ServerCapabilities) Reset() {
 	*x = ServerCapabilities{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[6]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -619,7 +767,7 @@ func (x *ServerCapabilities) String() string {
 func (*ServerCapabilities) ProtoMessage() {}
 
 func (x *ServerCapabilities) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[6]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -632,7 +780,7 @@ func (x *ServerCapabilities) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerCapabilities.ProtoReflect.Descriptor instead.
 func (*ServerCapabilities) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{6}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ServerCapabilities) GetPlanDestroy() bool {
@@ -666,7 +814,7 @@ type ClientCapabilities struct {
 
 func (x *ClientCapabilities) Reset() {
 	*x = ClientCapabilities{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[7]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -678,7 +826,7 @@ func (x *ClientCapabilities) String() string {
 func (*ClientCapabilities) ProtoMessage() {}
 
 func (x *ClientCapabilities) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[7]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -691,7 +839,7 @@ func (x *ClientCapabilities) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClientCapabilities.ProtoReflect.Descriptor instead.
 func (*ClientCapabilities) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{7}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ClientCapabilities) GetDeferralAllowed() bool {
@@ -719,7 +867,7 @@ type Deferred struct {
 
 func (x *Deferred) Reset() {
 	*x = Deferred{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[8]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -731,7 +879,7 @@ func (x *Deferred) String() string {
 func (*Deferred) ProtoMessage() {}
 
 func (x *Deferred) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[8]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -744,7 +892,7 @@ func (x *Deferred) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Deferred.ProtoReflect.Descriptor instead.
 func (*Deferred) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{8}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Deferred) GetReason() Deferred_Reason {
@@ -762,7 +910,7 @@ type GetMetadata struct {
 
 func (x *GetMetadata) Reset() {
 	*x = GetMetadata{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[9]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -774,7 +922,7 @@ func (x *GetMetadata) String() string {
 func (*GetMetadata) ProtoMessage() {}
 
 func (x *GetMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[9]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -787,7 +935,7 @@ func (x *GetMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{9}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11}
 }
 
 type GetProviderSchema struct {
@@ -798,7 +946,7 @@ type GetProviderSchema struct {
 
 func (x *GetProviderSchema) Reset() {
 	*x = GetProviderSchema{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[10]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -810,7 +958,7 @@ func (x *GetProviderSchema) String() string {
 func (*GetProviderSchema) ProtoMessage() {}
 
 func (x *GetProviderSchema) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[10]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -823,7 +971,7 @@ func (x *GetProviderSchema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProviderSchema.ProtoReflect.Descriptor instead.
 func (*GetProviderSchema) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{10}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{12}
 }
 
 type ValidateProviderConfig struct {
@@ -834,7 +982,7 @@ type ValidateProviderConfig struct {
 
 func (x *ValidateProviderConfig) Reset() {
 	*x = ValidateProviderConfig{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[11]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -846,7 +994,7 @@ func (x *ValidateProviderConfig) String() string {
 func (*ValidateProviderConfig) ProtoMessage() {}
 
 func (x *ValidateProviderConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[11]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -859,7 +1007,7 @@ func (x *ValidateProviderConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateProviderConfig.ProtoReflect.Descriptor instead.
 func (*ValidateProviderConfig) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{13}
 }
 
 type UpgradeResourceState struct {
@@ -870,7 +1018,7 @@ type UpgradeResourceState struct {
 
 func (x *UpgradeResourceState) Reset() {
 	*x = UpgradeResourceState{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[12]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -882,7 +1030,7 @@ func (x *UpgradeResourceState) String() string {
 func (*UpgradeResourceState) ProtoMessage() {}
 
 func (x *UpgradeResourceState) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[12]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -895,7 +1043,7 @@ func (x *UpgradeResourceState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpgradeResourceState.ProtoReflect.Descriptor instead.
 func (*UpgradeResourceState) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{12}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{14}
 }
 
 type ValidateResourceConfig struct {
@@ -906,7 +1054,7 @@ type ValidateResourceConfig struct {
 
 func (x *ValidateResourceConfig) Reset() {
 	*x = ValidateResourceConfig{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[13]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -918,7 +1066,7 @@ func (x *ValidateResourceConfig) String() string {
 func (*ValidateResourceConfig) ProtoMessage() {}
 
 func (x *ValidateResourceConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[13]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -931,7 +1079,7 @@ func (x *ValidateResourceConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateResourceConfig.ProtoReflect.Descriptor instead.
 func (*ValidateResourceConfig) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{13}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{15}
 }
 
 type ValidateDataResourceConfig struct {
@@ -942,7 +1090,7 @@ type ValidateDataResourceConfig struct {
 
 func (x *ValidateDataResourceConfig) Reset() {
 	*x = ValidateDataResourceConfig{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[14]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -954,7 +1102,7 @@ func (x *ValidateDataResourceConfig) String() string {
 func (*ValidateDataResourceConfig) ProtoMessage() {}
 
 func (x *ValidateDataResourceConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[14]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -967,7 +1115,7 @@ func (x *ValidateDataResourceConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateDataResourceConfig.ProtoReflect.Descriptor instead.
 func (*ValidateDataResourceConfig) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{14}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{16}
 }
 
 type ConfigureProvider struct {
@@ -978,7 +1126,7 @@ type ConfigureProvider struct {
 
 func (x *ConfigureProvider) Reset() {
 	*x = ConfigureProvider{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[15]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -990,7 +1138,7 @@ func (x *ConfigureProvider) String() string {
 func (*ConfigureProvider) ProtoMessage() {}
 
 func (x *ConfigureProvider) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[15]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1003,7 +1151,7 @@ func (x *ConfigureProvider) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureProvider.ProtoReflect.Descriptor instead.
 func (*ConfigureProvider) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{15}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{17}
 }
 
 type ReadResource struct {
@@ -1014,7 +1162,7 @@ type ReadResource struct {
 
 func (x *ReadResource) Reset() {
 	*x = ReadResource{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[16]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1026,7 +1174,7 @@ func (x *ReadResource) String() string {
 func (*ReadResource) ProtoMessage() {}
 
 func (x *ReadResource) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[16]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1039,7 +1187,7 @@ func (x *ReadResource) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResource.ProtoReflect.Descriptor instead.
 func (*ReadResource) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{16}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{18}
 }
 
 type PlanResourceChange struct {
@@ -1050,7 +1198,7 @@ type PlanResourceChange struct {
 
 func (x *PlanResourceChange) Reset() {
 	*x = PlanResourceChange{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[17]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1062,7 +1210,7 @@ func (x *PlanResourceChange) String() string {
 func (*PlanResourceChange) ProtoMessage() {}
 
 func (x *PlanResourceChange) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[17]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1075,7 +1223,7 @@ func (x *PlanResourceChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResourceChange.ProtoReflect.Descriptor instead.
 func (*PlanResourceChange) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{17}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{19}
 }
 
 type ApplyResourceChange struct {
@@ -1086,7 +1234,7 @@ type ApplyResourceChange struct {
 
 func (x *ApplyResourceChange) Reset() {
 	*x = ApplyResourceChange{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[18]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1098,7 +1246,7 @@ func (x *ApplyResourceChange) String() string {
 func (*ApplyResourceChange) ProtoMessage() {}
 
 func (x *ApplyResourceChange) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[18]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1111,7 +1259,7 @@ func (x *ApplyResourceChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceChange.ProtoReflect.Descriptor instead.
 func (*ApplyResourceChange) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{18}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{20}
 }
 
 type ImportResourceState struct {
@@ -1122,7 +1270,7 @@ type ImportResourceState struct {
 
 func (x *ImportResourceState) Reset() {
 	*x = ImportResourceState{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[19]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1134,7 +1282,7 @@ func (x *ImportResourceState) String() string {
 func (*ImportResourceState) ProtoMessage() {}
 
 func (x *ImportResourceState) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[19]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1147,7 +1295,7 @@ func (x *ImportResourceState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResourceState.ProtoReflect.Descriptor instead.
 func (*ImportResourceState) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{19}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{21}
 }
 
 type ReadDataSource struct {
@@ -1158,7 +1306,7 @@ type ReadDataSource struct {
 
 func (x *ReadDataSource) Reset() {
 	*x = ReadDataSource{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[20]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1170,7 +1318,7 @@ func (x *ReadDataSource) String() string {
 func (*ReadDataSource) ProtoMessage() {}
 
 func (x *ReadDataSource) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[20]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1183,7 +1331,79 @@ func (x *ReadDataSource) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource.ProtoReflect.Descriptor instead.
 func (*ReadDataSource) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{20}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{22}
+}
+
+type GetFunctions struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetFunctions) Reset() {
+	*x = GetFunctions{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetFunctions) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetFunctions) ProtoMessage() {}
+
+func (x *GetFunctions) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetFunctions.ProtoReflect.Descriptor instead.
+func (*GetFunctions) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{23}
+}
+
+type CallFunction struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallFunction) Reset() {
+	*x = CallFunction{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallFunction) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallFunction) ProtoMessage() {}
+
+func (x *CallFunction) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallFunction.ProtoReflect.Descriptor instead.
+func (*CallFunction) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{24}
 }
 
 type AttributePath_Step struct {
@@ -1200,7 +1420,7 @@ type AttributePath_Step struct {
 
 func (x *AttributePath_Step) Reset() {
 	*x = AttributePath_Step{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[21]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1212,7 +1432,7 @@ func (x *AttributePath_Step) String() string {
 func (*AttributePath_Step) ProtoMessage() {}
 
 func (x *AttributePath_Step) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[21]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1225,7 +1445,7 @@ func (x *AttributePath_Step) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AttributePath_Step.ProtoReflect.Descriptor instead.
 func (*AttributePath_Step) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{2, 0}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{3, 0}
 }
 
 func (x *AttributePath_Step) GetSelector() isAttributePath_Step_Selector {
@@ -1292,7 +1512,7 @@ type StopProvider_Request struct {
 
 func (x *StopProvider_Request) Reset() {
 	*x = StopProvider_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[22]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1304,7 +1524,7 @@ func (x *StopProvider_Request) String() string {
 func (*StopProvider_Request) ProtoMessage() {}
 
 func (x *StopProvider_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[22]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1317,7 +1537,7 @@ func (x *StopProvider_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopProvider_Request.ProtoReflect.Descriptor instead.
 func (*StopProvider_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{3, 0}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{4, 0}
 }
 
 type StopProvider_Response struct {
@@ -1329,7 +1549,7 @@ type StopProvider_Response struct {
 
 func (x *StopProvider_Response) Reset() {
 	*x = StopProvider_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[23]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1341,7 +1561,7 @@ func (x *StopProvider_Response) String() string {
 func (*StopProvider_Response) ProtoMessage() {}
 
 func (x *StopProvider_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[23]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1354,7 +1574,7 @@ func (x *StopProvider_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StopProvider_Response.ProtoReflect.Descriptor instead.
 func (*StopProvider_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{3, 1}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{4, 1}
 }
 
 func (x *StopProvider_Response) GetError() string {
@@ -1379,7 +1599,7 @@ type Schema_Block struct {
 
 func (x *Schema_Block) Reset() {
 	*x = Schema_Block{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[25]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1391,7 +1611,7 @@ func (x *Schema_Block) String() string {
 func (*Schema_Block) ProtoMessage() {}
 
 func (x *Schema_Block) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[25]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1404,7 +1624,7 @@ func (x *Schema_Block) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema_Block.ProtoReflect.Descriptor instead.
 func (*Schema_Block) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5, 0}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{6, 0}
 }
 
 func (x *Schema_Block) GetVersion() int64 {
@@ -1478,7 +1698,7 @@ type Schema_Attribute struct {
 
 func (x *Schema_Attribute) Reset() {
 	*x = Schema_Attribute{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[26]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1490,7 +1710,7 @@ func (x *Schema_Attribute) String() string {
 func (*Schema_Attribute) ProtoMessage() {}
 
 func (x *Schema_Attribute) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[26]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1503,7 +1723,7 @@ func (x *Schema_Attribute) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema_Attribute.ProtoReflect.Descriptor instead.
 func (*Schema_Attribute) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5, 1}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{6, 1}
 }
 
 func (x *Schema_Attribute) GetName() string {
@@ -1603,7 +1823,7 @@ type Schema_NestedBlock struct {
 
 func (x *Schema_NestedBlock) Reset() {
 	*x = Schema_NestedBlock{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[27]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1615,7 +1835,7 @@ func (x *Schema_NestedBlock) String() string {
 func (*Schema_NestedBlock) ProtoMessage() {}
 
 func (x *Schema_NestedBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[27]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1628,7 +1848,7 @@ func (x *Schema_NestedBlock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema_NestedBlock.ProtoReflect.Descriptor instead.
 func (*Schema_NestedBlock) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5, 2}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{6, 2}
 }
 
 func (x *Schema_NestedBlock) GetTypeName() string {
@@ -1676,7 +1896,7 @@ type Schema_Object struct {
 
 func (x *Schema_Object) Reset() {
 	*x = Schema_Object{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[28]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1688,7 +1908,7 @@ func (x *Schema_Object) String() string {
 func (*Schema_Object) ProtoMessage() {}
 
 func (x *Schema_Object) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[28]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1701,7 +1921,7 @@ func (x *Schema_Object) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema_Object.ProtoReflect.Descriptor instead.
 func (*Schema_Object) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{5, 3}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{6, 3}
 }
 
 func (x *Schema_Object) GetAttributes() []*Schema_Attribute {
@@ -1718,6 +1938,134 @@ func (x *Schema_Object) GetNesting() Schema_Object_NestingMode {
 	return Schema_Object_INVALID
 }
 
+type Function_Parameter struct {
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	Name               string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Type               []byte                 `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	AllowNullValue     bool                   `protobuf:"varint,3,opt,name=allow_null_value,json=allowNullValue,proto3" json:"allow_null_value,omitempty"`
+	AllowUnknownValues bool                   `protobuf:"varint,4,opt,name=allow_unknown_values,json=allowUnknownValues,proto3" json:"allow_unknown_values,omitempty"`
+	Description        string                 `protobuf:"bytes,5,opt,name=description,proto3" json:"description,omitempty"`
+	DescriptionKind    StringKind             `protobuf:"varint,6,opt,name=description_kind,json=descriptionKind,proto3,enum=tfplugin6.StringKind" json:"description_kind,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *Function_Parameter) Reset() {
+	*x = Function_Parameter{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Function_Parameter) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Function_Parameter) ProtoMessage() {}
+
+func (x *Function_Parameter) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Function_Parameter.ProtoReflect.Descriptor instead.
+func (*Function_Parameter) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{7, 0}
+}
+
+func (x *Function_Parameter) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Function_Parameter) GetType() []byte {
+	if x != nil {
+		return x.Type
+	}
+	return nil
+}
+
+func (x *Function_Parameter) GetAllowNullValue() bool {
+	if x != nil {
+		return x.AllowNullValue
+	}
+	return false
+}
+
+func (x *Function_Parameter) GetAllowUnknownValues() bool {
+	if x != nil {
+		return x.AllowUnknownValues
+	}
+	return false
+}
+
+func (x *Function_Parameter) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *Function_Parameter) GetDescriptionKind() StringKind {
+	if x != nil {
+		return x.DescriptionKind
+	}
+	return StringKind_PLAIN
+}
+
+type Function_Return struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Type          []byte                 `protobuf:"bytes,1,opt,name=type,proto3" json:"type,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Function_Return) Reset() {
+	*x = Function_Return{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Function_Return) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Function_Return) ProtoMessage() {}
+
+func (x *Function_Return) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Function_Return.ProtoReflect.Descriptor instead.
+func (*Function_Return) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{7, 1}
+}
+
+func (x *Function_Return) GetType() []byte {
+	if x != nil {
+		return x.Type
+	}
+	return nil
+}
+
 type GetMetadata_Request struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -1726,7 +2074,7 @@ type GetMetadata_Request struct {
 
 func (x *GetMetadata_Request) Reset() {
 	*x = GetMetadata_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[29]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1738,7 +2086,7 @@ func (x *GetMetadata_Request) String() string {
 func (*GetMetadata_Request) ProtoMessage() {}
 
 func (x *GetMetadata_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[29]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1751,7 +2099,7 @@ func (x *GetMetadata_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_Request.ProtoReflect.Descriptor instead.
 func (*GetMetadata_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{9, 0}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11, 0}
 }
 
 type GetMetadata_Response struct {
@@ -1760,13 +2108,14 @@ type GetMetadata_Response struct {
 	Diagnostics        []*Diagnostic                     `protobuf:"bytes,2,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
 	DataSources        []*GetMetadata_DataSourceMetadata `protobuf:"bytes,3,rep,name=data_sources,json=dataSources,proto3" json:"data_sources,omitempty"`
 	Resources          []*GetMetadata_ResourceMetadata   `protobuf:"bytes,4,rep,name=resources,proto3" json:"resources,omitempty"`
+	Functions          []*GetMetadata_FunctionMetadata   `protobuf:"bytes,5,rep,name=functions,proto3" json:"functions,omitempty"`
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
 
 func (x *GetMetadata_Response) Reset() {
 	*x = GetMetadata_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[30]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1778,7 +2127,7 @@ func (x *GetMetadata_Response) String() string {
 func (*GetMetadata_Response) ProtoMessage() {}
 
 func (x *GetMetadata_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[30]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1791,7 +2140,7 @@ func (x *GetMetadata_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_Response.ProtoReflect.Descriptor instead.
 func (*GetMetadata_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{9, 1}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11, 1}
 }
 
 func (x *GetMetadata_Response) GetServerCapabilities() *ServerCapabilities {
@@ -1822,6 +2171,57 @@ func (x *GetMetadata_Response) GetResources() []*GetMetadata_ResourceMetadata {
 	return nil
 }
 
+func (x *GetMetadata_Response) GetFunctions() []*GetMetadata_FunctionMetadata {
+	if x != nil {
+		return x.Functions
+	}
+	return nil
+}
+
+type GetMetadata_FunctionMetadata struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetMetadata_FunctionMetadata) Reset() {
+	*x = GetMetadata_FunctionMetadata{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetMetadata_FunctionMetadata) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetMetadata_FunctionMetadata) ProtoMessage() {}
+
+func (x *GetMetadata_FunctionMetadata) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetMetadata_FunctionMetadata.ProtoReflect.Descriptor instead.
+func (*GetMetadata_FunctionMetadata) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11, 2}
+}
+
+func (x *GetMetadata_FunctionMetadata) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
 type GetMetadata_DataSourceMetadata struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	TypeName      string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
@@ -1831,7 +2231,7 @@ type GetMetadata_DataSourceMetadata struct {
 
 func (x *GetMetadata_DataSourceMetadata) Reset() {
 	*x = GetMetadata_DataSourceMetadata{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[31]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1843,7 +2243,7 @@ func (x *GetMetadata_DataSourceMetadata) String() string {
 func (*GetMetadata_DataSourceMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_DataSourceMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[31]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1856,7 +2256,7 @@ func (x *GetMetadata_DataSourceMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_DataSourceMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_DataSourceMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{9, 2}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11, 3}
 }
 
 func (x *GetMetadata_DataSourceMetadata) GetTypeName() string {
@@ -1875,7 +2275,7 @@ type GetMetadata_ResourceMetadata struct {
 
 func (x *GetMetadata_ResourceMetadata) Reset() {
 	*x = GetMetadata_ResourceMetadata{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[32]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1887,7 +2287,7 @@ func (x *GetMetadata_ResourceMetadata) String() string {
 func (*GetMetadata_ResourceMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_ResourceMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[32]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1900,7 +2300,7 @@ func (x *GetMetadata_ResourceMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_ResourceMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_ResourceMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{9, 3}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11, 4}
 }
 
 func (x *GetMetadata_ResourceMetadata) GetTypeName() string {
@@ -1918,7 +2318,7 @@ type GetProviderSchema_Request struct {
 
 func (x *GetProviderSchema_Request) Reset() {
 	*x = GetProviderSchema_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[33]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1930,7 +2330,7 @@ func (x *GetProviderSchema_Request) String() string {
 func (*GetProviderSchema_Request) ProtoMessage() {}
 
 func (x *GetProviderSchema_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[33]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1943,7 +2343,7 @@ func (x *GetProviderSchema_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProviderSchema_Request.ProtoReflect.Descriptor instead.
 func (*GetProviderSchema_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{10, 0}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{12, 0}
 }
 
 type GetProviderSchema_Response struct {
@@ -1954,13 +2354,14 @@ type GetProviderSchema_Response struct {
 	Diagnostics        []*Diagnostic          `protobuf:"bytes,4,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
 	ProviderMeta       *Schema                `protobuf:"bytes,5,opt,name=provider_meta,json=providerMeta,proto3" json:"provider_meta,omitempty"`
 	ServerCapabilities *ServerCapabilities    `protobuf:"bytes,6,opt,name=server_capabilities,json=serverCapabilities,proto3" json:"server_capabilities,omitempty"`
+	Functions          map[string]*Function   `protobuf:"bytes,7,rep,name=functions,proto3" json:"functions,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
 
 func (x *GetProviderSchema_Response) Reset() {
 	*x = GetProviderSchema_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[34]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1972,7 +2373,7 @@ func (x *GetProviderSchema_Response) String() string {
 func (*GetProviderSchema_Response) ProtoMessage() {}
 
 func (x *GetProviderSchema_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[34]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1985,7 +2386,7 @@ func (x *GetProviderSchema_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProviderSchema_Response.ProtoReflect.Descriptor instead.
 func (*GetProviderSchema_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{10, 1}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{12, 1}
 }
 
 func (x *GetProviderSchema_Response) GetProvider() *Schema {
@@ -2030,6 +2431,13 @@ func (x *GetProviderSchema_Response) GetServerCapabilities() *ServerCapabilities
 	return nil
 }
 
+func (x *GetProviderSchema_Response) GetFunctions() map[string]*Function {
+	if x != nil {
+		return x.Functions
+	}
+	return nil
+}
+
 type ValidateProviderConfig_Request struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Config        *DynamicValue          `protobuf:"bytes,1,opt,name=config,proto3" json:"config,omitempty"`
@@ -2039,7 +2447,7 @@ type ValidateProviderConfig_Request struct {
 
 func (x *ValidateProviderConfig_Request) Reset() {
 	*x = ValidateProviderConfig_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[37]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2051,7 +2459,7 @@ func (x *ValidateProviderConfig_Request) String() string {
 func (*ValidateProviderConfig_Request) ProtoMessage() {}
 
 func (x *ValidateProviderConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[37]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2064,7 +2472,7 @@ func (x *ValidateProviderConfig_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateProviderConfig_Request.ProtoReflect.Descriptor instead.
 func (*ValidateProviderConfig_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11, 0}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{13, 0}
 }
 
 func (x *ValidateProviderConfig_Request) GetConfig() *DynamicValue {
@@ -2083,7 +2491,7 @@ type ValidateProviderConfig_Response struct {
 
 func (x *ValidateProviderConfig_Response) Reset() {
 	*x = ValidateProviderConfig_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[38]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2095,7 +2503,7 @@ func (x *ValidateProviderConfig_Response) String() string {
 func (*ValidateProviderConfig_Response) ProtoMessage() {}
 
 func (x *ValidateProviderConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[38]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2108,7 +2516,7 @@ func (x *ValidateProviderConfig_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateProviderConfig_Response.ProtoReflect.Descriptor instead.
 func (*ValidateProviderConfig_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11, 1}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{13, 1}
 }
 
 func (x *ValidateProviderConfig_Response) GetDiagnostics() []*Diagnostic {
@@ -2129,7 +2537,7 @@ type UpgradeResourceState_Request struct {
 
 func (x *UpgradeResourceState_Request) Reset() {
 	*x = UpgradeResourceState_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[39]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2141,7 +2549,7 @@ func (x *UpgradeResourceState_Request) String() string {
 func (*UpgradeResourceState_Request) ProtoMessage() {}
 
 func (x *UpgradeResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[39]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2154,7 +2562,7 @@ func (x *UpgradeResourceState_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpgradeResourceState_Request.ProtoReflect.Descriptor instead.
 func (*UpgradeResourceState_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{12, 0}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{14, 0}
 }
 
 func (x *UpgradeResourceState_Request) GetTypeName() string {
@@ -2188,7 +2596,7 @@ type UpgradeResourceState_Response struct {
 
 func (x *UpgradeResourceState_Response) Reset() {
 	*x = UpgradeResourceState_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[40]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2200,7 +2608,7 @@ func (x *UpgradeResourceState_Response) String() string {
 func (*UpgradeResourceState_Response) ProtoMessage() {}
 
 func (x *UpgradeResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[40]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2213,7 +2621,7 @@ func (x *UpgradeResourceState_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpgradeResourceState_Response.ProtoReflect.Descriptor instead.
 func (*UpgradeResourceState_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{12, 1}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{14, 1}
 }
 
 func (x *UpgradeResourceState_Response) GetUpgradedState() *DynamicValue {
@@ -2241,7 +2649,7 @@ type ValidateResourceConfig_Request struct {
 
 func (x *ValidateResourceConfig_Request) Reset() {
 	*x = ValidateResourceConfig_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[41]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2253,7 +2661,7 @@ func (x *ValidateResourceConfig_Request) String() string {
 func (*ValidateResourceConfig_Request) ProtoMessage() {}
 
 func (x *ValidateResourceConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[41]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2266,7 +2674,7 @@ func (x *ValidateResourceConfig_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateResourceConfig_Request.ProtoReflect.Descriptor instead.
 func (*ValidateResourceConfig_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{13, 0}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{15, 0}
 }
 
 func (x *ValidateResourceConfig_Request) GetTypeName() string {
@@ -2299,7 +2707,7 @@ type ValidateResourceConfig_Response struct {
 
 func (x *ValidateResourceConfig_Response) Reset() {
 	*x = ValidateResourceConfig_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[42]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2311,7 +2719,7 @@ func (x *ValidateResourceConfig_Response) String() string {
 func (*ValidateResourceConfig_Response) ProtoMessage() {}
 
 func (x *ValidateResourceConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[42]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2324,7 +2732,7 @@ func (x *ValidateResourceConfig_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateResourceConfig_Response.ProtoReflect.Descriptor instead.
 func (*ValidateResourceConfig_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{13, 1}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{15, 1}
 }
 
 func (x *ValidateResourceConfig_Response) GetDiagnostics() []*Diagnostic {
@@ -2344,7 +2752,7 @@ type ValidateDataResourceConfig_Request struct {
 
 func (x *ValidateDataResourceConfig_Request) Reset() {
 	*x = ValidateDataResourceConfig_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[43]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2356,7 +2764,7 @@ func (x *ValidateDataResourceConfig_Request) String() string {
 func (*ValidateDataResourceConfig_Request) ProtoMessage() {}
 
 func (x *ValidateDataResourceConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[43]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2369,7 +2777,7 @@ func (x *ValidateDataResourceConfig_Request) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use ValidateDataResourceConfig_Request.ProtoReflect.Descriptor instead.
 func (*ValidateDataResourceConfig_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{14, 0}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{16, 0}
 }
 
 func (x *ValidateDataResourceConfig_Request) GetTypeName() string {
@@ -2395,7 +2803,7 @@ type ValidateDataResourceConfig_Response struct {
 
 func (x *ValidateDataResourceConfig_Response) Reset() {
 	*x = ValidateDataResourceConfig_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[44]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2407,7 +2815,7 @@ func (x *ValidateDataResourceConfig_Response) String() string {
 func (*ValidateDataResourceConfig_Response) ProtoMessage() {}
 
 func (x *ValidateDataResourceConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[44]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2420,7 +2828,7 @@ func (x *ValidateDataResourceConfig_Response) ProtoReflect() protoreflect.Messag
 
 // Deprecated: Use ValidateDataResourceConfig_Response.ProtoReflect.Descriptor instead.
 func (*ValidateDataResourceConfig_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{14, 1}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{16, 1}
 }
 
 func (x *ValidateDataResourceConfig_Response) GetDiagnostics() []*Diagnostic {
@@ -2441,7 +2849,7 @@ type ConfigureProvider_Request struct {
 
 func (x *ConfigureProvider_Request) Reset() {
 	*x = ConfigureProvider_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[45]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2453,7 +2861,7 @@ func (x *ConfigureProvider_Request) String() string {
 func (*ConfigureProvider_Request) ProtoMessage() {}
 
 func (x *ConfigureProvider_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[45]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2466,7 +2874,7 @@ func (x *ConfigureProvider_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureProvider_Request.ProtoReflect.Descriptor instead.
 func (*ConfigureProvider_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{15, 0}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{17, 0}
 }
 
 func (x *ConfigureProvider_Request) GetTerraformVersion() string {
@@ -2499,7 +2907,7 @@ type ConfigureProvider_Response struct {
 
 func (x *ConfigureProvider_Response) Reset() {
 	*x = ConfigureProvider_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[46]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2511,7 +2919,7 @@ func (x *ConfigureProvider_Response) String() string {
 func (*ConfigureProvider_Response) ProtoMessage() {}
 
 func (x *ConfigureProvider_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[46]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2524,7 +2932,7 @@ func (x *ConfigureProvider_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureProvider_Response.ProtoReflect.Descriptor instead.
 func (*ConfigureProvider_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{15, 1}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{17, 1}
 }
 
 func (x *ConfigureProvider_Response) GetDiagnostics() []*Diagnostic {
@@ -2547,7 +2955,7 @@ type ReadResource_Request struct {
 
 func (x *ReadResource_Request) Reset() {
 	*x = ReadResource_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[47]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2559,7 +2967,7 @@ func (x *ReadResource_Request) String() string {
 func (*ReadResource_Request) ProtoMessage() {}
 
 func (x *ReadResource_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[47]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2572,7 +2980,7 @@ func (x *ReadResource_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResource_Request.ProtoReflect.Descriptor instead.
 func (*ReadResource_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{16, 0}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{18, 0}
 }
 
 func (x *ReadResource_Request) GetTypeName() string {
@@ -2622,7 +3030,7 @@ type ReadResource_Response struct {
 
 func (x *ReadResource_Response) Reset() {
 	*x = ReadResource_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[48]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2634,7 +3042,7 @@ func (x *ReadResource_Response) String() string {
 func (*ReadResource_Response) ProtoMessage() {}
 
 func (x *ReadResource_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[48]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2647,7 +3055,7 @@ func (x *ReadResource_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResource_Response.ProtoReflect.Descriptor instead.
 func (*ReadResource_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{16, 1}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{18, 1}
 }
 
 func (x *ReadResource_Response) GetNewState() *DynamicValue {
@@ -2693,7 +3101,7 @@ type PlanResourceChange_Request struct {
 
 func (x *PlanResourceChange_Request) Reset() {
 	*x = PlanResourceChange_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[49]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2705,7 +3113,7 @@ func (x *PlanResourceChange_Request) String() string {
 func (*PlanResourceChange_Request) ProtoMessage() {}
 
 func (x *PlanResourceChange_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[49]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2718,7 +3126,7 @@ func (x *PlanResourceChange_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResourceChange_Request.ProtoReflect.Descriptor instead.
 func (*PlanResourceChange_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{17, 0}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{19, 0}
 }
 
 func (x *PlanResourceChange_Request) GetTypeName() string {
@@ -2784,7 +3192,7 @@ type PlanResourceChange_Response struct {
 
 func (x *PlanResourceChange_Response) Reset() {
 	*x = PlanResourceChange_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[50]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2796,7 +3204,7 @@ func (x *PlanResourceChange_Response) String() string {
 func (*PlanResourceChange_Response) ProtoMessage() {}
 
 func (x *PlanResourceChange_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[50]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2809,7 +3217,7 @@ func (x *PlanResourceChange_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResourceChange_Response.ProtoReflect.Descriptor instead.
 func (*PlanResourceChange_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{17, 1}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{19, 1}
 }
 
 func (x *PlanResourceChange_Response) GetPlannedState() *DynamicValue {
@@ -2868,7 +3276,7 @@ type ApplyResourceChange_Request struct {
 
 func (x *ApplyResourceChange_Request) Reset() {
 	*x = ApplyResourceChange_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[51]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2880,7 +3288,7 @@ func (x *ApplyResourceChange_Request) String() string {
 func (*ApplyResourceChange_Request) ProtoMessage() {}
 
 func (x *ApplyResourceChange_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[51]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2893,7 +3301,7 @@ func (x *ApplyResourceChange_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceChange_Request.ProtoReflect.Descriptor instead.
 func (*ApplyResourceChange_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{18, 0}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{20, 0}
 }
 
 func (x *ApplyResourceChange_Request) GetTypeName() string {
@@ -2950,7 +3358,7 @@ type ApplyResourceChange_Response struct {
 
 func (x *ApplyResourceChange_Response) Reset() {
 	*x = ApplyResourceChange_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[52]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2962,7 +3370,7 @@ func (x *ApplyResourceChange_Response) String() string {
 func (*ApplyResourceChange_Response) ProtoMessage() {}
 
 func (x *ApplyResourceChange_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[52]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2975,7 +3383,7 @@ func (x *ApplyResourceChange_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceChange_Response.ProtoReflect.Descriptor instead.
 func (*ApplyResourceChange_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{18, 1}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{20, 1}
 }
 
 func (x *ApplyResourceChange_Response) GetNewState() *DynamicValue {
@@ -3017,7 +3425,7 @@ type ImportResourceState_Request struct {
 
 func (x *ImportResourceState_Request) Reset() {
 	*x = ImportResourceState_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[53]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3029,7 +3437,7 @@ func (x *ImportResourceState_Request) String() string {
 func (*ImportResourceState_Request) ProtoMessage() {}
 
 func (x *ImportResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[53]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3042,7 +3450,7 @@ func (x *ImportResourceState_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResourceState_Request.ProtoReflect.Descriptor instead.
 func (*ImportResourceState_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{19, 0}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{21, 0}
 }
 
 func (x *ImportResourceState_Request) GetTypeName() string {
@@ -3077,7 +3485,7 @@ type ImportResourceState_ImportedResource struct {
 
 func (x *ImportResourceState_ImportedResource) Reset() {
 	*x = ImportResourceState_ImportedResource{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[54]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3089,7 +3497,7 @@ func (x *ImportResourceState_ImportedResource) String() string {
 func (*ImportResourceState_ImportedResource) ProtoMessage() {}
 
 func (x *ImportResourceState_ImportedResource) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[54]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3102,7 +3510,7 @@ func (x *ImportResourceState_ImportedResource) ProtoReflect() protoreflect.Messa
 
 // Deprecated: Use ImportResourceState_ImportedResource.ProtoReflect.Descriptor instead.
 func (*ImportResourceState_ImportedResource) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{19, 1}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{21, 1}
 }
 
 func (x *ImportResourceState_ImportedResource) GetTypeName() string {
@@ -3137,7 +3545,7 @@ type ImportResourceState_Response struct {
 
 func (x *ImportResourceState_Response) Reset() {
 	*x = ImportResourceState_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[55]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3149,7 +3557,7 @@ func (x *ImportResourceState_Response) String() string {
 func (*ImportResourceState_Response) ProtoMessage() {}
 
 func (x *ImportResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[55]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3162,7 +3570,7 @@ func (x *ImportResourceState_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResourceState_Response.ProtoReflect.Descriptor instead.
 func (*ImportResourceState_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{19, 2}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{21, 2}
 }
 
 func (x *ImportResourceState_Response) GetImportedResources() []*ImportResourceState_ImportedResource {
@@ -3198,7 +3606,7 @@ type ReadDataSource_Request struct {
 
 func (x *ReadDataSource_Request) Reset() {
 	*x = ReadDataSource_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[56]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3210,7 +3618,7 @@ func (x *ReadDataSource_Request) String() string {
 func (*ReadDataSource_Request) ProtoMessage() {}
 
 func (x *ReadDataSource_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[56]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3223,7 +3631,7 @@ func (x *ReadDataSource_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource_Request.ProtoReflect.Descriptor instead.
 func (*ReadDataSource_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{20, 0}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{22, 0}
 }
 
 func (x *ReadDataSource_Request) GetTypeName() string {
@@ -3265,7 +3673,7 @@ type ReadDataSource_Response struct {
 
 func (x *ReadDataSource_Response) Reset() {
 	*x = ReadDataSource_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[57]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3277,7 +3685,7 @@ func (x *ReadDataSource_Response) String() string {
 func (*ReadDataSource_Response) ProtoMessage() {}
 
 func (x *ReadDataSource_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[57]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3290,7 +3698,7 @@ func (x *ReadDataSource_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource_Response.ProtoReflect.Descriptor instead.
 func (*ReadDataSource_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{20, 1}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{22, 1}
 }
 
 func (x *ReadDataSource_Response) GetState() *DynamicValue {
@@ -3314,6 +3722,198 @@ func (x *ReadDataSource_Response) GetDeferred() *Deferred {
 	return nil
 }
 
+type GetFunctions_Request struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetFunctions_Request) Reset() {
+	*x = GetFunctions_Request{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[66]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetFunctions_Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetFunctions_Request) ProtoMessage() {}
+
+func (x *GetFunctions_Request) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[66]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetFunctions_Request.ProtoReflect.Descriptor instead.
+func (*GetFunctions_Request) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{23, 0}
+}
+
+type GetFunctions_Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Functions     map[string]*Function   `protobuf:"bytes,1,rep,name=functions,proto3" json:"functions,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Diagnostics   []*Diagnostic          `protobuf:"bytes,2,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetFunctions_Response) Reset() {
+	*x = GetFunctions_Response{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[67]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetFunctions_Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetFunctions_Response) ProtoMessage() {}
+
+func (x *GetFunctions_Response) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[67]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetFunctions_Response.ProtoReflect.Descriptor instead.
+func (*GetFunctions_Response) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{23, 1}
+}
+
+func (x *GetFunctions_Response) GetFunctions() map[string]*Function {
+	if x != nil {
+		return x.Functions
+	}
+	return nil
+}
+
+func (x *GetFunctions_Response) GetDiagnostics() []*Diagnostic {
+	if x != nil {
+		return x.Diagnostics
+	}
+	return nil
+}
+
+type CallFunction_Request struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Arguments     []*DynamicValue        `protobuf:"bytes,2,rep,name=arguments,proto3" json:"arguments,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallFunction_Request) Reset() {
+	*x = CallFunction_Request{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[69]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallFunction_Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallFunction_Request) ProtoMessage() {}
+
+func (x *CallFunction_Request) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[69]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallFunction_Request.ProtoReflect.Descriptor instead.
+func (*CallFunction_Request) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{24, 0}
+}
+
+func (x *CallFunction_Request) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CallFunction_Request) GetArguments() []*DynamicValue {
+	if x != nil {
+		return x.Arguments
+	}
+	return nil
+}
+
+type CallFunction_Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Result        *DynamicValue          `protobuf:"bytes,1,opt,name=result,proto3" json:"result,omitempty"`
+	Error         *FunctionError         `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallFunction_Response) Reset() {
+	*x = CallFunction_Response{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[70]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallFunction_Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallFunction_Response) ProtoMessage() {}
+
+func (x *CallFunction_Response) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[70]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallFunction_Response.ProtoReflect.Descriptor instead.
+func (*CallFunction_Response) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{24, 1}
+}
+
+func (x *CallFunction_Response) GetResult() *DynamicValue {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+func (x *CallFunction_Response) GetError() *FunctionError {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
 var File_tfplugin6_tfplugin6_proto protoreflect.FileDescriptor
 
 const file_tfplugin6_tfplugin6_proto_rawDesc = "" +
@@ -3331,7 +3931,11 @@ const file_tfplugin6_tfplugin6_proto_rawDesc = "" +
 	"\bSeverity\x12\v\n" +
 	"\aINVALID\x10\x00\x12\t\n" +
 	"\x05ERROR\x10\x01\x12\v\n" +
-	"\aWARNING\x10\x02\"\xdc\x01\n" +
+	"\aWARNING\x10\x02\"k\n" +
+	"\rFunctionError\x12\x12\n" +
+	"\x04text\x18\x01 \x01(\tR\x04text\x120\n" +
+	"\x11function_argument\x18\x02 \x01(\x03H\x00R\x10functionArgument\x88\x01\x01B\x14\n" +
+	"\x12_function_argument\"\xdc\x01\n" +
 	"\rAttributePath\x123\n" +
 	"\x05steps\x18\x01 \x03(\v2\x1d.tfplugin6.AttributePath.StepR\x05steps\x1a\x95\x01\n" +
 	"\x04Step\x12'\n" +
@@ -3410,7 +4014,26 @@ const file_tfplugin6_tfplugin6_proto_rawDesc = "" +
 	"\x06SINGLE\x10\x01\x12\b\n" +
 	"\x04LIST\x10\x02\x12\a\n" +
 	"\x03SET\x10\x03\x12\a\n" +
-	"\x03MAP\x10\x04\"\xa8\x01\n" +
+	"\x03MAP\x10\x04\"\x8e\x05\n" +
+	"\bFunction\x12=\n" +
+	"\n" +
+	"parameters\x18\x01 \x03(\v2\x1d.tfplugin6.Function.ParameterR\n" +
+	"parameters\x12L\n" +
+	"\x12variadic_parameter\x18\x02 \x01(\v2\x1d.tfplugin6.Function.ParameterR\x11variadicParameter\x122\n" +
+	"\x06return\x18\x03 \x01(\v2\x1a.tfplugin6.Function.ReturnR\x06return\x12\x18\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\x12 \n" +
+	"\vdescription\x18\x05 \x01(\tR\vdescription\x12@\n" +
+	"\x10description_kind\x18\x06 \x01(\x0e2\x15.tfplugin6.StringKindR\x0fdescriptionKind\x12/\n" +
+	"\x13deprecation_message\x18\a \x01(\tR\x12deprecationMessage\x1a\xf3\x01\n" +
+	"\tParameter\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
+	"\x04type\x18\x02 \x01(\fR\x04type\x12(\n" +
+	"\x10allow_null_value\x18\x03 \x01(\bR\x0eallowNullValue\x120\n" +
+	"\x14allow_unknown_values\x18\x04 \x01(\bR\x12allowUnknownValues\x12 \n" +
+	"\vdescription\x18\x05 \x01(\tR\vdescription\x12@\n" +
+	"\x10description_kind\x18\x06 \x01(\x0e2\x15.tfplugin6.StringKindR\x0fdescriptionKind\x1a\x1c\n" +
+	"\x06Return\x12\x12\n" +
+	"\x04type\x18\x01 \x01(\fR\x04type\"\xa8\x01\n" +
 	"\x12ServerCapabilities\x12!\n" +
 	"\fplan_destroy\x18\x01 \x01(\bR\vplanDestroy\x12?\n" +
 	"\x1cget_provider_schema_optional\x18\x02 \x01(\bR\x19getProviderSchemaOptional\x12.\n" +
@@ -3424,33 +4047,40 @@ const file_tfplugin6_tfplugin6_proto_rawDesc = "" +
 	"\aUNKNOWN\x10\x00\x12\x1b\n" +
 	"\x17RESOURCE_CONFIG_UNKNOWN\x10\x01\x12\x1b\n" +
 	"\x17PROVIDER_CONFIG_UNKNOWN\x10\x02\x12\x11\n" +
-	"\rABSENT_PREREQ\x10\x03\"\xa7\x03\n" +
+	"\rABSENT_PREREQ\x10\x03\"\x96\x04\n" +
 	"\vGetMetadata\x1a\t\n" +
-	"\aRequest\x1a\xa8\x02\n" +
+	"\aRequest\x1a\xef\x02\n" +
 	"\bResponse\x12N\n" +
 	"\x13server_capabilities\x18\x01 \x01(\v2\x1d.tfplugin6.ServerCapabilitiesR\x12serverCapabilities\x127\n" +
 	"\vdiagnostics\x18\x02 \x03(\v2\x15.tfplugin6.DiagnosticR\vdiagnostics\x12L\n" +
 	"\fdata_sources\x18\x03 \x03(\v2).tfplugin6.GetMetadata.DataSourceMetadataR\vdataSources\x12E\n" +
-	"\tresources\x18\x04 \x03(\v2'.tfplugin6.GetMetadata.ResourceMetadataR\tresources\x1a1\n" +
+	"\tresources\x18\x04 \x03(\v2'.tfplugin6.GetMetadata.ResourceMetadataR\tresources\x12E\n" +
+	"\tfunctions\x18\x05 \x03(\v2'.tfplugin6.GetMetadata.FunctionMetadataR\tfunctions\x1a&\n" +
+	"\x10FunctionMetadata\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x1a1\n" +
 	"\x12DataSourceMetadata\x12\x1b\n" +
 	"\ttype_name\x18\x01 \x01(\tR\btypeName\x1a/\n" +
 	"\x10ResourceMetadata\x12\x1b\n" +
-	"\ttype_name\x18\x01 \x01(\tR\btypeName\"\xa0\x05\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\"\xc7\x06\n" +
 	"\x11GetProviderSchema\x1a\t\n" +
-	"\aRequest\x1a\xff\x04\n" +
+	"\aRequest\x1a\xa6\x06\n" +
 	"\bResponse\x12-\n" +
 	"\bprovider\x18\x01 \x01(\v2\x11.tfplugin6.SchemaR\bprovider\x12e\n" +
 	"\x10resource_schemas\x18\x02 \x03(\v2:.tfplugin6.GetProviderSchema.Response.ResourceSchemasEntryR\x0fresourceSchemas\x12l\n" +
 	"\x13data_source_schemas\x18\x03 \x03(\v2<.tfplugin6.GetProviderSchema.Response.DataSourceSchemasEntryR\x11dataSourceSchemas\x127\n" +
 	"\vdiagnostics\x18\x04 \x03(\v2\x15.tfplugin6.DiagnosticR\vdiagnostics\x126\n" +
 	"\rprovider_meta\x18\x05 \x01(\v2\x11.tfplugin6.SchemaR\fproviderMeta\x12N\n" +
-	"\x13server_capabilities\x18\x06 \x01(\v2\x1d.tfplugin6.ServerCapabilitiesR\x12serverCapabilities\x1aU\n" +
+	"\x13server_capabilities\x18\x06 \x01(\v2\x1d.tfplugin6.ServerCapabilitiesR\x12serverCapabilities\x12R\n" +
+	"\tfunctions\x18\a \x03(\v24.tfplugin6.GetProviderSchema.Response.FunctionsEntryR\tfunctions\x1aU\n" +
 	"\x14ResourceSchemasEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12'\n" +
 	"\x05value\x18\x02 \x01(\v2\x11.tfplugin6.SchemaR\x05value:\x028\x01\x1aW\n" +
 	"\x16DataSourceSchemasEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12'\n" +
-	"\x05value\x18\x02 \x01(\v2\x11.tfplugin6.SchemaR\x05value:\x028\x01\"\x99\x01\n" +
+	"\x05value\x18\x02 \x01(\v2\x11.tfplugin6.SchemaR\x05value:\x028\x01\x1aQ\n" +
+	"\x0eFunctionsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12)\n" +
+	"\x05value\x18\x02 \x01(\v2\x13.tfplugin6.FunctionR\x05value:\x028\x01\"\x99\x01\n" +
 	"\x16ValidateProviderConfig\x1a:\n" +
 	"\aRequest\x12/\n" +
 	"\x06config\x18\x01 \x01(\v2\x17.tfplugin6.DynamicValueR\x06config\x1aC\n" +
@@ -3549,12 +4179,26 @@ const file_tfplugin6_tfplugin6_proto_rawDesc = "" +
 	"\bResponse\x12-\n" +
 	"\x05state\x18\x01 \x01(\v2\x17.tfplugin6.DynamicValueR\x05state\x127\n" +
 	"\vdiagnostics\x18\x02 \x03(\v2\x15.tfplugin6.DiagnosticR\vdiagnostics\x12/\n" +
-	"\bdeferred\x18\x03 \x01(\v2\x13.tfplugin6.DeferredR\bdeferred*%\n" +
+	"\bdeferred\x18\x03 \x01(\v2\x13.tfplugin6.DeferredR\bdeferred\"\x81\x02\n" +
+	"\fGetFunctions\x1a\t\n" +
+	"\aRequest\x1a\xe5\x01\n" +
+	"\bResponse\x12M\n" +
+	"\tfunctions\x18\x01 \x03(\v2/.tfplugin6.GetFunctions.Response.FunctionsEntryR\tfunctions\x127\n" +
+	"\vdiagnostics\x18\x02 \x03(\v2\x15.tfplugin6.DiagnosticR\vdiagnostics\x1aQ\n" +
+	"\x0eFunctionsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12)\n" +
+	"\x05value\x18\x02 \x01(\v2\x13.tfplugin6.FunctionR\x05value:\x028\x01\"\xd1\x01\n" +
+	"\fCallFunction\x1aT\n" +
+	"\aRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x125\n" +
+	"\targuments\x18\x02 \x03(\v2\x17.tfplugin6.DynamicValueR\targuments\x1ak\n" +
+	"\bResponse\x12/\n" +
+	"\x06result\x18\x01 \x01(\v2\x17.tfplugin6.DynamicValueR\x06result\x12.\n" +
+	"\x05error\x18\x02 \x01(\v2\x18.tfplugin6.FunctionErrorR\x05error*%\n" +
 	"\n" +
 	"StringKind\x12\t\n" +
 	"\x05PLAIN\x10\x00\x12\f\n" +
-	"\bMARKDOWN\x10\x012\x9c\n" +
-	"\n" +
+	"\bMARKDOWN\x10\x012\xc2\v\n" +
 	"\bProvider\x12N\n" +
 	"\vGetMetadata\x12\x1e.tfplugin6.GetMetadata.Request\x1a\x1f.tfplugin6.GetMetadata.Response\x12`\n" +
 	"\x11GetProviderSchema\x12$.tfplugin6.GetProviderSchema.Request\x1a%.tfplugin6.GetProviderSchema.Response\x12o\n" +
@@ -3568,6 +4212,8 @@ const file_tfplugin6_tfplugin6_proto_rawDesc = "" +
 	"\x13ApplyResourceChange\x12&.tfplugin6.ApplyResourceChange.Request\x1a'.tfplugin6.ApplyResourceChange.Response\x12f\n" +
 	"\x13ImportResourceState\x12&.tfplugin6.ImportResourceState.Request\x1a'.tfplugin6.ImportResourceState.Response\x12W\n" +
 	"\x0eReadDataSource\x12!.tfplugin6.ReadDataSource.Request\x1a\".tfplugin6.ReadDataSource.Response\x12Q\n" +
+	"\fGetFunctions\x12\x1f.tfplugin6.GetFunctions.Request\x1a .tfplugin6.GetFunctions.Response\x12Q\n" +
+	"\fCallFunction\x12\x1f.tfplugin6.CallFunction.Request\x1a .tfplugin6.CallFunction.Response\x12Q\n" +
 	"\fStopProvider\x12\x1f.tfplugin6.StopProvider.Request\x1a .tfplugin6.StopProvider.ResponseBHZFgithub.com/strata-dev/strata/internal/providers/plugin/proto/tfplugin6b\x06proto3"
 
 var (
@@ -3583,7 +4229,7 @@ func file_tfplugin6_tfplugin6_proto_rawDescGZIP() []byte {
 }
 
 var file_tfplugin6_tfplugin6_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_tfplugin6_tfplugin6_proto_msgTypes = make([]protoimpl.MessageInfo, 58)
+var file_tfplugin6_tfplugin6_proto_msgTypes = make([]protoimpl.MessageInfo, 71)
 var file_tfplugin6_tfplugin6_proto_goTypes = []any{
 	(StringKind)(0),                              // 0: tfplugin6.StringKind
 	(Diagnostic_Severity)(0),                     // 1: tfplugin6.Diagnostic.Severity
@@ -3592,167 +4238,198 @@ var file_tfplugin6_tfplugin6_proto_goTypes = []any{
 	(Deferred_Reason)(0),                         // 4: tfplugin6.Deferred.Reason
 	(*DynamicValue)(nil),                         // 5: tfplugin6.DynamicValue
 	(*Diagnostic)(nil),                           // 6: tfplugin6.Diagnostic
-	(*AttributePath)(nil),                        // 7: tfplugin6.AttributePath
-	(*StopProvider)(nil),                         // 8: tfplugin6.StopProvider
-	(*RawState)(nil),                             // 9: tfplugin6.RawState
-	(*Schema)(nil),                               // 10: tfplugin6.Schema
-	(*ServerCapabilities)(nil),                   // 11: tfplugin6.ServerCapabilities
-	(*ClientCapabilities)(nil),                   // 12: tfplugin6.ClientCapabilities
-	(*Deferred)(nil),                             // 13: tfplugin6.Deferred
-	(*GetMetadata)(nil),                          // 14: tfplugin6.GetMetadata
-	(*GetProviderSchema)(nil),                    // 15: tfplugin6.GetProviderSchema
-	(*ValidateProviderConfig)(nil),               // 16: tfplugin6.ValidateProviderConfig
-	(*UpgradeResourceState)(nil),                 // 17: tfplugin6.UpgradeResourceState
-	(*ValidateResourceConfig)(nil),               // 18: tfplugin6.ValidateResourceConfig
-	(*ValidateDataResourceConfig)(nil),           // 19: tfplugin6.ValidateDataResourceConfig
-	(*ConfigureProvider)(nil),                    // 20: tfplugin6.ConfigureProvider
-	(*ReadResource)(nil),                         // 21: tfplugin6.ReadResource
-	(*PlanResourceChange)(nil),                   // 22: tfplugin6.PlanResourceChange
-	(*ApplyResourceChange)(nil),                  // 23: tfplugin6.ApplyResourceChange
-	(*ImportResourceState)(nil),                  // 24: tfplugin6.ImportResourceState
-	(*ReadDataSource)(nil),                       // 25: tfplugin6.ReadDataSource
-	(*AttributePath_Step)(nil),                   // 26: tfplugin6.AttributePath.Step
-	(*StopProvider_Request)(nil),                 // 27: tfplugin6.StopProvider.Request
-	(*StopProvider_Response)(nil),                // 28: tfplugin6.StopProvider.Response
-	nil,                                          // 29: tfplugin6.RawState.FlatmapEntry
-	(*Schema_Block)(nil),                         // 30: tfplugin6.Schema.Block
-	(*Schema_Attribute)(nil),                     // 31: tfplugin6.Schema.Attribute
-	(*Schema_NestedBlock)(nil),                   // 32: tfplugin6.Schema.NestedBlock
-	(*Schema_Object)(nil),                        // 33: tfplugin6.Schema.Object
-	(*GetMetadata_Request)(nil),                  // 34: tfplugin6.GetMetadata.Request
-	(*GetMetadata_Response)(nil),                 // 35: tfplugin6.GetMetadata.Response
-	(*GetMetadata_DataSourceMetadata)(nil),       // 36: tfplugin6.GetMetadata.DataSourceMetadata
-	(*GetMetadata_ResourceMetadata)(nil),         // 37: tfplugin6.GetMetadata.ResourceMetadata
-	(*GetProviderSchema_Request)(nil),            // 38: tfplugin6.GetProviderSchema.Request
-	(*GetProviderSchema_Response)(nil),           // 39: tfplugin6.GetProviderSchema.Response
-	nil,                                          // 40: tfplugin6.GetProviderSchema.Response.ResourceSchemasEntry
-	nil,                                          // 41: tfplugin6.GetProviderSchema.Response.DataSourceSchemasEntry
-	(*ValidateProviderConfig_Request)(nil),       // 42: tfplugin6.ValidateProviderConfig.Request
-	(*ValidateProviderConfig_Response)(nil),      // 43: tfplugin6.ValidateProviderConfig.Response
-	(*UpgradeResourceState_Request)(nil),         // 44: tfplugin6.UpgradeResourceState.Request
-	(*UpgradeResourceState_Response)(nil),        // 45: tfplugin6.UpgradeResourceState.Response
-	(*ValidateResourceConfig_Request)(nil),       // 46: tfplugin6.ValidateResourceConfig.Request
-	(*ValidateResourceConfig_Response)(nil),      // 47: tfplugin6.ValidateResourceConfig.Response
-	(*ValidateDataResourceConfig_Request)(nil),   // 48: tfplugin6.ValidateDataResourceConfig.Request
-	(*ValidateDataResourceConfig_Response)(nil),  // 49: tfplugin6.ValidateDataResourceConfig.Response
-	(*ConfigureProvider_Request)(nil),            // 50: tfplugin6.ConfigureProvider.Request
-	(*ConfigureProvider_Response)(nil),           // 51: tfplugin6.ConfigureProvider.Response
-	(*ReadResource_Request)(nil),                 // 52: tfplugin6.ReadResource.Request
-	(*ReadResource_Response)(nil),                // 53: tfplugin6.ReadResource.Response
-	(*PlanResourceChange_Request)(nil),           // 54: tfplugin6.PlanResourceChange.Request
-	(*PlanResourceChange_Response)(nil),          // 55: tfplugin6.PlanResourceChange.Response
-	(*ApplyResourceChange_Request)(nil),          // 56: tfplugin6.ApplyResourceChange.Request
-	(*ApplyResourceChange_Response)(nil),         // 57: tfplugin6.ApplyResourceChange.Response
-	(*ImportResourceState_Request)(nil),          // 58: tfplugin6.ImportResourceState.Request
-	(*ImportResourceState_ImportedResource)(nil), // 59: tfplugin6.ImportResourceState.ImportedResource
-	(*ImportResourceState_Response)(nil),         // 60: tfplugin6.ImportResourceState.Response
-	(*ReadDataSource_Request)(nil),               // 61: tfplugin6.ReadDataSource.Request
-	(*ReadDataSource_Response)(nil),              // 62: tfplugin6.ReadDataSource.Response
+	(*FunctionError)(nil),                        // 7: tfplugin6.FunctionError
+	(*AttributePath)(nil),                        // 8: tfplugin6.AttributePath
+	(*StopProvider)(nil),                         // 9: tfplugin6.StopProvider
+	(*RawState)(nil),                             // 10: tfplugin6.RawState
+	(*Schema)(nil),                               // 11: tfplugin6.Schema
+	(*Function)(nil),                             // 12: tfplugin6.Function
+	(*ServerCapabilities)(nil),                   // 13: tfplugin6.ServerCapabilities
+	(*ClientCapabilities)(nil),                   // 14: tfplugin6.ClientCapabilities
+	(*Deferred)(nil),                             // 15: tfplugin6.Deferred
+	(*GetMetadata)(nil),                          // 16: tfplugin6.GetMetadata
+	(*GetProviderSchema)(nil),                    // 17: tfplugin6.GetProviderSchema
+	(*ValidateProviderConfig)(nil),               // 18: tfplugin6.ValidateProviderConfig
+	(*UpgradeResourceState)(nil),                 // 19: tfplugin6.UpgradeResourceState
+	(*ValidateResourceConfig)(nil),               // 20: tfplugin6.ValidateResourceConfig
+	(*ValidateDataResourceConfig)(nil),           // 21: tfplugin6.ValidateDataResourceConfig
+	(*ConfigureProvider)(nil),                    // 22: tfplugin6.ConfigureProvider
+	(*ReadResource)(nil),                         // 23: tfplugin6.ReadResource
+	(*PlanResourceChange)(nil),                   // 24: tfplugin6.PlanResourceChange
+	(*ApplyResourceChange)(nil),                  // 25: tfplugin6.ApplyResourceChange
+	(*ImportResourceState)(nil),                  // 26: tfplugin6.ImportResourceState
+	(*ReadDataSource)(nil),                       // 27: tfplugin6.ReadDataSource
+	(*GetFunctions)(nil),                         // 28: tfplugin6.GetFunctions
+	(*CallFunction)(nil),                         // 29: tfplugin6.CallFunction
+	(*AttributePath_Step)(nil),                   // 30: tfplugin6.AttributePath.Step
+	(*StopProvider_Request)(nil),                 // 31: tfplugin6.StopProvider.Request
+	(*StopProvider_Response)(nil),                // 32: tfplugin6.StopProvider.Response
+	nil,                                          // 33: tfplugin6.RawState.FlatmapEntry
+	(*Schema_Block)(nil),                         // 34: tfplugin6.Schema.Block
+	(*Schema_Attribute)(nil),                     // 35: tfplugin6.Schema.Attribute
+	(*Schema_NestedBlock)(nil),                   // 36: tfplugin6.Schema.NestedBlock
+	(*Schema_Object)(nil),                        // 37: tfplugin6.Schema.Object
+	(*Function_Parameter)(nil),                   // 38: tfplugin6.Function.Parameter
+	(*Function_Return)(nil),                      // 39: tfplugin6.Function.Return
+	(*GetMetadata_Request)(nil),                  // 40: tfplugin6.GetMetadata.Request
+	(*GetMetadata_Response)(nil),                 // 41: tfplugin6.GetMetadata.Response
+	(*GetMetadata_FunctionMetadata)(nil),         // 42: tfplugin6.GetMetadata.FunctionMetadata
+	(*GetMetadata_DataSourceMetadata)(nil),       // 43: tfplugin6.GetMetadata.DataSourceMetadata
+	(*GetMetadata_ResourceMetadata)(nil),         // 44: tfplugin6.GetMetadata.ResourceMetadata
+	(*GetProviderSchema_Request)(nil),            // 45: tfplugin6.GetProviderSchema.Request
+	(*GetProviderSchema_Response)(nil),           // 46: tfplugin6.GetProviderSchema.Response
+	nil,                                          // 47: tfplugin6.GetProviderSchema.Response.ResourceSchemasEntry
+	nil,                                          // 48: tfplugin6.GetProviderSchema.Response.DataSourceSchemasEntry
+	nil,                                          // 49: tfplugin6.GetProviderSchema.Response.FunctionsEntry
+	(*ValidateProviderConfig_Request)(nil),       // 50: tfplugin6.ValidateProviderConfig.Request
+	(*ValidateProviderConfig_Response)(nil),      // 51: tfplugin6.ValidateProviderConfig.Response
+	(*UpgradeResourceState_Request)(nil),         // 52: tfplugin6.UpgradeResourceState.Request
+	(*UpgradeResourceState_Response)(nil),        // 53: tfplugin6.UpgradeResourceState.Response
+	(*ValidateResourceConfig_Request)(nil),       // 54: tfplugin6.ValidateResourceConfig.Request
+	(*ValidateResourceConfig_Response)(nil),      // 55: tfplugin6.ValidateResourceConfig.Response
+	(*ValidateDataResourceConfig_Request)(nil),   // 56: tfplugin6.ValidateDataResourceConfig.Request
+	(*ValidateDataResourceConfig_Response)(nil),  // 57: tfplugin6.ValidateDataResourceConfig.Response
+	(*ConfigureProvider_Request)(nil),            // 58: tfplugin6.ConfigureProvider.Request
+	(*ConfigureProvider_Response)(nil),           // 59: tfplugin6.ConfigureProvider.Response
+	(*ReadResource_Request)(nil),                 // 60: tfplugin6.ReadResource.Request
+	(*ReadResource_Response)(nil),                // 61: tfplugin6.ReadResource.Response
+	(*PlanResourceChange_Request)(nil),           // 62: tfplugin6.PlanResourceChange.Request
+	(*PlanResourceChange_Response)(nil),          // 63: tfplugin6.PlanResourceChange.Response
+	(*ApplyResourceChange_Request)(nil),          // 64: tfplugin6.ApplyResourceChange.Request
+	(*ApplyResourceChange_Response)(nil),         // 65: tfplugin6.ApplyResourceChange.Response
+	(*ImportResourceState_Request)(nil),          // 66: tfplugin6.ImportResourceState.Request
+	(*ImportResourceState_ImportedResource)(nil), // 67: tfplugin6.ImportResourceState.ImportedResource
+	(*ImportResourceState_Response)(nil),         // 68: tfplugin6.ImportResourceState.Response
+	(*ReadDataSource_Request)(nil),               // 69: tfplugin6.ReadDataSource.Request
+	(*ReadDataSource_Response)(nil),              // 70: tfplugin6.ReadDataSource.Response
+	(*GetFunctions_Request)(nil),                 // 71: tfplugin6.GetFunctions.Request
+	(*GetFunctions_Response)(nil),                // 72: tfplugin6.GetFunctions.Response
+	nil,                                          // 73: tfplugin6.GetFunctions.Response.FunctionsEntry
+	(*CallFunction_Request)(nil),                 // 74: tfplugin6.CallFunction.Request
+	(*CallFunction_Response)(nil),                // 75: tfplugin6.CallFunction.Response
 }
 var file_tfplugin6_tfplugin6_proto_depIdxs = []int32{
-	1,  // 0: tfplugin6.Diagnostic.severity:type_name -> tfplugin6.Diagnostic.Severity
-	7,  // 1: tfplugin6.Diagnostic.attribute:type_name -> tfplugin6.AttributePath
-	26, // 2: tfplugin6.AttributePath.steps:type_name -> tfplugin6.AttributePath.Step
-	29, // 3: tfplugin6.RawState.flatmap:type_name -> tfplugin6.RawState.FlatmapEntry
-	30, // 4: tfplugin6.Schema.block:type_name -> tfplugin6.Schema.Block
-	4,  // 5: tfplugin6.Deferred.reason:type_name -> tfplugin6.Deferred.Reason
-	31, // 6: tfplugin6.Schema.Block.attributes:type_name -> tfplugin6.Schema.Attribute
-	32, // 7: tfplugin6.Schema.Block.block_types:type_name -> tfplugin6.Schema.NestedBlock
-	0,  // 8: tfplugin6.Schema.Block.description_kind:type_name -> tfplugin6.StringKind
-	0,  // 9: tfplugin6.Schema.Attribute.description_kind:type_name -> tfplugin6.StringKind
-	33, // 10: tfplugin6.Schema.Attribute.nested_type:type_name -> tfplugin6.Schema.Object
-	30, // 11: tfplugin6.Schema.NestedBlock.block:type_name -> tfplugin6.Schema.Block
-	2,  // 12: tfplugin6.Schema.NestedBlock.nesting:type_name -> tfplugin6.Schema.NestedBlock.NestingMode
-	31, // 13: tfplugin6.Schema.Object.attributes:type_name -> tfplugin6.Schema.Attribute
-	3,  // 14: tfplugin6.Schema.Object.nesting:type_name -> tfplugin6.Schema.Object.NestingMode
-	11, // 15: tfplugin6.GetMetadata.Response.server_capabilities:type_name -> tfplugin6.ServerCapabilities
-	6,  // 16: tfplugin6.GetMetadata.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	36, // 17: tfplugin6.GetMetadata.Response.data_sources:type_name -> tfplugin6.GetMetadata.DataSourceMetadata
-	37, // 18: tfplugin6.GetMetadata.Response.resources:type_name -> tfplugin6.GetMetadata.ResourceMetadata
-	10, // 19: tfplugin6.GetProviderSchema.Response.provider:type_name -> tfplugin6.Schema
-	40, // 20: tfplugin6.GetProviderSchema.Response.resource_schemas:type_name -> tfplugin6.GetProviderSchema.Response.ResourceSchemasEntry
-	41, // 21: tfplugin6.GetProviderSchema.Response.data_source_schemas:type_name -> tfplugin6.GetProviderSchema.Response.DataSourceSchemasEntry
-	6,  // 22: tfplugin6.GetProviderSchema.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	10, // 23: tfplugin6.GetProviderSchema.Response.provider_meta:type_name -> tfplugin6.Schema
-	11, // 24: tfplugin6.GetProviderSchema.Response.server_capabilities:type_name -> tfplugin6.ServerCapabilities
-	10, // 25: tfplugin6.GetProviderSchema.Response.ResourceSchemasEntry.value:type_name -> tfplugin6.Schema
-	10, // 26: tfplugin6.GetProviderSchema.Response.DataSourceSchemasEntry.value:type_name -> tfplugin6.Schema
-	5,  // 27: tfplugin6.ValidateProviderConfig.Request.config:type_name -> tfplugin6.DynamicValue
-	6,  // 28: tfplugin6.ValidateProviderConfig.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	9,  // 29: tfplugin6.UpgradeResourceState.Request.raw_state:type_name -> tfplugin6.RawState
-	5,  // 30: tfplugin6.UpgradeResourceState.Response.upgraded_state:type_name -> tfplugin6.DynamicValue
-	6,  // 31: tfplugin6.UpgradeResourceState.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	5,  // 32: tfplugin6.ValidateResourceConfig.Request.config:type_name -> tfplugin6.DynamicValue
-	12, // 33: tfplugin6.ValidateResourceConfig.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
-	6,  // 34: tfplugin6.ValidateResourceConfig.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	5,  // 35: tfplugin6.ValidateDataResourceConfig.Request.config:type_name -> tfplugin6.DynamicValue
-	6,  // 36: tfplugin6.ValidateDataResourceConfig.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	5,  // 37: tfplugin6.ConfigureProvider.Request.config:type_name -> tfplugin6.DynamicValue
-	12, // 38: tfplugin6.ConfigureProvider.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
-	6,  // 39: tfplugin6.ConfigureProvider.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	5,  // 40: tfplugin6.ReadResource.Request.current_state:type_name -> tfplugin6.DynamicValue
-	5,  // 41: tfplugin6.ReadResource.Request.provider_meta:type_name -> tfplugin6.DynamicValue
-	12, // 42: tfplugin6.ReadResource.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
-	5,  // 43: tfplugin6.ReadResource.Response.new_state:type_name -> tfplugin6.DynamicValue
-	6,  // 44: tfplugin6.ReadResource.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	13, // 45: tfplugin6.ReadResource.Response.deferred:type_name -> tfplugin6.Deferred
-	5,  // 46: tfplugin6.PlanResourceChange.Request.prior_state:type_name -> tfplugin6.DynamicValue
-	5,  // 47: tfplugin6.PlanResourceChange.Request.proposed_new_state:type_name -> tfplugin6.DynamicValue
-	5,  // 48: tfplugin6.PlanResourceChange.Request.config:type_name -> tfplugin6.DynamicValue
-	5,  // 49: tfplugin6.PlanResourceChange.Request.provider_meta:type_name -> tfplugin6.DynamicValue
-	12, // 50: tfplugin6.PlanResourceChange.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
-	5,  // 51: tfplugin6.PlanResourceChange.Response.planned_state:type_name -> tfplugin6.DynamicValue
-	7,  // 52: tfplugin6.PlanResourceChange.Response.requires_replace:type_name -> tfplugin6.AttributePath
-	6,  // 53: tfplugin6.PlanResourceChange.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	13, // 54: tfplugin6.PlanResourceChange.Response.deferred:type_name -> tfplugin6.Deferred
-	5,  // 55: tfplugin6.ApplyResourceChange.Request.prior_state:type_name -> tfplugin6.DynamicValue
-	5,  // 56: tfplugin6.ApplyResourceChange.Request.planned_state:type_name -> tfplugin6.DynamicValue
-	5,  // 57: tfplugin6.ApplyResourceChange.Request.config:type_name -> tfplugin6.DynamicValue
-	5,  // 58: tfplugin6.ApplyResourceChange.Request.provider_meta:type_name -> tfplugin6.DynamicValue
-	5,  // 59: tfplugin6.ApplyResourceChange.Response.new_state:type_name -> tfplugin6.DynamicValue
-	6,  // 60: tfplugin6.ApplyResourceChange.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	12, // 61: tfplugin6.ImportResourceState.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
-	5,  // 62: tfplugin6.ImportResourceState.ImportedResource.state:type_name -> tfplugin6.DynamicValue
-	59, // 63: tfplugin6.ImportResourceState.Response.imported_resources:type_name -> tfplugin6.ImportResourceState.ImportedResource
-	6,  // 64: tfplugin6.ImportResourceState.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	13, // 65: tfplugin6.ImportResourceState.Response.deferred:type_name -> tfplugin6.Deferred
-	5,  // 66: tfplugin6.ReadDataSource.Request.config:type_name -> tfplugin6.DynamicValue
-	5,  // 67: tfplugin6.ReadDataSource.Request.provider_meta:type_name -> tfplugin6.DynamicValue
-	12, // 68: tfplugin6.ReadDataSource.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
-	5,  // 69: tfplugin6.ReadDataSource.Response.state:type_name -> tfplugin6.DynamicValue
-	6,  // 70: tfplugin6.ReadDataSource.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	13, // 71: tfplugin6.ReadDataSource.Response.deferred:type_name -> tfplugin6.Deferred
-	34, // 72: tfplugin6.Provider.GetMetadata:input_type -> tfplugin6.GetMetadata.Request
-	38, // 73: tfplugin6.Provider.GetProviderSchema:input_type -> tfplugin6.GetProviderSchema.Request
-	42, // 74: tfplugin6.Provider.ValidateProviderConfig:input_type -> tfplugin6.ValidateProviderConfig.Request
-	46, // 75: tfplugin6.Provider.ValidateResourceConfig:input_type -> tfplugin6.ValidateResourceConfig.Request
-	48, // 76: tfplugin6.Provider.ValidateDataResourceConfig:input_type -> tfplugin6.ValidateDataResourceConfig.Request
-	44, // 77: tfplugin6.Provider.UpgradeResourceState:input_type -> tfplugin6.UpgradeResourceState.Request
-	50, // 78: tfplugin6.Provider.ConfigureProvider:input_type -> tfplugin6.ConfigureProvider.Request
-	52, // 79: tfplugin6.Provider.ReadResource:input_type -> tfplugin6.ReadResource.Request
-	54, // 80: tfplugin6.Provider.PlanResourceChange:input_type -> tfplugin6.PlanResourceChange.Request
-	56, // 81: tfplugin6.Provider.ApplyResourceChange:input_type -> tfplugin6.ApplyResourceChange.Request
-	58, // 82: tfplugin6.Provider.ImportResourceState:input_type -> tfplugin6.ImportResourceState.Request
-	61, // 83: tfplugin6.Provider.ReadDataSource:input_type -> tfplugin6.ReadDataSource.Request
-	27, // 84: tfplugin6.Provider.StopProvider:input_type -> tfplugin6.StopProvider.Request
-	35, // 85: tfplugin6.Provider.GetMetadata:output_type -> tfplugin6.GetMetadata.Response
-	39, // 86: tfplugin6.Provider.GetProviderSchema:output_type -> tfplugin6.GetProviderSchema.Response
-	43, // 87: tfplugin6.Provider.ValidateProviderConfig:output_type -> tfplugin6.ValidateProviderConfig.Response
-	47, // 88: tfplugin6.Provider.ValidateResourceConfig:output_type -> tfplugin6.ValidateResourceConfig.Response
-	49, // 89: tfplugin6.Provider.ValidateDataResourceConfig:output_type -> tfplugin6.ValidateDataResourceConfig.Response
-	45, // 90: tfplugin6.Provider.UpgradeResourceState:output_type -> tfplugin6.UpgradeResourceState.Response
-	51, // 91: tfplugin6.Provider.ConfigureProvider:output_type -> tfplugin6.ConfigureProvider.Response
-	53, // 92: tfplugin6.Provider.ReadResource:output_type -> tfplugin6.ReadResource.Response
-	55, // 93: tfplugin6.Provider.PlanResourceChange:output_type -> tfplugin6.PlanResourceChange.Response
-	57, // 94: tfplugin6.Provider.ApplyResourceChange:output_type -> tfplugin6.ApplyResourceChange.Response
-	60, // 95: tfplugin6.Provider.ImportResourceState:output_type -> tfplugin6.ImportResourceState.Response
-	62, // 96: tfplugin6.Provider.ReadDataSource:output_type -> tfplugin6.ReadDataSource.Response
-	28, // 97: tfplugin6.Provider.StopProvider:output_type -> tfplugin6.StopProvider.Response
-	85, // [85:98] is the sub-list for method output_type
-	72, // [72:85] is the sub-list for method input_type
-	72, // [72:72] is the sub-list for extension type_name
-	72, // [72:72] is the sub-list for extension extendee
-	0,  // [0:72] is the sub-list for field type_name
+	1,   // 0: tfplugin6.Diagnostic.severity:type_name -> tfplugin6.Diagnostic.Severity
+	8,   // 1: tfplugin6.Diagnostic.attribute:type_name -> tfplugin6.AttributePath
+	30,  // 2: tfplugin6.AttributePath.steps:type_name -> tfplugin6.AttributePath.Step
+	33,  // 3: tfplugin6.RawState.flatmap:type_name -> tfplugin6.RawState.FlatmapEntry
+	34,  // 4: tfplugin6.Schema.block:type_name -> tfplugin6.Schema.Block
+	38,  // 5: tfplugin6.Function.parameters:type_name -> tfplugin6.Function.Parameter
+	38,  // 6: tfplugin6.Function.variadic_parameter:type_name -> tfplugin6.Function.Parameter
+	39,  // 7: tfplugin6.Function.return:type_name -> tfplugin6.Function.Return
+	0,   // 8: tfplugin6.Function.description_kind:type_name -> tfplugin6.StringKind
+	4,   // 9: tfplugin6.Deferred.reason:type_name -> tfplugin6.Deferred.Reason
+	35,  // 10: tfplugin6.Schema.Block.attributes:type_name -> tfplugin6.Schema.Attribute
+	36,  // 11: tfplugin6.Schema.Block.block_types:type_name -> tfplugin6.Schema.NestedBlock
+	0,   // 12: tfplugin6.Schema.Block.description_kind:type_name -> tfplugin6.StringKind
+	0,   // 13: tfplugin6.Schema.Attribute.description_kind:type_name -> tfplugin6.StringKind
+	37,  // 14: tfplugin6.Schema.Attribute.nested_type:type_name -> tfplugin6.Schema.Object
+	34,  // 15: tfplugin6.Schema.NestedBlock.block:type_name -> tfplugin6.Schema.Block
+	2,   // 16: tfplugin6.Schema.NestedBlock.nesting:type_name -> tfplugin6.Schema.NestedBlock.NestingMode
+	35,  // 17: tfplugin6.Schema.Object.attributes:type_name -> tfplugin6.Schema.Attribute
+	3,   // 18: tfplugin6.Schema.Object.nesting:type_name -> tfplugin6.Schema.Object.NestingMode
+	0,   // 19: tfplugin6.Function.Parameter.description_kind:type_name -> tfplugin6.StringKind
+	13,  // 20: tfplugin6.GetMetadata.Response.server_capabilities:type_name -> tfplugin6.ServerCapabilities
+	6,   // 21: tfplugin6.GetMetadata.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	43,  // 22: tfplugin6.GetMetadata.Response.data_sources:type_name -> tfplugin6.GetMetadata.DataSourceMetadata
+	44,  // 23: tfplugin6.GetMetadata.Response.resources:type_name -> tfplugin6.GetMetadata.ResourceMetadata
+	42,  // 24: tfplugin6.GetMetadata.Response.functions:type_name -> tfplugin6.GetMetadata.FunctionMetadata
+	11,  // 25: tfplugin6.GetProviderSchema.Response.provider:type_name -> tfplugin6.Schema
+	47,  // 26: tfplugin6.GetProviderSchema.Response.resource_schemas:type_name -> tfplugin6.GetProviderSchema.Response.ResourceSchemasEntry
+	48,  // 27: tfplugin6.GetProviderSchema.Response.data_source_schemas:type_name -> tfplugin6.GetProviderSchema.Response.DataSourceSchemasEntry
+	6,   // 28: tfplugin6.GetProviderSchema.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	11,  // 29: tfplugin6.GetProviderSchema.Response.provider_meta:type_name -> tfplugin6.Schema
+	13,  // 30: tfplugin6.GetProviderSchema.Response.server_capabilities:type_name -> tfplugin6.ServerCapabilities
+	49,  // 31: tfplugin6.GetProviderSchema.Response.functions:type_name -> tfplugin6.GetProviderSchema.Response.FunctionsEntry
+	11,  // 32: tfplugin6.GetProviderSchema.Response.ResourceSchemasEntry.value:type_name -> tfplugin6.Schema
+	11,  // 33: tfplugin6.GetProviderSchema.Response.DataSourceSchemasEntry.value:type_name -> tfplugin6.Schema
+	12,  // 34: tfplugin6.GetProviderSchema.Response.FunctionsEntry.value:type_name -> tfplugin6.Function
+	5,   // 35: tfplugin6.ValidateProviderConfig.Request.config:type_name -> tfplugin6.DynamicValue
+	6,   // 36: tfplugin6.ValidateProviderConfig.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	10,  // 37: tfplugin6.UpgradeResourceState.Request.raw_state:type_name -> tfplugin6.RawState
+	5,   // 38: tfplugin6.UpgradeResourceState.Response.upgraded_state:type_name -> tfplugin6.DynamicValue
+	6,   // 39: tfplugin6.UpgradeResourceState.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	5,   // 40: tfplugin6.ValidateResourceConfig.Request.config:type_name -> tfplugin6.DynamicValue
+	14,  // 41: tfplugin6.ValidateResourceConfig.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
+	6,   // 42: tfplugin6.ValidateResourceConfig.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	5,   // 43: tfplugin6.ValidateDataResourceConfig.Request.config:type_name -> tfplugin6.DynamicValue
+	6,   // 44: tfplugin6.ValidateDataResourceConfig.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	5,   // 45: tfplugin6.ConfigureProvider.Request.config:type_name -> tfplugin6.DynamicValue
+	14,  // 46: tfplugin6.ConfigureProvider.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
+	6,   // 47: tfplugin6.ConfigureProvider.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	5,   // 48: tfplugin6.ReadResource.Request.current_state:type_name -> tfplugin6.DynamicValue
+	5,   // 49: tfplugin6.ReadResource.Request.provider_meta:type_name -> tfplugin6.DynamicValue
+	14,  // 50: tfplugin6.ReadResource.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
+	5,   // 51: tfplugin6.ReadResource.Response.new_state:type_name -> tfplugin6.DynamicValue
+	6,   // 52: tfplugin6.ReadResource.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	15,  // 53: tfplugin6.ReadResource.Response.deferred:type_name -> tfplugin6.Deferred
+	5,   // 54: tfplugin6.PlanResourceChange.Request.prior_state:type_name -> tfplugin6.DynamicValue
+	5,   // 55: tfplugin6.PlanResourceChange.Request.proposed_new_state:type_name -> tfplugin6.DynamicValue
+	5,   // 56: tfplugin6.PlanResourceChange.Request.config:type_name -> tfplugin6.DynamicValue
+	5,   // 57: tfplugin6.PlanResourceChange.Request.provider_meta:type_name -> tfplugin6.DynamicValue
+	14,  // 58: tfplugin6.PlanResourceChange.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
+	5,   // 59: tfplugin6.PlanResourceChange.Response.planned_state:type_name -> tfplugin6.DynamicValue
+	8,   // 60: tfplugin6.PlanResourceChange.Response.requires_replace:type_name -> tfplugin6.AttributePath
+	6,   // 61: tfplugin6.PlanResourceChange.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	15,  // 62: tfplugin6.PlanResourceChange.Response.deferred:type_name -> tfplugin6.Deferred
+	5,   // 63: tfplugin6.ApplyResourceChange.Request.prior_state:type_name -> tfplugin6.DynamicValue
+	5,   // 64: tfplugin6.ApplyResourceChange.Request.planned_state:type_name -> tfplugin6.DynamicValue
+	5,   // 65: tfplugin6.ApplyResourceChange.Request.config:type_name -> tfplugin6.DynamicValue
+	5,   // 66: tfplugin6.ApplyResourceChange.Request.provider_meta:type_name -> tfplugin6.DynamicValue
+	5,   // 67: tfplugin6.ApplyResourceChange.Response.new_state:type_name -> tfplugin6.DynamicValue
+	6,   // 68: tfplugin6.ApplyResourceChange.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	14,  // 69: tfplugin6.ImportResourceState.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
+	5,   // 70: tfplugin6.ImportResourceState.ImportedResource.state:type_name -> tfplugin6.DynamicValue
+	67,  // 71: tfplugin6.ImportResourceState.Response.imported_resources:type_name -> tfplugin6.ImportResourceState.ImportedResource
+	6,   // 72: tfplugin6.ImportResourceState.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	15,  // 73: tfplugin6.ImportResourceState.Response.deferred:type_name -> tfplugin6.Deferred
+	5,   // 74: tfplugin6.ReadDataSource.Request.config:type_name -> tfplugin6.DynamicValue
+	5,   // 75: tfplugin6.ReadDataSource.Request.provider_meta:type_name -> tfplugin6.DynamicValue
+	14,  // 76: tfplugin6.ReadDataSource.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
+	5,   // 77: tfplugin6.ReadDataSource.Response.state:type_name -> tfplugin6.DynamicValue
+	6,   // 78: tfplugin6.ReadDataSource.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	15,  // 79: tfplugin6.ReadDataSource.Response.deferred:type_name -> tfplugin6.Deferred
+	73,  // 80: tfplugin6.GetFunctions.Response.functions:type_name -> tfplugin6.GetFunctions.Response.FunctionsEntry
+	6,   // 81: tfplugin6.GetFunctions.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	12,  // 82: tfplugin6.GetFunctions.Response.FunctionsEntry.value:type_name -> tfplugin6.Function
+	5,   // 83: tfplugin6.CallFunction.Request.arguments:type_name -> tfplugin6.DynamicValue
+	5,   // 84: tfplugin6.CallFunction.Response.result:type_name -> tfplugin6.DynamicValue
+	7,   // 85: tfplugin6.CallFunction.Response.error:type_name -> tfplugin6.FunctionError
+	40,  // 86: tfplugin6.Provider.GetMetadata:input_type -> tfplugin6.GetMetadata.Request
+	45,  // 87: tfplugin6.Provider.GetProviderSchema:input_type -> tfplugin6.GetProviderSchema.Request
+	50,  // 88: tfplugin6.Provider.ValidateProviderConfig:input_type -> tfplugin6.ValidateProviderConfig.Request
+	54,  // 89: tfplugin6.Provider.ValidateResourceConfig:input_type -> tfplugin6.ValidateResourceConfig.Request
+	56,  // 90: tfplugin6.Provider.ValidateDataResourceConfig:input_type -> tfplugin6.ValidateDataResourceConfig.Request
+	52,  // 91: tfplugin6.Provider.UpgradeResourceState:input_type -> tfplugin6.UpgradeResourceState.Request
+	58,  // 92: tfplugin6.Provider.ConfigureProvider:input_type -> tfplugin6.ConfigureProvider.Request
+	60,  // 93: tfplugin6.Provider.ReadResource:input_type -> tfplugin6.ReadResource.Request
+	62,  // 94: tfplugin6.Provider.PlanResourceChange:input_type -> tfplugin6.PlanResourceChange.Request
+	64,  // 95: tfplugin6.Provider.ApplyResourceChange:input_type -> tfplugin6.ApplyResourceChange.Request
+	66,  // 96: tfplugin6.Provider.ImportResourceState:input_type -> tfplugin6.ImportResourceState.Request
+	69,  // 97: tfplugin6.Provider.ReadDataSource:input_type -> tfplugin6.ReadDataSource.Request
+	71,  // 98: tfplugin6.Provider.GetFunctions:input_type -> tfplugin6.GetFunctions.Request
+	74,  // 99: tfplugin6.Provider.CallFunction:input_type -> tfplugin6.CallFunction.Request
+	31,  // 100: tfplugin6.Provider.StopProvider:input_type -> tfplugin6.StopProvider.Request
+	41,  // 101: tfplugin6.Provider.GetMetadata:output_type -> tfplugin6.GetMetadata.Response
+	46,  // 102: tfplugin6.Provider.GetProviderSchema:output_type -> tfplugin6.GetProviderSchema.Response
+	51,  // 103: tfplugin6.Provider.ValidateProviderConfig:output_type -> tfplugin6.ValidateProviderConfig.Response
+	55,  // 104: tfplugin6.Provider.ValidateResourceConfig:output_type -> tfplugin6.ValidateResourceConfig.Response
+	57,  // 105: tfplugin6.Provider.ValidateDataResourceConfig:output_type -> tfplugin6.ValidateDataResourceConfig.Response
+	53,  // 106: tfplugin6.Provider.UpgradeResourceState:output_type -> tfplugin6.UpgradeResourceState.Response
+	59,  // 107: tfplugin6.Provider.ConfigureProvider:output_type -> tfplugin6.ConfigureProvider.Response
+	61,  // 108: tfplugin6.Provider.ReadResource:output_type -> tfplugin6.ReadResource.Response
+	63,  // 109: tfplugin6.Provider.PlanResourceChange:output_type -> tfplugin6.PlanResourceChange.Response
+	65,  // 110: tfplugin6.Provider.ApplyResourceChange:output_type -> tfplugin6.ApplyResourceChange.Response
+	68,  // 111: tfplugin6.Provider.ImportResourceState:output_type -> tfplugin6.ImportResourceState.Response
+	70,  // 112: tfplugin6.Provider.ReadDataSource:output_type -> tfplugin6.ReadDataSource.Response
+	72,  // 113: tfplugin6.Provider.GetFunctions:output_type -> tfplugin6.GetFunctions.Response
+	75,  // 114: tfplugin6.Provider.CallFunction:output_type -> tfplugin6.CallFunction.Response
+	32,  // 115: tfplugin6.Provider.StopProvider:output_type -> tfplugin6.StopProvider.Response
+	101, // [101:116] is the sub-list for method output_type
+	86,  // [86:101] is the sub-list for method input_type
+	86,  // [86:86] is the sub-list for extension type_name
+	86,  // [86:86] is the sub-list for extension extendee
+	0,   // [0:86] is the sub-list for field type_name
 }
 
 func init() { file_tfplugin6_tfplugin6_proto_init() }
@@ -3760,7 +4437,8 @@ func file_tfplugin6_tfplugin6_proto_init() {
 	if File_tfplugin6_tfplugin6_proto != nil {
 		return
 	}
-	file_tfplugin6_tfplugin6_proto_msgTypes[21].OneofWrappers = []any{
+	file_tfplugin6_tfplugin6_proto_msgTypes[2].OneofWrappers = []any{}
+	file_tfplugin6_tfplugin6_proto_msgTypes[25].OneofWrappers = []any{
 		(*AttributePath_Step_AttributeName)(nil),
 		(*AttributePath_Step_ElementKeyString)(nil),
 		(*AttributePath_Step_ElementKeyInt)(nil),
@@ -3771,7 +4449,7 @@ func file_tfplugin6_tfplugin6_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tfplugin6_tfplugin6_proto_rawDesc), len(file_tfplugin6_tfplugin6_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   58,
+			NumMessages:   71,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -8,7 +8,7 @@
 // block; its validation reports errors at nested attribute paths, its
 // private data records who created it, and a sleep_seconds value makes
 // create wait until StopProvider. The data source stratafw_echo echoes its
-// input with the provider's prefix.
+// input with the provider's prefix. Its functions are in functions.go.
 package main
 
 import (
@@ -51,6 +51,7 @@ type fwProvider struct{}
 var (
 	_ provider.Provider                   = (*fwProvider)(nil)
 	_ provider.ProviderWithValidateConfig = (*fwProvider)(nil)
+	_ provider.ProviderWithFunctions      = (*fwProvider)(nil)
 )
 
 type providerModel struct {

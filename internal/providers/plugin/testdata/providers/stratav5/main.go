@@ -8,7 +8,8 @@
 // modes. A name of "panic" crashes the provider during apply; a
 // sleep_seconds value makes apply wait until StopProvider. State version 0
 // stored size as a string, which UpgradeResourceState converts. The data
-// source stratav5_echo answers in JSON rather than msgpack.
+// source stratav5_echo answers in JSON rather than msgpack. The functions
+// upper and repeat are in functions.go.
 package main
 
 import (
@@ -109,6 +110,7 @@ func schemas() *tfprotov5.GetProviderSchemaResponse {
 			attr("module_name", strT, "o"),
 		}}},
 		ResourceSchemas: map[string]*tfprotov5.Schema{"stratav5_thing": thing},
+		Functions:       functions(),
 		DataSourceSchemas: map[string]*tfprotov5.Schema{"stratav5_echo": {Block: &tfprotov5.SchemaBlock{
 			Attributes: []*tfprotov5.SchemaAttribute{attr("input", strT, "r"), attr("result", strT, "c")},
 		}}},
