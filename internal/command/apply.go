@@ -126,7 +126,9 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 
 	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, ForceReplace: replaces})
 	if diags.HasErrors() {
-		v.PlanFailed()
+		if partialPlan(plan) {
+			v.Plan(plan, schemaLookup(ctx, op.engine))
+		}
 		v.Diagnostics(diags)
 		return errReported
 	}

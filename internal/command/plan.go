@@ -88,7 +88,9 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	defer cancel()
 	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, ForceReplace: replaces})
 	if diags.HasErrors() {
-		v.PlanFailed()
+		if partialPlan(plan) {
+			v.Plan(plan, schemaLookup(ctx, op.engine))
+		}
 		v.Diagnostics(diags)
 		return errReported
 	}
@@ -126,4 +128,11 @@ func planMode(destroy, refreshOnly, refresh bool) (plans.Mode, hcl.Diagnostics) 
 		return plans.RefreshOnlyMode, nil
 	}
 	return plans.NormalMode, nil
+}
+
+// partialPlan reports whether a plan that failed is to be shown: the
+// engine returns one when planning started, as Terraform does. The view
+// then shows what was planned, or says that planning failed.
+func partialPlan(p *plans.Plan) bool {
+	return p != nil
 }

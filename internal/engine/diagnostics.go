@@ -21,6 +21,11 @@ func providerDiags(pd providers.Diagnostics, body hcl.Body, fallback *hcl.Range)
 		subject := fallback
 		if rng := attributeRange(body, d.Attribute); rng != nil {
 			subject = rng
+		} else if body != nil && fallback != nil {
+			// As Terraform does, a diagnostic about the whole object points
+			// at its body's opening brace.
+			mr := body.MissingItemRange()
+			subject = &mr
 		}
 		diags = append(diags, &hcl.Diagnostic{Severity: sev, Summary: d.Summary, Detail: d.Detail, Subject: subject})
 	}

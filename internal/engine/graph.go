@@ -51,16 +51,25 @@ func (w *walker) buildConfigGraph(ctx context.Context) (*configGraph, hcl.Diagno
 		}
 	}
 
-	// Edges from references.
+	// Edges from references. References to things not declared are
+	// reported here, before anything is evaluated, as Terraform's
+	// validation does before a plan.
+	reported := map[string]bool{}
 	for _, n := range cg.g.Vertices() {
 		refs, rdiags := w.nodeReferences(ctx, n)
 		diags = append(diags, rdiags...)
 		from := referencesModule(n)
-		for _, ref := range refs {
-			for _, target := range cg.referenced(from, ref) {
-				cg.g.Connect(n, target)
+		if v, ok := n.(*varNode); ok && v.call != nil {
+			// The module block's argument is written in the caller; the
+			// variable's validation rules, in the module itself.
+			if attr, ok := v.call.Inputs[v.cfg.Name]; ok {
+				callRefs, cdiags := lang.ReferencesInExpr(attr.Expr)
+				diags = append(diags, cdiags...)
+				w.connectRefs(cg, n, v.path.Parent(), callRefs, &diags, reported)
 			}
+			from = v.path
 		}
+		w.connectRefs(cg, n, from, refs, &diags, reported)
 	}
 	// depends_on edges.
 	connectDeps := func(n node, from addrs.Module, deps []hcl.Traversal) {
@@ -247,15 +256,10 @@ func nodeModule(n node) addrs.Module {
 }
 
 // referencesModule returns the module a node's expressions are written in:
-// a child module's variables and expansion are set by arguments of the
-// module block in the caller.
+// a module call's expansion is set by arguments of the module block in the
+// caller.
 func referencesModule(n node) addrs.Module {
-	switch n := n.(type) {
-	case *varNode:
-		if n.call != nil {
-			return n.path.Parent()
-		}
-	case *moduleNode:
+	if n, ok := n.(*moduleNode); ok {
 		return n.path.Parent()
 	}
 	return nodeModule(n)
@@ -313,6 +317,46 @@ func (cg *configGraph) referenced(m addrs.Module, ref *lang.Reference) []node {
 	return nil
 }
 
+// connectRefs connects n to what references made in module m name, and
+// reports references to undeclared objects once each.
+func (w *walker) connectRefs(cg *configGraph, n node, m addrs.Module, refs []*lang.Reference, diags *hcl.Diagnostics, reported map[string]bool) {
+	for _, ref := range refs {
+		for _, target := range cg.referenced(m, ref) {
+			cg.g.Connect(n, target)
+		}
+		for _, d := range w.undeclaredRef(m, ref) {
+			if key := d.Subject.String() + d.Summary; !reported[key] {
+				reported[key] = true
+				*diags = append(*diags, d)
+			}
+		}
+	}
+}
+
+// undeclaredRef reports a reference made in module m to a variable, local
+// value, resource or module call the module does not declare.
+func (w *walker) undeclaredRef(m addrs.Module, ref *lang.Reference) hcl.Diagnostics {
+	cfg := w.e.Config.Descendant(m)
+	if cfg == nil {
+		return nil
+	}
+	d := &moduleData{ev: w.ev, mi: staticInstance(m), cfg: cfg}
+	var diags hcl.Diagnostics
+	switch s := ref.Subject.(type) {
+	case lang.InputVariable:
+		_, diags = d.GetInputVariable(s.Name, ref.SourceRange)
+	case lang.LocalValue:
+		_, diags = d.GetLocalValue(s.Name, ref.SourceRange)
+	case lang.ResourceRef:
+		_, diags = d.GetResource(s, ref.SourceRange)
+	case lang.ModuleCallRef:
+		if cfg.Children[s.Name] == nil {
+			_, diags = d.GetModuleCall(s.Name, ref.SourceRange)
+		}
+	}
+	return diags
+}
+
 // referencedOutput returns the output a module reference names, as in
 // module.x.out or module.x[0].out, or "" when it names the whole module.
 func referencedOutput(rest hcl.Traversal) string {
@@ -354,16 +398,10 @@ func (cg *configGraph) moduleContents(p addrs.Module) []node {
 func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference, hcl.Diagnostics) {
 	switch n := n.(type) {
 	case *varNode:
-		// A child's variable is set by its module block argument, written
-		// in the caller; its validation rules are checked in the child.
-		// Both must wait for what they refer to.
+		// The references of its validation rules; a child's module block
+		// argument is connected by buildConfigGraph.
 		var refs []*lang.Reference
 		var diags hcl.Diagnostics
-		if n.call != nil {
-			if attr, ok := n.call.Inputs[n.cfg.Name]; ok {
-				refs, diags = lang.ReferencesInExpr(attr.Expr)
-			}
-		}
 		for _, v := range n.cfg.Validations {
 			r, d := lang.ReferencesInExpr(v.Condition)
 			refs, diags = append(refs, r...), append(diags, d...)

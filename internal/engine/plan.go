@@ -43,8 +43,10 @@ func (o PlanOpts) forceReplace(addr addrs.AbsResourceInstance) bool {
 }
 
 // Plan compares the configuration with prevRun (which may be nil for no
-// state) and returns the changes that would make them match. The returned
-// plan is non-nil even with errors, so that what was planned can be shown.
+// state) and returns the changes that would make them match. When
+// planning could not start (errors in the configuration as a whole) the
+// plan is nil; errors met while planning return what was planned so far,
+// with Errored set, so that it can be shown as Terraform shows it.
 func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts) (*plans.Plan, hcl.Diagnostics) {
 	if prevRun == nil {
 		prevRun = states.New()
@@ -81,11 +83,10 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 The -target option is not for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when strata specifically suggests to use it as part of an error message.`,
 		})
 	}
-	plan := &plans.Plan{Mode: opts.Mode, Changes: &plans.Changes{}, PrevRunState: prevRun, VariableValues: map[string]cty.Value{}, SkipRefresh: opts.SkipRefresh, Targets: opts.Targets, ForceReplace: opts.ForceReplace}
 	if diags.HasErrors() {
-		plan.Errored = true
-		return plan, diags
+		return nil, diags
 	}
+	plan := &plans.Plan{Mode: opts.Mode, Changes: &plans.Changes{}, PrevRunState: prevRun, VariableValues: map[string]cty.Value{}, SkipRefresh: opts.SkipRefresh, Targets: opts.Targets, ForceReplace: opts.ForceReplace}
 	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, pw.visit)...))
 
 	if !diags.HasErrors() && opts.Mode == plans.NormalMode {

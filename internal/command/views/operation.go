@@ -25,8 +25,6 @@ type Operation interface {
 	Applied(operation string, imported, add, change, destroy int, outputs map[string]*states.OutputValue)
 	// Interrupted reports a first (graceful) or second (hard) Ctrl-C.
 	Interrupted(hard bool)
-	// PlanFailed precedes the errors of a plan that could not be made.
-	PlanFailed()
 }
 
 // NewOperation returns the human view, or the JSON stream when json is
@@ -76,11 +74,6 @@ func (o *OperationHuman) Interrupted(hard bool) {
 	o.Output("\n[bold][red]Interrupt received.[reset]\nPlease wait for strata to exit or data loss may occur.\nGracefully shutting down...\n\n")
 }
 
-// PlanFailed implements Operation.
-func (o *OperationHuman) PlanFailed() {
-	o.Output("\n[reset][bold][red]Planning failed.[reset][bold] strata encountered an error while generating this plan.[reset]\n\n")
-}
-
 // OperationJSON is the -json Operation view.
 type OperationJSON struct{ *JSON }
 
@@ -118,6 +111,3 @@ func (o *OperationJSON) Interrupted(hard bool) {
 	}
 	o.Log("Interrupt received. Please wait for strata to exit or data loss may occur. Gracefully shutting down...")
 }
-
-// PlanFailed implements Operation.
-func (o *OperationJSON) PlanFailed() {}

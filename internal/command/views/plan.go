@@ -54,6 +54,10 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
 			return
 		}
 	}
+	if p.Errored && len(shown) == 0 && outputs == 0 {
+		v.Output("\n[reset][bold][red]Planning failed.[reset][bold] strata encountered an error while generating this plan.[reset]\n\n")
+		return
+	}
 	if len(shown) == 0 && outputs == 0 {
 		if p.Mode == plans.RefreshOnlyMode {
 			b.WriteString("\n[reset][bold][green]No changes.[reset][bold] Your infrastructure still matches the configuration.[reset]\n\n")
@@ -90,7 +94,11 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
 				b.WriteString(l.text + "\n")
 			}
 		}
-		b.WriteString("\nstrata will perform the following actions:\n")
+		if p.Errored {
+			b.WriteString("\nstrata planned the following actions, but then encountered a problem:\n")
+		} else {
+			b.WriteString("\nstrata will perform the following actions:\n")
+		}
 		for _, c := range shown {
 			b.WriteString("\n")
 			prev := ""
