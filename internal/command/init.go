@@ -16,6 +16,7 @@ type initOptions struct {
 	input     bool
 	pluginDir []string
 	upgrade   bool
+	backend   backendInitFlags
 }
 
 func newInitCommand(d *Deps, runF func(*initOptions) error) *cobra.Command {
@@ -43,6 +44,7 @@ func newInitCommand(d *Deps, runF func(*initOptions) error) *cobra.Command {
 	cmd.Flags().BoolVar(&opts.input, "input", true, "Ask for input if necessary. If false, will error if\ninput was required.")
 	cmd.Flags().StringArrayVar(&opts.pluginDir, "plugin-dir", nil, "Directory containing plugin binaries, laid out as\nHOST/NAMESPACE/TYPE/VERSION/OS_ARCH/. This overrides all\ndefault search paths for plugins. May be given more than once.")
 	cmd.Flags().BoolVar(&opts.upgrade, "upgrade", false, "Install the latest provider versions allowed by the\nconfiguration, ignoring the versions in the dependency lock\nfile.")
+	opts.backend.register(cmd.Flags())
 	return cmd
 }
 
@@ -59,7 +61,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 		return errReported
 	}
 	v.Output("[reset][bold]Initializing the backend...[reset]\n")
-	if _, mdiags := stateManager(d, mod, nil); hasErrors(v, mdiags) {
+	if hasErrors(v, initBackend(ctx, d, v, mod, &opts.backend, opts.input)) {
 		return errReported
 	}
 	if hasErrors(v, installModules(ctx, v, mod, opts.upgrade)) {

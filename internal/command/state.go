@@ -47,52 +47,50 @@ func (f *stateFlags) register(fs *pflag.FlagSet, withOut bool) {
 	fs.DurationVar(&f.lockTimeout, "lock-timeout", 0, "Duration to retry a state lock.")
 }
 
-// stateManager returns the state manager of the configuration's backend
-// and the selected workspace. -state names a local file instead, whatever
-// the backend (the legacy option of the local backend).
+// stateManager returns the state manager of the working directory's
+// backend (as init recorded it, see resolveBackend) and the selected
+// workspace. -state names a local file instead, whatever the backend (the
+// legacy option of the local backend).
 func stateManager(d *Deps, mod *configs.Module, f *stateFlags) (statemgr.Manager, hcl.Diagnostics) {
+	be, diags := resolveBackend(mod)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	mgr, mdiags := backendStateManager(d, be, workspaceName(d), f)
+	return mgr, append(diags, mdiags...)
+}
+
+// backendStateManager returns the state manager of workspace ws of the
+// backend be (nil: the default local backend).
+func backendStateManager(d *Deps, be *backendConfig, ws string, f *stateFlags) (statemgr.Manager, hcl.Diagnostics) {
 	out, backup := "", ""
 	if f != nil {
 		out, backup = f.stateOut, f.backupPath
 	}
-	ws := workspaceName(d)
-	if mod != nil && mod.Backend != nil && mod.Backend.Type == "pg" && (f == nil || f.statePath == "") {
-		return pgStateManager(d, mod.Backend, ws)
+	if be != nil && (f == nil || f.statePath == "") {
+		switch be.Type {
+		case "pg":
+			return pgStateManager(d, be.attrs(), be.Range, ws)
+		case "http":
+			return httpStateManager(d, be.attrs(), be.Range, ws)
+		}
 	}
-	if mod != nil && mod.Backend != nil && mod.Backend.Type == "http" && (f == nil || f.statePath == "") {
-		return httpStateManager(d, mod.Backend, ws)
+	if be != nil && be.Type != "local" && be.Type != "pg" && be.Type != "http" {
+		return nil, hcl.Diagnostics{unsupportedBackend(be.Type, be.Range.Ptr())}
 	}
-	path := DefaultStatePath
-	if ws != statemgr.DefaultWorkspace {
+	var local *backendConfig
+	if be != nil && be.Type == "local" {
+		local = be
+	}
+	path := localStatePath(local, ws)
+	if ws != statemgr.DefaultWorkspace && (f == nil || f.statePath == "") {
 		// Local state of other workspaces lives in terraform.tfstate.d.
-		dir := filepath.Join("terraform.tfstate.d", ws)
+		dir := filepath.Dir(path)
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return nil, hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Currently selected workspace does not exist",
 				Detail:   fmt.Sprintf("The workspace %q (from TF_WORKSPACE or .terraform/environment) does not exist. Create its directory %s, or select the default workspace.", ws, dir),
-			}}
-		}
-		path = filepath.Join(dir, DefaultStatePath)
-	}
-	if mod != nil && mod.Backend != nil {
-		switch mod.Backend.Type {
-		case "local":
-			attrs, diags := backendAttrs(mod.Backend, map[string]cty.Type{"path": cty.String, "workspace_dir": cty.String})
-			if diags.HasErrors() {
-				return nil, diags
-			}
-			if v, ok := attrs["path"]; ok {
-				path = v.AsString()
-			}
-		case "pg", "http":
-			// With -state: the file it names, below.
-		default:
-			return nil, hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Unsupported backend type",
-				Detail:   fmt.Sprintf("The backend %q is not supported by this version of strata. Supported backends: local, pg, http.", mod.Backend.Type),
-				Subject:  mod.Backend.DeclRange.Ptr(),
 			}}
 		}
 	}
@@ -109,17 +107,8 @@ func stateManager(d *Deps, mod *configs.Module, f *stateFlags) (statemgr.Manager
 // PG_* environment variables for what the block leaves out, and prepares
 // the database (schema, table and index) as Terraform does on every
 // command.
-func pgStateManager(d *Deps, b *configs.Backend, ws string) (statemgr.Manager, hcl.Diagnostics) {
-	attrs, diags := backendAttrs(b, map[string]cty.Type{
-		"conn_str":             cty.String,
-		"schema_name":          cty.String,
-		"skip_schema_creation": cty.Bool,
-		"skip_table_creation":  cty.Bool,
-		"skip_index_creation":  cty.Bool,
-	})
-	if diags.HasErrors() {
-		return nil, diags
-	}
+func pgStateManager(d *Deps, attrs map[string]cty.Value, rng hcl.Range, ws string) (statemgr.Manager, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
 	str := func(name, env string) string {
 		if v, ok := attrs[name]; ok {
 			return v.AsString()
@@ -165,7 +154,7 @@ func pgStateManager(d *Deps, b *configs.Backend, ws string) (statemgr.Manager, h
 			Severity: hcl.DiagError,
 			Summary:  "Failed to configure the backend \"pg\"",
 			Detail:   err.Error() + ".",
-			Subject:  b.DeclRange.Ptr(),
+			Subject:  rng.Ptr(),
 		}}
 	}
 	return mgr, nil
@@ -174,33 +163,14 @@ func pgStateManager(d *Deps, b *configs.Backend, ws string) (statemgr.Manager, h
 // httpStateManager configures the http backend from its block, with the
 // TF_HTTP_* environment variables for what the block leaves out, as
 // Terraform does. The http backend has only the default workspace.
-func httpStateManager(d *Deps, b *configs.Backend, ws string) (statemgr.Manager, hcl.Diagnostics) {
-	attrs, diags := backendAttrs(b, map[string]cty.Type{
-		"address":                   cty.String,
-		"update_method":             cty.String,
-		"lock_address":              cty.String,
-		"lock_method":               cty.String,
-		"unlock_address":            cty.String,
-		"unlock_method":             cty.String,
-		"username":                  cty.String,
-		"password":                  cty.String,
-		"skip_cert_verification":    cty.Bool,
-		"retry_max":                 cty.Number,
-		"retry_wait_min":            cty.Number,
-		"retry_wait_max":            cty.Number,
-		"client_ca_certificate_pem": cty.String,
-		"client_certificate_pem":    cty.String,
-		"client_private_key_pem":    cty.String,
-	})
-	if diags.HasErrors() {
-		return nil, diags
-	}
+func httpStateManager(d *Deps, attrs map[string]cty.Value, rng hcl.Range, ws string) (statemgr.Manager, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
 	if ws != statemgr.DefaultWorkspace {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Workspaces not supported",
 			Detail:   fmt.Sprintf("The http backend has only the default workspace, but workspace %q is selected (by TF_WORKSPACE or .terraform/environment).", ws),
-			Subject:  b.DeclRange.Ptr(),
+			Subject:  rng.Ptr(),
 		}}
 	}
 	envErr := func(env, want, got string) {
@@ -224,7 +194,7 @@ func httpStateManager(d *Deps, b *configs.Backend, ws string) (statemgr.Manager,
 					Severity: hcl.DiagError,
 					Summary:  "Invalid backend configuration",
 					Detail:   fmt.Sprintf("%s must be a whole number of at least 0.", name),
-					Subject:  b.DeclRange.Ptr(),
+					Subject:  rng.Ptr(),
 				})
 			}
 			return int(n)
@@ -279,17 +249,18 @@ func httpStateManager(d *Deps, b *configs.Backend, ws string) (statemgr.Manager,
 			Severity: hcl.DiagError,
 			Summary:  "Failed to configure the backend \"http\"",
 			Detail:   err.Error() + ".",
-			Subject:  b.DeclRange.Ptr(),
+			Subject:  rng.Ptr(),
 		}}
 	}
 	return mgr, nil
 }
 
-// backendAttrs evaluates a backend block's arguments, which may be
-// literal values only (no variables or other references), each converted
-// to its type in want.
-func backendAttrs(b *configs.Backend, want map[string]cty.Type) (map[string]cty.Value, hcl.Diagnostics) {
-	attrs, diags := b.Config.JustAttributes()
+// backendAttrs evaluates the arguments of a backend block or of a
+// -backend-config file, which may be literal values only (no variables or
+// other references), each converted to its type in want. Null arguments
+// are left out, as if not set.
+func backendAttrs(body hcl.Body, want map[string]cty.Type) (map[string]cty.Value, hcl.Diagnostics) {
+	attrs, diags := body.JustAttributes()
 	if diags.HasErrors() {
 		return nil, diags
 	}

@@ -72,12 +72,22 @@ Subcommands:
 // workspaces lists the workspaces of the configured backend, sorted, with
 // "default" first.
 func workspaces(ctx context.Context, d *Deps, mod *configs.Module) ([]string, hcl.Diagnostics) {
-	if mod != nil && mod.Backend != nil && mod.Backend.Type == "http" {
+	be, diags := resolveBackend(mod)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return backendWorkspaces(ctx, d, be)
+}
+
+// backendWorkspaces lists the workspaces of the backend be (nil: the
+// default local backend), sorted, with "default" first.
+func backendWorkspaces(ctx context.Context, d *Deps, be *backendConfig) ([]string, hcl.Diagnostics) {
+	switch be.typeName() {
+	case "http":
 		// The http backend has one state: the default workspace.
 		return []string{statemgr.DefaultWorkspace}, nil
-	}
-	if mod != nil && mod.Backend != nil && mod.Backend.Type == "pg" {
-		mgr, diags := pgStateManager(d, mod.Backend, statemgr.DefaultWorkspace)
+	case "pg":
+		mgr, diags := pgStateManager(d, be.attrs(), be.Range, statemgr.DefaultWorkspace)
 		if diags.HasErrors() {
 			return nil, diags
 		}
@@ -86,17 +96,11 @@ func workspaces(ctx context.Context, d *Deps, mod *configs.Module) ([]string, hc
 			return nil, errorDiag("Failed to list workspaces", err)
 		}
 		return withDefault(names), nil
+	case "local":
+		return localWorkspaces(be), nil
+	default:
+		return nil, hcl.Diagnostics{unsupportedBackend(be.Type, be.Range.Ptr())}
 	}
-	entries, err := os.ReadDir("terraform.tfstate.d")
-	var names []string
-	if err == nil {
-		for _, e := range entries {
-			if e.IsDir() {
-				names = append(names, e.Name())
-			}
-		}
-	}
-	return withDefault(names), nil
 }
 
 func withDefault(names []string) []string {
@@ -166,12 +170,13 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 			return errReported
 		}
 	}
-	if mod != nil && mod.Backend != nil && mod.Backend.Type == "http" {
+	be, _ := resolveBackend(mod) // its errors were reported by workspaces
+	if be.typeName() == "http" {
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Workspaces not supported", Detail: "The http backend stores a single state and does not support workspaces."}})
 		return errReported
 	}
-	if mod != nil && mod.Backend != nil && mod.Backend.Type == "pg" {
-		mgr, mdiags := pgStateManager(d, mod.Backend, name)
+	if be.typeName() == "pg" {
+		mgr, mdiags := pgStateManager(d, be.attrs(), be.Range, name)
 		if hasErrors(v, mdiags) {
 			return errReported
 		}
@@ -186,7 +191,7 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 			v.Diagnostics(errorDiag("Failed to create workspace", err))
 			return errReported
 		}
-	} else if err := os.MkdirAll(filepath.Join("terraform.tfstate.d", name), 0o755); err != nil {
+	} else if err := os.MkdirAll(filepath.Dir(localStatePath(be, name)), 0o755); err != nil {
 		v.Diagnostics(errorDiag("Failed to create workspace", err))
 		return errReported
 	}
@@ -255,12 +260,13 @@ func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColo
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Workspace %q doesn't exist", name)}})
 		return errReported
 	}
-	isPG := mod != nil && mod.Backend != nil && mod.Backend.Type == "pg"
+	be, _ := resolveBackend(mod) // its errors were reported by workspaces
+	isPG := be.typeName() == "pg"
 	var mgr statemgr.Manager
 	if isPG {
-		mgr, diags = pgStateManager(d, mod.Backend, name)
+		mgr, diags = pgStateManager(d, be.attrs(), be.Range, name)
 	} else {
-		mgr = statemgr.NewLocal(filepath.Join("terraform.tfstate.d", name, DefaultStatePath), "", "-", TerraformCompatVersion)
+		mgr = statemgr.NewLocal(localStatePath(be, name), "", "-", TerraformCompatVersion)
 	}
 	if hasErrors(v, diags) {
 		return errReported
@@ -283,7 +289,7 @@ func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColo
 	if isPG {
 		err = mgr.(*statemgr.PG).DeleteWorkspace(ctx, name)
 	} else {
-		err = os.RemoveAll(filepath.Join("terraform.tfstate.d", name))
+		err = os.RemoveAll(filepath.Dir(localStatePath(be, name)))
 	}
 	if err != nil {
 		v.Diagnostics(errorDiag("Failed to delete workspace", err))
