@@ -199,7 +199,7 @@ func TestProviderFunctionErrors(t *testing.T) {
 		"no such function": {
 			src:     `output "x" { value = provider::test::lower("a") }`,
 			summary: "Unknown provider function",
-			detail:  `offers a function named "lower"`,
+			detail:  `The function "lower" is not available from the provider "test".`,
 			subject: "main.tf:7,22-43",
 		},
 		"bad argument type": {

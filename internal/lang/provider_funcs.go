@@ -44,7 +44,8 @@ type providerFuncs struct {
 }
 
 type namespaceResult struct {
-	err error
+	declared bool
+	err      error
 }
 
 func (pf *providerFuncs) functions() map[string]function.Function {
@@ -106,7 +107,7 @@ func (s *Scope) resolveNamespace(pfd ProviderFunctionData, ns string) {
 	local := strings.TrimSuffix(strings.TrimPrefix(ns, providerFuncsPrefix), "::")
 	var fns map[string]function.Function
 	if pfd != nil && !strings.Contains(local, "::") {
-		fns, _, res.err = pfd.ProviderFunctions(local)
+		fns, res.declared, res.err = pfd.ProviderFunctions(local)
 	}
 	s.pf.mu.Lock()
 	defer s.pf.mu.Unlock()
@@ -164,9 +165,12 @@ func (s *Scope) providerFuncDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 		nd := *d
 		nd.Summary = "Unknown provider function"
 		nd.Detail = fmt.Sprintf("There is no function named %q. Ensure that provider name %q is declared in this module's required_providers block, and that this provider offers a function named %q.", ns+name, local, name)
-		if res != nil && res.err != nil {
+		switch {
+		case res != nil && res.err != nil:
 			nd.Summary = "Failed to load provider functions"
 			nd.Detail = fmt.Sprintf("strata could not get the functions of the provider %q to call %s: %s.", local, ns+name, res.err)
+		case res != nil && res.declared:
+			nd.Detail = fmt.Sprintf("The function %q is not available from the provider %q.", name, local)
 		}
 		diags[i] = &nd
 	}

@@ -121,6 +121,11 @@ func TestProviderFunctionsDetail(t *testing.T) {
 	if len(diags) != 1 || diags[0].Detail != want {
 		t.Errorf("wrong detail:\n%s", diags.Error())
 	}
+	_, diags = scope.EvalExpr(parseExpr(t, `provider::p::nope(1)`), cty.DynamicPseudoType)
+	want = `The function "nope" is not available from the provider "p".`
+	if len(diags) != 1 || diags[0].Detail != want {
+		t.Errorf("wrong detail:\n%s", diags.Error())
+	}
 	_, diags = scope.EvalExpr(parseExpr(t, `provider::broken::f(1)`), cty.DynamicPseudoType)
 	if len(diags) != 1 || !strings.Contains(diags[0].Detail, "provider crashed") {
 		t.Errorf("wrong detail:\n%s", diags.Error())
