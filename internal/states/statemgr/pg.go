@@ -520,6 +520,20 @@ func (m *PG) Read() (*states.State, []Pending, error) {
 	return s, pending, nil
 }
 
+// ReadStored reads the workspace's stored snapshot, without recovering a
+// journal or creating the workspace: for readers of another
+// configuration's state (terraform_remote_state). Exists then reports
+// whether there was one.
+func (m *PG) ReadStored(ctx context.Context) (*states.State, error) {
+	var s *states.State
+	err := m.withConn(ctx, func(c *pgx.Conn) error {
+		var err error
+		s, err = m.readSnapshot(ctx, c)
+		return err
+	})
+	return s, err
+}
+
 func (m *PG) readSnapshot(ctx context.Context, c *pgx.Conn) (*states.State, error) {
 	var data *string
 	err := c.QueryRow(ctx, "SELECT data FROM "+m.table()+" WHERE name = $1", m.Workspace).Scan(&data)
