@@ -21,6 +21,7 @@ type planOptions struct {
 	parallelism      int
 	detailedExitCode bool
 	out              string
+	generateConfig   string
 	targets          targetFlags
 }
 
@@ -54,6 +55,7 @@ func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
 	fs.BoolVar(&opts.detailedExitCode, "detailed-exitcode", false, "Return detailed exit codes when the command exits. This\nwill change the meaning of exit codes to:\n0 - Succeeded, diff is empty (no changes)\n1 - Errored\n2 - Succeeded, there is a diff")
 	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent operations. Defaults to 10.")
 	fs.StringVar(&opts.out, "out", "", "Write a plan file to the given path. This can be used as\ninput to the \"apply\" command, which then does exactly what\nthe plan shows, or to \"show\".")
+	fs.StringVar(&opts.generateConfig, "generate-config-out", "", "If import blocks are present in configuration, instructs\nstrata to generate HCL for any imported resources not already\npresent. The configuration is written to a new file at PATH,\nwhich must not already exist. strata may still attempt to\nwrite configuration if the plan errors.")
 	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
 	fs.BoolVar(&opts.view.compactWarnings, "compact-warnings", false, "If strata produces any warnings that are not accompanied\nby errors, show them in a more compact form that includes\nonly the summary messages.")
 	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does. Implies -input=false.")
@@ -79,6 +81,9 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	if hasErrors(v, tdiags) {
 		return errReported
 	}
+	if hasErrors(v, checkGenerateTarget(opts.generateConfig)) {
+		return errReported
+	}
 	op, perr := prepareOperation(ctx, d, v, &opts.vars, &opts.state, opts.parallelism, "OperationTypePlan")
 	if perr != nil {
 		return perr
@@ -86,7 +91,9 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	defer op.release()
 	ctx, cancel := d.interruptContext(ctx, func() { v.Interrupted(false) }, nil)
 	defer cancel()
-	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, ForceReplace: replaces})
+	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, ForceReplace: replaces, GenerateConfigOut: opts.generateConfig})
+	generated, gdiags := writeGeneratedConfig(op, plan, opts.generateConfig)
+	diags = append(diags, gdiags...)
 	if diags.HasErrors() {
 		if partialPlan(plan) {
 			v.Plan(plan, schemaLookup(ctx, op.engine))
@@ -96,6 +103,9 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	}
 	v.Plan(plan, schemaLookup(ctx, op.engine))
 	v.Diagnostics(diags)
+	if generated && !inAutomation(d) {
+		v.ConfigGenerated(opts.generateConfig)
+	}
 	if opts.out != "" {
 		if sdiags := savePlan(d, op.cfg, op.files, plan, opts.out); hasErrors(v, sdiags) {
 			return errReported

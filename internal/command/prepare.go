@@ -22,8 +22,9 @@ type operation struct {
 	state   *states.State
 	release func()
 	// files are the parsed configuration sources, for a saved plan's
-	// configuration snapshot.
-	files map[string]*hcl.File
+	// configuration snapshot; parser parsed them.
+	files  map[string]*hcl.File
+	parser *configs.Parser
 }
 
 // prepareOperation loads the configuration and variables, then locks and
@@ -49,6 +50,6 @@ func prepareOperation(ctx context.Context, d *Deps, v views.Operation, vf *varFl
 	}
 	return &operation{
 		cfg: cfg, engine: newEngine(d, cfg, v.Hook(), parallelism), vars: vars,
-		mgr: mgr, state: state, release: release, files: parser.Files(),
+		mgr: mgr, state: state, release: release, files: parser.Files(), parser: parser,
 	}, nil
 }

@@ -31,6 +31,10 @@ type Resource struct {
 	// "": such a data source is read on every plan and apply, and its
 	// errors are warnings.
 	Check string
+	// Generated is set for a resource an import block targets that has no
+	// configuration yet: plan -generate-config-out writes its block from
+	// the imported object, and Config is that block's body once written.
+	Generated bool
 
 	DeclRange hcl.Range
 	TypeRange hcl.Range

@@ -28,6 +28,10 @@ type PlanOpts struct {
 	Targets []addrs.Target
 	// ForceReplace plans these instances for replacement (-replace).
 	ForceReplace []addrs.Target
+	// GenerateConfigOut, when set, is the file configuration is generated
+	// into for import blocks whose target is not configured
+	// (-generate-config-out); the caller writes it from the plan.
+	GenerateConfigOut string
 }
 
 // forceReplace reports whether -replace names the instance. As in
@@ -50,6 +54,11 @@ func (o PlanOpts) forceReplace(addr addrs.AbsResourceInstance) bool {
 func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts) (*plans.Plan, hcl.Diagnostics) {
 	if prevRun == nil {
 		prevRun = states.New()
+	}
+	if opts.GenerateConfigOut != "" && opts.Mode == plans.NormalMode {
+		if diags := addGeneratedResources(e.Config); diags.HasErrors() {
+			return nil, diags
+		}
 	}
 	working := prevRun.DeepCopy()
 	moved := applyMoves(e.Config, working)

@@ -290,6 +290,14 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	if idiags.HasErrors() {
 		return unknown, idiags
 	}
+	generated := ""
+	if n.cfg.Generated && importID != "" {
+		src, gdiags := pw.generateResourceConfig(n, rt, addr)
+		if gdiags.HasErrors() {
+			return unknown, append(idiags, gdiags...)
+		}
+		generated = src
+	}
 	prior, obj, diags := pw.readPrior(ctx, rt, addr, "")
 	diags = append(idiags, diags...)
 	if diags.HasErrors() {
@@ -365,7 +373,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	}
 	diags = append(diags, pw.checkPostconditions(n, addr.Module, x.keyData(key), change.After)...)
 	if importID != "" {
-		change.Importing = &plans.Importing{ID: importID}
+		change.Importing = &plans.Importing{ID: importID, GeneratedConfig: generated}
 	}
 	pw.addChange(change)
 	return change.After, diags

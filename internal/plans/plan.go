@@ -82,6 +82,9 @@ type ResourceInstanceChange struct {
 // Importing describes an import planned by an import block.
 type Importing struct {
 	ID string
+	// GeneratedConfig is the resource block written for an object whose
+	// import block had no configuration (plan -generate-config-out).
+	GeneratedConfig string
 }
 
 // OutputChange is the planned change of a root module output.

@@ -20,6 +20,8 @@ type Operation interface {
 	// PlanSaved ends a plan saved with -out; PlanNotSaved one without.
 	PlanSaved(path string, automation bool)
 	PlanNotSaved()
+	// ConfigGenerated says where -generate-config-out wrote configuration.
+	ConfigGenerated(path string)
 	// Applied reports what an apply ("apply") or destroy ("destroy") did
 	// and the outputs.
 	Applied(operation string, imported, add, change, destroy int, outputs map[string]*states.OutputValue)
@@ -87,6 +89,11 @@ func (o *OperationJSON) Plan(p *plans.Plan, _ SchemaFunc) { o.JSON.Plan(p) }
 
 // PlanSaved implements Operation.
 func (o *OperationJSON) PlanSaved(path string, _ bool) { o.Log("Saved the plan to: " + path) }
+
+// ConfigGenerated implements Operation.
+func (o *OperationJSON) ConfigGenerated(path string) {
+	o.Log("strata has generated configuration and written it to " + path + ".")
+}
 
 // PlanNotSaved implements Operation.
 func (o *OperationJSON) PlanNotSaved() {}

@@ -105,12 +105,12 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
 			if c.PrevRunAddr != nil {
 				prev = c.PrevRunAddr.String()
 			}
-			importing := ""
+			importing, generated := "", false
 			if c.Importing != nil {
-				importing = c.Importing.ID
+				importing, generated = c.Importing.ID, c.Importing.GeneratedConfig != ""
 			}
 			b.WriteString(render.ResourceChange(render.Change{
-				Addr: c.Addr.String(), PrevAddr: prev, Importing: importing, Action: c.Action, Reason: c.Reason,
+				Addr: c.Addr.String(), PrevAddr: prev, Importing: importing, Generated: generated, Action: c.Action, Reason: c.Reason,
 				Before: c.Before, After: c.After, Schema: schema(c),
 				RequiresReplace: c.RequiredReplace, Deposed: c.DeposedKey,
 			}))
@@ -138,15 +138,32 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
 
 // PlanNoSavedPlanNote ends a plan run without -out.
 func (v *View) PlanNoSavedPlanNote() {
-	v.Output(planRule + "\n" +
+	v.Output(v.rule() +
 		"Note: You didn't use the -out option to save this plan, so strata can't\n" +
 		"guarantee to take exactly these actions if you run \"strata apply\" now.\n")
+}
+
+// ConfigGenerated says where plan -generate-config-out wrote the
+// configuration it generated.
+func (v *View) ConfigGenerated(path string) {
+	v.Output(v.rule() + wrapParagraphs(fmt.Sprintf("strata has generated configuration and written it to %s. Please review the configuration and edit it as necessary before adding it to version control.", path), 78) + "\n")
+}
+
+// rule returns the line that closes a plan, the first time only.
+func (v *View) rule() string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.ruleShown {
+		return "\n"
+	}
+	v.ruleShown = true
+	return planRule + "\n"
 }
 
 // PlanSaved ends a plan run with -out. In automation it leaves out the
 // advice about the next command, as Terraform does.
 func (v *View) PlanSaved(path string, automation bool) {
-	v.Outputf(planRule+"\nSaved the plan to: %s\n", path)
+	v.Outputf(v.rule()+"Saved the plan to: %s\n", path)
 	if !automation {
 		v.Outputf("\nTo perform exactly these actions, run the following command to apply:\n    strata apply %q\n", path)
 	}

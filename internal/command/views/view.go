@@ -22,6 +22,8 @@ type View struct {
 	CompactWarnings bool
 
 	mu sync.Mutex
+	// ruleShown is set once the rule that closes a plan is written.
+	ruleShown bool
 }
 
 // Colorize resolves colorstring markup according to NoColor. Text from

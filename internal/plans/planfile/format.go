@@ -50,6 +50,7 @@ type resourceChangeJSON struct {
 	Addr            string          `json:"addr"`
 	PrevAddr        string          `json:"prev_addr,omitempty"`
 	ImportID        string          `json:"import_id,omitempty"`
+	GeneratedConfig string          `json:"generated_config,omitempty"`
 	Deposed         string          `json:"deposed,omitempty"`
 	Provider        string          `json:"provider"`
 	Action          string          `json:"action"`

@@ -167,7 +167,7 @@ func decodeResourceChanges(in []resourceChangeJSON) ([]*plans.ResourceInstanceCh
 			return nil, err
 		}
 		if rc.ImportID != "" {
-			c.Importing = &plans.Importing{ID: rc.ImportID}
+			c.Importing = &plans.Importing{ID: rc.ImportID, GeneratedConfig: rc.GeneratedConfig}
 		}
 		if rc.PrevAddr != "" {
 			prev, diags := addrs.ParseAbsResourceInstanceStr(rc.PrevAddr)

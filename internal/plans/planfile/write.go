@@ -153,7 +153,7 @@ func encodeResourceChanges(changes []*plans.ResourceInstanceChange) ([]resourceC
 			rc.PrevAddr = c.PrevRunAddr.String()
 		}
 		if c.Importing != nil {
-			rc.ImportID = c.Importing.ID
+			rc.ImportID, rc.GeneratedConfig = c.Importing.ID, c.Importing.GeneratedConfig
 		}
 		out = append(out, rc)
 	}

@@ -70,6 +70,13 @@ type valueChange struct {
 	BeforeSensitive json.RawMessage `json:"before_sensitive"`
 	AfterSensitive  json.RawMessage `json:"after_sensitive"`
 	ReplacePaths    json.RawMessage `json:"replace_paths,omitempty"`
+	Importing       *importing      `json:"importing,omitempty"`
+	GeneratedConfig string          `json:"generated_config,omitempty"`
+}
+
+// importing says which object an import block adopts.
+type importing struct {
+	ID string `json:"id"`
 }
 
 // PlanOptions are what a plan document says beyond the plan itself.
@@ -276,6 +283,10 @@ func marshalResourceChanges(cs []*plans.ResourceInstanceChange, schemaFn SchemaF
 			if c.ReplacePaths, err = json.Marshal(paths); err != nil {
 				return nil, err
 			}
+		}
+		if rc.Importing != nil {
+			c.Importing = &importing{ID: rc.Importing.ID}
+			c.GeneratedConfig = rc.Importing.GeneratedConfig
 		}
 		r := rc.Addr.Resource.Resource
 		jc := &resourceChange{

@@ -31,6 +31,9 @@ type Change struct {
 	Deposed         string // deposed object key, if the change is to one
 	// Importing is the import ID when an import block adopts the object.
 	Importing string
+	// Generated is set when the object's configuration was generated
+	// (plan -generate-config-out).
+	Generated bool
 	// Drift marks a change made outside strata, found by refreshing:
 	// "has changed" or "has been deleted" rather than what will happen.
 	Drift bool
@@ -148,6 +151,9 @@ func header(c Change, a addr) string {
 	}
 	if c.Importing != "" && c.Action != plans.NoOp {
 		fmt.Fprintf(&b, "\n  # (imported from %q)", c.Importing)
+	}
+	if c.Generated {
+		b.WriteString("\n  # (config will be generated)")
 	}
 	b.WriteString("\n")
 	if moved && c.Action != plans.NoOp {
