@@ -25,7 +25,7 @@ func TestImportDirection(t *testing.T) {
 		"internal/providers":                   {"addrs", "configs/configschema"},
 		"internal/providers/providertest":      {"providers", "configs/configschema"},
 		"internal/providers/builtin":           {"addrs", "providers", "providers/builtin/terraform"},
-		"internal/providers/builtin/terraform": {"providers", "configs/configschema", "states/statefile"},
+		"internal/providers/builtin/terraform": {"providers", "configs/configschema", "states", "states/statefile", "states/statemgr"},
 		"internal/providers/plugin": {"addrs", "providers", "configs/configschema", "providers/plugin/convert",
 			"providers/plugin/proto/tfplugin5", "providers/plugin/proto/tfplugin6"},
 		"internal/providers/plugin/convert":         {"providers", "configs/configschema", "providers/plugin/proto/tfplugin5", "providers/plugin/proto/tfplugin6"},
