@@ -51,9 +51,19 @@ func decodeCheck(block *hcl.Block) (*Check, hcl.Diagnostics) {
 		case "assert":
 			rule, rdiags := decodeCheckRule(b)
 			diags = append(diags, rdiags...)
-			if rule != nil {
-				c.Asserts = append(c.Asserts, rule)
+			if rule == nil {
+				continue
 			}
+			if len(rule.Condition.Variables()) == 0 {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid assert expression",
+					Detail:   "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.",
+					Subject:  rule.Condition.Range().Ptr(),
+				})
+				continue
+			}
+			c.Asserts = append(c.Asserts, rule)
 		}
 	}
 	if len(c.Asserts) == 0 {

@@ -187,7 +187,7 @@ func TestModule_unsupportedBlocks(t *testing.T) {
 			files: map[string]string{"main.tf": `
 check "c" {
   assert {
-    condition     = true
+    condition     = local.ok
     error_message = "x"
   }
 }

@@ -32,12 +32,12 @@ func TestCheckBlocks(t *testing.T) {
 		wantApply []string // diagnostics of the apply
 	}{
 		"passing": {
-			src:       "check \"c\" {\n  assert {\n    condition     = 1 == 1\n    error_message = \"no\"\n  }\n}\n",
+			src:       "locals {\n  one = 1\n}\ncheck \"c\" {\n  assert {\n    condition     = local.one == 1\n    error_message = \"no\"\n  }\n}\n",
 			wantPlan:  nil,
 			wantApply: nil,
 		},
 		"failing is a warning": {
-			src:       "check \"c\" {\n  assert {\n    condition     = 1 == 2\n    error_message = \"no\"\n  }\n}\n",
+			src:       "locals {\n  one = 1\n}\ncheck \"c\" {\n  assert {\n    condition     = local.one == 2\n    error_message = \"no\"\n  }\n}\n",
 			wantPlan:  []string{"warning: Check block assertion failed"},
 			wantApply: []string{"warning: Check block assertion failed"},
 		},
@@ -47,7 +47,7 @@ func TestCheckBlocks(t *testing.T) {
 			wantApply: nil,
 		},
 		"nested data source failure is a warning and skips the assertions": {
-			src:       "check \"c\" {\n  data \"terraform_remote_state\" \"s\" {\n    backend = \"local\"\n    config = { path = \"missing.tfstate\" }\n  }\n  assert {\n    condition     = false\n    error_message = \"no\"\n  }\n}\n",
+			src:       "check \"c\" {\n  data \"terraform_remote_state\" \"s\" {\n    backend = \"local\"\n    config = { path = \"missing.tfstate\" }\n  }\n  assert {\n    condition     = length(data.terraform_remote_state.s.outputs) > 0\n    error_message = \"no\"\n  }\n}\n",
 			wantPlan:  []string{"warning: Unable to find remote state"},
 			wantApply: []string{"warning: Unable to find remote state"},
 		},
@@ -61,7 +61,7 @@ func TestCheckBlocks(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			cfg := testConfigInline(t, map[string]string{
 				"main.tf":     tc.src,
-				"mod/main.tf": "check \"c\" {\n  assert {\n    condition     = false\n    error_message = \"no\"\n  }\n}\n",
+				"mod/main.tf": "variable \"ok\" {\n  default = false\n}\ncheck \"c\" {\n  assert {\n    condition     = var.ok\n    error_message = \"no\"\n  }\n}\n",
 			})
 			e := builtinEngine(cfg)
 			plan, diags := e.Plan(context.Background(), nil, PlanOpts{})
