@@ -43,6 +43,7 @@ var showJSONCases = []showJSONCase{
 	{name: "modules", dir: "modules"},
 	{name: "modules-unchanged", dir: "modules", sameConfig: true},
 	{name: "modules-destroy", dir: "modules", args: []string{"-destroy"}, sameConfig: true},
+	{name: "checks", dir: "checks"},
 }
 
 // useStep replaces the configuration files in dir with those of a step of

@@ -180,7 +180,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	if diags.HasErrors() {
 		return unknown, diags
 	}
-	if d := aw.checkPreconditions(n, addr.Module, x.keyData(addr.Resource.Key)); d.HasErrors() {
+	if d := aw.checkPreconditions(n, addr, x.keyData(addr.Resource.Key)); d.HasErrors() {
 		return unknown, append(diags, d...)
 	}
 	unmarkedConfig, configPaths := marks.Paths(config)
@@ -260,7 +260,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	}
 	diags = append(diags, aw.record(addr, "", obj, rt.provider)...)
 	// Postconditions see the new object; it is saved either way.
-	diags = append(diags, aw.checkPostconditions(n, addr.Module, x.keyData(addr.Resource.Key), newVal)...)
+	diags = append(diags, aw.checkPostconditions(n, addr, x.keyData(addr.Resource.Key), newVal)...)
 	return newVal, diags
 }
 

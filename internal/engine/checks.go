@@ -8,7 +8,7 @@ import (
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/lang"
-	"github.com/strata-dev/strata/internal/lang/marks"
+	"github.com/strata-dev/strata/internal/plans"
 )
 
 // evalCheck evaluates a check block's assertions in every instance of its
@@ -18,23 +18,27 @@ import (
 // not evaluated: that failure was its warning.
 func (w *walker) evalCheck(n *checkNode, planning bool) hcl.Diagnostics {
 	var diags hcl.Diagnostics
+	obj := checkObject{kind: plans.CheckKindCheck, module: n.path, name: n.cfg.Name}
 	for _, mi := range w.ev.moduleInstances(n.path) {
-		if w.checkDataFailed(mi, n.cfg.Name) {
+		if msg := w.checkDataFailed(mi, n.cfg.Name); msg != "" {
+			w.checks.report(obj, mi, addrs.NoKey, plans.CheckFail, msg)
 			continue
 		}
 		scope := w.ev.scope(mi)
 		for _, rule := range n.cfg.Asserts {
-			diags = append(diags, checkAssert(scope, rule.Condition, rule.ErrorMessage, planning)...)
+			status, problem, d := checkAssert(scope, rule.Condition, rule.ErrorMessage, planning)
+			w.checks.report(obj, mi, addrs.NoKey, status, problem)
+			diags = append(diags, d...)
 		}
 	}
 	return diags
 }
 
 // checkAssert evaluates one assertion.
-func checkAssert(scope *lang.Scope, condition, message hcl.Expression, planning bool) hcl.Diagnostics {
+func checkAssert(scope *lang.Scope, condition, message hcl.Expression, planning bool) (plans.CheckStatus, string, hcl.Diagnostics) {
 	result, diags := scope.EvalExpr(condition, cty.Bool)
 	if diags.HasErrors() {
-		return asWarnings(diags)
+		return plans.CheckError, "", asWarnings(diags)
 	}
 	result, _ = result.Unmark()
 	refs, _ := lang.ReferencesInExpr(condition)
@@ -42,9 +46,9 @@ func checkAssert(scope *lang.Scope, condition, message hcl.Expression, planning 
 	switch {
 	case !result.IsKnown():
 		if !planning {
-			return asWarnings(diags)
+			return plans.CheckUnknown, "", asWarnings(diags)
 		}
-		return asWarnings(append(diags, &hcl.Diagnostic{
+		return plans.CheckUnknown, "", asWarnings(append(diags, &hcl.Diagnostic{
 			Severity:    hcl.DiagWarning,
 			Summary:     "Check block assertion known after apply",
 			Detail:      "The condition could not be evaluated at this time, a result will be known when this plan is applied.",
@@ -53,25 +57,17 @@ func checkAssert(scope *lang.Scope, condition, message hcl.Expression, planning 
 			EvalContext: evalCtx,
 		}))
 	case result.IsNull():
-		return asWarnings(append(diags, &hcl.Diagnostic{
+		return plans.CheckError, "", asWarnings(append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  "Invalid condition result",
 			Detail:   "The condition expression must produce true or false, not null.",
 			Subject:  condition.Range().Ptr(),
 		}))
 	case result.True():
-		return asWarnings(diags)
+		return plans.CheckPass, "", asWarnings(diags)
 	}
-	msg, mdiags := scope.EvalExpr(message, cty.String)
-	text := "(error message could not be evaluated)"
-	if !mdiags.HasErrors() && msg.IsKnown() && !msg.IsNull() {
-		if msg.HasMark(marks.Sensitive) {
-			text = "(error message refers to sensitive values)"
-		} else {
-			text = msg.AsString()
-		}
-	}
-	return asWarnings(append(diags, &hcl.Diagnostic{
+	text := failureMessage(scope, message)
+	return plans.CheckFail, text, asWarnings(append(diags, &hcl.Diagnostic{
 		Severity:    hcl.DiagWarning,
 		Summary:     "Check block assertion failed",
 		Detail:      text,
@@ -115,17 +111,20 @@ func checkKey(mi addrs.ModuleInstance, name string) string {
 	return inModuleInstance(mi, "check."+name)
 }
 
-// setCheckDataFailed records that a check's nested data source failed.
-func (w *walker) setCheckDataFailed(mi addrs.ModuleInstance, name string) {
+// setCheckDataFailed records that a check's nested data source failed,
+// with the failure as the check's problem.
+func (w *walker) setCheckDataFailed(mi addrs.ModuleInstance, name, problem string) {
 	w.mu.Lock()
 	if w.checkFailed == nil {
-		w.checkFailed = map[string]bool{}
+		w.checkFailed = map[string]string{}
 	}
-	w.checkFailed[checkKey(mi, name)] = true
+	w.checkFailed[checkKey(mi, name)] = problem
 	w.mu.Unlock()
 }
 
-func (w *walker) checkDataFailed(mi addrs.ModuleInstance, name string) bool {
+// checkDataFailed returns the failure of a check's nested data source, or
+// "" when it did not fail.
+func (w *walker) checkDataFailed(mi addrs.ModuleInstance, name string) string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.checkFailed[checkKey(mi, name)]
@@ -137,8 +136,11 @@ func (w *walker) checkNested(n *resourceNode, mi addrs.ModuleInstance, diags hcl
 	if n.cfg.Check == "" {
 		return diags
 	}
-	if diags.HasErrors() {
-		w.setCheckDataFailed(mi, n.cfg.Check)
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			w.setCheckDataFailed(mi, n.cfg.Check, d.Summary+": "+d.Detail)
+			break
+		}
 	}
 	return asWarnings(diags)
 }

@@ -12,29 +12,33 @@ import (
 
 // checkPreconditions evaluates a resource's lifecycle preconditions for
 // one instance.
-func (w *walker) checkPreconditions(n *resourceNode, mi addrs.ModuleInstance, key lang.InstanceKeyData) hcl.Diagnostics {
+func (w *walker) checkPreconditions(n *resourceNode, addr addrs.AbsResourceInstance, key lang.InstanceKeyData) hcl.Diagnostics {
 	if n.cfg.Managed == nil {
 		return nil
 	}
 	var diags hcl.Diagnostics
-	scope := w.ev.scope(mi).WithKey(key)
+	scope := w.ev.scope(addr.Module).WithKey(key)
 	for _, rule := range n.cfg.Managed.Preconditions {
-		diags = append(diags, checkRuleIn(scope, rule.Condition, rule.ErrorMessage, "Resource precondition failed", "")...)
+		diags = append(diags, w.rule(resourceCheck(n), addr.Module, addr.Resource.Key, scope, rule.Condition, rule.ErrorMessage, "Resource precondition failed", "")...)
 	}
 	return diags
+}
+
+func resourceCheck(n *resourceNode) checkObject {
+	return checkObject{kind: plans.CheckKindResource, module: n.addr.Module, resource: n.addr.Resource}
 }
 
 // checkPostconditions evaluates a resource's postconditions with self set
 // to the instance's planned or new value. Conditions still unknown during
 // plan are checked after apply.
-func (w *walker) checkPostconditions(n *resourceNode, mi addrs.ModuleInstance, key lang.InstanceKeyData, self cty.Value) hcl.Diagnostics {
+func (w *walker) checkPostconditions(n *resourceNode, addr addrs.AbsResourceInstance, key lang.InstanceKeyData, self cty.Value) hcl.Diagnostics {
 	if n.cfg.Managed == nil || len(n.cfg.Managed.Postconditions) == 0 {
 		return nil
 	}
 	var diags hcl.Diagnostics
-	scope := w.ev.scope(mi).WithKey(key).WithSelf(self)
+	scope := w.ev.scope(addr.Module).WithKey(key).WithSelf(self)
 	for _, rule := range n.cfg.Managed.Postconditions {
-		diags = append(diags, checkRuleIn(scope, rule.Condition, rule.ErrorMessage, "Resource postcondition failed", "")...)
+		diags = append(diags, w.rule(resourceCheck(n), addr.Module, addr.Resource.Key, scope, rule.Condition, rule.ErrorMessage, "Resource postcondition failed", "")...)
 	}
 	return diags
 }

@@ -148,6 +148,7 @@ The -target option is not for routine use, and is provided only for exceptional 
 	plan.DriftedResources = pw.drift
 	sortChanges(&plans.Changes{Resources: plan.DriftedResources})
 	plan.PriorState = w.state.Snapshot()
+	plan.Checks = w.checks.results()
 	w.ev.mu.RLock()
 	for name, v := range w.ev.variables[addrs.RootModuleInstance.String()] {
 		plan.VariableValues[name] = v

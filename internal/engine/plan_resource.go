@@ -308,7 +308,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	if cdiags.HasErrors() {
 		return unknown, diags
 	}
-	if d := pw.checkPreconditions(n, addr.Module, x.keyData(key)); d.HasErrors() {
+	if d := pw.checkPreconditions(n, addr, x.keyData(key)); d.HasErrors() {
 		return unknown, append(diags, d...)
 	}
 	lc := n.cfg.Managed
@@ -371,7 +371,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	if change.Action == plans.NoOp {
 		change.After = prior
 	}
-	diags = append(diags, pw.checkPostconditions(n, addr.Module, x.keyData(key), change.After)...)
+	diags = append(diags, pw.checkPostconditions(n, addr, x.keyData(key), change.After)...)
 	if importID != "" {
 		change.Importing = &plans.Importing{ID: importID, GeneratedConfig: generated}
 	}

@@ -37,7 +37,9 @@ type walker struct {
 	configured map[string]bool
 	// checkFailed records the check blocks (by checkKey) whose nested
 	// data source failed in this walk.
-	checkFailed map[string]bool
+	checkFailed map[string]string
+	// checks collects the results of every condition.
+	checks checkRecorder
 }
 
 // newWalker prepares a walk over state; pure is true for plan and
@@ -181,7 +183,8 @@ func (w *walker) finishVariable(cfg *configs.Variable, mi addrs.ModuleInstance, 
 	}
 	w.ev.setVariable(mi, cfg.Name, conv)
 	for _, rule := range cfg.Validations {
-		d := checkRuleIn(w.ev.scope(mi), rule.Condition, rule.ErrorMessage, "Invalid value for variable",
+		d := w.rule(checkObject{kind: plans.CheckKindVariable, module: mi.Module(), name: cfg.Name}, mi, addrs.NoKey,
+			w.ev.scope(mi), rule.Condition, rule.ErrorMessage, "Invalid value for variable",
 			fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange))
 		if !mi.IsRoot() && isGiven {
 			// As in Terraform, a child module's rule points at the
@@ -208,17 +211,17 @@ func inModuleInstance(mi addrs.ModuleInstance, name string) string {
 // checkRuleIn evaluates a condition in scope and, when it is false,
 // reports the error message. An unknown result is not an error: the rule
 // is checked again once values are known.
-func checkRuleIn(scope *lang.Scope, condition, message hcl.Expression, summary, suffix string) hcl.Diagnostics {
+func checkRuleIn(scope *lang.Scope, condition, message hcl.Expression, summary, suffix string) (plans.CheckStatus, string, hcl.Diagnostics) {
 	result, diags := scope.EvalExpr(condition, cty.Bool)
 	if diags.HasErrors() {
-		return diags
+		return plans.CheckError, "", diags
 	}
 	result, _ = result.Unmark()
 	if !result.IsKnown() {
-		return diags
+		return plans.CheckUnknown, "", diags
 	}
 	if result.IsNull() {
-		return append(diags, &hcl.Diagnostic{
+		return plans.CheckError, "", append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid condition result",
 			Detail:   "The condition expression must produce true or false, not null.",
@@ -226,22 +229,13 @@ func checkRuleIn(scope *lang.Scope, condition, message hcl.Expression, summary, 
 		})
 	}
 	if result.True() {
-		return diags
+		return plans.CheckPass, "", diags
 	}
-	msg, mdiags := scope.EvalExpr(message, cty.String)
-	diags = append(diags, mdiags...)
-	text := "(error message could not be evaluated)"
-	if !mdiags.HasErrors() && msg.IsKnown() && !msg.IsNull() {
-		if msg.HasMark(marks.Sensitive) {
-			text = "(error message refers to sensitive values)"
-		} else {
-			text = msg.AsString()
-		}
-	}
+	text := failureMessage(scope, message)
 	// The values the condition refers to are shown under the snippet.
 	refs, _ := lang.ReferencesInExpr(condition)
 	evalCtx, _ := scope.EvalContext(refs)
-	return append(diags, &hcl.Diagnostic{
+	return plans.CheckFail, text, append(diags, &hcl.Diagnostic{
 		Severity:    hcl.DiagError,
 		Summary:     summary,
 		Detail:      text + suffix,
@@ -249,6 +243,19 @@ func checkRuleIn(scope *lang.Scope, condition, message hcl.Expression, summary, 
 		Expression:  condition,
 		EvalContext: evalCtx,
 	})
+}
+
+// failureMessage evaluates a condition's error_message, never showing a
+// sensitive one.
+func failureMessage(scope *lang.Scope, message hcl.Expression) string {
+	msg, mdiags := scope.EvalExpr(message, cty.String)
+	if mdiags.HasErrors() || !msg.IsKnown() || msg.IsNull() {
+		return "(error message could not be evaluated)"
+	}
+	if msg.HasMark(marks.Sensitive) {
+		return "(error message refers to sensitive values)"
+	}
+	return msg.AsString()
 }
 
 func (w *walker) evalLocal(n *localNode) hcl.Diagnostics {
@@ -261,6 +268,10 @@ func (w *walker) evalLocal(n *localNode) hcl.Diagnostics {
 	return diags
 }
 
+func outputCheck(n *outputNode) checkObject {
+	return checkObject{kind: plans.CheckKindOutput, module: n.path, name: n.cfg.Name}
+}
+
 // evalChildOutput evaluates a child module's output in every instance of
 // the module, for module.NAME references.
 func (w *walker) evalChildOutput(n *outputNode) hcl.Diagnostics {
@@ -268,7 +279,7 @@ func (w *walker) evalChildOutput(n *outputNode) hcl.Diagnostics {
 	for _, mi := range w.ev.moduleInstances(n.path) {
 		scope := w.ev.scope(mi)
 		for _, rule := range n.cfg.Preconditions {
-			diags = append(diags, checkRuleIn(scope, rule.Condition, rule.ErrorMessage, "Module output value precondition failed", "")...)
+			diags = append(diags, w.rule(outputCheck(n), mi, addrs.NoKey, scope, rule.Condition, rule.ErrorMessage, "Module output value precondition failed", "")...)
 		}
 		v, d := scope.EvalExpr(n.cfg.Expr, cty.DynamicPseudoType)
 		w.ev.setOutput(mi, n.cfg.Name, v)
@@ -299,7 +310,7 @@ func (w *walker) evalOutput(n *outputNode) (cty.Value, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	scope := w.ev.scope(addrs.RootModuleInstance)
 	for _, rule := range cfg.Preconditions {
-		diags = append(diags, checkRuleIn(scope, rule.Condition, rule.ErrorMessage, "Module output value precondition failed", "")...)
+		diags = append(diags, w.rule(outputCheck(n), addrs.RootModuleInstance, addrs.NoKey, scope, rule.Condition, rule.ErrorMessage, "Module output value precondition failed", "")...)
 	}
 	v, vdiags := scope.EvalExpr(cfg.Expr, cty.DynamicPseudoType)
 	diags = append(diags, vdiags...)

@@ -42,6 +42,10 @@ type Plan struct {
 	// strata: Before is the previous run's object, After the refreshed one
 	// (null when it was deleted).
 	DriftedResources []*ResourceInstanceChange
+	// Checks are the results of the conditions of every checkable object
+	// (resources with conditions, outputs with preconditions, check
+	// blocks, validated variables) as far as planning could decide them.
+	Checks []*CheckResult
 }
 
 // Changes holds every resource instance and output change of a plan.

@@ -30,6 +30,7 @@ type planJSON struct {
 	Drift     []resourceChangeJSON `json:"resource_drift,omitempty"`
 	Outputs   []outputChangeJSON   `json:"output_changes"`
 	Options   optionsJSON          `json:"options"`
+	Checks    []checkJSON          `json:"checks,omitempty"`
 }
 
 type optionsJSON struct {

@@ -51,6 +51,14 @@ func testPlan() *plans.Plan {
 				After: cty.UnknownVal(cty.String), Sensitive: true,
 			}},
 		},
+		Checks: []*plans.CheckResult{
+			{Kind: plans.CheckKindResource, Module: addrs.Module{"m"}, Resource: inst.Resource.Resource, Status: plans.CheckFail, Instances: []*plans.CheckInstanceResult{
+				{Module: addrs.RootModuleInstance.Child("m", addrs.StringKey("a b")), Key: addrs.IntKey(1), Status: plans.CheckFail, Problems: []string{"too big"}},
+			}},
+			{Kind: plans.CheckKindCheck, Name: "health", Status: plans.CheckUnknown, Instances: []*plans.CheckInstanceResult{
+				{Module: addrs.RootModuleInstance, Key: addrs.NoKey, Status: plans.CheckUnknown},
+			}},
+		},
 	}
 }
 
@@ -75,6 +83,9 @@ func TestRoundTrip(t *testing.T) {
 	}
 	if diff := cmp.Diff(want.Plan.VariableValues, got.Plan.VariableValues, opts); diff != "" {
 		t.Errorf("variables differ (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want.Plan.Checks, got.Plan.Checks); diff != "" {
+		t.Errorf("checks differ (-want +got):\n%s", diff)
 	}
 	if len(got.Plan.Targets) != 1 || got.Plan.Targets[0].String() != "terraform_data.a[1]" {
 		t.Errorf("targets lost: %v", got.Plan.Targets)

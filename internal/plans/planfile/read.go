@@ -108,6 +108,9 @@ func decodePlan(pj *planJSON) (*plans.Plan, error) {
 	if p.DriftedResources, err2 = decodeResourceChanges(pj.Drift); err2 != nil {
 		return nil, err2
 	}
+	if p.Checks, err2 = decodeChecks(pj.Checks); err2 != nil {
+		return nil, err2
+	}
 	for _, list := range []struct {
 		in  []string
 		out *[]addrs.Target

@@ -106,6 +106,7 @@ func encodePlan(p *plans.Plan) (*planJSON, error) {
 	if pj.Drift, err = encodeResourceChanges(p.DriftedResources); err != nil {
 		return nil, err
 	}
+	pj.Checks = encodeChecks(p.Checks)
 	for _, o := range p.Changes.Outputs {
 		before, err := encodeValue(nullIfNil(o.Before))
 		if err != nil {

@@ -28,6 +28,7 @@ type planDoc struct {
 	PriorState         *stateDoc               `json:"prior_state,omitempty"`
 	Configuration      *configuration          `json:"configuration,omitempty"`
 	RelevantAttributes []relevantAttribute     `json:"relevant_attributes,omitempty"`
+	Checks             []check                 `json:"checks,omitempty"`
 	Timestamp          string                  `json:"timestamp,omitempty"`
 	Applyable          bool                    `json:"applyable"`
 	Complete           bool                    `json:"complete"`
@@ -138,6 +139,7 @@ func Plan(p *plans.Plan, cfg *configs.Config, schema SchemaFunc, opts PlanOption
 		doc.Configuration = marshalConfiguration(cfg, p, schema)
 		doc.RelevantAttributes = relevantAttributes(cfg, p, schema)
 	}
+	doc.Checks = marshalChecks(p.Checks)
 	return json.Marshal(doc)
 }
 

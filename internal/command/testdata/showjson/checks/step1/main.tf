@@ -1,0 +1,7 @@
+variable "n" {
+  default = 3
+}
+resource "terraform_data" "a" {
+  count = 1
+  input = var.n
+}

@@ -1,0 +1,93 @@
+package engine
+
+import (
+	"sort"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/lang"
+	"github.com/strata-dev/strata/internal/plans"
+)
+
+// checkObject names a checkable configuration object.
+type checkObject struct {
+	kind     string
+	module   addrs.Module
+	resource addrs.Resource // kind resource
+	name     string         // the other kinds
+}
+
+func (o checkObject) key() string {
+	if o.kind == plans.CheckKindResource {
+		return o.kind + "|" + o.module.String() + "|" + o.resource.String()
+	}
+	return o.kind + "|" + o.module.String() + "|" + o.name
+}
+
+// checkRecorder collects the results of conditions during a walk: what
+// the plan document's "checks" says.
+type checkRecorder struct {
+	mu      sync.Mutex
+	objects map[string]*plans.CheckResult
+}
+
+// report records one condition's status for an instance of obj; an
+// instance's status is the worst of its conditions'.
+func (r *checkRecorder) report(obj checkObject, mi addrs.ModuleInstance, key addrs.InstanceKey, status plans.CheckStatus, problem string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.objects == nil {
+		r.objects = map[string]*plans.CheckResult{}
+	}
+	res, ok := r.objects[obj.key()]
+	if !ok {
+		res = &plans.CheckResult{Kind: obj.kind, Module: obj.module, Resource: obj.resource, Name: obj.name, Status: plans.CheckPass}
+		r.objects[obj.key()] = res
+	}
+	var inst *plans.CheckInstanceResult
+	for _, i := range res.Instances {
+		if i.Module.String() == mi.String() && addrs.CompareKeys(i.Key, key) == 0 {
+			inst = i
+		}
+	}
+	if inst == nil {
+		inst = &plans.CheckInstanceResult{Module: mi, Key: key, Status: plans.CheckPass}
+		res.Instances = append(res.Instances, inst)
+	}
+	inst.Status = inst.Status.Worse(status)
+	res.Status = res.Status.Worse(status)
+	if problem != "" {
+		inst.Problems = append(inst.Problems, problem)
+	}
+}
+
+// results returns every object's results, instances in address order.
+func (r *checkRecorder) results() []*plans.CheckResult {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]*plans.CheckResult, 0, len(r.objects))
+	for _, res := range r.objects {
+		sort.Slice(res.Instances, func(i, j int) bool {
+			a, b := res.Instances[i], res.Instances[j]
+			if c := a.Module.Compare(b.Module); c != 0 {
+				return c < 0
+			}
+			return addrs.CompareKeys(a.Key, b.Key) < 0
+		})
+		out = append(out, res)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Kind+out[i].Module.String()+out[i].Name+out[i].Resource.String() < out[j].Kind+out[j].Module.String()+out[j].Name+out[j].Resource.String()
+	})
+	return out
+}
+
+// rule evaluates a condition of obj's instance (mi, key) in scope, records
+// its status and returns the diagnostics for a failure.
+func (w *walker) rule(obj checkObject, mi addrs.ModuleInstance, key addrs.InstanceKey, scope *lang.Scope, condition, message hcl.Expression, summary, suffix string) hcl.Diagnostics {
+	status, problem, diags := checkRuleIn(scope, condition, message, summary, suffix)
+	w.checks.report(obj, mi, key, status, problem)
+	return diags
+}
