@@ -72,7 +72,11 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 			aw.setOutput(oc.Name, nil)
 		}
 	}
-	return w.state.Snapshot(), diags
+	newState := w.state.Snapshot()
+	if plan.Mode == plans.NormalMode {
+		newState.CheckResults = applyCheckResults(plan.Checks, w.checks.results())
+	}
+	return newState, diags
 }
 
 // applyWalk is the state of one apply walk.

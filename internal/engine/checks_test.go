@@ -110,3 +110,49 @@ func TestCheckNestedDataReadAgain(t *testing.T) {
 		t.Fatal("the nested data source is not in the state after apply")
 	}
 }
+
+// TestCheckResultsInState: after an apply the state records every
+// checkable object's result, as Terraform's check_results.
+func TestCheckResultsInState(t *testing.T) {
+	src := `
+variable "n" {
+  default = 3
+  validation {
+    condition     = var.n > 0
+    error_message = "positive"
+  }
+}
+resource "terraform_data" "a" {
+  count = 2
+  input = var.n
+  lifecycle {
+    postcondition {
+      condition     = self.output != null
+      error_message = "has output"
+    }
+  }
+}
+output "o" {
+  value = terraform_data.a[0].output
+  precondition {
+    condition     = var.n == 3
+    error_message = "three"
+  }
+}
+check "c" {
+  assert {
+    condition     = var.n == 4
+    error_message = "not four"
+  }
+}
+`
+	e := builtinEngine(testConfigInline(t, map[string]string{"main.tf": src}))
+	_, state := planApply(t, e, nil, PlanOpts{})
+	want := `[{"object_kind":"check","config_addr":"check.c","status":"fail","objects":[{"object_addr":"check.c","status":"fail","failure_messages":["not four"]}]},` +
+		`{"object_kind":"output","config_addr":"output.o","status":"pass","objects":[{"object_addr":"output.o","status":"pass"}]},` +
+		`{"object_kind":"resource","config_addr":"terraform_data.a","status":"pass","objects":[{"object_addr":"terraform_data.a[0]","status":"pass"},{"object_addr":"terraform_data.a[1]","status":"pass"}]},` +
+		`{"object_kind":"var","config_addr":"var.n","status":"pass","objects":[{"object_addr":"var.n","status":"pass"}]}]`
+	if got := string(state.CheckResults); got != want {
+		t.Fatalf("check_results:\n%s\nwant\n%s", got, want)
+	}
+}
