@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"sort"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -37,12 +36,14 @@ func (e *Engine) NewConsole(ctx context.Context, state *states.State, vars map[s
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	// Resources: their state values, shaped by count or for_each.
-	for _, n := range cg.resources {
-		if !n.addr.Module.IsRoot() {
-			continue // only the root module's names are in scope
+	// Resources: their state values, shaped by count or for_each, in
+	// every module instance the state has them in.
+	for _, r := range w.state.Snapshot().SortedResources() {
+		n, ok := cg.resources[r.Addr.Config().String()]
+		if !ok {
+			continue
 		}
-		addr := n.addr.Resource.Absolute(addrs.RootModuleInstance)
+		addr := r.Addr
 		values := map[addrs.InstanceKey]cty.Value{}
 		x := &expansion{}
 		switch {
@@ -51,33 +52,34 @@ func (e *Engine) NewConsole(ctx context.Context, state *states.State, vars map[s
 		case n.cfg.ForEach != nil:
 			x.mode = 'E'
 		}
-		keys := w.state.InstanceKeys(addr)
-		if len(keys) > 0 {
-			rt, rdiags := w.resourceType(ctx, addr, n.provider, n.cfg.TypeRange.Ptr())
-			if rdiags.HasErrors() {
-				return nil, append(diags, rdiags...)
-			}
-			for _, k := range keys {
-				obj := w.state.Object(addr.Instance(k))
-				if obj == nil {
-					continue
-				}
-				v, err := decodeObject(obj, rt.schema)
-				if err != nil {
-					continue
-				}
-				values[k] = v
-				x.keys = append(x.keys, k)
-			}
+		rt, rdiags := w.resourceType(ctx, addr, n.provider, n.cfg.TypeRange.Ptr())
+		if rdiags.HasErrors() {
+			return nil, append(diags, rdiags...)
 		}
-		sort.Slice(x.keys, func(i, j int) bool { return addrs.CompareKeys(x.keys[i], x.keys[j]) < 0 })
+		for _, k := range r.SortedKeys() {
+			obj := w.state.Object(addr.Instance(k))
+			if obj == nil {
+				continue
+			}
+			v, err := decodeObject(obj, rt.schema)
+			if err != nil {
+				continue
+			}
+			values[k] = v
+			x.keys = append(x.keys, k)
+		}
 		w.ev.setResource(addr, resourceValue(x, values))
 	}
-	// Variables and locals, in dependency order.
+	// Variables, locals, module calls and their outputs, in dependency
+	// order, so that module.NAME.OUTPUT works too.
 	sub := cg.g.Clone()
 	for _, n := range sub.Vertices() {
-		switch n.(type) {
-		case *varNode, *localNode:
+		switch n := n.(type) {
+		case *varNode, *localNode, *moduleNode:
+		case *outputNode:
+			if n.path.IsRoot() {
+				sub.Remove(n)
+			}
 		default:
 			sub.Remove(n)
 		}
