@@ -516,13 +516,22 @@ func (m *HTTP) Delete(ctx context.Context) error {
 }
 
 // BeginJournal implements Manager. The journal is a local file: a remote
-// write per resource would make apply as slow as the network.
+// write per resource would make apply as slow as the network. The state
+// reached is written to the backend every TF_STATE_PERSIST_INTERVAL
+// seconds (20 by default) as well, and the journal restarted on top of it.
 func (m *HTTP) BeginJournal(base *states.State) (*Journal, error) {
 	j, err := openJournal(m.JournalPath, base.Lineage, m.serial)
 	if err != nil {
 		return nil, err
 	}
 	m.journal = j
+	// The state reached is written to the backend at intervals too.
+	j.startCheckpoints(base, persistInterval(), func(s *states.State) (uint64, error) {
+		if err := m.Write(s); err != nil {
+			return 0, err
+		}
+		return s.Serial, nil
+	})
 	return j, nil
 }
 

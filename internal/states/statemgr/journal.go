@@ -64,6 +64,11 @@ type Journal struct {
 	flushMu sync.Mutex // serialises writes; guards flushed
 	flushed uint64
 	err     error
+
+	// pending holds the intents of operations not finished yet, and cp
+	// the checkpoints of a remote backend; both guarded by mu.
+	pending map[string]journalRecord
+	cp      *checkpointer
 }
 
 var _ states.Recorder = (*Journal)(nil)
@@ -106,6 +111,7 @@ func (m *Local) EndJournal(final *states.State) error {
 // journal j (which may be nil). When the write fails, the journal stays
 // for the next command to recover from.
 func endJournal(j *Journal, write func() error) error {
+	j.stopCheckpoints()
 	if err := write(); err != nil {
 		if j != nil {
 			j.f.Close()
@@ -125,7 +131,14 @@ func endJournal(j *Journal, write func() error) error {
 
 // Intent implements states.Recorder.
 func (j *Journal) Intent(addr addrs.AbsResourceInstance, deposed, action string) error {
-	return j.append(journalRecord{Op: "intent", Addr: addr.String(), Deposed: deposed, Action: action})
+	rec := journalRecord{Op: "intent", Addr: addr.String(), Deposed: deposed, Action: action}
+	j.mu.Lock()
+	if j.pending == nil {
+		j.pending = map[string]journalRecord{}
+	}
+	j.pending[pendingKey(addr, deposed)] = rec
+	j.mu.Unlock()
+	return j.append(rec)
 }
 
 // Set implements states.Recorder.
@@ -138,6 +151,16 @@ func (j *Journal) Set(addr addrs.AbsResourceInstance, deposed string, obj *state
 		}
 		rec.Object = raw
 	}
+	j.mu.Lock()
+	delete(j.pending, pendingKey(addr, deposed))
+	j.mirror(func(s *states.State) {
+		if deposed == "" {
+			s.SetObject(addr, obj, provider)
+		} else {
+			s.SetDeposed(addr, deposed, obj, provider)
+		}
+	})
+	j.mu.Unlock()
 	return j.append(rec)
 }
 
@@ -151,6 +174,18 @@ func (j *Journal) SetOutput(name string, v *states.OutputValue) error {
 		}
 		rec.Output = raw
 	}
+	j.mu.Lock()
+	j.mirror(func(s *states.State) {
+		if v == nil {
+			delete(s.Outputs, name)
+			return
+		}
+		if s.Outputs == nil {
+			s.Outputs = map[string]*states.OutputValue{}
+		}
+		s.Outputs[name] = v
+	})
+	j.mu.Unlock()
 	return j.append(rec)
 }
 

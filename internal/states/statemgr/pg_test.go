@@ -690,3 +690,65 @@ func TestLockAppEncoding(t *testing.T) {
 		t.Error("decoded another program's application_name")
 	}
 }
+
+// TestPGJournalCheckpoints: during an apply the state reached is written
+// to the database at intervals and the journal restarted on top of it, so
+// that losing the journal loses at most one interval, and a crash after a
+// checkpoint still recovers every change.
+func TestPGJournalCheckpoints(t *testing.T) {
+	conn := pgtest.ConnString(t)
+	dir := t.TempDir()
+	t.Setenv("TF_STATE_PERSIST_INTERVAL", "1")
+	m := newPG(conn, "default", dir)
+	if err := m.Lock(context.Background(), NewLockInfo("OperationTypeApply", testVersion), 0); err != nil {
+		t.Fatal(err)
+	}
+	base, _, err := m.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := m.BeginJournal(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Set(addr(t, "terraform_data.a"), "", obj("a"), builtin); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Intent(addr(t, "terraform_data.b"), "", "create"); err != nil {
+		t.Fatal(err)
+	}
+	// Wait for a checkpoint: the database has a, the journal restarts.
+	deadline := time.Now().Add(10 * time.Second)
+	for rowData(t, conn, DefaultPGSchema, "default") == "" {
+		if time.Now().After(deadline) {
+			t.Fatal("no checkpoint was written")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	mid, _, err := newPG(conn, "default", dir).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]string{"terraform_data.a": "a"}, ids(t, mid)); diff != "" {
+		t.Errorf("checkpoint (-want +got)\n%s", diff)
+	}
+	if err := j.Set(addr(t, "terraform_data.c"), "", obj("c"), builtin); err != nil {
+		t.Fatal(err)
+	}
+
+	// The apply dies after the checkpoint: b never finished, c did.
+	j.stopCheckpoints()
+	j.f.Close()
+	_ = m.Unlock()
+	next := newPG(conn, "default", dir)
+	s, pending, err := next.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]string{"terraform_data.a": "a", "terraform_data.c": "c"}, ids(t, s)); diff != "" {
+		t.Errorf("recovered state (-want +got)\n%s", diff)
+	}
+	if diff := cmp.Diff([]Pending{{Addr: "terraform_data.b", Action: "create"}}, pending); diff != "" {
+		t.Errorf("the intent that was running at the checkpoint is lost (-want +got)\n%s", diff)
+	}
+}
