@@ -9,7 +9,6 @@ import (
 
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/command/views/render"
-	"github.com/strata-dev/strata/internal/lang/marks"
 )
 
 type consoleOptions struct {
@@ -82,10 +81,9 @@ func runConsole(ctx context.Context, d *Deps, opts *consoleOptions) error {
 			}
 			continue
 		}
-		if marks.Contains(val) {
-			v.Raw("(sensitive value)\n")
-			continue
-		}
+		// render.Value prints each sensitive part of the value as
+		// (sensitive value), as terraform console does: a sensitive
+		// attribute hides only itself, not the whole object.
 		v.Raw(render.Value(val, 0) + "\n")
 	}
 	return nil

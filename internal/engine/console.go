@@ -30,7 +30,10 @@ func (c *Console) Close(ctx context.Context) {
 // NewConsole prepares a console: it decodes every resource in the state
 // and evaluates the configuration's variables and locals.
 func (e *Engine) NewConsole(ctx context.Context, state *states.State, vars map[string]InputValue) (*Console, hcl.Diagnostics) {
-	w := e.newWalker(state.DeepCopy(), true)
+	// As in terraform console, the impure functions (uuid, timestamp,
+	// bcrypt) are called for real, and there is no plantimestamp: there is
+	// no plan.
+	w := e.newWalker(state.DeepCopy(), false)
 	defer w.ps.closeAll(context.WithoutCancel(ctx))
 	cg, diags := w.buildConfigGraph(ctx)
 	if diags.HasErrors() {
@@ -86,7 +89,11 @@ func (e *Engine) NewConsole(ctx context.Context, state *states.State, vars map[s
 	}
 	pw := &planWalk{walker: w, opts: PlanOpts{Variables: vars}}
 	diags = append(diags, sub.Walk(ctx, 1, pw.visit)...)
-	return &Console{scope: w.ev.scope(addrs.RootModuleInstance), ps: w.ps}, diags
+	scope := w.ev.scope(addrs.RootModuleInstance)
+	fns := scope.Functions()
+	delete(fns, "plantimestamp")
+	delete(fns, "core::plantimestamp")
+	return &Console{scope: scope, ps: w.ps}, diags
 }
 
 // Eval evaluates one expression.
