@@ -4,7 +4,7 @@ go 1.26.8
 
 require (
 	github.com/ProtonMail/go-crypto v1.5.2
-	github.com/apparentlymart/go-cidr v1.1.1
+	github.com/apparentlymart/go-cidr v1.1.0
 	github.com/google/go-cmp v0.7.0
 	github.com/hashicorp/go-hclog v1.6.3
 	github.com/hashicorp/go-plugin v1.7.0
@@ -20,7 +20,7 @@ require (
 	github.com/spf13/pflag v1.0.9
 	github.com/zclconf/go-cty v1.19.0
 	github.com/zclconf/go-cty-debug v0.0.0-20240509010212-0d6042c53940
-	github.com/zclconf/go-cty-yaml v1.2.0
+	github.com/zclconf/go-cty-yaml v1.1.0
 	golang.org/x/crypto v0.46.0
 	golang.org/x/mod v0.30.0
 	golang.org/x/text v0.32.0

@@ -451,3 +451,32 @@ var TransposeFunc = function.New(&function.Spec{
 		return cty.MapVal(out), nil
 	},
 })
+
+// ContainsFunc is go-cty's contains with the value parameter not nullable,
+// as in the go-cty version Terraform 1.11 uses: contains(list, null) is an
+// error there, not an unknown result.
+var ContainsFunc = withParams(stdlib.ContainsFunc, func(params []function.Parameter, _ *function.Parameter) {
+	params[1].AllowNull = false
+})
+
+// withParams returns f with its parameters adjusted by edit. The result
+// type and implementation are f's.
+func withParams(f function.Function, edit func(params []function.Parameter, varParam *function.Parameter)) function.Function {
+	params := f.Params()
+	var varParam *function.Parameter
+	if vp := f.VarParam(); vp != nil {
+		varParam = vp
+	}
+	edit(params, varParam)
+	return function.New(&function.Spec{
+		Description: f.Description(),
+		Params:      params,
+		VarParam:    varParam,
+		Type: func(args []cty.Value) (cty.Type, error) {
+			return f.ReturnTypeForValues(args)
+		},
+		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+			return f.Call(args)
+		},
+	})
+}

@@ -65,6 +65,8 @@ func TestCollectionFunctions(t *testing.T) {
 		"concat":                 {Expr: `concat(["a"], ["b", "c"])`, Want: strTuple("a", "b", "c")},
 		"contains true":          {Expr: `contains(["a","b"], "b")`, Want: cty.True},
 		"contains false":         {Expr: `contains(["a","b"], "z")`, Want: cty.False},
+		"contains null":          {Expr: `contains(["a"], null)`, WantErr: `Invalid value for "value" parameter: argument must not be null`},
+		"element negative list":  {Expr: `element(tolist(["a", "b", "c"]), -1)`, Want: cty.StringVal("c")},
 		"distinct":               {Expr: `distinct(["a","b","a","c"])`, Want: strList("a", "b", "c")},
 		"keys":                   {Expr: `keys({b=1, a=2})`, Want: strTuple("a", "b")},
 		"values":                 {Expr: `values({b=1, a=2})`, Want: cty.TupleVal([]cty.Value{cty.NumberIntVal(2), cty.NumberIntVal(1)})},

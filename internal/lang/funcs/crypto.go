@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"io"
+	"os"
 	"strings"
 
 	uuid "github.com/hashicorp/go-uuid"
@@ -60,13 +62,29 @@ func makeFileHashFunc(baseDir, desc string, newHash func() hash.Hash, enc hashEn
 			return b.NotNull()
 		},
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+			// Unlike file, the hash functions report a missing or
+			// unreadable file with the operating system's message, as
+			// Terraform's do (the path redacted when it is sensitive).
 			p, display, marks := pathArg(args[0])
-			src, err := readFileBytes(baseDir, p, display, 0)
+			full, err := resolvePath(baseDir, p)
 			if err != nil {
 				return cty.UnknownVal(cty.String), err
 			}
+			f, err := os.Open(full)
+			if err != nil {
+				if display == redactedPath {
+					return cty.UnknownVal(cty.String), fmt.Errorf("failed to open file %s", display)
+				}
+				return cty.UnknownVal(cty.String), err
+			}
+			defer f.Close()
 			h := newHash()
-			h.Write(src)
+			if _, err := io.Copy(h, f); err != nil {
+				if display == redactedPath {
+					return cty.UnknownVal(cty.String), fmt.Errorf("failed to read file %s", display)
+				}
+				return cty.UnknownVal(cty.String), err
+			}
 			return cty.StringVal(enc(h.Sum(nil))).WithMarks(marks), nil
 		},
 	})
@@ -150,9 +168,14 @@ var BcryptFunc = function.New(&function.Spec{
 				return cty.UnknownVal(cty.String), function.NewArgError(1, err)
 			}
 		}
+		// Terraform's message, typo included, with the wording of the
+		// bcrypt library it is built with for a cost out of range.
+		if cost > bcrypt.MaxCost {
+			return cty.UnknownVal(cty.String), fmt.Errorf("error occured generating password crypto/bcrypt: cost %d is outside allowed range (%d,%d)", cost, bcrypt.MinCost, bcrypt.MaxCost)
+		}
 		out, err := bcrypt.GenerateFromPassword([]byte(args[0].AsString()), cost)
 		if err != nil {
-			return cty.UnknownVal(cty.String), fmt.Errorf("error occurred generating password: %s", err)
+			return cty.UnknownVal(cty.String), fmt.Errorf("error occured generating password %s", err)
 		}
 		return cty.StringVal(string(out)), nil
 	},

@@ -35,7 +35,9 @@ func TestHashFunctions(t *testing.T) {
 		"filebase64sha256": {Expr: `filebase64sha256("hello.txt")`, Want: cty.StringVal("pZGm1Av0IEBKARczz7exkNYsZb8LzaMrV7J32a2fFG4=")},
 		"filebase64sha512": {Expr: `filebase64sha512("hello.txt")`, Want: cty.StringVal("LHT9F+2v2A6ER7DUZ0HuJDt+t03SFJoKsbkkb7MDgvJ+hT2FhXGeDmfL2g2qj1FnEGRhXWRa4nrLFb+xRH9Fmw==")},
 		"filemd5 binary":   {Expr: `filemd5("bin.dat")`, Want: cty.StringVal("8ac6321bafac4886617ba38078a7819d")},
-		"filemd5 missing":  {Expr: `filemd5("missing.txt")`, WantErr: `no file exists at "missing.txt"`},
+		"filemd5 missing":  {Expr: `filemd5("missing.txt")`, WantErr: `open testdata/missing.txt: no such file or directory`},
+		"filesha1 dir":     {Expr: `filesha1(".")`, WantErr: `read testdata: is a directory`},
+		"filesha1 secret":  {Expr: `filesha1(sensitive("missing.txt"))`, WantErr: `failed to open file (sensitive value)`},
 
 		"uuidv5 dns":        {Expr: `uuidv5("dns", "www.terraform.io")`, Want: cty.StringVal("a5008fae-b28c-5ba5-96cd-82b4c53552d6")},
 		"uuidv5 url":        {Expr: `uuidv5("url", "https://www.terraform.io/")`, Want: cty.StringVal("9db6f67c-dd95-5ea0-aa5b-e70e5c5f7cf5")},
@@ -48,7 +50,7 @@ func TestHashFunctions(t *testing.T) {
 		"uuidv5 urn":        {Expr: `uuidv5("urn:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8", "www.terraform.io")`, Want: cty.StringVal("a5008fae-b28c-5ba5-96cd-82b4c53552d6")},
 		"uuidv5 no hyphens": {Expr: `uuidv5("6ba7b8109dad11d180b400c04fd430c8", "www.terraform.io")`, Want: cty.StringVal("a5008fae-b28c-5ba5-96cd-82b4c53552d6")},
 		"bcrypt too many":   {Expr: `bcrypt("a", 4, 5)`, WantErr: `bcrypt() takes no more than two arguments`},
-		"bcrypt bad cost":   {Expr: `bcrypt("a", 99)`, WantErr: `error occurred generating password`},
+		"bcrypt bad cost":   {Expr: `bcrypt("a", 99)`, WantErr: `error occured generating password crypto/bcrypt: cost 99 is outside allowed range (4,31)`},
 		"rsadecrypt base64": {Expr: `rsadecrypt("%%%", "x")`, WantErr: `failed to decode input "%%%": cipher text must be base64-encoded`},
 		"rsadecrypt key":    {Expr: `rsadecrypt("aGVsbG8=", "not a key")`, WantErr: `invalid private key`},
 	})

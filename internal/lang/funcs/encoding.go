@@ -123,7 +123,7 @@ var TextEncodeBase64Func = function.New(&function.Spec{
 		encName := args[1].AsString()
 		enc, err := ianaindex.IANA.Encoding(encName)
 		if err != nil || enc == nil {
-			return cty.UnknownVal(cty.String), function.NewArgErrorf(1, "%q is not a supported IANA encoding name or alias", encName)
+			return cty.UnknownVal(cty.String), function.NewArgErrorf(1, "%q is not a supported IANA encoding name or alias in this Terraform version", encName)
 		}
 		canonical, err := ianaindex.IANA.Name(enc)
 		if err != nil {
@@ -153,7 +153,7 @@ var TextDecodeBase64Func = function.New(&function.Spec{
 		encName := args[1].AsString()
 		enc, err := ianaindex.IANA.Encoding(encName)
 		if err != nil || enc == nil {
-			return cty.UnknownVal(cty.String), function.NewArgErrorf(1, "%q is not a supported IANA encoding name or alias", encName)
+			return cty.UnknownVal(cty.String), function.NewArgErrorf(1, "%q is not a supported IANA encoding name or alias in this Terraform version", encName)
 		}
 		canonical, err := ianaindex.IANA.Name(enc)
 		if err != nil {
@@ -163,7 +163,7 @@ var TextDecodeBase64Func = function.New(&function.Spec{
 		decoded, err := base64.StdEncoding.DecodeString(args[0].AsString())
 		if err != nil {
 			if off, ok := err.(base64.CorruptInputError); ok {
-				return cty.UnknownVal(cty.String), function.NewArgErrorf(0, "the given value has an invalid base64 symbol at offset %d", int64(off))
+				return cty.UnknownVal(cty.String), function.NewArgErrorf(0, "the given value is has an invalid base64 symbol at offset %d", int64(off))
 			}
 			return cty.UnknownVal(cty.String), function.NewArgErrorf(0, "invalid source string: %s", err)
 		}

@@ -26,11 +26,11 @@ func TestEncodingFunctions(t *testing.T) {
 		"textencodebase64 utf16":    {Expr: `textencodebase64("Hello World", "UTF-16LE")`, Want: cty.StringVal("SABlAGwAbABvACAAVwBvAHIAbABkAA==")},
 		"textencodebase64 utf8":     {Expr: `textencodebase64("hello", "UTF-8")`, Want: cty.StringVal("aGVsbG8=")},
 		"textencodebase64 latin1":   {Expr: `textencodebase64("héllo", "ISO-8859-1")`, Want: cty.StringVal("aOlsbG8=")},
-		"textencodebase64 bad name": {Expr: `textencodebase64("x", "foo")`, WantErr: `"foo" is not a supported IANA encoding name or alias`},
+		"textencodebase64 bad name": {Expr: `textencodebase64("x", "foo")`, WantErr: `"foo" is not a supported IANA encoding name or alias in this Terraform version`},
 		"textencodebase64 lossy":    {Expr: `textencodebase64("€", "ISO-8859-1")`, WantErr: `the given string contains characters that cannot be represented in ISO_8859-1:1987`},
 		"textdecodebase64 utf16":    {Expr: `textdecodebase64("SABlAGwAbABvACAAVwBvAHIAbABkAA==", "UTF-16LE")`, Want: cty.StringVal("Hello World")},
 		"textdecodebase64 latin1":   {Expr: `textdecodebase64("aOlsbG8=", "ISO-8859-1")`, Want: cty.StringVal("héllo")},
-		"textdecodebase64 invalid":  {Expr: `textdecodebase64("x", "UTF-8")`, WantErr: `has an invalid base64 symbol at offset 0`},
+		"textdecodebase64 invalid":  {Expr: `textdecodebase64("x", "UTF-8")`, WantErr: `the given value is has an invalid base64 symbol at offset 0`},
 		"textdecodebase64 bad utf8": {Expr: `textdecodebase64("/w==", "UTF-8")`, WantErr: `the given string contains symbols that are not defined for UTF-8`},
 
 		// JSON

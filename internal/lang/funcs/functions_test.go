@@ -17,6 +17,7 @@ const testBaseDir = "testdata"
 // testVars are the variables available to expressions in tests.
 var testVars = map[string]cty.Value{
 	"secret":       cty.StringVal("hunter2").Mark(SensitiveMark),
+	"unknown_dyn":  cty.DynamicVal,
 	"secret_list":  cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b")}).Mark(SensitiveMark),
 	"ephemeral":    cty.StringVal("temp").Mark(EphemeralMark),
 	"unknown_str":  cty.UnknownVal(cty.String),
@@ -26,11 +27,12 @@ var testVars = map[string]cty.Value{
 		StringPrefix("https://").NewValue(),
 	"null_str": cty.NullVal(cty.String),
 	"local": cty.ObjectVal(map[string]cty.Value{
-		"tmpl":   cty.StringVal("Hello, ${name}!"),
-		"list":   cty.StringVal("${items}"),
-		"nested": cty.ObjectVal(map[string]cty.Value{"tmpl": cty.StringVal("n=${n}")}),
-		"bad":    cty.StringVal("${"),
-		"secret": cty.StringVal("pw=${pw}").Mark(SensitiveMark),
+		"tmpl":     cty.StringVal("Hello, ${name}!"),
+		"list":     cty.StringVal("${items}"),
+		"nested":   cty.ObjectVal(map[string]cty.Value{"tmpl": cty.StringVal("n=${n}")}),
+		"bad":      cty.StringVal("${"),
+		"readfile": cty.StringVal("${file(\"hello.txt\")}"),
+		"secret":   cty.StringVal("pw=${pw}").Mark(SensitiveMark),
 	}),
 }
 

@@ -17,7 +17,8 @@ func TestNetworkFunctions(t *testing.T) {
 		"cidrsubnet leading zeros":  {Expr: `cidrsubnet("010.0.0.0/16", 8, 2)`, Want: cty.StringVal("10.0.2.0/24")},
 		"cidrsubnet too many bits":  {Expr: `cidrsubnet("10.0.0.0/16", 20, 2)`, WantErr: `insufficient address space to extend prefix of 16 by 20`},
 		"cidrsubnet netnum too big": {Expr: `cidrsubnet("10.0.0.0/16", 8, 256)`, WantErr: `prefix extension of 8 does not accommodate a subnet numbered 256`},
-		"cidrsubnet negative":       {Expr: `cidrsubnet("10.0.0.0/16", 8, -1)`, WantErr: `subnet number must not be negative`},
+		"cidrsubnet negative":       {Expr: `cidrsubnet("10.0.0.0/16", 8, -1)`, Want: cty.StringVal("0.0.1.0/24")}, // go-cidr 1.1.0, as in Terraform 1.11
+		"cidrhost too negative":     {Expr: `cidrhost("10.0.0.0/30", -5)`, WantErr: `prefix of 30 does not accommodate a host numbered -1`},
 		"cidrsubnet bad prefix":     {Expr: `cidrsubnet("bad", 8, 2)`, WantErr: `invalid CIDR expression: invalid CIDR address: bad`},
 		"cidrsubnet fraction":       {Expr: `cidrsubnet("10.0.0.0/8", 1.5, 0)`, WantErr: `value must be a whole number`},
 
