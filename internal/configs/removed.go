@@ -13,9 +13,12 @@ import (
 // configuration, whose objects are to be destroyed (Destroy, the default)
 // or only forgotten.
 type Removed struct {
-	From      addrs.Target
-	Destroy   bool
-	DeclRange hcl.Range
+	From    addrs.Target
+	Destroy bool
+	// Provisioners are the destroy-time local-exec provisioners to run
+	// before a removed resource's objects are destroyed.
+	Provisioners []*Provisioner
+	DeclRange    hcl.Range
 }
 
 var removedSchema = &hcl.BodySchema{
@@ -64,13 +67,35 @@ func decodeRemoved(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 			if a, ok := lc.Attributes["destroy"]; ok {
 				diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &r.Destroy)...)
 			}
-		default:
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Provisioners are not supported",
-				Detail:   fmt.Sprintf("strata does not run provisioners; remove the %s block.", b.Type),
-				Subject:  b.DefRange.Ptr(),
-			})
+		case "connection", "provisioner":
+			if r.From.Module || r.From.Resource.Resource.Mode != addrs.ManagedResourceMode {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  fmt.Sprintf("Invalid %s block", b.Type),
+					Detail:   "Provisioners are valid only when a removed block targets a managed resource.",
+					Subject:  b.DefRange.Ptr(),
+				})
+				continue
+			}
+			if b.Type == "connection" {
+				diags = append(diags, unsupportedConnection(b))
+				continue
+			}
+			p, pdiags := decodeProvisioner(b)
+			diags = append(diags, pdiags...)
+			if p == nil {
+				continue
+			}
+			if p.When != ProvisionerWhenDestroy {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid provisioner block",
+					Detail:   "Only destroy-time provisioners are valid in \"removed\" blocks. To declare a destroy-time provisioner, use:\n    when = destroy",
+					Subject:  b.DefRange.Ptr(),
+				})
+				continue
+			}
+			r.Provisioners = append(r.Provisioners, p)
 		}
 	}
 	return r, diags

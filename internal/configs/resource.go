@@ -49,6 +49,9 @@ type ManagedLifecycle struct {
 	ReplaceTriggeredBy  []hcl.Expression
 	Preconditions       []*CheckRule
 	Postconditions      []*CheckRule
+	// Provisioners are the resource's local-exec provisioner blocks, in
+	// configuration order.
+	Provisioners []*Provisioner
 }
 
 // ProviderRef refers to a provider configuration by local name and alias.
@@ -155,12 +158,24 @@ func decodeResource(block *hcl.Block, mode addrs.ResourceMode) (*Resource, hcl.D
 			lifecycleRange = b.DefRange.Ptr()
 			diags = append(diags, r.decodeLifecycle(b)...)
 		case "connection", "provisioner":
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Provisioners are not supported",
-				Detail:   fmt.Sprintf("strata does not run provisioners; remove the %s block.", b.Type),
-				Subject:  b.DefRange.Ptr(),
-			})
+			if r.Managed == nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Unsupported block type",
+					Detail:   fmt.Sprintf("Blocks of type %q are not expected here.", b.Type),
+					Subject:  b.TypeRange.Ptr(),
+				})
+				continue
+			}
+			if b.Type == "connection" {
+				diags = append(diags, unsupportedConnection(b))
+				continue
+			}
+			p, pdiags := decodeProvisioner(b)
+			diags = append(diags, pdiags...)
+			if p != nil {
+				r.Managed.Provisioners = append(r.Managed.Provisioners, p)
+			}
 		default:
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,

@@ -577,9 +577,8 @@ data "terraform_remote_state" "b" {
 				},
 			},
 			wantDiags: []diag{
-				errDiag("Provisioners are not supported", "main.tf:3,3-3,13"),
-				errDiag("Provisioners are not supported", "main.tf:6,3-6,27"),
-				errDiag("Provisioners are not supported", "main.tf:11,3-11,27"),
+				errDiag("Unsupported connection block", "main.tf:3,3-3,13"),
+				errDiag("Unsupported block type", "main.tf:11,3-11,14"),
 			},
 		},
 		"reserved locals block": {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/lang/marks"
 	"github.com/strata-dev/strata/internal/plans"
@@ -233,7 +235,11 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	if action.IsReplace() {
 		action = plans.Create
 	}
-	newVal, newPrivate, adiags := aw.callApply(ctx, rt, addr, "", action, prior, final, unmarkedConfig, presp.PlannedPrivate, n)
+	newVal, newPrivate, adiags, done := aw.callApply(ctx, rt, addr, "", action, prior, final, unmarkedConfig, presp.PlannedPrivate, n, nil)
+	defer done(nil)
+	if action != plans.Create || len(provisionersWhen(resourceProvisioners(n), configs.ProvisionerWhenCreate)) == 0 {
+		done(nil)
+	}
 	diags = append(diags, adiags...)
 	if newVal == cty.NilVal {
 		return unknown, diags
@@ -259,6 +265,11 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 		obj.Status = states.ObjectTainted
 	}
 	diags = append(diags, aw.record(addr, "", obj, rt.provider)...)
+	if action == plans.Create && obj.Status != states.ObjectTainted {
+		pdiags := aw.provisionCreated(ctx, n, rt, addr, x.keyData(addr.Resource.Key), newVal, obj)
+		diags = append(diags, pdiags...)
+		done(pdiags)
+	}
 	// Postconditions see the new object; it is saved either way.
 	diags = append(diags, aw.checkPostconditions(n, addr, x.keyData(addr.Resource.Key), newVal)...)
 	return newVal, diags
@@ -268,17 +279,50 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 // called, and checks the result: it must be wholly known and compatible
 // with the planned state. A non-null result is returned even when it
 // breaks the rules, so that it is saved and nothing is lost.
-func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, deposed string, action plans.Action, prior, planned, config cty.Value, private []byte, n *resourceNode) (cty.Value, []byte, hcl.Diagnostics) {
+//
+// before, when not nil, runs after the PreApply hook and before the
+// provider is called (destroy-time provisioners); its errors stop the
+// operation. The caller must call done once the operation is over, after
+// any creation-time provisioners, with their diagnostics: it calls the
+// PostApply hook and frees the operation's slot of -parallelism. Calls
+// after the first do nothing.
+func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, deposed string, action plans.Action, prior, planned, config cty.Value, private []byte, n *resourceNode, before func() hcl.Diagnostics) (newVal cty.Value, newPrivate []byte, diags hcl.Diagnostics, done func(hcl.Diagnostics)) {
 	if err := aw.acquire(ctx); err != nil {
-		return cty.NilVal, nil, cancelledDiags(err)
-	}
-	defer aw.release()
-	if d := aw.intent(addr, deposed, action); d.HasErrors() {
-		return cty.NilVal, nil, d
+		return cty.NilVal, nil, cancelledDiags(err), func(hcl.Diagnostics) {}
 	}
 	id := hooks.IDOf(prior)
-	aw.hook(func(h hooks.Hook) { h.PreApply(addr, deposed, action, id) })
+	newID := id
 	start := time.Now()
+	var once sync.Once
+	var applyErr error
+	done = func(more hcl.Diagnostics) {
+		once.Do(func() {
+			if applyErr == nil {
+				applyErr = firstError(more)
+			}
+			aw.hook(func(h hooks.Hook) { h.PostApply(addr, deposed, action, newID, time.Since(start), applyErr) })
+			aw.release()
+		})
+	}
+	if before == nil {
+		if d := aw.intent(addr, deposed, action); d.HasErrors() {
+			aw.release()
+			return cty.NilVal, nil, d, func(hcl.Diagnostics) {}
+		}
+	}
+	aw.hook(func(h hooks.Hook) { h.PreApply(addr, deposed, action, id) })
+	if before != nil {
+		// The intent follows the provisioners: the object is untouched
+		// until the provider is called.
+		diags = before()
+		if !diags.HasErrors() {
+			diags = append(diags, aw.intent(addr, deposed, action)...)
+		}
+		if diags.HasErrors() {
+			done(diags)
+			return cty.NilVal, nil, diags, done
+		}
+	}
 	resp := rt.p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
 		TypeName: addr.Resource.Resource.Type, PriorState: prior, PlannedState: planned,
 		Config: config, PlannedPrivate: private,
@@ -288,8 +332,8 @@ func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs
 	if n != nil {
 		body, subject = n.cfg.Config, n.cfg.DeclRange.Ptr()
 	}
-	diags := withObject(providerDiags(resp.Diagnostics, body, subject), addr)
-	newVal := resp.NewState
+	diags = append(diags, withObject(providerDiags(resp.Diagnostics, body, subject), addr)...)
+	newVal = resp.NewState
 	if newVal == cty.NilVal {
 		newVal = cty.NullVal(rt.schema.ImpliedType())
 	}
@@ -302,10 +346,7 @@ func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs
 			newVal = cty.NilVal
 		}
 	}
-	var applyErr error
-	if diags.HasErrors() {
-		applyErr = fmt.Errorf("%s", diags[0].Summary)
-	}
+	applyErr = firstError(diags)
 	if newVal != cty.NilVal && !newVal.IsNull() && !resp.Diagnostics.HasErrors() && !resp.LegacyTypeSystem {
 		if !newVal.IsWhollyKnown() {
 			diags = append(diags, inconsistent("Provider returned invalid result object after apply", rt, addr,
@@ -317,14 +358,12 @@ func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs
 				resultUnexpected))
 		}
 	}
-	newID := id
 	if newVal != cty.NilVal {
 		if nid := hooks.IDOf(newVal); nid != "" {
 			newID = nid
 		}
 	}
-	aw.hook(func(h hooks.Hook) { h.PostApply(addr, deposed, action, newID, time.Since(start), applyErr) })
-	return newVal, resp.Private, diags
+	return newVal, resp.Private, diags, done
 }
 
 // depose moves an instance's current object aside so that its replacement
@@ -382,7 +421,13 @@ func (aw *applyWalk) applyDestroy(ctx context.Context, n *destroyNode) hcl.Diagn
 	if r, ok := aw.cg.resources[n.addr.ContainingResource().Config().String()]; ok {
 		rn = r
 	}
-	newVal, _, adiags := aw.callApply(ctx, rt, n.addr, deposed, plans.Delete, prior, null, null, private, rn)
+	var before func() hcl.Diagnostics
+	if deposed == "" {
+		// Deposed objects are not provisioned, as in Terraform.
+		before = aw.destroyProvisioning(ctx, rn, n.addr, c.Before)
+	}
+	newVal, _, adiags, done := aw.callApply(ctx, rt, n.addr, deposed, plans.Delete, prior, null, null, private, rn, before)
+	done(nil)
 	diags = append(diags, adiags...)
 	if adiags.HasErrors() {
 		if newVal != cty.NilVal && !newVal.IsNull() {
@@ -410,6 +455,17 @@ func (aw *applyWalk) objectOf(addr addrs.AbsResourceInstance, deposed string) *s
 		return aw.state.Object(addr)
 	}
 	return aw.state.Deposed(addr, deposed)
+}
+
+// firstError returns the summary of the first error in diags as an
+// error, or nil.
+func firstError(diags hcl.Diagnostics) error {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			return errors.New(d.Summary)
+		}
+	}
+	return nil
 }
 
 // unknownAsNull replaces unknown values with nulls so that an invalid

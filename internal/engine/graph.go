@@ -452,6 +452,8 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 				r, d := lang.ReferencesInExpr(e)
 				refs, diags = append(refs, r...), append(diags, d...)
 			}
+			r, d := provisionerReferences(n.cfg.Managed.Provisioners)
+			refs, diags = append(refs, r...), append(diags, d...)
 		}
 		// An import block's ID is evaluated when its target is planned.
 		for _, im := range w.e.Config.Module.Imports {

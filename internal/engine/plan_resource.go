@@ -56,6 +56,9 @@ func (pw *planWalk) planResource(ctx context.Context, n *resourceNode, addr addr
 	if xdiags.HasErrors() {
 		return diags
 	}
+	if d := pw.validateProvisioners(n, rt); d.HasErrors() {
+		return append(diags, d...)
+	}
 	values := make(map[addrs.InstanceKey]cty.Value, len(x.keys))
 	var mu sync.Mutex
 	var wg sync.WaitGroup

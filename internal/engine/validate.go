@@ -119,5 +119,5 @@ func (w *walker) validateResource(ctx context.Context, n *resourceNode, mi addrs
 		return diags
 	}
 	_, d = w.evalResourceConfig(ctx, n, rt, key)
-	return append(diags, d...)
+	return append(append(diags, d...), w.validateProvisioners(n, rt)...)
 }

@@ -2,7 +2,9 @@ package views
 
 import (
 	"fmt"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/engine/hooks"
@@ -89,4 +91,32 @@ func (h *UIHook) PreImport(addr addrs.AbsResourceInstance, id string) {
 // PostImport implements hooks.Hook.
 func (h *UIHook) PostImport(addr addrs.AbsResourceInstance, id string) {
 	h.View.Outputf("[reset][bold]%s: Import complete%s[reset]\n", addr, idSuffix(id))
+}
+
+// PreProvision implements hooks.Hook.
+func (h *UIHook) PreProvision(addr addrs.AbsResourceInstance, typeName string) {
+	h.View.Outputf("[reset][bold]%s: Provisioning with '%s'...[reset]\n", addr, typeName)
+}
+
+// ProvisionOutput implements hooks.Hook: each non-blank line, without
+// trailing spaces, after "ADDR (TYPE): ".
+func (h *UIHook) ProvisionOutput(addr addrs.AbsResourceInstance, typeName, msg string) {
+	prefix := h.View.Colorize(fmt.Sprintf("[reset][bold]%s (%s):[reset] ", addr, typeName))
+	for _, line := range provisionLines(msg) {
+		// The command's own output is not markup.
+		h.View.Raw(prefix + line + "\n")
+	}
+}
+
+// provisionLines splits a provisioner's output into lines as Terraform
+// shows them: trailing spaces and carriage returns removed, blank lines
+// left out.
+func provisionLines(msg string) []string {
+	var out []string
+	for _, line := range strings.Split(msg, "\n") {
+		if line = strings.TrimRightFunc(line, unicode.IsSpace); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
 }

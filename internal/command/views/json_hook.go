@@ -94,3 +94,26 @@ func applyNoun(a plans.Action) string {
 	}
 	return "Modifications"
 }
+
+// PreProvision implements hooks.Hook.
+func (h *JSONHook) PreProvision(addr addrs.AbsResourceInstance, typeName string) {
+	h.JSON.emit("info", fmt.Sprintf("%s: Provisioning with '%s'...", addr, typeName), "provision_start", hookFields(addr, "", map[string]any{"provisioner": typeName}))
+}
+
+// ProvisionOutput implements hooks.Hook: a provision_progress message for
+// each non-blank line.
+func (h *JSONHook) ProvisionOutput(addr addrs.AbsResourceInstance, typeName, msg string) {
+	for _, line := range provisionLines(msg) {
+		h.JSON.emit("info", fmt.Sprintf("%s: (%s): %s", addr, typeName, line), "provision_progress", hookFields(addr, "", map[string]any{"provisioner": typeName, "output": line}))
+	}
+}
+
+// PostProvision implements hooks.Hook.
+func (h *JSONHook) PostProvision(addr addrs.AbsResourceInstance, typeName string, err error) {
+	typ, what := "provision_complete", "Provisioning complete"
+	if err != nil {
+		typ, what = "provision_errored", "Provisioning errored"
+	}
+	// Terraform reports errors at level info too; the diagnostic follows.
+	h.JSON.emit("info", fmt.Sprintf("%s: (%s) %s", addr, typeName, what), typ, hookFields(addr, "", map[string]any{"provisioner": typeName}))
+}

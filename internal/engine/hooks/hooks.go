@@ -33,6 +33,12 @@ type Hook interface {
 	PlanImport(addr addrs.AbsResourceInstance, id string)
 	PreImport(addr addrs.AbsResourceInstance, id string)
 	PostImport(addr addrs.AbsResourceInstance, id string)
+	// PreProvision is called before a provisioner of type typeName runs
+	// for an instance's object, PostProvision after it, with its error,
+	// and ProvisionOutput with each line it prints in between.
+	PreProvision(addr addrs.AbsResourceInstance, typeName string)
+	ProvisionOutput(addr addrs.AbsResourceInstance, typeName, line string)
+	PostProvision(addr addrs.AbsResourceInstance, typeName string, err error)
 }
 
 // Nil is a Hook that ignores every event; embed it to implement only some.
@@ -61,6 +67,15 @@ func (Nil) PreImport(addrs.AbsResourceInstance, string) {}
 
 // PostImport implements Hook.
 func (Nil) PostImport(addrs.AbsResourceInstance, string) {}
+
+// PreProvision implements Hook.
+func (Nil) PreProvision(addrs.AbsResourceInstance, string) {}
+
+// ProvisionOutput implements Hook.
+func (Nil) ProvisionOutput(addrs.AbsResourceInstance, string, string) {}
+
+// PostProvision implements Hook.
+func (Nil) PostProvision(addrs.AbsResourceInstance, string, error) {}
 
 var _ Hook = Nil{}
 

@@ -1,0 +1,232 @@
+package configs
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Provisioner is a `provisioner` block in a resource or removed block.
+// Only the local-exec type is supported: decoding any other type, or a
+// connection block, is an error.
+type Provisioner struct {
+	Type string
+	// Config is the body without the meta-arguments when and on_failure,
+	// to be decoded with the provisioner type's schema.
+	Config    hcl.Body
+	When      ProvisionerWhen
+	OnFailure ProvisionerOnFailure
+
+	DeclRange hcl.Range
+	TypeRange hcl.Range
+}
+
+// ProvisionerWhen says when a provisioner runs: after its object is
+// created, or before it is destroyed.
+type ProvisionerWhen int
+
+const (
+	// ProvisionerWhenCreate runs a provisioner right after its object is
+	// created (also as a replacement), never on update.
+	ProvisionerWhenCreate ProvisionerWhen = iota
+	// ProvisionerWhenDestroy runs a provisioner right before its object
+	// is destroyed.
+	ProvisionerWhenDestroy
+)
+
+// String returns the keyword for w: create or destroy.
+func (w ProvisionerWhen) String() string {
+	switch w {
+	case ProvisionerWhenCreate:
+		return "create"
+	case ProvisionerWhenDestroy:
+		return "destroy"
+	default:
+		panic(fmt.Sprintf("invalid ProvisionerWhen %d", int(w)))
+	}
+}
+
+// ProvisionerOnFailure says what a provisioner's failure does.
+type ProvisionerOnFailure int
+
+const (
+	// ProvisionerOnFailureFail makes a failure an error of the apply; a
+	// failed creation-time provisioner leaves its object tainted.
+	ProvisionerOnFailureFail ProvisionerOnFailure = iota
+	// ProvisionerOnFailureContinue ignores failures.
+	ProvisionerOnFailureContinue
+)
+
+// String returns the keyword for f: fail or continue.
+func (f ProvisionerOnFailure) String() string {
+	switch f {
+	case ProvisionerOnFailureFail:
+		return "fail"
+	case ProvisionerOnFailureContinue:
+		return "continue"
+	default:
+		panic(fmt.Sprintf("invalid ProvisionerOnFailure %d", int(f)))
+	}
+}
+
+var provisionerSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "when"}, {Name: "on_failure"}},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "_"}, // escapes arguments named like meta-arguments
+		{Type: "connection"},
+		{Type: "lifecycle"}, // reserved for future use
+	},
+}
+
+// removedProvisionerTypes are the types Terraform 0.15 removed; Terraform
+// says so when a configuration still uses one.
+var removedProvisionerTypes = map[string]bool{"chef": true, "habitat": true, "puppet": true, "salt-masterless": true}
+
+// decodeProvisioner decodes a provisioner block. It returns nil for a type
+// strata does not run.
+func decodeProvisioner(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
+	p := &Provisioner{
+		Type:      block.Labels[0],
+		DeclRange: block.DefRange,
+		TypeRange: block.LabelRanges[0],
+	}
+	switch {
+	case p.Type == "local-exec":
+	case removedProvisionerTypes[p.Type]:
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  fmt.Sprintf("The %q provisioner has been removed", p.Type),
+			Detail:   fmt.Sprintf("The %q provisioner was removed from Terraform in version 0.15 and is not supported by strata. Run the configuration tool from a local-exec provisioner instead, or outside strata.", p.Type),
+			Subject:  p.TypeRange.Ptr(),
+		}}
+	default:
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Unsupported provisioner type",
+			Detail:   fmt.Sprintf("The provisioner type %q is not supported by strata; only local-exec is.", p.Type),
+			Subject:  p.TypeRange.Ptr(),
+		}}
+	}
+	content, config, diags := block.Body.PartialContent(provisionerSchema)
+	p.Config = config
+	if attr, ok := content.Attributes["when"]; ok {
+		switch hcl.ExprAsKeyword(attr.Expr) {
+		case "create":
+			p.When = ProvisionerWhenCreate
+		case "destroy":
+			p.When = ProvisionerWhenDestroy
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  `Invalid "when" keyword`,
+				Detail:   `The "when" argument requires one of the following keywords: create or destroy.`,
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		}
+	}
+	if attr, ok := content.Attributes["on_failure"]; ok {
+		switch hcl.ExprAsKeyword(attr.Expr) {
+		case "fail":
+			p.OnFailure = ProvisionerOnFailureFail
+		case "continue":
+			p.OnFailure = ProvisionerOnFailureContinue
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  `Invalid "on_failure" keyword`,
+				Detail:   `The "on_failure" argument requires one of the following keywords: continue or fail.`,
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		}
+	}
+	var escape *hcl.Block
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "_":
+			if escape != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate escaping block",
+					Detail:   fmt.Sprintf(`A provisioner block can have only one "_" block, which holds arguments named like meta-arguments. The first one is at %s.`, escape.DefRange),
+					Subject:  b.DefRange.Ptr(),
+				})
+				continue
+			}
+			escape = b
+			p.Config = hcl.MergeBodies([]hcl.Body{p.Config, b.Body})
+		case "connection":
+			diags = append(diags, unsupportedConnection(b))
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Reserved block type name in provisioner block",
+				Detail:   fmt.Sprintf("The block type name %q is reserved for use by strata in a future version.", b.Type),
+				Subject:  b.TypeRange.Ptr(),
+			})
+		}
+	}
+	if p.When == ProvisionerWhenDestroy {
+		diags = append(diags, destroyProvisionerRefs(p.Config)...)
+	}
+	return p, diags
+}
+
+// unsupportedConnection is the error for a connection block, which only
+// the remote-exec and file provisioners use.
+func unsupportedConnection(b *hcl.Block) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Unsupported connection block",
+		Detail:   "A connection block configures the remote-exec and file provisioners, whose provisioner types are not supported by strata; only local-exec is. Remove the connection block.",
+		Subject:  b.DefRange.Ptr(),
+	}
+}
+
+// destroyProvisionerRefs reports references a destroy-time provisioner
+// may not make: it runs when the rest of the configuration may be gone,
+// so it sees only its own object (self), count.index, each.key, path and
+// terraform.
+func destroyProvisionerRefs(body hcl.Body) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	attrs, _ := body.JustAttributes()
+	sorted := make([]*hcl.Attribute, 0, len(attrs))
+	for _, attr := range attrs {
+		sorted = append(sorted, attr)
+	}
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Range.Start.Byte < sorted[j].Range.Start.Byte })
+	for _, attr := range sorted {
+		for _, trav := range attr.Expr.Variables() {
+			if allowedInDestroyProvisioner(trav) {
+				continue
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid reference from destroy provisioner",
+				Detail: "Destroy-time provisioners and their connection configurations may only reference attributes of the related resource, via 'self', 'count.index', or 'each.key'.\n\n" +
+					"References to other resources during the destroy phase can cause dependency cycles and interact poorly with create_before_destroy.",
+				Subject: attr.Expr.Range().Ptr(),
+			})
+		}
+	}
+	return diags
+}
+
+func allowedInDestroyProvisioner(trav hcl.Traversal) bool {
+	attrNamed := func(want string) bool {
+		if len(trav) != 2 {
+			return false
+		}
+		step, ok := trav[1].(hcl.TraverseAttr)
+		return ok && step.Name == want
+	}
+	switch trav.RootName() {
+	case "self", "path", "terraform":
+		return true
+	case "count":
+		return attrNamed("index")
+	case "each":
+		return attrNamed("key")
+	}
+	return false
+}

@@ -1,0 +1,197 @@
+package configs
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+type provisionerSummary struct {
+	Type      string
+	When      string
+	OnFailure string
+	Args      []string
+	DeclRange string
+}
+
+func summarizeProvisioners(provs []*Provisioner) []provisionerSummary {
+	var out []provisionerSummary
+	for _, p := range provs {
+		attrs, _ := p.Config.JustAttributes()
+		out = append(out, provisionerSummary{
+			Type: p.Type, When: p.When.String(), OnFailure: p.OnFailure.String(),
+			Args: sortedKeys(attrs), DeclRange: fmtRange(&p.DeclRange),
+		})
+	}
+	return out
+}
+
+func TestDecodeProvisioners(t *testing.T) {
+	tests := map[string]struct {
+		src       string
+		want      []provisionerSummary
+		wantDiags []diag
+	}{
+		"local-exec with every argument": {
+			src: `
+resource "terraform_data" "a" {
+  provisioner "local-exec" {
+    command     = "echo ${self.id}"
+    working_dir = "/tmp"
+    interpreter = ["/bin/bash", "-c"]
+    environment = { A = "1" }
+    quiet       = true
+  }
+  provisioner "local-exec" {
+    when       = destroy
+    on_failure = continue
+    command    = "echo ${self.id} ${count.index} ${each.key} ${path.module} ${terraform.workspace}"
+  }
+  provisioner "local-exec" {
+    when       = create
+    on_failure = fail
+    command    = "true"
+  }
+}
+`,
+			want: []provisionerSummary{
+				{Type: "local-exec", When: "create", OnFailure: "fail", Args: []string{"command", "environment", "interpreter", "quiet", "working_dir"}, DeclRange: "main.tf:3,3-3,27"},
+				{Type: "local-exec", When: "destroy", OnFailure: "continue", Args: []string{"command"}, DeclRange: "main.tf:10,3-10,27"},
+				{Type: "local-exec", When: "create", OnFailure: "fail", Args: []string{"command"}, DeclRange: "main.tf:15,3-15,27"},
+			},
+		},
+		"escaping block": {
+			src: `
+resource "terraform_data" "a" {
+  provisioner "local-exec" {
+    command = "true"
+    _ {
+      when = "x"
+    }
+  }
+}
+`,
+			want: []provisionerSummary{{Type: "local-exec", When: "create", OnFailure: "fail", Args: []string{"command", "when"}, DeclRange: "main.tf:3,3-3,27"}},
+		},
+		"unsupported types and connection blocks": {
+			src: `
+resource "terraform_data" "a" {
+  connection {
+    host = "x"
+  }
+  provisioner "remote-exec" {
+    inline = ["x"]
+  }
+  provisioner "file" {}
+  provisioner "chef" {}
+  provisioner "local-exec" {
+    command = "true"
+    connection {}
+    lifecycle {}
+  }
+}
+`,
+			want: []provisionerSummary{{Type: "local-exec", When: "create", OnFailure: "fail", Args: []string{"command"}, DeclRange: "main.tf:11,3-11,27"}},
+			wantDiags: []diag{
+				errDiag("Unsupported connection block", "main.tf:3,3-3,13"),
+				errDiag("Unsupported provisioner type", "main.tf:6,15-6,28"),
+				errDiag("Unsupported provisioner type", "main.tf:9,15-9,21"),
+				errDiag(`The "chef" provisioner has been removed`, "main.tf:10,15-10,21"),
+				errDiag("Unsupported connection block", "main.tf:13,5-13,15"),
+				errDiag("Reserved block type name in provisioner block", "main.tf:14,5-14,14"),
+			},
+		},
+		"bad keywords": {
+			src: `
+resource "terraform_data" "a" {
+  provisioner "local-exec" {
+    when       = sometimes
+    on_failure = "continue"
+    command    = "true"
+  }
+}
+`,
+			want: []provisionerSummary{{Type: "local-exec", When: "create", OnFailure: "fail", Args: []string{"command"}, DeclRange: "main.tf:3,3-3,27"}},
+			wantDiags: []diag{
+				errDiag(`Invalid "when" keyword`, "main.tf:4,18-4,27"),
+				errDiag(`Invalid "on_failure" keyword`, "main.tf:5,18-5,28"),
+			},
+		},
+		"destroy-time references": {
+			src: `
+variable "v" {}
+resource "terraform_data" "a" {
+  for_each = {}
+  provisioner "local-exec" {
+    when        = destroy
+    command     = "echo ${var.v} ${each.value} ${each.key}"
+    environment = { X = terraform_data.b.id }
+  }
+}
+resource "terraform_data" "b" {}
+`,
+			want: []provisionerSummary{{Type: "local-exec", When: "destroy", OnFailure: "fail", Args: []string{"command", "environment"}, DeclRange: "main.tf:5,3-5,27"}},
+			wantDiags: []diag{
+				errDiag("Invalid reference from destroy provisioner", "main.tf:7,19-7,60"),
+				errDiag("Invalid reference from destroy provisioner", "main.tf:7,19-7,60"),
+				errDiag("Invalid reference from destroy provisioner", "main.tf:8,19-8,46"),
+			},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			mod, diags := loadMainTF(t, tc.src)
+			assertDiags(t, diags, tc.wantDiags)
+			r := mod.ManagedResources["terraform_data.a"]
+			if r == nil {
+				t.Fatalf("terraform_data.a not decoded")
+			}
+			if diff := cmp.Diff(tc.want, summarizeProvisioners(r.Managed.Provisioners)); diff != "" {
+				t.Errorf("wrong provisioners (-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestDecodeRemovedProvisioners(t *testing.T) {
+	mod, diags := loadMainTF(t, `
+removed {
+  from = terraform_data.a
+  provisioner "local-exec" {
+    when    = destroy
+    command = "echo ${self.id} ${count.index}"
+  }
+  provisioner "local-exec" {
+    command = "echo created"
+  }
+  connection {}
+}
+removed {
+  from = module.m
+  provisioner "local-exec" {
+    when    = destroy
+    command = "true"
+  }
+}
+removed {
+  from = terraform_data.b
+  provisioner "local-exec" {
+    when    = destroy
+    command = "echo ${terraform_data.c.id}"
+  }
+}
+`)
+	assertDiags(t, diags, []diag{
+		errDiag("Invalid provisioner block", "main.tf:8,3-8,27"),
+		errDiag("Unsupported connection block", "main.tf:11,3-11,13"),
+		errDiag("Invalid provisioner block", "main.tf:15,3-15,27"),
+		errDiag("Invalid reference from destroy provisioner", "main.tf:24,15-24,44"),
+	})
+	if len(mod.Removed) != 3 {
+		t.Fatalf("%d removed blocks decoded, want 3", len(mod.Removed))
+	}
+	want := []provisionerSummary{{Type: "local-exec", When: "destroy", OnFailure: "fail", Args: []string{"command"}, DeclRange: "main.tf:4,3-4,27"}}
+	if diff := cmp.Diff(want, summarizeProvisioners(mod.Removed[0].Provisioners)); diff != "" {
+		t.Errorf("wrong provisioners (-want +got)\n%s", diff)
+	}
+}
