@@ -9,6 +9,15 @@
 // private data records who created it, and a sleep_seconds value makes
 // create wait until StopProvider. The data source stratafw_echo echoes its
 // input with the provider's prefix. Its functions are in functions.go.
+//
+// Simulated drift: the provider keeps no remote objects, so Read returns
+// the state it is given. To let a test change an object "outside" the
+// tool, Read looks, when the environment variable STRATAFW_DRIFT_DIR is
+// set, for the file $STRATAFW_DRIFT_DIR/<id>.json (see drift.go). A JSON
+// object there sets top-level attributes of the object read (name,
+// description, size, labels; null unsets the optional ones); the JSON
+// value null means the object was deleted. Without the variable or the
+// file, Read changes nothing.
 package main
 
 import (
@@ -266,6 +275,10 @@ func (r *thing) Read(ctx context.Context, req resource.ReadRequest, resp *resour
 		return
 	}
 	if st.ID.ValueString() == "gone" {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if gone := applyDrift(&st, &resp.Diagnostics); gone {
 		resp.State.RemoveResource(ctx)
 		return
 	}
