@@ -127,13 +127,13 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, ForceReplace: replaces})
 	if diags.HasErrors() {
 		if partialPlan(plan) {
-			v.Plan(plan, schemaLookup(ctx, op.engine))
+			v.Plan(plan, schemaLookup(ctx, op.engine), relevantAttrs(ctx, op.engine, op.cfg, plan))
 		}
 		v.Diagnostics(diags)
 		return errReported
 	}
 	if !opts.refreshCommand {
-		v.Plan(plan, schemaLookup(ctx, op.engine))
+		v.Plan(plan, schemaLookup(ctx, op.engine), relevantAttrs(ctx, op.engine, op.cfg, plan))
 	}
 	// Check blocks run again after the changes; their plan-time warnings
 	// would only repeat or contradict what apply reports.

@@ -6,6 +6,10 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/command/views/jsonformat"
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/plans"
 )
@@ -96,12 +100,12 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	diags = append(diags, gdiags...)
 	if diags.HasErrors() {
 		if partialPlan(plan) {
-			v.Plan(plan, schemaLookup(ctx, op.engine))
+			v.Plan(plan, schemaLookup(ctx, op.engine), relevantAttrs(ctx, op.engine, op.cfg, plan))
 		}
 		v.Diagnostics(diags)
 		return errReported
 	}
-	v.Plan(plan, schemaLookup(ctx, op.engine))
+	v.Plan(plan, schemaLookup(ctx, op.engine), relevantAttrs(ctx, op.engine, op.cfg, plan))
 	v.Diagnostics(diags)
 	if generated && !inAutomation(d) {
 		v.ConfigGenerated(opts.generateConfig)
@@ -145,4 +149,15 @@ func planMode(destroy, refreshOnly, refresh bool) (plans.Mode, hcl.Diagnostics) 
 // then shows what was planned, or says that planning failed.
 func partialPlan(p *plans.Plan) bool {
 	return p != nil
+}
+
+// relevantAttrs returns the attributes a normal plan's changes depend on,
+// which decide the drift it shows; nil when there is no drift to filter.
+func relevantAttrs(ctx context.Context, e *engine.Engine, cfg *configs.Config, p *plans.Plan) []plans.RelevantAttr {
+	if p == nil || p.Mode != plans.NormalMode || len(p.DriftedResources) == 0 {
+		return nil
+	}
+	return jsonformat.RelevantAttributes(cfg, p, func(pc addrs.AbsProviderConfig, mode addrs.ResourceMode, typeName string) *configschema.Block {
+		return e.ResourceSchema(ctx, pc.Provider, mode, typeName)
+	})
 }

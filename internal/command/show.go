@@ -186,11 +186,12 @@ func runShowPlan(ctx context.Context, d *Deps, opts *showOptions, path string) e
 			return nil
 		}
 	}
-	c, _, diags := readPlan(d, v, path)
+	c, cfg, diags := readPlan(d, v, path)
 	if hasErrors(v, diags) {
 		return errReported
 	}
-	v.Plan(c.Plan, schemaLookup(ctx, &engine.Engine{Providers: d.Providers(".")}))
+	e := &engine.Engine{Providers: d.Providers(".")}
+	v.Plan(c.Plan, schemaLookup(ctx, e), relevantAttrs(ctx, e, cfg, c.Plan))
 	return nil
 }
 

@@ -191,12 +191,17 @@ var jsonVerbs = map[string]string{
 	"delete": "Plan to delete", "replace": "Plan to replace", "move": "Plan to move", "remove": "Plan to remove",
 }
 
-// Plan writes a resource_drift message per change found outside strata
-// (refresh-only plans), a planned_change message per change, the change
-// summary and the output changes.
+// Plan writes a resource_drift message per change found outside strata,
+// a planned_change message per change, the change summary and the output
+// changes. As in Terraform, the stream reports all drift, relevant to the
+// plan or not, in normal and refresh-only plans; destroy plans report
+// none.
 func (j *JSON) Plan(p *plans.Plan) {
-	if p.Mode == plans.RefreshOnlyMode {
+	if p.Mode != plans.DestroyMode {
 		for _, c := range p.DriftedResources {
+			if c.Action == plans.NoOp && p.Mode != plans.RefreshOnlyMode {
+				continue // a move only: planned_change reports it
+			}
 			action := jsonAction(c.Action)
 			j.emit("info", fmt.Sprintf("%s: Drift detected (%s)", c.Addr, action), "resource_drift",
 				map[string]any{"change": map[string]any{"resource": jsonResource(c.Addr), "action": action}})

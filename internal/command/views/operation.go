@@ -15,8 +15,9 @@ type Operation interface {
 	Hook() hooks.Hook
 	Diagnostics(hcl.Diagnostics)
 	SetFiles(map[string]*hcl.File)
-	// Plan shows a plan.
-	Plan(p *plans.Plan, schema SchemaFunc)
+	// Plan shows a plan; relevant lists the attributes its changes
+	// depend on, which decide the drift a normal plan shows.
+	Plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantAttr)
 	// PlanSaved ends a plan saved with -out; PlanNotSaved one without.
 	PlanSaved(path string, automation bool)
 	PlanNotSaved()
@@ -85,7 +86,7 @@ var _ Operation = (*OperationJSON)(nil)
 func (o *OperationJSON) Hook() hooks.Hook { return &JSONHook{JSON: o.JSON} }
 
 // Plan implements Operation.
-func (o *OperationJSON) Plan(p *plans.Plan, _ SchemaFunc) { o.JSON.Plan(p) }
+func (o *OperationJSON) Plan(p *plans.Plan, _ SchemaFunc, _ []plans.RelevantAttr) { o.JSON.Plan(p) }
 
 // PlanSaved implements Operation.
 func (o *OperationJSON) PlanSaved(path string, _ bool) { o.Log("Saved the plan to: " + path) }

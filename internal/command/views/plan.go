@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/strata-dev/strata/internal/command/views/render"
 	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/plans"
@@ -12,10 +14,13 @@ import (
 // SchemaFunc returns the schema of a change's resource type, or nil.
 type SchemaFunc func(c *plans.ResourceInstanceChange) *configschema.Block
 
-// Plan renders a plan as `strata plan` shows it: the legend, each change,
-// the summary line and the output changes. It reports whether anything
-// was shown as a change.
-func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
+// Plan renders a plan as `strata plan` shows it: the changes made outside
+// strata, the legend, each change, the summary line and the output
+// changes. relevant lists the attributes the plan's changes depend on
+// (jsonformat.RelevantAttributes): as in Terraform, a normal plan shows
+// only the drift in those attributes, and only when it plans changes; a
+// refresh-only plan shows all drift.
+func (v *View) Plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantAttr) {
 	var b strings.Builder
 	changes := p.Changes
 	var shown []*plans.ResourceInstanceChange
@@ -36,15 +41,7 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
 		}
 	}
 	if p.Mode == plans.RefreshOnlyMode && len(p.DriftedResources) > 0 {
-		b.WriteString("\n[reset][bold][cyan]Note:[reset][bold] Objects have changed outside of strata[reset]\n\n")
-		b.WriteString("strata detected the following changes made outside of strata since the\nlast \"strata apply\":\n")
-		for _, c := range p.DriftedResources {
-			b.WriteString("\n")
-			b.WriteString(render.ResourceChange(render.Change{
-				Addr: c.Addr.String(), Action: c.Action, Before: c.Before, After: c.After,
-				Schema: schema(c), Deposed: c.DeposedKey, Drift: true,
-			}))
-		}
+		b.WriteString(driftNote(p.DriftedResources, schema, nil, false))
 		b.WriteString("\nThis is a refresh-only plan, so strata will not take any actions to undo\n" +
 			"these. If you were expecting these changes then you can apply this plan to\n" +
 			"record the updated values in the strata state without changing any remote\n" +
@@ -52,6 +49,13 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
 		if outputs == 0 {
 			v.Output(b.String())
 			return
+		}
+	}
+	if p.Mode == plans.NormalMode && (len(shown) > 0 || outputs > 0) {
+		if note := driftNote(p.DriftedResources, schema, relevant, true); note != "" {
+			b.WriteString(note)
+			b.WriteString("\n" + wrapParagraphs("Unless you have made equivalent changes to your configuration, or ignored the relevant attributes using ignore_changes, the following plan may include actions to undo or respond to these changes.", 78) + "\n")
+			b.WriteString(planRule)
 		}
 	}
 	if p.Errored && len(shown) == 0 && outputs == 0 {
@@ -134,6 +138,58 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc) {
 		}
 	}
 	v.Output(b.String())
+}
+
+// driftNote renders the changes made outside strata: all of them, or
+// with filter only those that touch a relevant attribute (see
+// DriftFilter); "" when none is left.
+func driftNote(drift []*plans.ResourceInstanceChange, schema SchemaFunc, relevant []plans.RelevantAttr, filter bool) string {
+	var body strings.Builder
+	for _, c := range drift {
+		rc := render.Change{
+			Addr: c.Addr.String(), Action: c.Action, Before: c.Before, After: c.After,
+			Schema: schema(c), Deposed: c.DeposedKey, Drift: true,
+		}
+		if filter {
+			if rc.Relevant = DriftFilter(c.Addr.String(), relevant); rc.Relevant == nil {
+				continue
+			}
+		}
+		if text := render.ResourceChange(rc); text != "" {
+			body.WriteString("\n" + text)
+		}
+	}
+	if body.Len() == 0 {
+		return ""
+	}
+	// Terraform says "which may have affected this plan" in refresh-only
+	// plans too. The line breaks are Terraform's, with the product name
+	// replaced.
+	return "\n[reset][bold][cyan]Note:[reset][bold] Objects have changed outside of strata[reset]\n\n" +
+		"strata detected the following changes made outside of strata since the\n" +
+		"last \"strata apply\" which may have affected this plan:\n" + body.String() + "\n"
+}
+
+// DriftFilter returns the paths of the relevant attributes of the
+// resource instance at addr, for render.Change.Relevant: those whose
+// resource is addr (or unnamed). Like Terraform, it compares addresses
+// as written, so a reference to a whole resource with count or for_each
+// (aws_instance.a rather than aws_instance.a[0]) makes none of its
+// instances' drift relevant. It returns nil when there is none: the
+// drift of that instance cannot have affected the plan.
+func DriftFilter(addr string, relevant []plans.RelevantAttr) []cty.Path {
+	var paths []cty.Path
+	for _, ra := range relevant {
+		if ra.Resource != "" && ra.Resource != addr {
+			continue
+		}
+		p := ra.Attr
+		if p == nil {
+			p = cty.Path{}
+		}
+		paths = append(paths, p)
+	}
+	return paths
 }
 
 // PlanNoSavedPlanNote ends a plan run without -out.

@@ -14,15 +14,32 @@ import (
 	"github.com/strata-dev/strata/internal/plans"
 )
 
-// relevantAttribute is a resource attribute that contributes to a planned
-// change: "resource" is the resource or instance address, "attribute"
-// the path within it ([] for the whole object).
+// relevantAttribute is the JSON form of a plans.RelevantAttr: "resource"
+// is the resource or instance address, "attribute" the path within it
+// ([] for the whole object).
 type relevantAttribute struct {
 	Resource  string            `json:"resource"`
 	Attribute []json.RawMessage `json:"attribute"`
 }
 
-// relevantAttributes finds the resource attributes that the plan's
+// relevantAttributes is RelevantAttributes in the plan document's form.
+func relevantAttributes(cfg *configs.Config, p *plans.Plan, schemaFn SchemaFunc) []relevantAttribute {
+	attrs := RelevantAttributes(cfg, p, schemaFn)
+	if len(attrs) == 0 {
+		return nil
+	}
+	ret := make([]relevantAttribute, 0, len(attrs))
+	for _, ra := range attrs {
+		path, err := marshalPath(ra.Attr)
+		if err != nil {
+			continue // only attribute names and known keys come from references
+		}
+		ret = append(ret, relevantAttribute{Resource: ra.Resource, Attribute: path})
+	}
+	return ret
+}
+
+// RelevantAttributes finds the resource attributes that the plan's
 // changes depend on, as Terraform's reference analysis does: the
 // references made by the configuration of every changing resource
 // instance, of every changing root output and of every output of a
@@ -31,13 +48,18 @@ type relevantAttribute struct {
 // outputs and the referenced resources' own arguments. Like Terraform,
 // the analysis goes by module instance where a reference gives the key,
 // and uses the instance with no key where it does not (module.m.out).
+// The plan document lists them as relevant_attributes; the human plan
+// view uses them to show only the drift that may have affected the plan.
 // Terraform lists them in no particular order; strata sorts them.
-func relevantAttributes(cfg *configs.Config, p *plans.Plan, schemaFn SchemaFunc) []relevantAttribute {
+func RelevantAttributes(cfg *configs.Config, p *plans.Plan, schemaFn SchemaFunc) []plans.RelevantAttr {
+	if cfg == nil || p == nil {
+		return nil
+	}
 	changes := p.Changes
 	if changes == nil {
 		changes = &plans.Changes{}
 	}
-	a := &refAnalyzer{cfg: cfg, schemaFn: schemaFn, found: map[string]relevantAttribute{}, visited: map[string]bool{}}
+	a := &refAnalyzer{cfg: cfg, schemaFn: schemaFn, found: map[string]plans.RelevantAttr{}, visited: map[string]bool{}}
 	var refs []absRef
 	seen := map[string]bool{}
 	for _, rc := range changes.Resources {
@@ -65,7 +87,7 @@ func relevantAttributes(cfg *configs.Config, p *plans.Plan, schemaFn SchemaFunc)
 		return nil
 	}
 	keys := sortedKeys(a.found)
-	ret := make([]relevantAttribute, len(keys))
+	ret := make([]plans.RelevantAttr, len(keys))
 	for i, k := range keys {
 		ret[i] = a.found[k]
 	}
@@ -140,7 +162,7 @@ type absRef struct {
 
 type refAnalyzer struct {
 	cfg      *configs.Config
-	found    map[string]relevantAttribute
+	found    map[string]plans.RelevantAttr
 	visited  map[string]bool
 	schemaFn SchemaFunc
 }
@@ -230,7 +252,7 @@ func (a *refAnalyzer) visit(refs []absRef) {
 		switch ar.ref.Subject.(type) {
 		case lang.ResourceRef:
 			if r := a.resource(ar.module, ar.ref.Subject.(lang.ResourceRef).Resource); r != nil && r.schema != nil {
-				a.found[key] = relevantAttribute{Resource: moduleAddrPrefix(ar.module) + subject, Attribute: marshalTraversalPath(remaining)}
+				a.found[key] = plans.RelevantAttr{Resource: moduleAddrPrefix(ar.module) + subject, Attr: traversalPath(remaining)}
 			}
 		case lang.CountAttr, lang.EachAttr:
 			if ar.resource == nil {

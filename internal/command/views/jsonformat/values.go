@@ -274,18 +274,17 @@ func marshalPath(p cty.Path) ([]json.RawMessage, error) {
 	return ret, nil
 }
 
-// marshalTraversalPath encodes the attribute and index steps of a
-// traversal as a path: names as strings, keys as their JSON values.
-func marshalTraversalPath(t hcl.Traversal) []json.RawMessage {
-	ret := []json.RawMessage{}
+// traversalPath converts the attribute and index steps of a traversal
+// into a path.
+func traversalPath(t hcl.Traversal) cty.Path {
+	ret := cty.Path{}
 	for _, step := range t {
 		switch s := step.(type) {
 		case hcl.TraverseAttr:
-			b, _ := json.Marshal(s.Name)
-			ret = append(ret, b)
+			ret = append(ret, cty.GetAttrStep{Name: s.Name})
 		case hcl.TraverseIndex:
-			if b, err := marshalValue(s.Key); err == nil {
-				ret = append(ret, b)
+			if s.Key.IsWhollyKnown() {
+				ret = append(ret, cty.IndexStep{Key: s.Key})
 			}
 		}
 	}

@@ -104,6 +104,14 @@ func (n *blockNode) render(indent int, o opts) string {
 	return b.String()
 }
 
+// writeOnlyNode stands for a write-only attribute, whose value is never
+// known after the plan.
+type writeOnlyNode struct{ base }
+
+func (n *writeOnlyNode) render(_ int, o opts) string {
+	return "(write-only attribute)" + nullSuffix(n.act, o)
+}
+
 // sensitiveBlockBody stands for the body of a block that is (or was)
 // sensitive.
 func sensitiveBlockBody(n node, indent int, o opts) string {
@@ -127,17 +135,34 @@ func (d *differ) block(b, a cty.Value, schema *configschema.Block, path cty.Path
 		schema = impliedSchema(bu, au)
 	}
 	for name, at := range schema.Attributes {
+		if at.WriteOnly {
+			// Write-only values are never stored: Terraform shows the
+			// attribute whenever the block exists, with the block's own
+			// action.
+			if present(b) || present(a) {
+				n.attrs[name] = &writeOnlyNode{base{act: defaultAction(present(b), present(a))}}
+			}
+			continue
+		}
 		be, ae := getAttr(bu, name), getAttr(au, name)
+		p := extend(path, cty.GetAttrStep{Name: name})
+		if d.irrelevant(p) {
+			ae = be
+		}
 		if !present(be) && !present(ae) {
 			continue
 		}
-		e := d.attr(be, ae, at, extend(path, cty.GetAttrStep{Name: name}))
+		e := d.attr(be, ae, at, p)
 		n.attrs[name] = e
 		n.act = combine(n.act, e.action())
 	}
 	for _, name := range sortedKeys(schema.BlockTypes) {
 		nb := schema.BlockTypes[name]
-		g := d.blockGroup(name, getAttr(bu, name), getAttr(au, name), nb, extend(path, cty.GetAttrStep{Name: name}))
+		bb, ab, p := getAttr(bu, name), getAttr(au, name), extend(path, cty.GetAttrStep{Name: name})
+		if d.irrelevant(p) {
+			ab = bb
+		}
+		g := d.blockGroup(name, bb, ab, nb, p)
 		if g.unknown == nil && len(g.items) == 0 {
 			continue
 		}

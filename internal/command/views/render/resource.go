@@ -37,6 +37,12 @@ type Change struct {
 	// Drift marks a change made outside strata, found by refreshing:
 	// "has changed" or "has been deleted" rather than what will happen.
 	Drift bool
+	// Relevant, when not nil, limits a drift change to the attributes at
+	// or around these paths, those that may have affected the plan (see
+	// plans.RelevantAttr); every other attribute shows as unchanged, and a
+	// change left with no difference renders as "". An empty path stands
+	// for the whole object. Nil shows every difference.
+	Relevant []cty.Path
 }
 
 // ResourceChange renders one change block as Terraform prints it under
@@ -49,7 +55,7 @@ func ResourceChange(c Change) string {
 		return ""
 	}
 	a := parseAddr(c.Addr)
-	d := &differ{replace: c.RequiresReplace}
+	d := &differ{replace: c.RequiresReplace, relevant: c.Relevant}
 	before, after := c.Before, c.After
 	if c.Action == plans.Create || before == cty.NilVal {
 		before = cty.NilVal
@@ -61,6 +67,9 @@ func ResourceChange(c Change) string {
 		after = before
 	}
 	body := d.block(before, after, c.Schema, nil)
+	if c.Drift && c.Relevant != nil && body.action() == plans.NoOp {
+		return ""
+	}
 
 	var b strings.Builder
 	b.WriteString(header(c, a))

@@ -12,6 +12,67 @@ import (
 // differ computes diff trees for values that conform to a schema.
 type differ struct {
 	replace []cty.Path
+	// relevant, when not nil, limits the differences shown to the values
+	// at, above or below these paths; every other attribute, nested block
+	// or element is shown as unchanged (its after value taken to be its
+	// before value), as Terraform's relevant-attribute matcher does for
+	// drift.
+	relevant []cty.Path
+	// inSeq counts the primitive-typed lists, tuples and sets being walked:
+	// below them every element is relevant, as in Terraform, which cannot
+	// tell which of the before and after elements a path means.
+	inSeq int
+}
+
+// irrelevant reports whether the value at path is outside every relevant
+// path (see differ.relevant).
+func (d *differ) irrelevant(path cty.Path) bool {
+	if d.relevant == nil || d.inSeq > 0 {
+		return false
+	}
+	for _, r := range d.relevant {
+		if pathsOverlap(r, path) {
+			return false
+		}
+	}
+	return true
+}
+
+// pathsOverlap reports whether one path is a prefix of the other. Names
+// and keys compare by their text, so that labels.env, labels["env"] and
+// list["0"] match as in Terraform; a set element matches any step.
+func pathsOverlap(r, p cty.Path) bool {
+	for i := 0; i < len(r) && i < len(p); i++ {
+		if p[i] == cty.PathStep(setElement) {
+			return true
+		}
+		rk, rok := stepKey(r[i])
+		pk, pok := stepKey(p[i])
+		if !rok || !pok || rk != pk {
+			return false
+		}
+	}
+	return true
+}
+
+// stepKey is the text of a path step's name or known key.
+func stepKey(s cty.PathStep) (string, bool) {
+	switch s := s.(type) {
+	case cty.GetAttrStep:
+		return s.Name, true
+	case cty.IndexStep:
+		k, _ := s.Key.Unmark()
+		if !k.IsKnown() || k.IsNull() {
+			return "", false
+		}
+		switch k.Type() {
+		case cty.String:
+			return k.AsString(), true
+		case cty.Number:
+			return k.AsBigFloat().Text('f', -1), true
+		}
+	}
+	return "", false
 }
 
 func (d *differ) forces(path cty.Path) bool {
@@ -132,12 +193,16 @@ func (d *differ) typed(b, a cty.Value, ty cty.Type, schemaSens bool, path cty.Pa
 		bs, as := elems(bu), elems(au)
 		ety := ty.ElementType()
 		pairs := alignSeq(keys(bs), keys(as), func(int, int) bool { return ety.IsObjectType() })
+		d.inSeq++
+		defer func() { d.inSeq-- }()
 		return d.seq(bp, ap, bs, as, pairs, path, rep, true, func(be, ae cty.Value, _ int, p cty.Path) node {
 			return d.typed(be, ae, ety, false, p)
 		})
 	case ty.IsTupleType():
 		bs, as := elems(bu), elems(au)
 		etys := ty.TupleElementTypes()
+		d.inSeq++
+		defer func() { d.inSeq-- }()
 		return d.seq(bp, ap, bs, as, indexPairs(len(bs), len(as)), path, rep, true, func(be, ae cty.Value, i int, p cty.Path) node {
 			ety := cty.DynamicPseudoType
 			if i < len(etys) {
@@ -148,6 +213,8 @@ func (d *differ) typed(b, a cty.Value, ty cty.Type, schemaSens bool, path cty.Pa
 	case ty.IsSetType():
 		bs, as := elems(bu), elems(au)
 		ety := ty.ElementType()
+		d.inSeq++
+		defer func() { d.inSeq-- }()
 		return d.seq(bp, ap, bs, as, setPairs(bs, as), setPath(path), rep, false, func(be, ae cty.Value, _ int, p cty.Path) node {
 			return d.typed(be, ae, ety, false, p)
 		})
@@ -160,10 +227,14 @@ func (d *differ) typed(b, a cty.Value, ty cty.Type, schemaSens bool, path cty.Pa
 		n := &mapNode{base: base{act: defaultAction(bp, ap), replace: rep}, object: true, elems: map[string]node{}}
 		for name, aty := range ty.AttributeTypes() {
 			be, ae := getAttr(bu, name), getAttr(au, name)
+			p := extend(path, cty.GetAttrStep{Name: name})
+			if d.irrelevant(p) {
+				ae = be
+			}
 			if !present(be) && !present(ae) {
 				continue
 			}
-			e := d.typed(be, ae, aty, false, extend(path, cty.GetAttrStep{Name: name}))
+			e := d.typed(be, ae, aty, false, p)
 			n.elems[name] = e
 			n.act = combine(n.act, e.action())
 		}
@@ -214,10 +285,14 @@ func (d *differ) nestedObject(b, a cty.Value, attrs map[string]*configschema.Att
 	n := &mapNode{base: base{act: defaultAction(present(b), present(a)), replace: d.forces(path)}, object: true, childNull: true, elems: map[string]node{}}
 	for name, at := range attrs {
 		be, ae := getAttr(bu, name), getAttr(au, name)
+		p := extend(path, cty.GetAttrStep{Name: name})
+		if d.irrelevant(p) {
+			ae = be
+		}
 		if !present(be) && !present(ae) {
 			continue
 		}
-		e := d.attr(be, ae, at, extend(path, cty.GetAttrStep{Name: name}))
+		e := d.attr(be, ae, at, p)
 		n.elems[name] = e
 		n.act = combine(n.act, e.action())
 	}
@@ -253,6 +328,12 @@ func (d *differ) seq(bp, ap bool, bs, as []cty.Value, pairs []pairIdx, path cty.
 		if len(path) == 0 || path[len(path)-1] != cty.PathStep(setElement) {
 			ep = extend(path, cty.IndexStep{Key: cty.NumberIntVal(int64(idx))})
 		}
+		if d.irrelevant(ep) {
+			ae = be
+			if be == cty.NilVal {
+				continue
+			}
+		}
 		e := elem(be, ae, idx, ep)
 		n.elems = append(n.elems, e)
 		n.act = combine(n.act, e.action())
@@ -265,7 +346,14 @@ func (d *differ) mapping(bp, ap bool, b, a cty.Value, rep, object, childNull boo
 	n := &mapNode{base: base{act: defaultAction(bp, ap), replace: rep}, object: object, childNull: childNull, elems: map[string]node{}}
 	bm, am := entries(b), entries(a)
 	for k := range union(bm, am) {
-		e := elem(bm[k], am[k], 0, extend(path, cty.IndexStep{Key: cty.StringVal(k)}))
+		be, ae, p := bm[k], am[k], extend(path, cty.IndexStep{Key: cty.StringVal(k)})
+		if d.irrelevant(p) {
+			ae = be
+			if be == cty.NilVal {
+				continue
+			}
+		}
+		e := elem(be, ae, 0, p)
 		n.elems[k] = e
 		n.act = combine(n.act, e.action())
 	}
