@@ -47,6 +47,8 @@ func TestE2EJSONStreamMatchesTerraform(t *testing.T) {
 	step1 := "resource \"terraform_data\" \"a\" {\n  count = 2\n  input = \"x\"\n}\nresource \"terraform_data\" \"b\" {\n  input = terraform_data.a[0].output\n}\noutput \"o\" {\n  value = terraform_data.b.output\n}\noutput \"s\" {\n  value     = \"s\"\n  sensitive = true\n}\n"
 	step2 := "resource \"terraform_data\" \"a\" {\n  count            = 1\n  input            = \"y\"\n  triggers_replace = 2\n}\noutput \"s\" {\n  value     = \"s\"\n  sensitive = true\n}\n"
 	bad := "resource \"terraform_data\" \"a\" {\n  input = var.nope\n}\n"
+	// A data source that fails while planning: its read and error.
+	dataErr := "resource \"terraform_data\" \"a\" {\n  input = 1\n}\ndata \"terraform_remote_state\" \"s\" {\n  backend = \"local\"\n  config = { path = \"nope.tfstate\" }\n}\n"
 	run := func(bin string) map[string][]string {
 		dir := t.TempDir()
 		writeFile(t, filepath.Join(dir, "main.tf"), step1)
@@ -63,10 +65,12 @@ func TestE2EJSONStreamMatchesTerraform(t *testing.T) {
 		got["destroy"] = jsonMessages(t, runIn(t, dir, "", bin, "destroy", "-json", "-auto-approve").stdout)
 		writeFile(t, filepath.Join(dir, "main.tf"), bad)
 		got["error"] = jsonMessages(t, runIn(t, dir, "", bin, "plan", "-json").stdout)
+		writeFile(t, filepath.Join(dir, "main.tf"), dataErr)
+		got["data-error"] = jsonMessages(t, runIn(t, dir, "", bin, "plan", "-json").stdout)
 		return got
 	}
 	want, got := run(tf), run(strataBin)
-	for _, step := range []string{"plan", "apply", "change", "destroy", "error"} {
+	for _, step := range []string{"plan", "apply", "change", "destroy", "error", "data-error"} {
 		if strings.Join(want[step], "\n") != strings.Join(got[step], "\n") {
 			t.Errorf("%s: the -json stream differs from Terraform's\n--- terraform\n%s\n--- strata\n%s", step,
 				strings.Join(want[step], "\n"), strings.Join(got[step], "\n"))

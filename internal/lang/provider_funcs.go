@@ -151,6 +151,16 @@ func unknownProviderFunc(d *hcl.Diagnostic) (ns, name string, ok bool) {
 // not offer the function, or could not be asked.
 func (s *Scope) providerFuncDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 	for i, d := range diags {
+		if extra, ok := hcl.DiagnosticExtra[hclsyntax.FunctionCallUnknownDiagExtra](d); ok {
+			if ns := extra.CalledFunctionNamespace(); ns != "" && !strings.HasPrefix(ns, providerFuncsPrefix) {
+				// Another namespace (or core:: with no such function).
+				nd := *d
+				nd.Summary = "Unknown provider function"
+				nd.Detail = fmt.Sprintf("The function namespace %q is not valid. Provider function calls must use the %q namespace prefix.", strings.TrimSuffix(ns, "::"), providerFuncsPrefix)
+				diags[i] = &nd
+				continue
+			}
+		}
 		ns, name, ok := unknownProviderFunc(d)
 		if !ok {
 			continue

@@ -32,11 +32,11 @@ func FormatDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File, noColor boo
 		b.WriteString(snippet(d, files, noColor))
 	}
 	if d.Detail != "" {
-		// Paragraphs wrap to fit 78 columns, box included, as
+		// Paragraphs wrap at 77 columns (75 inside the box), as
 		// Terraform's do.
-		width := 78
+		width := 77
 		if !noColor {
-			width = 76
+			width = 75
 		}
 		detail := wrapParagraphs(d.Detail, width)
 		b.WriteString(detail)

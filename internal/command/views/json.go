@@ -83,14 +83,27 @@ func (j *JSON) Diagnostics(diags hcl.Diagnostics) {
 			level, sev, prefix = "warn", "warning", "Warning: "
 		}
 		diag := map[string]any{"severity": sev, "summary": d.Summary, "detail": d.Detail}
+		if obj, ok := d.Extra.(interface{ DiagnosticObject() string }); ok && obj.DiagnosticObject() != "" {
+			diag["address"] = obj.DiagnosticObject()
+		}
 		if d.Subject != nil {
-			diag["range"] = jsonRange(*d.Subject)
+			diag["range"] = jsonRange(widen(*d.Subject))
 			if snip := j.snippet(d); snip != nil {
 				diag["snippet"] = snip
 			}
 		}
 		j.emit(level, prefix+d.Summary, "diagnostic", map[string]any{"diagnostic": diag})
 	}
+}
+
+// widen gives an empty range (a position, such as a block's opening
+// brace) a width of one character, as Terraform's diagnostics do.
+func widen(r hcl.Range) hcl.Range {
+	if r.End.Byte == r.Start.Byte {
+		r.End.Byte++
+		r.End.Column++
+	}
+	return r
 }
 
 func jsonRange(r hcl.Range) map[string]any {
@@ -109,7 +122,7 @@ func (j *JSON) snippet(d *hcl.Diagnostic) map[string]any {
 	if f == nil || f.Bytes == nil {
 		return nil
 	}
-	rng := *d.Subject
+	rng := widen(*d.Subject)
 	lines := strings.Split(string(f.Bytes), "\n")
 	if rng.Start.Line < 1 || rng.Start.Line > len(lines) {
 		return nil

@@ -48,7 +48,8 @@ func (h *JSONHook) PostRefresh(addr addrs.AbsResourceInstance, id string) {
 
 // PreApply implements hooks.Hook.
 func (h *JSONHook) PreApply(addr addrs.AbsResourceInstance, deposed string, action plans.Action, id string) {
-	verb := map[plans.Action]string{plans.Create: "Creating...", plans.Update: "Modifying...", plans.Delete: "Destroying...", plans.Read: "Reading..."}[action]
+	// As in Terraform's stream, a data source read is "Refreshing".
+	verb := map[plans.Action]string{plans.Create: "Creating...", plans.Update: "Modifying...", plans.Delete: "Destroying...", plans.Read: "Refreshing..."}[action]
 	extra := map[string]any{"action": jsonAction(action)}
 	suffix := ""
 	if action != plans.Create {
@@ -64,10 +65,13 @@ func (h *JSONHook) PreApply(addr addrs.AbsResourceInstance, deposed string, acti
 func (h *JSONHook) PostApply(addr addrs.AbsResourceInstance, deposed string, action plans.Action, id string, elapsed time.Duration, err error) {
 	extra := map[string]any{"action": jsonAction(action), "elapsed_seconds": int(elapsed.Seconds())}
 	if err != nil {
+		if action == plans.Read {
+			return // Terraform reports a failed read by its diagnostic only
+		}
 		h.JSON.emit("error", fmt.Sprintf("%s: %s errored after %s", label(addr, deposed), applyNoun(action), formatElapsed(elapsed)), "apply_errored", hookFields(addr, deposed, extra))
 		return
 	}
-	verb := map[plans.Action]string{plans.Create: "Creation complete", plans.Update: "Modifications complete", plans.Delete: "Destruction complete", plans.Read: "Read complete"}[action]
+	verb := map[plans.Action]string{plans.Create: "Creation complete", plans.Update: "Modifications complete", plans.Delete: "Destruction complete", plans.Read: "Refresh complete"}[action]
 	suffix := ""
 	if action != plans.Delete {
 		suffix = idSuffix(id)
