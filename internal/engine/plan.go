@@ -55,6 +55,19 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 	if prevRun == nil {
 		prevRun = states.New()
 	}
+	// As in Terraform, missing required variables stop the plan before it
+	// starts.
+	var missing hcl.Diagnostics
+	for _, name := range sortedKeys(e.Config.Module.Variables) {
+		if v := e.Config.Module.Variables[name]; v.Required() {
+			if _, ok := opts.Variables[name]; !ok {
+				missing = append(missing, missingVariable(v))
+			}
+		}
+	}
+	if missing.HasErrors() {
+		return nil, missing
+	}
 	if opts.GenerateConfigOut != "" && opts.Mode == plans.NormalMode {
 		if diags := addGeneratedResources(e.Config); diags.HasErrors() {
 			return nil, diags

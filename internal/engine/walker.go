@@ -146,12 +146,7 @@ func (w *walker) finishVariable(cfg *configs.Variable, mi addrs.ModuleInstance, 
 	}
 	if !isGiven && cfg.Required() {
 		if mi.IsRoot() {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "No value for required variable",
-				Detail:   fmt.Sprintf("The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", cfg.Name),
-				Subject:  cfg.DeclRange.Ptr(),
-			})
+			diags = append(diags, missingVariable(cfg))
 		} // a child's is reported when the configuration is loaded
 		w.ev.setVariable(mi, cfg.Name, cty.UnknownVal(cfg.Type))
 		return diags
@@ -199,6 +194,16 @@ func (w *walker) finishVariable(cfg *configs.Variable, mi addrs.ModuleInstance, 
 		diags = append(diags, d...)
 	}
 	return diags
+}
+
+// missingVariable reports a required root module variable with no value.
+func missingVariable(cfg *configs.Variable) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "No value for required variable",
+		Detail:   fmt.Sprintf("The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", cfg.Name),
+		Subject:  cfg.DeclRange.Ptr(),
+	}
 }
 
 func inModuleInstance(mi addrs.ModuleInstance, name string) string {
