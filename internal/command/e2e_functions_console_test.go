@@ -320,7 +320,9 @@ var functionConsoleErrors = []fnExprs{
 	{"nonsensitive", []string{`nonsensitive()`}},
 	{"issensitive", []string{`issensitive(1, 2)`}},
 	{"ephemeralasnull", []string{`ephemeralasnull()`}},
-	{"core::", []string{`nope(1)`, `core::upper(1, 2)`}},
+	// An unknown name far from every function: HCL suggests the nearest
+	// one, and picks among equally near ones in no fixed order.
+	{"core::", []string{`qqqqqq(1)`, `core::upper(1, 2)`}},
 }
 
 // functionConsoleTopLevel are printed on their own: how the console prints
