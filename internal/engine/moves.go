@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -249,4 +251,100 @@ func movedStillExists(m *configs.Moved, what string, decl hcl.Range) *hcl.Diagno
 			m.FromAddr(), declared, decl.Filename, decl.Start.Line, decl.Start.Column, what, m.ToAddr()),
 		Subject: m.DeclRange.Ptr(),
 	}
+}
+
+// checkMoveStatements reports moved blocks that contradict each other, in
+// each module: two destinations for one source, two sources for one
+// destination, and chains of moves that end where they started.
+func checkMoveStatements(cfg *configs.Config) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	cfg.DeepEach(func(c *configs.Config) {
+		diags = append(diags, ambiguousMoves(c.Module.Moved)...)
+		diags = append(diags, cyclicMoves(c.Module.Moved)...)
+	})
+	return diags
+}
+
+func ambiguousMoves(moved []*configs.Moved) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	from, to := map[string]*configs.Moved{}, map[string]*configs.Moved{}
+	for _, m := range moved {
+		kind := "resource"
+		if m.IsModule {
+			kind = "module"
+		}
+		if prev, ok := from[m.FromAddr()]; ok && prev.ToAddr() != m.ToAddr() {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Ambiguous move statements",
+				Detail: fmt.Sprintf("A statement at %s declared that %s moved to %s, but this statement instead declares that it moved to %s.\n\nEach %s can move to only one destination %s.",
+					shortPos(prev.DeclRange), m.FromAddr(), prev.ToAddr(), m.ToAddr(), kind, kind),
+				Subject: m.DeclRange.Ptr(),
+			})
+			continue
+		}
+		if prev, ok := to[m.ToAddr()]; ok && prev.FromAddr() != m.FromAddr() {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Ambiguous move statements",
+				Detail: fmt.Sprintf("A statement at %s declared that %s moved to %s, but this statement instead declares that %s moved there.\n\nEach %s can have moved from only one source %s.",
+					shortPos(prev.DeclRange), prev.FromAddr(), m.ToAddr(), m.FromAddr(), kind, kind),
+				Subject: m.DeclRange.Ptr(),
+			})
+			continue
+		}
+		from[m.FromAddr()], to[m.ToAddr()] = m, m
+	}
+	return diags
+}
+
+func cyclicMoves(moved []*configs.Moved) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	byFrom := map[string]*configs.Moved{}
+	for _, m := range moved {
+		if _, ok := byFrom[m.FromAddr()]; !ok {
+			byFrom[m.FromAddr()] = m
+		}
+	}
+	reported := map[*configs.Moved]bool{}
+	for _, start := range moved {
+		if reported[start] {
+			continue
+		}
+		// Follow the chain from start; a cycle brings it back.
+		var chain []*configs.Moved
+		seen := map[*configs.Moved]bool{}
+		for m := start; m != nil && !seen[m]; m = byFrom[m.ToAddr()] {
+			seen[m] = true
+			chain = append(chain, m)
+		}
+		if last := chain[len(chain)-1]; byFrom[last.ToAddr()] != start {
+			continue
+		}
+		sort.Slice(chain, func(i, j int) bool { return chain[i].DeclRange.Start.Byte < chain[j].DeclRange.Start.Byte })
+		var b strings.Builder
+		for _, m := range chain {
+			reported[m] = true
+			fmt.Fprintf(&b, "\n  - %s: %s → %s", shortPos(m.DeclRange), moveEndpoint(m.FromAddr(), m), moveEndpoint(m.ToAddr(), m))
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Cyclic dependency in move statements",
+			Detail:   "The following chained move statements form a cycle, and so there is no final location to move objects to:" + b.String() + "\n\nA chain of move statements must end with an address that doesn't appear in any other statements, and which typically also refers to an object still declared in the configuration.",
+		})
+	}
+	return diags
+}
+
+// moveEndpoint writes a move's address as Terraform lists it in a cycle:
+// a whole resource or module call with [*].
+func moveEndpoint(addr string, m *configs.Moved) string {
+	if (m.IsModule && !m.ModuleInstance) || (!m.IsModule && !m.From.Instance) {
+		return addr + "[*]"
+	}
+	return addr
+}
+
+func shortPos(r hcl.Range) string {
+	return fmt.Sprintf("%s:%d,%d", r.Filename, r.Start.Line, r.Start.Column)
 }

@@ -65,6 +65,49 @@ moved {
 			want: map[string]bool{"terraform_data.a[0]": true, "terraform_data.a[1]": false, "terraform_data.b": true},
 		},
 		{
+			name: "two destinations for one source",
+			after: `
+resource "terraform_data" "b" { input = 1 }
+resource "terraform_data" "c" { input = 1 }
+moved {
+  from = terraform_data.a
+  to   = terraform_data.b
+}
+moved {
+  from = terraform_data.a
+  to   = terraform_data.c
+}`,
+			wantErr: "Ambiguous move statements; A statement at ",
+		},
+		{
+			name: "two sources for one destination",
+			after: `
+resource "terraform_data" "c" { input = 1 }
+moved {
+  from = terraform_data.a
+  to   = terraform_data.c
+}
+moved {
+  from = terraform_data.b
+  to   = terraform_data.c
+}`,
+			wantErr: "but this statement instead declares that terraform_data.b moved there.",
+		},
+		{
+			name: "a cycle",
+			after: `
+resource "terraform_data" "c" { input = 1 }
+moved {
+  from = terraform_data.a
+  to   = terraform_data.b
+}
+moved {
+  from = terraform_data.b
+  to   = terraform_data.a
+}`,
+			wantErr: "Cyclic dependency in move statements; The following chained move statements form a cycle, and so there is no final location to move objects to:\n  - ",
+		},
+		{
 			name:   "module call renamed",
 			mod:    `resource "terraform_data" "r" { input = 1 }`,
 			before: `module "a" { source = "./mod" }`,

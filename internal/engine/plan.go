@@ -94,6 +94,7 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 		cg.g.Connect(n, cg.providerNode(r.ProviderConfig))
 	}
 	diags = append(diags, cycleDiags(cg.g)...)
+	diags = append(diags, checkMoveStatements(e.Config)...)
 	diags = append(diags, checkMoves(e.Config)...)
 	if len(opts.Targets) > 0 && !diags.HasErrors() {
 		pw.whole = pruneToTargets(cg, opts.Targets, opts.Mode == plans.DestroyMode)
