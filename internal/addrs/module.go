@@ -139,8 +139,3 @@ func (r ConfigResource) String() string {
 	}
 	return r.Module.String() + "." + r.Resource.String()
 }
-
-// Config returns the static resource an AbsResource is an instance of.
-func (r AbsResource) Config() ConfigResource {
-	return ConfigResource{Module: r.Module.Module(), Resource: r.Resource}
-}

@@ -90,6 +90,11 @@ func (r AbsResource) Instance(key InstanceKey) AbsResourceInstance {
 	return AbsResourceInstance{Module: r.Module, Resource: r.Resource.Instance(key)}
 }
 
+// Config returns the static resource an AbsResource is an instance of.
+func (r AbsResource) Config() ConfigResource {
+	return ConfigResource{Module: r.Module.Module(), Resource: r.Resource}
+}
+
 // AbsResourceInstance is one resource instance in a module instance.
 type AbsResourceInstance struct {
 	Module   ModuleInstance

@@ -60,10 +60,9 @@ func applyCheckResults(planned, applied []*plans.CheckResult) json.RawMessage {
 	}
 	out := make([]stateCheckResult, 0, len(byKey))
 	for _, r := range byKey {
-		local := checkLocalAddr(r)
-		sr := stateCheckResult{ObjectKind: stateCheckKind(r.Kind), ConfigAddr: inModule(r.Module, local), Status: string(r.Status)}
+		sr := stateCheckResult{ObjectKind: stateCheckKind(r.Kind), ConfigAddr: r.ConfigAddr(), Status: string(r.Status)}
 		for _, i := range r.Instances {
-			o := stateCheckObject{ObjectAddr: inModuleInstance(i.Module, local+addrs.KeyString(i.Key)), Status: string(i.Status)}
+			o := stateCheckObject{ObjectAddr: r.Addr(i), Status: string(i.Status)}
 			if i.Status == plans.CheckFail {
 				o.FailureMessages = i.Problems
 			}
@@ -87,16 +86,4 @@ func stateCheckKind(kind string) string {
 		return "output"
 	}
 	return kind
-}
-
-func checkLocalAddr(r *plans.CheckResult) string {
-	switch r.Kind {
-	case plans.CheckKindResource:
-		return r.Resource.String()
-	case plans.CheckKindOutput:
-		return "output." + r.Name
-	case plans.CheckKindCheck:
-		return "check." + r.Name
-	}
-	return "var." + r.Name
 }

@@ -51,3 +51,36 @@ type CheckInstanceResult struct {
 	Status   CheckStatus
 	Problems []string
 }
+
+// LocalAddr returns the object's address within its module, such as
+// terraform_data.a, output.o, check.c or var.v.
+func (r *CheckResult) LocalAddr() string {
+	switch r.Kind {
+	case CheckKindResource:
+		return r.Resource.String()
+	case CheckKindOutput:
+		return "output." + r.Name
+	case CheckKindCheck:
+		return "check." + r.Name
+	}
+	return "var." + r.Name
+}
+
+// ConfigAddr returns the object's address in the configuration, such as
+// module.m.check.c.
+func (r *CheckResult) ConfigAddr() string {
+	if r.Module.IsRoot() {
+		return r.LocalAddr()
+	}
+	return r.Module.String() + "." + r.LocalAddr()
+}
+
+// Addr returns the address of one instance of the object, such as
+// module.m[0].terraform_data.a[1].
+func (r *CheckResult) Addr(i *CheckInstanceResult) string {
+	local := r.LocalAddr() + addrs.KeyString(i.Key)
+	if i.Module.IsRoot() {
+		return local
+	}
+	return i.Module.String() + "." + local
+}

@@ -3,7 +3,6 @@ package jsonformat
 import (
 	"sort"
 
-	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/plans"
 )
 
@@ -46,15 +45,13 @@ func marshalChecks(results []*plans.CheckResult) []check {
 	out := make([]check, 0, len(results))
 	for _, r := range results {
 		c := check{Status: string(r.Status)}
-		local := checkLocalName(r)
-		c.Address = checkAddress{Kind: r.Kind, Module: r.Module.String(), Name: r.Name, ToDisplay: inModule(r.Module.String(), local)}
+		c.Address = checkAddress{Kind: r.Kind, Module: r.Module.String(), Name: r.Name, ToDisplay: r.ConfigAddr()}
 		if r.Kind == plans.CheckKindResource {
 			c.Address.Mode, c.Address.Type, c.Address.Name = r.Resource.Mode.StateName(), r.Resource.Type, r.Resource.Name
 		}
 		for _, i := range r.Instances {
-			display := inModule(i.Module.String(), local+addrs.KeyString(i.Key))
 			ci := checkInstance{
-				Address: checkInstanceAddress{InstanceKey: instanceKeyJSON(i.Key), Module: i.Module.String(), ToDisplay: display},
+				Address: checkInstanceAddress{InstanceKey: instanceKeyJSON(i.Key), Module: i.Module.String(), ToDisplay: r.Addr(i)},
 				Status:  string(i.Status),
 			}
 			for _, p := range i.Problems {
@@ -66,24 +63,4 @@ func marshalChecks(results []*plans.CheckResult) []check {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Address.ToDisplay < out[j].Address.ToDisplay })
 	return out
-}
-
-// checkLocalName is the object's address within its module.
-func checkLocalName(r *plans.CheckResult) string {
-	switch r.Kind {
-	case plans.CheckKindResource:
-		return r.Resource.String()
-	case plans.CheckKindOutput:
-		return "output." + r.Name
-	case plans.CheckKindCheck:
-		return "check." + r.Name
-	}
-	return "var." + r.Name
-}
-
-func inModule(module, local string) string {
-	if module == "" {
-		return local
-	}
-	return module + "." + local
 }
