@@ -246,3 +246,25 @@ moved {
 		})
 	}
 }
+
+// TestRemovedInModule: a child module's removed block names a resource of
+// that module and applies in each of its instances.
+func TestRemovedInModule(t *testing.T) {
+	files := func(mod string) map[string]string {
+		return map[string]string{
+			"main.tf":     "module \"m\" {\n  source = \"./mod\"\n  count  = 2\n}\n",
+			"mod/main.tf": mod,
+		}
+	}
+	_, state := planApply(t, builtinEngine(testConfigInline(t, files(`resource "terraform_data" "r" {}`))), nil, PlanOpts{})
+	e := builtinEngine(testConfigInline(t, files("removed {\n  from = terraform_data.r\n  lifecycle {\n    destroy = false\n  }\n}\n")))
+	plan, diags := e.Plan(context.Background(), state, PlanOpts{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	for _, addr := range []string{"module.m[0].terraform_data.r", "module.m[1].terraform_data.r"} {
+		if got := actions(plan)[addr]; got != plans.Forget {
+			t.Errorf("%s: %s, want forget", addr, got)
+		}
+	}
+}

@@ -559,12 +559,30 @@ func (pw *planWalk) planDelete(ctx context.Context, rt *resourceType, addr addrs
 // forgotten reports whether a removed block with destroy = false names the
 // instance's resource: it leaves the state without being destroyed.
 func (pw *planWalk) forgotten(addr addrs.AbsResourceInstance) bool {
-	for _, rm := range pw.e.Config.Module.Removed {
-		if !rm.Destroy && rm.From.ContainsInstance(addr) {
-			return true
+	rm := removedBlock(pw.e.Config, addr)
+	return rm != nil && !rm.Destroy
+}
+
+// removedBlock returns the removed block, in any module, that names the
+// instance's resource or one of the modules it is in, or nil. A child
+// module's removed blocks name addresses relative to it and apply in each
+// of its instances.
+func removedBlock(cfg *configs.Config, addr addrs.AbsResourceInstance) *configs.Removed {
+	var found *configs.Removed
+	cfg.DeepEach(func(c *configs.Config) {
+		if found != nil || len(addr.Module) < len(c.Path) || !addr.Module[:len(c.Path)].Module().Equal(c.Path) {
+			return
 		}
-	}
-	return false
+		rel := addr
+		rel.Module = addr.Module[len(c.Path):]
+		for _, rm := range c.Module.Removed {
+			if rm.From.ContainsInstance(rel) {
+				found = rm
+				return
+			}
+		}
+	})
+	return found
 }
 
 // planDeposedDeletes plans the deletion of an instance's deposed objects.

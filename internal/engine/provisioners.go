@@ -69,13 +69,11 @@ func resourceProvisioners(n *resourceNode) []*configs.Provisioner {
 	return n.cfg.Managed.Provisioners
 }
 
-// removedProvisioners returns the provisioners of the root module's
-// removed block for an instance whose resource is no longer configured.
+// removedProvisioners returns the provisioners of the removed block for
+// an instance whose resource is no longer configured.
 func (w *walker) removedProvisioners(addr addrs.AbsResourceInstance) []*configs.Provisioner {
-	for _, rm := range w.e.Config.Module.Removed {
-		if rm.Destroy && rm.From.ContainsInstance(addr) {
-			return rm.Provisioners
-		}
+	if rm := removedBlock(w.e.Config, addr); rm != nil && rm.Destroy {
+		return rm.Provisioners
 	}
 	return nil
 }
