@@ -7,7 +7,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/engine/hooks"
+	"github.com/strata-dev/strata/internal/states"
 )
 
 type graphOptions struct {
@@ -30,7 +32,9 @@ func newGraphCommand(d *Deps, runF func(*graphOptions) error) *cobra.Command {
 
   By default it shows resources and the resources they depend on. With
   -type, it shows every step strata walks for that operation: variables,
-  locals, outputs, provider configurations and resources.`,
+  locals, outputs, module calls, provider configurations and resources,
+  plus the resources only in the state; -type=apply plans first and adds
+  a step for each deletion of that plan.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -53,11 +57,32 @@ func runGraph(ctx context.Context, d *Deps, opts *graphOptions) error {
 			Detail: fmt.Sprintf("%q is not a graph type: use plan, plan-refresh-only, plan-destroy or apply.", opts.typ)}})
 		return errReported
 	}
-	cfg, _, diags := loadConfig(v)
+	cfg, parser, diags := loadConfig(v)
 	if hasErrors(v, diags) {
 		return errReported
 	}
-	dot, gdiags := newEngine(d, cfg, hooks.Nil{}, 0).GraphDOT(ctx, opts.typ != "")
+	// An operation graph depends on the state (and "apply" on a plan, so
+	// on the variables too); the resources-only graph on neither.
+	var state *states.State
+	var vars map[string]engine.InputValue
+	if opts.typ != "" {
+		mgr, mdiags := stateManager(d, cfg.Module, nil)
+		if hasErrors(v, mdiags) {
+			return errReported
+		}
+		s, release, sdiags := openState(ctx, d, mgr, &stateFlags{lock: false}, "graph")
+		release()
+		if hasErrors(v, sdiags) {
+			return errReported
+		}
+		state = s
+		vals, vdiags := collectVariables(d, cfg.Module, parser, &varFlags{items: &[]varItem{}}, false)
+		if hasErrors(v, vdiags) {
+			return errReported
+		}
+		vars = vals
+	}
+	dot, gdiags := newEngine(d, cfg, hooks.Nil{}, 0).GraphDOT(ctx, state, opts.typ, vars)
 	if hasErrors(v, gdiags) {
 		return errReported
 	}

@@ -24,33 +24,14 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 			Detail:   "strata produced an invalid plan with errors, so it cannot be applied.",
 		}}
 	}
-	w := e.newWalker(plan.PriorState.DeepCopy(), false)
+	aw := e.newApplyWalk(plan)
+	w := aw.walker
 	defer w.ps.closeAll(context.WithoutCancel(ctx))
-	aw := &applyWalk{walker: w, plan: plan, byResource: map[string][]*plans.ResourceInstanceChange{}, planned: map[string]bool{}}
-	for _, oc := range plan.Changes.Outputs {
-		aw.planned[oc.Name] = true
-	}
-	for _, c := range plan.Changes.Resources {
-		key := c.Addr.ContainingResource().String()
-		aw.byResource[key] = append(aw.byResource[key], c)
-	}
-	inputs := map[string]InputValue{}
-	for name, v := range plan.VariableValues {
-		inputs[name] = InputValue{Value: v}
-	}
-	aw.inputs = inputs
-
-	cg, diags := w.buildConfigGraph(ctx)
+	diags := aw.buildGraph(ctx)
 	if diags.HasErrors() {
 		return plan.PriorState, diags
 	}
-	aw.cg = cg
-	aw.addDestroyNodes()
-	aw.checksLast()
-	diags = append(diags, cycleDiags(cg.g)...)
-	if diags.HasErrors() {
-		return plan.PriorState, diags
-	}
+	cg := aw.cg
 
 	// Tell providers to stop when the user interrupts.
 	stop := context.AfterFunc(ctx, func() {
@@ -77,6 +58,36 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 		newState.CheckResults = applyCheckResults(plan.Checks, w.checks.results())
 	}
 	return newState, diags
+}
+
+// newApplyWalk prepares the walk that applies plan.
+func (e *Engine) newApplyWalk(plan *plans.Plan) *applyWalk {
+	w := e.newWalker(plan.PriorState.DeepCopy(), false)
+	aw := &applyWalk{walker: w, plan: plan, byResource: map[string][]*plans.ResourceInstanceChange{}, planned: map[string]bool{}, inputs: map[string]InputValue{}}
+	for _, oc := range plan.Changes.Outputs {
+		aw.planned[oc.Name] = true
+	}
+	for _, c := range plan.Changes.Resources {
+		key := c.Addr.ContainingResource().String()
+		aw.byResource[key] = append(aw.byResource[key], c)
+	}
+	for name, v := range plan.VariableValues {
+		aw.inputs[name] = InputValue{Value: v}
+	}
+	return aw
+}
+
+// buildGraph builds the apply graph: the configuration's, with a node per
+// deletion, ordered as addDestroyNodes explains.
+func (aw *applyWalk) buildGraph(ctx context.Context) hcl.Diagnostics {
+	cg, diags := aw.buildConfigGraph(ctx)
+	if diags.HasErrors() {
+		return diags
+	}
+	aw.cg = cg
+	aw.addDestroyNodes()
+	aw.checksLast()
+	return append(diags, cycleDiags(cg.g)...)
 }
 
 // applyWalk is the state of one apply walk.

@@ -7,36 +7,68 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/engine/dag"
+	"github.com/strata-dev/strata/internal/states"
 )
 
-// GraphDOT renders the configuration's dependency graph in the DOT
-// language. By default it shows resources and the resources they depend
-// on (through locals and variables), as `terraform graph` does; with full
-// set it shows every node strata walks: variables, locals, outputs,
-// provider configurations and resources.
-func (e *Engine) GraphDOT(ctx context.Context, full bool) (string, hcl.Diagnostics) {
-	w := e.newWalker(nil, true)
+// GraphDOT renders a dependency graph in the DOT language. With no type
+// it shows resources and the resources they depend on (through locals and
+// variables), as `terraform graph` does. With a type it shows every step
+// of that operation: "plan", "plan-refresh-only" and "plan-destroy" add
+// the resources only in state (to be deleted or refreshed) to the
+// configuration's variables, locals, outputs, module calls, provider
+// configurations and resources; "apply" plans first and adds a step per
+// deletion of that plan.
+func (e *Engine) GraphDOT(ctx context.Context, state *states.State, typ string, vars map[string]InputValue) (string, hcl.Diagnostics) {
+	if state == nil {
+		state = states.New()
+	}
+	if typ == "apply" {
+		plan, diags := e.Plan(ctx, state, PlanOpts{Variables: vars})
+		if diags.HasErrors() {
+			return "", diags
+		}
+		aw := e.newApplyWalk(plan)
+		defer aw.ps.closeAll(context.WithoutCancel(ctx))
+		diags = append(diags, aw.buildGraph(ctx)...)
+		if diags.HasErrors() {
+			return "", diags
+		}
+		return operationDOT(aw.cg.g), diags
+	}
+	w := e.newWalker(state.DeepCopy(), true)
 	defer w.ps.closeAll(context.WithoutCancel(ctx))
 	cg, diags := w.buildConfigGraph(ctx)
 	if diags.HasErrors() {
 		return "", diags
 	}
-	var b strings.Builder
-	if !full {
-		b.WriteString("digraph G {\n  rankdir = \"RL\";\n  node [shape = rect, fontname = \"sans-serif\"];\n")
-		keys := sortedKeys(cg.resources)
-		for _, k := range keys {
-			fmt.Fprintf(&b, "  %q [label=%q];\n", cg.resources[k].addr.String(), cg.resources[k].addr.String())
-		}
-		for _, k := range keys {
-			n := cg.resources[k]
-			for _, dep := range cg.resourceDeps(n) {
-				fmt.Fprintf(&b, "  %q -> %q;\n", n.addr.String(), dep.String())
-			}
-		}
-		b.WriteString("}\n")
-		return b.String(), diags
+	if typ != "" {
+		pw := &planWalk{walker: w, cg: cg, inState: map[string][]addrs.AbsResource{}}
+		pw.addOrphans(w.state.Snapshot())
+		return operationDOT(cg.g), diags
 	}
+	var b strings.Builder
+	b.WriteString("digraph G {\n  rankdir = \"RL\";\n  node [shape = rect, fontname = \"sans-serif\"];\n")
+	keys := sortedKeys(cg.resources)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "  %q [label=%q];\n", cg.resources[k].addr.String(), cg.resources[k].addr.String())
+	}
+	for _, k := range keys {
+		n := cg.resources[k]
+		for _, dep := range cg.resourceDeps(n) {
+			fmt.Fprintf(&b, "  %q -> %q;\n", n.addr.String(), dep.String())
+		}
+	}
+	b.WriteString("}\n")
+	return b.String(), diags
+}
+
+// operationDOT renders every node of an operation graph, named
+// "[root] ADDRESS", with an edge to each node it waits for.
+func operationDOT(g *dag.Graph[node]) string {
+	var b strings.Builder
 	name := func(n node) string { return "[root] " + n.String() }
 	shape := func(n node) string {
 		switch n.(type) {
@@ -50,9 +82,9 @@ func (e *Engine) GraphDOT(ctx context.Context, full bool) (string, hcl.Diagnosti
 		return "box"
 	}
 	var lines, edges []string
-	for _, n := range cg.g.Vertices() {
+	for _, n := range g.Vertices() {
 		lines = append(lines, fmt.Sprintf("\t\t%q [label = %q, shape = %q]\n", name(n), n.String(), shape(n)))
-		for _, d := range cg.g.DependsOn(n) {
+		for _, d := range g.DependsOn(n) {
 			edges = append(edges, fmt.Sprintf("\t\t%q -> %q\n", name(n), name(d)))
 		}
 	}
@@ -62,5 +94,5 @@ func (e *Engine) GraphDOT(ctx context.Context, full bool) (string, hcl.Diagnosti
 	b.WriteString(strings.Join(lines, ""))
 	b.WriteString(strings.Join(edges, ""))
 	b.WriteString("\t}\n}\n")
-	return b.String(), diags
+	return b.String()
 }

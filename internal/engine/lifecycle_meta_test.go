@@ -212,7 +212,7 @@ resource "terraform_data" "b" {
   count = 2
   input = local.l
 }`}))
-	got, diags := e.GraphDOT(context.Background(), false)
+	got, diags := e.GraphDOT(context.Background(), nil, "", nil)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
@@ -227,9 +227,26 @@ resource "terraform_data" "b" {
 	if got != want {
 		t.Fatalf("wrong graph:\n%s\nwant:\n%s", got, want)
 	}
-	full, _ := e.GraphDOT(context.Background(), true)
+	full, _ := e.GraphDOT(context.Background(), nil, "plan", nil)
 	if !strings.Contains(full, `"[root] local.l" -> "[root] terraform_data.a"`) {
 		t.Fatalf("full graph lacks the local's edge:\n%s", full)
+	}
+
+	// With a state: the plan graph has the resources only in the state,
+	// and the apply graph a step per deletion, after what depends on it.
+	_, state := planApply(t, builtinEngine(testConfigInline(t, map[string]string{"main.tf": `
+resource "terraform_data" "old" { input = "x" }
+resource "terraform_data" "a" { input = "x" }`})), nil, PlanOpts{})
+	plan, _ := e.GraphDOT(context.Background(), state, "plan", nil)
+	if !strings.Contains(plan, `"[root] terraform_data.old (orphan)" [label = "terraform_data.old (orphan)"`) {
+		t.Fatalf("plan graph lacks the orphan:\n%s", plan)
+	}
+	apply, diags := e.GraphDOT(context.Background(), state, "apply", nil)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if !strings.Contains(apply, `"[root] terraform_data.old (destroy)" -> "[root] provider[\"terraform.io/builtin/terraform\"]"`) || strings.Contains(apply, "(orphan)") {
+		t.Fatalf("apply graph lacks the deletion step:\n%s", apply)
 	}
 }
 

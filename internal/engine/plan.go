@@ -81,18 +81,7 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 
 	cg, diags := w.buildConfigGraph(ctx)
 	pw.cg = cg
-	// Resources in the state but not in the configuration are orphans;
-	// the others are planned by their resource's node, in whichever module
-	// instances they are.
-	for _, r := range working.SortedResources() {
-		key := r.Addr.Config().String()
-		if _, ok := cg.resources[key]; ok {
-			pw.inState[key] = append(pw.inState[key], r.Addr)
-			continue
-		}
-		n := &orphanNode{addr: r.Addr}
-		cg.g.Connect(n, cg.providerNode(r.ProviderConfig))
-	}
+	pw.addOrphans(working)
 	diags = append(diags, cycleDiags(cg.g)...)
 	diags = append(diags, checkMoveStatements(e.Config)...)
 	diags = append(diags, checkMoves(e.Config)...)
@@ -170,6 +159,22 @@ The -target option is not for routine use, and is provided only for exceptional 
 	w.ev.mu.RUnlock()
 	plan.Errored = diags.HasErrors()
 	return plan, diags
+}
+
+// addOrphans adds a node for each resource in the state but not in the
+// configuration; the others are planned by their resource's node, in
+// whichever module instances they are.
+func (pw *planWalk) addOrphans(working *states.State) {
+	cg := pw.cg
+	for _, r := range working.SortedResources() {
+		key := r.Addr.Config().String()
+		if _, ok := cg.resources[key]; ok {
+			pw.inState[key] = append(pw.inState[key], r.Addr)
+			continue
+		}
+		n := &orphanNode{addr: r.Addr}
+		cg.g.Connect(n, cg.providerNode(r.ProviderConfig))
+	}
 }
 
 // planWalk is the state of one plan walk.
