@@ -430,7 +430,11 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 		}
 		return refs, diags
 	case *outputNode:
-		return lang.ReferencesInExpr(n.cfg.Expr)
+		refs, diags := lang.ReferencesInExpr(n.cfg.Expr)
+		// Preconditions are evaluated with the value: they wait for what
+		// they refer to, or they would see it unknown and pass.
+		r, d := conditionReferences(n.cfg.Preconditions)
+		return append(refs, r...), append(diags, d...)
 	case *providerNode:
 		if n.cfg == nil {
 			return nil, nil
@@ -454,6 +458,10 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 			}
 			r, d := provisionerReferences(n.cfg.Managed.Provisioners)
 			refs, diags = append(refs, r...), append(diags, d...)
+			for _, rules := range [][]*configs.CheckRule{n.cfg.Managed.Preconditions, n.cfg.Managed.Postconditions} {
+				r, d = conditionReferences(rules)
+				refs, diags = append(refs, r...), append(diags, d...)
+			}
 		}
 		// An import block's ID is evaluated when its target is planned.
 		for _, im := range w.e.Config.Module.Imports {
@@ -472,6 +480,20 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 		return append(refs, r...), append(diags, d...)
 	}
 	return nil, nil
+}
+
+// conditionReferences returns the references of the conditions and error
+// messages of precondition and postcondition blocks.
+func conditionReferences(rules []*configs.CheckRule) ([]*lang.Reference, hcl.Diagnostics) {
+	var refs []*lang.Reference
+	var diags hcl.Diagnostics
+	for _, rule := range rules {
+		for _, e := range []hcl.Expression{rule.Condition, rule.ErrorMessage} {
+			r, d := lang.ReferencesInExpr(e)
+			refs, diags = append(refs, r...), append(diags, d...)
+		}
+	}
+	return refs, diags
 }
 
 // resourceDeps returns the resources a resource node depends on directly,
