@@ -126,6 +126,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 
 	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, ForceReplace: replaces})
 	if diags.HasErrors() {
+		plan, diags = validatedFailure(ctx, op, plan, diags)
 		if partialPlan(plan) {
 			v.Plan(plan, schemaLookup(ctx, op.engine), relevantAttrs(ctx, op.engine, op.cfg, plan))
 		}

@@ -99,6 +99,7 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	generated, gdiags := writeGeneratedConfig(op, plan, opts.generateConfig)
 	diags = append(diags, gdiags...)
 	if diags.HasErrors() {
+		plan, diags = validatedFailure(ctx, op, plan, diags)
 		if partialPlan(plan) {
 			v.Plan(plan, schemaLookup(ctx, op.engine), relevantAttrs(ctx, op.engine, op.cfg, plan))
 		}
@@ -142,6 +143,21 @@ func planMode(destroy, refreshOnly, refresh bool) (plans.Mode, hcl.Diagnostics) 
 		return plans.RefreshOnlyMode, nil
 	}
 	return plans.NormalMode, nil
+}
+
+// validatedFailure decides how a failed plan is reported. Terraform
+// validates the configuration before planning, so errors validation finds
+// stop it before any plan exists; strata validates only when a plan fails,
+// which keeps successful plans fast, and then reports validation's errors
+// alone, as Terraform would have.
+func validatedFailure(ctx context.Context, op *operation, plan *plans.Plan, diags hcl.Diagnostics) (*plans.Plan, hcl.Diagnostics) {
+	if plan == nil {
+		return nil, diags
+	}
+	if vdiags := op.engine.Validate(ctx); vdiags.HasErrors() {
+		return nil, vdiags
+	}
+	return plan, diags
 }
 
 // partialPlan reports whether a plan that failed is to be shown: the

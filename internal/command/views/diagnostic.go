@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/mitchellh/colorstring"
 	"github.com/mitchellh/go-wordwrap"
 	"github.com/zclconf/go-cty/cty"
@@ -152,11 +153,37 @@ func expressionValues(d *hcl.Diagnostic) string {
 		}
 		lines = append(lines, fmt.Sprintf("    │ %s %s", name, desc))
 	}
+	sort.Strings(lines)
+	if call := functionCall(d); call != "" {
+		lines = append(lines, "    │ while calling "+call)
+	}
 	if len(lines) == 0 {
 		return ""
 	}
-	sort.Strings(lines)
 	return "    ├────────────────\n" + strings.Join(lines, "\n") + "\n"
+}
+
+// functionCall describes the function call a diagnostic is about, with
+// its parameter names, as Terraform does: "file(path)", "format(format,
+// args...)"; "" when it is not about a call.
+func functionCall(d *hcl.Diagnostic) string {
+	extra, ok := hcl.DiagnosticExtra[hclsyntax.FunctionCallDiagExtra](d)
+	if !ok || extra.CalledFunctionName() == "" {
+		return ""
+	}
+	name := extra.CalledFunctionName()
+	f, ok := d.EvalContext.Functions[name]
+	if !ok {
+		return name
+	}
+	var params []string
+	for _, p := range f.Params() {
+		params = append(params, p.Name)
+	}
+	if vp := f.VarParam(); vp != nil {
+		params = append(params, vp.Name+"...")
+	}
+	return name + "(" + strings.Join(params, ", ") + ")"
 }
 
 // causedByUnknown reports whether a diagnostic says a value is not known
