@@ -36,6 +36,8 @@ type cliConfig struct {
 	PluginCacheMayBreakLock bool
 	// Hosts overrides service discovery: host → service → URL.
 	Hosts map[string]map[string]string
+	// Credentials are the tokens of credentials blocks, by host.
+	Credentials getproviders.Credentials
 }
 
 // installMethod is one block of provider_installation.
@@ -47,14 +49,40 @@ type installMethod struct {
 	Include, Exclude []string
 }
 
-// loadCLIConfig reads the CLI configuration. A missing file is an empty
-// configuration.
+// loadCLIConfig reads the CLI configuration as Terraform does: the file
+// TF_CLI_CONFIG_FILE (or the older TERRAFORM_CONFIG) names, else
+// ~/.terraformrc and then every *.tfrc and *.tfrc.json file in the CLI
+// configuration directory ~/.terraform.d, where "terraform login" writes
+// credentials.tfrc.json. A missing file is an empty configuration.
+// Environment variables override the files.
 func loadCLIConfig(getenv func(string) string) (*cliConfig, hcl.Diagnostics) {
-	cfg := &cliConfig{}
 	path := getenv("TF_CLI_CONFIG_FILE")
 	if path == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			path = filepath.Join(home, ".terraformrc")
+		path = getenv("TERRAFORM_CONFIG")
+	}
+	var files []string
+	if path != "" {
+		files = []string{path}
+	} else if home := homeDir(getenv); home != "" {
+		files = []string{filepath.Join(home, ".terraformrc")}
+		// A configuration file named explicitly replaces the directory
+		// too, as in Terraform.
+		dir := filepath.Join(home, ".terraform.d")
+		for _, pat := range []string{"*.tfrc", "*.tfrc.json"} {
+			more, _ := filepath.Glob(filepath.Join(dir, pat))
+			files = append(files, more...)
+		}
+	}
+	cfg := &cliConfig{}
+	var diags hcl.Diagnostics
+	for _, f := range files {
+		fc, fdiags := parseCLIConfigFile(f)
+		diags = append(diags, fdiags...)
+		if fdiags.HasErrors() {
+			return cfg, diags
+		}
+		if dd := cfg.merge(fc); dd.HasErrors() {
+			return cfg, append(diags, dd...)
 		}
 	}
 	if dir := getenv("TF_PLUGIN_CACHE_DIR"); dir != "" {
@@ -63,6 +91,57 @@ func loadCLIConfig(getenv func(string) string) (*cliConfig, hcl.Diagnostics) {
 	if v := getenv("TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE"); v != "" && v != "0" && v != "false" {
 		cfg.PluginCacheMayBreakLock = true
 	}
+	return cfg, diags
+}
+
+// homeDir is $HOME, else the user's home directory, as Terraform finds it.
+func homeDir(getenv func(string) string) string {
+	if h := getenv("HOME"); h != "" {
+		return h
+	}
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+// merge adds the settings of a later file to cfg: the first plugin cache
+// directory wins, later hosts and credentials replace earlier ones, and
+// only one file may hold a provider_installation block.
+func (cfg *cliConfig) merge(o *cliConfig) hcl.Diagnostics {
+	if o.Methods != nil || o.DevOverrides != nil {
+		if cfg.Methods != nil || cfg.DevOverrides != nil {
+			return hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid CLI configuration",
+				Detail:   fmt.Sprintf("Error in %s: no more than one provider_installation block may be specified across the CLI configuration files (another is in %s).", o.Path, cfg.Path),
+			}}
+		}
+		cfg.Methods, cfg.DevOverrides, cfg.Path = o.Methods, o.DevOverrides, o.Path
+	}
+	if cfg.Path == "" {
+		cfg.Path = o.Path
+	}
+	if cfg.PluginCacheDir == "" {
+		cfg.PluginCacheDir = o.PluginCacheDir
+	}
+	cfg.PluginCacheMayBreakLock = cfg.PluginCacheMayBreakLock || o.PluginCacheMayBreakLock
+	for host, svcs := range o.Hosts {
+		if cfg.Hosts == nil {
+			cfg.Hosts = map[string]map[string]string{}
+		}
+		cfg.Hosts[host] = svcs
+	}
+	for host, tok := range o.Credentials {
+		if cfg.Credentials == nil {
+			cfg.Credentials = getproviders.Credentials{}
+		}
+		cfg.Credentials[host] = tok
+	}
+	return nil
+}
+
+// parseCLIConfigFile reads one CLI configuration file, HCL 1 or JSON.
+func parseCLIConfigFile(path string) (*cliConfig, hcl.Diagnostics) {
+	cfg := &cliConfig{}
 	src, err := os.ReadFile(path)
 	if err != nil || len(strings.TrimSpace(string(src))) == 0 {
 		return cfg, nil
@@ -85,6 +164,7 @@ func loadCLIConfig(getenv func(string) string) (*cliConfig, hcl.Diagnostics) {
 		Hosts                   map[string]struct {
 			Services map[string]any `hcl:"services"`
 		} `hcl:"host"`
+		Credentials map[string]map[string]any `hcl:"credentials"`
 	}
 	list, ok := f.Node.(*ast.ObjectList)
 	if !ok {
@@ -117,6 +197,16 @@ func loadCLIConfig(getenv func(string) string) (*cliConfig, hcl.Diagnostics) {
 				}
 				cfg.Hosts[host][svc] = s
 			}
+		}
+	}
+	for host, creds := range top.Credentials {
+		// Terraform uses a block without a string token as no
+		// credentials.
+		if tok, ok := creds["token"].(string); ok {
+			if cfg.Credentials == nil {
+				cfg.Credentials = getproviders.Credentials{}
+			}
+			cfg.Credentials[getproviders.NormalizeHost(host)] = tok
 		}
 	}
 	blocks := list.Filter("provider_installation")
@@ -231,8 +321,8 @@ func devOverrideWarnings(d *Deps) hcl.Diagnostics {
 // implied one: the implied local mirror directories for the providers
 // found there, the origin registry for all others, and the packages
 // already in .terraform/providers.
-func providerSource(cfg *cliConfig, getenv func(string) string) (getproviders.Source, hcl.Diagnostics) {
-	reg := &getproviders.Registry{Services: cfg.Hosts}
+func providerSource(cfg *cliConfig, getenv func(string) string, creds getproviders.Credentials) (getproviders.Source, hcl.Diagnostics) {
+	reg := &getproviders.Registry{Services: cfg.Hosts, Credentials: creds}
 	if cfg.Methods == nil {
 		local := getproviders.DirSource(getproviders.ImpliedMirrors(getenv))
 		return getproviders.MultiSource{
@@ -252,6 +342,7 @@ func providerSource(cfg *cliConfig, getenv func(string) string) (getproviders.So
 			if err != nil {
 				return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid CLI configuration", Detail: fmt.Sprintf("Error in %s: %s.", cfg.Path, err)}}
 			}
+			nm.Credentials = creds
 			sel.Source = nm
 		case "direct":
 			sel.Source = reg
@@ -259,4 +350,36 @@ func providerSource(cfg *cliConfig, getenv func(string) string) (getproviders.So
 		ms = append(ms, sel)
 	}
 	return ms, nil
+}
+
+// credentials are the tokens for private registries and mirrors: those of
+// the credentials blocks, overridden by TF_TOKEN_<host> environment
+// variables. In the variable name a host's dots may be written as "_" and
+// its dashes as "__", since shells allow neither in names, so
+// TF_TOKEN_my__registry_example_com is the token of my-registry.example.com.
+func (cfg *cliConfig) credentials(environ []string) getproviders.Credentials {
+	out := getproviders.Credentials{}
+	for host, tok := range cfg.Credentials {
+		out[host] = tok
+	}
+	for _, kv := range environ {
+		name, val, ok := strings.Cut(kv, "=")
+		host, isToken := strings.CutPrefix(name, "TF_TOKEN_")
+		if !ok || !isToken || host == "" {
+			continue
+		}
+		// Dashes cannot begin or end a label, so an odd run of
+		// underscores never comes from one: "__" first, then "_".
+		host = strings.ReplaceAll(host, "__", "-")
+		host = strings.ReplaceAll(host, "_", ".")
+		out[getproviders.NormalizeHost(host)] = val
+	}
+	return out
+}
+
+// tokenVariable is the TF_TOKEN_ environment variable that holds the
+// token of host.
+func tokenVariable(host string) string {
+	host = strings.ReplaceAll(getproviders.NormalizeHost(host), "-", "__")
+	return "TF_TOKEN_" + strings.ReplaceAll(host, ".", "_")
 }

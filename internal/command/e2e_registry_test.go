@@ -373,3 +373,115 @@ func TestE2EProviderInstallationMethods(t *testing.T) {
 		}
 	})
 }
+
+// TestE2ERegistryCredentials: a private registry that wants a token gets
+// it from TF_TOKEN_<host>, a credentials block of the CLI configuration or
+// the credentials.tfrc.json that "terraform login" writes, as Terraform
+// finds them; without one init says how to give one.
+func TestE2ERegistryCredentials(t *testing.T) {
+	s := registrytest.New(t, thingPackages()...)
+	s.RequireToken("sekret")
+	cfg := requireProvider("thing", s.Host+"/acme/thing", "~> 1.0")
+	// The variable's name keeps the port: env(1) can set it, shells
+	// cannot, as with Terraform.
+	tokenVar := "TF_TOKEN_" + strings.ReplaceAll(s.Host, ".", "_")
+	home := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, ".terraform.d"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(home, ".terraform.d", "credentials.tfrc.json"),
+		fmt.Sprintf(`{"credentials": {%q: {"token": "sekret"}}}`, s.Host))
+	block := filepath.Join(t.TempDir(), "cli.tfrc")
+	writeFile(t, block, fmt.Sprintf("credentials %q {\n  token = \"sekret\"\n}\n", s.Host))
+	base := []string{"SSL_CERT_FILE=" + s.CertFile, "HOME=" + t.TempDir()}
+
+	tests := map[string]struct {
+		env  []string
+		ok   bool
+		want []string
+	}{
+		"no token": {want: []string{
+			"Failed to query available provider packages",
+			"host " + s.Host + " requires authentication credentials",
+			"set the environment variable " + tokenVar + " to the token",
+			`add a block credentials "` + s.Host + `" { token = "..." }`,
+		}},
+		"rejected token": {env: []string{tokenVar + "=wrong"}, want: []string{
+			"host " + s.Host + " rejected the given authentication credentials",
+			"Check the token set for " + s.Host + " in the " + tokenVar + " environment variable",
+		}},
+		"TF_TOKEN_":          {env: []string{tokenVar + "=sekret"}, ok: true},
+		"env over the file":  {env: []string{"TF_CLI_CONFIG_FILE=" + block, tokenVar + "=wrong"}, want: []string{"rejected the given authentication credentials"}},
+		"credentials block":  {env: []string{"TF_CLI_CONFIG_FILE=" + block}, ok: true},
+		"terraform login":    {env: []string{"TF_CLI_CONFIG_FILE=", "HOME=" + home}, ok: true},
+		"TF_CLI_CONFIG_FILE": {env: []string{"HOME=" + home}, want: []string{"requires authentication credentials"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			env := append(append([]string(nil), base...), tc.env...)
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "main.tf"), cfg)
+			r := strataEnv(t, dir, env, "init", "-no-color")
+			if tc.ok != (r.code == 0) {
+				t.Fatalf("exit code %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(flat(r.stderr), w) {
+					t.Errorf("stderr lacks %q:\n%s", w, r.stderr)
+				}
+			}
+			if tc.ok {
+				for _, p := range []string{"/.well-known/terraform.json", "/v1/providers/acme/thing/versions", "/v1/providers/acme/thing/1.1.0/download/" + strings.Replace(hostPlatform, "_", "/", 1)} {
+					if got := s.Authorization(p); got != "Bearer sekret" {
+						t.Errorf("%s got Authorization %q", p, got)
+					}
+				}
+			}
+			// Terraform takes the token from the same places.
+			tfDir := t.TempDir()
+			writeFile(t, filepath.Join(tfDir, "main.tf"), cfg)
+			if tr, ok := terraformEnv(t, tfDir, env, "init", "-no-color"); ok {
+				if tc.ok != (tr.code == 0) {
+					t.Errorf("terraform exit code %d:\n%s", tr.code, tr.stdout)
+				}
+				if tc.ok {
+					a, b := readFile(t, filepath.Join(dir, ".terraform.lock.hcl")), readFile(t, filepath.Join(tfDir, ".terraform.lock.hcl"))
+					if !bytes.Equal(a, b) {
+						t.Errorf("lock files differ:\n%s\n%s", a, b)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestE2ENetworkMirrorCredentials: the token for the mirror's host goes
+// with the mirror's requests.
+func TestE2ENetworkMirrorCredentials(t *testing.T) {
+	s := registrytest.New(t, thingPackages()...)
+	s.RequireToken("sekret")
+	dir := t.TempDir()
+	cli := filepath.Join(dir, "cli.tfrc")
+	writeFile(t, cli, fmt.Sprintf("provider_installation {\n  network_mirror {\n    url = %q\n  }\n}\n", s.MirrorURL()))
+	writeFile(t, filepath.Join(dir, "main.tf"), requireProvider("thing", "example.com/acme/thing", "1.0.0"))
+	env := []string{"SSL_CERT_FILE=" + s.CertFile, "TF_CLI_CONFIG_FILE=" + cli}
+	r := strataEnv(t, dir, env, "init", "-no-color")
+	if r.code != 1 || !strings.Contains(flat(r.stderr), "host "+s.Host+" requires authentication credentials") {
+		t.Fatalf("init without a token: %+v", r)
+	}
+	writeFile(t, cli, fmt.Sprintf("provider_installation {\n  network_mirror {\n    url = %q\n  }\n}\ncredentials %q {\n  token = \"sekret\"\n}\n", s.MirrorURL(), s.Host))
+	r = strataEnv(t, dir, env, "init", "-no-color")
+	if r.code != 0 || !strings.Contains(r.stdout, "- Installed example.com/acme/thing v1.0.0 (verified checksum)") {
+		t.Fatalf("init: %+v", r)
+	}
+	for _, p := range []string{"/mirror/example.com/acme/thing/index.json", "/mirror/example.com/acme/thing/1.0.0.json"} {
+		if got := s.Authorization(p); got != "Bearer sekret" {
+			t.Errorf("%s got Authorization %q", p, got)
+		}
+	}
+	tfDir := t.TempDir()
+	writeFile(t, filepath.Join(tfDir, "main.tf"), requireProvider("thing", "example.com/acme/thing", "1.0.0"))
+	if tr, ok := terraformEnv(t, tfDir, env, "init", "-no-color"); ok && tr.code != 0 {
+		t.Errorf("terraform init with the same configuration: %s", tr.stdout)
+	}
+}

@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -36,16 +37,17 @@ func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.
 	}
 	var source getproviders.Source
 	cacheDir := ""
+	creds := cli.credentials(os.Environ())
 	if len(opts.pluginDir) > 0 {
 		source = getproviders.DirSource(opts.pluginDir)
 	} else {
 		var sdiags hcl.Diagnostics
-		if source, sdiags = providerSource(cli, d.Getenv); sdiags.HasErrors() {
+		if source, sdiags = providerSource(cli, d.Getenv, creds); sdiags.HasErrors() {
 			return sdiags
 		}
 		cacheDir = cli.PluginCacheDir
 	}
-	inst := &installer{ctx: ctx, v: v, source: source, cacheDir: cacheDir, mayBreakLock: cli.PluginCacheMayBreakLock, upgrade: opts.upgrade}
+	inst := &installer{ctx: ctx, v: v, source: source, client: creds.Client(nil), cacheDir: cacheDir, mayBreakLock: cli.PluginCacheMayBreakLock, upgrade: opts.upgrade}
 	newLocks := depsfile.Locks{}
 	changed := false
 	for _, p := range neededProviders(cfg) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"strings"
 
@@ -22,6 +23,9 @@ type installer struct {
 	ctx    context.Context
 	v      *views.View
 	source getproviders.Source
+	// client downloads packages, with the tokens of the hosts that
+	// serve them.
+	client *http.Client
 	// cacheDir is the plugin cache directory, or "".
 	cacheDir     string
 	mayBreakLock bool
@@ -114,7 +118,7 @@ func (in *installer) install(p addrs.Provider, constraints version.Constraints, 
 			v.Outputf("- Using %s v%s from the shared cache directory\n", p.ForDisplay(), selected)
 		} else {
 			v.Outputf("- Installing %s v%s...\n", p.ForDisplay(), selected)
-			if cached, res, err = getproviders.InstallPackage(in.ctx, nil, meta, in.cacheDir, allowed); err != nil {
+			if cached, res, err = getproviders.InstallPackage(in.ctx, in.client, meta, in.cacheDir, allowed); err != nil {
 				return nil, append(diags, installFailed(p, selected, err)...)
 			}
 			in.installed(p, selected, res)
@@ -125,7 +129,7 @@ func (in *installer) install(p addrs.Provider, constraints version.Constraints, 
 		dir = cached
 	default:
 		v.Outputf("- Installing %s v%s...\n", p.ForDisplay(), selected)
-		if dir, res, err = getproviders.InstallPackage(in.ctx, nil, meta, providersDir, allowed); err != nil {
+		if dir, res, err = getproviders.InstallPackage(in.ctx, in.client, meta, providersDir, allowed); err != nil {
 			return nil, append(diags, installFailed(p, selected, err)...)
 		}
 		in.installed(p, selected, res)
@@ -225,7 +229,10 @@ func hasExecutable(dir, typ string) bool {
 func queryFailed(p addrs.Provider, err error) hcl.Diagnostics {
 	advice := fmt.Sprintf("To see which modules are currently depending on %s and what versions are specified, run the following command:\n    strata providers", p.ForDisplay())
 	var nf getproviders.ErrProviderNotFound
-	if errors.As(err, &nf) {
+	var ua getproviders.ErrUnauthorized
+	if errors.As(err, &ua) {
+		advice = unauthorizedAdvice(ua)
+	} else if errors.As(err, &nf) {
 		advice = fmt.Sprintf("All modules should specify their required_providers so that external consumers will get the correct providers when using a module. To see which modules are currently depending on %s, run the following command:\n    strata providers", p.ForDisplay())
 	}
 	return hcl.Diagnostics{{
@@ -235,10 +242,24 @@ func queryFailed(p addrs.Provider, err error) hcl.Diagnostics {
 	}}
 }
 
+// unauthorizedAdvice says how to give strata a token for a host that asked
+// for one, or rejected the one given.
+func unauthorizedAdvice(ua getproviders.ErrUnauthorized) string {
+	if ua.HaveCredentials {
+		return fmt.Sprintf("The token strata sent to %s is not valid there, or does not allow access to this provider. Check the token set for %s in the %s environment variable, in a credentials block of the CLI configuration, or in the credentials.tfrc.json file that \"terraform login\" writes.", ua.Host, ua.Host, tokenVariable(ua.Host))
+	}
+	return fmt.Sprintf("%s is a private registry or mirror. Give strata an API token for it in one of these ways:\n- set the environment variable %s to the token;\n- add a block credentials %q { token = \"...\" } to the CLI configuration file (TF_CLI_CONFIG_FILE or ~/.terraformrc);\n- run \"terraform login %s\", which saves the token in ~/.terraform.d/credentials.tfrc.json.", ua.Host, tokenVariable(ua.Host), ua.Host, ua.Host)
+}
+
 func installFailed(p addrs.Provider, v *version.Version, err error) hcl.Diagnostics {
+	detail := fmt.Sprintf("Error while installing %s v%s: %s", p.ForDisplay(), v, err)
+	var ua getproviders.ErrUnauthorized
+	if errors.As(err, &ua) {
+		detail += "\n\n" + unauthorizedAdvice(ua)
+	}
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Failed to install provider",
-		Detail:   fmt.Sprintf("Error while installing %s v%s: %s", p.ForDisplay(), v, err),
+		Detail:   detail,
 	}}
 }

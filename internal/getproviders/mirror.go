@@ -2,6 +2,7 @@ package getproviders
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -22,6 +23,9 @@ type NetworkMirror struct {
 	BaseURL *url.URL
 	// Client makes the requests; nil means http.DefaultClient.
 	Client *http.Client
+	// Credentials are the tokens sent to the hosts they are for: the
+	// mirror's own, and the hosts its archives are on.
+	Credentials Credentials
 }
 
 // NewNetworkMirror checks a network_mirror URL: https and a trailing slash
@@ -41,10 +45,7 @@ func NewNetworkMirror(raw string, c *http.Client) (*NetworkMirror, error) {
 }
 
 func (m *NetworkMirror) client() *http.Client {
-	if m.Client != nil {
-		return m.Client
-	}
-	return http.DefaultClient
+	return m.Credentials.Client(m.Client)
 }
 
 func (m *NetworkMirror) url(p addrs.Provider, file string) *url.URL {
@@ -52,6 +53,10 @@ func (m *NetworkMirror) url(p addrs.Provider, file string) *url.URL {
 }
 
 func (m *NetworkMirror) queryErr(p addrs.Provider, err error) error {
+	var se statusError
+	if errors.As(err, &se) && unauthorized(se.code) {
+		return ErrUnauthorized{Host: m.BaseURL.Host, HaveCredentials: m.Credentials.ForHost(m.BaseURL.Host) != ""}
+	}
 	return fmt.Errorf("failed to query provider mirror %s for %s: %w", m.BaseURL, p.ForDisplay(), err)
 }
 

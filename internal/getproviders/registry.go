@@ -26,16 +26,24 @@ type Registry struct {
 	// Services overrides discovery for some hosts: host → service ID →
 	// URL, from the CLI configuration's host blocks.
 	Services map[string]map[string]string
+	// Credentials are the tokens sent to the hosts they are for.
+	Credentials Credentials
 
 	mu        sync.Mutex
 	discovery map[string]map[string]any
 }
 
 func (r *Registry) client() *http.Client {
-	if r.Client != nil {
-		return r.Client
+	return r.Credentials.Client(r.Client)
+}
+
+// unauthorized turns a 401 or 403 answer from host into ErrUnauthorized.
+func (r *Registry) unauthorized(host string, err error) error {
+	var se statusError
+	if errors.As(err, &se) && unauthorized(se.code) {
+		return ErrUnauthorized{Host: host, HaveCredentials: r.Credentials.ForHost(host) != ""}
 	}
-	return http.DefaultClient
+	return err
 }
 
 // serviceURL returns the base URL of a host's service, such as
@@ -52,6 +60,9 @@ func (r *Registry) serviceURL(ctx context.Context, host, service string) (*url.U
 		var err error
 		doc, err = r.discover(ctx, base)
 		if err != nil {
+			if uerr := r.unauthorized(host, err); uerr != err {
+				return nil, uerr
+			}
 			return nil, ErrHostUnreachable{Host: host, Err: err}
 		}
 		r.mu.Lock()
@@ -90,6 +101,8 @@ func (r *Registry) discover(ctx context.Context, u *url.URL) (map[string]any, er
 	case http.StatusOK:
 	case http.StatusNotFound:
 		return map[string]any{}, nil
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return nil, statusError{url: u.String(), status: resp.Status, code: resp.StatusCode}
 	default:
 		return nil, fmt.Errorf("failed to request discovery document: %s", resp.Status)
 	}
@@ -116,7 +129,7 @@ func getJSON(ctx context.Context, c *http.Client, u string, v any) (bool, error)
 		return false, nil
 	}
 	if resp.StatusCode != http.StatusOK {
-		return false, fmt.Errorf("GET %s: unsuccessful request: %s", u, resp.Status)
+		return false, statusError{url: u, status: resp.Status, code: resp.StatusCode}
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 16<<20)).Decode(v); err != nil {
 		return false, fmt.Errorf("GET %s: invalid response: %w", u, err)
@@ -149,6 +162,9 @@ func (r *Registry) AvailableVersions(ctx context.Context, p addrs.Provider) ([]*
 		Warnings []string `json:"warnings"`
 	}
 	found, err := getJSON(ctx, r.client(), u, &body)
+	if uerr := r.unauthorized(p.Hostname, err); uerr != err {
+		return nil, nil, uerr
+	}
 	if err != nil {
 		return nil, nil, ErrHostUnreachable{Host: p.Hostname, Err: err}
 	}
@@ -189,6 +205,9 @@ func (r *Registry) PackageMeta(ctx context.Context, p addrs.Provider, v *version
 		} `json:"signing_keys"`
 	}
 	found, err := getJSON(ctx, r.client(), u, &body)
+	if uerr := r.unauthorized(p.Hostname, err); uerr != err {
+		return PackageMeta{}, uerr
+	}
 	if err != nil {
 		return PackageMeta{}, ErrHostUnreachable{Host: p.Hostname, Err: err}
 	}

@@ -62,6 +62,8 @@ type Server struct {
 	armored  string
 	breaks   map[string]bool
 	requests []string
+	token    string
+	auth     map[string]string // Authorization header by path
 }
 
 // Breakages a test can switch on with Break.
@@ -140,6 +142,24 @@ func (s *Server) Break(what string) {
 	s.breaks[what] = true
 }
 
+// RequireToken makes service discovery, the registry API and the mirror's
+// JSON documents answer 401 Unauthorized unless a request carries
+// "Authorization: Bearer token". Archives and checksum files stay open,
+// as many registries serve them from elsewhere.
+func (s *Server) RequireToken(token string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.token = token
+}
+
+// Authorization returns the Authorization header of the last request for
+// path, or "".
+func (s *Server) Authorization(path string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.auth[path]
+}
+
 // Requests returns the paths requested so far.
 func (s *Server) Requests() []string {
 	s.mu.Lock()
@@ -206,12 +226,23 @@ func (s *Server) find(ns, typ, ver string) (Package, bool) {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.requests = append(s.requests, r.URL.Path)
+	if s.auth == nil {
+		s.auth = map[string]string{}
+	}
+	s.auth[r.URL.Path] = r.Header.Get("Authorization")
 	breaks := map[string]bool{}
 	for k, v := range s.breaks {
 		breaks[k] = v
 	}
+	token := s.token
 	s.mu.Unlock()
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	open := parts[0] == "dl" || strings.HasSuffix(r.URL.Path, ".zip")
+	if token != "" && !open && r.Header.Get("Authorization") != "Bearer "+token {
+		w.WriteHeader(http.StatusUnauthorized)
+		writeJSON(w, map[string]any{"errors": []string{"Unauthorized"}})
+		return
+	}
 	switch {
 	case r.URL.Path == "/.well-known/terraform.json":
 		writeJSON(w, map[string]string{"providers.v1": "/v1/providers/"})
