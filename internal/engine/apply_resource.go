@@ -49,6 +49,13 @@ func (aw *applyWalk) applyResourceIn(ctx context.Context, n *resourceNode, addr 
 		if c.Importing != nil {
 			diags = append(diags, aw.recordImport(c)...)
 		}
+		if c.DeposedKey == "" && c.Action == plans.Delete && aw.plan.Mode == plans.DestroyMode {
+			// References (provider configurations, module expansions)
+			// see the object as it was, whether or not it is gone yet.
+			x.keys = append(x.keys, c.Addr.Resource.Key)
+			values[c.Addr.Resource.Key] = c.Before
+			continue
+		}
 		if c.DeposedKey != "" || c.Action == plans.Delete {
 			continue
 		}

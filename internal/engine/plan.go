@@ -296,12 +296,60 @@ func (pw *planWalk) visitResource(ctx context.Context, n *resourceNode) hcl.Diag
 		case plans.RefreshOnlyMode:
 			diags = append(diags, pw.refreshResource(ctx, addr, provider, nil)...)
 		case plans.DestroyMode:
+			// As in Terraform, references see the objects as the state
+			// has them: provider configurations and module expansions
+			// are evaluated with them. A data source's object leaves the
+			// state when its deletion is planned, a managed one is
+			// refreshed first.
+			data := n.addr.Resource.Mode == addrs.DataResourceMode
+			if data {
+				pw.publishPrior(ctx, n, addr)
+			}
 			diags = append(diags, pw.planDestroyResource(ctx, addr, provider, plans.ReasonNone)...)
+			if !data {
+				pw.publishPrior(ctx, n, addr)
+			}
 		default:
 			diags = append(diags, pw.planDestroyResource(ctx, addr, provider, plans.ReasonDeleteBecauseNoModule)...)
 		}
 	}
 	return diags
+}
+
+// publishPrior makes the objects the state has for a configured resource
+// in one module instance its value for references.
+func (pw *planWalk) publishPrior(ctx context.Context, n *resourceNode, addr addrs.AbsResource) {
+	rt, diags := pw.resourceType(ctx, addr, n.provider, nil)
+	if diags.HasErrors() {
+		return
+	}
+	x := &expansion{}
+	switch {
+	case n.cfg.Count != nil:
+		x.mode = 'C'
+	case n.cfg.ForEach != nil:
+		x.mode = 'E'
+	}
+	values := map[addrs.InstanceKey]cty.Value{}
+	for _, key := range pw.state.InstanceKeys(addr) {
+		var v cty.Value
+		ok := false
+		if addr.Resource.Mode == addrs.DataResourceMode {
+			if obj := pw.state.Object(addr.Instance(key)); obj != nil {
+				var err error
+				v, err = decodeObject(obj, rt.schema)
+				ok = err == nil
+			}
+		} else {
+			v, ok = pw.untargetedValue(ctx, rt, addr.Instance(key))
+		}
+		if ok {
+			values[key] = v
+			x.keys = append(x.keys, key)
+		}
+	}
+	sort.Slice(x.keys, func(i, j int) bool { return addrs.CompareKeys(x.keys[i], x.keys[j]) < 0 })
+	pw.ev.setResource(addr, resourceValue(x, values))
 }
 
 // planOutput evaluates an output and records its change.

@@ -3,7 +3,13 @@ package engine
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/providers"
+	"github.com/strata-dev/strata/internal/providers/providertest"
 )
 
 // TestReviewConditionReferencesOrderTheGraph checks that a resource's
@@ -65,5 +71,66 @@ output "o" {
 				t.Fatalf("run %d: plan diagnostics lack %q:\n%s", i, want, got)
 			}
 		}
+	}
+}
+
+// TestReviewDestroyProviderConfigFromResource destroys a configuration
+// whose provider configuration refers to a resource attribute. As in
+// Terraform, the provider is configured with the value recorded in the
+// state, during the destroy plan and its apply.
+func TestReviewDestroyProviderConfigFromResource(t *testing.T) {
+	t.Parallel()
+	e := regionEngine(t, map[string]string{
+		"main.tf": `
+resource "terraform_data" "r" {
+  input = "eu"
+}
+provider "test" {
+  region = terraform_data.r.output
+}
+module "m" {
+  source = "./child"
+}
+`,
+		"child/main.tf": `
+resource "test_thing" "a" {
+  name = "a"
+}
+`,
+	})
+	_, state := planApply(t, e, nil, PlanOpts{Targets: []addrs.Target{mustTarget(t, "terraform_data.r")}})
+	_, state = planApply(t, e, state, PlanOpts{})
+	if got := objectAttr(t, state, "module.m.test_thing.a", "region"); got != `"eu"` {
+		t.Fatalf("region = %s", got)
+	}
+	// Record the region each configuration of the provider gets.
+	var mu sync.Mutex
+	var regions []string
+	inner := regionFactory()
+	e.Providers[addrs.NewDefaultProvider("test")] = func() (providers.Interface, error) {
+		p, err := inner()
+		if err != nil {
+			return nil, err
+		}
+		fp := p.(*providertest.Provider)
+		configure := fp.ConfigureProviderFn
+		fp.ConfigureProviderFn = func(req providers.ConfigureProviderRequest) providers.ConfigureProviderResponse {
+			r := req.Config.GetAttr("region")
+			mu.Lock()
+			regions = append(regions, r.GoString())
+			mu.Unlock()
+			if !r.IsKnown() {
+				return providers.ConfigureProviderResponse{Diagnostics: providers.Diagnostics{{Severity: providers.Error, Summary: "region unknown"}}}
+			}
+			return configure(req)
+		}
+		return fp, nil
+	}
+	_, state = planApply(t, e, state, PlanOpts{Mode: plans.DestroyMode})
+	mu.Lock()
+	t.Logf("configured with %v", regions)
+	mu.Unlock()
+	if !state.Empty() {
+		t.Fatalf("state not empty: %v", stateAddrs(state))
 	}
 }
