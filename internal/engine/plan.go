@@ -129,6 +129,11 @@ The -target option is not for routine use, and is provided only for exceptional 
 	for _, c := range w.changes {
 		if p, ok := moved[c.Addr.String()]; ok && c.DeposedKey == "" {
 			c.PrevRunAddr = &p
+			if c.Reason == plans.ReasonDeleteBecauseNoResourceConfig {
+				// As in Terraform: the move's destination is not
+				// configured.
+				c.Reason = plans.ReasonDeleteBecauseNoMoveTarget
+			}
 		}
 	}
 	var forgotten []string

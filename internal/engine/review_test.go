@@ -134,3 +134,26 @@ resource "test_thing" "a" {
 		t.Fatalf("state not empty: %v", stateAddrs(state))
 	}
 }
+
+// TestReviewMovedToUnconfiguredTarget: an object moved to an address
+// that is not configured (here inside an undeclared module call) is
+// deleted because the move's target is missing, as Terraform reports it.
+func TestReviewMovedToUnconfiguredTarget(t *testing.T) {
+	t.Parallel()
+	e := builtinEngine(testConfigInline(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}`}))
+	_, state := planApply(t, e, nil, PlanOpts{})
+	e = builtinEngine(testConfigInline(t, map[string]string{"main.tf": `
+moved {
+  from = terraform_data.a
+  to   = module.nope.terraform_data.a
+}
+`}))
+	plan, diags := e.Plan(context.Background(), state, PlanOpts{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	c := plan.Changes.Resource(mustInstance(t, "module.nope.terraform_data.a"))
+	if c == nil || c.Action != plans.Delete || c.Reason != plans.ReasonDeleteBecauseNoMoveTarget || c.PrevRunAddr == nil || c.PrevRunAddr.String() != "terraform_data.a" {
+		t.Fatalf("wrong change %+v", c)
+	}
+}

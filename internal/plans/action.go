@@ -86,4 +86,7 @@ const (
 	// ReasonReadBecauseCheckNested: a data source in a check block is
 	// read again during apply, for the check.
 	ReasonReadBecauseCheckNested
+	// ReasonDeleteBecauseNoMoveTarget: a moved block moved the object to
+	// a resource that is not in the configuration.
+	ReasonDeleteBecauseNoMoveTarget
 )

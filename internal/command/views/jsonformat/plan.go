@@ -385,6 +385,8 @@ func actionReason(rc *plans.ResourceInstanceChange) string {
 		return "delete_because_each_key"
 	case plans.ReasonDeleteBecauseNoModule:
 		return "delete_because_no_module"
+	case plans.ReasonDeleteBecauseNoMoveTarget:
+		return "delete_because_no_move_target"
 	case plans.ReasonReadBecauseDependencyPending:
 		return "read_because_dependency_pending"
 	case plans.ReasonReadBecauseCheckNested:

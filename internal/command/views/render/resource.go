@@ -147,6 +147,8 @@ func header(c Change, a addr) string {
 			fmt.Fprintf(&b, "\n  # (because key [%s] is not in for_each map)", esc(a.key))
 		case plans.ReasonDeleteBecauseNoModule:
 			fmt.Fprintf(&b, "\n  # (because %s is not in configuration)", esc(a.module))
+		case plans.ReasonDeleteBecauseNoMoveTarget:
+			fmt.Fprintf(&b, "\n  # (because %s was moved to %s, which is not in configuration)", esc(c.PrevAddr), esc(c.Addr))
 		}
 		if c.Deposed != "" {
 			b.WriteString("\n  # (left over from a partially-failed replacement of this instance)")
