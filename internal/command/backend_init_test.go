@@ -1,8 +1,10 @@
 package command
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -339,5 +341,73 @@ output "a" {
 	mustStrata(t, a, 0, "plan", "-no-color", "-detailed-exitcode")
 	if r := mustStrata(t, a, 0, "output", "-raw", "a"); r.stdout != "one" {
 		t.Errorf("output a = %q", r.stdout)
+	}
+}
+
+// TestE2EInitBackendFalse: init -backend=false installs modules and
+// providers but leaves the backend alone, as terraform init -backend=false
+// does: no header, no check of the backend block (even of a type strata
+// does not have), and .terraform/terraform.tfstate unchanged, so a changed
+// block is still reported by the commands that use the backend.
+func TestE2EInitBackendFalse(t *testing.T) {
+	tf, hasTF := exec.LookPath("terraform")
+	run := func(bin, dir string, want int, args ...string) result {
+		t.Helper()
+		r := runIn(t, dir, "", bin, args...)
+		if r.code != want {
+			t.Fatalf("%s %v: exit code %d\n%s\n%s", filepath.Base(bin), args, r.code, r.stdout, r.stderr)
+		}
+		return r
+	}
+	withBackend := "terraform {\n  backend \"local\" {\n    path = \"x.tfstate\"\n  }\n}\nresource \"terraform_data\" \"a\" {}\nmodule \"m\" {\n  source = \"./m\"\n}\n"
+	setup := func() string {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), withBackend)
+		if err := os.Mkdir(filepath.Join(dir, "m"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, "m", "main.tf"), "output \"o\" { value = 1 }\n")
+		return dir
+	}
+	bins := []string{strataBin}
+	if hasTF == nil {
+		bins = append(bins, tf)
+	}
+	var outs []string
+	for _, bin := range bins {
+		dir := setup()
+		r := run(bin, dir, 0, "init", "-backend=false", "-no-color")
+		// TF_IN_AUTOMATION shortens Terraform's closing text.
+		out, _, _ := strings.Cut(strings.ReplaceAll(r.stdout, "Terraform", "strata"), "initialized!")
+		outs = append(outs, out)
+		if strings.Contains(r.stdout, "Initializing the backend") {
+			t.Errorf("%s printed the backend header:\n%s", bin, r.stdout)
+		}
+		if _, err := os.Stat(filepath.Join(dir, backendStatePath)); err == nil {
+			t.Errorf("%s recorded a backend", bin)
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".terraform", "modules", "modules.json")); err != nil {
+			t.Errorf("%s installed no modules: %v", bin, err)
+		}
+
+		// A recorded backend stays as it was when the block changes.
+		run(bin, dir, 0, "init", "-no-color")
+		before := readFile(t, filepath.Join(dir, backendStatePath))
+		writeFile(t, filepath.Join(dir, "main.tf"), strings.Replace(withBackend, "x.tfstate", "y.tfstate", 1))
+		run(bin, dir, 0, "init", "-backend=false", "-no-color")
+		if after := readFile(t, filepath.Join(dir, backendStatePath)); !bytes.Equal(before, after) {
+			t.Errorf("%s changed %s:\n%s", bin, backendStatePath, after)
+		}
+		if r := run(bin, dir, 1, "plan", "-no-color"); !strings.Contains(flat(r.stderr), "Backend configuration block has changed") {
+			t.Errorf("%s plan after -backend=false: %s", bin, r.stderr)
+		}
+
+		// A backend strata does not support is not even looked at.
+		dir = t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), "terraform {\n  backend \"s3\" {}\n}\n")
+		run(bin, dir, 0, "init", "-backend=false", "-no-color")
+	}
+	if len(outs) == 2 && outs[0] != outs[1] {
+		t.Errorf("output differs from Terraform's:\nstrata:\n%s\nterraform:\n%s", outs[0], outs[1])
 	}
 }

@@ -16,7 +16,10 @@ type initOptions struct {
 	input     bool
 	pluginDir []string
 	upgrade   bool
-	backend   backendInitFlags
+	// withBackend is false for -backend=false: the backend is left as
+	// it is.
+	withBackend bool
+	backend     backendInitFlags
 }
 
 func newInitCommand(d *Deps, runF func(*initOptions) error) *cobra.Command {
@@ -44,6 +47,7 @@ func newInitCommand(d *Deps, runF func(*initOptions) error) *cobra.Command {
 	cmd.Flags().BoolVar(&opts.input, "input", true, "Ask for input if necessary. If false, will error if\ninput was required.")
 	cmd.Flags().StringArrayVar(&opts.pluginDir, "plugin-dir", nil, "Directory containing plugin binaries, laid out as\nHOST/NAMESPACE/TYPE/VERSION/OS_ARCH/. This overrides all\ndefault search paths for plugins. May be given more than once.")
 	cmd.Flags().BoolVar(&opts.upgrade, "upgrade", false, "Install the latest provider versions allowed by the\nconfiguration, ignoring the versions in the dependency lock\nfile.")
+	cmd.Flags().BoolVar(&opts.withBackend, "backend", true, "Disable backend or HCP Terraform initialization\nfor this configuration and use what was previously\ninitialized instead.")
 	opts.backend.register(cmd.Flags())
 	return cmd
 }
@@ -60,9 +64,14 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	if hasErrors(v, diags) {
 		return errReported
 	}
-	v.Output("[reset][bold]Initializing the backend...[reset]\n")
-	if hasErrors(v, initBackend(ctx, d, v, mod, &opts.backend, opts.input)) {
-		return errReported
+	// -backend=false skips the backend entirely, as in Terraform: its
+	// block is not even decoded, and .terraform/terraform.tfstate stays
+	// as it is, so later commands use what was initialized before.
+	if opts.withBackend {
+		v.Output("[reset][bold]Initializing the backend...[reset]\n")
+		if hasErrors(v, initBackend(ctx, d, v, mod, &opts.backend, opts.input)) {
+			return errReported
+		}
 	}
 	if hasErrors(v, installModules(ctx, v, mod, opts.upgrade)) {
 		return errReported
@@ -76,9 +85,13 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	if hasErrors(v, installProviders(ctx, d, v, cfg, opts)) {
 		return errReported
 	}
-	if err := os.MkdirAll(".terraform", 0o755); err != nil {
-		v.Diagnostics(errorDiag("Failed to create .terraform directory", err))
-		return errReported
+	// With -backend=false Terraform creates no .terraform directory of
+	// its own.
+	if opts.withBackend {
+		if err := os.MkdirAll(".terraform", 0o755); err != nil {
+			v.Diagnostics(errorDiag("Failed to create .terraform directory", err))
+			return errReported
+		}
 	}
 	v.Output("\n[reset][bold][green]strata has been successfully initialized![reset][green]\n\n" +
 		"You may now begin working with strata. Try running \"strata plan\" to see\n" +
