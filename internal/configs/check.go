@@ -54,13 +54,8 @@ func decodeCheck(block *hcl.Block) (*Check, hcl.Diagnostics) {
 			if rule == nil {
 				continue
 			}
-			if len(rule.Condition.Variables()) == 0 {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Invalid assert expression",
-					Detail:   "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.",
-					Subject:  rule.Condition.Range().Ptr(),
-				})
+			if d := checkRuleRefers(rule, "assert"); d.HasErrors() {
+				diags = append(diags, d...)
 				continue
 			}
 			c.Asserts = append(c.Asserts, rule)

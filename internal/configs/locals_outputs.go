@@ -68,6 +68,7 @@ func decodeOutput(block *hcl.Block) (*Output, hcl.Diagnostics) {
 		rule, rdiags := decodeCheckRule(b)
 		diags = append(diags, rdiags...)
 		if rule != nil {
+			diags = append(diags, checkRuleRefers(rule, b.Type)...)
 			o.Preconditions = append(o.Preconditions, rule)
 		}
 	}

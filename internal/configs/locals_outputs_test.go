@@ -137,11 +137,11 @@ output "o" {
   depends_on  = [terraform_data.a, data.terraform_remote_state.s, terraform_data.b[0]]
 
   precondition {
-    condition     = true
+    condition     = var.ok
     error_message = "No."
   }
   precondition {
-    condition     = false
+    condition     = !var.ok
     error_message = "Never."
   }
 }

@@ -238,6 +238,7 @@ func (r *Resource) decodeLifecycle(block *hcl.Block) hcl.Diagnostics {
 		if rule == nil {
 			continue
 		}
+		diags = append(diags, checkRuleRefers(rule, b.Type)...)
 		if b.Type == "precondition" {
 			lc.Preconditions = append(lc.Preconditions, rule)
 		} else {

@@ -292,7 +292,7 @@ resource "terraform_data" "a" {
     replace_triggered_by  = [terraform_data.b, terraform_data.c[0].id]
 
     precondition {
-      condition     = true
+      condition     = var.ok
       error_message = "pre"
     }
     postcondition {
@@ -300,7 +300,7 @@ resource "terraform_data" "a" {
       error_message = "post 1"
     }
     postcondition {
-      condition     = true
+      condition     = self.ok
       error_message = "post 2"
     }
   }
@@ -685,4 +685,34 @@ func TestProviderRefString(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestConditionsMustRefer: as in Terraform, a condition that refers to
+// nothing is an error: its result could never depend on anything.
+func TestConditionsMustRefer(t *testing.T) {
+	_, diags := loadModuleSrc(t, map[string]string{"main.tf": `
+resource "terraform_data" "a" {
+  lifecycle {
+    precondition {
+      condition     = true
+      error_message = "x"
+    }
+    postcondition {
+      condition     = self.output != null
+      error_message = "y"
+    }
+  }
+}
+output "o" {
+  value = 1
+  precondition {
+    condition     = 1 == 1
+    error_message = "x"
+  }
+}
+`})
+	assertDiags(t, diags, []diag{
+		errDiag("Invalid precondition expression", "main.tf:5,23-5,27"),
+		errDiag("Invalid precondition expression", "main.tf:17,21-17,27"),
+	})
 }

@@ -169,6 +169,21 @@ func decodeCheckRule(block *hcl.Block) (*CheckRule, hcl.Diagnostics) {
 	}, diags
 }
 
+// checkRuleRefers reports a condition that refers to nothing, as
+// Terraform does: its result could never depend on the configuration.
+// kind is the block type, such as precondition or assert.
+func checkRuleRefers(rule *CheckRule, kind string) hcl.Diagnostics {
+	if len(rule.Condition.Variables()) > 0 {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Invalid %s expression", kind),
+		Detail:   "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.",
+		Subject:  rule.Condition.Range().Ptr(),
+	}}
+}
+
 func checkName(name, what string, rng hcl.Range) hcl.Diagnostics {
 	if hclsyntax.ValidIdentifier(name) {
 		return nil
