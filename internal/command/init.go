@@ -4,8 +4,12 @@ import (
 	"context"
 	"os"
 	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
 
 	"github.com/spf13/cobra"
@@ -44,6 +48,7 @@ func newInitCommand(d *Deps, runF func(*initOptions) error) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	cmd.Flags().BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does. Implies -input=false.")
 	cmd.Flags().BoolVar(&opts.input, "input", true, "Ask for input if necessary. If false, will error if\ninput was required.")
 	cmd.Flags().StringArrayVar(&opts.pluginDir, "plugin-dir", nil, "Directory containing plugin binaries, laid out as\nHOST/NAMESPACE/TYPE/VERSION/OS_ARCH/. This overrides all\ndefault search paths for plugins. May be given more than once.")
 	cmd.Flags().BoolVar(&opts.upgrade, "upgrade", false, "Install the latest provider versions allowed by the\nconfiguration, ignoring the versions in the dependency lock\nfile.")
@@ -54,11 +59,26 @@ func newInitCommand(d *Deps, runF func(*initOptions) error) *cobra.Command {
 
 func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	v := d.newView(opts.view)
+	if opts.view.json {
+		// As in Terraform, nothing can be asked on a machine's stream.
+		v.Stream = views.NewJSON(d.Stdout, nil)
+		v.Stream.Version(TerraformCompatVersion, d.Version)
+		opts.input = false
+		if opts.backend.migrateState {
+			v.Diagnostics(hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "The -migrate-state and -json options are mutually-exclusive",
+				Detail:   "strata cannot ask for interactive approval when -json is set. To use the -migrate-state option, disable the -json option.",
+			}})
+			return errReported
+		}
+	}
 	mod, diags := loadRootModule(v)
 	if len(v.Files) == 0 {
-		v.Output("[reset][bold]strata initialized in an empty directory![reset]\n\n" +
+		const empty = "strata initialized in an empty directory!\n\n" +
 			"The directory has no strata configuration files. You may begin working\n" +
-			"with strata immediately by creating configuration files (*.tf).\n")
+			"with strata immediately by creating configuration files (*.tf)."
+		v.InitOutput("output_init_empty_message", "[reset][bold]"+strings.Replace(empty, "!", "![reset]", 1)+"\n", empty)
 		return nil
 	}
 	if hasErrors(v, diags) {
@@ -68,7 +88,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	// block is not even decoded, and .terraform/terraform.tfstate stays
 	// as it is, so later commands use what was initialized before.
 	if opts.withBackend {
-		v.Output("[reset][bold]Initializing the backend...[reset]\n")
+		v.InitOutput("initializing_backend_message", "[reset][bold]Initializing the backend...[reset]\n", "Initializing the backend...")
 		if hasErrors(v, initBackend(ctx, d, v, mod, &opts.backend, opts.input)) {
 			return errReported
 		}
@@ -81,7 +101,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	if hasErrors(v, cdiags) {
 		return errReported
 	}
-	v.Output("[reset][bold]Initializing provider plugins...[reset]\n")
+	v.InitOutput("initializing_provider_plugin_message", "[reset][bold]Initializing provider plugins...[reset]\n", "Initializing provider plugins...")
 	if hasErrors(v, installProviders(ctx, d, v, cfg, opts)) {
 		return errReported
 	}
@@ -93,13 +113,15 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 			return errReported
 		}
 	}
-	v.Output("\n[reset][bold][green]strata has been successfully initialized![reset][green]\n\n" +
-		"You may now begin working with strata. Try running \"strata plan\" to see\n" +
+	const success = "strata has been successfully initialized!"
+	const next = "You may now begin working with strata. Try running \"strata plan\" to see\n" +
 		"any changes that are required for your infrastructure. All strata commands\n" +
 		"should now work.\n\n" +
 		"If you ever set or change modules or backend configuration for strata,\n" +
 		"rerun this command to reinitialize your working directory. If you forget, other\n" +
-		"commands will detect it and remind you to do so if necessary.[reset]\n")
+		"commands will detect it and remind you to do so if necessary."
+	v.InitOutput("output_init_success_message", "\n[reset][bold][green]"+success+"[reset][green]\n\n", success)
+	v.InitOutput("output_init_success_cli_message", next+"[reset]\n", next)
 	return nil
 }
 

@@ -166,7 +166,8 @@ func initBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.Modul
 	if err := writeBackendState(cfg); err != nil {
 		return append(diags, errorDiag("Failed to save the backend state", err)...)
 	}
-	v.Outputf("\n[reset][green]Successfully configured the backend %q! strata will automatically\nuse this backend unless the backend configuration changes.[reset]\n", cfg.Type)
+	const configured = "Successfully configured the backend %q! strata will automatically\nuse this backend unless the backend configuration changes."
+	v.InitOutput("backend_configured_success", "\n[reset][green]"+fmt.Sprintf(configured, cfg.Type)+"[reset]\n", fmt.Sprintf(configured, cfg.Type))
 	return diags
 }
 

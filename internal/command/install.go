@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -52,11 +53,11 @@ func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.
 	changed := false
 	for _, p := range neededProviders(cfg) {
 		if p.IsBuiltIn() {
-			v.Outputf("- %s is built in to strata\n", p.String())
+			v.InitLog(fmt.Sprintf("- %s is built in to strata\n", p.String()), p.String()+" is built in to strata")
 			continue
 		}
 		if dir, ok := cli.DevOverrides[p]; ok {
-			v.Outputf("- Skipping %s: development override in %s\n", p.ForDisplay(), dir)
+			v.InitLog(fmt.Sprintf("- Skipping %s: development override in %s\n", p.ForDisplay(), dir), fmt.Sprintf("%s: Skipping, development override in %s", p.ForDisplay(), dir))
 			if old := locks[p]; old != nil {
 				newLocks[p] = old
 			}
@@ -77,9 +78,10 @@ func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.
 		newLocks[p] = nl
 	}
 	if inst.community {
-		v.Output("\nPartner and community providers are signed by their developers.\n" +
+		const partner = "Partner and community providers are signed by their developers.\n" +
 			"If you'd like to know more about provider signing, you can read about it here:\n" +
-			"https://developer.hashicorp.com/terraform/cli/plugins/signing\n")
+			"https://developer.hashicorp.com/terraform/cli/plugins/signing"
+		v.InitLog("\n"+partner+"\n", partner)
 	}
 	diags = append(diags, cli.devOverrideWarning(true)...)
 	if len(newLocks) != len(locks) {
@@ -92,7 +94,8 @@ func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.
 		return append(diags, errorDiag("Failed to write the dependency lock file", err)...)
 	}
 	if len(locks) == 0 {
-		v.Output("\nstrata has created a lock file [bold].terraform.lock.hcl[reset] to record the provider\nselections it made above. Include this file in your version control repository\nso that strata can guarantee to make the same selections by default when\nyou run \"strata init\" in the future.\n")
+		const lockInfo = "strata has created a lock file %s.terraform.lock.hcl%s to record the provider\nselections it made above. Include this file in your version control repository\nso that strata can guarantee to make the same selections by default when\nyou run \"strata init\" in the future."
+		v.InitOutput("lock_info", "\n"+fmt.Sprintf(lockInfo, "[bold]", "[reset]")+"\n", fmt.Sprintf(lockInfo, "", ""))
 	}
 	return diags
 }

@@ -47,9 +47,9 @@ func installModules(ctx context.Context, v *views.View, root *configs.Module, up
 		ctx = context.Background()
 	}
 	if upgrade {
-		v.Output("[reset][bold]Upgrading modules...[reset]\n")
+		v.InitOutput("upgrading_modules_message", "[reset][bold]Upgrading modules...[reset]\n", "Upgrading modules...")
 	} else {
-		v.Output("[reset][bold]Initializing modules...[reset]\n")
+		v.InitOutput("initializing_modules_message", "[reset][bold]Initializing modules...[reset]\n", "Initializing modules...")
 	}
 	old, err := configs.ReadModuleManifest(configs.ManifestPath)
 	if err != nil {
@@ -112,6 +112,17 @@ type moduleInstaller struct {
 	git string
 	// loadDiags holds the diagnostics of loading the modules' files.
 	loadDiags hcl.Diagnostics
+}
+
+// logf prints one progress line, as it is: a "log" message with -json.
+// Paths and sources are not colorstring markup.
+func (i *moduleInstaller) logf(format string, args ...any) {
+	line := fmt.Sprintf(format, args...)
+	if i.v.Stream != nil {
+		i.v.Stream.Log(line)
+		return
+	}
+	i.v.Raw(line + "\n")
 }
 
 // moduleOrigin says where a module's files are: its directory and, for a
@@ -210,7 +221,7 @@ func (i *moduleInstaller) installModule(call *configs.ModuleCall, p addrs.Module
 		if !hasModuleFiles(dir) {
 			return moduleOrigin{}, "", hcl.Diagnostics{unreadableModuleDir(call, dir)}
 		}
-		i.v.Raw(fmt.Sprintf("- %s in %s\n", key, dir))
+		i.logf("- %s in %s", key, dir)
 		i.records[key] = configs.ModuleRecord{Key: key, Source: src, Dir: dir}
 		return origin, dir, nil
 
@@ -234,7 +245,7 @@ func (i *moduleInstaller) installModule(call *configs.ModuleCall, p addrs.Module
 			return origin, call.Source, nil
 		}
 		i.forget(key)
-		i.v.Raw(fmt.Sprintf("Downloading %s for %s...\n", gs.display, key))
+		i.logf("Downloading %s for %s...", gs.display, key)
 		if err := i.gitClone(gs, pkgDir); err != nil {
 			return moduleOrigin{}, "", hcl.Diagnostics{{
 				Severity: hcl.DiagError,
@@ -247,7 +258,7 @@ func (i *moduleInstaller) installModule(call *configs.ModuleCall, p addrs.Module
 		if !hasModuleFiles(origin.dir) {
 			return moduleOrigin{}, "", hcl.Diagnostics{unreadableModuleDir(call, origin.dir)}
 		}
-		i.v.Raw(fmt.Sprintf("- %s in %s\n", key, origin.dir))
+		i.logf("- %s in %s", key, origin.dir)
 		i.records[key] = configs.ModuleRecord{Key: key, Source: call.Source, Dir: origin.dir}
 		return origin, call.Source, nil
 

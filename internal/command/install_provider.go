@@ -53,18 +53,18 @@ func (in *installer) install(p addrs.Provider, constraints version.Constraints, 
 			return nil, queryFailed(p, fmt.Errorf("locked provider %s %s does not match configured version constraint %s; must use strata init -upgrade to allow selection of new versions", p.String(), lv, cstr))
 		}
 		locked = lv
-		v.Outputf("- Reusing previous version of %s from the dependency lock file\n", p.ForDisplay())
+		v.InitLog(fmt.Sprintf("- Reusing previous version of %s from the dependency lock file\n", p.ForDisplay()), p.ForDisplay()+": Reusing previous version from the dependency lock file")
 		// A package already installed that matches the lock file needs
 		// no source at all.
 		installed := getproviders.PackageDir(providersDir, getproviders.PackageMeta{Provider: p, Version: lv, Platform: getproviders.Platform()})
 		if h, err := getproviders.Hash(installed); err == nil && hasExecutable(installed, p.Type) && lock.HasHash(h) {
-			v.Outputf("- Using previously-installed %s v%s\n", p.ForDisplay(), lv)
+			in.alreadyInstalled(p, lv)
 			return &depsfile.Lock{Provider: p, Version: lv.String(), Constraints: cstr, Hashes: lock.Hashes}, nil
 		}
 	} else if cstr == "" {
-		v.Outputf("- Finding latest version of %s...\n", p.ForDisplay())
+		v.InitLog(fmt.Sprintf("- Finding latest version of %s...\n", p.ForDisplay()), p.ForDisplay()+": Finding latest version...")
 	} else {
-		v.Outputf("- Finding %s versions matching %q...\n", p.ForDisplay(), cstr)
+		v.InitLog(fmt.Sprintf("- Finding %s versions matching %q...\n", p.ForDisplay(), cstr), fmt.Sprintf("Finding matching versions for provider: %s, version_constraint: %q", p.ForDisplay(), cstr))
 	}
 	available, warnings, err := in.source.AvailableVersions(in.ctx, p)
 	if len(warnings) > 0 {
@@ -108,16 +108,16 @@ func (in *installer) install(p addrs.Provider, constraints version.Constraints, 
 	switch {
 	case meta.Dir != "" && abs(meta.Dir) == abs(target):
 		dir = target
-		v.Outputf("- Using previously-installed %s v%s\n", p.ForDisplay(), selected)
+		in.alreadyInstalled(p, selected)
 		if err := getproviders.VerifyDir(meta, allowed); err != nil {
 			return nil, append(diags, installFailed(p, selected, err)...)
 		}
 	case in.cacheDir != "":
 		cached := getproviders.PackageDir(in.cacheDir, meta)
 		if in.cacheUsable(p, cached, allowed) {
-			v.Outputf("- Using %s v%s from the shared cache directory\n", p.ForDisplay(), selected)
+			v.InitLog(fmt.Sprintf("- Using %s v%s from the shared cache directory\n", p.ForDisplay(), selected), fmt.Sprintf("%s v%s: Using from the shared cache directory", p.ForDisplay(), selected))
 		} else {
-			v.Outputf("- Installing %s v%s...\n", p.ForDisplay(), selected)
+			in.installing(p, selected)
 			if cached, res, err = getproviders.InstallPackage(in.ctx, in.client, meta, in.cacheDir, allowed); err != nil {
 				return nil, append(diags, installFailed(p, selected, err)...)
 			}
@@ -128,7 +128,7 @@ func (in *installer) install(p addrs.Provider, constraints version.Constraints, 
 		}
 		dir = cached
 	default:
-		v.Outputf("- Installing %s v%s...\n", p.ForDisplay(), selected)
+		in.installing(p, selected)
 		if dir, res, err = getproviders.InstallPackage(in.ctx, in.client, meta, providersDir, allowed); err != nil {
 			return nil, append(diags, installFailed(p, selected, err)...)
 		}
@@ -156,9 +156,21 @@ func (in *installer) install(p addrs.Provider, constraints version.Constraints, 
 	return nl, diags
 }
 
+// alreadyInstalled prints that an installed package is kept.
+func (in *installer) alreadyInstalled(p addrs.Provider, v *version.Version) {
+	in.v.InitLog(fmt.Sprintf("- Using previously-installed %s v%s\n", p.ForDisplay(), v), fmt.Sprintf("%s v%s: Using previously-installed provider version", p.ForDisplay(), v))
+}
+
+// installing prints the line that starts one installation.
+func (in *installer) installing(p addrs.Provider, v *version.Version) {
+	in.v.InitLog(fmt.Sprintf("- Installing %s v%s...\n", p.ForDisplay(), v), fmt.Sprintf("Installing provider version: %s v%s...", p.ForDisplay(), v))
+}
+
 // installed prints the line that ends one installation.
 func (in *installer) installed(p addrs.Provider, v *version.Version, res getproviders.AuthResult) {
-	in.v.Outputf("- Installed %s v%s (%s)\n", p.ForDisplay(), v, res.Summary)
+	// Terraform's -json message runs the key ID into the summary.
+	plain := strings.Replace(res.Summary, ", key ID ", "key_id: ", 1)
+	in.v.InitLog(fmt.Sprintf("- Installed %s v%s (%s)\n", p.ForDisplay(), v, res.Summary), fmt.Sprintf("Installed provider version: %s v%s (%s)", p.ForDisplay(), v, plain))
 	if res.Signed && res.Summary != "signed by HashiCorp" {
 		in.community = true
 	}

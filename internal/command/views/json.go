@@ -44,11 +44,16 @@ func (j *JSON) SetFiles(files map[string]*hcl.File) {
 
 // emit writes one message. fields are added at the top level.
 func (j *JSON) emit(level, message, typ string, fields map[string]any) {
+	j.emitAt(level, message, typ, fields, "2006-01-02T15:04:05.000000Z07:00")
+}
+
+// emitAt is emit with the timestamp in another layout.
+func (j *JSON) emitAt(level, message, typ string, fields map[string]any, layout string) {
 	m := map[string]any{
 		"@level":     level,
 		"@message":   message,
 		"@module":    "terraform.ui",
-		"@timestamp": j.now().UTC().Format("2006-01-02T15:04:05.000000Z07:00"),
+		"@timestamp": j.now().UTC().Format(layout),
 		"type":       typ,
 	}
 	for k, v := range fields {

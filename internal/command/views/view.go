@@ -20,6 +20,9 @@ type View struct {
 	Files map[string]*hcl.File
 	// CompactWarnings lists warnings by summary only (-compact-warnings).
 	CompactWarnings bool
+	// Stream, when set, receives diagnostics and init's messages as
+	// Terraform's -json UI stream instead of text (init -json).
+	Stream *JSON
 
 	mu sync.Mutex
 	// ruleShown is set once the rule that closes a plan is written.
@@ -57,6 +60,11 @@ func (v *View) Raw(s string) {
 func (v *View) Diagnostics(diags hcl.Diagnostics) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if v.Stream != nil {
+		v.Stream.SetFiles(v.Files)
+		v.Stream.Diagnostics(diags)
+		return
+	}
 	diags = sortDiagnostics(diags)
 	if v.CompactWarnings && !diags.HasErrors() && len(diags) > 0 {
 		var b strings.Builder
