@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/lang"
 	"github.com/strata-dev/strata/internal/plans"
 )
@@ -61,6 +62,52 @@ func (r *checkRecorder) report(obj checkObject, mi addrs.ModuleInstance, key add
 	if problem != "" {
 		inst.Problems = append(inst.Problems, problem)
 	}
+}
+
+// declare lists a checkable object with no results yet: status pass and no
+// instances when planning finished (it has none, such as a resource with
+// count = 0), unknown when planning did not get to it.
+func (r *checkRecorder) declare(obj checkObject, finished bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.objects == nil {
+		r.objects = map[string]*plans.CheckResult{}
+	}
+	if _, ok := r.objects[obj.key()]; ok {
+		return
+	}
+	status := plans.CheckPass
+	if !finished {
+		status = plans.CheckUnknown
+	}
+	r.objects[obj.key()] = &plans.CheckResult{Kind: obj.kind, Module: obj.module, Resource: obj.resource, Name: obj.name, Status: status}
+}
+
+// declareCheckable declares every checkable object of the configuration,
+// as Terraform's plan lists them all.
+func (w *walker) declareCheckable(finished bool) {
+	w.e.Config.DeepEach(func(c *configs.Config) {
+		m := c.Module
+		for _, name := range sortedKeys(m.Variables) {
+			if len(m.Variables[name].Validations) > 0 {
+				w.checks.declare(checkObject{kind: plans.CheckKindVariable, module: c.Path, name: name}, finished)
+			}
+		}
+		for _, name := range sortedKeys(m.Outputs) {
+			if len(m.Outputs[name].Preconditions) > 0 {
+				w.checks.declare(checkObject{kind: plans.CheckKindOutput, module: c.Path, name: name}, finished)
+			}
+		}
+		for _, name := range sortedKeys(m.Checks) {
+			w.checks.declare(checkObject{kind: plans.CheckKindCheck, module: c.Path, name: name}, finished)
+		}
+		for _, key := range sortedKeys(m.ManagedResources) {
+			r := m.ManagedResources[key]
+			if r.Managed != nil && len(r.Managed.Preconditions)+len(r.Managed.Postconditions) > 0 {
+				w.checks.declare(checkObject{kind: plans.CheckKindResource, module: c.Path, resource: r.Addr()}, finished)
+			}
+		}
+	})
 }
 
 // results returns every object's results, instances in address order.

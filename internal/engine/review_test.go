@@ -163,7 +163,6 @@ moved {
 // has none (a resource with count = 0, anything in a module with count =
 // 0), and unknown when it was not evaluated.
 func TestReviewChecksWithoutInstances(t *testing.T) {
-	t.Skip("reason: the check recorder knows only objects whose conditions ran; listing the others needs every checkable object of the configuration declared up front, as Terraform's checks.State does")
 	t.Parallel()
 	e := builtinEngine(testConfigInline(t, map[string]string{"main.tf": `
 resource "terraform_data" "c0" {
