@@ -60,3 +60,43 @@ resource "terraform_data" "seed" {
 		})
 	}
 }
+
+// TestInvalidForEach: each kind of unsuitable for_each (and count) value,
+// on a resource and on a module, is an error pointing at the argument.
+func TestInvalidForEach(t *testing.T) {
+	tests := map[string]struct {
+		arg        string // the argument line, for_each = ... or count = ...
+		wantDetail string
+	}{
+		"list":             {`for_each = ["a", "b"]`, `the "for_each" argument must be a map, or set of strings, and you have provided a value of type tuple`},
+		"set of numbers":   {`for_each = toset([1, 2])`, `"for_each" supports sets of strings, but you have provided a set containing type number`},
+		"null":             {`for_each = null`, `The given "for_each" argument value is null`},
+		"set with null":    {`for_each = toset(["a", null])`, `"for_each" sets must not contain null values`},
+		"sensitive":        {`for_each = sensitive(toset(["a"]))`, "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments"},
+		"negative count":   {`count = -1`, "must be a whole number, zero or greater"},
+		"fractional count": {`count = 1.5`, "must be a whole number, zero or greater"},
+		"null count":       {`count = null`, `The given "count" argument value is null`},
+	}
+	for name, tc := range tests {
+		for _, kind := range []string{"resource", "module"} {
+			t.Run(name+"/"+kind, func(t *testing.T) {
+				src := "resource \"terraform_data\" \"x\" {\n  " + tc.arg + "\n}\n"
+				if kind == "module" {
+					src = "module \"x\" {\n  source = \"./mod\"\n  " + tc.arg + "\n}\n"
+				}
+				cfg := testConfigInline(t, map[string]string{"main.tf": src, "mod/main.tf": "resource \"terraform_data\" \"r\" {}\n"})
+				_, diags := builtinEngine(cfg).Plan(context.Background(), nil, PlanOpts{})
+				if !diags.HasErrors() {
+					t.Fatal("no error")
+				}
+				d := diags[0]
+				if !strings.HasPrefix(d.Summary, "Invalid ") || !strings.Contains(d.Detail, tc.wantDetail) {
+					t.Fatalf("got %q: %q, want detail containing %q", d.Summary, d.Detail, tc.wantDetail)
+				}
+				if d.Subject == nil || d.Subject.Start.Line != map[string]int{"resource": 2, "module": 3}[kind] {
+					t.Fatalf("subject %v, want the argument's line", d.Subject)
+				}
+			})
+		}
+	}
+}
