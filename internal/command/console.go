@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/command/views/render"
+	"github.com/strata-dev/strata/internal/engine"
 )
 
 type consoleOptions struct {
@@ -79,6 +80,10 @@ func runConsole(ctx context.Context, d *Deps, opts *consoleOptions) error {
 			if !d.StdinIsTerminal {
 				return errReported
 			}
+			continue
+		}
+		if ty, ok := engine.ConsoleTypeString(val); ok {
+			v.Raw(ty + "\n")
 			continue
 		}
 		// render.Value prints each sensitive part of the value as

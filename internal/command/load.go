@@ -20,6 +20,8 @@ type diagView interface {
 	SetFiles(map[string]*hcl.File)
 }
 
+const noConfigFiles = "No configuration files"
+
 // loadConfig loads the configuration in the working directory, the root
 // module and the modules it calls, recording the sources in the view for
 // diagnostics. The result is nil only when the root module cannot be read.
@@ -35,11 +37,23 @@ func loadConfig(v diagView) (*configs.Config, *configs.Parser, hcl.Diagnostics) 
 	if cfg != nil && len(p.Files()) == 0 {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
-			Summary:  "No configuration files",
+			Summary:  noConfigFiles,
 			Detail:   "The directory has no strata configuration files (*.tf or *.tf.json). Run this command in a directory holding a configuration, or use -chdir=DIR.",
 		})
 	}
 	return cfg, p, diags
+}
+
+// dropNoConfigFiles removes the "No configuration files" error, for the
+// commands that work without a configuration.
+func dropNoConfigFiles(diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if d.Summary != noConfigFiles {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // loadRootModule loads only the root module, for init, which installs the

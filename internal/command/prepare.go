@@ -32,6 +32,10 @@ type operation struct {
 // lock.
 func prepareOperation(ctx context.Context, d *Deps, v views.Operation, vf *varFlags, sf *stateFlags, parallelism int, opName string) (*operation, error) {
 	cfg, parser, diags := loadConfig(v)
+	if opName == "OperationTypeConsole" {
+		// As terraform console, the console works in an empty directory.
+		diags = dropNoConfigFiles(diags)
+	}
 	diags = append(devOverrideWarnings(d), diags...)
 	if hasErrors(v, diags) {
 		return nil, errReported

@@ -93,7 +93,7 @@ func (e *Engine) NewConsole(ctx context.Context, state *states.State, vars map[s
 	fns := scope.Functions()
 	delete(fns, "plantimestamp")
 	delete(fns, "core::plantimestamp")
-	return &Console{scope: scope, ps: w.ps}, diags
+	return &Console{scope: scope.WithFunction("type", typeFunction), ps: w.ps}, diags
 }
 
 // Eval evaluates one expression.

@@ -77,6 +77,19 @@ func (s *Scope) WithData(d Data) *Scope {
 	return ret
 }
 
+// WithFunction returns a scope like s with one more function, such as the
+// console's own type().
+func (s *Scope) WithFunction(name string, f function.Function) *Scope {
+	ret := s.WithKey(s.Key)
+	fs := make(map[string]function.Function, len(ret.funcs)+1)
+	for k, v := range ret.funcs {
+		fs[k] = v
+	}
+	fs[name] = f
+	ret.funcs = fs
+	return ret
+}
+
 // WithSelf returns a scope like s in which `self` is v.
 func (s *Scope) WithSelf(v cty.Value) *Scope {
 	ret := s.WithKey(s.Key)
