@@ -107,7 +107,12 @@ func showStateJSON(ctx context.Context, d *Deps, v *views.View, s *states.State)
 func formatState(ctx context.Context, d *Deps, s *states.State) string {
 	var b strings.Builder
 	lookup := schemaLookup(ctx, &engine.Engine{Providers: d.Providers(".")})
-	for _, r := range s.SortedResources() {
+	module := ""
+	for i, r := range s.SortedResources() {
+		if m := r.Addr.Module.String(); i > 0 && m != module {
+			b.WriteString("\n") // as Terraform, a blank line between modules
+		}
+		module = r.Addr.Module.String()
 		for _, k := range r.SortedKeys() {
 			inst := r.Instances[k]
 			addr := r.Addr.Instance(k)
