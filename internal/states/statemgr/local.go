@@ -160,7 +160,7 @@ func (m *Local) Write(s *states.State) error {
 	if m.read != nil && bytes.Equal(data, m.read) {
 		return nil
 	}
-	if s.Empty() && m.read == nil && !fileExists(m.OutPath) {
+	if s.Empty() && len(s.CheckResults) == 0 && m.read == nil && !fileExists(m.OutPath) {
 		// No state before and none now: do not create a file.
 		return nil
 	}

@@ -599,7 +599,7 @@ func (m *PG) Write(s *states.State) error {
 	if m.read != nil && bytes.Equal(data, m.read) {
 		return nil
 	}
-	if s.Empty() && m.read == nil {
+	if s.Empty() && len(s.CheckResults) == 0 && m.read == nil {
 		// No state before and none now: store nothing.
 		return nil
 	}
