@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 
 	"github.com/hashicorp/go-version"
@@ -57,7 +56,7 @@ func (in *installer) install(p addrs.Provider, constraints version.Constraints, 
 		// A package already installed that matches the lock file needs
 		// no source at all.
 		installed := getproviders.PackageDir(providersDir, getproviders.PackageMeta{Provider: p, Version: lv, Platform: getproviders.Platform()})
-		if h, err := getproviders.Hash(installed); err == nil && hasExecutable(installed, p.Type) && lock.HasHash(h) {
+		if h, err := getproviders.Hash(installed); err == nil && getproviders.HasExecutable(installed, p.Type) && lock.HasHash(h) {
 			in.alreadyInstalled(p, lv)
 			return &depsfile.Lock{Provider: p, Version: lv.String(), Constraints: cstr, Hashes: lock.Hashes}, nil
 		}
@@ -181,7 +180,7 @@ func (in *installer) installed(p addrs.Provider, v *version.Version, res getprov
 // plugin_cache_may_break_dependency_lock_file allows trusting it blindly
 // for a provider not locked yet.
 func (in *installer) cacheUsable(p addrs.Provider, cached string, allowed []string) bool {
-	if !hasExecutable(cached, p.Type) {
+	if !getproviders.HasExecutable(cached, p.Type) {
 		return false
 	}
 	if len(allowed) == 0 {
@@ -221,19 +220,6 @@ func selectVersion(available []*version.Version, constraints version.Constraints
 		}
 	}
 	return nil
-}
-
-func hasExecutable(dir, typ string) bool {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return false
-	}
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), "terraform-provider-"+typ) && !e.IsDir() {
-			return true
-		}
-	}
-	return false
 }
 
 // queryFailed is Terraform's error for a provider whose versions could not

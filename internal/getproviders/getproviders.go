@@ -51,7 +51,7 @@ func Available(dirs []string, p addrs.Provider) []Package {
 				continue
 			}
 			dir := filepath.Join(base, e.Name(), Platform())
-			if !hasExecutable(dir, p.Type) {
+			if !HasExecutable(dir, p.Type) {
 				continue
 			}
 			seen[v.String()] = true
@@ -62,7 +62,9 @@ func Available(dirs []string, p addrs.Provider) []Package {
 	return out
 }
 
-func hasExecutable(dir, typ string) bool {
+// HasExecutable reports whether dir holds a provider plugin file for the
+// provider type typ (terraform-provider-<typ>...).
+func HasExecutable(dir, typ string) bool {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return false
