@@ -120,6 +120,11 @@ func (t Target) ContainsConfig(r ConfigResource) bool {
 	return t.Resource.Resource == r.Resource && tm.Equal(r.Module)
 }
 
+// Selects reports whether module instance m is t or lies inside it,
+// as a module target selects it: a step of t without a key matches every
+// key.
+func (t ModuleInstance) Selects(m ModuleInstance) bool { return moduleMatches(t, m, true) }
+
 // moduleMatches reports whether module instance m is the target's module
 // instance t, or inside it when prefix is set. A target step without a
 // key matches every key.

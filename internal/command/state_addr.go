@@ -53,7 +53,7 @@ func parseStateTarget(s string) (stateTarget, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return stateTarget{}, addressDiags(s, diags)
 	}
-	if mod, ok := moduleTraversal(trav); ok {
+	if mod, ok := addrs.ParseModuleInstance(trav); ok {
 		return stateTarget{module: mod}, nil
 	}
 	inst, diags := addrs.ParseAbsResourceInstance(trav)
@@ -73,45 +73,6 @@ func parseInstanceAddr(s string) (addrs.AbsResourceInstance, hcl.Diagnostics) {
 		return addr, addressDiags(s, diags)
 	}
 	return addr, nil
-}
-
-// moduleTraversal recognises a traversal made only of module.NAME[KEY]
-// steps.
-func moduleTraversal(trav hcl.Traversal) (addrs.ModuleInstance, bool) {
-	var mod addrs.ModuleInstance
-	for i := 0; i < len(trav); {
-		if name, ok := stepName(trav[i]); !ok || name != "module" || i+1 >= len(trav) {
-			return nil, false
-		}
-		name, ok := stepName(trav[i+1])
-		if !ok {
-			return nil, false
-		}
-		i += 2
-		step := addrs.ModuleInstanceStep{Name: name}
-		if i < len(trav) {
-			if idx, ok := trav[i].(hcl.TraverseIndex); ok {
-				k, err := addrs.ParseInstanceKeyValue(idx.Key)
-				if err != nil {
-					return nil, false
-				}
-				step.Key = k
-				i++
-			}
-		}
-		mod = append(mod, step)
-	}
-	return mod, len(mod) > 0
-}
-
-func stepName(step hcl.Traverser) (string, bool) {
-	switch s := step.(type) {
-	case hcl.TraverseRoot:
-		return s.Name, true
-	case hcl.TraverseAttr:
-		return s.Name, true
-	}
-	return "", false
 }
 
 // addressDiags turns a parser's diagnostics into one that names the
@@ -141,42 +102,18 @@ func addressDiags(s string, diags hcl.Diagnostics) hcl.Diagnostics {
 // Terraform's -target does; resources and instances match exactly.
 func (t stateTarget) containsInstance(addr addrs.AbsResourceInstance) bool {
 	if t.isModule() {
-		return moduleContains(t.module, addr.Module)
+		return t.module.Selects(addr.Module)
 	}
-	if !moduleEqual(t.module, addr.Module) || addr.Resource.Resource != *t.resource {
+	if t.module.Compare(addr.Module) != 0 || addr.Resource.Resource != *t.resource {
 		return false
 	}
 	return !t.hasKey || addr.Resource.Key == t.key
 }
 
-func moduleContains(target, m addrs.ModuleInstance) bool {
-	if len(m) < len(target) {
-		return false
-	}
-	for i, s := range target {
-		if m[i].Name != s.Name || (s.Key != addrs.NoKey && m[i].Key != s.Key) {
-			return false
-		}
-	}
-	return true
-}
-
 // moduleHasPrefix reports whether m is prefix or lies inside it, keys
 // compared exactly.
 func moduleHasPrefix(m, prefix addrs.ModuleInstance) bool {
-	return len(m) >= len(prefix) && moduleEqual(m[:len(prefix)], prefix)
-}
-
-func moduleEqual(a, b addrs.ModuleInstance) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return len(m) >= len(prefix) && m[:len(prefix)].Compare(prefix) == 0
 }
 
 // matchingInstances returns the instances of s the target selects, in
