@@ -24,7 +24,7 @@ type Target struct {
 // ParseTarget parses `TYPE.NAME`, `TYPE.NAME[KEY]`, the data and module
 // forms of them, or a module address such as `module.a` or `module.a[0]`.
 func ParseTarget(s string) (Target, hcl.Diagnostics) {
-	if mi, ok := parseModuleAddr(s); ok {
+	if mi, ok := ParseModuleInstanceStr(s); ok {
 		return Target{Resource: AbsResource{Module: mi}, Module: true}, nil
 	}
 	inst, diags := ParseAbsResourceInstanceStr(s)
@@ -34,8 +34,9 @@ func ParseTarget(s string) (Target, hcl.Diagnostics) {
 	return Target{Resource: inst.ContainingResource(), Key: inst.Resource.Key, Instance: strings.HasSuffix(strings.TrimSpace(s), "]")}, nil
 }
 
-// parseModuleAddr parses an address made only of module steps.
-func parseModuleAddr(s string) (ModuleInstance, bool) {
+// ParseModuleInstanceStr parses an address made only of module steps,
+// such as module.a[0].module.b.
+func ParseModuleInstanceStr(s string) (ModuleInstance, bool) {
 	trav, diags := hclsyntax.ParseTraversalAbs([]byte(s), "", hcl.InitialPos)
 	if diags.HasErrors() {
 		return nil, false

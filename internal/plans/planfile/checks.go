@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/plans"
 )
@@ -81,11 +78,7 @@ func parseModuleInstance(s string) (addrs.ModuleInstance, error) {
 	if s == "" {
 		return addrs.RootModuleInstance, nil
 	}
-	trav, diags := hclsyntax.ParseTraversalAbs([]byte(s), "", hcl.InitialPos)
-	if diags.HasErrors() {
-		return nil, fmt.Errorf("invalid module address %q", s)
-	}
-	mi, ok := addrs.ParseModuleInstance(trav)
+	mi, ok := addrs.ParseModuleInstanceStr(s)
 	if !ok {
 		return nil, fmt.Errorf("invalid module address %q", s)
 	}
