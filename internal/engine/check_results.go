@@ -30,8 +30,9 @@ func (o checkObject) key() string {
 // checkRecorder collects the results of conditions during a walk: what
 // the plan document's "checks" says.
 type checkRecorder struct {
-	mu      sync.Mutex
-	objects map[string]*plans.CheckResult
+	mu        sync.Mutex
+	objects   map[string]*plans.CheckResult
+	instances map[string]*plans.CheckInstanceResult // by object key, module instance and instance key
 }
 
 // report records one condition's status for an instance of obj; an
@@ -42,19 +43,20 @@ func (r *checkRecorder) report(obj checkObject, mi addrs.ModuleInstance, key add
 	if r.objects == nil {
 		r.objects = map[string]*plans.CheckResult{}
 	}
-	res, ok := r.objects[obj.key()]
+	if r.instances == nil {
+		r.instances = map[string]*plans.CheckInstanceResult{}
+	}
+	objKey := obj.key()
+	res, ok := r.objects[objKey]
 	if !ok {
 		res = &plans.CheckResult{Kind: obj.kind, Module: obj.module, Resource: obj.resource, Name: obj.name, Status: plans.CheckPass}
-		r.objects[obj.key()] = res
+		r.objects[objKey] = res
 	}
-	var inst *plans.CheckInstanceResult
-	for _, i := range res.Instances {
-		if i.Module.String() == mi.String() && addrs.CompareKeys(i.Key, key) == 0 {
-			inst = i
-		}
-	}
-	if inst == nil {
+	instKey := objKey + "|" + mi.String() + addrs.KeyString(key)
+	inst, ok := r.instances[instKey]
+	if !ok {
 		inst = &plans.CheckInstanceResult{Module: mi, Key: key, Status: plans.CheckPass}
+		r.instances[instKey] = inst
 		res.Instances = append(res.Instances, inst)
 	}
 	inst.Status = inst.Status.Worse(status)
