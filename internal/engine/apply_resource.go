@@ -35,13 +35,7 @@ func (aw *applyWalk) applyResource(ctx context.Context, n *resourceNode) hcl.Dia
 // references.
 func (aw *applyWalk) applyResourceIn(ctx context.Context, n *resourceNode, addr addrs.AbsResource) hcl.Diagnostics {
 	changes := aw.byResource[addr.String()]
-	x := &expansion{}
-	switch {
-	case n.cfg.Count != nil:
-		x.mode = 'C'
-	case n.cfg.ForEach != nil:
-		x.mode = 'E'
-	}
+	x := emptyExpansion(n.cfg)
 	var work []*plans.ResourceInstanceChange
 	values := map[addrs.InstanceKey]cty.Value{}
 	var diags hcl.Diagnostics

@@ -48,13 +48,7 @@ func (e *Engine) NewConsole(ctx context.Context, state *states.State, vars map[s
 		}
 		addr := r.Addr
 		values := map[addrs.InstanceKey]cty.Value{}
-		x := &expansion{}
-		switch {
-		case n.cfg.Count != nil:
-			x.mode = 'C'
-		case n.cfg.ForEach != nil:
-			x.mode = 'E'
-		}
+		x := emptyExpansion(n.cfg)
 		rt, rdiags := w.resourceType(ctx, addr, n.provider, n.cfg.TypeRange.Ptr())
 		if rdiags.HasErrors() {
 			return nil, append(diags, rdiags...)

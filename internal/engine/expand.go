@@ -27,6 +27,22 @@ type expansion struct {
 	unknown *lang.InstanceKeyData
 }
 
+// emptyExpansion is an expansion with no instances yet, in the mode the
+// resource's configuration declares: the start of one built from instance
+// keys already known, such as those in state or in a plan. cfg may be nil,
+// for a resource no longer in the configuration.
+func emptyExpansion(cfg *configs.Resource) *expansion {
+	x := &expansion{}
+	switch {
+	case cfg == nil:
+	case cfg.Count != nil:
+		x.mode = 'C'
+	case cfg.ForEach != nil:
+		x.mode = 'E'
+	}
+	return x
+}
+
 // keyData returns the count/each values for one instance.
 func (x *expansion) keyData(k addrs.InstanceKey) lang.InstanceKeyData {
 	if x.unknown != nil {

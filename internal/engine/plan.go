@@ -331,13 +331,7 @@ func (pw *planWalk) publishPrior(ctx context.Context, n *resourceNode, addr addr
 	if diags.HasErrors() {
 		return
 	}
-	x := &expansion{}
-	switch {
-	case n.cfg.Count != nil:
-		x.mode = 'C'
-	case n.cfg.ForEach != nil:
-		x.mode = 'E'
-	}
+	x := emptyExpansion(n.cfg)
 	values := map[addrs.InstanceKey]cty.Value{}
 	for _, key := range pw.state.InstanceKeys(addr) {
 		var v cty.Value

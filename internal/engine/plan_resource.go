@@ -125,15 +125,11 @@ func (pw *planWalk) refreshResource(ctx context.Context, addr addrs.AbsResource,
 	if diags.HasErrors() {
 		return diags
 	}
-	x := &expansion{}
+	var cfg *configs.Resource
 	if n != nil {
-		switch {
-		case n.cfg.Count != nil:
-			x.mode = 'C'
-		case n.cfg.ForEach != nil:
-			x.mode = 'E'
-		}
+		cfg = n.cfg
 	}
+	x := emptyExpansion(cfg)
 	values := map[addrs.InstanceKey]cty.Value{}
 	for _, key := range pw.state.InstanceKeys(addr) {
 		if !pw.targeted(addr.Instance(key)) {
