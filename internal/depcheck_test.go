@@ -14,6 +14,7 @@ func TestImportDirection(t *testing.T) {
 	const mod = "github.com/strata-dev/strata/"
 	allowed := map[string][]string{
 		"internal/addrs":                       {},
+		"internal/tailbuf":                     {},
 		"internal/configs/configschema":        {},
 		"internal/engine/dag":                  {},
 		"internal/lang/marks":                  {},
@@ -27,7 +28,7 @@ func TestImportDirection(t *testing.T) {
 		"internal/providers/builtin":           {"addrs", "providers", "providers/builtin/terraform"},
 		"internal/providers/builtin/terraform": {"providers", "configs/configschema", "states", "states/statefile", "states/statemgr"},
 		"internal/providers/plugin": {"addrs", "providers", "configs/configschema", "providers/plugin/convert",
-			"providers/plugin/proto/tfplugin5", "providers/plugin/proto/tfplugin6"},
+			"providers/plugin/proto/tfplugin5", "providers/plugin/proto/tfplugin6", "tailbuf"},
 		"internal/providers/plugin/convert":         {"providers", "configs/configschema", "providers/plugin/proto/tfplugin5", "providers/plugin/proto/tfplugin6"},
 		"internal/providers/plugin/proto/tfplugin5": {},
 		"internal/providers/plugin/proto/tfplugin6": {},
@@ -39,7 +40,7 @@ func TestImportDirection(t *testing.T) {
 		"internal/plans/objchange":                  {"configs/configschema"},
 		"internal/engine/hooks":                     {"addrs", "plans"},
 		"internal/engine": {"addrs", "configs", "configs/configschema", "configs/genconfig", "engine/dag", "engine/hooks", "lang", "lang/marks",
-			"plans", "plans/objchange", "providers", "states", "upgrade"},
+			"plans", "plans/objchange", "providers", "states", "tailbuf", "upgrade"},
 		"internal/command/views/render": {"configs/configschema", "plans"},
 		"internal/command/views":        {"addrs", "plans", "states", "engine/hooks", "configs/configschema", "command/views/render"},
 	}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"sync"
 	"syscall"
 	"time"
 
@@ -22,6 +21,7 @@ import (
 	"github.com/strata-dev/strata/internal/lang"
 	"github.com/strata-dev/strata/internal/lang/marks"
 	"github.com/strata-dev/strata/internal/states"
+	"github.com/strata-dev/strata/internal/tailbuf"
 )
 
 // Provisioners: strata runs local-exec, the one provisioner that needs no
@@ -246,7 +246,7 @@ func runLocalExec(ctx context.Context, cfg cty.Value, output func(string)) *hcl.
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
 
-	tail := &tailBuffer{max: localExecOutputMax}
+	tail := tailbuf.New(localExecOutputMax)
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
@@ -280,30 +280,6 @@ func runLocalExec(ctx context.Context, cfg cty.Value, output func(string)) *hcl.
 		return failed("Error running command '%s': %v. Output: %s", command, err, tail.String())
 	}
 	return nil
-}
-
-// tailBuffer keeps the last max bytes written to it. It is safe for
-// concurrent use.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
 }
 
 // provisionerReferences returns the references provisioner blocks make:

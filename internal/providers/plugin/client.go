@@ -19,6 +19,7 @@ import (
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/providers/plugin/proto/tfplugin5"
 	"github.com/strata-dev/strata/internal/providers/plugin/proto/tfplugin6"
+	"github.com/strata-dev/strata/internal/tailbuf"
 )
 
 // Handshake is the go-plugin handshake of Terraform's provider plugins:
@@ -127,7 +128,7 @@ func NewClient(path string, opts ...Option) (providers.Interface, error) {
 		}
 	}
 
-	tail := &tailBuffer{max: stderrTail}
+	tail := tailbuf.New(stderrTail)
 	debugWriter := logger.StandardWriter(&hclog.StandardLoggerOptions{ForceLevel: hclog.Debug})
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  Handshake,
@@ -233,29 +234,6 @@ const maxMessageSize = 256 << 20
 // stderrTail is how much of the end of a plugin's stderr is kept for
 // reporting a crash.
 const stderrTail = 16 << 10
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
-}
 
 // grpcPlugin5 and grpcPlugin6 are the go-plugin plugin types for the two
 // protocol versions; strata is only ever a client.

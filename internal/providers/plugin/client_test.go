@@ -121,19 +121,6 @@ func TestDefaultLogger(t *testing.T) {
 	}
 }
 
-func TestTailBuffer(t *testing.T) {
-	tb := &tailBuffer{max: 8}
-	_, _ = tb.Write([]byte("hello "))
-	_, _ = tb.Write([]byte("world"))
-	if got := tb.String(); got != "lo world" {
-		t.Errorf("tail %q, want the last 8 bytes", got)
-	}
-	_, _ = tb.Write([]byte("0123456789"))
-	if got := tb.String(); got != "23456789" {
-		t.Errorf("tail %q", got)
-	}
-}
-
 func TestCleanupClients(t *testing.T) {
 	// CleanupClients ends every process still open. It may run only once
 	// per process, so it runs in a child test binary.

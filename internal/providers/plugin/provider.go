@@ -16,6 +16,7 @@ import (
 
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/providers/plugin/convert"
+	"github.com/strata-dev/strata/internal/tailbuf"
 )
 
 // Client is a running provider plugin process, seen through
@@ -27,7 +28,7 @@ type Client struct {
 	pid     int
 	wire    wire
 	client  *plugin.Client
-	stderr  *tailBuffer
+	stderr  *tailbuf.Buffer
 	logFile *os.File
 
 	schemaMu sync.Mutex
