@@ -18,8 +18,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/go-uuid"
-
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statefile"
 )
@@ -425,12 +423,12 @@ func (m *HTTP) readSnapshot(ctx context.Context) (*states.State, error) {
 	switch code {
 	case http.StatusOK:
 	case http.StatusNoContent, http.StatusNotFound:
-		return m.fresh(), nil
+		return freshState(), nil
 	default:
 		return nil, statusError("reading the state from "+m.String(), code, data)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return m.fresh(), nil
+		return freshState(), nil
 	}
 	if want := hdr.Get("Content-MD5"); want != "" {
 		sum := md5.Sum(data)
@@ -440,7 +438,7 @@ func (m *HTTP) readSnapshot(ctx context.Context) (*states.State, error) {
 	}
 	s, err := statefile.Read(data)
 	if errors.Is(err, statefile.ErrEmpty) {
-		return m.fresh(), nil
+		return freshState(), nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("failed to load state from %s: %w", m, err)
@@ -449,35 +447,11 @@ func (m *HTTP) readSnapshot(ctx context.Context) (*states.State, error) {
 	return s, nil
 }
 
-func (m *HTTP) fresh() *states.State {
-	s := states.New()
-	s.Lineage, _ = uuid.GenerateUUID()
-	return s
-}
-
 // Write implements Manager: the whole snapshot is sent with update_method,
 // with ?ID=<lock ID> while the lock is held.
 func (m *HTTP) Write(s *states.State) error {
-	if s.Lineage == "" {
-		s.Lineage, _ = uuid.GenerateUUID()
-	}
-	s.TerraformVersion = m.Version
-	if s.Serial < m.serial {
-		s.Serial = m.serial
-	}
-	data, err := statefile.Write(s)
-	if err != nil {
-		return err
-	}
-	if m.read != nil && bytes.Equal(data, m.read) {
-		return nil
-	}
-	if s.Empty() && len(s.CheckResults) == 0 && m.read == nil {
-		// No state before and none now: store nothing.
-		return nil
-	}
-	s.Serial++
-	if data, err = statefile.Write(s); err != nil {
+	data, err := encodeSnapshot(s, m.Version, m.read, m.serial, m.read != nil)
+	if err != nil || data == nil {
 		return err
 	}
 	u := *m.address

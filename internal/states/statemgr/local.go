@@ -1,7 +1,6 @@
 package statemgr
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/hashicorp/go-uuid"
 
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statefile"
@@ -116,14 +113,14 @@ func (m *Local) Read() (*states.State, []Pending, error) {
 func (m *Local) readSnapshot() (*states.State, error) {
 	src, err := os.ReadFile(m.Path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return m.fresh(), nil
+		return freshState(), nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading state file %s: %w", m.Path, err)
 	}
 	s, err := statefile.Read(src)
 	if errors.Is(err, statefile.ErrEmpty) {
-		return m.fresh(), nil
+		return freshState(), nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("failed to load state from %s: %w", m.Path, err)
@@ -135,37 +132,11 @@ func (m *Local) readSnapshot() (*states.State, error) {
 	return s, nil
 }
 
-func (m *Local) fresh() *states.State {
-	s := states.New()
-	s.Lineage, _ = uuid.GenerateUUID()
-	return s
-}
-
 // Write saves s as the new snapshot, unless it is identical to the
 // snapshot on disk. The serial is increased on every real write.
 func (m *Local) Write(s *states.State) error {
-	if s.Lineage == "" {
-		s.Lineage, _ = uuid.GenerateUUID()
-	}
-	s.TerraformVersion = m.Version
-	// Encode with the current serial first: if nothing changed, nothing is
-	// written and the serial stays.
-	if s.Serial < m.serial {
-		s.Serial = m.serial
-	}
-	data, err := statefile.Write(s)
-	if err != nil {
-		return err
-	}
-	if m.read != nil && bytes.Equal(data, m.read) {
-		return nil
-	}
-	if s.Empty() && len(s.CheckResults) == 0 && m.read == nil && !fileExists(m.OutPath) {
-		// No state before and none now: do not create a file.
-		return nil
-	}
-	s.Serial++
-	if data, err = statefile.Write(s); err != nil {
+	data, err := encodeSnapshot(s, m.Version, m.read, m.serial, m.read != nil || fileExists(m.OutPath))
+	if err != nil || data == nil {
 		return err
 	}
 	if err := m.backup(); err != nil {

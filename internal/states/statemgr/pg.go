@@ -1,7 +1,6 @@
 package statemgr
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/go-uuid"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/strata-dev/strata/internal/states"
@@ -539,17 +537,17 @@ func (m *PG) readSnapshot(ctx context.Context, c *pgx.Conn) (*states.State, erro
 	err := c.QueryRow(ctx, "SELECT data FROM "+m.table()+" WHERE name = $1", m.Workspace).Scan(&data)
 	m.read, m.row, m.serial = nil, err == nil, 0
 	if errors.Is(err, pgx.ErrNoRows) {
-		return m.fresh(), nil
+		return freshState(), nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the state from %s: %w", m, err)
 	}
 	if data == nil || *data == "" {
-		return m.fresh(), nil
+		return freshState(), nil
 	}
 	s, err := statefile.Read([]byte(*data))
 	if errors.Is(err, statefile.ErrEmpty) {
-		return m.fresh(), nil
+		return freshState(), nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("failed to load state from %s: %w", m, err)
@@ -558,16 +556,10 @@ func (m *PG) readSnapshot(ctx context.Context, c *pgx.Conn) (*states.State, erro
 	return s, nil
 }
 
-func (m *PG) fresh() *states.State {
-	s := states.New()
-	s.Lineage, _ = uuid.GenerateUUID()
-	return s
-}
-
 // createWorkspace adds the workspace's row with an empty state, unless
 // someone else just did.
 func (m *PG) createWorkspace(ctx context.Context, c *pgx.Conn) error {
-	s := m.fresh()
+	s := freshState()
 	s.TerraformVersion = m.Version
 	s.Serial = 1
 	data, err := statefile.Write(s)
@@ -585,26 +577,8 @@ func (m *PG) createWorkspace(ctx context.Context, c *pgx.Conn) error {
 // manager last read or wrote: a state changed meanwhile by someone who
 // did not respect the lock is reported, not overwritten.
 func (m *PG) Write(s *states.State) error {
-	if s.Lineage == "" {
-		s.Lineage, _ = uuid.GenerateUUID()
-	}
-	s.TerraformVersion = m.Version
-	if s.Serial < m.serial {
-		s.Serial = m.serial
-	}
-	data, err := statefile.Write(s)
-	if err != nil {
-		return err
-	}
-	if m.read != nil && bytes.Equal(data, m.read) {
-		return nil
-	}
-	if s.Empty() && len(s.CheckResults) == 0 && m.read == nil {
-		// No state before and none now: store nothing.
-		return nil
-	}
-	s.Serial++
-	if data, err = statefile.Write(s); err != nil {
+	data, err := encodeSnapshot(s, m.Version, m.read, m.serial, m.read != nil)
+	if err != nil || data == nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), pgTimeout)
