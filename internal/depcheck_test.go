@@ -41,6 +41,9 @@ func TestImportDirection(t *testing.T) {
 		"internal/engine/hooks":                     {"addrs", "plans"},
 		"internal/engine": {"addrs", "configs", "configs/configschema", "configs/genconfig", "engine/dag", "engine/hooks", "lang", "lang/marks",
 			"plans", "plans/objchange", "providers", "states", "tailbuf", "upgrade"},
+		"internal/cliconfig":            {"addrs", "getproviders"},
+		"internal/initwd":               {"addrs", "configs"},
+		"internal/providercache":        {"addrs", "configs", "depsfile", "getproviders"},
 		"internal/command/views/render": {"configs/configschema", "plans"},
 		"internal/command/views":        {"addrs", "plans", "states", "engine/hooks", "configs/configschema", "command/views/render"},
 	}

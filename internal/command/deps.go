@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/cliconfig"
 	"github.com/strata-dev/strata/internal/depsfile"
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/providers/builtin"
@@ -102,7 +103,7 @@ func installedProviders(dir string, getenv func(string) string) map[addrs.Provid
 		}
 		m[inst.Provider] = plugin.Factory(inst.Path, plugin.WithName(inst.Provider.ForDisplay()+" v"+inst.Version.String()))
 	}
-	cli, _ := loadCLIConfig(getenv)
+	cli, _ := cliconfig.Load(getenv)
 	for p, over := range cli.DevOverrides {
 		if exe := devOverrideExecutable(over, p.Type); exe != "" {
 			m[p] = plugin.Factory(exe, plugin.WithName(p.ForDisplay()+" (development override)"))

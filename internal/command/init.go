@@ -3,14 +3,11 @@ package command
 import (
 	"context"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/command/views"
-	"github.com/strata-dev/strata/internal/configs"
 
 	"github.com/spf13/cobra"
 )
@@ -123,43 +120,4 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	v.InitOutput("output_init_success_message", "\n[reset][bold][green]"+success+"[reset][green]\n\n", success)
 	v.InitOutput("output_init_success_cli_message", next+"[reset]\n", next)
 	return nil
-}
-
-// neededProviders lists the providers a configuration uses: the
-// required_providers of its modules and those their resources imply,
-// sorted.
-func neededProviders(cfg *configs.Config) []addrs.Provider {
-	seen := map[addrs.Provider]bool{}
-	cfg.DeepEach(func(c *configs.Config) {
-		for _, p := range moduleProviders(c.Module) {
-			seen[p] = true
-		}
-	})
-	return sortedProviders(seen)
-}
-
-// moduleProviders lists the providers one module uses, sorted.
-func moduleProviders(mod *configs.Module) []addrs.Provider {
-	seen := map[addrs.Provider]bool{}
-	for _, rp := range mod.RequiredProviders {
-		seen[rp.Source] = true
-	}
-	for _, rs := range []map[string]*configs.Resource{mod.ManagedResources, mod.DataResources} {
-		for _, r := range rs {
-			seen[mod.ProviderForLocalName(r.ProviderLocalName())] = true
-		}
-	}
-	for _, p := range mod.ProviderConfigs {
-		seen[mod.ProviderForLocalName(p.Name)] = true
-	}
-	return sortedProviders(seen)
-}
-
-func sortedProviders(seen map[addrs.Provider]bool) []addrs.Provider {
-	out := make([]addrs.Provider, 0, len(seen))
-	for p := range seen {
-		out = append(out, p)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
-	return out
 }

@@ -6,21 +6,56 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
-	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/cliconfig"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/depsfile"
 	"github.com/strata-dev/strata/internal/getproviders"
+	"github.com/strata-dev/strata/internal/initwd"
+	"github.com/strata-dev/strata/internal/providercache"
 )
 
 // providersDir is where init installs providers and every command finds
 // them.
 var providersDir = filepath.Join(".terraform", "providers")
+
+// installModules installs the modules of the configuration whose root
+// module is root (see initwd.InstallModules), printing its progress on v.
+func installModules(ctx context.Context, v *views.View, root *configs.Module, upgrade bool) hcl.Diagnostics {
+	files, diags := initwd.InstallModules(ctx, root, initwd.Options{
+		Upgrade: upgrade,
+		Output:  v.InitOutput,
+		Log:     rawLogger(v),
+	})
+	// Diagnostics about the modules' own files need their sources for
+	// snippets, beside the root module's.
+	if len(files) > 0 {
+		all := make(map[string]*hcl.File, len(v.Files)+len(files))
+		for name, f := range files {
+			all[name] = f
+		}
+		for name, f := range v.Files {
+			all[name] = f
+		}
+		v.SetFiles(all)
+	}
+	return diags
+}
+
+// rawLogger prints progress lines as they are: a "log" message with
+// -json, else a line of text that colorstring does not read.
+func rawLogger(v *views.View) func(string) {
+	return func(line string) {
+		if v.Stream != nil {
+			v.Stream.Log(line)
+			return
+		}
+		v.Raw(line + "\n")
+	}
+}
 
 // installProviders selects, verifies and installs the providers the
 // configuration needs, from -plugin-dir or from the sources the CLI
@@ -32,62 +67,44 @@ func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.
 	if diags.HasErrors() {
 		return diags
 	}
-	cli, cdiags := loadCLIConfig(d.Getenv)
+	cli, cdiags := cliconfig.Load(d.Getenv)
 	if cdiags.HasErrors() {
 		return cdiags
 	}
 	var source getproviders.Source
 	cacheDir := ""
-	creds := cli.credentials(os.Environ())
+	creds := cli.Tokens(os.Environ())
 	if len(opts.pluginDir) > 0 {
 		source = getproviders.DirSource(opts.pluginDir)
 	} else {
 		var sdiags hcl.Diagnostics
-		if source, sdiags = providerSource(cli, d.Getenv, creds); sdiags.HasErrors() {
+		if source, sdiags = cliconfig.ProviderSource(cli, d.Getenv, creds, providersDir); sdiags.HasErrors() {
 			return sdiags
 		}
 		cacheDir = cli.PluginCacheDir
 	}
-	inst := &installer{ctx: ctx, v: v, source: source, client: creds.Client(nil), cacheDir: cacheDir, mayBreakLock: cli.PluginCacheMayBreakLock, upgrade: opts.upgrade}
-	newLocks := depsfile.Locks{}
-	changed := false
-	for _, p := range neededProviders(cfg) {
-		if p.IsBuiltIn() {
-			v.InitLog(fmt.Sprintf("- %s is built in to strata\n", p.String()), p.String()+" is built in to strata")
-			continue
-		}
-		if dir, ok := cli.DevOverrides[p]; ok {
-			v.InitLog(fmt.Sprintf("- Skipping %s: development override in %s\n", p.ForDisplay(), dir), fmt.Sprintf("%s: Skipping, development override in %s", p.ForDisplay(), dir))
-			if old := locks[p]; old != nil {
-				newLocks[p] = old
-			}
-			continue
-		}
-		constraints, cstr, cdiags := providerConstraints(cfg, p)
-		if cdiags.HasErrors() {
-			return cdiags
-		}
-		nl, idiags := inst.install(p, constraints, cstr, locks[p])
-		diags = append(diags, idiags...)
-		if idiags.HasErrors() {
-			return diags
-		}
-		if old := locks[p]; old == nil || old.Version != nl.Version || old.Constraints != nl.Constraints || !sameHashes(old.Hashes, nl.Hashes) {
-			changed = true
-		}
-		newLocks[p] = nl
+	inst := &providercache.Installer{
+		Source:       source,
+		Client:       creds.Client(nil),
+		Dir:          providersDir,
+		CacheDir:     cacheDir,
+		MayBreakLock: cli.PluginCacheMayBreakLock,
+		Upgrade:      opts.upgrade,
+		Log:          v.InitLog,
 	}
-	if inst.community {
+	newLocks, idiags := inst.EnsureProviders(ctx, cfg, locks, cli.DevOverrides)
+	diags = append(diags, idiags...)
+	if idiags.HasErrors() {
+		return diags
+	}
+	if inst.Community() {
 		const partner = "Partner and community providers are signed by their developers.\n" +
 			"If you'd like to know more about provider signing, you can read about it here:\n" +
 			"https://developer.hashicorp.com/terraform/cli/plugins/signing"
 		v.InitLog("\n"+partner+"\n", partner)
 	}
-	diags = append(diags, cli.devOverrideWarning(true)...)
-	if len(newLocks) != len(locks) {
-		changed = true
-	}
-	if !changed {
+	diags = append(diags, cli.DevOverrideWarning(true)...)
+	if !providercache.LocksChanged(locks, newLocks) {
 		return diags
 	}
 	if err := depsfile.Save(depsfile.FileName, newLocks); err != nil {
@@ -100,51 +117,11 @@ func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.
 	return diags
 }
 
-func sameHashes(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	set := map[string]bool{}
-	for _, h := range a {
-		set[h] = true
-	}
-	for _, h := range b {
-		if !set[h] {
-			return false
-		}
-	}
-	return true
-}
-
-// providerConstraints returns the version constraints the modules of the
-// configuration place on a provider, combined.
-func providerConstraints(cfg *configs.Config, p addrs.Provider) (version.Constraints, string, hcl.Diagnostics) {
-	var parts []string
-	cfg.DeepEach(func(c *configs.Config) {
-		for _, name := range sortedNames(c.Module.RequiredProviders) {
-			rp := c.Module.RequiredProviders[name]
-			if rp.Source == p && rp.Requirement.Required != nil {
-				parts = append(parts, rp.Requirement.Required.String())
-			}
-		}
-	})
-	if len(parts) == 0 {
-		return nil, "", nil
-	}
-	s := strings.Join(parts, ", ")
-	c, err := version.NewConstraint(s)
-	if err != nil {
-		return nil, "", errorDiag("Invalid version constraint", err)
-	}
-	return c, s, nil
-}
-
-func abs(p string) string {
-	a, err := filepath.Abs(p)
-	if err != nil {
-		return p
-	}
-	return a
+// devOverrideWarnings loads the CLI configuration for the warning about
+// development overrides; a broken file is reported by init.
+func devOverrideWarnings(d *Deps) hcl.Diagnostics {
+	cfg, _ := cliconfig.Load(d.Getenv)
+	return cfg.DevOverrideWarning(false)
 }
 
 func sortedNames[T any](m map[string]T) []string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/providercache"
 	"github.com/strata-dev/strata/internal/providers"
 )
 
@@ -105,7 +106,7 @@ func runProvidersSchema(ctx context.Context, d *Deps, opts *providersOptions) er
 	}
 	factories := d.Providers(".")
 	out := map[string]any{}
-	for _, p := range neededProviders(cfg) {
+	for _, p := range providercache.NeededProviders(cfg) {
 		f, ok := factories[p]
 		if !ok {
 			v.Diagnostics(errorDiag("Provider not available", errorf("provider %s is not available; run \"strata init\"", p.ForDisplay())))
@@ -224,7 +225,7 @@ func attributeJSON(a *configschema.Attribute) map[string]any {
 // writeProviderTree writes a module's providers, then its child modules,
 // as the branches of terraform providers' tree.
 func writeProviderTree(b *strings.Builder, c *configs.Config, indent string) {
-	provs := moduleProviders(c.Module)
+	provs := providercache.ModuleProviders(c.Module)
 	children := sortedNames(c.Children)
 	n := len(provs) + len(children)
 	branch := func(i int) (string, string) {

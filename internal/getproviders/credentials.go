@@ -89,3 +89,10 @@ func (e statusError) Error() string {
 func unauthorized(code int) bool {
 	return code == http.StatusUnauthorized || code == http.StatusForbidden
 }
+
+// TokenVariable is the TF_TOKEN_ environment variable that holds the
+// token of host.
+func TokenVariable(host string) string {
+	host = strings.ReplaceAll(NormalizeHost(host), "-", "__")
+	return "TF_TOKEN_" + strings.ReplaceAll(host, ".", "_")
+}

@@ -1,4 +1,4 @@
-package command
+package providercache
 
 import (
 	"context"
@@ -11,34 +11,51 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/strata-dev/strata/internal/addrs"
-	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/depsfile"
 	"github.com/strata-dev/strata/internal/getproviders"
 )
 
-// installer installs one provider after another from a source, as
-// Terraform's provider installer does, printing its progress lines.
-type installer struct {
-	ctx    context.Context
-	v      *views.View
-	source getproviders.Source
-	// client downloads packages, with the tokens of the hosts that
-	// serve them.
-	client *http.Client
-	// cacheDir is the plugin cache directory, or "".
-	cacheDir     string
-	mayBreakLock bool
-	upgrade      bool
+// Installer installs one provider after another from a source into Dir,
+// as Terraform's provider installer does, reporting its progress lines
+// through Log.
+type Installer struct {
+	// Source lists and describes the available packages.
+	Source getproviders.Source
+	// Client downloads packages, with the tokens of the hosts that
+	// serve them; nil means http.DefaultClient.
+	Client *http.Client
+	// Dir is where packages are installed: .terraform/providers.
+	Dir string
+	// CacheDir is the plugin cache directory, or "".
+	CacheDir string
+	// MayBreakLock trusts the plugin cache for providers the lock file
+	// has no checksums for yet.
+	MayBreakLock bool
+	// Upgrade selects versions afresh, ignoring the lock file.
+	Upgrade bool
+	// Log reports one progress line: human is the text for a terminal
+	// (colorstring markup allowed, ending in a newline), plain the
+	// message of a -json "log" line.
+	Log func(human, plain string)
 	// community is set once a package signed by someone other than
 	// HashiCorp was installed.
 	community bool
 }
 
-// install selects and installs p and returns its new lock entry.
-func (in *installer) install(p addrs.Provider, constraints version.Constraints, cstr string, lock *depsfile.Lock) (*depsfile.Lock, hcl.Diagnostics) {
-	v := in.v
+// Community reports whether a package signed by someone other than
+// HashiCorp was installed, for init's note about partner providers.
+func (in *Installer) Community() bool { return in.community }
+
+func (in *Installer) log(human, plain string) {
+	if in.Log != nil {
+		in.Log(human, plain)
+	}
+}
+
+// Install selects and installs p and returns its new lock entry.
+func (in *Installer) Install(ctx context.Context, p addrs.Provider, constraints version.Constraints, cstr string, lock *depsfile.Lock) (*depsfile.Lock, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
-	if in.upgrade {
+	if in.Upgrade {
 		// -upgrade selects afresh: earlier checksums no longer apply.
 		lock = nil
 	}
@@ -52,20 +69,20 @@ func (in *installer) install(p addrs.Provider, constraints version.Constraints, 
 			return nil, queryFailed(p, fmt.Errorf("locked provider %s %s does not match configured version constraint %s; must use strata init -upgrade to allow selection of new versions", p.String(), lv, cstr))
 		}
 		locked = lv
-		v.InitLog(fmt.Sprintf("- Reusing previous version of %s from the dependency lock file\n", p.ForDisplay()), p.ForDisplay()+": Reusing previous version from the dependency lock file")
+		in.log(fmt.Sprintf("- Reusing previous version of %s from the dependency lock file\n", p.ForDisplay()), p.ForDisplay()+": Reusing previous version from the dependency lock file")
 		// A package already installed that matches the lock file needs
 		// no source at all.
-		installed := getproviders.PackageDir(providersDir, getproviders.PackageMeta{Provider: p, Version: lv, Platform: getproviders.Platform()})
+		installed := getproviders.PackageDir(in.Dir, getproviders.PackageMeta{Provider: p, Version: lv, Platform: getproviders.Platform()})
 		if h, err := getproviders.Hash(installed); err == nil && getproviders.HasExecutable(installed, p.Type) && lock.HasHash(h) {
 			in.alreadyInstalled(p, lv)
 			return &depsfile.Lock{Provider: p, Version: lv.String(), Constraints: cstr, Hashes: lock.Hashes}, nil
 		}
 	} else if cstr == "" {
-		v.InitLog(fmt.Sprintf("- Finding latest version of %s...\n", p.ForDisplay()), p.ForDisplay()+": Finding latest version...")
+		in.log(fmt.Sprintf("- Finding latest version of %s...\n", p.ForDisplay()), p.ForDisplay()+": Finding latest version...")
 	} else {
-		v.InitLog(fmt.Sprintf("- Finding %s versions matching %q...\n", p.ForDisplay(), cstr), fmt.Sprintf("Finding matching versions for provider: %s, version_constraint: %q", p.ForDisplay(), cstr))
+		in.log(fmt.Sprintf("- Finding %s versions matching %q...\n", p.ForDisplay(), cstr), fmt.Sprintf("Finding matching versions for provider: %s, version_constraint: %q", p.ForDisplay(), cstr))
 	}
-	available, warnings, err := in.source.AvailableVersions(in.ctx, p)
+	available, warnings, err := in.Source.AvailableVersions(ctx, p)
 	if len(warnings) > 0 {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
@@ -84,7 +101,7 @@ func (in *installer) install(p addrs.Provider, constraints version.Constraints, 
 		return nil, append(diags, queryFailed(p, fmt.Errorf("no available releases match the given constraints %s", cstr))...)
 	}
 	platform := getproviders.Platform()
-	meta, err := in.source.PackageMeta(in.ctx, p, selected, platform)
+	meta, err := in.Source.PackageMeta(ctx, p, selected, platform)
 	var unsupported getproviders.ErrPlatformNotSupported
 	if errors.As(err, &unsupported) {
 		return nil, append(diags, &hcl.Diagnostic{
@@ -101,7 +118,7 @@ func (in *installer) install(p addrs.Provider, constraints version.Constraints, 
 	if lock != nil && lock.Version == selected.String() {
 		allowed = lock.Hashes
 	}
-	target := getproviders.PackageDir(providersDir, meta)
+	target := getproviders.PackageDir(in.Dir, meta)
 	var dir string
 	var res getproviders.AuthResult
 	switch {
@@ -111,13 +128,13 @@ func (in *installer) install(p addrs.Provider, constraints version.Constraints, 
 		if err := getproviders.VerifyDir(meta, allowed); err != nil {
 			return nil, append(diags, installFailed(p, selected, err)...)
 		}
-	case in.cacheDir != "":
-		cached := getproviders.PackageDir(in.cacheDir, meta)
+	case in.CacheDir != "":
+		cached := getproviders.PackageDir(in.CacheDir, meta)
 		if in.cacheUsable(p, cached, allowed) {
-			v.InitLog(fmt.Sprintf("- Using %s v%s from the shared cache directory\n", p.ForDisplay(), selected), fmt.Sprintf("%s v%s: Using from the shared cache directory", p.ForDisplay(), selected))
+			in.log(fmt.Sprintf("- Using %s v%s from the shared cache directory\n", p.ForDisplay(), selected), fmt.Sprintf("%s v%s: Using from the shared cache directory", p.ForDisplay(), selected))
 		} else {
 			in.installing(p, selected)
-			if cached, res, err = getproviders.InstallPackage(in.ctx, in.client, meta, in.cacheDir, allowed); err != nil {
+			if cached, res, err = getproviders.InstallPackage(ctx, in.Client, meta, in.CacheDir, allowed); err != nil {
 				return nil, append(diags, installFailed(p, selected, err)...)
 			}
 			in.installed(p, selected, res)
@@ -128,7 +145,7 @@ func (in *installer) install(p addrs.Provider, constraints version.Constraints, 
 		dir = cached
 	default:
 		in.installing(p, selected)
-		if dir, res, err = getproviders.InstallPackage(in.ctx, in.client, meta, providersDir, allowed); err != nil {
+		if dir, res, err = getproviders.InstallPackage(ctx, in.Client, meta, in.Dir, allowed); err != nil {
 			return nil, append(diags, installFailed(p, selected, err)...)
 		}
 		in.installed(p, selected, res)
@@ -156,20 +173,20 @@ func (in *installer) install(p addrs.Provider, constraints version.Constraints, 
 }
 
 // alreadyInstalled prints that an installed package is kept.
-func (in *installer) alreadyInstalled(p addrs.Provider, v *version.Version) {
-	in.v.InitLog(fmt.Sprintf("- Using previously-installed %s v%s\n", p.ForDisplay(), v), fmt.Sprintf("%s v%s: Using previously-installed provider version", p.ForDisplay(), v))
+func (in *Installer) alreadyInstalled(p addrs.Provider, v *version.Version) {
+	in.log(fmt.Sprintf("- Using previously-installed %s v%s\n", p.ForDisplay(), v), fmt.Sprintf("%s v%s: Using previously-installed provider version", p.ForDisplay(), v))
 }
 
 // installing prints the line that starts one installation.
-func (in *installer) installing(p addrs.Provider, v *version.Version) {
-	in.v.InitLog(fmt.Sprintf("- Installing %s v%s...\n", p.ForDisplay(), v), fmt.Sprintf("Installing provider version: %s v%s...", p.ForDisplay(), v))
+func (in *Installer) installing(p addrs.Provider, v *version.Version) {
+	in.log(fmt.Sprintf("- Installing %s v%s...\n", p.ForDisplay(), v), fmt.Sprintf("Installing provider version: %s v%s...", p.ForDisplay(), v))
 }
 
 // installed prints the line that ends one installation.
-func (in *installer) installed(p addrs.Provider, v *version.Version, res getproviders.AuthResult) {
+func (in *Installer) installed(p addrs.Provider, v *version.Version, res getproviders.AuthResult) {
 	// Terraform's -json message runs the key ID into the summary.
 	plain := strings.Replace(res.Summary, ", key ID ", "key_id: ", 1)
-	in.v.InitLog(fmt.Sprintf("- Installed %s v%s (%s)\n", p.ForDisplay(), v, res.Summary), fmt.Sprintf("Installed provider version: %s v%s (%s)", p.ForDisplay(), v, plain))
+	in.log(fmt.Sprintf("- Installed %s v%s (%s)\n", p.ForDisplay(), v, res.Summary), fmt.Sprintf("Installed provider version: %s v%s (%s)", p.ForDisplay(), v, plain))
 	if res.Signed && res.Summary != "signed by HashiCorp" {
 		in.community = true
 	}
@@ -179,12 +196,12 @@ func (in *installer) installed(p addrs.Provider, v *version.Version, res getprov
 // it is: it must match a checksum the lock file records, unless
 // plugin_cache_may_break_dependency_lock_file allows trusting it blindly
 // for a provider not locked yet.
-func (in *installer) cacheUsable(p addrs.Provider, cached string, allowed []string) bool {
+func (in *Installer) cacheUsable(p addrs.Provider, cached string, allowed []string) bool {
 	if !getproviders.HasExecutable(cached, p.Type) {
 		return false
 	}
 	if len(allowed) == 0 {
-		return in.mayBreakLock
+		return in.MayBreakLock
 	}
 	h, err := getproviders.Hash(cached)
 	if err != nil {
@@ -244,9 +261,9 @@ func queryFailed(p addrs.Provider, err error) hcl.Diagnostics {
 // for one, or rejected the one given.
 func unauthorizedAdvice(ua getproviders.ErrUnauthorized) string {
 	if ua.HaveCredentials {
-		return fmt.Sprintf("The token strata sent to %s is not valid there, or does not allow access to this provider. Check the token set for %s in the %s environment variable, in a credentials block of the CLI configuration, or in the credentials.tfrc.json file that \"terraform login\" writes.", ua.Host, ua.Host, tokenVariable(ua.Host))
+		return fmt.Sprintf("The token strata sent to %s is not valid there, or does not allow access to this provider. Check the token set for %s in the %s environment variable, in a credentials block of the CLI configuration, or in the credentials.tfrc.json file that \"terraform login\" writes.", ua.Host, ua.Host, getproviders.TokenVariable(ua.Host))
 	}
-	return fmt.Sprintf("%s is a private registry or mirror. Give strata an API token for it in one of these ways:\n- set the environment variable %s to the token;\n- add a block credentials %q { token = \"...\" } to the CLI configuration file (TF_CLI_CONFIG_FILE or ~/.terraformrc);\n- run \"terraform login %s\", which saves the token in ~/.terraform.d/credentials.tfrc.json.", ua.Host, tokenVariable(ua.Host), ua.Host, ua.Host)
+	return fmt.Sprintf("%s is a private registry or mirror. Give strata an API token for it in one of these ways:\n- set the environment variable %s to the token;\n- add a block credentials %q { token = \"...\" } to the CLI configuration file (TF_CLI_CONFIG_FILE or ~/.terraformrc);\n- run \"terraform login %s\", which saves the token in ~/.terraform.d/credentials.tfrc.json.", ua.Host, getproviders.TokenVariable(ua.Host), ua.Host, ua.Host)
 }
 
 func installFailed(p addrs.Provider, v *version.Version, err error) hcl.Diagnostics {

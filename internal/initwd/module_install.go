@@ -1,4 +1,4 @@
-package command
+package initwd
 
 import (
 	"bytes"
@@ -18,51 +18,67 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/strata-dev/strata/internal/addrs"
-	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
 )
 
-// modulesDir is where init installs remote module packages, one directory
+// ModulesDir is where init installs remote module packages, one directory
 // per module call key, as Terraform does.
-var modulesDir = filepath.Join(".terraform", "modules")
+var ModulesDir = filepath.Join(".terraform", "modules")
 
-// installModules installs the modules the root module calls, and those
+// Options configures InstallModules.
+type Options struct {
+	// Upgrade installs every module afresh, ignoring what an earlier
+	// init installed.
+	Upgrade bool
+	// Output reports a section header: human is the text for a terminal
+	// (colorstring markup allowed), plain the -json "init_output"
+	// message with its code. Nil prints nothing.
+	Output func(code, human, plain string)
+	// Log reports one progress line as it is (sources and directories
+	// are user data, never colorstring markup). Nil prints nothing.
+	Log func(line string)
+}
+
+// InstallModules installs the modules the root module calls, and those
 // they call in turn, and records them in the module manifest
 // (.terraform/modules/modules.json) byte for byte as Terraform writes it.
+// It returns the files of the modules it read, for diagnostics' snippets.
 //
 // Local sources (./x, ../x) are read in place. Git repositories on this
 // machine (git::file://...) are cloned with the git program into
 // .terraform/modules/KEY; a module already installed from the same source
-// is kept unless upgrade is set. Every other source needs the network and
-// is reported as an error. Records of module calls no longer in the
+// is kept unless opts.Upgrade is set. Every other source needs the network
+// and is reported as an error. Records of module calls no longer in the
 // configuration are kept, as Terraform keeps them.
 //
 // The manifest is written even when some module fails, so that what was
 // installed is not fetched again.
-func installModules(ctx context.Context, v *views.View, root *configs.Module, upgrade bool) hcl.Diagnostics {
+func InstallModules(ctx context.Context, root *configs.Module, opts Options) (map[string]*hcl.File, hcl.Diagnostics) {
 	if len(root.ModuleCalls) == 0 {
-		return nil
+		return nil, nil
 	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if upgrade {
-		v.InitOutput("upgrading_modules_message", "[reset][bold]Upgrading modules...[reset]\n", "Upgrading modules...")
-	} else {
-		v.InitOutput("initializing_modules_message", "[reset][bold]Initializing modules...[reset]\n", "Initializing modules...")
+	if opts.Output != nil {
+		if opts.Upgrade {
+			opts.Output("upgrading_modules_message", "[reset][bold]Upgrading modules...[reset]\n", "Upgrading modules...")
+		} else {
+			opts.Output("initializing_modules_message", "[reset][bold]Initializing modules...[reset]\n", "Initializing modules...")
+		}
 	}
 	old, err := configs.ReadModuleManifest(configs.ManifestPath)
 	if err != nil {
-		return hcl.Diagnostics{{
+		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read modules manifest file",
-			Detail:   fmt.Sprintf("Error reading manifest for %s: %s.\n\nRemove the %s directory and run \"strata init\" again to install the modules afresh.", modulesDir, err, modulesDir),
+			Detail:   fmt.Sprintf("Error reading manifest for %s: %s.\n\nRemove the %s directory and run \"strata init\" again to install the modules afresh.", ModulesDir, err, ModulesDir),
 		}}
 	}
 	inst := &moduleInstaller{
 		ctx:     ctx,
-		v:       v,
-		upgrade: upgrade,
+		log:     opts.Log,
+		upgrade: opts.Upgrade,
 		parser:  configs.NewParser(),
 		records: map[string]configs.ModuleRecord{},
 	}
@@ -78,31 +94,17 @@ func installModules(ctx context.Context, v *views.View, root *configs.Module, up
 	if inst.loadDiags.HasErrors() {
 		diags = append(diags, inst.loadDiags...)
 	}
-
-	// Diagnostics about the modules' own files need their sources for
-	// snippets, beside the root module's.
-	files := make(map[string]*hcl.File, len(v.Files))
-	for name, f := range v.Files {
-		files[name] = f
-	}
-	for name, f := range inst.parser.Files() {
-		if _, ok := files[name]; !ok {
-			files[name] = f
-		}
-	}
-	v.SetFiles(files)
-
 	if err := inst.writeManifest(); err != nil {
-		diags = append(diags, errorDiag("Failed to write the module manifest", err)...)
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to write the module manifest", Detail: err.Error()})
 	}
-	return diags
+	return inst.parser.Files(), diags
 }
 
 // moduleInstaller walks the module calls of a configuration, installing
 // each module and recording where it is.
 type moduleInstaller struct {
 	ctx     context.Context
-	v       *views.View
+	log     func(line string)
 	upgrade bool
 	parser  *configs.Parser
 	// records is the manifest being built: what was there before, with
@@ -117,12 +119,9 @@ type moduleInstaller struct {
 // logf prints one progress line, as it is: a "log" message with -json.
 // Paths and sources are not colorstring markup.
 func (i *moduleInstaller) logf(format string, args ...any) {
-	line := fmt.Sprintf(format, args...)
-	if i.v.Stream != nil {
-		i.v.Stream.Log(line)
-		return
+	if i.log != nil {
+		i.log(fmt.Sprintf(format, args...))
 	}
-	i.v.Raw(line + "\n")
 }
 
 // moduleOrigin says where a module's files are: its directory and, for a
@@ -217,7 +216,7 @@ func (i *moduleInstaller) installModule(call *configs.ModuleCall, p addrs.Module
 		}
 		i.forget(key)
 		// A package an earlier init cloned for this key is stale now.
-		os.RemoveAll(filepath.Join(modulesDir, key))
+		os.RemoveAll(filepath.Join(ModulesDir, key))
 		if !hasModuleFiles(dir) {
 			return moduleOrigin{}, "", hcl.Diagnostics{unreadableModuleDir(call, dir)}
 		}
@@ -235,7 +234,7 @@ func (i *moduleInstaller) installModule(call *configs.ModuleCall, p addrs.Module
 				Subject:  call.SourceRange.Ptr(),
 			}}
 		}
-		pkgDir := filepath.Join(modulesDir, key)
+		pkgDir := filepath.Join(ModulesDir, key)
 		origin := moduleOrigin{dir: pkgDir, pkgDir: pkgDir, pkgAddr: gs.display}
 		if gs.subdir != "" {
 			origin.dir = filepath.Join(pkgDir, filepath.FromSlash(gs.subdir))

@@ -1,4 +1,4 @@
-package command
+package cliconfig
 
 import (
 	"os"
@@ -24,11 +24,11 @@ func TestCLIConfigCredentials(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "ignored.txt"), `credentials "x.example.com" { token = "no" }`)
 	env := map[string]string{"HOME": home}
 	getenv := func(k string) string { return env[k] }
-	cfg, diags := loadCLIConfig(getenv)
+	cfg, diags := Load(getenv)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	got := cfg.credentials([]string{
+	got := cfg.Tokens([]string{
 		"TF_TOKEN_my__registry_example_com=dashes",
 		"TF_TOKEN_login_example_com=env",
 		"TF_TOKEN_127_0_0_1:8443=port",
@@ -44,15 +44,22 @@ func TestCLIConfigCredentials(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("wrong result (-want +got)\n%s", diff)
 	}
-	if got := tokenVariable("my-registry.Example.com"); got != "TF_TOKEN_my__registry_example_com" {
+	if got := getproviders.TokenVariable("my-registry.Example.com"); got != "TF_TOKEN_my__registry_example_com" {
 		t.Errorf("tokenVariable: %s", got)
 	}
 
 	// A configuration file named in TF_CLI_CONFIG_FILE replaces the
 	// directory, credentials.tfrc.json included.
 	env["TF_CLI_CONFIG_FILE"] = filepath.Join(home, ".terraformrc")
-	cfg, _ = loadCLIConfig(getenv)
-	if diff := cmp.Diff(getproviders.Credentials{"main.example.com": "main"}, cfg.credentials(nil)); diff != "" {
+	cfg, _ = Load(getenv)
+	if diff := cmp.Diff(getproviders.Credentials{"main.example.com": "main"}, cfg.Tokens(nil)); diff != "" {
 		t.Errorf("with TF_CLI_CONFIG_FILE (-want +got)\n%s", diff)
+	}
+}
+
+func writeFile(t *testing.T, path, src string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,4 +1,4 @@
-package command
+package cliconfig
 
 import (
 	"fmt"
@@ -15,17 +15,17 @@ import (
 	"github.com/strata-dev/strata/internal/getproviders"
 )
 
-// cliConfig is what strata reads from Terraform's CLI configuration file
+// Config is what strata reads from Terraform's CLI configuration file
 // (TF_CLI_CONFIG_FILE, else ~/.terraformrc): the provider installation
 // methods, development overrides, the plugin cache and host service
 // overrides. The file is HCL 1, as Terraform parses it: dev_overrides keys
 // are quoted provider addresses, which HCL 2 does not allow.
-type cliConfig struct {
+type Config struct {
 	// Path is the file read, or "" when there was none.
 	Path string
 	// Methods are the provider_installation methods in order; nil when the
 	// file has no provider_installation block (the implied methods apply).
-	Methods []installMethod
+	Methods []Method
 	// DevOverrides maps providers to the directory of a binary to run
 	// instead of an installed package.
 	DevOverrides map[addrs.Provider]string
@@ -40,8 +40,8 @@ type cliConfig struct {
 	Credentials getproviders.Credentials
 }
 
-// installMethod is one block of provider_installation.
-type installMethod struct {
+// Method is one block of provider_installation.
+type Method struct {
 	// Kind is filesystem_mirror, network_mirror or direct.
 	Kind string
 	// Location is the mirror's path or URL.
@@ -49,13 +49,13 @@ type installMethod struct {
 	Include, Exclude []string
 }
 
-// loadCLIConfig reads the CLI configuration as Terraform does: the file
+// Load reads the CLI configuration as Terraform does: the file
 // TF_CLI_CONFIG_FILE (or the older TERRAFORM_CONFIG) names, else
 // ~/.terraformrc and then every *.tfrc and *.tfrc.json file in the CLI
 // configuration directory ~/.terraform.d, where "terraform login" writes
 // credentials.tfrc.json. A missing file is an empty configuration.
 // Environment variables override the files.
-func loadCLIConfig(getenv func(string) string) (*cliConfig, hcl.Diagnostics) {
+func Load(getenv func(string) string) (*Config, hcl.Diagnostics) {
 	path := getenv("TF_CLI_CONFIG_FILE")
 	if path == "" {
 		path = getenv("TERRAFORM_CONFIG")
@@ -73,7 +73,7 @@ func loadCLIConfig(getenv func(string) string) (*cliConfig, hcl.Diagnostics) {
 			files = append(files, more...)
 		}
 	}
-	cfg := &cliConfig{}
+	cfg := &Config{}
 	var diags hcl.Diagnostics
 	for _, f := range files {
 		fc, fdiags := parseCLIConfigFile(f)
@@ -106,7 +106,7 @@ func homeDir(getenv func(string) string) string {
 // merge adds the settings of a later file to cfg: the first plugin cache
 // directory wins, later hosts and credentials replace earlier ones, and
 // only one file may hold a provider_installation block.
-func (cfg *cliConfig) merge(o *cliConfig) hcl.Diagnostics {
+func (cfg *Config) merge(o *Config) hcl.Diagnostics {
 	if o.Methods != nil || o.DevOverrides != nil {
 		if cfg.Methods != nil || cfg.DevOverrides != nil {
 			return hcl.Diagnostics{{
@@ -140,8 +140,8 @@ func (cfg *cliConfig) merge(o *cliConfig) hcl.Diagnostics {
 }
 
 // parseCLIConfigFile reads one CLI configuration file, HCL 1 or JSON.
-func parseCLIConfigFile(path string) (*cliConfig, hcl.Diagnostics) {
-	cfg := &cliConfig{}
+func parseCLIConfigFile(path string) (*Config, hcl.Diagnostics) {
+	cfg := &Config{}
 	src, err := os.ReadFile(path)
 	if err != nil || len(strings.TrimSpace(string(src))) == 0 {
 		return cfg, nil
@@ -218,7 +218,7 @@ func parseCLIConfigFile(path string) (*cliConfig, hcl.Diagnostics) {
 		if !ok {
 			return cfg, bad("provider_installation must be a block.")
 		}
-		cfg.Methods = []installMethod{}
+		cfg.Methods = []Method{}
 		for _, item := range body.List.Items {
 			if len(item.Keys) != 1 {
 				return cfg, bad("invalid provider_installation block structure.")
@@ -243,7 +243,7 @@ func parseCLIConfigFile(path string) (*cliConfig, hcl.Diagnostics) {
 			if err := hcl1.DecodeObject(&m, obj); err != nil {
 				return cfg, bad("invalid %s block: %s.", kind, err)
 			}
-			method := installMethod{Kind: kind, Include: m.Include, Exclude: m.Exclude}
+			method := Method{Kind: kind, Include: m.Include, Exclude: m.Exclude}
 			switch kind {
 			case "filesystem_mirror":
 				if m.Path == "" {
@@ -270,7 +270,7 @@ func parseCLIConfigFile(path string) (*cliConfig, hcl.Diagnostics) {
 	return cfg, nil
 }
 
-func (cfg *cliConfig) decodeDevOverrides(obj *ast.ObjectType, bad func(string, ...any) hcl.Diagnostics) hcl.Diagnostics {
+func (cfg *Config) decodeDevOverrides(obj *ast.ObjectType, bad func(string, ...any) hcl.Diagnostics) hcl.Diagnostics {
 	var m map[string]string
 	if err := hcl1.DecodeObject(&m, obj); err != nil {
 		return bad("invalid dev_overrides block: %s.", err)
@@ -288,10 +288,10 @@ func (cfg *cliConfig) decodeDevOverrides(obj *ast.ObjectType, bad func(string, .
 	return nil
 }
 
-// devOverrideWarning is the warning Terraform prints on every command that
+// DevOverrideWarning is the warning Terraform prints on every command that
 // uses providers while development overrides are set; init says so
 // differently.
-func (cfg *cliConfig) devOverrideWarning(forInit bool) hcl.Diagnostics {
+func (cfg *Config) DevOverrideWarning(forInit bool) hcl.Diagnostics {
 	if len(cfg.DevOverrides) == 0 {
 		return nil
 	}
@@ -309,19 +309,12 @@ func (cfg *cliConfig) devOverrideWarning(forInit bool) hcl.Diagnostics {
 	return hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Provider development overrides are in effect", Detail: detail}}
 }
 
-// devOverrideWarnings loads the CLI configuration for the warning about
-// development overrides; a broken file is reported by init.
-func devOverrideWarnings(d *Deps) hcl.Diagnostics {
-	cfg, _ := loadCLIConfig(d.Getenv)
-	return cfg.devOverrideWarning(false)
-}
-
-// providerSource builds the installation source the CLI configuration
+// ProviderSource builds the installation source the CLI configuration
 // describes. Without a provider_installation block it is Terraform's
 // implied one: the implied local mirror directories for the providers
 // found there, the origin registry for all others, and the packages
 // already in .terraform/providers.
-func providerSource(cfg *cliConfig, getenv func(string) string, creds getproviders.Credentials) (getproviders.Source, hcl.Diagnostics) {
+func ProviderSource(cfg *Config, getenv func(string) string, creds getproviders.Credentials, providersDir string) (getproviders.Source, hcl.Diagnostics) {
 	reg := &getproviders.Registry{Services: cfg.Hosts, Credentials: creds}
 	if cfg.Methods == nil {
 		local := getproviders.DirSource(getproviders.ImpliedMirrors(getenv))
@@ -352,12 +345,12 @@ func providerSource(cfg *cliConfig, getenv func(string) string, creds getprovide
 	return ms, nil
 }
 
-// credentials are the tokens for private registries and mirrors: those of
+// Tokens are the tokens for private registries and mirrors: those of
 // the credentials blocks, overridden by TF_TOKEN_<host> environment
 // variables. In the variable name a host's dots may be written as "_" and
 // its dashes as "__", since shells allow neither in names, so
 // TF_TOKEN_my__registry_example_com is the token of my-registry.example.com.
-func (cfg *cliConfig) credentials(environ []string) getproviders.Credentials {
+func (cfg *Config) Tokens(environ []string) getproviders.Credentials {
 	out := getproviders.Credentials{}
 	for host, tok := range cfg.Credentials {
 		out[host] = tok
@@ -375,11 +368,4 @@ func (cfg *cliConfig) credentials(environ []string) getproviders.Credentials {
 		out[getproviders.NormalizeHost(host)] = val
 	}
 	return out
-}
-
-// tokenVariable is the TF_TOKEN_ environment variable that holds the
-// token of host.
-func tokenVariable(host string) string {
-	host = strings.ReplaceAll(getproviders.NormalizeHost(host), "-", "__")
-	return "TF_TOKEN_" + strings.ReplaceAll(host, ".", "_")
 }

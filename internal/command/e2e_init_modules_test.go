@@ -1,0 +1,234 @@
+package command
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/strata-dev/strata/internal/configs"
+)
+
+// TestE2EInitModules: init installs local and git modules, prints them,
+// // again, then with -upgrade.
+func TestE2EInitModules(t *testing.T) {
+	bare, _ := moduleRepo(t)
+	url := "git::file://" + filepath.ToSlash(bare)
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"main.tf":                     "module \"net\" {\n  source = \"./modules/net\"\n}\n\nmodule \"vpc\" {\n  source = \"" + url + "//vpc?ref=v1.0\"\n}\n\noutput \"vpc\" {\n  value = module.vpc.version\n}\n",
+		"modules/net/main.tf":         "module \"subnets\" {\n  source = \"./subnets\"\n}\n",
+		"modules/net/subnets/main.tf": `output "cidr" { value = "10.0.0.0/16" }`,
+	})
+
+	r := mustStrata(t, dir, 0, "init", "-no-color")
+	want := "Initializing modules...\n" +
+		"- net in modules/net\n" +
+		"- net.subnets in modules/net/subnets\n" +
+		"Downloading " + url + "?ref=v1.0 for vpc...\n" +
+		"- vpc in .terraform/modules/vpc/vpc\n" +
+		"- vpc.inner in .terraform/modules/vpc/vpc/inner\n" +
+		"Initializing provider plugins...\n"
+	if !strings.Contains(r.stdout, "Initializing the backend...\n"+want) {
+		t.Errorf("init output lacks the modules section:\n%s\nwant:\n%s", r.stdout, want)
+	}
+	wantManifest := `{"Modules":[{"Key":"","Source":"","Dir":"."},` +
+		`{"Key":"net","Source":"./modules/net","Dir":"modules/net"},` +
+		`{"Key":"net.subnets","Source":"./subnets","Dir":"modules/net/subnets"},` +
+		`{"Key":"vpc","Source":"` + url + `//vpc?ref=v1.0","Dir":".terraform/modules/vpc/vpc"},` +
+		`{"Key":"vpc.inner","Source":"./inner","Dir":".terraform/modules/vpc/vpc/inner"}]}`
+	if got := string(readFile(t, filepath.Join(dir, configs.ManifestPath))); got != wantManifest {
+		t.Errorf("wrong manifest\n got: %s\nwant: %s", got, wantManifest)
+	}
+	if !strings.Contains(string(readFile(t, filepath.Join(dir, ".terraform/modules/vpc/vpc/main.tf"))), `"one"`) {
+		t.Errorf("the module was not checked out at v1.0")
+	}
+
+	r = mustStrata(t, dir, 0, "init", "-no-color")
+	if !strings.Contains(r.stdout, "Initializing modules...\nInitializing provider plugins...\n") {
+		t.Errorf("re-init did not keep the installed modules:\n%s", r.stdout)
+	}
+	r = mustStrata(t, dir, 0, "init", "-no-color", "-upgrade")
+	if !strings.Contains(r.stdout, "Upgrading modules...\n"+strings.TrimPrefix(want, "Initializing modules...\n")) {
+		t.Errorf("init -upgrade did not install the modules again:\n%s", r.stdout)
+	}
+	if got := string(readFile(t, filepath.Join(dir, configs.ManifestPath))); got != wantManifest {
+		t.Errorf("wrong manifest after -upgrade\n got: %s\nwant: %s", got, wantManifest)
+	}
+}
+
+// TestE2EInitModuleNetworkSource: a module that would need the network
+// fails init with exit code 1 and a diagnostic at its source.
+func TestE2EInitModuleNetworkSource(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), "module \"consul\" {\n  source  = \"hashicorp/consul/aws\"\n  version = \"0.1.0\"\n}\n")
+	r := mustStrata(t, dir, 1, "init", "-no-color")
+	if !strings.Contains(r.stdout, "Initializing modules...\n") || strings.Contains(r.stdout, "Initializing provider plugins") {
+		t.Errorf("wrong output:\n%s", r.stdout)
+	}
+	for _, want := range []string{
+		"Error: Failed to download module",
+		"on main.tf line 2, in module \"consul\":",
+		`2:   source  = "hashicorp/consul/aws"`,
+		`strata cannot fetch module "hashicorp/consul/aws" for module.consul because it needs the network`,
+	} {
+		if !strings.Contains(flat(r.stderr), flat(want)) {
+			t.Errorf("error output lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}
+
+// TestE2EInitModulesMatchTerraform: for the same configuration, strata
+// init writes the manifest Terraform writes, byte for byte, and prints the
+// same modules section.
+func TestE2EInitModulesMatchTerraform(t *testing.T) {
+	tf := terraformBin(t)
+	files := map[string]string{
+		"main.tf":                     "module \"net\" {\n  source = \"./modules/net\"\n}\nmodule \"app\" {\n  source = \"./modules/app/\"\n}\n",
+		"modules/net/main.tf":         "module \"subnets\" {\n  source = \"./subnets\"\n}\nmodule \"sib\" {\n  source = \"../app\"\n}\n",
+		"modules/net/subnets/main.tf": `output "x" { value = 1 }`,
+		"modules/app/main.tf":         `output "y" { value = 2 }`,
+	}
+	cases := map[string]map[string]string{"local": files}
+	if _, err := exec.LookPath("git"); err == nil {
+		bare, _ := moduleRepo(t)
+		url := "git::file://" + filepath.ToSlash(bare)
+		withGit := map[string]string{}
+		for k, v := range files {
+			withGit[k] = v
+		}
+		withGit["git.tf"] = "module \"g\" {\n  source = \"" + url + "//vpc?ref=v1.0\"\n}\nmodule \"whole\" {\n  source = \"" + url + "\"\n}\n"
+		cases["git"] = withGit
+	}
+	names := make([]string, 0, len(cases))
+	for n := range cases {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			tfDir, stDir := t.TempDir(), t.TempDir()
+			writeTree(t, tfDir, cases[name])
+			writeTree(t, stDir, cases[name])
+			tr := runIn(t, tfDir, "", tf, "init", "-no-color", "-input=false")
+			if tr.code != 0 {
+				t.Fatalf("terraform init: %s%s", tr.stdout, tr.stderr)
+			}
+			sr := mustStrata(t, stDir, 0, "init", "-no-color")
+			want := string(readFile(t, filepath.Join(tfDir, configs.ManifestPath)))
+			got := string(readFile(t, filepath.Join(stDir, configs.ManifestPath)))
+			if got != want {
+				t.Errorf("manifests differ\nterraform: %s\n   strata: %s", want, got)
+			}
+			if w, g := modulesSection(tr.stdout), modulesSection(sr.stdout); w != g {
+				t.Errorf("modules sections differ\nterraform:\n%s\nstrata:\n%s", w, g)
+			}
+		})
+	}
+}
+
+// modulesSection returns init's output from "Initializing modules..." to
+// the next section.
+func modulesSection(out string) string {
+	i := strings.Index(out, "Initializing modules...")
+	if i < 0 {
+		return ""
+	}
+	out = out[i:]
+	if j := strings.Index(out, "Initializing provider plugins..."); j >= 0 {
+		out = out[:j]
+	}
+	return out
+}
+
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, p, src)
+	}
+}
+
+// testGitRepo is a git repository made for a test.
+type testGitRepo struct {
+	t   *testing.T
+	dir string
+}
+
+// gitCommand runs git in dir with an identity and no user configuration.
+func gitCommand(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	base := []string{"-c", "user.name=strata", "-c", "user.email=strata@example.com", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", "-c", "init.defaultBranch=main"}
+	cmd := exec.Command("git", append(base, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// newTestGitRepo makes an empty repository in a temporary directory, or
+// skips the test when git is not installed.
+func newTestGitRepo(t *testing.T) *testGitRepo {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed, so git module sources cannot be tested")
+	}
+	dir := filepath.Join(t.TempDir(), "src")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitCommand(t, dir, "init", "-q", "-b", "main")
+	return &testGitRepo{t: t, dir: dir}
+}
+
+// commit writes files and commits them, tagging the commit when tag is
+// set, and returns the commit's hash.
+func (r *testGitRepo) commit(files map[string]string, tag string) string {
+	r.t.Helper()
+	writeTree(r.t, r.dir, files)
+	gitCommand(r.t, r.dir, "add", "-A")
+	gitCommand(r.t, r.dir, "commit", "-q", "-m", "change")
+	if tag != "" {
+		gitCommand(r.t, r.dir, "tag", tag)
+	}
+	return gitCommand(r.t, r.dir, "rev-parse", "HEAD")
+}
+
+// bare clones the repository as a bare one and returns its path; a later
+// push updates it.
+func (r *testGitRepo) bare() string {
+	r.t.Helper()
+	dst := filepath.Join(filepath.Dir(r.dir), "repo.git")
+	if _, err := os.Stat(dst); os.IsNotExist(err) {
+		gitCommand(r.t, filepath.Dir(r.dir), "clone", "-q", "--bare", r.dir, dst)
+	} else {
+		gitCommand(r.t, r.dir, "push", "-q", "--all", dst)
+		gitCommand(r.t, r.dir, "push", "-q", "--tags", dst)
+	}
+	return dst
+}
+
+// moduleRepo makes a bare repository whose v1.0 tag holds version "one"
+// of a module in vpc/ (calling a local module vpc/inner) and whose main
+// branch has moved on to "two". It also has a branch dev at v1.0.
+func moduleRepo(t *testing.T) (bare, v1Commit string) {
+	t.Helper()
+	r := newTestGitRepo(t)
+	v1Commit = r.commit(map[string]string{
+		"main.tf":           `output "version" { value = "root-one" }`,
+		"vpc/main.tf":       "output \"version\" { value = \"one\" }\nmodule \"inner\" {\n  source = \"./inner\"\n}\n",
+		"vpc/inner/main.tf": `output "i" { value = 1 }`,
+		"other/main.tf":     `output "o" { value = 1 }`,
+	}, "v1.0")
+	gitCommand(t, r.dir, "branch", "dev")
+	r.commit(map[string]string{"vpc/main.tf": "output \"version\" { value = \"two\" }\nmodule \"inner\" {\n  source = \"./inner\"\n}\n"}, "")
+	return r.bare(), v1Commit
+}

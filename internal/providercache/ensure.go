@@ -1,0 +1,90 @@
+package providercache
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/depsfile"
+)
+
+// EnsureProviders installs every provider cfg needs, skipping built-in
+// providers and those with a development override (whose lock entries
+// are kept as they were), and returns the new lock entries. On an error
+// it returns what it has so far and stops.
+func (in *Installer) EnsureProviders(ctx context.Context, cfg *configs.Config, locks depsfile.Locks, devOverrides map[addrs.Provider]string) (depsfile.Locks, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	newLocks := depsfile.Locks{}
+	for _, p := range NeededProviders(cfg) {
+		if p.IsBuiltIn() {
+			in.log(fmt.Sprintf("- %s is built in to strata\n", p.String()), p.String()+" is built in to strata")
+			continue
+		}
+		if dir, ok := devOverrides[p]; ok {
+			in.log(fmt.Sprintf("- Skipping %s: development override in %s\n", p.ForDisplay(), dir), fmt.Sprintf("%s: Skipping, development override in %s", p.ForDisplay(), dir))
+			if old := locks[p]; old != nil {
+				newLocks[p] = old
+			}
+			continue
+		}
+		constraints, cstr, cdiags := Constraints(cfg, p)
+		if cdiags.HasErrors() {
+			return newLocks, append(diags, cdiags...)
+		}
+		nl, idiags := in.Install(ctx, p, constraints, cstr, locks[p])
+		diags = append(diags, idiags...)
+		if idiags.HasErrors() {
+			return newLocks, diags
+		}
+		newLocks[p] = nl
+	}
+	return newLocks, diags
+}
+
+// LocksChanged reports whether the lock entries differ: another set of
+// providers, or a provider with another version, constraints or set of
+// checksums.
+func LocksChanged(old, new depsfile.Locks) bool {
+	if len(old) != len(new) {
+		return true
+	}
+	for p, nl := range new {
+		ol := old[p]
+		if ol == nil || ol.Version != nl.Version || ol.Constraints != nl.Constraints || !sameHashes(ol.Hashes, nl.Hashes) {
+			return true
+		}
+	}
+	return false
+}
+
+func sameHashes(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	set := map[string]bool{}
+	for _, h := range a {
+		set[h] = true
+	}
+	for _, h := range b {
+		if !set[h] {
+			return false
+		}
+	}
+	return true
+}
+
+func abs(p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	return a
+}
+
+func errorDiag(summary string, err error) hcl.Diagnostics {
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: err.Error()}}
+}
