@@ -21,6 +21,18 @@ type initOptions struct {
 	// it is.
 	withBackend bool
 	backend     backendInitFlags
+	// get is false for -get=false: modules are not installed.
+	get bool
+	// lockfile is the -lockfile mode: "readonly" or "".
+	lockfile string
+	// fromModule is the -from-module source to copy into the empty
+	// working directory first.
+	fromModule string
+	// testDirectory and ignoreRemoteVersion are accepted as Terraform
+	// accepts them; strata has no test files or remote backends that
+	// use them during init.
+	testDirectory       string
+	ignoreRemoteVersion bool
 }
 
 func newInitCommand(d *Deps, runF func(*initOptions) error) *cobra.Command {
@@ -50,6 +62,11 @@ func newInitCommand(d *Deps, runF func(*initOptions) error) *cobra.Command {
 	cmd.Flags().StringArrayVar(&opts.pluginDir, "plugin-dir", nil, "Directory containing plugin binaries, laid out as\nHOST/NAMESPACE/TYPE/VERSION/OS_ARCH/. This overrides all\ndefault search paths for plugins. May be given more than once.")
 	cmd.Flags().BoolVar(&opts.upgrade, "upgrade", false, "Install the latest provider versions allowed by the\nconfiguration, ignoring the versions in the dependency lock\nfile.")
 	cmd.Flags().BoolVar(&opts.withBackend, "backend", true, "Disable backend or HCP Terraform initialization\nfor this configuration and use what was previously\ninitialized instead.")
+	cmd.Flags().BoolVar(&opts.get, "get", true, "Disable downloading modules for this configuration.")
+	cmd.Flags().StringVar(&opts.lockfile, "lockfile", "", "Set a dependency lockfile mode. Currently only \"readonly\" is valid.")
+	cmd.Flags().StringVar(&opts.fromModule, "from-module", "", "Copy the contents of the given module into the target\ndirectory before initialization.")
+	cmd.Flags().StringVar(&opts.testDirectory, "test-directory", "tests", "Set the test directory, defaults to \"tests\".")
+	cmd.Flags().BoolVar(&opts.ignoreRemoteVersion, "ignore-remote-version", false, "Accepted for compatibility; strata has no remote backend\nwhose version it checks.")
 	opts.backend.register(cmd.Flags())
 	return cmd
 }
@@ -67,6 +84,11 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 				Summary:  "The -migrate-state and -json options are mutually-exclusive",
 				Detail:   "strata cannot ask for interactive approval when -json is set. To use the -migrate-state option, disable the -json option.",
 			}})
+			return errReported
+		}
+	}
+	if opts.fromModule != "" {
+		if hasErrors(v, copyFromModule(ctx, v, opts.fromModule)) {
 			return errReported
 		}
 	}
@@ -90,16 +112,24 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 			return errReported
 		}
 	}
-	if hasErrors(v, installModules(ctx, v, mod, opts.upgrade)) {
-		return errReported
+	if opts.get {
+		if hasErrors(v, installModules(ctx, v, mod, opts.upgrade)) {
+			return errReported
+		}
 	}
 	// With the modules in place, the whole configuration can be loaded.
-	cfg, _, cdiags := loadConfig(v)
+	cfg, cdiags := loadConfigForInit(v)
 	if hasErrors(v, cdiags) {
 		return errReported
 	}
 	v.InitOutput("initializing_provider_plugin_message", "[reset][bold]Initializing provider plugins...[reset]\n", "Initializing provider plugins...")
-	if hasErrors(v, installProviders(ctx, d, v, cfg, opts)) {
+	pdiags := installProviders(ctx, d, v, cfg, opts)
+	if !pdiags.HasErrors() && v.Stream == nil {
+		// As in Terraform, a blank line ends the providers' section,
+		// before its warnings and the success message.
+		v.Raw("\n")
+	}
+	if hasErrors(v, pdiags) {
 		return errReported
 	}
 	// With -backend=false Terraform creates no .terraform directory of
@@ -117,7 +147,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 		"If you ever set or change modules or backend configuration for strata,\n" +
 		"rerun this command to reinitialize your working directory. If you forget, other\n" +
 		"commands will detect it and remind you to do so if necessary."
-	v.InitOutput("output_init_success_message", "\n[reset][bold][green]"+success+"[reset][green]\n\n", success)
+	v.InitOutput("output_init_success_message", "[reset][bold][green]"+success+"[reset][green]\n\n", success)
 	v.InitOutput("output_init_success_cli_message", next+"[reset]\n", next)
 	return nil
 }

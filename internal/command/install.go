@@ -6,9 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/cliconfig"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
@@ -63,6 +65,10 @@ func rawLogger(v *views.View) func(string) {
 // through the plugin cache when one is set, and records them in the
 // dependency lock file.
 func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.Config, opts *initOptions) hcl.Diagnostics {
+	readonly := opts.lockfile == "readonly"
+	if readonly && opts.upgrade {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "The -upgrade flag conflicts with -lockfile=readonly."}}
+	}
 	locks, diags := depsfile.Load(depsfile.FileName)
 	if diags.HasErrors() {
 		return diags
@@ -107,14 +113,57 @@ func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.
 	if !providercache.LocksChanged(locks, newLocks) {
 		return diags
 	}
+	if readonly {
+		// As in Terraform: another selection is an error, new checksums
+		// only a warning; the file is left as it is either way.
+		if !providercache.SameSelections(locks, newLocks) {
+			return append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Provider dependency changes detected",
+				Detail:   "Changes to the required provider dependencies were detected, but the lock file is read-only. To use and record these requirements, run \"strata init\" without the \"-lockfile=readonly\" flag.",
+			})
+		}
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Provider lock file not updated",
+			Detail:   "Changes to the provider selections were detected, but not saved in the .terraform.lock.hcl file. To record these selections, run \"strata init\" without the \"-lockfile=readonly\" flag.",
+		})
+	}
 	if err := depsfile.Save(depsfile.FileName, newLocks); err != nil {
 		return append(diags, errorDiag("Failed to write the dependency lock file", err)...)
 	}
 	if len(locks) == 0 {
 		const lockInfo = "strata has created a lock file %s.terraform.lock.hcl%s to record the provider\nselections it made above. Include this file in your version control repository\nso that strata can guarantee to make the same selections by default when\nyou run \"strata init\" in the future."
-		v.InitOutput("lock_info", "\n"+fmt.Sprintf(lockInfo, "[bold]", "[reset]")+"\n", fmt.Sprintf(lockInfo, "", ""))
+		v.InitOutput("lock_info", fmt.Sprintf(lockInfo, "[bold]", "[reset]")+"\n", fmt.Sprintf(lockInfo, "", ""))
+	} else {
+		const changes = "strata has made some changes to the provider dependency selections recorded\nin the .terraform.lock.hcl file. Review those changes and commit them to your\nversion control system if they represent changes you intended to make."
+		v.InitOutput("dependencies_lock_changes_info", changes+"\n", changes)
 	}
-	return diags
+	return append(diags, incompleteLockWarning(inst.Incomplete(), newLocks)...)
+}
+
+// incompleteLockWarning is Terraform's warning that the lock file only
+// has checksums for this platform for providers installed from a mirror
+// or a directory, which strata on other platforms cannot verify.
+func incompleteLockWarning(incomplete []addrs.Provider, locks depsfile.Locks) hcl.Diagnostics {
+	var names []string
+	for _, p := range incomplete {
+		if locks[p] != nil {
+			names = append(names, "  - "+p.ForDisplay())
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	platform := getproviders.Platform()
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagWarning,
+		Summary:  "Incomplete lock file information for providers",
+		Detail: fmt.Sprintf("Due to your customized provider installation methods, strata was forced to calculate lock file checksums locally for the following providers:\n%s\n\n"+
+			"The current .terraform.lock.hcl file only includes checksums for %s, so strata running on another platform will fail to install these providers.\n\n"+
+			"To calculate additional checksums for another platform, run:\n  strata providers lock -platform=%s\n(where %s is the platform to generate)",
+			strings.Join(names, "\n"), platform, platform, platform),
+	}}
 }
 
 // devOverrideWarnings loads the CLI configuration for the warning about
@@ -131,4 +180,28 @@ func sortedNames[T any](m map[string]T) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// copyFromModule copies the module at source into the working directory
+// for init -from-module, which must hold no configuration files yet.
+func copyFromModule(ctx context.Context, v *views.View, source string) hcl.Diagnostics {
+	if names, _ := configs.ModuleFiles("."); len(names) > 0 {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "The working directory already contains files. The -from-module option requires an empty directory into which a copy of the referenced module will be placed.",
+			Detail:   "To initialize the configuration already in this working directory, omit the -from-module option.",
+		}}
+	}
+	v.InitOutput("copying_configuration_message", fmt.Sprintf("[reset][bold]Copying configuration[reset] from %q...\n", source), fmt.Sprintf("Copying configuration from %q...", source))
+	if err := initwd.CopyModule(ctx, source, "."); err != nil {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to download module",
+			Detail:   fmt.Sprintf("Could not download module \"root\" source code from %q: %s.", source, strings.TrimSuffix(err.Error(), ".")),
+		}}
+	}
+	if v.Stream == nil {
+		v.Raw("\n")
+	}
+	return nil
 }

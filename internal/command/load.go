@@ -44,6 +44,22 @@ func loadConfig(v diagView) (*configs.Config, *configs.Parser, hcl.Diagnostics) 
 	return cfg, p, diags
 }
 
+// loadConfigForInit loads the whole configuration as init needs it: the
+// checks of module calls against their modules (missing or unknown
+// arguments...) are left to validate and plan, as in Terraform.
+func loadConfigForInit(v diagView) (*configs.Config, hcl.Diagnostics) {
+	p := configs.NewParser()
+	p.SkipCallChecks()
+	cfg, diags := p.LoadConfig(".")
+	v.SetFiles(p.Files())
+	if cfg != nil && !diags.HasErrors() {
+		cfg.DeepEach(func(c *configs.Config) {
+			diags = append(diags, checkRequiredVersion(c.Module)...)
+		})
+	}
+	return cfg, diags
+}
+
 // dropNoConfigFiles removes the "No configuration files" error, for the
 // commands that work without a configuration.
 func dropNoConfigFiles(diags hcl.Diagnostics) hcl.Diagnostics {

@@ -160,6 +160,7 @@ Global options (use these before the subcommand, if any):
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return err })
 	root.AddCommand(
 		newInitCommand(d, nil),
+		newGetCommand(d, nil),
 		newValidateCommand(d, nil),
 		newPlanCommand(d, nil),
 		newApplyCommand(d, nil, false),

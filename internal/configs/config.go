@@ -165,7 +165,9 @@ func (p *Parser) loadChildren(c *Config, r moduleReader, mf *ModuleManifest, sta
 		diags = append(diags, p.loadChildren(child, r, mf, append(stack, c.Module.SourceDir))...)
 		// After the children: the check looks for provider blocks in
 		// every module below.
-		diags = append(diags, checkModuleCall(child)...)
+		if !p.skipCallChecks {
+			diags = append(diags, checkModuleCall(child)...)
+		}
 	}
 	return diags
 }

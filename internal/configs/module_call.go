@@ -49,7 +49,7 @@ func (c *ModuleCall) IsLocalSource() bool {
 // IsLocalModuleSource reports whether a module source address is a path
 // relative to the calling module.
 func IsLocalModuleSource(src string) bool {
-	return strings.HasPrefix(src, "./") || strings.HasPrefix(src, "../") || src == "." || src == ".."
+	return strings.HasPrefix(src, "./") || strings.HasPrefix(src, "../")
 }
 
 var moduleCallSchema = &hcl.BodySchema{
@@ -89,6 +89,14 @@ func decodeModuleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 			})
 		case v.Type() != cty.String || v.IsNull() || v.AsString() == "":
 			diags = append(diags, invalidAttr(attr, "Invalid module source address", "The module source must be a non-empty string, such as \"./modules/network\"."))
+		case v.AsString() == "." || v.AsString() == "..":
+			// Terraform reads these as remote addresses it cannot install.
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid module source address",
+				Detail:   fmt.Sprintf("strata failed to determine your intended installation method for remote module package %q.\n\nIf you intended this as a path relative to the current module, use \"./%s\" instead. The \"./\" prefix indicates that the address is a relative filesystem path.", v.AsString(), v.AsString()),
+				Subject:  attr.Expr.Range().Ptr(),
+			})
 		default:
 			mc.Source = v.AsString()
 		}

@@ -15,7 +15,17 @@ import (
 // diagnostics.
 type Parser struct {
 	p *hclparse.Parser
+	// skipCallChecks leaves out the checks of module calls against the
+	// modules they call; see SkipCallChecks.
+	skipCallChecks bool
 }
+
+// SkipCallChecks makes LoadConfig leave out the checks of each module call
+// against the module it calls (unknown or missing arguments, count or
+// for_each on a module with its own provider configurations, overridden
+// provider configurations). Terraform makes those checks in validate and
+// plan, not in init, so init must load a configuration that fails them.
+func (p *Parser) SkipCallChecks() { p.skipCallChecks = true }
 
 // NewParser returns an empty parser.
 func NewParser() *Parser {

@@ -394,7 +394,7 @@ func splitForcedGetter(src string) (getter, rest string) {
 func normalizeLocalModuleSource(src string) string {
 	src = strings.ReplaceAll(src, `\`, "/")
 	clean := path.Clean(src)
-	if clean == ".." || strings.HasPrefix(clean, "../") {
+	if strings.HasPrefix(clean, "../") {
 		return clean
 	}
 	return "./" + clean

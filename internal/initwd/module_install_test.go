@@ -55,7 +55,9 @@ func TestModuleSourceNormalizeLocal(t *testing.T) {
 		"../shared":        "../shared",
 		"../shared/./x":    "../shared/x",
 		`.\modules\win`:    "./modules/win",
-		"./modules/../../": "..",
+		"./modules/../../": "./..",
+		"../":              "./..",
+		"./":               "./.",
 	}
 	for src, want := range tests {
 		t.Run(src, func(t *testing.T) {

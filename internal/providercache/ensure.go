@@ -61,6 +61,20 @@ func LocksChanged(old, new depsfile.Locks) bool {
 	return false
 }
 
+// SameSelections reports whether the lock entries select the same
+// providers at the same versions, whatever their checksums.
+func SameSelections(old, new depsfile.Locks) bool {
+	if len(old) != len(new) {
+		return false
+	}
+	for p, nl := range new {
+		if ol := old[p]; ol == nil || ol.Version != nl.Version {
+			return false
+		}
+	}
+	return true
+}
+
 func sameHashes(a, b []string) bool {
 	if len(a) != len(b) {
 		return false

@@ -40,7 +40,16 @@ type Installer struct {
 	// community is set once a package signed by someone other than
 	// HashiCorp was installed.
 	community bool
+	// incomplete lists the providers installed whose lock entry holds
+	// only the checksum computed here, for this platform.
+	incomplete []addrs.Provider
 }
+
+// Incomplete lists the providers this installer installed whose lock
+// entries hold only checksums it computed locally, for this platform:
+// strata on another platform could not verify them. Terraform warns about
+// these ("Incomplete lock file information for providers").
+func (in *Installer) Incomplete() []addrs.Provider { return in.incomplete }
 
 // Community reports whether a package signed by someone other than
 // HashiCorp was installed, for init's note about partner providers.
@@ -55,6 +64,7 @@ func (in *Installer) log(human, plain string) {
 // Install selects and installs p and returns its new lock entry.
 func (in *Installer) Install(ctx context.Context, p addrs.Provider, constraints version.Constraints, cstr string, lock *depsfile.Lock) (*depsfile.Lock, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
+	prior := lock
 	if in.Upgrade {
 		// -upgrade selects afresh: earlier checksums no longer apply.
 		lock = nil
@@ -75,7 +85,7 @@ func (in *Installer) Install(ctx context.Context, p addrs.Provider, constraints 
 		installed := getproviders.PackageDir(in.Dir, getproviders.PackageMeta{Provider: p, Version: lv, Platform: getproviders.Platform()})
 		if h, err := getproviders.Hash(installed); err == nil && getproviders.HasExecutable(installed, p.Type) && lock.HasHash(h) {
 			in.alreadyInstalled(p, lv)
-			return &depsfile.Lock{Provider: p, Version: lv.String(), Constraints: cstr, Hashes: lock.Hashes}, nil
+			return &depsfile.Lock{Provider: p, Version: lv.String(), Constraints: keptConstraints(prior, lv, cstr), Hashes: lock.Hashes}, nil
 		}
 	} else if cstr == "" {
 		in.log(fmt.Sprintf("- Finding latest version of %s...\n", p.ForDisplay()), p.ForDisplay()+": Finding latest version...")
@@ -154,7 +164,7 @@ func (in *Installer) Install(ctx context.Context, p addrs.Provider, constraints 
 	if err != nil {
 		return nil, append(diags, errorDiag("Failed to checksum provider", err)...)
 	}
-	nl := &depsfile.Lock{Provider: p, Version: selected.String(), Constraints: cstr}
+	nl := &depsfile.Lock{Provider: p, Version: selected.String(), Constraints: keptConstraints(prior, selected, cstr)}
 	add := func(h string) {
 		if !nl.HasHash(h) {
 			nl.Hashes = append(nl.Hashes, h)
@@ -169,7 +179,25 @@ func (in *Installer) Install(ctx context.Context, p addrs.Provider, constraints 
 	for _, h := range allowed {
 		add(h)
 	}
+	if len(nl.Hashes) == 1 && nl.Hashes[0] == h1 {
+		in.incomplete = append(in.incomplete, p)
+	}
 	return nl, diags
+}
+
+// keptConstraints is what the lock entry records as the constraints: as
+// in Terraform, those recorded before while the version stays the same
+// (even when the configuration's constraints changed), else the
+// configuration's. Recorded constraints that are not in normalized form
+// (which Terraform would refuse) are replaced.
+func keptConstraints(prior *depsfile.Lock, selected *version.Version, cstr string) string {
+	if prior == nil || prior.Version != selected.String() {
+		return cstr
+	}
+	if norm, err := NormalizeConstraints([]string{prior.Constraints}); err != nil || norm != prior.Constraints {
+		return cstr
+	}
+	return prior.Constraints
 }
 
 // alreadyInstalled prints that an installed package is kept.

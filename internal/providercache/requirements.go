@@ -2,7 +2,6 @@ package providercache
 
 import (
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
@@ -66,7 +65,10 @@ func Constraints(cfg *configs.Config, p addrs.Provider) (version.Constraints, st
 	if len(parts) == 0 {
 		return nil, "", nil
 	}
-	s := strings.Join(parts, ", ")
+	s, err := NormalizeConstraints(parts)
+	if err != nil {
+		return nil, "", errorDiag("Invalid version constraint", err)
+	}
 	c, err := version.NewConstraint(s)
 	if err != nil {
 		return nil, "", errorDiag("Invalid version constraint", err)
