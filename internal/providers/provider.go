@@ -63,6 +63,9 @@ type GetProviderSchemaResponse struct {
 	Provider      Schema
 	ResourceTypes map[string]Schema
 	DataSources   map[string]Schema
+	// EphemeralResourceTypes are the schemas of the provider's ephemeral
+	// resource types (protocol 5.7 / 6.7); see EphemeralResources.
+	EphemeralResourceTypes map[string]Schema
 	// Functions are the provider-defined functions, by name.
 	Functions   map[string]FunctionDecl
 	Diagnostics Diagnostics

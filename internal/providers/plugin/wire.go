@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"context"
+	"time"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -29,6 +30,11 @@ type wire interface {
 	getFunctions(ctx context.Context) (map[string]providers.FunctionDecl, providers.Diagnostics, error)
 	callFunction(ctx context.Context, name string, args []dynVal) (callFunctionResponse, error)
 	stop(ctx context.Context) error
+
+	validateEphemeralResourceConfig(ctx context.Context, typeName string, config dynVal) (providers.Diagnostics, error)
+	openEphemeralResource(ctx context.Context, typeName string, config dynVal) (openResponse, error)
+	renewEphemeralResource(ctx context.Context, typeName string, private []byte) (renewResponse, error)
+	closeEphemeralResource(ctx context.Context, typeName string, private []byte) (providers.Diagnostics, error)
 }
 
 // dynVal is an encoded DynamicValue: msgpack, or JSON from providers that
@@ -123,4 +129,18 @@ type callFunctionResponse struct {
 	result dynVal
 	// err is the function's error, nil when it succeeded.
 	err *providers.FunctionError
+}
+
+type openResponse struct {
+	result      dynVal
+	private     []byte
+	renewAt     time.Time
+	deferred    string
+	diagnostics providers.Diagnostics
+}
+
+type renewResponse struct {
+	private     []byte
+	renewAt     time.Time
+	diagnostics providers.Diagnostics
 }

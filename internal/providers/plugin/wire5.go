@@ -46,9 +46,10 @@ func (w *wire5) getProviderSchema(ctx context.Context) (*schemaSet, error) {
 	}
 	set := &schemaSet{
 		resp: providers.GetProviderSchemaResponse{
-			ResourceTypes: map[string]providers.Schema{},
-			DataSources:   map[string]providers.Schema{},
-			Diagnostics:   convert.Diagnostics5(resp.GetDiagnostics()),
+			ResourceTypes:          map[string]providers.Schema{},
+			DataSources:            map[string]providers.Schema{},
+			EphemeralResourceTypes: map[string]providers.Schema{},
+			Diagnostics:            convert.Diagnostics5(resp.GetDiagnostics()),
 		},
 		planDestroy: resp.GetServerCapabilities().GetPlanDestroy(),
 	}
@@ -67,6 +68,12 @@ func (w *wire5) getProviderSchema(ctx context.Context) (*schemaSet, error) {
 		set.resp.DataSources[name], err = convert.ProviderSchema5(s)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("data source %s: %w", name, err))
+		}
+	}
+	for name, s := range resp.GetEphemeralResourceSchemas() {
+		set.resp.EphemeralResourceTypes[name], err = convert.ProviderSchema5(s)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("ephemeral resource type %s: %w", name, err))
 		}
 	}
 	var ferrs []error

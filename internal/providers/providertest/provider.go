@@ -30,6 +30,11 @@ type Provider struct {
 	// CallFunctionFn answers CallFunction for the functions declared in
 	// Schema.Functions.
 	CallFunctionFn func(providers.CallFunctionRequest) providers.CallFunctionResponse
+	// The ephemeral resource calls (see ephemeral.go).
+	ValidateEphemeralFn func(providers.ValidateEphemeralResourceConfigRequest) providers.ValidateEphemeralResourceConfigResponse
+	OpenEphemeralFn     func(providers.OpenEphemeralResourceRequest) providers.OpenEphemeralResourceResponse
+	RenewEphemeralFn    func(providers.RenewEphemeralResourceRequest) providers.RenewEphemeralResourceResponse
+	CloseEphemeralFn    func(providers.CloseEphemeralResourceRequest) providers.CloseEphemeralResourceResponse
 	// StopFn, when set, is called by Stop.
 	StopFn func()
 

@@ -16,6 +16,7 @@ package tfplugin5
 import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -1351,6 +1352,153 @@ func (*CallFunction) Descriptor() ([]byte, []int) {
 	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24}
 }
 
+// The ephemeral resource lifecycle (protocol 5.7 / 6.7): validate the
+// configuration, open (the result lives only for this run), renew before
+// renew_at while still needed, close when no longer needed.
+type ValidateEphemeralResourceConfig struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ValidateEphemeralResourceConfig) Reset() {
+	*x = ValidateEphemeralResourceConfig{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ValidateEphemeralResourceConfig) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ValidateEphemeralResourceConfig) ProtoMessage() {}
+
+func (x *ValidateEphemeralResourceConfig) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ValidateEphemeralResourceConfig.ProtoReflect.Descriptor instead.
+func (*ValidateEphemeralResourceConfig) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{25}
+}
+
+type OpenEphemeralResource struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpenEphemeralResource) Reset() {
+	*x = OpenEphemeralResource{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenEphemeralResource) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenEphemeralResource) ProtoMessage() {}
+
+func (x *OpenEphemeralResource) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenEphemeralResource.ProtoReflect.Descriptor instead.
+func (*OpenEphemeralResource) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{26}
+}
+
+type RenewEphemeralResource struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenewEphemeralResource) Reset() {
+	*x = RenewEphemeralResource{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenewEphemeralResource) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenewEphemeralResource) ProtoMessage() {}
+
+func (x *RenewEphemeralResource) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenewEphemeralResource.ProtoReflect.Descriptor instead.
+func (*RenewEphemeralResource) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{27}
+}
+
+type CloseEphemeralResource struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CloseEphemeralResource) Reset() {
+	*x = CloseEphemeralResource{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CloseEphemeralResource) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CloseEphemeralResource) ProtoMessage() {}
+
+func (x *CloseEphemeralResource) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CloseEphemeralResource.ProtoReflect.Descriptor instead.
+func (*CloseEphemeralResource) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{28}
+}
+
 type AttributePath_Step struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Types that are valid to be assigned to Selector:
@@ -1365,7 +1513,7 @@ type AttributePath_Step struct {
 
 func (x *AttributePath_Step) Reset() {
 	*x = AttributePath_Step{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[25]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1377,7 +1525,7 @@ func (x *AttributePath_Step) String() string {
 func (*AttributePath_Step) ProtoMessage() {}
 
 func (x *AttributePath_Step) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[25]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1457,7 +1605,7 @@ type Stop_Request struct {
 
 func (x *Stop_Request) Reset() {
 	*x = Stop_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[26]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1469,7 +1617,7 @@ func (x *Stop_Request) String() string {
 func (*Stop_Request) ProtoMessage() {}
 
 func (x *Stop_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[26]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1494,7 +1642,7 @@ type Stop_Response struct {
 
 func (x *Stop_Response) Reset() {
 	*x = Stop_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[27]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1506,7 +1654,7 @@ func (x *Stop_Response) String() string {
 func (*Stop_Response) ProtoMessage() {}
 
 func (x *Stop_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[27]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1544,7 +1692,7 @@ type Schema_Block struct {
 
 func (x *Schema_Block) Reset() {
 	*x = Schema_Block{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[29]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1556,7 +1704,7 @@ func (x *Schema_Block) String() string {
 func (*Schema_Block) ProtoMessage() {}
 
 func (x *Schema_Block) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[29]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1641,7 +1789,7 @@ type Schema_Attribute struct {
 
 func (x *Schema_Attribute) Reset() {
 	*x = Schema_Attribute{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[30]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1653,7 +1801,7 @@ func (x *Schema_Attribute) String() string {
 func (*Schema_Attribute) ProtoMessage() {}
 
 func (x *Schema_Attribute) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[30]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1759,7 +1907,7 @@ type Schema_NestedBlock struct {
 
 func (x *Schema_NestedBlock) Reset() {
 	*x = Schema_NestedBlock{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[31]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1771,7 +1919,7 @@ func (x *Schema_NestedBlock) String() string {
 func (*Schema_NestedBlock) ProtoMessage() {}
 
 func (x *Schema_NestedBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[31]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1836,7 +1984,7 @@ type Function_Parameter struct {
 
 func (x *Function_Parameter) Reset() {
 	*x = Function_Parameter{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[32]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1848,7 +1996,7 @@ func (x *Function_Parameter) String() string {
 func (*Function_Parameter) ProtoMessage() {}
 
 func (x *Function_Parameter) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[32]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1915,7 +2063,7 @@ type Function_Return struct {
 
 func (x *Function_Return) Reset() {
 	*x = Function_Return{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[33]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1927,7 +2075,7 @@ func (x *Function_Return) String() string {
 func (*Function_Return) ProtoMessage() {}
 
 func (x *Function_Return) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[33]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1958,7 +2106,7 @@ type GetMetadata_Request struct {
 
 func (x *GetMetadata_Request) Reset() {
 	*x = GetMetadata_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[34]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1970,7 +2118,7 @@ func (x *GetMetadata_Request) String() string {
 func (*GetMetadata_Request) ProtoMessage() {}
 
 func (x *GetMetadata_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[34]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1987,19 +2135,20 @@ func (*GetMetadata_Request) Descriptor() ([]byte, []int) {
 }
 
 type GetMetadata_Response struct {
-	state              protoimpl.MessageState            `protogen:"open.v1"`
-	ServerCapabilities *ServerCapabilities               `protobuf:"bytes,1,opt,name=server_capabilities,json=serverCapabilities,proto3" json:"server_capabilities,omitempty"`
-	Diagnostics        []*Diagnostic                     `protobuf:"bytes,2,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
-	DataSources        []*GetMetadata_DataSourceMetadata `protobuf:"bytes,3,rep,name=data_sources,json=dataSources,proto3" json:"data_sources,omitempty"`
-	Resources          []*GetMetadata_ResourceMetadata   `protobuf:"bytes,4,rep,name=resources,proto3" json:"resources,omitempty"`
-	Functions          []*GetMetadata_FunctionMetadata   `protobuf:"bytes,5,rep,name=functions,proto3" json:"functions,omitempty"`
+	state              protoimpl.MessageState                   `protogen:"open.v1"`
+	ServerCapabilities *ServerCapabilities                      `protobuf:"bytes,1,opt,name=server_capabilities,json=serverCapabilities,proto3" json:"server_capabilities,omitempty"`
+	Diagnostics        []*Diagnostic                            `protobuf:"bytes,2,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	DataSources        []*GetMetadata_DataSourceMetadata        `protobuf:"bytes,3,rep,name=data_sources,json=dataSources,proto3" json:"data_sources,omitempty"`
+	Resources          []*GetMetadata_ResourceMetadata          `protobuf:"bytes,4,rep,name=resources,proto3" json:"resources,omitempty"`
+	Functions          []*GetMetadata_FunctionMetadata          `protobuf:"bytes,5,rep,name=functions,proto3" json:"functions,omitempty"`
+	EphemeralResources []*GetMetadata_EphemeralResourceMetadata `protobuf:"bytes,6,rep,name=ephemeral_resources,json=ephemeralResources,proto3" json:"ephemeral_resources,omitempty"`
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
 
 func (x *GetMetadata_Response) Reset() {
 	*x = GetMetadata_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[35]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2011,7 +2160,7 @@ func (x *GetMetadata_Response) String() string {
 func (*GetMetadata_Response) ProtoMessage() {}
 
 func (x *GetMetadata_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[35]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2062,6 +2211,57 @@ func (x *GetMetadata_Response) GetFunctions() []*GetMetadata_FunctionMetadata {
 	return nil
 }
 
+func (x *GetMetadata_Response) GetEphemeralResources() []*GetMetadata_EphemeralResourceMetadata {
+	if x != nil {
+		return x.EphemeralResources
+	}
+	return nil
+}
+
+type GetMetadata_EphemeralResourceMetadata struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TypeName      string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetMetadata_EphemeralResourceMetadata) Reset() {
+	*x = GetMetadata_EphemeralResourceMetadata{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetMetadata_EphemeralResourceMetadata) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetMetadata_EphemeralResourceMetadata) ProtoMessage() {}
+
+func (x *GetMetadata_EphemeralResourceMetadata) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetMetadata_EphemeralResourceMetadata.ProtoReflect.Descriptor instead.
+func (*GetMetadata_EphemeralResourceMetadata) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 2}
+}
+
+func (x *GetMetadata_EphemeralResourceMetadata) GetTypeName() string {
+	if x != nil {
+		return x.TypeName
+	}
+	return ""
+}
+
 type GetMetadata_FunctionMetadata struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -2071,7 +2271,7 @@ type GetMetadata_FunctionMetadata struct {
 
 func (x *GetMetadata_FunctionMetadata) Reset() {
 	*x = GetMetadata_FunctionMetadata{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[36]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2083,7 +2283,7 @@ func (x *GetMetadata_FunctionMetadata) String() string {
 func (*GetMetadata_FunctionMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_FunctionMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[36]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2096,7 +2296,7 @@ func (x *GetMetadata_FunctionMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_FunctionMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_FunctionMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 2}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 3}
 }
 
 func (x *GetMetadata_FunctionMetadata) GetName() string {
@@ -2115,7 +2315,7 @@ type GetMetadata_DataSourceMetadata struct {
 
 func (x *GetMetadata_DataSourceMetadata) Reset() {
 	*x = GetMetadata_DataSourceMetadata{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[37]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2127,7 +2327,7 @@ func (x *GetMetadata_DataSourceMetadata) String() string {
 func (*GetMetadata_DataSourceMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_DataSourceMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[37]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2140,7 +2340,7 @@ func (x *GetMetadata_DataSourceMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_DataSourceMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_DataSourceMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 3}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 4}
 }
 
 func (x *GetMetadata_DataSourceMetadata) GetTypeName() string {
@@ -2159,7 +2359,7 @@ type GetMetadata_ResourceMetadata struct {
 
 func (x *GetMetadata_ResourceMetadata) Reset() {
 	*x = GetMetadata_ResourceMetadata{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[38]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2171,7 +2371,7 @@ func (x *GetMetadata_ResourceMetadata) String() string {
 func (*GetMetadata_ResourceMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_ResourceMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[38]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2184,7 +2384,7 @@ func (x *GetMetadata_ResourceMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_ResourceMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_ResourceMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 4}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 5}
 }
 
 func (x *GetMetadata_ResourceMetadata) GetTypeName() string {
@@ -2202,7 +2402,7 @@ type GetProviderSchema_Request struct {
 
 func (x *GetProviderSchema_Request) Reset() {
 	*x = GetProviderSchema_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[39]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2214,7 +2414,7 @@ func (x *GetProviderSchema_Request) String() string {
 func (*GetProviderSchema_Request) ProtoMessage() {}
 
 func (x *GetProviderSchema_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[39]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2231,21 +2431,22 @@ func (*GetProviderSchema_Request) Descriptor() ([]byte, []int) {
 }
 
 type GetProviderSchema_Response struct {
-	state              protoimpl.MessageState `protogen:"open.v1"`
-	Provider           *Schema                `protobuf:"bytes,1,opt,name=provider,proto3" json:"provider,omitempty"`
-	ResourceSchemas    map[string]*Schema     `protobuf:"bytes,2,rep,name=resource_schemas,json=resourceSchemas,proto3" json:"resource_schemas,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	DataSourceSchemas  map[string]*Schema     `protobuf:"bytes,3,rep,name=data_source_schemas,json=dataSourceSchemas,proto3" json:"data_source_schemas,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	Diagnostics        []*Diagnostic          `protobuf:"bytes,4,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
-	ProviderMeta       *Schema                `protobuf:"bytes,5,opt,name=provider_meta,json=providerMeta,proto3" json:"provider_meta,omitempty"`
-	ServerCapabilities *ServerCapabilities    `protobuf:"bytes,6,opt,name=server_capabilities,json=serverCapabilities,proto3" json:"server_capabilities,omitempty"`
-	Functions          map[string]*Function   `protobuf:"bytes,7,rep,name=functions,proto3" json:"functions,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	state                    protoimpl.MessageState `protogen:"open.v1"`
+	Provider                 *Schema                `protobuf:"bytes,1,opt,name=provider,proto3" json:"provider,omitempty"`
+	ResourceSchemas          map[string]*Schema     `protobuf:"bytes,2,rep,name=resource_schemas,json=resourceSchemas,proto3" json:"resource_schemas,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	DataSourceSchemas        map[string]*Schema     `protobuf:"bytes,3,rep,name=data_source_schemas,json=dataSourceSchemas,proto3" json:"data_source_schemas,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Diagnostics              []*Diagnostic          `protobuf:"bytes,4,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	ProviderMeta             *Schema                `protobuf:"bytes,5,opt,name=provider_meta,json=providerMeta,proto3" json:"provider_meta,omitempty"`
+	ServerCapabilities       *ServerCapabilities    `protobuf:"bytes,6,opt,name=server_capabilities,json=serverCapabilities,proto3" json:"server_capabilities,omitempty"`
+	Functions                map[string]*Function   `protobuf:"bytes,7,rep,name=functions,proto3" json:"functions,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	EphemeralResourceSchemas map[string]*Schema     `protobuf:"bytes,8,rep,name=ephemeral_resource_schemas,json=ephemeralResourceSchemas,proto3" json:"ephemeral_resource_schemas,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields            protoimpl.UnknownFields
+	sizeCache                protoimpl.SizeCache
 }
 
 func (x *GetProviderSchema_Response) Reset() {
 	*x = GetProviderSchema_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[40]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2257,7 +2458,7 @@ func (x *GetProviderSchema_Response) String() string {
 func (*GetProviderSchema_Response) ProtoMessage() {}
 
 func (x *GetProviderSchema_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[40]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2322,6 +2523,13 @@ func (x *GetProviderSchema_Response) GetFunctions() map[string]*Function {
 	return nil
 }
 
+func (x *GetProviderSchema_Response) GetEphemeralResourceSchemas() map[string]*Schema {
+	if x != nil {
+		return x.EphemeralResourceSchemas
+	}
+	return nil
+}
+
 type PrepareProviderConfig_Request struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Config        *DynamicValue          `protobuf:"bytes,1,opt,name=config,proto3" json:"config,omitempty"`
@@ -2331,7 +2539,7 @@ type PrepareProviderConfig_Request struct {
 
 func (x *PrepareProviderConfig_Request) Reset() {
 	*x = PrepareProviderConfig_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[44]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2343,7 +2551,7 @@ func (x *PrepareProviderConfig_Request) String() string {
 func (*PrepareProviderConfig_Request) ProtoMessage() {}
 
 func (x *PrepareProviderConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[44]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2376,7 +2584,7 @@ type PrepareProviderConfig_Response struct {
 
 func (x *PrepareProviderConfig_Response) Reset() {
 	*x = PrepareProviderConfig_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[45]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2388,7 +2596,7 @@ func (x *PrepareProviderConfig_Response) String() string {
 func (*PrepareProviderConfig_Response) ProtoMessage() {}
 
 func (x *PrepareProviderConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[45]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2429,7 +2637,7 @@ type UpgradeResourceState_Request struct {
 
 func (x *UpgradeResourceState_Request) Reset() {
 	*x = UpgradeResourceState_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[46]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2441,7 +2649,7 @@ func (x *UpgradeResourceState_Request) String() string {
 func (*UpgradeResourceState_Request) ProtoMessage() {}
 
 func (x *UpgradeResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[46]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2488,7 +2696,7 @@ type UpgradeResourceState_Response struct {
 
 func (x *UpgradeResourceState_Response) Reset() {
 	*x = UpgradeResourceState_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[47]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2500,7 +2708,7 @@ func (x *UpgradeResourceState_Response) String() string {
 func (*UpgradeResourceState_Response) ProtoMessage() {}
 
 func (x *UpgradeResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[47]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2541,7 +2749,7 @@ type ValidateResourceTypeConfig_Request struct {
 
 func (x *ValidateResourceTypeConfig_Request) Reset() {
 	*x = ValidateResourceTypeConfig_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[48]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2553,7 +2761,7 @@ func (x *ValidateResourceTypeConfig_Request) String() string {
 func (*ValidateResourceTypeConfig_Request) ProtoMessage() {}
 
 func (x *ValidateResourceTypeConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[48]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2599,7 +2807,7 @@ type ValidateResourceTypeConfig_Response struct {
 
 func (x *ValidateResourceTypeConfig_Response) Reset() {
 	*x = ValidateResourceTypeConfig_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[49]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2611,7 +2819,7 @@ func (x *ValidateResourceTypeConfig_Response) String() string {
 func (*ValidateResourceTypeConfig_Response) ProtoMessage() {}
 
 func (x *ValidateResourceTypeConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[49]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2644,7 +2852,7 @@ type ValidateDataSourceConfig_Request struct {
 
 func (x *ValidateDataSourceConfig_Request) Reset() {
 	*x = ValidateDataSourceConfig_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[50]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2656,7 +2864,7 @@ func (x *ValidateDataSourceConfig_Request) String() string {
 func (*ValidateDataSourceConfig_Request) ProtoMessage() {}
 
 func (x *ValidateDataSourceConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[50]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2695,7 +2903,7 @@ type ValidateDataSourceConfig_Response struct {
 
 func (x *ValidateDataSourceConfig_Response) Reset() {
 	*x = ValidateDataSourceConfig_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[51]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2707,7 +2915,7 @@ func (x *ValidateDataSourceConfig_Response) String() string {
 func (*ValidateDataSourceConfig_Response) ProtoMessage() {}
 
 func (x *ValidateDataSourceConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[51]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2741,7 +2949,7 @@ type Configure_Request struct {
 
 func (x *Configure_Request) Reset() {
 	*x = Configure_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[52]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2753,7 +2961,7 @@ func (x *Configure_Request) String() string {
 func (*Configure_Request) ProtoMessage() {}
 
 func (x *Configure_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[52]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2799,7 +3007,7 @@ type Configure_Response struct {
 
 func (x *Configure_Response) Reset() {
 	*x = Configure_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[53]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2811,7 +3019,7 @@ func (x *Configure_Response) String() string {
 func (*Configure_Response) ProtoMessage() {}
 
 func (x *Configure_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[53]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2847,7 +3055,7 @@ type ReadResource_Request struct {
 
 func (x *ReadResource_Request) Reset() {
 	*x = ReadResource_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[54]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2859,7 +3067,7 @@ func (x *ReadResource_Request) String() string {
 func (*ReadResource_Request) ProtoMessage() {}
 
 func (x *ReadResource_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[54]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2922,7 +3130,7 @@ type ReadResource_Response struct {
 
 func (x *ReadResource_Response) Reset() {
 	*x = ReadResource_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[55]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2934,7 +3142,7 @@ func (x *ReadResource_Response) String() string {
 func (*ReadResource_Response) ProtoMessage() {}
 
 func (x *ReadResource_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[55]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2993,7 +3201,7 @@ type PlanResourceChange_Request struct {
 
 func (x *PlanResourceChange_Request) Reset() {
 	*x = PlanResourceChange_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[56]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3005,7 +3213,7 @@ func (x *PlanResourceChange_Request) String() string {
 func (*PlanResourceChange_Request) ProtoMessage() {}
 
 func (x *PlanResourceChange_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[56]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3084,7 +3292,7 @@ type PlanResourceChange_Response struct {
 
 func (x *PlanResourceChange_Response) Reset() {
 	*x = PlanResourceChange_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[57]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3096,7 +3304,7 @@ func (x *PlanResourceChange_Response) String() string {
 func (*PlanResourceChange_Response) ProtoMessage() {}
 
 func (x *PlanResourceChange_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[57]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3168,7 +3376,7 @@ type ApplyResourceChange_Request struct {
 
 func (x *ApplyResourceChange_Request) Reset() {
 	*x = ApplyResourceChange_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[58]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3180,7 +3388,7 @@ func (x *ApplyResourceChange_Request) String() string {
 func (*ApplyResourceChange_Request) ProtoMessage() {}
 
 func (x *ApplyResourceChange_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[58]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3250,7 +3458,7 @@ type ApplyResourceChange_Response struct {
 
 func (x *ApplyResourceChange_Response) Reset() {
 	*x = ApplyResourceChange_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[59]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3262,7 +3470,7 @@ func (x *ApplyResourceChange_Response) String() string {
 func (*ApplyResourceChange_Response) ProtoMessage() {}
 
 func (x *ApplyResourceChange_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[59]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3317,7 +3525,7 @@ type ImportResourceState_Request struct {
 
 func (x *ImportResourceState_Request) Reset() {
 	*x = ImportResourceState_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[60]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3329,7 +3537,7 @@ func (x *ImportResourceState_Request) String() string {
 func (*ImportResourceState_Request) ProtoMessage() {}
 
 func (x *ImportResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[60]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3377,7 +3585,7 @@ type ImportResourceState_ImportedResource struct {
 
 func (x *ImportResourceState_ImportedResource) Reset() {
 	*x = ImportResourceState_ImportedResource{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[61]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3389,7 +3597,7 @@ func (x *ImportResourceState_ImportedResource) String() string {
 func (*ImportResourceState_ImportedResource) ProtoMessage() {}
 
 func (x *ImportResourceState_ImportedResource) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[61]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3437,7 +3645,7 @@ type ImportResourceState_Response struct {
 
 func (x *ImportResourceState_Response) Reset() {
 	*x = ImportResourceState_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[62]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3449,7 +3657,7 @@ func (x *ImportResourceState_Response) String() string {
 func (*ImportResourceState_Response) ProtoMessage() {}
 
 func (x *ImportResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[62]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3498,7 +3706,7 @@ type ReadDataSource_Request struct {
 
 func (x *ReadDataSource_Request) Reset() {
 	*x = ReadDataSource_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[63]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3510,7 +3718,7 @@ func (x *ReadDataSource_Request) String() string {
 func (*ReadDataSource_Request) ProtoMessage() {}
 
 func (x *ReadDataSource_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[63]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3565,7 +3773,7 @@ type ReadDataSource_Response struct {
 
 func (x *ReadDataSource_Response) Reset() {
 	*x = ReadDataSource_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[64]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3577,7 +3785,7 @@ func (x *ReadDataSource_Response) String() string {
 func (*ReadDataSource_Response) ProtoMessage() {}
 
 func (x *ReadDataSource_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[64]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3622,7 +3830,7 @@ type GetFunctions_Request struct {
 
 func (x *GetFunctions_Request) Reset() {
 	*x = GetFunctions_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[65]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3634,7 +3842,7 @@ func (x *GetFunctions_Request) String() string {
 func (*GetFunctions_Request) ProtoMessage() {}
 
 func (x *GetFunctions_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[65]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3660,7 +3868,7 @@ type GetFunctions_Response struct {
 
 func (x *GetFunctions_Response) Reset() {
 	*x = GetFunctions_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[66]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3672,7 +3880,7 @@ func (x *GetFunctions_Response) String() string {
 func (*GetFunctions_Response) ProtoMessage() {}
 
 func (x *GetFunctions_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[66]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3712,7 +3920,7 @@ type CallFunction_Request struct {
 
 func (x *CallFunction_Request) Reset() {
 	*x = CallFunction_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[68]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3724,7 +3932,7 @@ func (x *CallFunction_Request) String() string {
 func (*CallFunction_Request) ProtoMessage() {}
 
 func (x *CallFunction_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[68]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3764,7 +3972,7 @@ type CallFunction_Response struct {
 
 func (x *CallFunction_Response) Reset() {
 	*x = CallFunction_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[69]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3776,7 +3984,7 @@ func (x *CallFunction_Response) String() string {
 func (*CallFunction_Response) ProtoMessage() {}
 
 func (x *CallFunction_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[69]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3806,11 +4014,451 @@ func (x *CallFunction_Response) GetError() *FunctionError {
 	return nil
 }
 
+type ValidateEphemeralResourceConfig_Request struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TypeName      string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
+	Config        *DynamicValue          `protobuf:"bytes,2,opt,name=config,proto3" json:"config,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ValidateEphemeralResourceConfig_Request) Reset() {
+	*x = ValidateEphemeralResourceConfig_Request{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[76]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ValidateEphemeralResourceConfig_Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ValidateEphemeralResourceConfig_Request) ProtoMessage() {}
+
+func (x *ValidateEphemeralResourceConfig_Request) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[76]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ValidateEphemeralResourceConfig_Request.ProtoReflect.Descriptor instead.
+func (*ValidateEphemeralResourceConfig_Request) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{25, 0}
+}
+
+func (x *ValidateEphemeralResourceConfig_Request) GetTypeName() string {
+	if x != nil {
+		return x.TypeName
+	}
+	return ""
+}
+
+func (x *ValidateEphemeralResourceConfig_Request) GetConfig() *DynamicValue {
+	if x != nil {
+		return x.Config
+	}
+	return nil
+}
+
+type ValidateEphemeralResourceConfig_Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Diagnostics   []*Diagnostic          `protobuf:"bytes,1,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ValidateEphemeralResourceConfig_Response) Reset() {
+	*x = ValidateEphemeralResourceConfig_Response{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[77]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ValidateEphemeralResourceConfig_Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ValidateEphemeralResourceConfig_Response) ProtoMessage() {}
+
+func (x *ValidateEphemeralResourceConfig_Response) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[77]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ValidateEphemeralResourceConfig_Response.ProtoReflect.Descriptor instead.
+func (*ValidateEphemeralResourceConfig_Response) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{25, 1}
+}
+
+func (x *ValidateEphemeralResourceConfig_Response) GetDiagnostics() []*Diagnostic {
+	if x != nil {
+		return x.Diagnostics
+	}
+	return nil
+}
+
+type OpenEphemeralResource_Request struct {
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	TypeName           string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
+	Config             *DynamicValue          `protobuf:"bytes,2,opt,name=config,proto3" json:"config,omitempty"`
+	ClientCapabilities *ClientCapabilities    `protobuf:"bytes,3,opt,name=client_capabilities,json=clientCapabilities,proto3" json:"client_capabilities,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *OpenEphemeralResource_Request) Reset() {
+	*x = OpenEphemeralResource_Request{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[78]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenEphemeralResource_Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenEphemeralResource_Request) ProtoMessage() {}
+
+func (x *OpenEphemeralResource_Request) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[78]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenEphemeralResource_Request.ProtoReflect.Descriptor instead.
+func (*OpenEphemeralResource_Request) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{26, 0}
+}
+
+func (x *OpenEphemeralResource_Request) GetTypeName() string {
+	if x != nil {
+		return x.TypeName
+	}
+	return ""
+}
+
+func (x *OpenEphemeralResource_Request) GetConfig() *DynamicValue {
+	if x != nil {
+		return x.Config
+	}
+	return nil
+}
+
+func (x *OpenEphemeralResource_Request) GetClientCapabilities() *ClientCapabilities {
+	if x != nil {
+		return x.ClientCapabilities
+	}
+	return nil
+}
+
+type OpenEphemeralResource_Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Diagnostics   []*Diagnostic          `protobuf:"bytes,1,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	RenewAt       *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=renew_at,json=renewAt,proto3,oneof" json:"renew_at,omitempty"`
+	Result        *DynamicValue          `protobuf:"bytes,3,opt,name=result,proto3" json:"result,omitempty"`
+	Private       []byte                 `protobuf:"bytes,4,opt,name=private,proto3,oneof" json:"private,omitempty"`
+	Deferred      *Deferred              `protobuf:"bytes,5,opt,name=deferred,proto3" json:"deferred,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpenEphemeralResource_Response) Reset() {
+	*x = OpenEphemeralResource_Response{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[79]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenEphemeralResource_Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenEphemeralResource_Response) ProtoMessage() {}
+
+func (x *OpenEphemeralResource_Response) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[79]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenEphemeralResource_Response.ProtoReflect.Descriptor instead.
+func (*OpenEphemeralResource_Response) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{26, 1}
+}
+
+func (x *OpenEphemeralResource_Response) GetDiagnostics() []*Diagnostic {
+	if x != nil {
+		return x.Diagnostics
+	}
+	return nil
+}
+
+func (x *OpenEphemeralResource_Response) GetRenewAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.RenewAt
+	}
+	return nil
+}
+
+func (x *OpenEphemeralResource_Response) GetResult() *DynamicValue {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+func (x *OpenEphemeralResource_Response) GetPrivate() []byte {
+	if x != nil {
+		return x.Private
+	}
+	return nil
+}
+
+func (x *OpenEphemeralResource_Response) GetDeferred() *Deferred {
+	if x != nil {
+		return x.Deferred
+	}
+	return nil
+}
+
+type RenewEphemeralResource_Request struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TypeName      string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
+	Private       []byte                 `protobuf:"bytes,2,opt,name=private,proto3,oneof" json:"private,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenewEphemeralResource_Request) Reset() {
+	*x = RenewEphemeralResource_Request{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[80]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenewEphemeralResource_Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenewEphemeralResource_Request) ProtoMessage() {}
+
+func (x *RenewEphemeralResource_Request) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[80]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenewEphemeralResource_Request.ProtoReflect.Descriptor instead.
+func (*RenewEphemeralResource_Request) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{27, 0}
+}
+
+func (x *RenewEphemeralResource_Request) GetTypeName() string {
+	if x != nil {
+		return x.TypeName
+	}
+	return ""
+}
+
+func (x *RenewEphemeralResource_Request) GetPrivate() []byte {
+	if x != nil {
+		return x.Private
+	}
+	return nil
+}
+
+type RenewEphemeralResource_Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Diagnostics   []*Diagnostic          `protobuf:"bytes,1,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	RenewAt       *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=renew_at,json=renewAt,proto3,oneof" json:"renew_at,omitempty"`
+	Private       []byte                 `protobuf:"bytes,3,opt,name=private,proto3,oneof" json:"private,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenewEphemeralResource_Response) Reset() {
+	*x = RenewEphemeralResource_Response{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[81]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenewEphemeralResource_Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenewEphemeralResource_Response) ProtoMessage() {}
+
+func (x *RenewEphemeralResource_Response) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[81]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenewEphemeralResource_Response.ProtoReflect.Descriptor instead.
+func (*RenewEphemeralResource_Response) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{27, 1}
+}
+
+func (x *RenewEphemeralResource_Response) GetDiagnostics() []*Diagnostic {
+	if x != nil {
+		return x.Diagnostics
+	}
+	return nil
+}
+
+func (x *RenewEphemeralResource_Response) GetRenewAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.RenewAt
+	}
+	return nil
+}
+
+func (x *RenewEphemeralResource_Response) GetPrivate() []byte {
+	if x != nil {
+		return x.Private
+	}
+	return nil
+}
+
+type CloseEphemeralResource_Request struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TypeName      string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
+	Private       []byte                 `protobuf:"bytes,2,opt,name=private,proto3,oneof" json:"private,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CloseEphemeralResource_Request) Reset() {
+	*x = CloseEphemeralResource_Request{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[82]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CloseEphemeralResource_Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CloseEphemeralResource_Request) ProtoMessage() {}
+
+func (x *CloseEphemeralResource_Request) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[82]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CloseEphemeralResource_Request.ProtoReflect.Descriptor instead.
+func (*CloseEphemeralResource_Request) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{28, 0}
+}
+
+func (x *CloseEphemeralResource_Request) GetTypeName() string {
+	if x != nil {
+		return x.TypeName
+	}
+	return ""
+}
+
+func (x *CloseEphemeralResource_Request) GetPrivate() []byte {
+	if x != nil {
+		return x.Private
+	}
+	return nil
+}
+
+type CloseEphemeralResource_Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Diagnostics   []*Diagnostic          `protobuf:"bytes,1,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CloseEphemeralResource_Response) Reset() {
+	*x = CloseEphemeralResource_Response{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[83]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CloseEphemeralResource_Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CloseEphemeralResource_Response) ProtoMessage() {}
+
+func (x *CloseEphemeralResource_Response) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[83]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CloseEphemeralResource_Response.ProtoReflect.Descriptor instead.
+func (*CloseEphemeralResource_Response) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{28, 1}
+}
+
+func (x *CloseEphemeralResource_Response) GetDiagnostics() []*Diagnostic {
+	if x != nil {
+		return x.Diagnostics
+	}
+	return nil
+}
+
 var File_tfplugin5_tfplugin5_proto protoreflect.FileDescriptor
 
 const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\n" +
-	"\x19tfplugin5/tfplugin5.proto\x12\ttfplugin5\"<\n" +
+	"\x19tfplugin5/tfplugin5.proto\x12\ttfplugin5\x1a\x1fgoogle/protobuf/timestamp.proto\"<\n" +
 	"\fDynamicValue\x12\x18\n" +
 	"\amsgpack\x18\x01 \x01(\fR\amsgpack\x12\x12\n" +
 	"\x04json\x18\x02 \x01(\fR\x04json\"\xe3\x01\n" +
@@ -3924,23 +4572,26 @@ const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\aUNKNOWN\x10\x00\x12\x1b\n" +
 	"\x17RESOURCE_CONFIG_UNKNOWN\x10\x01\x12\x1b\n" +
 	"\x17PROVIDER_CONFIG_UNKNOWN\x10\x02\x12\x11\n" +
-	"\rABSENT_PREREQ\x10\x03\"\x96\x04\n" +
+	"\rABSENT_PREREQ\x10\x03\"\xb3\x05\n" +
 	"\vGetMetadata\x1a\t\n" +
-	"\aRequest\x1a\xef\x02\n" +
+	"\aRequest\x1a\xd2\x03\n" +
 	"\bResponse\x12N\n" +
 	"\x13server_capabilities\x18\x01 \x01(\v2\x1d.tfplugin5.ServerCapabilitiesR\x12serverCapabilities\x127\n" +
 	"\vdiagnostics\x18\x02 \x03(\v2\x15.tfplugin5.DiagnosticR\vdiagnostics\x12L\n" +
 	"\fdata_sources\x18\x03 \x03(\v2).tfplugin5.GetMetadata.DataSourceMetadataR\vdataSources\x12E\n" +
 	"\tresources\x18\x04 \x03(\v2'.tfplugin5.GetMetadata.ResourceMetadataR\tresources\x12E\n" +
-	"\tfunctions\x18\x05 \x03(\v2'.tfplugin5.GetMetadata.FunctionMetadataR\tfunctions\x1a&\n" +
+	"\tfunctions\x18\x05 \x03(\v2'.tfplugin5.GetMetadata.FunctionMetadataR\tfunctions\x12a\n" +
+	"\x13ephemeral_resources\x18\x06 \x03(\v20.tfplugin5.GetMetadata.EphemeralResourceMetadataR\x12ephemeralResources\x1a8\n" +
+	"\x19EphemeralResourceMetadata\x12\x1b\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\x1a&\n" +
 	"\x10FunctionMetadata\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x1a1\n" +
 	"\x12DataSourceMetadata\x12\x1b\n" +
 	"\ttype_name\x18\x01 \x01(\tR\btypeName\x1a/\n" +
 	"\x10ResourceMetadata\x12\x1b\n" +
-	"\ttype_name\x18\x01 \x01(\tR\btypeName\"\xc7\x06\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\"\xab\b\n" +
 	"\x11GetProviderSchema\x1a\t\n" +
-	"\aRequest\x1a\xa6\x06\n" +
+	"\aRequest\x1a\x8a\b\n" +
 	"\bResponse\x12-\n" +
 	"\bprovider\x18\x01 \x01(\v2\x11.tfplugin5.SchemaR\bprovider\x12e\n" +
 	"\x10resource_schemas\x18\x02 \x03(\v2:.tfplugin5.GetProviderSchema.Response.ResourceSchemasEntryR\x0fresourceSchemas\x12l\n" +
@@ -3948,7 +4599,8 @@ const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\vdiagnostics\x18\x04 \x03(\v2\x15.tfplugin5.DiagnosticR\vdiagnostics\x126\n" +
 	"\rprovider_meta\x18\x05 \x01(\v2\x11.tfplugin5.SchemaR\fproviderMeta\x12N\n" +
 	"\x13server_capabilities\x18\x06 \x01(\v2\x1d.tfplugin5.ServerCapabilitiesR\x12serverCapabilities\x12R\n" +
-	"\tfunctions\x18\a \x03(\v24.tfplugin5.GetProviderSchema.Response.FunctionsEntryR\tfunctions\x1aU\n" +
+	"\tfunctions\x18\a \x03(\v24.tfplugin5.GetProviderSchema.Response.FunctionsEntryR\tfunctions\x12\x81\x01\n" +
+	"\x1aephemeral_resource_schemas\x18\b \x03(\v2C.tfplugin5.GetProviderSchema.Response.EphemeralResourceSchemasEntryR\x18ephemeralResourceSchemas\x1aU\n" +
 	"\x14ResourceSchemasEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12'\n" +
 	"\x05value\x18\x02 \x01(\v2\x11.tfplugin5.SchemaR\x05value:\x028\x01\x1aW\n" +
@@ -3957,7 +4609,10 @@ const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\v2\x11.tfplugin5.SchemaR\x05value:\x028\x01\x1aQ\n" +
 	"\x0eFunctionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12)\n" +
-	"\x05value\x18\x02 \x01(\v2\x13.tfplugin5.FunctionR\x05value:\x028\x01\"\xdb\x01\n" +
+	"\x05value\x18\x02 \x01(\v2\x13.tfplugin5.FunctionR\x05value:\x028\x01\x1a^\n" +
+	"\x1dEphemeralResourceSchemasEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12'\n" +
+	"\x05value\x18\x02 \x01(\v2\x11.tfplugin5.SchemaR\x05value:\x028\x01\"\xdb\x01\n" +
 	"\x15PrepareProviderConfig\x1a:\n" +
 	"\aRequest\x12/\n" +
 	"\x06config\x18\x01 \x01(\v2\x17.tfplugin5.DynamicValueR\x06config\x1a\x85\x01\n" +
@@ -4072,11 +4727,52 @@ const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\targuments\x18\x02 \x03(\v2\x17.tfplugin5.DynamicValueR\targuments\x1ak\n" +
 	"\bResponse\x12/\n" +
 	"\x06result\x18\x01 \x01(\v2\x17.tfplugin5.DynamicValueR\x06result\x12.\n" +
-	"\x05error\x18\x02 \x01(\v2\x18.tfplugin5.FunctionErrorR\x05error*%\n" +
+	"\x05error\x18\x02 \x01(\v2\x18.tfplugin5.FunctionErrorR\x05error\"\xbf\x01\n" +
+	"\x1fValidateEphemeralResourceConfig\x1aW\n" +
+	"\aRequest\x12\x1b\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\x12/\n" +
+	"\x06config\x18\x02 \x01(\v2\x17.tfplugin5.DynamicValueR\x06config\x1aC\n" +
+	"\bResponse\x127\n" +
+	"\vdiagnostics\x18\x01 \x03(\v2\x15.tfplugin5.DiagnosticR\vdiagnostics\"\xdd\x03\n" +
+	"\x15OpenEphemeralResource\x1a\xa7\x01\n" +
+	"\aRequest\x12\x1b\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\x12/\n" +
+	"\x06config\x18\x02 \x01(\v2\x17.tfplugin5.DynamicValueR\x06config\x12N\n" +
+	"\x13client_capabilities\x18\x03 \x01(\v2\x1d.tfplugin5.ClientCapabilitiesR\x12clientCapabilities\x1a\x99\x02\n" +
+	"\bResponse\x127\n" +
+	"\vdiagnostics\x18\x01 \x03(\v2\x15.tfplugin5.DiagnosticR\vdiagnostics\x12:\n" +
+	"\brenew_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampH\x00R\arenewAt\x88\x01\x01\x12/\n" +
+	"\x06result\x18\x03 \x01(\v2\x17.tfplugin5.DynamicValueR\x06result\x12\x1d\n" +
+	"\aprivate\x18\x04 \x01(\fH\x01R\aprivate\x88\x01\x01\x12/\n" +
+	"\bdeferred\x18\x05 \x01(\v2\x13.tfplugin5.DeferredR\bdeferredB\v\n" +
+	"\t_renew_atB\n" +
+	"\n" +
+	"\b_private\"\xa5\x02\n" +
+	"\x16RenewEphemeralResource\x1aQ\n" +
+	"\aRequest\x12\x1b\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\x12\x1d\n" +
+	"\aprivate\x18\x02 \x01(\fH\x00R\aprivate\x88\x01\x01B\n" +
+	"\n" +
+	"\b_private\x1a\xb7\x01\n" +
+	"\bResponse\x127\n" +
+	"\vdiagnostics\x18\x01 \x03(\v2\x15.tfplugin5.DiagnosticR\vdiagnostics\x12:\n" +
+	"\brenew_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampH\x00R\arenewAt\x88\x01\x01\x12\x1d\n" +
+	"\aprivate\x18\x03 \x01(\fH\x01R\aprivate\x88\x01\x01B\v\n" +
+	"\t_renew_atB\n" +
+	"\n" +
+	"\b_private\"\xb0\x01\n" +
+	"\x16CloseEphemeralResource\x1aQ\n" +
+	"\aRequest\x12\x1b\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\x12\x1d\n" +
+	"\aprivate\x18\x02 \x01(\fH\x00R\aprivate\x88\x01\x01B\n" +
+	"\n" +
+	"\b_private\x1aC\n" +
+	"\bResponse\x127\n" +
+	"\vdiagnostics\x18\x01 \x03(\v2\x15.tfplugin5.DiagnosticR\vdiagnostics*%\n" +
 	"\n" +
 	"StringKind\x12\t\n" +
 	"\x05PLAIN\x10\x00\x12\f\n" +
-	"\bMARKDOWN\x10\x012\x8d\v\n" +
+	"\bMARKDOWN\x10\x012\xea\x0e\n" +
 	"\bProvider\x12N\n" +
 	"\vGetMetadata\x12\x1e.tfplugin5.GetMetadata.Request\x1a\x1f.tfplugin5.GetMetadata.Response\x12X\n" +
 	"\tGetSchema\x12$.tfplugin5.GetProviderSchema.Request\x1a%.tfplugin5.GetProviderSchema.Response\x12l\n" +
@@ -4091,7 +4787,11 @@ const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\x13ImportResourceState\x12&.tfplugin5.ImportResourceState.Request\x1a'.tfplugin5.ImportResourceState.Response\x12W\n" +
 	"\x0eReadDataSource\x12!.tfplugin5.ReadDataSource.Request\x1a\".tfplugin5.ReadDataSource.Response\x12Q\n" +
 	"\fGetFunctions\x12\x1f.tfplugin5.GetFunctions.Request\x1a .tfplugin5.GetFunctions.Response\x12Q\n" +
-	"\fCallFunction\x12\x1f.tfplugin5.CallFunction.Request\x1a .tfplugin5.CallFunction.Response\x129\n" +
+	"\fCallFunction\x12\x1f.tfplugin5.CallFunction.Request\x1a .tfplugin5.CallFunction.Response\x12\x8a\x01\n" +
+	"\x1fValidateEphemeralResourceConfig\x122.tfplugin5.ValidateEphemeralResourceConfig.Request\x1a3.tfplugin5.ValidateEphemeralResourceConfig.Response\x12l\n" +
+	"\x15OpenEphemeralResource\x12(.tfplugin5.OpenEphemeralResource.Request\x1a).tfplugin5.OpenEphemeralResource.Response\x12o\n" +
+	"\x16RenewEphemeralResource\x12).tfplugin5.RenewEphemeralResource.Request\x1a*.tfplugin5.RenewEphemeralResource.Response\x12o\n" +
+	"\x16CloseEphemeralResource\x12).tfplugin5.CloseEphemeralResource.Request\x1a*.tfplugin5.CloseEphemeralResource.Response\x129\n" +
 	"\x04Stop\x12\x17.tfplugin5.Stop.Request\x1a\x18.tfplugin5.Stop.ResponseBHZFgithub.com/strata-dev/strata/internal/providers/plugin/proto/tfplugin5b\x06proto3"
 
 var (
@@ -4107,203 +4807,240 @@ func file_tfplugin5_tfplugin5_proto_rawDescGZIP() []byte {
 }
 
 var file_tfplugin5_tfplugin5_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_tfplugin5_tfplugin5_proto_msgTypes = make([]protoimpl.MessageInfo, 70)
+var file_tfplugin5_tfplugin5_proto_msgTypes = make([]protoimpl.MessageInfo, 84)
 var file_tfplugin5_tfplugin5_proto_goTypes = []any{
-	(StringKind)(0),                              // 0: tfplugin5.StringKind
-	(Diagnostic_Severity)(0),                     // 1: tfplugin5.Diagnostic.Severity
-	(Schema_NestedBlock_NestingMode)(0),          // 2: tfplugin5.Schema.NestedBlock.NestingMode
-	(Deferred_Reason)(0),                         // 3: tfplugin5.Deferred.Reason
-	(*DynamicValue)(nil),                         // 4: tfplugin5.DynamicValue
-	(*Diagnostic)(nil),                           // 5: tfplugin5.Diagnostic
-	(*FunctionError)(nil),                        // 6: tfplugin5.FunctionError
-	(*AttributePath)(nil),                        // 7: tfplugin5.AttributePath
-	(*Stop)(nil),                                 // 8: tfplugin5.Stop
-	(*RawState)(nil),                             // 9: tfplugin5.RawState
-	(*Schema)(nil),                               // 10: tfplugin5.Schema
-	(*Function)(nil),                             // 11: tfplugin5.Function
-	(*ServerCapabilities)(nil),                   // 12: tfplugin5.ServerCapabilities
-	(*ClientCapabilities)(nil),                   // 13: tfplugin5.ClientCapabilities
-	(*Deferred)(nil),                             // 14: tfplugin5.Deferred
-	(*GetMetadata)(nil),                          // 15: tfplugin5.GetMetadata
-	(*GetProviderSchema)(nil),                    // 16: tfplugin5.GetProviderSchema
-	(*PrepareProviderConfig)(nil),                // 17: tfplugin5.PrepareProviderConfig
-	(*UpgradeResourceState)(nil),                 // 18: tfplugin5.UpgradeResourceState
-	(*ValidateResourceTypeConfig)(nil),           // 19: tfplugin5.ValidateResourceTypeConfig
-	(*ValidateDataSourceConfig)(nil),             // 20: tfplugin5.ValidateDataSourceConfig
-	(*Configure)(nil),                            // 21: tfplugin5.Configure
-	(*ReadResource)(nil),                         // 22: tfplugin5.ReadResource
-	(*PlanResourceChange)(nil),                   // 23: tfplugin5.PlanResourceChange
-	(*ApplyResourceChange)(nil),                  // 24: tfplugin5.ApplyResourceChange
-	(*ImportResourceState)(nil),                  // 25: tfplugin5.ImportResourceState
-	(*ReadDataSource)(nil),                       // 26: tfplugin5.ReadDataSource
-	(*GetFunctions)(nil),                         // 27: tfplugin5.GetFunctions
-	(*CallFunction)(nil),                         // 28: tfplugin5.CallFunction
-	(*AttributePath_Step)(nil),                   // 29: tfplugin5.AttributePath.Step
-	(*Stop_Request)(nil),                         // 30: tfplugin5.Stop.Request
-	(*Stop_Response)(nil),                        // 31: tfplugin5.Stop.Response
-	nil,                                          // 32: tfplugin5.RawState.FlatmapEntry
-	(*Schema_Block)(nil),                         // 33: tfplugin5.Schema.Block
-	(*Schema_Attribute)(nil),                     // 34: tfplugin5.Schema.Attribute
-	(*Schema_NestedBlock)(nil),                   // 35: tfplugin5.Schema.NestedBlock
-	(*Function_Parameter)(nil),                   // 36: tfplugin5.Function.Parameter
-	(*Function_Return)(nil),                      // 37: tfplugin5.Function.Return
-	(*GetMetadata_Request)(nil),                  // 38: tfplugin5.GetMetadata.Request
-	(*GetMetadata_Response)(nil),                 // 39: tfplugin5.GetMetadata.Response
-	(*GetMetadata_FunctionMetadata)(nil),         // 40: tfplugin5.GetMetadata.FunctionMetadata
-	(*GetMetadata_DataSourceMetadata)(nil),       // 41: tfplugin5.GetMetadata.DataSourceMetadata
-	(*GetMetadata_ResourceMetadata)(nil),         // 42: tfplugin5.GetMetadata.ResourceMetadata
-	(*GetProviderSchema_Request)(nil),            // 43: tfplugin5.GetProviderSchema.Request
-	(*GetProviderSchema_Response)(nil),           // 44: tfplugin5.GetProviderSchema.Response
-	nil,                                          // 45: tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry
-	nil,                                          // 46: tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry
-	nil,                                          // 47: tfplugin5.GetProviderSchema.Response.FunctionsEntry
-	(*PrepareProviderConfig_Request)(nil),        // 48: tfplugin5.PrepareProviderConfig.Request
-	(*PrepareProviderConfig_Response)(nil),       // 49: tfplugin5.PrepareProviderConfig.Response
-	(*UpgradeResourceState_Request)(nil),         // 50: tfplugin5.UpgradeResourceState.Request
-	(*UpgradeResourceState_Response)(nil),        // 51: tfplugin5.UpgradeResourceState.Response
-	(*ValidateResourceTypeConfig_Request)(nil),   // 52: tfplugin5.ValidateResourceTypeConfig.Request
-	(*ValidateResourceTypeConfig_Response)(nil),  // 53: tfplugin5.ValidateResourceTypeConfig.Response
-	(*ValidateDataSourceConfig_Request)(nil),     // 54: tfplugin5.ValidateDataSourceConfig.Request
-	(*ValidateDataSourceConfig_Response)(nil),    // 55: tfplugin5.ValidateDataSourceConfig.Response
-	(*Configure_Request)(nil),                    // 56: tfplugin5.Configure.Request
-	(*Configure_Response)(nil),                   // 57: tfplugin5.Configure.Response
-	(*ReadResource_Request)(nil),                 // 58: tfplugin5.ReadResource.Request
-	(*ReadResource_Response)(nil),                // 59: tfplugin5.ReadResource.Response
-	(*PlanResourceChange_Request)(nil),           // 60: tfplugin5.PlanResourceChange.Request
-	(*PlanResourceChange_Response)(nil),          // 61: tfplugin5.PlanResourceChange.Response
-	(*ApplyResourceChange_Request)(nil),          // 62: tfplugin5.ApplyResourceChange.Request
-	(*ApplyResourceChange_Response)(nil),         // 63: tfplugin5.ApplyResourceChange.Response
-	(*ImportResourceState_Request)(nil),          // 64: tfplugin5.ImportResourceState.Request
-	(*ImportResourceState_ImportedResource)(nil), // 65: tfplugin5.ImportResourceState.ImportedResource
-	(*ImportResourceState_Response)(nil),         // 66: tfplugin5.ImportResourceState.Response
-	(*ReadDataSource_Request)(nil),               // 67: tfplugin5.ReadDataSource.Request
-	(*ReadDataSource_Response)(nil),              // 68: tfplugin5.ReadDataSource.Response
-	(*GetFunctions_Request)(nil),                 // 69: tfplugin5.GetFunctions.Request
-	(*GetFunctions_Response)(nil),                // 70: tfplugin5.GetFunctions.Response
-	nil,                                          // 71: tfplugin5.GetFunctions.Response.FunctionsEntry
-	(*CallFunction_Request)(nil),                 // 72: tfplugin5.CallFunction.Request
-	(*CallFunction_Response)(nil),                // 73: tfplugin5.CallFunction.Response
+	(StringKind)(0),                                  // 0: tfplugin5.StringKind
+	(Diagnostic_Severity)(0),                         // 1: tfplugin5.Diagnostic.Severity
+	(Schema_NestedBlock_NestingMode)(0),              // 2: tfplugin5.Schema.NestedBlock.NestingMode
+	(Deferred_Reason)(0),                             // 3: tfplugin5.Deferred.Reason
+	(*DynamicValue)(nil),                             // 4: tfplugin5.DynamicValue
+	(*Diagnostic)(nil),                               // 5: tfplugin5.Diagnostic
+	(*FunctionError)(nil),                            // 6: tfplugin5.FunctionError
+	(*AttributePath)(nil),                            // 7: tfplugin5.AttributePath
+	(*Stop)(nil),                                     // 8: tfplugin5.Stop
+	(*RawState)(nil),                                 // 9: tfplugin5.RawState
+	(*Schema)(nil),                                   // 10: tfplugin5.Schema
+	(*Function)(nil),                                 // 11: tfplugin5.Function
+	(*ServerCapabilities)(nil),                       // 12: tfplugin5.ServerCapabilities
+	(*ClientCapabilities)(nil),                       // 13: tfplugin5.ClientCapabilities
+	(*Deferred)(nil),                                 // 14: tfplugin5.Deferred
+	(*GetMetadata)(nil),                              // 15: tfplugin5.GetMetadata
+	(*GetProviderSchema)(nil),                        // 16: tfplugin5.GetProviderSchema
+	(*PrepareProviderConfig)(nil),                    // 17: tfplugin5.PrepareProviderConfig
+	(*UpgradeResourceState)(nil),                     // 18: tfplugin5.UpgradeResourceState
+	(*ValidateResourceTypeConfig)(nil),               // 19: tfplugin5.ValidateResourceTypeConfig
+	(*ValidateDataSourceConfig)(nil),                 // 20: tfplugin5.ValidateDataSourceConfig
+	(*Configure)(nil),                                // 21: tfplugin5.Configure
+	(*ReadResource)(nil),                             // 22: tfplugin5.ReadResource
+	(*PlanResourceChange)(nil),                       // 23: tfplugin5.PlanResourceChange
+	(*ApplyResourceChange)(nil),                      // 24: tfplugin5.ApplyResourceChange
+	(*ImportResourceState)(nil),                      // 25: tfplugin5.ImportResourceState
+	(*ReadDataSource)(nil),                           // 26: tfplugin5.ReadDataSource
+	(*GetFunctions)(nil),                             // 27: tfplugin5.GetFunctions
+	(*CallFunction)(nil),                             // 28: tfplugin5.CallFunction
+	(*ValidateEphemeralResourceConfig)(nil),          // 29: tfplugin5.ValidateEphemeralResourceConfig
+	(*OpenEphemeralResource)(nil),                    // 30: tfplugin5.OpenEphemeralResource
+	(*RenewEphemeralResource)(nil),                   // 31: tfplugin5.RenewEphemeralResource
+	(*CloseEphemeralResource)(nil),                   // 32: tfplugin5.CloseEphemeralResource
+	(*AttributePath_Step)(nil),                       // 33: tfplugin5.AttributePath.Step
+	(*Stop_Request)(nil),                             // 34: tfplugin5.Stop.Request
+	(*Stop_Response)(nil),                            // 35: tfplugin5.Stop.Response
+	nil,                                              // 36: tfplugin5.RawState.FlatmapEntry
+	(*Schema_Block)(nil),                             // 37: tfplugin5.Schema.Block
+	(*Schema_Attribute)(nil),                         // 38: tfplugin5.Schema.Attribute
+	(*Schema_NestedBlock)(nil),                       // 39: tfplugin5.Schema.NestedBlock
+	(*Function_Parameter)(nil),                       // 40: tfplugin5.Function.Parameter
+	(*Function_Return)(nil),                          // 41: tfplugin5.Function.Return
+	(*GetMetadata_Request)(nil),                      // 42: tfplugin5.GetMetadata.Request
+	(*GetMetadata_Response)(nil),                     // 43: tfplugin5.GetMetadata.Response
+	(*GetMetadata_EphemeralResourceMetadata)(nil),    // 44: tfplugin5.GetMetadata.EphemeralResourceMetadata
+	(*GetMetadata_FunctionMetadata)(nil),             // 45: tfplugin5.GetMetadata.FunctionMetadata
+	(*GetMetadata_DataSourceMetadata)(nil),           // 46: tfplugin5.GetMetadata.DataSourceMetadata
+	(*GetMetadata_ResourceMetadata)(nil),             // 47: tfplugin5.GetMetadata.ResourceMetadata
+	(*GetProviderSchema_Request)(nil),                // 48: tfplugin5.GetProviderSchema.Request
+	(*GetProviderSchema_Response)(nil),               // 49: tfplugin5.GetProviderSchema.Response
+	nil,                                              // 50: tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry
+	nil,                                              // 51: tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry
+	nil,                                              // 52: tfplugin5.GetProviderSchema.Response.FunctionsEntry
+	nil,                                              // 53: tfplugin5.GetProviderSchema.Response.EphemeralResourceSchemasEntry
+	(*PrepareProviderConfig_Request)(nil),            // 54: tfplugin5.PrepareProviderConfig.Request
+	(*PrepareProviderConfig_Response)(nil),           // 55: tfplugin5.PrepareProviderConfig.Response
+	(*UpgradeResourceState_Request)(nil),             // 56: tfplugin5.UpgradeResourceState.Request
+	(*UpgradeResourceState_Response)(nil),            // 57: tfplugin5.UpgradeResourceState.Response
+	(*ValidateResourceTypeConfig_Request)(nil),       // 58: tfplugin5.ValidateResourceTypeConfig.Request
+	(*ValidateResourceTypeConfig_Response)(nil),      // 59: tfplugin5.ValidateResourceTypeConfig.Response
+	(*ValidateDataSourceConfig_Request)(nil),         // 60: tfplugin5.ValidateDataSourceConfig.Request
+	(*ValidateDataSourceConfig_Response)(nil),        // 61: tfplugin5.ValidateDataSourceConfig.Response
+	(*Configure_Request)(nil),                        // 62: tfplugin5.Configure.Request
+	(*Configure_Response)(nil),                       // 63: tfplugin5.Configure.Response
+	(*ReadResource_Request)(nil),                     // 64: tfplugin5.ReadResource.Request
+	(*ReadResource_Response)(nil),                    // 65: tfplugin5.ReadResource.Response
+	(*PlanResourceChange_Request)(nil),               // 66: tfplugin5.PlanResourceChange.Request
+	(*PlanResourceChange_Response)(nil),              // 67: tfplugin5.PlanResourceChange.Response
+	(*ApplyResourceChange_Request)(nil),              // 68: tfplugin5.ApplyResourceChange.Request
+	(*ApplyResourceChange_Response)(nil),             // 69: tfplugin5.ApplyResourceChange.Response
+	(*ImportResourceState_Request)(nil),              // 70: tfplugin5.ImportResourceState.Request
+	(*ImportResourceState_ImportedResource)(nil),     // 71: tfplugin5.ImportResourceState.ImportedResource
+	(*ImportResourceState_Response)(nil),             // 72: tfplugin5.ImportResourceState.Response
+	(*ReadDataSource_Request)(nil),                   // 73: tfplugin5.ReadDataSource.Request
+	(*ReadDataSource_Response)(nil),                  // 74: tfplugin5.ReadDataSource.Response
+	(*GetFunctions_Request)(nil),                     // 75: tfplugin5.GetFunctions.Request
+	(*GetFunctions_Response)(nil),                    // 76: tfplugin5.GetFunctions.Response
+	nil,                                              // 77: tfplugin5.GetFunctions.Response.FunctionsEntry
+	(*CallFunction_Request)(nil),                     // 78: tfplugin5.CallFunction.Request
+	(*CallFunction_Response)(nil),                    // 79: tfplugin5.CallFunction.Response
+	(*ValidateEphemeralResourceConfig_Request)(nil),  // 80: tfplugin5.ValidateEphemeralResourceConfig.Request
+	(*ValidateEphemeralResourceConfig_Response)(nil), // 81: tfplugin5.ValidateEphemeralResourceConfig.Response
+	(*OpenEphemeralResource_Request)(nil),            // 82: tfplugin5.OpenEphemeralResource.Request
+	(*OpenEphemeralResource_Response)(nil),           // 83: tfplugin5.OpenEphemeralResource.Response
+	(*RenewEphemeralResource_Request)(nil),           // 84: tfplugin5.RenewEphemeralResource.Request
+	(*RenewEphemeralResource_Response)(nil),          // 85: tfplugin5.RenewEphemeralResource.Response
+	(*CloseEphemeralResource_Request)(nil),           // 86: tfplugin5.CloseEphemeralResource.Request
+	(*CloseEphemeralResource_Response)(nil),          // 87: tfplugin5.CloseEphemeralResource.Response
+	(*timestamppb.Timestamp)(nil),                    // 88: google.protobuf.Timestamp
 }
 var file_tfplugin5_tfplugin5_proto_depIdxs = []int32{
-	1,  // 0: tfplugin5.Diagnostic.severity:type_name -> tfplugin5.Diagnostic.Severity
-	7,  // 1: tfplugin5.Diagnostic.attribute:type_name -> tfplugin5.AttributePath
-	29, // 2: tfplugin5.AttributePath.steps:type_name -> tfplugin5.AttributePath.Step
-	32, // 3: tfplugin5.RawState.flatmap:type_name -> tfplugin5.RawState.FlatmapEntry
-	33, // 4: tfplugin5.Schema.block:type_name -> tfplugin5.Schema.Block
-	36, // 5: tfplugin5.Function.parameters:type_name -> tfplugin5.Function.Parameter
-	36, // 6: tfplugin5.Function.variadic_parameter:type_name -> tfplugin5.Function.Parameter
-	37, // 7: tfplugin5.Function.return:type_name -> tfplugin5.Function.Return
-	0,  // 8: tfplugin5.Function.description_kind:type_name -> tfplugin5.StringKind
-	3,  // 9: tfplugin5.Deferred.reason:type_name -> tfplugin5.Deferred.Reason
-	34, // 10: tfplugin5.Schema.Block.attributes:type_name -> tfplugin5.Schema.Attribute
-	35, // 11: tfplugin5.Schema.Block.block_types:type_name -> tfplugin5.Schema.NestedBlock
-	0,  // 12: tfplugin5.Schema.Block.description_kind:type_name -> tfplugin5.StringKind
-	0,  // 13: tfplugin5.Schema.Attribute.description_kind:type_name -> tfplugin5.StringKind
-	33, // 14: tfplugin5.Schema.NestedBlock.block:type_name -> tfplugin5.Schema.Block
-	2,  // 15: tfplugin5.Schema.NestedBlock.nesting:type_name -> tfplugin5.Schema.NestedBlock.NestingMode
-	0,  // 16: tfplugin5.Function.Parameter.description_kind:type_name -> tfplugin5.StringKind
-	12, // 17: tfplugin5.GetMetadata.Response.server_capabilities:type_name -> tfplugin5.ServerCapabilities
-	5,  // 18: tfplugin5.GetMetadata.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	41, // 19: tfplugin5.GetMetadata.Response.data_sources:type_name -> tfplugin5.GetMetadata.DataSourceMetadata
-	42, // 20: tfplugin5.GetMetadata.Response.resources:type_name -> tfplugin5.GetMetadata.ResourceMetadata
-	40, // 21: tfplugin5.GetMetadata.Response.functions:type_name -> tfplugin5.GetMetadata.FunctionMetadata
-	10, // 22: tfplugin5.GetProviderSchema.Response.provider:type_name -> tfplugin5.Schema
-	45, // 23: tfplugin5.GetProviderSchema.Response.resource_schemas:type_name -> tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry
-	46, // 24: tfplugin5.GetProviderSchema.Response.data_source_schemas:type_name -> tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry
-	5,  // 25: tfplugin5.GetProviderSchema.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	10, // 26: tfplugin5.GetProviderSchema.Response.provider_meta:type_name -> tfplugin5.Schema
-	12, // 27: tfplugin5.GetProviderSchema.Response.server_capabilities:type_name -> tfplugin5.ServerCapabilities
-	47, // 28: tfplugin5.GetProviderSchema.Response.functions:type_name -> tfplugin5.GetProviderSchema.Response.FunctionsEntry
-	10, // 29: tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry.value:type_name -> tfplugin5.Schema
-	10, // 30: tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry.value:type_name -> tfplugin5.Schema
-	11, // 31: tfplugin5.GetProviderSchema.Response.FunctionsEntry.value:type_name -> tfplugin5.Function
-	4,  // 32: tfplugin5.PrepareProviderConfig.Request.config:type_name -> tfplugin5.DynamicValue
-	4,  // 33: tfplugin5.PrepareProviderConfig.Response.prepared_config:type_name -> tfplugin5.DynamicValue
-	5,  // 34: tfplugin5.PrepareProviderConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	9,  // 35: tfplugin5.UpgradeResourceState.Request.raw_state:type_name -> tfplugin5.RawState
-	4,  // 36: tfplugin5.UpgradeResourceState.Response.upgraded_state:type_name -> tfplugin5.DynamicValue
-	5,  // 37: tfplugin5.UpgradeResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	4,  // 38: tfplugin5.ValidateResourceTypeConfig.Request.config:type_name -> tfplugin5.DynamicValue
-	13, // 39: tfplugin5.ValidateResourceTypeConfig.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	5,  // 40: tfplugin5.ValidateResourceTypeConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	4,  // 41: tfplugin5.ValidateDataSourceConfig.Request.config:type_name -> tfplugin5.DynamicValue
-	5,  // 42: tfplugin5.ValidateDataSourceConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	4,  // 43: tfplugin5.Configure.Request.config:type_name -> tfplugin5.DynamicValue
-	13, // 44: tfplugin5.Configure.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	5,  // 45: tfplugin5.Configure.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	4,  // 46: tfplugin5.ReadResource.Request.current_state:type_name -> tfplugin5.DynamicValue
-	4,  // 47: tfplugin5.ReadResource.Request.provider_meta:type_name -> tfplugin5.DynamicValue
-	13, // 48: tfplugin5.ReadResource.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	4,  // 49: tfplugin5.ReadResource.Response.new_state:type_name -> tfplugin5.DynamicValue
-	5,  // 50: tfplugin5.ReadResource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	14, // 51: tfplugin5.ReadResource.Response.deferred:type_name -> tfplugin5.Deferred
-	4,  // 52: tfplugin5.PlanResourceChange.Request.prior_state:type_name -> tfplugin5.DynamicValue
-	4,  // 53: tfplugin5.PlanResourceChange.Request.proposed_new_state:type_name -> tfplugin5.DynamicValue
-	4,  // 54: tfplugin5.PlanResourceChange.Request.config:type_name -> tfplugin5.DynamicValue
-	4,  // 55: tfplugin5.PlanResourceChange.Request.provider_meta:type_name -> tfplugin5.DynamicValue
-	13, // 56: tfplugin5.PlanResourceChange.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	4,  // 57: tfplugin5.PlanResourceChange.Response.planned_state:type_name -> tfplugin5.DynamicValue
-	7,  // 58: tfplugin5.PlanResourceChange.Response.requires_replace:type_name -> tfplugin5.AttributePath
-	5,  // 59: tfplugin5.PlanResourceChange.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	14, // 60: tfplugin5.PlanResourceChange.Response.deferred:type_name -> tfplugin5.Deferred
-	4,  // 61: tfplugin5.ApplyResourceChange.Request.prior_state:type_name -> tfplugin5.DynamicValue
-	4,  // 62: tfplugin5.ApplyResourceChange.Request.planned_state:type_name -> tfplugin5.DynamicValue
-	4,  // 63: tfplugin5.ApplyResourceChange.Request.config:type_name -> tfplugin5.DynamicValue
-	4,  // 64: tfplugin5.ApplyResourceChange.Request.provider_meta:type_name -> tfplugin5.DynamicValue
-	4,  // 65: tfplugin5.ApplyResourceChange.Response.new_state:type_name -> tfplugin5.DynamicValue
-	5,  // 66: tfplugin5.ApplyResourceChange.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	13, // 67: tfplugin5.ImportResourceState.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	4,  // 68: tfplugin5.ImportResourceState.ImportedResource.state:type_name -> tfplugin5.DynamicValue
-	65, // 69: tfplugin5.ImportResourceState.Response.imported_resources:type_name -> tfplugin5.ImportResourceState.ImportedResource
-	5,  // 70: tfplugin5.ImportResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	14, // 71: tfplugin5.ImportResourceState.Response.deferred:type_name -> tfplugin5.Deferred
-	4,  // 72: tfplugin5.ReadDataSource.Request.config:type_name -> tfplugin5.DynamicValue
-	4,  // 73: tfplugin5.ReadDataSource.Request.provider_meta:type_name -> tfplugin5.DynamicValue
-	13, // 74: tfplugin5.ReadDataSource.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	4,  // 75: tfplugin5.ReadDataSource.Response.state:type_name -> tfplugin5.DynamicValue
-	5,  // 76: tfplugin5.ReadDataSource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	14, // 77: tfplugin5.ReadDataSource.Response.deferred:type_name -> tfplugin5.Deferred
-	71, // 78: tfplugin5.GetFunctions.Response.functions:type_name -> tfplugin5.GetFunctions.Response.FunctionsEntry
-	5,  // 79: tfplugin5.GetFunctions.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	11, // 80: tfplugin5.GetFunctions.Response.FunctionsEntry.value:type_name -> tfplugin5.Function
-	4,  // 81: tfplugin5.CallFunction.Request.arguments:type_name -> tfplugin5.DynamicValue
-	4,  // 82: tfplugin5.CallFunction.Response.result:type_name -> tfplugin5.DynamicValue
-	6,  // 83: tfplugin5.CallFunction.Response.error:type_name -> tfplugin5.FunctionError
-	38, // 84: tfplugin5.Provider.GetMetadata:input_type -> tfplugin5.GetMetadata.Request
-	43, // 85: tfplugin5.Provider.GetSchema:input_type -> tfplugin5.GetProviderSchema.Request
-	48, // 86: tfplugin5.Provider.PrepareProviderConfig:input_type -> tfplugin5.PrepareProviderConfig.Request
-	52, // 87: tfplugin5.Provider.ValidateResourceTypeConfig:input_type -> tfplugin5.ValidateResourceTypeConfig.Request
-	54, // 88: tfplugin5.Provider.ValidateDataSourceConfig:input_type -> tfplugin5.ValidateDataSourceConfig.Request
-	50, // 89: tfplugin5.Provider.UpgradeResourceState:input_type -> tfplugin5.UpgradeResourceState.Request
-	56, // 90: tfplugin5.Provider.Configure:input_type -> tfplugin5.Configure.Request
-	58, // 91: tfplugin5.Provider.ReadResource:input_type -> tfplugin5.ReadResource.Request
-	60, // 92: tfplugin5.Provider.PlanResourceChange:input_type -> tfplugin5.PlanResourceChange.Request
-	62, // 93: tfplugin5.Provider.ApplyResourceChange:input_type -> tfplugin5.ApplyResourceChange.Request
-	64, // 94: tfplugin5.Provider.ImportResourceState:input_type -> tfplugin5.ImportResourceState.Request
-	67, // 95: tfplugin5.Provider.ReadDataSource:input_type -> tfplugin5.ReadDataSource.Request
-	69, // 96: tfplugin5.Provider.GetFunctions:input_type -> tfplugin5.GetFunctions.Request
-	72, // 97: tfplugin5.Provider.CallFunction:input_type -> tfplugin5.CallFunction.Request
-	30, // 98: tfplugin5.Provider.Stop:input_type -> tfplugin5.Stop.Request
-	39, // 99: tfplugin5.Provider.GetMetadata:output_type -> tfplugin5.GetMetadata.Response
-	44, // 100: tfplugin5.Provider.GetSchema:output_type -> tfplugin5.GetProviderSchema.Response
-	49, // 101: tfplugin5.Provider.PrepareProviderConfig:output_type -> tfplugin5.PrepareProviderConfig.Response
-	53, // 102: tfplugin5.Provider.ValidateResourceTypeConfig:output_type -> tfplugin5.ValidateResourceTypeConfig.Response
-	55, // 103: tfplugin5.Provider.ValidateDataSourceConfig:output_type -> tfplugin5.ValidateDataSourceConfig.Response
-	51, // 104: tfplugin5.Provider.UpgradeResourceState:output_type -> tfplugin5.UpgradeResourceState.Response
-	57, // 105: tfplugin5.Provider.Configure:output_type -> tfplugin5.Configure.Response
-	59, // 106: tfplugin5.Provider.ReadResource:output_type -> tfplugin5.ReadResource.Response
-	61, // 107: tfplugin5.Provider.PlanResourceChange:output_type -> tfplugin5.PlanResourceChange.Response
-	63, // 108: tfplugin5.Provider.ApplyResourceChange:output_type -> tfplugin5.ApplyResourceChange.Response
-	66, // 109: tfplugin5.Provider.ImportResourceState:output_type -> tfplugin5.ImportResourceState.Response
-	68, // 110: tfplugin5.Provider.ReadDataSource:output_type -> tfplugin5.ReadDataSource.Response
-	70, // 111: tfplugin5.Provider.GetFunctions:output_type -> tfplugin5.GetFunctions.Response
-	73, // 112: tfplugin5.Provider.CallFunction:output_type -> tfplugin5.CallFunction.Response
-	31, // 113: tfplugin5.Provider.Stop:output_type -> tfplugin5.Stop.Response
-	99, // [99:114] is the sub-list for method output_type
-	84, // [84:99] is the sub-list for method input_type
-	84, // [84:84] is the sub-list for extension type_name
-	84, // [84:84] is the sub-list for extension extendee
-	0,  // [0:84] is the sub-list for field type_name
+	1,   // 0: tfplugin5.Diagnostic.severity:type_name -> tfplugin5.Diagnostic.Severity
+	7,   // 1: tfplugin5.Diagnostic.attribute:type_name -> tfplugin5.AttributePath
+	33,  // 2: tfplugin5.AttributePath.steps:type_name -> tfplugin5.AttributePath.Step
+	36,  // 3: tfplugin5.RawState.flatmap:type_name -> tfplugin5.RawState.FlatmapEntry
+	37,  // 4: tfplugin5.Schema.block:type_name -> tfplugin5.Schema.Block
+	40,  // 5: tfplugin5.Function.parameters:type_name -> tfplugin5.Function.Parameter
+	40,  // 6: tfplugin5.Function.variadic_parameter:type_name -> tfplugin5.Function.Parameter
+	41,  // 7: tfplugin5.Function.return:type_name -> tfplugin5.Function.Return
+	0,   // 8: tfplugin5.Function.description_kind:type_name -> tfplugin5.StringKind
+	3,   // 9: tfplugin5.Deferred.reason:type_name -> tfplugin5.Deferred.Reason
+	38,  // 10: tfplugin5.Schema.Block.attributes:type_name -> tfplugin5.Schema.Attribute
+	39,  // 11: tfplugin5.Schema.Block.block_types:type_name -> tfplugin5.Schema.NestedBlock
+	0,   // 12: tfplugin5.Schema.Block.description_kind:type_name -> tfplugin5.StringKind
+	0,   // 13: tfplugin5.Schema.Attribute.description_kind:type_name -> tfplugin5.StringKind
+	37,  // 14: tfplugin5.Schema.NestedBlock.block:type_name -> tfplugin5.Schema.Block
+	2,   // 15: tfplugin5.Schema.NestedBlock.nesting:type_name -> tfplugin5.Schema.NestedBlock.NestingMode
+	0,   // 16: tfplugin5.Function.Parameter.description_kind:type_name -> tfplugin5.StringKind
+	12,  // 17: tfplugin5.GetMetadata.Response.server_capabilities:type_name -> tfplugin5.ServerCapabilities
+	5,   // 18: tfplugin5.GetMetadata.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	46,  // 19: tfplugin5.GetMetadata.Response.data_sources:type_name -> tfplugin5.GetMetadata.DataSourceMetadata
+	47,  // 20: tfplugin5.GetMetadata.Response.resources:type_name -> tfplugin5.GetMetadata.ResourceMetadata
+	45,  // 21: tfplugin5.GetMetadata.Response.functions:type_name -> tfplugin5.GetMetadata.FunctionMetadata
+	44,  // 22: tfplugin5.GetMetadata.Response.ephemeral_resources:type_name -> tfplugin5.GetMetadata.EphemeralResourceMetadata
+	10,  // 23: tfplugin5.GetProviderSchema.Response.provider:type_name -> tfplugin5.Schema
+	50,  // 24: tfplugin5.GetProviderSchema.Response.resource_schemas:type_name -> tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry
+	51,  // 25: tfplugin5.GetProviderSchema.Response.data_source_schemas:type_name -> tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry
+	5,   // 26: tfplugin5.GetProviderSchema.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	10,  // 27: tfplugin5.GetProviderSchema.Response.provider_meta:type_name -> tfplugin5.Schema
+	12,  // 28: tfplugin5.GetProviderSchema.Response.server_capabilities:type_name -> tfplugin5.ServerCapabilities
+	52,  // 29: tfplugin5.GetProviderSchema.Response.functions:type_name -> tfplugin5.GetProviderSchema.Response.FunctionsEntry
+	53,  // 30: tfplugin5.GetProviderSchema.Response.ephemeral_resource_schemas:type_name -> tfplugin5.GetProviderSchema.Response.EphemeralResourceSchemasEntry
+	10,  // 31: tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry.value:type_name -> tfplugin5.Schema
+	10,  // 32: tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry.value:type_name -> tfplugin5.Schema
+	11,  // 33: tfplugin5.GetProviderSchema.Response.FunctionsEntry.value:type_name -> tfplugin5.Function
+	10,  // 34: tfplugin5.GetProviderSchema.Response.EphemeralResourceSchemasEntry.value:type_name -> tfplugin5.Schema
+	4,   // 35: tfplugin5.PrepareProviderConfig.Request.config:type_name -> tfplugin5.DynamicValue
+	4,   // 36: tfplugin5.PrepareProviderConfig.Response.prepared_config:type_name -> tfplugin5.DynamicValue
+	5,   // 37: tfplugin5.PrepareProviderConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	9,   // 38: tfplugin5.UpgradeResourceState.Request.raw_state:type_name -> tfplugin5.RawState
+	4,   // 39: tfplugin5.UpgradeResourceState.Response.upgraded_state:type_name -> tfplugin5.DynamicValue
+	5,   // 40: tfplugin5.UpgradeResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,   // 41: tfplugin5.ValidateResourceTypeConfig.Request.config:type_name -> tfplugin5.DynamicValue
+	13,  // 42: tfplugin5.ValidateResourceTypeConfig.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	5,   // 43: tfplugin5.ValidateResourceTypeConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,   // 44: tfplugin5.ValidateDataSourceConfig.Request.config:type_name -> tfplugin5.DynamicValue
+	5,   // 45: tfplugin5.ValidateDataSourceConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,   // 46: tfplugin5.Configure.Request.config:type_name -> tfplugin5.DynamicValue
+	13,  // 47: tfplugin5.Configure.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	5,   // 48: tfplugin5.Configure.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,   // 49: tfplugin5.ReadResource.Request.current_state:type_name -> tfplugin5.DynamicValue
+	4,   // 50: tfplugin5.ReadResource.Request.provider_meta:type_name -> tfplugin5.DynamicValue
+	13,  // 51: tfplugin5.ReadResource.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	4,   // 52: tfplugin5.ReadResource.Response.new_state:type_name -> tfplugin5.DynamicValue
+	5,   // 53: tfplugin5.ReadResource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	14,  // 54: tfplugin5.ReadResource.Response.deferred:type_name -> tfplugin5.Deferred
+	4,   // 55: tfplugin5.PlanResourceChange.Request.prior_state:type_name -> tfplugin5.DynamicValue
+	4,   // 56: tfplugin5.PlanResourceChange.Request.proposed_new_state:type_name -> tfplugin5.DynamicValue
+	4,   // 57: tfplugin5.PlanResourceChange.Request.config:type_name -> tfplugin5.DynamicValue
+	4,   // 58: tfplugin5.PlanResourceChange.Request.provider_meta:type_name -> tfplugin5.DynamicValue
+	13,  // 59: tfplugin5.PlanResourceChange.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	4,   // 60: tfplugin5.PlanResourceChange.Response.planned_state:type_name -> tfplugin5.DynamicValue
+	7,   // 61: tfplugin5.PlanResourceChange.Response.requires_replace:type_name -> tfplugin5.AttributePath
+	5,   // 62: tfplugin5.PlanResourceChange.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	14,  // 63: tfplugin5.PlanResourceChange.Response.deferred:type_name -> tfplugin5.Deferred
+	4,   // 64: tfplugin5.ApplyResourceChange.Request.prior_state:type_name -> tfplugin5.DynamicValue
+	4,   // 65: tfplugin5.ApplyResourceChange.Request.planned_state:type_name -> tfplugin5.DynamicValue
+	4,   // 66: tfplugin5.ApplyResourceChange.Request.config:type_name -> tfplugin5.DynamicValue
+	4,   // 67: tfplugin5.ApplyResourceChange.Request.provider_meta:type_name -> tfplugin5.DynamicValue
+	4,   // 68: tfplugin5.ApplyResourceChange.Response.new_state:type_name -> tfplugin5.DynamicValue
+	5,   // 69: tfplugin5.ApplyResourceChange.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	13,  // 70: tfplugin5.ImportResourceState.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	4,   // 71: tfplugin5.ImportResourceState.ImportedResource.state:type_name -> tfplugin5.DynamicValue
+	71,  // 72: tfplugin5.ImportResourceState.Response.imported_resources:type_name -> tfplugin5.ImportResourceState.ImportedResource
+	5,   // 73: tfplugin5.ImportResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	14,  // 74: tfplugin5.ImportResourceState.Response.deferred:type_name -> tfplugin5.Deferred
+	4,   // 75: tfplugin5.ReadDataSource.Request.config:type_name -> tfplugin5.DynamicValue
+	4,   // 76: tfplugin5.ReadDataSource.Request.provider_meta:type_name -> tfplugin5.DynamicValue
+	13,  // 77: tfplugin5.ReadDataSource.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	4,   // 78: tfplugin5.ReadDataSource.Response.state:type_name -> tfplugin5.DynamicValue
+	5,   // 79: tfplugin5.ReadDataSource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	14,  // 80: tfplugin5.ReadDataSource.Response.deferred:type_name -> tfplugin5.Deferred
+	77,  // 81: tfplugin5.GetFunctions.Response.functions:type_name -> tfplugin5.GetFunctions.Response.FunctionsEntry
+	5,   // 82: tfplugin5.GetFunctions.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	11,  // 83: tfplugin5.GetFunctions.Response.FunctionsEntry.value:type_name -> tfplugin5.Function
+	4,   // 84: tfplugin5.CallFunction.Request.arguments:type_name -> tfplugin5.DynamicValue
+	4,   // 85: tfplugin5.CallFunction.Response.result:type_name -> tfplugin5.DynamicValue
+	6,   // 86: tfplugin5.CallFunction.Response.error:type_name -> tfplugin5.FunctionError
+	4,   // 87: tfplugin5.ValidateEphemeralResourceConfig.Request.config:type_name -> tfplugin5.DynamicValue
+	5,   // 88: tfplugin5.ValidateEphemeralResourceConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,   // 89: tfplugin5.OpenEphemeralResource.Request.config:type_name -> tfplugin5.DynamicValue
+	13,  // 90: tfplugin5.OpenEphemeralResource.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	5,   // 91: tfplugin5.OpenEphemeralResource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	88,  // 92: tfplugin5.OpenEphemeralResource.Response.renew_at:type_name -> google.protobuf.Timestamp
+	4,   // 93: tfplugin5.OpenEphemeralResource.Response.result:type_name -> tfplugin5.DynamicValue
+	14,  // 94: tfplugin5.OpenEphemeralResource.Response.deferred:type_name -> tfplugin5.Deferred
+	5,   // 95: tfplugin5.RenewEphemeralResource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	88,  // 96: tfplugin5.RenewEphemeralResource.Response.renew_at:type_name -> google.protobuf.Timestamp
+	5,   // 97: tfplugin5.CloseEphemeralResource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	42,  // 98: tfplugin5.Provider.GetMetadata:input_type -> tfplugin5.GetMetadata.Request
+	48,  // 99: tfplugin5.Provider.GetSchema:input_type -> tfplugin5.GetProviderSchema.Request
+	54,  // 100: tfplugin5.Provider.PrepareProviderConfig:input_type -> tfplugin5.PrepareProviderConfig.Request
+	58,  // 101: tfplugin5.Provider.ValidateResourceTypeConfig:input_type -> tfplugin5.ValidateResourceTypeConfig.Request
+	60,  // 102: tfplugin5.Provider.ValidateDataSourceConfig:input_type -> tfplugin5.ValidateDataSourceConfig.Request
+	56,  // 103: tfplugin5.Provider.UpgradeResourceState:input_type -> tfplugin5.UpgradeResourceState.Request
+	62,  // 104: tfplugin5.Provider.Configure:input_type -> tfplugin5.Configure.Request
+	64,  // 105: tfplugin5.Provider.ReadResource:input_type -> tfplugin5.ReadResource.Request
+	66,  // 106: tfplugin5.Provider.PlanResourceChange:input_type -> tfplugin5.PlanResourceChange.Request
+	68,  // 107: tfplugin5.Provider.ApplyResourceChange:input_type -> tfplugin5.ApplyResourceChange.Request
+	70,  // 108: tfplugin5.Provider.ImportResourceState:input_type -> tfplugin5.ImportResourceState.Request
+	73,  // 109: tfplugin5.Provider.ReadDataSource:input_type -> tfplugin5.ReadDataSource.Request
+	75,  // 110: tfplugin5.Provider.GetFunctions:input_type -> tfplugin5.GetFunctions.Request
+	78,  // 111: tfplugin5.Provider.CallFunction:input_type -> tfplugin5.CallFunction.Request
+	80,  // 112: tfplugin5.Provider.ValidateEphemeralResourceConfig:input_type -> tfplugin5.ValidateEphemeralResourceConfig.Request
+	82,  // 113: tfplugin5.Provider.OpenEphemeralResource:input_type -> tfplugin5.OpenEphemeralResource.Request
+	84,  // 114: tfplugin5.Provider.RenewEphemeralResource:input_type -> tfplugin5.RenewEphemeralResource.Request
+	86,  // 115: tfplugin5.Provider.CloseEphemeralResource:input_type -> tfplugin5.CloseEphemeralResource.Request
+	34,  // 116: tfplugin5.Provider.Stop:input_type -> tfplugin5.Stop.Request
+	43,  // 117: tfplugin5.Provider.GetMetadata:output_type -> tfplugin5.GetMetadata.Response
+	49,  // 118: tfplugin5.Provider.GetSchema:output_type -> tfplugin5.GetProviderSchema.Response
+	55,  // 119: tfplugin5.Provider.PrepareProviderConfig:output_type -> tfplugin5.PrepareProviderConfig.Response
+	59,  // 120: tfplugin5.Provider.ValidateResourceTypeConfig:output_type -> tfplugin5.ValidateResourceTypeConfig.Response
+	61,  // 121: tfplugin5.Provider.ValidateDataSourceConfig:output_type -> tfplugin5.ValidateDataSourceConfig.Response
+	57,  // 122: tfplugin5.Provider.UpgradeResourceState:output_type -> tfplugin5.UpgradeResourceState.Response
+	63,  // 123: tfplugin5.Provider.Configure:output_type -> tfplugin5.Configure.Response
+	65,  // 124: tfplugin5.Provider.ReadResource:output_type -> tfplugin5.ReadResource.Response
+	67,  // 125: tfplugin5.Provider.PlanResourceChange:output_type -> tfplugin5.PlanResourceChange.Response
+	69,  // 126: tfplugin5.Provider.ApplyResourceChange:output_type -> tfplugin5.ApplyResourceChange.Response
+	72,  // 127: tfplugin5.Provider.ImportResourceState:output_type -> tfplugin5.ImportResourceState.Response
+	74,  // 128: tfplugin5.Provider.ReadDataSource:output_type -> tfplugin5.ReadDataSource.Response
+	76,  // 129: tfplugin5.Provider.GetFunctions:output_type -> tfplugin5.GetFunctions.Response
+	79,  // 130: tfplugin5.Provider.CallFunction:output_type -> tfplugin5.CallFunction.Response
+	81,  // 131: tfplugin5.Provider.ValidateEphemeralResourceConfig:output_type -> tfplugin5.ValidateEphemeralResourceConfig.Response
+	83,  // 132: tfplugin5.Provider.OpenEphemeralResource:output_type -> tfplugin5.OpenEphemeralResource.Response
+	85,  // 133: tfplugin5.Provider.RenewEphemeralResource:output_type -> tfplugin5.RenewEphemeralResource.Response
+	87,  // 134: tfplugin5.Provider.CloseEphemeralResource:output_type -> tfplugin5.CloseEphemeralResource.Response
+	35,  // 135: tfplugin5.Provider.Stop:output_type -> tfplugin5.Stop.Response
+	117, // [117:136] is the sub-list for method output_type
+	98,  // [98:117] is the sub-list for method input_type
+	98,  // [98:98] is the sub-list for extension type_name
+	98,  // [98:98] is the sub-list for extension extendee
+	0,   // [0:98] is the sub-list for field type_name
 }
 
 func init() { file_tfplugin5_tfplugin5_proto_init() }
@@ -4312,18 +5049,22 @@ func file_tfplugin5_tfplugin5_proto_init() {
 		return
 	}
 	file_tfplugin5_tfplugin5_proto_msgTypes[2].OneofWrappers = []any{}
-	file_tfplugin5_tfplugin5_proto_msgTypes[25].OneofWrappers = []any{
+	file_tfplugin5_tfplugin5_proto_msgTypes[29].OneofWrappers = []any{
 		(*AttributePath_Step_AttributeName)(nil),
 		(*AttributePath_Step_ElementKeyString)(nil),
 		(*AttributePath_Step_ElementKeyInt)(nil),
 	}
+	file_tfplugin5_tfplugin5_proto_msgTypes[79].OneofWrappers = []any{}
+	file_tfplugin5_tfplugin5_proto_msgTypes[80].OneofWrappers = []any{}
+	file_tfplugin5_tfplugin5_proto_msgTypes[81].OneofWrappers = []any{}
+	file_tfplugin5_tfplugin5_proto_msgTypes[82].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tfplugin5_tfplugin5_proto_rawDesc), len(file_tfplugin5_tfplugin5_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   70,
+			NumMessages:   84,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

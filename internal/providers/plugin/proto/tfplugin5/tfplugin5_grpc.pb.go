@@ -26,21 +26,25 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	Provider_GetMetadata_FullMethodName                = "/tfplugin5.Provider/GetMetadata"
-	Provider_GetSchema_FullMethodName                  = "/tfplugin5.Provider/GetSchema"
-	Provider_PrepareProviderConfig_FullMethodName      = "/tfplugin5.Provider/PrepareProviderConfig"
-	Provider_ValidateResourceTypeConfig_FullMethodName = "/tfplugin5.Provider/ValidateResourceTypeConfig"
-	Provider_ValidateDataSourceConfig_FullMethodName   = "/tfplugin5.Provider/ValidateDataSourceConfig"
-	Provider_UpgradeResourceState_FullMethodName       = "/tfplugin5.Provider/UpgradeResourceState"
-	Provider_Configure_FullMethodName                  = "/tfplugin5.Provider/Configure"
-	Provider_ReadResource_FullMethodName               = "/tfplugin5.Provider/ReadResource"
-	Provider_PlanResourceChange_FullMethodName         = "/tfplugin5.Provider/PlanResourceChange"
-	Provider_ApplyResourceChange_FullMethodName        = "/tfplugin5.Provider/ApplyResourceChange"
-	Provider_ImportResourceState_FullMethodName        = "/tfplugin5.Provider/ImportResourceState"
-	Provider_ReadDataSource_FullMethodName             = "/tfplugin5.Provider/ReadDataSource"
-	Provider_GetFunctions_FullMethodName               = "/tfplugin5.Provider/GetFunctions"
-	Provider_CallFunction_FullMethodName               = "/tfplugin5.Provider/CallFunction"
-	Provider_Stop_FullMethodName                       = "/tfplugin5.Provider/Stop"
+	Provider_GetMetadata_FullMethodName                     = "/tfplugin5.Provider/GetMetadata"
+	Provider_GetSchema_FullMethodName                       = "/tfplugin5.Provider/GetSchema"
+	Provider_PrepareProviderConfig_FullMethodName           = "/tfplugin5.Provider/PrepareProviderConfig"
+	Provider_ValidateResourceTypeConfig_FullMethodName      = "/tfplugin5.Provider/ValidateResourceTypeConfig"
+	Provider_ValidateDataSourceConfig_FullMethodName        = "/tfplugin5.Provider/ValidateDataSourceConfig"
+	Provider_UpgradeResourceState_FullMethodName            = "/tfplugin5.Provider/UpgradeResourceState"
+	Provider_Configure_FullMethodName                       = "/tfplugin5.Provider/Configure"
+	Provider_ReadResource_FullMethodName                    = "/tfplugin5.Provider/ReadResource"
+	Provider_PlanResourceChange_FullMethodName              = "/tfplugin5.Provider/PlanResourceChange"
+	Provider_ApplyResourceChange_FullMethodName             = "/tfplugin5.Provider/ApplyResourceChange"
+	Provider_ImportResourceState_FullMethodName             = "/tfplugin5.Provider/ImportResourceState"
+	Provider_ReadDataSource_FullMethodName                  = "/tfplugin5.Provider/ReadDataSource"
+	Provider_GetFunctions_FullMethodName                    = "/tfplugin5.Provider/GetFunctions"
+	Provider_CallFunction_FullMethodName                    = "/tfplugin5.Provider/CallFunction"
+	Provider_ValidateEphemeralResourceConfig_FullMethodName = "/tfplugin5.Provider/ValidateEphemeralResourceConfig"
+	Provider_OpenEphemeralResource_FullMethodName           = "/tfplugin5.Provider/OpenEphemeralResource"
+	Provider_RenewEphemeralResource_FullMethodName          = "/tfplugin5.Provider/RenewEphemeralResource"
+	Provider_CloseEphemeralResource_FullMethodName          = "/tfplugin5.Provider/CloseEphemeralResource"
+	Provider_Stop_FullMethodName                            = "/tfplugin5.Provider/Stop"
 )
 
 // ProviderClient is the client API for Provider service.
@@ -61,6 +65,10 @@ type ProviderClient interface {
 	ReadDataSource(ctx context.Context, in *ReadDataSource_Request, opts ...grpc.CallOption) (*ReadDataSource_Response, error)
 	GetFunctions(ctx context.Context, in *GetFunctions_Request, opts ...grpc.CallOption) (*GetFunctions_Response, error)
 	CallFunction(ctx context.Context, in *CallFunction_Request, opts ...grpc.CallOption) (*CallFunction_Response, error)
+	ValidateEphemeralResourceConfig(ctx context.Context, in *ValidateEphemeralResourceConfig_Request, opts ...grpc.CallOption) (*ValidateEphemeralResourceConfig_Response, error)
+	OpenEphemeralResource(ctx context.Context, in *OpenEphemeralResource_Request, opts ...grpc.CallOption) (*OpenEphemeralResource_Response, error)
+	RenewEphemeralResource(ctx context.Context, in *RenewEphemeralResource_Request, opts ...grpc.CallOption) (*RenewEphemeralResource_Response, error)
+	CloseEphemeralResource(ctx context.Context, in *CloseEphemeralResource_Request, opts ...grpc.CallOption) (*CloseEphemeralResource_Response, error)
 	Stop(ctx context.Context, in *Stop_Request, opts ...grpc.CallOption) (*Stop_Response, error)
 }
 
@@ -212,6 +220,46 @@ func (c *providerClient) CallFunction(ctx context.Context, in *CallFunction_Requ
 	return out, nil
 }
 
+func (c *providerClient) ValidateEphemeralResourceConfig(ctx context.Context, in *ValidateEphemeralResourceConfig_Request, opts ...grpc.CallOption) (*ValidateEphemeralResourceConfig_Response, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ValidateEphemeralResourceConfig_Response)
+	err := c.cc.Invoke(ctx, Provider_ValidateEphemeralResourceConfig_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *providerClient) OpenEphemeralResource(ctx context.Context, in *OpenEphemeralResource_Request, opts ...grpc.CallOption) (*OpenEphemeralResource_Response, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(OpenEphemeralResource_Response)
+	err := c.cc.Invoke(ctx, Provider_OpenEphemeralResource_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *providerClient) RenewEphemeralResource(ctx context.Context, in *RenewEphemeralResource_Request, opts ...grpc.CallOption) (*RenewEphemeralResource_Response, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RenewEphemeralResource_Response)
+	err := c.cc.Invoke(ctx, Provider_RenewEphemeralResource_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *providerClient) CloseEphemeralResource(ctx context.Context, in *CloseEphemeralResource_Request, opts ...grpc.CallOption) (*CloseEphemeralResource_Response, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CloseEphemeralResource_Response)
+	err := c.cc.Invoke(ctx, Provider_CloseEphemeralResource_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *providerClient) Stop(ctx context.Context, in *Stop_Request, opts ...grpc.CallOption) (*Stop_Response, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(Stop_Response)
@@ -240,6 +288,10 @@ type ProviderServer interface {
 	ReadDataSource(context.Context, *ReadDataSource_Request) (*ReadDataSource_Response, error)
 	GetFunctions(context.Context, *GetFunctions_Request) (*GetFunctions_Response, error)
 	CallFunction(context.Context, *CallFunction_Request) (*CallFunction_Response, error)
+	ValidateEphemeralResourceConfig(context.Context, *ValidateEphemeralResourceConfig_Request) (*ValidateEphemeralResourceConfig_Response, error)
+	OpenEphemeralResource(context.Context, *OpenEphemeralResource_Request) (*OpenEphemeralResource_Response, error)
+	RenewEphemeralResource(context.Context, *RenewEphemeralResource_Request) (*RenewEphemeralResource_Response, error)
+	CloseEphemeralResource(context.Context, *CloseEphemeralResource_Request) (*CloseEphemeralResource_Response, error)
 	Stop(context.Context, *Stop_Request) (*Stop_Response, error)
 	mustEmbedUnimplementedProviderServer()
 }
@@ -292,6 +344,18 @@ func (UnimplementedProviderServer) GetFunctions(context.Context, *GetFunctions_R
 }
 func (UnimplementedProviderServer) CallFunction(context.Context, *CallFunction_Request) (*CallFunction_Response, error) {
 	return nil, status.Error(codes.Unimplemented, "method CallFunction not implemented")
+}
+func (UnimplementedProviderServer) ValidateEphemeralResourceConfig(context.Context, *ValidateEphemeralResourceConfig_Request) (*ValidateEphemeralResourceConfig_Response, error) {
+	return nil, status.Error(codes.Unimplemented, "method ValidateEphemeralResourceConfig not implemented")
+}
+func (UnimplementedProviderServer) OpenEphemeralResource(context.Context, *OpenEphemeralResource_Request) (*OpenEphemeralResource_Response, error) {
+	return nil, status.Error(codes.Unimplemented, "method OpenEphemeralResource not implemented")
+}
+func (UnimplementedProviderServer) RenewEphemeralResource(context.Context, *RenewEphemeralResource_Request) (*RenewEphemeralResource_Response, error) {
+	return nil, status.Error(codes.Unimplemented, "method RenewEphemeralResource not implemented")
+}
+func (UnimplementedProviderServer) CloseEphemeralResource(context.Context, *CloseEphemeralResource_Request) (*CloseEphemeralResource_Response, error) {
+	return nil, status.Error(codes.Unimplemented, "method CloseEphemeralResource not implemented")
 }
 func (UnimplementedProviderServer) Stop(context.Context, *Stop_Request) (*Stop_Response, error) {
 	return nil, status.Error(codes.Unimplemented, "method Stop not implemented")
@@ -569,6 +633,78 @@ func _Provider_CallFunction_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Provider_ValidateEphemeralResourceConfig_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ValidateEphemeralResourceConfig_Request)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ProviderServer).ValidateEphemeralResourceConfig(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Provider_ValidateEphemeralResourceConfig_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ProviderServer).ValidateEphemeralResourceConfig(ctx, req.(*ValidateEphemeralResourceConfig_Request))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Provider_OpenEphemeralResource_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(OpenEphemeralResource_Request)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ProviderServer).OpenEphemeralResource(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Provider_OpenEphemeralResource_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ProviderServer).OpenEphemeralResource(ctx, req.(*OpenEphemeralResource_Request))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Provider_RenewEphemeralResource_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RenewEphemeralResource_Request)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ProviderServer).RenewEphemeralResource(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Provider_RenewEphemeralResource_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ProviderServer).RenewEphemeralResource(ctx, req.(*RenewEphemeralResource_Request))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Provider_CloseEphemeralResource_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CloseEphemeralResource_Request)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ProviderServer).CloseEphemeralResource(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Provider_CloseEphemeralResource_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ProviderServer).CloseEphemeralResource(ctx, req.(*CloseEphemeralResource_Request))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _Provider_Stop_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(Stop_Request)
 	if err := dec(in); err != nil {
@@ -649,6 +785,22 @@ var Provider_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CallFunction",
 			Handler:    _Provider_CallFunction_Handler,
+		},
+		{
+			MethodName: "ValidateEphemeralResourceConfig",
+			Handler:    _Provider_ValidateEphemeralResourceConfig_Handler,
+		},
+		{
+			MethodName: "OpenEphemeralResource",
+			Handler:    _Provider_OpenEphemeralResource_Handler,
+		},
+		{
+			MethodName: "RenewEphemeralResource",
+			Handler:    _Provider_RenewEphemeralResource_Handler,
+		},
+		{
+			MethodName: "CloseEphemeralResource",
+			Handler:    _Provider_CloseEphemeralResource_Handler,
 		},
 		{
 			MethodName: "Stop",

@@ -16,6 +16,7 @@ package tfplugin6
 import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -1406,6 +1407,153 @@ func (*CallFunction) Descriptor() ([]byte, []int) {
 	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{24}
 }
 
+// The ephemeral resource lifecycle (protocol 5.7 / 6.7): validate the
+// configuration, open (the result lives only for this run), renew before
+// renew_at while still needed, close when no longer needed.
+type ValidateEphemeralResourceConfig struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ValidateEphemeralResourceConfig) Reset() {
+	*x = ValidateEphemeralResourceConfig{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ValidateEphemeralResourceConfig) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ValidateEphemeralResourceConfig) ProtoMessage() {}
+
+func (x *ValidateEphemeralResourceConfig) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ValidateEphemeralResourceConfig.ProtoReflect.Descriptor instead.
+func (*ValidateEphemeralResourceConfig) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{25}
+}
+
+type OpenEphemeralResource struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpenEphemeralResource) Reset() {
+	*x = OpenEphemeralResource{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenEphemeralResource) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenEphemeralResource) ProtoMessage() {}
+
+func (x *OpenEphemeralResource) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenEphemeralResource.ProtoReflect.Descriptor instead.
+func (*OpenEphemeralResource) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{26}
+}
+
+type RenewEphemeralResource struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenewEphemeralResource) Reset() {
+	*x = RenewEphemeralResource{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenewEphemeralResource) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenewEphemeralResource) ProtoMessage() {}
+
+func (x *RenewEphemeralResource) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenewEphemeralResource.ProtoReflect.Descriptor instead.
+func (*RenewEphemeralResource) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{27}
+}
+
+type CloseEphemeralResource struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CloseEphemeralResource) Reset() {
+	*x = CloseEphemeralResource{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CloseEphemeralResource) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CloseEphemeralResource) ProtoMessage() {}
+
+func (x *CloseEphemeralResource) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CloseEphemeralResource.ProtoReflect.Descriptor instead.
+func (*CloseEphemeralResource) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{28}
+}
+
 type AttributePath_Step struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Types that are valid to be assigned to Selector:
@@ -1420,7 +1568,7 @@ type AttributePath_Step struct {
 
 func (x *AttributePath_Step) Reset() {
 	*x = AttributePath_Step{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[25]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1432,7 +1580,7 @@ func (x *AttributePath_Step) String() string {
 func (*AttributePath_Step) ProtoMessage() {}
 
 func (x *AttributePath_Step) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[25]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1512,7 +1660,7 @@ type StopProvider_Request struct {
 
 func (x *StopProvider_Request) Reset() {
 	*x = StopProvider_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[26]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1524,7 +1672,7 @@ func (x *StopProvider_Request) String() string {
 func (*StopProvider_Request) ProtoMessage() {}
 
 func (x *StopProvider_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[26]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1549,7 +1697,7 @@ type StopProvider_Response struct {
 
 func (x *StopProvider_Response) Reset() {
 	*x = StopProvider_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[27]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1561,7 +1709,7 @@ func (x *StopProvider_Response) String() string {
 func (*StopProvider_Response) ProtoMessage() {}
 
 func (x *StopProvider_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[27]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1599,7 +1747,7 @@ type Schema_Block struct {
 
 func (x *Schema_Block) Reset() {
 	*x = Schema_Block{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[29]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1611,7 +1759,7 @@ func (x *Schema_Block) String() string {
 func (*Schema_Block) ProtoMessage() {}
 
 func (x *Schema_Block) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[29]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1698,7 +1846,7 @@ type Schema_Attribute struct {
 
 func (x *Schema_Attribute) Reset() {
 	*x = Schema_Attribute{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[30]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1710,7 +1858,7 @@ func (x *Schema_Attribute) String() string {
 func (*Schema_Attribute) ProtoMessage() {}
 
 func (x *Schema_Attribute) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[30]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1823,7 +1971,7 @@ type Schema_NestedBlock struct {
 
 func (x *Schema_NestedBlock) Reset() {
 	*x = Schema_NestedBlock{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[31]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1835,7 +1983,7 @@ func (x *Schema_NestedBlock) String() string {
 func (*Schema_NestedBlock) ProtoMessage() {}
 
 func (x *Schema_NestedBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[31]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1896,7 +2044,7 @@ type Schema_Object struct {
 
 func (x *Schema_Object) Reset() {
 	*x = Schema_Object{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[32]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1908,7 +2056,7 @@ func (x *Schema_Object) String() string {
 func (*Schema_Object) ProtoMessage() {}
 
 func (x *Schema_Object) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[32]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1952,7 +2100,7 @@ type Function_Parameter struct {
 
 func (x *Function_Parameter) Reset() {
 	*x = Function_Parameter{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[33]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1964,7 +2112,7 @@ func (x *Function_Parameter) String() string {
 func (*Function_Parameter) ProtoMessage() {}
 
 func (x *Function_Parameter) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[33]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2031,7 +2179,7 @@ type Function_Return struct {
 
 func (x *Function_Return) Reset() {
 	*x = Function_Return{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[34]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2043,7 +2191,7 @@ func (x *Function_Return) String() string {
 func (*Function_Return) ProtoMessage() {}
 
 func (x *Function_Return) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[34]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2074,7 +2222,7 @@ type GetMetadata_Request struct {
 
 func (x *GetMetadata_Request) Reset() {
 	*x = GetMetadata_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[35]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2086,7 +2234,7 @@ func (x *GetMetadata_Request) String() string {
 func (*GetMetadata_Request) ProtoMessage() {}
 
 func (x *GetMetadata_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[35]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2103,19 +2251,20 @@ func (*GetMetadata_Request) Descriptor() ([]byte, []int) {
 }
 
 type GetMetadata_Response struct {
-	state              protoimpl.MessageState            `protogen:"open.v1"`
-	ServerCapabilities *ServerCapabilities               `protobuf:"bytes,1,opt,name=server_capabilities,json=serverCapabilities,proto3" json:"server_capabilities,omitempty"`
-	Diagnostics        []*Diagnostic                     `protobuf:"bytes,2,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
-	DataSources        []*GetMetadata_DataSourceMetadata `protobuf:"bytes,3,rep,name=data_sources,json=dataSources,proto3" json:"data_sources,omitempty"`
-	Resources          []*GetMetadata_ResourceMetadata   `protobuf:"bytes,4,rep,name=resources,proto3" json:"resources,omitempty"`
-	Functions          []*GetMetadata_FunctionMetadata   `protobuf:"bytes,5,rep,name=functions,proto3" json:"functions,omitempty"`
+	state              protoimpl.MessageState                   `protogen:"open.v1"`
+	ServerCapabilities *ServerCapabilities                      `protobuf:"bytes,1,opt,name=server_capabilities,json=serverCapabilities,proto3" json:"server_capabilities,omitempty"`
+	Diagnostics        []*Diagnostic                            `protobuf:"bytes,2,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	DataSources        []*GetMetadata_DataSourceMetadata        `protobuf:"bytes,3,rep,name=data_sources,json=dataSources,proto3" json:"data_sources,omitempty"`
+	Resources          []*GetMetadata_ResourceMetadata          `protobuf:"bytes,4,rep,name=resources,proto3" json:"resources,omitempty"`
+	Functions          []*GetMetadata_FunctionMetadata          `protobuf:"bytes,5,rep,name=functions,proto3" json:"functions,omitempty"`
+	EphemeralResources []*GetMetadata_EphemeralResourceMetadata `protobuf:"bytes,6,rep,name=ephemeral_resources,json=ephemeralResources,proto3" json:"ephemeral_resources,omitempty"`
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
 
 func (x *GetMetadata_Response) Reset() {
 	*x = GetMetadata_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[36]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2127,7 +2276,7 @@ func (x *GetMetadata_Response) String() string {
 func (*GetMetadata_Response) ProtoMessage() {}
 
 func (x *GetMetadata_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[36]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2178,6 +2327,57 @@ func (x *GetMetadata_Response) GetFunctions() []*GetMetadata_FunctionMetadata {
 	return nil
 }
 
+func (x *GetMetadata_Response) GetEphemeralResources() []*GetMetadata_EphemeralResourceMetadata {
+	if x != nil {
+		return x.EphemeralResources
+	}
+	return nil
+}
+
+type GetMetadata_EphemeralResourceMetadata struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TypeName      string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetMetadata_EphemeralResourceMetadata) Reset() {
+	*x = GetMetadata_EphemeralResourceMetadata{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetMetadata_EphemeralResourceMetadata) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetMetadata_EphemeralResourceMetadata) ProtoMessage() {}
+
+func (x *GetMetadata_EphemeralResourceMetadata) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetMetadata_EphemeralResourceMetadata.ProtoReflect.Descriptor instead.
+func (*GetMetadata_EphemeralResourceMetadata) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11, 2}
+}
+
+func (x *GetMetadata_EphemeralResourceMetadata) GetTypeName() string {
+	if x != nil {
+		return x.TypeName
+	}
+	return ""
+}
+
 type GetMetadata_FunctionMetadata struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -2187,7 +2387,7 @@ type GetMetadata_FunctionMetadata struct {
 
 func (x *GetMetadata_FunctionMetadata) Reset() {
 	*x = GetMetadata_FunctionMetadata{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[37]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2199,7 +2399,7 @@ func (x *GetMetadata_FunctionMetadata) String() string {
 func (*GetMetadata_FunctionMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_FunctionMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[37]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2212,7 +2412,7 @@ func (x *GetMetadata_FunctionMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_FunctionMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_FunctionMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11, 2}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11, 3}
 }
 
 func (x *GetMetadata_FunctionMetadata) GetName() string {
@@ -2231,7 +2431,7 @@ type GetMetadata_DataSourceMetadata struct {
 
 func (x *GetMetadata_DataSourceMetadata) Reset() {
 	*x = GetMetadata_DataSourceMetadata{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[38]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2243,7 +2443,7 @@ func (x *GetMetadata_DataSourceMetadata) String() string {
 func (*GetMetadata_DataSourceMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_DataSourceMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[38]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2256,7 +2456,7 @@ func (x *GetMetadata_DataSourceMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_DataSourceMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_DataSourceMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11, 3}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11, 4}
 }
 
 func (x *GetMetadata_DataSourceMetadata) GetTypeName() string {
@@ -2275,7 +2475,7 @@ type GetMetadata_ResourceMetadata struct {
 
 func (x *GetMetadata_ResourceMetadata) Reset() {
 	*x = GetMetadata_ResourceMetadata{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[39]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2287,7 +2487,7 @@ func (x *GetMetadata_ResourceMetadata) String() string {
 func (*GetMetadata_ResourceMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_ResourceMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[39]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2300,7 +2500,7 @@ func (x *GetMetadata_ResourceMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_ResourceMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_ResourceMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11, 4}
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{11, 5}
 }
 
 func (x *GetMetadata_ResourceMetadata) GetTypeName() string {
@@ -2318,7 +2518,7 @@ type GetProviderSchema_Request struct {
 
 func (x *GetProviderSchema_Request) Reset() {
 	*x = GetProviderSchema_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[40]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2330,7 +2530,7 @@ func (x *GetProviderSchema_Request) String() string {
 func (*GetProviderSchema_Request) ProtoMessage() {}
 
 func (x *GetProviderSchema_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[40]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2347,21 +2547,22 @@ func (*GetProviderSchema_Request) Descriptor() ([]byte, []int) {
 }
 
 type GetProviderSchema_Response struct {
-	state              protoimpl.MessageState `protogen:"open.v1"`
-	Provider           *Schema                `protobuf:"bytes,1,opt,name=provider,proto3" json:"provider,omitempty"`
-	ResourceSchemas    map[string]*Schema     `protobuf:"bytes,2,rep,name=resource_schemas,json=resourceSchemas,proto3" json:"resource_schemas,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	DataSourceSchemas  map[string]*Schema     `protobuf:"bytes,3,rep,name=data_source_schemas,json=dataSourceSchemas,proto3" json:"data_source_schemas,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	Diagnostics        []*Diagnostic          `protobuf:"bytes,4,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
-	ProviderMeta       *Schema                `protobuf:"bytes,5,opt,name=provider_meta,json=providerMeta,proto3" json:"provider_meta,omitempty"`
-	ServerCapabilities *ServerCapabilities    `protobuf:"bytes,6,opt,name=server_capabilities,json=serverCapabilities,proto3" json:"server_capabilities,omitempty"`
-	Functions          map[string]*Function   `protobuf:"bytes,7,rep,name=functions,proto3" json:"functions,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	state                    protoimpl.MessageState `protogen:"open.v1"`
+	Provider                 *Schema                `protobuf:"bytes,1,opt,name=provider,proto3" json:"provider,omitempty"`
+	ResourceSchemas          map[string]*Schema     `protobuf:"bytes,2,rep,name=resource_schemas,json=resourceSchemas,proto3" json:"resource_schemas,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	DataSourceSchemas        map[string]*Schema     `protobuf:"bytes,3,rep,name=data_source_schemas,json=dataSourceSchemas,proto3" json:"data_source_schemas,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Diagnostics              []*Diagnostic          `protobuf:"bytes,4,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	ProviderMeta             *Schema                `protobuf:"bytes,5,opt,name=provider_meta,json=providerMeta,proto3" json:"provider_meta,omitempty"`
+	ServerCapabilities       *ServerCapabilities    `protobuf:"bytes,6,opt,name=server_capabilities,json=serverCapabilities,proto3" json:"server_capabilities,omitempty"`
+	Functions                map[string]*Function   `protobuf:"bytes,7,rep,name=functions,proto3" json:"functions,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	EphemeralResourceSchemas map[string]*Schema     `protobuf:"bytes,8,rep,name=ephemeral_resource_schemas,json=ephemeralResourceSchemas,proto3" json:"ephemeral_resource_schemas,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields            protoimpl.UnknownFields
+	sizeCache                protoimpl.SizeCache
 }
 
 func (x *GetProviderSchema_Response) Reset() {
 	*x = GetProviderSchema_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[41]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2373,7 +2574,7 @@ func (x *GetProviderSchema_Response) String() string {
 func (*GetProviderSchema_Response) ProtoMessage() {}
 
 func (x *GetProviderSchema_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[41]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2438,6 +2639,13 @@ func (x *GetProviderSchema_Response) GetFunctions() map[string]*Function {
 	return nil
 }
 
+func (x *GetProviderSchema_Response) GetEphemeralResourceSchemas() map[string]*Schema {
+	if x != nil {
+		return x.EphemeralResourceSchemas
+	}
+	return nil
+}
+
 type ValidateProviderConfig_Request struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Config        *DynamicValue          `protobuf:"bytes,1,opt,name=config,proto3" json:"config,omitempty"`
@@ -2447,7 +2655,7 @@ type ValidateProviderConfig_Request struct {
 
 func (x *ValidateProviderConfig_Request) Reset() {
 	*x = ValidateProviderConfig_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[45]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2459,7 +2667,7 @@ func (x *ValidateProviderConfig_Request) String() string {
 func (*ValidateProviderConfig_Request) ProtoMessage() {}
 
 func (x *ValidateProviderConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[45]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2491,7 +2699,7 @@ type ValidateProviderConfig_Response struct {
 
 func (x *ValidateProviderConfig_Response) Reset() {
 	*x = ValidateProviderConfig_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[46]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2503,7 +2711,7 @@ func (x *ValidateProviderConfig_Response) String() string {
 func (*ValidateProviderConfig_Response) ProtoMessage() {}
 
 func (x *ValidateProviderConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[46]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2537,7 +2745,7 @@ type UpgradeResourceState_Request struct {
 
 func (x *UpgradeResourceState_Request) Reset() {
 	*x = UpgradeResourceState_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[47]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2549,7 +2757,7 @@ func (x *UpgradeResourceState_Request) String() string {
 func (*UpgradeResourceState_Request) ProtoMessage() {}
 
 func (x *UpgradeResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[47]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2596,7 +2804,7 @@ type UpgradeResourceState_Response struct {
 
 func (x *UpgradeResourceState_Response) Reset() {
 	*x = UpgradeResourceState_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[48]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2608,7 +2816,7 @@ func (x *UpgradeResourceState_Response) String() string {
 func (*UpgradeResourceState_Response) ProtoMessage() {}
 
 func (x *UpgradeResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[48]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2649,7 +2857,7 @@ type ValidateResourceConfig_Request struct {
 
 func (x *ValidateResourceConfig_Request) Reset() {
 	*x = ValidateResourceConfig_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[49]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2661,7 +2869,7 @@ func (x *ValidateResourceConfig_Request) String() string {
 func (*ValidateResourceConfig_Request) ProtoMessage() {}
 
 func (x *ValidateResourceConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[49]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2707,7 +2915,7 @@ type ValidateResourceConfig_Response struct {
 
 func (x *ValidateResourceConfig_Response) Reset() {
 	*x = ValidateResourceConfig_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[50]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2719,7 +2927,7 @@ func (x *ValidateResourceConfig_Response) String() string {
 func (*ValidateResourceConfig_Response) ProtoMessage() {}
 
 func (x *ValidateResourceConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[50]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2752,7 +2960,7 @@ type ValidateDataResourceConfig_Request struct {
 
 func (x *ValidateDataResourceConfig_Request) Reset() {
 	*x = ValidateDataResourceConfig_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[51]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2764,7 +2972,7 @@ func (x *ValidateDataResourceConfig_Request) String() string {
 func (*ValidateDataResourceConfig_Request) ProtoMessage() {}
 
 func (x *ValidateDataResourceConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[51]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2803,7 +3011,7 @@ type ValidateDataResourceConfig_Response struct {
 
 func (x *ValidateDataResourceConfig_Response) Reset() {
 	*x = ValidateDataResourceConfig_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[52]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2815,7 +3023,7 @@ func (x *ValidateDataResourceConfig_Response) String() string {
 func (*ValidateDataResourceConfig_Response) ProtoMessage() {}
 
 func (x *ValidateDataResourceConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[52]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2849,7 +3057,7 @@ type ConfigureProvider_Request struct {
 
 func (x *ConfigureProvider_Request) Reset() {
 	*x = ConfigureProvider_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[53]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2861,7 +3069,7 @@ func (x *ConfigureProvider_Request) String() string {
 func (*ConfigureProvider_Request) ProtoMessage() {}
 
 func (x *ConfigureProvider_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[53]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2907,7 +3115,7 @@ type ConfigureProvider_Response struct {
 
 func (x *ConfigureProvider_Response) Reset() {
 	*x = ConfigureProvider_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[54]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2919,7 +3127,7 @@ func (x *ConfigureProvider_Response) String() string {
 func (*ConfigureProvider_Response) ProtoMessage() {}
 
 func (x *ConfigureProvider_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[54]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2955,7 +3163,7 @@ type ReadResource_Request struct {
 
 func (x *ReadResource_Request) Reset() {
 	*x = ReadResource_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[55]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2967,7 +3175,7 @@ func (x *ReadResource_Request) String() string {
 func (*ReadResource_Request) ProtoMessage() {}
 
 func (x *ReadResource_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[55]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3030,7 +3238,7 @@ type ReadResource_Response struct {
 
 func (x *ReadResource_Response) Reset() {
 	*x = ReadResource_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[56]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3042,7 +3250,7 @@ func (x *ReadResource_Response) String() string {
 func (*ReadResource_Response) ProtoMessage() {}
 
 func (x *ReadResource_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[56]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3101,7 +3309,7 @@ type PlanResourceChange_Request struct {
 
 func (x *PlanResourceChange_Request) Reset() {
 	*x = PlanResourceChange_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[57]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3113,7 +3321,7 @@ func (x *PlanResourceChange_Request) String() string {
 func (*PlanResourceChange_Request) ProtoMessage() {}
 
 func (x *PlanResourceChange_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[57]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3192,7 +3400,7 @@ type PlanResourceChange_Response struct {
 
 func (x *PlanResourceChange_Response) Reset() {
 	*x = PlanResourceChange_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[58]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3204,7 +3412,7 @@ func (x *PlanResourceChange_Response) String() string {
 func (*PlanResourceChange_Response) ProtoMessage() {}
 
 func (x *PlanResourceChange_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[58]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3276,7 +3484,7 @@ type ApplyResourceChange_Request struct {
 
 func (x *ApplyResourceChange_Request) Reset() {
 	*x = ApplyResourceChange_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[59]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3288,7 +3496,7 @@ func (x *ApplyResourceChange_Request) String() string {
 func (*ApplyResourceChange_Request) ProtoMessage() {}
 
 func (x *ApplyResourceChange_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[59]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3358,7 +3566,7 @@ type ApplyResourceChange_Response struct {
 
 func (x *ApplyResourceChange_Response) Reset() {
 	*x = ApplyResourceChange_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[60]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3370,7 +3578,7 @@ func (x *ApplyResourceChange_Response) String() string {
 func (*ApplyResourceChange_Response) ProtoMessage() {}
 
 func (x *ApplyResourceChange_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[60]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3425,7 +3633,7 @@ type ImportResourceState_Request struct {
 
 func (x *ImportResourceState_Request) Reset() {
 	*x = ImportResourceState_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[61]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3437,7 +3645,7 @@ func (x *ImportResourceState_Request) String() string {
 func (*ImportResourceState_Request) ProtoMessage() {}
 
 func (x *ImportResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[61]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3485,7 +3693,7 @@ type ImportResourceState_ImportedResource struct {
 
 func (x *ImportResourceState_ImportedResource) Reset() {
 	*x = ImportResourceState_ImportedResource{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[62]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3497,7 +3705,7 @@ func (x *ImportResourceState_ImportedResource) String() string {
 func (*ImportResourceState_ImportedResource) ProtoMessage() {}
 
 func (x *ImportResourceState_ImportedResource) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[62]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3545,7 +3753,7 @@ type ImportResourceState_Response struct {
 
 func (x *ImportResourceState_Response) Reset() {
 	*x = ImportResourceState_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[63]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3557,7 +3765,7 @@ func (x *ImportResourceState_Response) String() string {
 func (*ImportResourceState_Response) ProtoMessage() {}
 
 func (x *ImportResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[63]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3606,7 +3814,7 @@ type ReadDataSource_Request struct {
 
 func (x *ReadDataSource_Request) Reset() {
 	*x = ReadDataSource_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[64]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3618,7 +3826,7 @@ func (x *ReadDataSource_Request) String() string {
 func (*ReadDataSource_Request) ProtoMessage() {}
 
 func (x *ReadDataSource_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[64]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3673,7 +3881,7 @@ type ReadDataSource_Response struct {
 
 func (x *ReadDataSource_Response) Reset() {
 	*x = ReadDataSource_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[65]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3685,7 +3893,7 @@ func (x *ReadDataSource_Response) String() string {
 func (*ReadDataSource_Response) ProtoMessage() {}
 
 func (x *ReadDataSource_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[65]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3730,7 +3938,7 @@ type GetFunctions_Request struct {
 
 func (x *GetFunctions_Request) Reset() {
 	*x = GetFunctions_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[66]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3742,7 +3950,7 @@ func (x *GetFunctions_Request) String() string {
 func (*GetFunctions_Request) ProtoMessage() {}
 
 func (x *GetFunctions_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[66]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3768,7 +3976,7 @@ type GetFunctions_Response struct {
 
 func (x *GetFunctions_Response) Reset() {
 	*x = GetFunctions_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[67]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3780,7 +3988,7 @@ func (x *GetFunctions_Response) String() string {
 func (*GetFunctions_Response) ProtoMessage() {}
 
 func (x *GetFunctions_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[67]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3820,7 +4028,7 @@ type CallFunction_Request struct {
 
 func (x *CallFunction_Request) Reset() {
 	*x = CallFunction_Request{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[69]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3832,7 +4040,7 @@ func (x *CallFunction_Request) String() string {
 func (*CallFunction_Request) ProtoMessage() {}
 
 func (x *CallFunction_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[69]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3872,7 +4080,7 @@ type CallFunction_Response struct {
 
 func (x *CallFunction_Response) Reset() {
 	*x = CallFunction_Response{}
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[70]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3884,7 +4092,7 @@ func (x *CallFunction_Response) String() string {
 func (*CallFunction_Response) ProtoMessage() {}
 
 func (x *CallFunction_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[70]
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3914,11 +4122,451 @@ func (x *CallFunction_Response) GetError() *FunctionError {
 	return nil
 }
 
+type ValidateEphemeralResourceConfig_Request struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TypeName      string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
+	Config        *DynamicValue          `protobuf:"bytes,2,opt,name=config,proto3" json:"config,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ValidateEphemeralResourceConfig_Request) Reset() {
+	*x = ValidateEphemeralResourceConfig_Request{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[77]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ValidateEphemeralResourceConfig_Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ValidateEphemeralResourceConfig_Request) ProtoMessage() {}
+
+func (x *ValidateEphemeralResourceConfig_Request) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[77]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ValidateEphemeralResourceConfig_Request.ProtoReflect.Descriptor instead.
+func (*ValidateEphemeralResourceConfig_Request) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{25, 0}
+}
+
+func (x *ValidateEphemeralResourceConfig_Request) GetTypeName() string {
+	if x != nil {
+		return x.TypeName
+	}
+	return ""
+}
+
+func (x *ValidateEphemeralResourceConfig_Request) GetConfig() *DynamicValue {
+	if x != nil {
+		return x.Config
+	}
+	return nil
+}
+
+type ValidateEphemeralResourceConfig_Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Diagnostics   []*Diagnostic          `protobuf:"bytes,1,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ValidateEphemeralResourceConfig_Response) Reset() {
+	*x = ValidateEphemeralResourceConfig_Response{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[78]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ValidateEphemeralResourceConfig_Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ValidateEphemeralResourceConfig_Response) ProtoMessage() {}
+
+func (x *ValidateEphemeralResourceConfig_Response) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[78]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ValidateEphemeralResourceConfig_Response.ProtoReflect.Descriptor instead.
+func (*ValidateEphemeralResourceConfig_Response) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{25, 1}
+}
+
+func (x *ValidateEphemeralResourceConfig_Response) GetDiagnostics() []*Diagnostic {
+	if x != nil {
+		return x.Diagnostics
+	}
+	return nil
+}
+
+type OpenEphemeralResource_Request struct {
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	TypeName           string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
+	Config             *DynamicValue          `protobuf:"bytes,2,opt,name=config,proto3" json:"config,omitempty"`
+	ClientCapabilities *ClientCapabilities    `protobuf:"bytes,3,opt,name=client_capabilities,json=clientCapabilities,proto3" json:"client_capabilities,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *OpenEphemeralResource_Request) Reset() {
+	*x = OpenEphemeralResource_Request{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[79]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenEphemeralResource_Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenEphemeralResource_Request) ProtoMessage() {}
+
+func (x *OpenEphemeralResource_Request) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[79]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenEphemeralResource_Request.ProtoReflect.Descriptor instead.
+func (*OpenEphemeralResource_Request) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{26, 0}
+}
+
+func (x *OpenEphemeralResource_Request) GetTypeName() string {
+	if x != nil {
+		return x.TypeName
+	}
+	return ""
+}
+
+func (x *OpenEphemeralResource_Request) GetConfig() *DynamicValue {
+	if x != nil {
+		return x.Config
+	}
+	return nil
+}
+
+func (x *OpenEphemeralResource_Request) GetClientCapabilities() *ClientCapabilities {
+	if x != nil {
+		return x.ClientCapabilities
+	}
+	return nil
+}
+
+type OpenEphemeralResource_Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Diagnostics   []*Diagnostic          `protobuf:"bytes,1,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	RenewAt       *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=renew_at,json=renewAt,proto3,oneof" json:"renew_at,omitempty"`
+	Result        *DynamicValue          `protobuf:"bytes,3,opt,name=result,proto3" json:"result,omitempty"`
+	Private       []byte                 `protobuf:"bytes,4,opt,name=private,proto3,oneof" json:"private,omitempty"`
+	Deferred      *Deferred              `protobuf:"bytes,5,opt,name=deferred,proto3" json:"deferred,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpenEphemeralResource_Response) Reset() {
+	*x = OpenEphemeralResource_Response{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[80]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenEphemeralResource_Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenEphemeralResource_Response) ProtoMessage() {}
+
+func (x *OpenEphemeralResource_Response) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[80]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenEphemeralResource_Response.ProtoReflect.Descriptor instead.
+func (*OpenEphemeralResource_Response) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{26, 1}
+}
+
+func (x *OpenEphemeralResource_Response) GetDiagnostics() []*Diagnostic {
+	if x != nil {
+		return x.Diagnostics
+	}
+	return nil
+}
+
+func (x *OpenEphemeralResource_Response) GetRenewAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.RenewAt
+	}
+	return nil
+}
+
+func (x *OpenEphemeralResource_Response) GetResult() *DynamicValue {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+func (x *OpenEphemeralResource_Response) GetPrivate() []byte {
+	if x != nil {
+		return x.Private
+	}
+	return nil
+}
+
+func (x *OpenEphemeralResource_Response) GetDeferred() *Deferred {
+	if x != nil {
+		return x.Deferred
+	}
+	return nil
+}
+
+type RenewEphemeralResource_Request struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TypeName      string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
+	Private       []byte                 `protobuf:"bytes,2,opt,name=private,proto3,oneof" json:"private,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenewEphemeralResource_Request) Reset() {
+	*x = RenewEphemeralResource_Request{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[81]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenewEphemeralResource_Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenewEphemeralResource_Request) ProtoMessage() {}
+
+func (x *RenewEphemeralResource_Request) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[81]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenewEphemeralResource_Request.ProtoReflect.Descriptor instead.
+func (*RenewEphemeralResource_Request) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{27, 0}
+}
+
+func (x *RenewEphemeralResource_Request) GetTypeName() string {
+	if x != nil {
+		return x.TypeName
+	}
+	return ""
+}
+
+func (x *RenewEphemeralResource_Request) GetPrivate() []byte {
+	if x != nil {
+		return x.Private
+	}
+	return nil
+}
+
+type RenewEphemeralResource_Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Diagnostics   []*Diagnostic          `protobuf:"bytes,1,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	RenewAt       *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=renew_at,json=renewAt,proto3,oneof" json:"renew_at,omitempty"`
+	Private       []byte                 `protobuf:"bytes,3,opt,name=private,proto3,oneof" json:"private,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenewEphemeralResource_Response) Reset() {
+	*x = RenewEphemeralResource_Response{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[82]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenewEphemeralResource_Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenewEphemeralResource_Response) ProtoMessage() {}
+
+func (x *RenewEphemeralResource_Response) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[82]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenewEphemeralResource_Response.ProtoReflect.Descriptor instead.
+func (*RenewEphemeralResource_Response) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{27, 1}
+}
+
+func (x *RenewEphemeralResource_Response) GetDiagnostics() []*Diagnostic {
+	if x != nil {
+		return x.Diagnostics
+	}
+	return nil
+}
+
+func (x *RenewEphemeralResource_Response) GetRenewAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.RenewAt
+	}
+	return nil
+}
+
+func (x *RenewEphemeralResource_Response) GetPrivate() []byte {
+	if x != nil {
+		return x.Private
+	}
+	return nil
+}
+
+type CloseEphemeralResource_Request struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TypeName      string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
+	Private       []byte                 `protobuf:"bytes,2,opt,name=private,proto3,oneof" json:"private,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CloseEphemeralResource_Request) Reset() {
+	*x = CloseEphemeralResource_Request{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[83]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CloseEphemeralResource_Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CloseEphemeralResource_Request) ProtoMessage() {}
+
+func (x *CloseEphemeralResource_Request) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[83]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CloseEphemeralResource_Request.ProtoReflect.Descriptor instead.
+func (*CloseEphemeralResource_Request) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{28, 0}
+}
+
+func (x *CloseEphemeralResource_Request) GetTypeName() string {
+	if x != nil {
+		return x.TypeName
+	}
+	return ""
+}
+
+func (x *CloseEphemeralResource_Request) GetPrivate() []byte {
+	if x != nil {
+		return x.Private
+	}
+	return nil
+}
+
+type CloseEphemeralResource_Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Diagnostics   []*Diagnostic          `protobuf:"bytes,1,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CloseEphemeralResource_Response) Reset() {
+	*x = CloseEphemeralResource_Response{}
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[84]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CloseEphemeralResource_Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CloseEphemeralResource_Response) ProtoMessage() {}
+
+func (x *CloseEphemeralResource_Response) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin6_tfplugin6_proto_msgTypes[84]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CloseEphemeralResource_Response.ProtoReflect.Descriptor instead.
+func (*CloseEphemeralResource_Response) Descriptor() ([]byte, []int) {
+	return file_tfplugin6_tfplugin6_proto_rawDescGZIP(), []int{28, 1}
+}
+
+func (x *CloseEphemeralResource_Response) GetDiagnostics() []*Diagnostic {
+	if x != nil {
+		return x.Diagnostics
+	}
+	return nil
+}
+
 var File_tfplugin6_tfplugin6_proto protoreflect.FileDescriptor
 
 const file_tfplugin6_tfplugin6_proto_rawDesc = "" +
 	"\n" +
-	"\x19tfplugin6/tfplugin6.proto\x12\ttfplugin6\"<\n" +
+	"\x19tfplugin6/tfplugin6.proto\x12\ttfplugin6\x1a\x1fgoogle/protobuf/timestamp.proto\"<\n" +
 	"\fDynamicValue\x12\x18\n" +
 	"\amsgpack\x18\x01 \x01(\fR\amsgpack\x12\x12\n" +
 	"\x04json\x18\x02 \x01(\fR\x04json\"\xe3\x01\n" +
@@ -4047,23 +4695,26 @@ const file_tfplugin6_tfplugin6_proto_rawDesc = "" +
 	"\aUNKNOWN\x10\x00\x12\x1b\n" +
 	"\x17RESOURCE_CONFIG_UNKNOWN\x10\x01\x12\x1b\n" +
 	"\x17PROVIDER_CONFIG_UNKNOWN\x10\x02\x12\x11\n" +
-	"\rABSENT_PREREQ\x10\x03\"\x96\x04\n" +
+	"\rABSENT_PREREQ\x10\x03\"\xb3\x05\n" +
 	"\vGetMetadata\x1a\t\n" +
-	"\aRequest\x1a\xef\x02\n" +
+	"\aRequest\x1a\xd2\x03\n" +
 	"\bResponse\x12N\n" +
 	"\x13server_capabilities\x18\x01 \x01(\v2\x1d.tfplugin6.ServerCapabilitiesR\x12serverCapabilities\x127\n" +
 	"\vdiagnostics\x18\x02 \x03(\v2\x15.tfplugin6.DiagnosticR\vdiagnostics\x12L\n" +
 	"\fdata_sources\x18\x03 \x03(\v2).tfplugin6.GetMetadata.DataSourceMetadataR\vdataSources\x12E\n" +
 	"\tresources\x18\x04 \x03(\v2'.tfplugin6.GetMetadata.ResourceMetadataR\tresources\x12E\n" +
-	"\tfunctions\x18\x05 \x03(\v2'.tfplugin6.GetMetadata.FunctionMetadataR\tfunctions\x1a&\n" +
+	"\tfunctions\x18\x05 \x03(\v2'.tfplugin6.GetMetadata.FunctionMetadataR\tfunctions\x12a\n" +
+	"\x13ephemeral_resources\x18\x06 \x03(\v20.tfplugin6.GetMetadata.EphemeralResourceMetadataR\x12ephemeralResources\x1a8\n" +
+	"\x19EphemeralResourceMetadata\x12\x1b\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\x1a&\n" +
 	"\x10FunctionMetadata\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x1a1\n" +
 	"\x12DataSourceMetadata\x12\x1b\n" +
 	"\ttype_name\x18\x01 \x01(\tR\btypeName\x1a/\n" +
 	"\x10ResourceMetadata\x12\x1b\n" +
-	"\ttype_name\x18\x01 \x01(\tR\btypeName\"\xc7\x06\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\"\xab\b\n" +
 	"\x11GetProviderSchema\x1a\t\n" +
-	"\aRequest\x1a\xa6\x06\n" +
+	"\aRequest\x1a\x8a\b\n" +
 	"\bResponse\x12-\n" +
 	"\bprovider\x18\x01 \x01(\v2\x11.tfplugin6.SchemaR\bprovider\x12e\n" +
 	"\x10resource_schemas\x18\x02 \x03(\v2:.tfplugin6.GetProviderSchema.Response.ResourceSchemasEntryR\x0fresourceSchemas\x12l\n" +
@@ -4071,7 +4722,8 @@ const file_tfplugin6_tfplugin6_proto_rawDesc = "" +
 	"\vdiagnostics\x18\x04 \x03(\v2\x15.tfplugin6.DiagnosticR\vdiagnostics\x126\n" +
 	"\rprovider_meta\x18\x05 \x01(\v2\x11.tfplugin6.SchemaR\fproviderMeta\x12N\n" +
 	"\x13server_capabilities\x18\x06 \x01(\v2\x1d.tfplugin6.ServerCapabilitiesR\x12serverCapabilities\x12R\n" +
-	"\tfunctions\x18\a \x03(\v24.tfplugin6.GetProviderSchema.Response.FunctionsEntryR\tfunctions\x1aU\n" +
+	"\tfunctions\x18\a \x03(\v24.tfplugin6.GetProviderSchema.Response.FunctionsEntryR\tfunctions\x12\x81\x01\n" +
+	"\x1aephemeral_resource_schemas\x18\b \x03(\v2C.tfplugin6.GetProviderSchema.Response.EphemeralResourceSchemasEntryR\x18ephemeralResourceSchemas\x1aU\n" +
 	"\x14ResourceSchemasEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12'\n" +
 	"\x05value\x18\x02 \x01(\v2\x11.tfplugin6.SchemaR\x05value:\x028\x01\x1aW\n" +
@@ -4080,7 +4732,10 @@ const file_tfplugin6_tfplugin6_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\v2\x11.tfplugin6.SchemaR\x05value:\x028\x01\x1aQ\n" +
 	"\x0eFunctionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12)\n" +
-	"\x05value\x18\x02 \x01(\v2\x13.tfplugin6.FunctionR\x05value:\x028\x01\"\x99\x01\n" +
+	"\x05value\x18\x02 \x01(\v2\x13.tfplugin6.FunctionR\x05value:\x028\x01\x1a^\n" +
+	"\x1dEphemeralResourceSchemasEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12'\n" +
+	"\x05value\x18\x02 \x01(\v2\x11.tfplugin6.SchemaR\x05value:\x028\x01\"\x99\x01\n" +
 	"\x16ValidateProviderConfig\x1a:\n" +
 	"\aRequest\x12/\n" +
 	"\x06config\x18\x01 \x01(\v2\x17.tfplugin6.DynamicValueR\x06config\x1aC\n" +
@@ -4194,11 +4849,52 @@ const file_tfplugin6_tfplugin6_proto_rawDesc = "" +
 	"\targuments\x18\x02 \x03(\v2\x17.tfplugin6.DynamicValueR\targuments\x1ak\n" +
 	"\bResponse\x12/\n" +
 	"\x06result\x18\x01 \x01(\v2\x17.tfplugin6.DynamicValueR\x06result\x12.\n" +
-	"\x05error\x18\x02 \x01(\v2\x18.tfplugin6.FunctionErrorR\x05error*%\n" +
+	"\x05error\x18\x02 \x01(\v2\x18.tfplugin6.FunctionErrorR\x05error\"\xbf\x01\n" +
+	"\x1fValidateEphemeralResourceConfig\x1aW\n" +
+	"\aRequest\x12\x1b\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\x12/\n" +
+	"\x06config\x18\x02 \x01(\v2\x17.tfplugin6.DynamicValueR\x06config\x1aC\n" +
+	"\bResponse\x127\n" +
+	"\vdiagnostics\x18\x01 \x03(\v2\x15.tfplugin6.DiagnosticR\vdiagnostics\"\xdd\x03\n" +
+	"\x15OpenEphemeralResource\x1a\xa7\x01\n" +
+	"\aRequest\x12\x1b\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\x12/\n" +
+	"\x06config\x18\x02 \x01(\v2\x17.tfplugin6.DynamicValueR\x06config\x12N\n" +
+	"\x13client_capabilities\x18\x03 \x01(\v2\x1d.tfplugin6.ClientCapabilitiesR\x12clientCapabilities\x1a\x99\x02\n" +
+	"\bResponse\x127\n" +
+	"\vdiagnostics\x18\x01 \x03(\v2\x15.tfplugin6.DiagnosticR\vdiagnostics\x12:\n" +
+	"\brenew_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampH\x00R\arenewAt\x88\x01\x01\x12/\n" +
+	"\x06result\x18\x03 \x01(\v2\x17.tfplugin6.DynamicValueR\x06result\x12\x1d\n" +
+	"\aprivate\x18\x04 \x01(\fH\x01R\aprivate\x88\x01\x01\x12/\n" +
+	"\bdeferred\x18\x05 \x01(\v2\x13.tfplugin6.DeferredR\bdeferredB\v\n" +
+	"\t_renew_atB\n" +
+	"\n" +
+	"\b_private\"\xa5\x02\n" +
+	"\x16RenewEphemeralResource\x1aQ\n" +
+	"\aRequest\x12\x1b\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\x12\x1d\n" +
+	"\aprivate\x18\x02 \x01(\fH\x00R\aprivate\x88\x01\x01B\n" +
+	"\n" +
+	"\b_private\x1a\xb7\x01\n" +
+	"\bResponse\x127\n" +
+	"\vdiagnostics\x18\x01 \x03(\v2\x15.tfplugin6.DiagnosticR\vdiagnostics\x12:\n" +
+	"\brenew_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampH\x00R\arenewAt\x88\x01\x01\x12\x1d\n" +
+	"\aprivate\x18\x03 \x01(\fH\x01R\aprivate\x88\x01\x01B\v\n" +
+	"\t_renew_atB\n" +
+	"\n" +
+	"\b_private\"\xb0\x01\n" +
+	"\x16CloseEphemeralResource\x1aQ\n" +
+	"\aRequest\x12\x1b\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\x12\x1d\n" +
+	"\aprivate\x18\x02 \x01(\fH\x00R\aprivate\x88\x01\x01B\n" +
+	"\n" +
+	"\b_private\x1aC\n" +
+	"\bResponse\x127\n" +
+	"\vdiagnostics\x18\x01 \x03(\v2\x15.tfplugin6.DiagnosticR\vdiagnostics*%\n" +
 	"\n" +
 	"StringKind\x12\t\n" +
 	"\x05PLAIN\x10\x00\x12\f\n" +
-	"\bMARKDOWN\x10\x012\xc2\v\n" +
+	"\bMARKDOWN\x10\x012\x9f\x0f\n" +
 	"\bProvider\x12N\n" +
 	"\vGetMetadata\x12\x1e.tfplugin6.GetMetadata.Request\x1a\x1f.tfplugin6.GetMetadata.Response\x12`\n" +
 	"\x11GetProviderSchema\x12$.tfplugin6.GetProviderSchema.Request\x1a%.tfplugin6.GetProviderSchema.Response\x12o\n" +
@@ -4213,7 +4909,11 @@ const file_tfplugin6_tfplugin6_proto_rawDesc = "" +
 	"\x13ImportResourceState\x12&.tfplugin6.ImportResourceState.Request\x1a'.tfplugin6.ImportResourceState.Response\x12W\n" +
 	"\x0eReadDataSource\x12!.tfplugin6.ReadDataSource.Request\x1a\".tfplugin6.ReadDataSource.Response\x12Q\n" +
 	"\fGetFunctions\x12\x1f.tfplugin6.GetFunctions.Request\x1a .tfplugin6.GetFunctions.Response\x12Q\n" +
-	"\fCallFunction\x12\x1f.tfplugin6.CallFunction.Request\x1a .tfplugin6.CallFunction.Response\x12Q\n" +
+	"\fCallFunction\x12\x1f.tfplugin6.CallFunction.Request\x1a .tfplugin6.CallFunction.Response\x12\x8a\x01\n" +
+	"\x1fValidateEphemeralResourceConfig\x122.tfplugin6.ValidateEphemeralResourceConfig.Request\x1a3.tfplugin6.ValidateEphemeralResourceConfig.Response\x12l\n" +
+	"\x15OpenEphemeralResource\x12(.tfplugin6.OpenEphemeralResource.Request\x1a).tfplugin6.OpenEphemeralResource.Response\x12o\n" +
+	"\x16RenewEphemeralResource\x12).tfplugin6.RenewEphemeralResource.Request\x1a*.tfplugin6.RenewEphemeralResource.Response\x12o\n" +
+	"\x16CloseEphemeralResource\x12).tfplugin6.CloseEphemeralResource.Request\x1a*.tfplugin6.CloseEphemeralResource.Response\x12Q\n" +
 	"\fStopProvider\x12\x1f.tfplugin6.StopProvider.Request\x1a .tfplugin6.StopProvider.ResponseBHZFgithub.com/strata-dev/strata/internal/providers/plugin/proto/tfplugin6b\x06proto3"
 
 var (
@@ -4229,207 +4929,244 @@ func file_tfplugin6_tfplugin6_proto_rawDescGZIP() []byte {
 }
 
 var file_tfplugin6_tfplugin6_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_tfplugin6_tfplugin6_proto_msgTypes = make([]protoimpl.MessageInfo, 71)
+var file_tfplugin6_tfplugin6_proto_msgTypes = make([]protoimpl.MessageInfo, 85)
 var file_tfplugin6_tfplugin6_proto_goTypes = []any{
-	(StringKind)(0),                              // 0: tfplugin6.StringKind
-	(Diagnostic_Severity)(0),                     // 1: tfplugin6.Diagnostic.Severity
-	(Schema_NestedBlock_NestingMode)(0),          // 2: tfplugin6.Schema.NestedBlock.NestingMode
-	(Schema_Object_NestingMode)(0),               // 3: tfplugin6.Schema.Object.NestingMode
-	(Deferred_Reason)(0),                         // 4: tfplugin6.Deferred.Reason
-	(*DynamicValue)(nil),                         // 5: tfplugin6.DynamicValue
-	(*Diagnostic)(nil),                           // 6: tfplugin6.Diagnostic
-	(*FunctionError)(nil),                        // 7: tfplugin6.FunctionError
-	(*AttributePath)(nil),                        // 8: tfplugin6.AttributePath
-	(*StopProvider)(nil),                         // 9: tfplugin6.StopProvider
-	(*RawState)(nil),                             // 10: tfplugin6.RawState
-	(*Schema)(nil),                               // 11: tfplugin6.Schema
-	(*Function)(nil),                             // 12: tfplugin6.Function
-	(*ServerCapabilities)(nil),                   // 13: tfplugin6.ServerCapabilities
-	(*ClientCapabilities)(nil),                   // 14: tfplugin6.ClientCapabilities
-	(*Deferred)(nil),                             // 15: tfplugin6.Deferred
-	(*GetMetadata)(nil),                          // 16: tfplugin6.GetMetadata
-	(*GetProviderSchema)(nil),                    // 17: tfplugin6.GetProviderSchema
-	(*ValidateProviderConfig)(nil),               // 18: tfplugin6.ValidateProviderConfig
-	(*UpgradeResourceState)(nil),                 // 19: tfplugin6.UpgradeResourceState
-	(*ValidateResourceConfig)(nil),               // 20: tfplugin6.ValidateResourceConfig
-	(*ValidateDataResourceConfig)(nil),           // 21: tfplugin6.ValidateDataResourceConfig
-	(*ConfigureProvider)(nil),                    // 22: tfplugin6.ConfigureProvider
-	(*ReadResource)(nil),                         // 23: tfplugin6.ReadResource
-	(*PlanResourceChange)(nil),                   // 24: tfplugin6.PlanResourceChange
-	(*ApplyResourceChange)(nil),                  // 25: tfplugin6.ApplyResourceChange
-	(*ImportResourceState)(nil),                  // 26: tfplugin6.ImportResourceState
-	(*ReadDataSource)(nil),                       // 27: tfplugin6.ReadDataSource
-	(*GetFunctions)(nil),                         // 28: tfplugin6.GetFunctions
-	(*CallFunction)(nil),                         // 29: tfplugin6.CallFunction
-	(*AttributePath_Step)(nil),                   // 30: tfplugin6.AttributePath.Step
-	(*StopProvider_Request)(nil),                 // 31: tfplugin6.StopProvider.Request
-	(*StopProvider_Response)(nil),                // 32: tfplugin6.StopProvider.Response
-	nil,                                          // 33: tfplugin6.RawState.FlatmapEntry
-	(*Schema_Block)(nil),                         // 34: tfplugin6.Schema.Block
-	(*Schema_Attribute)(nil),                     // 35: tfplugin6.Schema.Attribute
-	(*Schema_NestedBlock)(nil),                   // 36: tfplugin6.Schema.NestedBlock
-	(*Schema_Object)(nil),                        // 37: tfplugin6.Schema.Object
-	(*Function_Parameter)(nil),                   // 38: tfplugin6.Function.Parameter
-	(*Function_Return)(nil),                      // 39: tfplugin6.Function.Return
-	(*GetMetadata_Request)(nil),                  // 40: tfplugin6.GetMetadata.Request
-	(*GetMetadata_Response)(nil),                 // 41: tfplugin6.GetMetadata.Response
-	(*GetMetadata_FunctionMetadata)(nil),         // 42: tfplugin6.GetMetadata.FunctionMetadata
-	(*GetMetadata_DataSourceMetadata)(nil),       // 43: tfplugin6.GetMetadata.DataSourceMetadata
-	(*GetMetadata_ResourceMetadata)(nil),         // 44: tfplugin6.GetMetadata.ResourceMetadata
-	(*GetProviderSchema_Request)(nil),            // 45: tfplugin6.GetProviderSchema.Request
-	(*GetProviderSchema_Response)(nil),           // 46: tfplugin6.GetProviderSchema.Response
-	nil,                                          // 47: tfplugin6.GetProviderSchema.Response.ResourceSchemasEntry
-	nil,                                          // 48: tfplugin6.GetProviderSchema.Response.DataSourceSchemasEntry
-	nil,                                          // 49: tfplugin6.GetProviderSchema.Response.FunctionsEntry
-	(*ValidateProviderConfig_Request)(nil),       // 50: tfplugin6.ValidateProviderConfig.Request
-	(*ValidateProviderConfig_Response)(nil),      // 51: tfplugin6.ValidateProviderConfig.Response
-	(*UpgradeResourceState_Request)(nil),         // 52: tfplugin6.UpgradeResourceState.Request
-	(*UpgradeResourceState_Response)(nil),        // 53: tfplugin6.UpgradeResourceState.Response
-	(*ValidateResourceConfig_Request)(nil),       // 54: tfplugin6.ValidateResourceConfig.Request
-	(*ValidateResourceConfig_Response)(nil),      // 55: tfplugin6.ValidateResourceConfig.Response
-	(*ValidateDataResourceConfig_Request)(nil),   // 56: tfplugin6.ValidateDataResourceConfig.Request
-	(*ValidateDataResourceConfig_Response)(nil),  // 57: tfplugin6.ValidateDataResourceConfig.Response
-	(*ConfigureProvider_Request)(nil),            // 58: tfplugin6.ConfigureProvider.Request
-	(*ConfigureProvider_Response)(nil),           // 59: tfplugin6.ConfigureProvider.Response
-	(*ReadResource_Request)(nil),                 // 60: tfplugin6.ReadResource.Request
-	(*ReadResource_Response)(nil),                // 61: tfplugin6.ReadResource.Response
-	(*PlanResourceChange_Request)(nil),           // 62: tfplugin6.PlanResourceChange.Request
-	(*PlanResourceChange_Response)(nil),          // 63: tfplugin6.PlanResourceChange.Response
-	(*ApplyResourceChange_Request)(nil),          // 64: tfplugin6.ApplyResourceChange.Request
-	(*ApplyResourceChange_Response)(nil),         // 65: tfplugin6.ApplyResourceChange.Response
-	(*ImportResourceState_Request)(nil),          // 66: tfplugin6.ImportResourceState.Request
-	(*ImportResourceState_ImportedResource)(nil), // 67: tfplugin6.ImportResourceState.ImportedResource
-	(*ImportResourceState_Response)(nil),         // 68: tfplugin6.ImportResourceState.Response
-	(*ReadDataSource_Request)(nil),               // 69: tfplugin6.ReadDataSource.Request
-	(*ReadDataSource_Response)(nil),              // 70: tfplugin6.ReadDataSource.Response
-	(*GetFunctions_Request)(nil),                 // 71: tfplugin6.GetFunctions.Request
-	(*GetFunctions_Response)(nil),                // 72: tfplugin6.GetFunctions.Response
-	nil,                                          // 73: tfplugin6.GetFunctions.Response.FunctionsEntry
-	(*CallFunction_Request)(nil),                 // 74: tfplugin6.CallFunction.Request
-	(*CallFunction_Response)(nil),                // 75: tfplugin6.CallFunction.Response
+	(StringKind)(0),                                  // 0: tfplugin6.StringKind
+	(Diagnostic_Severity)(0),                         // 1: tfplugin6.Diagnostic.Severity
+	(Schema_NestedBlock_NestingMode)(0),              // 2: tfplugin6.Schema.NestedBlock.NestingMode
+	(Schema_Object_NestingMode)(0),                   // 3: tfplugin6.Schema.Object.NestingMode
+	(Deferred_Reason)(0),                             // 4: tfplugin6.Deferred.Reason
+	(*DynamicValue)(nil),                             // 5: tfplugin6.DynamicValue
+	(*Diagnostic)(nil),                               // 6: tfplugin6.Diagnostic
+	(*FunctionError)(nil),                            // 7: tfplugin6.FunctionError
+	(*AttributePath)(nil),                            // 8: tfplugin6.AttributePath
+	(*StopProvider)(nil),                             // 9: tfplugin6.StopProvider
+	(*RawState)(nil),                                 // 10: tfplugin6.RawState
+	(*Schema)(nil),                                   // 11: tfplugin6.Schema
+	(*Function)(nil),                                 // 12: tfplugin6.Function
+	(*ServerCapabilities)(nil),                       // 13: tfplugin6.ServerCapabilities
+	(*ClientCapabilities)(nil),                       // 14: tfplugin6.ClientCapabilities
+	(*Deferred)(nil),                                 // 15: tfplugin6.Deferred
+	(*GetMetadata)(nil),                              // 16: tfplugin6.GetMetadata
+	(*GetProviderSchema)(nil),                        // 17: tfplugin6.GetProviderSchema
+	(*ValidateProviderConfig)(nil),                   // 18: tfplugin6.ValidateProviderConfig
+	(*UpgradeResourceState)(nil),                     // 19: tfplugin6.UpgradeResourceState
+	(*ValidateResourceConfig)(nil),                   // 20: tfplugin6.ValidateResourceConfig
+	(*ValidateDataResourceConfig)(nil),               // 21: tfplugin6.ValidateDataResourceConfig
+	(*ConfigureProvider)(nil),                        // 22: tfplugin6.ConfigureProvider
+	(*ReadResource)(nil),                             // 23: tfplugin6.ReadResource
+	(*PlanResourceChange)(nil),                       // 24: tfplugin6.PlanResourceChange
+	(*ApplyResourceChange)(nil),                      // 25: tfplugin6.ApplyResourceChange
+	(*ImportResourceState)(nil),                      // 26: tfplugin6.ImportResourceState
+	(*ReadDataSource)(nil),                           // 27: tfplugin6.ReadDataSource
+	(*GetFunctions)(nil),                             // 28: tfplugin6.GetFunctions
+	(*CallFunction)(nil),                             // 29: tfplugin6.CallFunction
+	(*ValidateEphemeralResourceConfig)(nil),          // 30: tfplugin6.ValidateEphemeralResourceConfig
+	(*OpenEphemeralResource)(nil),                    // 31: tfplugin6.OpenEphemeralResource
+	(*RenewEphemeralResource)(nil),                   // 32: tfplugin6.RenewEphemeralResource
+	(*CloseEphemeralResource)(nil),                   // 33: tfplugin6.CloseEphemeralResource
+	(*AttributePath_Step)(nil),                       // 34: tfplugin6.AttributePath.Step
+	(*StopProvider_Request)(nil),                     // 35: tfplugin6.StopProvider.Request
+	(*StopProvider_Response)(nil),                    // 36: tfplugin6.StopProvider.Response
+	nil,                                              // 37: tfplugin6.RawState.FlatmapEntry
+	(*Schema_Block)(nil),                             // 38: tfplugin6.Schema.Block
+	(*Schema_Attribute)(nil),                         // 39: tfplugin6.Schema.Attribute
+	(*Schema_NestedBlock)(nil),                       // 40: tfplugin6.Schema.NestedBlock
+	(*Schema_Object)(nil),                            // 41: tfplugin6.Schema.Object
+	(*Function_Parameter)(nil),                       // 42: tfplugin6.Function.Parameter
+	(*Function_Return)(nil),                          // 43: tfplugin6.Function.Return
+	(*GetMetadata_Request)(nil),                      // 44: tfplugin6.GetMetadata.Request
+	(*GetMetadata_Response)(nil),                     // 45: tfplugin6.GetMetadata.Response
+	(*GetMetadata_EphemeralResourceMetadata)(nil),    // 46: tfplugin6.GetMetadata.EphemeralResourceMetadata
+	(*GetMetadata_FunctionMetadata)(nil),             // 47: tfplugin6.GetMetadata.FunctionMetadata
+	(*GetMetadata_DataSourceMetadata)(nil),           // 48: tfplugin6.GetMetadata.DataSourceMetadata
+	(*GetMetadata_ResourceMetadata)(nil),             // 49: tfplugin6.GetMetadata.ResourceMetadata
+	(*GetProviderSchema_Request)(nil),                // 50: tfplugin6.GetProviderSchema.Request
+	(*GetProviderSchema_Response)(nil),               // 51: tfplugin6.GetProviderSchema.Response
+	nil,                                              // 52: tfplugin6.GetProviderSchema.Response.ResourceSchemasEntry
+	nil,                                              // 53: tfplugin6.GetProviderSchema.Response.DataSourceSchemasEntry
+	nil,                                              // 54: tfplugin6.GetProviderSchema.Response.FunctionsEntry
+	nil,                                              // 55: tfplugin6.GetProviderSchema.Response.EphemeralResourceSchemasEntry
+	(*ValidateProviderConfig_Request)(nil),           // 56: tfplugin6.ValidateProviderConfig.Request
+	(*ValidateProviderConfig_Response)(nil),          // 57: tfplugin6.ValidateProviderConfig.Response
+	(*UpgradeResourceState_Request)(nil),             // 58: tfplugin6.UpgradeResourceState.Request
+	(*UpgradeResourceState_Response)(nil),            // 59: tfplugin6.UpgradeResourceState.Response
+	(*ValidateResourceConfig_Request)(nil),           // 60: tfplugin6.ValidateResourceConfig.Request
+	(*ValidateResourceConfig_Response)(nil),          // 61: tfplugin6.ValidateResourceConfig.Response
+	(*ValidateDataResourceConfig_Request)(nil),       // 62: tfplugin6.ValidateDataResourceConfig.Request
+	(*ValidateDataResourceConfig_Response)(nil),      // 63: tfplugin6.ValidateDataResourceConfig.Response
+	(*ConfigureProvider_Request)(nil),                // 64: tfplugin6.ConfigureProvider.Request
+	(*ConfigureProvider_Response)(nil),               // 65: tfplugin6.ConfigureProvider.Response
+	(*ReadResource_Request)(nil),                     // 66: tfplugin6.ReadResource.Request
+	(*ReadResource_Response)(nil),                    // 67: tfplugin6.ReadResource.Response
+	(*PlanResourceChange_Request)(nil),               // 68: tfplugin6.PlanResourceChange.Request
+	(*PlanResourceChange_Response)(nil),              // 69: tfplugin6.PlanResourceChange.Response
+	(*ApplyResourceChange_Request)(nil),              // 70: tfplugin6.ApplyResourceChange.Request
+	(*ApplyResourceChange_Response)(nil),             // 71: tfplugin6.ApplyResourceChange.Response
+	(*ImportResourceState_Request)(nil),              // 72: tfplugin6.ImportResourceState.Request
+	(*ImportResourceState_ImportedResource)(nil),     // 73: tfplugin6.ImportResourceState.ImportedResource
+	(*ImportResourceState_Response)(nil),             // 74: tfplugin6.ImportResourceState.Response
+	(*ReadDataSource_Request)(nil),                   // 75: tfplugin6.ReadDataSource.Request
+	(*ReadDataSource_Response)(nil),                  // 76: tfplugin6.ReadDataSource.Response
+	(*GetFunctions_Request)(nil),                     // 77: tfplugin6.GetFunctions.Request
+	(*GetFunctions_Response)(nil),                    // 78: tfplugin6.GetFunctions.Response
+	nil,                                              // 79: tfplugin6.GetFunctions.Response.FunctionsEntry
+	(*CallFunction_Request)(nil),                     // 80: tfplugin6.CallFunction.Request
+	(*CallFunction_Response)(nil),                    // 81: tfplugin6.CallFunction.Response
+	(*ValidateEphemeralResourceConfig_Request)(nil),  // 82: tfplugin6.ValidateEphemeralResourceConfig.Request
+	(*ValidateEphemeralResourceConfig_Response)(nil), // 83: tfplugin6.ValidateEphemeralResourceConfig.Response
+	(*OpenEphemeralResource_Request)(nil),            // 84: tfplugin6.OpenEphemeralResource.Request
+	(*OpenEphemeralResource_Response)(nil),           // 85: tfplugin6.OpenEphemeralResource.Response
+	(*RenewEphemeralResource_Request)(nil),           // 86: tfplugin6.RenewEphemeralResource.Request
+	(*RenewEphemeralResource_Response)(nil),          // 87: tfplugin6.RenewEphemeralResource.Response
+	(*CloseEphemeralResource_Request)(nil),           // 88: tfplugin6.CloseEphemeralResource.Request
+	(*CloseEphemeralResource_Response)(nil),          // 89: tfplugin6.CloseEphemeralResource.Response
+	(*timestamppb.Timestamp)(nil),                    // 90: google.protobuf.Timestamp
 }
 var file_tfplugin6_tfplugin6_proto_depIdxs = []int32{
 	1,   // 0: tfplugin6.Diagnostic.severity:type_name -> tfplugin6.Diagnostic.Severity
 	8,   // 1: tfplugin6.Diagnostic.attribute:type_name -> tfplugin6.AttributePath
-	30,  // 2: tfplugin6.AttributePath.steps:type_name -> tfplugin6.AttributePath.Step
-	33,  // 3: tfplugin6.RawState.flatmap:type_name -> tfplugin6.RawState.FlatmapEntry
-	34,  // 4: tfplugin6.Schema.block:type_name -> tfplugin6.Schema.Block
-	38,  // 5: tfplugin6.Function.parameters:type_name -> tfplugin6.Function.Parameter
-	38,  // 6: tfplugin6.Function.variadic_parameter:type_name -> tfplugin6.Function.Parameter
-	39,  // 7: tfplugin6.Function.return:type_name -> tfplugin6.Function.Return
+	34,  // 2: tfplugin6.AttributePath.steps:type_name -> tfplugin6.AttributePath.Step
+	37,  // 3: tfplugin6.RawState.flatmap:type_name -> tfplugin6.RawState.FlatmapEntry
+	38,  // 4: tfplugin6.Schema.block:type_name -> tfplugin6.Schema.Block
+	42,  // 5: tfplugin6.Function.parameters:type_name -> tfplugin6.Function.Parameter
+	42,  // 6: tfplugin6.Function.variadic_parameter:type_name -> tfplugin6.Function.Parameter
+	43,  // 7: tfplugin6.Function.return:type_name -> tfplugin6.Function.Return
 	0,   // 8: tfplugin6.Function.description_kind:type_name -> tfplugin6.StringKind
 	4,   // 9: tfplugin6.Deferred.reason:type_name -> tfplugin6.Deferred.Reason
-	35,  // 10: tfplugin6.Schema.Block.attributes:type_name -> tfplugin6.Schema.Attribute
-	36,  // 11: tfplugin6.Schema.Block.block_types:type_name -> tfplugin6.Schema.NestedBlock
+	39,  // 10: tfplugin6.Schema.Block.attributes:type_name -> tfplugin6.Schema.Attribute
+	40,  // 11: tfplugin6.Schema.Block.block_types:type_name -> tfplugin6.Schema.NestedBlock
 	0,   // 12: tfplugin6.Schema.Block.description_kind:type_name -> tfplugin6.StringKind
 	0,   // 13: tfplugin6.Schema.Attribute.description_kind:type_name -> tfplugin6.StringKind
-	37,  // 14: tfplugin6.Schema.Attribute.nested_type:type_name -> tfplugin6.Schema.Object
-	34,  // 15: tfplugin6.Schema.NestedBlock.block:type_name -> tfplugin6.Schema.Block
+	41,  // 14: tfplugin6.Schema.Attribute.nested_type:type_name -> tfplugin6.Schema.Object
+	38,  // 15: tfplugin6.Schema.NestedBlock.block:type_name -> tfplugin6.Schema.Block
 	2,   // 16: tfplugin6.Schema.NestedBlock.nesting:type_name -> tfplugin6.Schema.NestedBlock.NestingMode
-	35,  // 17: tfplugin6.Schema.Object.attributes:type_name -> tfplugin6.Schema.Attribute
+	39,  // 17: tfplugin6.Schema.Object.attributes:type_name -> tfplugin6.Schema.Attribute
 	3,   // 18: tfplugin6.Schema.Object.nesting:type_name -> tfplugin6.Schema.Object.NestingMode
 	0,   // 19: tfplugin6.Function.Parameter.description_kind:type_name -> tfplugin6.StringKind
 	13,  // 20: tfplugin6.GetMetadata.Response.server_capabilities:type_name -> tfplugin6.ServerCapabilities
 	6,   // 21: tfplugin6.GetMetadata.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	43,  // 22: tfplugin6.GetMetadata.Response.data_sources:type_name -> tfplugin6.GetMetadata.DataSourceMetadata
-	44,  // 23: tfplugin6.GetMetadata.Response.resources:type_name -> tfplugin6.GetMetadata.ResourceMetadata
-	42,  // 24: tfplugin6.GetMetadata.Response.functions:type_name -> tfplugin6.GetMetadata.FunctionMetadata
-	11,  // 25: tfplugin6.GetProviderSchema.Response.provider:type_name -> tfplugin6.Schema
-	47,  // 26: tfplugin6.GetProviderSchema.Response.resource_schemas:type_name -> tfplugin6.GetProviderSchema.Response.ResourceSchemasEntry
-	48,  // 27: tfplugin6.GetProviderSchema.Response.data_source_schemas:type_name -> tfplugin6.GetProviderSchema.Response.DataSourceSchemasEntry
-	6,   // 28: tfplugin6.GetProviderSchema.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	11,  // 29: tfplugin6.GetProviderSchema.Response.provider_meta:type_name -> tfplugin6.Schema
-	13,  // 30: tfplugin6.GetProviderSchema.Response.server_capabilities:type_name -> tfplugin6.ServerCapabilities
-	49,  // 31: tfplugin6.GetProviderSchema.Response.functions:type_name -> tfplugin6.GetProviderSchema.Response.FunctionsEntry
-	11,  // 32: tfplugin6.GetProviderSchema.Response.ResourceSchemasEntry.value:type_name -> tfplugin6.Schema
-	11,  // 33: tfplugin6.GetProviderSchema.Response.DataSourceSchemasEntry.value:type_name -> tfplugin6.Schema
-	12,  // 34: tfplugin6.GetProviderSchema.Response.FunctionsEntry.value:type_name -> tfplugin6.Function
-	5,   // 35: tfplugin6.ValidateProviderConfig.Request.config:type_name -> tfplugin6.DynamicValue
-	6,   // 36: tfplugin6.ValidateProviderConfig.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	10,  // 37: tfplugin6.UpgradeResourceState.Request.raw_state:type_name -> tfplugin6.RawState
-	5,   // 38: tfplugin6.UpgradeResourceState.Response.upgraded_state:type_name -> tfplugin6.DynamicValue
-	6,   // 39: tfplugin6.UpgradeResourceState.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	5,   // 40: tfplugin6.ValidateResourceConfig.Request.config:type_name -> tfplugin6.DynamicValue
-	14,  // 41: tfplugin6.ValidateResourceConfig.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
-	6,   // 42: tfplugin6.ValidateResourceConfig.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	5,   // 43: tfplugin6.ValidateDataResourceConfig.Request.config:type_name -> tfplugin6.DynamicValue
-	6,   // 44: tfplugin6.ValidateDataResourceConfig.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	5,   // 45: tfplugin6.ConfigureProvider.Request.config:type_name -> tfplugin6.DynamicValue
-	14,  // 46: tfplugin6.ConfigureProvider.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
-	6,   // 47: tfplugin6.ConfigureProvider.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	5,   // 48: tfplugin6.ReadResource.Request.current_state:type_name -> tfplugin6.DynamicValue
-	5,   // 49: tfplugin6.ReadResource.Request.provider_meta:type_name -> tfplugin6.DynamicValue
-	14,  // 50: tfplugin6.ReadResource.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
-	5,   // 51: tfplugin6.ReadResource.Response.new_state:type_name -> tfplugin6.DynamicValue
-	6,   // 52: tfplugin6.ReadResource.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	15,  // 53: tfplugin6.ReadResource.Response.deferred:type_name -> tfplugin6.Deferred
-	5,   // 54: tfplugin6.PlanResourceChange.Request.prior_state:type_name -> tfplugin6.DynamicValue
-	5,   // 55: tfplugin6.PlanResourceChange.Request.proposed_new_state:type_name -> tfplugin6.DynamicValue
-	5,   // 56: tfplugin6.PlanResourceChange.Request.config:type_name -> tfplugin6.DynamicValue
-	5,   // 57: tfplugin6.PlanResourceChange.Request.provider_meta:type_name -> tfplugin6.DynamicValue
-	14,  // 58: tfplugin6.PlanResourceChange.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
-	5,   // 59: tfplugin6.PlanResourceChange.Response.planned_state:type_name -> tfplugin6.DynamicValue
-	8,   // 60: tfplugin6.PlanResourceChange.Response.requires_replace:type_name -> tfplugin6.AttributePath
-	6,   // 61: tfplugin6.PlanResourceChange.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	15,  // 62: tfplugin6.PlanResourceChange.Response.deferred:type_name -> tfplugin6.Deferred
-	5,   // 63: tfplugin6.ApplyResourceChange.Request.prior_state:type_name -> tfplugin6.DynamicValue
-	5,   // 64: tfplugin6.ApplyResourceChange.Request.planned_state:type_name -> tfplugin6.DynamicValue
-	5,   // 65: tfplugin6.ApplyResourceChange.Request.config:type_name -> tfplugin6.DynamicValue
-	5,   // 66: tfplugin6.ApplyResourceChange.Request.provider_meta:type_name -> tfplugin6.DynamicValue
-	5,   // 67: tfplugin6.ApplyResourceChange.Response.new_state:type_name -> tfplugin6.DynamicValue
-	6,   // 68: tfplugin6.ApplyResourceChange.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	14,  // 69: tfplugin6.ImportResourceState.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
-	5,   // 70: tfplugin6.ImportResourceState.ImportedResource.state:type_name -> tfplugin6.DynamicValue
-	67,  // 71: tfplugin6.ImportResourceState.Response.imported_resources:type_name -> tfplugin6.ImportResourceState.ImportedResource
-	6,   // 72: tfplugin6.ImportResourceState.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	15,  // 73: tfplugin6.ImportResourceState.Response.deferred:type_name -> tfplugin6.Deferred
-	5,   // 74: tfplugin6.ReadDataSource.Request.config:type_name -> tfplugin6.DynamicValue
-	5,   // 75: tfplugin6.ReadDataSource.Request.provider_meta:type_name -> tfplugin6.DynamicValue
-	14,  // 76: tfplugin6.ReadDataSource.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
-	5,   // 77: tfplugin6.ReadDataSource.Response.state:type_name -> tfplugin6.DynamicValue
-	6,   // 78: tfplugin6.ReadDataSource.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	15,  // 79: tfplugin6.ReadDataSource.Response.deferred:type_name -> tfplugin6.Deferred
-	73,  // 80: tfplugin6.GetFunctions.Response.functions:type_name -> tfplugin6.GetFunctions.Response.FunctionsEntry
-	6,   // 81: tfplugin6.GetFunctions.Response.diagnostics:type_name -> tfplugin6.Diagnostic
-	12,  // 82: tfplugin6.GetFunctions.Response.FunctionsEntry.value:type_name -> tfplugin6.Function
-	5,   // 83: tfplugin6.CallFunction.Request.arguments:type_name -> tfplugin6.DynamicValue
-	5,   // 84: tfplugin6.CallFunction.Response.result:type_name -> tfplugin6.DynamicValue
-	7,   // 85: tfplugin6.CallFunction.Response.error:type_name -> tfplugin6.FunctionError
-	40,  // 86: tfplugin6.Provider.GetMetadata:input_type -> tfplugin6.GetMetadata.Request
-	45,  // 87: tfplugin6.Provider.GetProviderSchema:input_type -> tfplugin6.GetProviderSchema.Request
-	50,  // 88: tfplugin6.Provider.ValidateProviderConfig:input_type -> tfplugin6.ValidateProviderConfig.Request
-	54,  // 89: tfplugin6.Provider.ValidateResourceConfig:input_type -> tfplugin6.ValidateResourceConfig.Request
-	56,  // 90: tfplugin6.Provider.ValidateDataResourceConfig:input_type -> tfplugin6.ValidateDataResourceConfig.Request
-	52,  // 91: tfplugin6.Provider.UpgradeResourceState:input_type -> tfplugin6.UpgradeResourceState.Request
-	58,  // 92: tfplugin6.Provider.ConfigureProvider:input_type -> tfplugin6.ConfigureProvider.Request
-	60,  // 93: tfplugin6.Provider.ReadResource:input_type -> tfplugin6.ReadResource.Request
-	62,  // 94: tfplugin6.Provider.PlanResourceChange:input_type -> tfplugin6.PlanResourceChange.Request
-	64,  // 95: tfplugin6.Provider.ApplyResourceChange:input_type -> tfplugin6.ApplyResourceChange.Request
-	66,  // 96: tfplugin6.Provider.ImportResourceState:input_type -> tfplugin6.ImportResourceState.Request
-	69,  // 97: tfplugin6.Provider.ReadDataSource:input_type -> tfplugin6.ReadDataSource.Request
-	71,  // 98: tfplugin6.Provider.GetFunctions:input_type -> tfplugin6.GetFunctions.Request
-	74,  // 99: tfplugin6.Provider.CallFunction:input_type -> tfplugin6.CallFunction.Request
-	31,  // 100: tfplugin6.Provider.StopProvider:input_type -> tfplugin6.StopProvider.Request
-	41,  // 101: tfplugin6.Provider.GetMetadata:output_type -> tfplugin6.GetMetadata.Response
-	46,  // 102: tfplugin6.Provider.GetProviderSchema:output_type -> tfplugin6.GetProviderSchema.Response
-	51,  // 103: tfplugin6.Provider.ValidateProviderConfig:output_type -> tfplugin6.ValidateProviderConfig.Response
-	55,  // 104: tfplugin6.Provider.ValidateResourceConfig:output_type -> tfplugin6.ValidateResourceConfig.Response
-	57,  // 105: tfplugin6.Provider.ValidateDataResourceConfig:output_type -> tfplugin6.ValidateDataResourceConfig.Response
-	53,  // 106: tfplugin6.Provider.UpgradeResourceState:output_type -> tfplugin6.UpgradeResourceState.Response
-	59,  // 107: tfplugin6.Provider.ConfigureProvider:output_type -> tfplugin6.ConfigureProvider.Response
-	61,  // 108: tfplugin6.Provider.ReadResource:output_type -> tfplugin6.ReadResource.Response
-	63,  // 109: tfplugin6.Provider.PlanResourceChange:output_type -> tfplugin6.PlanResourceChange.Response
-	65,  // 110: tfplugin6.Provider.ApplyResourceChange:output_type -> tfplugin6.ApplyResourceChange.Response
-	68,  // 111: tfplugin6.Provider.ImportResourceState:output_type -> tfplugin6.ImportResourceState.Response
-	70,  // 112: tfplugin6.Provider.ReadDataSource:output_type -> tfplugin6.ReadDataSource.Response
-	72,  // 113: tfplugin6.Provider.GetFunctions:output_type -> tfplugin6.GetFunctions.Response
-	75,  // 114: tfplugin6.Provider.CallFunction:output_type -> tfplugin6.CallFunction.Response
-	32,  // 115: tfplugin6.Provider.StopProvider:output_type -> tfplugin6.StopProvider.Response
-	101, // [101:116] is the sub-list for method output_type
-	86,  // [86:101] is the sub-list for method input_type
-	86,  // [86:86] is the sub-list for extension type_name
-	86,  // [86:86] is the sub-list for extension extendee
-	0,   // [0:86] is the sub-list for field type_name
+	48,  // 22: tfplugin6.GetMetadata.Response.data_sources:type_name -> tfplugin6.GetMetadata.DataSourceMetadata
+	49,  // 23: tfplugin6.GetMetadata.Response.resources:type_name -> tfplugin6.GetMetadata.ResourceMetadata
+	47,  // 24: tfplugin6.GetMetadata.Response.functions:type_name -> tfplugin6.GetMetadata.FunctionMetadata
+	46,  // 25: tfplugin6.GetMetadata.Response.ephemeral_resources:type_name -> tfplugin6.GetMetadata.EphemeralResourceMetadata
+	11,  // 26: tfplugin6.GetProviderSchema.Response.provider:type_name -> tfplugin6.Schema
+	52,  // 27: tfplugin6.GetProviderSchema.Response.resource_schemas:type_name -> tfplugin6.GetProviderSchema.Response.ResourceSchemasEntry
+	53,  // 28: tfplugin6.GetProviderSchema.Response.data_source_schemas:type_name -> tfplugin6.GetProviderSchema.Response.DataSourceSchemasEntry
+	6,   // 29: tfplugin6.GetProviderSchema.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	11,  // 30: tfplugin6.GetProviderSchema.Response.provider_meta:type_name -> tfplugin6.Schema
+	13,  // 31: tfplugin6.GetProviderSchema.Response.server_capabilities:type_name -> tfplugin6.ServerCapabilities
+	54,  // 32: tfplugin6.GetProviderSchema.Response.functions:type_name -> tfplugin6.GetProviderSchema.Response.FunctionsEntry
+	55,  // 33: tfplugin6.GetProviderSchema.Response.ephemeral_resource_schemas:type_name -> tfplugin6.GetProviderSchema.Response.EphemeralResourceSchemasEntry
+	11,  // 34: tfplugin6.GetProviderSchema.Response.ResourceSchemasEntry.value:type_name -> tfplugin6.Schema
+	11,  // 35: tfplugin6.GetProviderSchema.Response.DataSourceSchemasEntry.value:type_name -> tfplugin6.Schema
+	12,  // 36: tfplugin6.GetProviderSchema.Response.FunctionsEntry.value:type_name -> tfplugin6.Function
+	11,  // 37: tfplugin6.GetProviderSchema.Response.EphemeralResourceSchemasEntry.value:type_name -> tfplugin6.Schema
+	5,   // 38: tfplugin6.ValidateProviderConfig.Request.config:type_name -> tfplugin6.DynamicValue
+	6,   // 39: tfplugin6.ValidateProviderConfig.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	10,  // 40: tfplugin6.UpgradeResourceState.Request.raw_state:type_name -> tfplugin6.RawState
+	5,   // 41: tfplugin6.UpgradeResourceState.Response.upgraded_state:type_name -> tfplugin6.DynamicValue
+	6,   // 42: tfplugin6.UpgradeResourceState.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	5,   // 43: tfplugin6.ValidateResourceConfig.Request.config:type_name -> tfplugin6.DynamicValue
+	14,  // 44: tfplugin6.ValidateResourceConfig.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
+	6,   // 45: tfplugin6.ValidateResourceConfig.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	5,   // 46: tfplugin6.ValidateDataResourceConfig.Request.config:type_name -> tfplugin6.DynamicValue
+	6,   // 47: tfplugin6.ValidateDataResourceConfig.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	5,   // 48: tfplugin6.ConfigureProvider.Request.config:type_name -> tfplugin6.DynamicValue
+	14,  // 49: tfplugin6.ConfigureProvider.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
+	6,   // 50: tfplugin6.ConfigureProvider.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	5,   // 51: tfplugin6.ReadResource.Request.current_state:type_name -> tfplugin6.DynamicValue
+	5,   // 52: tfplugin6.ReadResource.Request.provider_meta:type_name -> tfplugin6.DynamicValue
+	14,  // 53: tfplugin6.ReadResource.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
+	5,   // 54: tfplugin6.ReadResource.Response.new_state:type_name -> tfplugin6.DynamicValue
+	6,   // 55: tfplugin6.ReadResource.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	15,  // 56: tfplugin6.ReadResource.Response.deferred:type_name -> tfplugin6.Deferred
+	5,   // 57: tfplugin6.PlanResourceChange.Request.prior_state:type_name -> tfplugin6.DynamicValue
+	5,   // 58: tfplugin6.PlanResourceChange.Request.proposed_new_state:type_name -> tfplugin6.DynamicValue
+	5,   // 59: tfplugin6.PlanResourceChange.Request.config:type_name -> tfplugin6.DynamicValue
+	5,   // 60: tfplugin6.PlanResourceChange.Request.provider_meta:type_name -> tfplugin6.DynamicValue
+	14,  // 61: tfplugin6.PlanResourceChange.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
+	5,   // 62: tfplugin6.PlanResourceChange.Response.planned_state:type_name -> tfplugin6.DynamicValue
+	8,   // 63: tfplugin6.PlanResourceChange.Response.requires_replace:type_name -> tfplugin6.AttributePath
+	6,   // 64: tfplugin6.PlanResourceChange.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	15,  // 65: tfplugin6.PlanResourceChange.Response.deferred:type_name -> tfplugin6.Deferred
+	5,   // 66: tfplugin6.ApplyResourceChange.Request.prior_state:type_name -> tfplugin6.DynamicValue
+	5,   // 67: tfplugin6.ApplyResourceChange.Request.planned_state:type_name -> tfplugin6.DynamicValue
+	5,   // 68: tfplugin6.ApplyResourceChange.Request.config:type_name -> tfplugin6.DynamicValue
+	5,   // 69: tfplugin6.ApplyResourceChange.Request.provider_meta:type_name -> tfplugin6.DynamicValue
+	5,   // 70: tfplugin6.ApplyResourceChange.Response.new_state:type_name -> tfplugin6.DynamicValue
+	6,   // 71: tfplugin6.ApplyResourceChange.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	14,  // 72: tfplugin6.ImportResourceState.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
+	5,   // 73: tfplugin6.ImportResourceState.ImportedResource.state:type_name -> tfplugin6.DynamicValue
+	73,  // 74: tfplugin6.ImportResourceState.Response.imported_resources:type_name -> tfplugin6.ImportResourceState.ImportedResource
+	6,   // 75: tfplugin6.ImportResourceState.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	15,  // 76: tfplugin6.ImportResourceState.Response.deferred:type_name -> tfplugin6.Deferred
+	5,   // 77: tfplugin6.ReadDataSource.Request.config:type_name -> tfplugin6.DynamicValue
+	5,   // 78: tfplugin6.ReadDataSource.Request.provider_meta:type_name -> tfplugin6.DynamicValue
+	14,  // 79: tfplugin6.ReadDataSource.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
+	5,   // 80: tfplugin6.ReadDataSource.Response.state:type_name -> tfplugin6.DynamicValue
+	6,   // 81: tfplugin6.ReadDataSource.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	15,  // 82: tfplugin6.ReadDataSource.Response.deferred:type_name -> tfplugin6.Deferred
+	79,  // 83: tfplugin6.GetFunctions.Response.functions:type_name -> tfplugin6.GetFunctions.Response.FunctionsEntry
+	6,   // 84: tfplugin6.GetFunctions.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	12,  // 85: tfplugin6.GetFunctions.Response.FunctionsEntry.value:type_name -> tfplugin6.Function
+	5,   // 86: tfplugin6.CallFunction.Request.arguments:type_name -> tfplugin6.DynamicValue
+	5,   // 87: tfplugin6.CallFunction.Response.result:type_name -> tfplugin6.DynamicValue
+	7,   // 88: tfplugin6.CallFunction.Response.error:type_name -> tfplugin6.FunctionError
+	5,   // 89: tfplugin6.ValidateEphemeralResourceConfig.Request.config:type_name -> tfplugin6.DynamicValue
+	6,   // 90: tfplugin6.ValidateEphemeralResourceConfig.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	5,   // 91: tfplugin6.OpenEphemeralResource.Request.config:type_name -> tfplugin6.DynamicValue
+	14,  // 92: tfplugin6.OpenEphemeralResource.Request.client_capabilities:type_name -> tfplugin6.ClientCapabilities
+	6,   // 93: tfplugin6.OpenEphemeralResource.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	90,  // 94: tfplugin6.OpenEphemeralResource.Response.renew_at:type_name -> google.protobuf.Timestamp
+	5,   // 95: tfplugin6.OpenEphemeralResource.Response.result:type_name -> tfplugin6.DynamicValue
+	15,  // 96: tfplugin6.OpenEphemeralResource.Response.deferred:type_name -> tfplugin6.Deferred
+	6,   // 97: tfplugin6.RenewEphemeralResource.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	90,  // 98: tfplugin6.RenewEphemeralResource.Response.renew_at:type_name -> google.protobuf.Timestamp
+	6,   // 99: tfplugin6.CloseEphemeralResource.Response.diagnostics:type_name -> tfplugin6.Diagnostic
+	44,  // 100: tfplugin6.Provider.GetMetadata:input_type -> tfplugin6.GetMetadata.Request
+	50,  // 101: tfplugin6.Provider.GetProviderSchema:input_type -> tfplugin6.GetProviderSchema.Request
+	56,  // 102: tfplugin6.Provider.ValidateProviderConfig:input_type -> tfplugin6.ValidateProviderConfig.Request
+	60,  // 103: tfplugin6.Provider.ValidateResourceConfig:input_type -> tfplugin6.ValidateResourceConfig.Request
+	62,  // 104: tfplugin6.Provider.ValidateDataResourceConfig:input_type -> tfplugin6.ValidateDataResourceConfig.Request
+	58,  // 105: tfplugin6.Provider.UpgradeResourceState:input_type -> tfplugin6.UpgradeResourceState.Request
+	64,  // 106: tfplugin6.Provider.ConfigureProvider:input_type -> tfplugin6.ConfigureProvider.Request
+	66,  // 107: tfplugin6.Provider.ReadResource:input_type -> tfplugin6.ReadResource.Request
+	68,  // 108: tfplugin6.Provider.PlanResourceChange:input_type -> tfplugin6.PlanResourceChange.Request
+	70,  // 109: tfplugin6.Provider.ApplyResourceChange:input_type -> tfplugin6.ApplyResourceChange.Request
+	72,  // 110: tfplugin6.Provider.ImportResourceState:input_type -> tfplugin6.ImportResourceState.Request
+	75,  // 111: tfplugin6.Provider.ReadDataSource:input_type -> tfplugin6.ReadDataSource.Request
+	77,  // 112: tfplugin6.Provider.GetFunctions:input_type -> tfplugin6.GetFunctions.Request
+	80,  // 113: tfplugin6.Provider.CallFunction:input_type -> tfplugin6.CallFunction.Request
+	82,  // 114: tfplugin6.Provider.ValidateEphemeralResourceConfig:input_type -> tfplugin6.ValidateEphemeralResourceConfig.Request
+	84,  // 115: tfplugin6.Provider.OpenEphemeralResource:input_type -> tfplugin6.OpenEphemeralResource.Request
+	86,  // 116: tfplugin6.Provider.RenewEphemeralResource:input_type -> tfplugin6.RenewEphemeralResource.Request
+	88,  // 117: tfplugin6.Provider.CloseEphemeralResource:input_type -> tfplugin6.CloseEphemeralResource.Request
+	35,  // 118: tfplugin6.Provider.StopProvider:input_type -> tfplugin6.StopProvider.Request
+	45,  // 119: tfplugin6.Provider.GetMetadata:output_type -> tfplugin6.GetMetadata.Response
+	51,  // 120: tfplugin6.Provider.GetProviderSchema:output_type -> tfplugin6.GetProviderSchema.Response
+	57,  // 121: tfplugin6.Provider.ValidateProviderConfig:output_type -> tfplugin6.ValidateProviderConfig.Response
+	61,  // 122: tfplugin6.Provider.ValidateResourceConfig:output_type -> tfplugin6.ValidateResourceConfig.Response
+	63,  // 123: tfplugin6.Provider.ValidateDataResourceConfig:output_type -> tfplugin6.ValidateDataResourceConfig.Response
+	59,  // 124: tfplugin6.Provider.UpgradeResourceState:output_type -> tfplugin6.UpgradeResourceState.Response
+	65,  // 125: tfplugin6.Provider.ConfigureProvider:output_type -> tfplugin6.ConfigureProvider.Response
+	67,  // 126: tfplugin6.Provider.ReadResource:output_type -> tfplugin6.ReadResource.Response
+	69,  // 127: tfplugin6.Provider.PlanResourceChange:output_type -> tfplugin6.PlanResourceChange.Response
+	71,  // 128: tfplugin6.Provider.ApplyResourceChange:output_type -> tfplugin6.ApplyResourceChange.Response
+	74,  // 129: tfplugin6.Provider.ImportResourceState:output_type -> tfplugin6.ImportResourceState.Response
+	76,  // 130: tfplugin6.Provider.ReadDataSource:output_type -> tfplugin6.ReadDataSource.Response
+	78,  // 131: tfplugin6.Provider.GetFunctions:output_type -> tfplugin6.GetFunctions.Response
+	81,  // 132: tfplugin6.Provider.CallFunction:output_type -> tfplugin6.CallFunction.Response
+	83,  // 133: tfplugin6.Provider.ValidateEphemeralResourceConfig:output_type -> tfplugin6.ValidateEphemeralResourceConfig.Response
+	85,  // 134: tfplugin6.Provider.OpenEphemeralResource:output_type -> tfplugin6.OpenEphemeralResource.Response
+	87,  // 135: tfplugin6.Provider.RenewEphemeralResource:output_type -> tfplugin6.RenewEphemeralResource.Response
+	89,  // 136: tfplugin6.Provider.CloseEphemeralResource:output_type -> tfplugin6.CloseEphemeralResource.Response
+	36,  // 137: tfplugin6.Provider.StopProvider:output_type -> tfplugin6.StopProvider.Response
+	119, // [119:138] is the sub-list for method output_type
+	100, // [100:119] is the sub-list for method input_type
+	100, // [100:100] is the sub-list for extension type_name
+	100, // [100:100] is the sub-list for extension extendee
+	0,   // [0:100] is the sub-list for field type_name
 }
 
 func init() { file_tfplugin6_tfplugin6_proto_init() }
@@ -4438,18 +5175,22 @@ func file_tfplugin6_tfplugin6_proto_init() {
 		return
 	}
 	file_tfplugin6_tfplugin6_proto_msgTypes[2].OneofWrappers = []any{}
-	file_tfplugin6_tfplugin6_proto_msgTypes[25].OneofWrappers = []any{
+	file_tfplugin6_tfplugin6_proto_msgTypes[29].OneofWrappers = []any{
 		(*AttributePath_Step_AttributeName)(nil),
 		(*AttributePath_Step_ElementKeyString)(nil),
 		(*AttributePath_Step_ElementKeyInt)(nil),
 	}
+	file_tfplugin6_tfplugin6_proto_msgTypes[80].OneofWrappers = []any{}
+	file_tfplugin6_tfplugin6_proto_msgTypes[81].OneofWrappers = []any{}
+	file_tfplugin6_tfplugin6_proto_msgTypes[82].OneofWrappers = []any{}
+	file_tfplugin6_tfplugin6_proto_msgTypes[83].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tfplugin6_tfplugin6_proto_rawDesc), len(file_tfplugin6_tfplugin6_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   71,
+			NumMessages:   85,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
