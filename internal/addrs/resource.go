@@ -13,6 +13,9 @@ const (
 	ManagedResourceMode ResourceMode = 'M'
 	// DataResourceMode is a `data` block.
 	DataResourceMode ResourceMode = 'D'
+	// EphemeralResourceMode is an `ephemeral` block: opened during a run,
+	// never stored in state or plans.
+	EphemeralResourceMode ResourceMode = 'E'
 )
 
 // StateName returns the mode as the state file spells it.
@@ -30,10 +33,13 @@ type Resource struct {
 	Name string
 }
 
-// String returns `TYPE.NAME` or `data.TYPE.NAME`.
+// String returns `TYPE.NAME`, `data.TYPE.NAME` or `ephemeral.TYPE.NAME`.
 func (r Resource) String() string {
-	if r.Mode == DataResourceMode {
+	switch r.Mode {
+	case DataResourceMode:
 		return "data." + r.Type + "." + r.Name
+	case EphemeralResourceMode:
+		return "ephemeral." + r.Type + "." + r.Name
 	}
 	return r.Type + "." + r.Name
 }

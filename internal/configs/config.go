@@ -66,8 +66,11 @@ func (c *Config) Resource(p addrs.Module, r addrs.Resource) *Resource {
 	if m == nil {
 		return nil
 	}
-	if r.Mode == addrs.DataResourceMode {
+	switch r.Mode {
+	case addrs.DataResourceMode:
 		return m.Module.DataResources[r.String()]
+	case addrs.EphemeralResourceMode:
+		return m.Module.EphemeralResources[r.String()]
 	}
 	return m.Module.ManagedResources[r.String()]
 }

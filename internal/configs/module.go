@@ -25,8 +25,10 @@ type Module struct {
 	ProviderConfigs  map[string]*Provider
 	ManagedResources map[string]*Resource
 	DataResources    map[string]*Resource
-	ModuleCalls      map[string]*ModuleCall
-	Checks           map[string]*Check
+	// EphemeralResources are the ephemeral blocks, by address.
+	EphemeralResources map[string]*Resource
+	ModuleCalls        map[string]*ModuleCall
+	Checks             map[string]*Check
 	// Moved holds the moved blocks in file order.
 	Moved []*Moved
 	// Removed holds the removed blocks.
@@ -41,16 +43,17 @@ type Module struct {
 
 func newModule(dir string) *Module {
 	return &Module{
-		SourceDir:         dir,
-		RequiredProviders: map[string]*RequiredProvider{},
-		Variables:         map[string]*Variable{},
-		Locals:            map[string]*Local{},
-		Outputs:           map[string]*Output{},
-		ProviderConfigs:   map[string]*Provider{},
-		ManagedResources:  map[string]*Resource{},
-		DataResources:     map[string]*Resource{},
-		ModuleCalls:       map[string]*ModuleCall{},
-		Checks:            map[string]*Check{},
+		SourceDir:          dir,
+		RequiredProviders:  map[string]*RequiredProvider{},
+		Variables:          map[string]*Variable{},
+		Locals:             map[string]*Local{},
+		Outputs:            map[string]*Output{},
+		ProviderConfigs:    map[string]*Provider{},
+		ManagedResources:   map[string]*Resource{},
+		DataResources:      map[string]*Resource{},
+		EphemeralResources: map[string]*Resource{},
+		ModuleCalls:        map[string]*ModuleCall{},
+		Checks:             map[string]*Check{},
 	}
 }
 
@@ -63,6 +66,7 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "provider", LabelNames: []string{"name"}},
 		{Type: "resource", LabelNames: []string{"type", "name"}},
 		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "ephemeral", LabelNames: []string{"type", "name"}},
 		{Type: "module", LabelNames: []string{"name"}},
 		{Type: "moved"},
 		{Type: "import"},
@@ -105,11 +109,14 @@ func (m *Module) loadFile(f *hcl.File) hcl.Diagnostics {
 				diags = append(diags, checkDuplicate(m.ProviderConfigs, p.moduleKey(), "provider configuration", p.DeclRange)...)
 				m.ProviderConfigs[p.moduleKey()] = p
 			}
-		case "resource", "data":
+		case "resource", "data", "ephemeral":
 			mode := addrs.ManagedResourceMode
 			target := m.ManagedResources
-			if block.Type == "data" {
+			switch block.Type {
+			case "data":
 				mode, target = addrs.DataResourceMode, m.DataResources
+			case "ephemeral":
+				mode, target = addrs.EphemeralResourceMode, m.EphemeralResources
 			}
 			r, rdiags := decodeResource(block, mode)
 			diags = append(diags, rdiags...)

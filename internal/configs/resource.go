@@ -27,6 +27,10 @@ type Resource struct {
 	ProviderRef *ProviderRef
 
 	Managed *ManagedLifecycle
+	// Preconditions and Postconditions are an ephemeral resource's
+	// lifecycle conditions (a managed resource's are in Managed).
+	Preconditions  []*CheckRule
+	Postconditions []*CheckRule
 	// Check is the name of the check block a data block is nested in, or
 	// "": such a data source is read on every plan and apply, and its
 	// errors are warnings.
@@ -107,8 +111,11 @@ func decodeResource(block *hcl.Block, mode addrs.ResourceMode) (*Resource, hcl.D
 		DeclRange: block.DefRange, TypeRange: block.LabelRanges[0],
 	}
 	what := "resource"
-	if mode == addrs.DataResourceMode {
+	switch mode {
+	case addrs.DataResourceMode:
 		what = "data source"
+	case addrs.EphemeralResourceMode:
+		what = "ephemeral resource"
 	}
 	diags := checkName(r.Type, what+" type", block.LabelRanges[0])
 	diags = append(diags, checkName(r.Name, what, block.LabelRanges[1])...)
@@ -191,16 +198,32 @@ func decodeResource(block *hcl.Block, mode addrs.ResourceMode) (*Resource, hcl.D
 func (r *Resource) decodeLifecycle(block *hcl.Block) hcl.Diagnostics {
 	content, diags := block.Body.Content(lifecycleSchema)
 	if r.Managed == nil {
-		// Data resources accept only conditions.
+		// Data and ephemeral resources accept only conditions.
+		what := "data resource"
+		detail := func(name string) string {
+			return fmt.Sprintf("The lifecycle argument %q cannot be used in a data resource block.", name)
+		}
+		if r.Mode == addrs.EphemeralResourceMode {
+			what = "ephemeral resource"
+			detail = func(name string) string {
+				return fmt.Sprintf(`The lifecycle argument %q is defined only for managed resources ("resource" blocks), and is not valid for ephemeral resources.`, name)
+			}
+		}
 		for _, name := range []string{"create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by"} {
 			if attr, ok := content.Attributes[name]; ok {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
-					Summary:  "Invalid data resource lifecycle argument",
-					Detail:   fmt.Sprintf("The lifecycle argument %q cannot be used in a data resource block.", name),
+					Summary:  fmt.Sprintf("Invalid %s lifecycle argument", what),
+					Detail:   detail(name),
 					Subject:  attr.NameRange.Ptr(),
 				})
 			}
+		}
+		if r.Mode == addrs.EphemeralResourceMode {
+			pre, post, cdiags := decodeConditionBlocks(content.Blocks)
+			r.Preconditions = append(r.Preconditions, pre...)
+			r.Postconditions = append(r.Postconditions, post...)
+			diags = append(diags, cdiags...)
 		}
 		return diags
 	}
@@ -232,7 +255,16 @@ func (r *Resource) decodeLifecycle(block *hcl.Block) hcl.Diagnostics {
 		diags = append(diags, checkReplaceTriggeredBy(exprs)...)
 		lc.ReplaceTriggeredBy = exprs
 	}
-	for _, b := range content.Blocks {
+	pre, post, cdiags := decodeConditionBlocks(content.Blocks)
+	lc.Preconditions = append(lc.Preconditions, pre...)
+	lc.Postconditions = append(lc.Postconditions, post...)
+	return append(diags, cdiags...)
+}
+
+// decodeConditionBlocks decodes a lifecycle block's precondition and
+// postcondition blocks.
+func decodeConditionBlocks(blocks hcl.Blocks) (pre, post []*CheckRule, diags hcl.Diagnostics) {
+	for _, b := range blocks {
 		rule, rdiags := decodeCheckRule(b)
 		diags = append(diags, rdiags...)
 		if rule == nil {
@@ -240,12 +272,12 @@ func (r *Resource) decodeLifecycle(block *hcl.Block) hcl.Diagnostics {
 		}
 		diags = append(diags, checkRuleRefers(rule, b.Type)...)
 		if b.Type == "precondition" {
-			lc.Preconditions = append(lc.Preconditions, rule)
+			pre = append(pre, rule)
 		} else {
-			lc.Postconditions = append(lc.Postconditions, rule)
+			post = append(post, rule)
 		}
 	}
-	return diags
+	return pre, post, diags
 }
 
 func decodeProviderRef(expr hcl.Expression) (*ProviderRef, hcl.Diagnostics) {

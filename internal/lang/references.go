@@ -149,10 +149,13 @@ func ParseRef(trav hcl.Traversal) (*Reference, hcl.Diagnostics) {
 		ref.Subject = ModuleCallRef{Name: name}
 	case "self":
 		ref.Subject, ref.SourceRange, ref.Remaining = SelfRef{}, rootRange, trav[1:]
-	case "data", "resource":
+	case "data", "resource", "ephemeral":
 		mode := addrs.DataResourceMode
-		if root == "resource" {
+		switch root {
+		case "resource":
 			mode = addrs.ManagedResourceMode
+		case "ephemeral":
+			mode = addrs.EphemeralResourceMode
 		}
 		if len(trav) < 3 {
 			return nil, hcl.Diagnostics{{

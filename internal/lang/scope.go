@@ -202,6 +202,7 @@ func (s *Scope) EvalContext(refs []*Reference) (*hcl.EvalContext, hcl.Diagnostic
 	}
 	topLevel := map[string]cty.Value{}
 	dataResources := map[string]map[string]cty.Value{}
+	ephemeralResources := map[string]map[string]cty.Value{}
 	managed := map[string]map[string]cty.Value{}
 	prefixed := map[string]map[string]cty.Value{}
 	for _, ref := range refs {
@@ -246,6 +247,8 @@ func (s *Scope) EvalContext(refs []*Reference) (*hcl.EvalContext, hcl.Diagnostic
 			switch {
 			case sub.Resource.Mode == addrs.DataResourceMode:
 				target = dataResources
+			case sub.Resource.Mode == addrs.EphemeralResourceMode:
+				target = ephemeralResources
 			case sub.Prefixed:
 				target = prefixed
 			}
@@ -264,7 +267,7 @@ func (s *Scope) EvalContext(refs []*Reference) (*hcl.EvalContext, hcl.Diagnostic
 	for typ, m := range managed {
 		topLevel[typ] = cty.ObjectVal(m)
 	}
-	for root, byType := range map[string]map[string]map[string]cty.Value{"data": dataResources, "resource": prefixed} {
+	for root, byType := range map[string]map[string]map[string]cty.Value{"data": dataResources, "resource": prefixed, "ephemeral": ephemeralResources} {
 		if len(byType) == 0 {
 			continue
 		}
