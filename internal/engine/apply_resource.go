@@ -25,6 +25,9 @@ import (
 // applyResource applies the creates and updates of a configured resource's
 // instances in every instance of its module, concurrently.
 func (aw *applyWalk) applyResource(ctx context.Context, n *resourceNode) hcl.Diagnostics {
+	if n.addr.Resource.Mode == addrs.EphemeralResourceMode {
+		return aw.openEphemeral(ctx, n)
+	}
 	return eachModuleInstance(aw.ev.moduleInstances(n.addr.Module), func(mi addrs.ModuleInstance) hcl.Diagnostics {
 		return aw.applyResourceIn(ctx, n, n.addr.Resource.Absolute(mi))
 	})

@@ -258,13 +258,18 @@ func (d *moduleData) GetPathAttr(name string, rng hcl.Range) (cty.Value, hcl.Dia
 
 // GetTerraformAttr implements lang.Data.
 func (d *moduleData) GetTerraformAttr(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	if name == "workspace" {
+	switch name {
+	case "workspace":
 		return cty.StringVal(d.ev.workspace), nil
+	case "applying":
+		// True only while applying, and ephemeral: it differs between
+		// plan and apply.
+		return cty.BoolVal(!d.ev.base.PureOnly).Mark(marks.Ephemeral), nil
 	}
 	return cty.DynamicVal, hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  `Invalid "terraform" attribute`,
-		Detail:   fmt.Sprintf(`The "terraform" object does not have an attribute named %q. The only supported attribute is terraform.workspace, the name of the currently-selected workspace.`, name),
+		Detail:   fmt.Sprintf(`The "terraform" object does not have an attribute named %q. The only supported attributes are terraform.workspace, the name of the currently-selected workspace, and terraform.applying, a boolean which is true only during apply.`, name),
 		Subject:  rng.Ptr(),
 	}}
 }

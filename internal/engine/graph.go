@@ -217,6 +217,7 @@ func (w *walker) addModuleNodes(cg *configGraph, c *configs.Config) hcl.Diagnost
 	}
 	addResources(mod.ManagedResources)
 	addResources(mod.DataResources)
+	addResources(mod.EphemeralResources)
 	for _, name := range sortedKeys(mod.Checks) {
 		n := &checkNode{path: c.Path, cfg: mod.Checks[name]}
 		cg.g.Add(n)
@@ -463,6 +464,10 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 				refs, diags = append(refs, r...), append(diags, d...)
 			}
 		}
+		for _, rules := range [][]*configs.CheckRule{n.cfg.Preconditions, n.cfg.Postconditions} {
+			r, d := conditionReferences(rules)
+			refs, diags = append(refs, r...), append(diags, d...)
+		}
 		// An import block's ID is evaluated when its target is planned.
 		for _, im := range w.e.Config.Module.Imports {
 			if im.To.ContainingResource().Config().String() == n.addr.String() {
@@ -511,6 +516,11 @@ func (cg *configGraph) resourceDeps(n *resourceNode) []addrs.AbsResource {
 			seen[d] = true
 			switch d := d.(type) {
 			case *resourceNode:
+				if d.addr.Resource.Mode == addrs.EphemeralResourceMode {
+					// Never in state; what it refers to is not a
+					// dependency of the objects that use it.
+					continue
+				}
 				out = append(out, staticAbs(d.addr))
 			case *localNode, *varNode, *outputNode, *moduleNode:
 				visit(d)

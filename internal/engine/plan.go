@@ -100,6 +100,7 @@ The -target option is not for routine use, and is provided only for exceptional 
 	}
 	plan := &plans.Plan{Mode: opts.Mode, Changes: &plans.Changes{}, PrevRunState: prevRun, VariableValues: map[string]cty.Value{}, SkipRefresh: opts.SkipRefresh, Targets: opts.Targets, ForceReplace: opts.ForceReplace}
 	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, pw.visit)...))
+	diags = append(diags, w.closeEphemerals(context.WithoutCancel(ctx))...)
 
 	if !diags.HasErrors() && opts.Mode == plans.NormalMode {
 		diags = append(diags, pw.checkImportTargets()...)
@@ -277,6 +278,9 @@ func (pw *planWalk) visit(ctx context.Context, n node) hcl.Diagnostics {
 // module, concurrently, and the deletion of its objects in module
 // instances that no longer exist.
 func (pw *planWalk) visitResource(ctx context.Context, n *resourceNode) hcl.Diagnostics {
+	if n.addr.Resource.Mode == addrs.EphemeralResourceMode {
+		return pw.openEphemeral(ctx, n)
+	}
 	var diags hcl.Diagnostics
 	live := map[string]bool{}
 	if pw.opts.Mode != plans.DestroyMode {

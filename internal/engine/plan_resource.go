@@ -608,9 +608,14 @@ func (w *walker) evalResourceConfig(ctx context.Context, n *resourceNode, rt *re
 	unmarked, _ := config.UnmarkDeep()
 	diags = append(diags, deprecationWarnings(rt.schema, unmarked, n.cfg.Config)...)
 	var pd providers.Diagnostics
-	if n.addr.Resource.Mode == addrs.DataResourceMode {
+	switch n.addr.Resource.Mode {
+	case addrs.EphemeralResourceMode:
+		pd = validateEphemeralConfig(ctx, rt, unmarked)
+	case addrs.DataResourceMode:
+		diags = append(diags, checkEphemeralArguments(config, rt.schema, n.cfg.Config, n.cfg.DeclRange, rt.addr)...)
 		pd = rt.p.ValidateDataResourceConfig(ctx, providers.ValidateDataResourceConfigRequest{TypeName: n.addr.Resource.Type, Config: unmarked}).Diagnostics
-	} else {
+	default:
+		diags = append(diags, checkEphemeralArguments(config, rt.schema, n.cfg.Config, n.cfg.DeclRange, rt.addr)...)
 		pd = rt.p.ValidateResourceConfig(ctx, providers.ValidateResourceConfigRequest{TypeName: n.addr.Resource.Type, Config: unmarked}).Diagnostics
 	}
 	return config, append(diags, withObject(providerDiags(pd, n.cfg.Config, n.cfg.DeclRange.Ptr()), rt.addr)...)

@@ -108,7 +108,11 @@ func validateCount(count, forEach hcl.Expression, scope *lang.Scope) (lang.Insta
 
 func (w *walker) validateResource(ctx context.Context, n *resourceNode, mi addrs.ModuleInstance) hcl.Diagnostics {
 	addr := n.addr.Resource.Absolute(mi)
-	defer w.ev.setResource(addr, cty.DynamicVal)
+	if n.addr.Resource.Mode == addrs.EphemeralResourceMode {
+		defer w.ev.setResource(addr, cty.DynamicVal.Mark(marks.Ephemeral))
+	} else {
+		defer w.ev.setResource(addr, cty.DynamicVal)
+	}
 	rt, diags := w.resourceType(ctx, addr, n.provider, n.cfg.TypeRange.Ptr())
 	if diags.HasErrors() {
 		return diags

@@ -40,6 +40,9 @@ type walker struct {
 	checkFailed map[string]string
 	// checks collects the results of every condition.
 	checks checkRecorder
+	// ephemeral holds the ephemeral resource instances opened in this
+	// walk, closed when it ends.
+	ephemeral ephemeralSet
 }
 
 // newWalker prepares a walk over state; pure is true for plan and
@@ -89,8 +92,11 @@ func (w *walker) resourceSchema(ctx context.Context, addr addrs.Resource, provid
 	}
 	types := s.ResourceTypes
 	what := "resource type"
-	if addr.Mode == addrs.DataResourceMode {
+	switch addr.Mode {
+	case addrs.DataResourceMode:
 		types, what = s.DataSources, "data source"
+	case addrs.EphemeralResourceMode:
+		types, what = s.EphemeralResourceTypes, "ephemeral resource type"
 	}
 	rs, ok := types[addr.Type]
 	if !ok || rs.Block == nil {

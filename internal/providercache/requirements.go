@@ -29,7 +29,7 @@ func ModuleProviders(mod *configs.Module) []addrs.Provider {
 	for _, rp := range mod.RequiredProviders {
 		seen[rp.Source] = true
 	}
-	for _, rs := range []map[string]*configs.Resource{mod.ManagedResources, mod.DataResources} {
+	for _, rs := range []map[string]*configs.Resource{mod.ManagedResources, mod.DataResources, mod.EphemeralResources} {
 		for _, r := range rs {
 			seen[mod.ProviderForLocalName(r.ProviderLocalName())] = true
 		}

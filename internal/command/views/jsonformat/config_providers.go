@@ -119,7 +119,7 @@ func providerRequirements(mod *configs.Module) map[addrs.Provider]version.Constr
 	for _, rp := range mod.RequiredProviders {
 		reqs[rp.Source] = append(reqs[rp.Source], rp.Requirement.Required...)
 	}
-	for _, rs := range []map[string]*configs.Resource{mod.ManagedResources, mod.DataResources} {
+	for _, rs := range []map[string]*configs.Resource{mod.ManagedResources, mod.DataResources, mod.EphemeralResources} {
 		for _, r := range rs {
 			fqn := mod.ProviderForLocalName(r.ProviderLocalName())
 			if _, ok := reqs[fqn]; !ok {

@@ -1,0 +1,337 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/engine/hooks"
+	"github.com/strata-dev/strata/internal/lang"
+	"github.com/strata-dev/strata/internal/lang/marks"
+	"github.com/strata-dev/strata/internal/providers"
+)
+
+// Ephemeral resources (`ephemeral` blocks) are opened by plan and apply
+// walks alike, when their configuration is wholly known, before anything
+// that refers to them; their values are marked ephemeral and never reach
+// state or plans. Each opened instance is renewed while the walk runs, as
+// its provider asks, and closed when the walk ends.
+
+// ephemeralSet holds the ephemeral resource instances opened in a walk.
+type ephemeralSet struct {
+	mu     sync.Mutex
+	open   []*openEphemeral
+	closed bool
+}
+
+// openEphemeral is one opened ephemeral resource instance.
+type openEphemeral struct {
+	addr     addrs.AbsResourceInstance
+	typeName string
+	p        providers.EphemeralResources
+
+	mu      sync.Mutex
+	private []byte
+	timer   *time.Timer
+	closed  bool
+}
+
+// openEphemeral opens every instance of an ephemeral resource in every
+// instance of its module and publishes their values.
+func (w *walker) openEphemeral(ctx context.Context, n *resourceNode) hcl.Diagnostics {
+	return eachModuleInstance(w.ev.moduleInstances(n.addr.Module), func(mi addrs.ModuleInstance) hcl.Diagnostics {
+		return w.openEphemeralIn(ctx, n, n.addr.Resource.Absolute(mi))
+	})
+}
+
+func (w *walker) openEphemeralIn(ctx context.Context, n *resourceNode, addr addrs.AbsResource) hcl.Diagnostics {
+	rt, diags := w.resourceType(ctx, addr, n.provider, n.cfg.TypeRange.Ptr())
+	if diags.HasErrors() {
+		w.ev.setResource(addr, cty.DynamicVal)
+		return diags
+	}
+	x, xdiags := w.expandResource(n.cfg, addr.Module)
+	diags = append(diags, xdiags...)
+	if xdiags.HasErrors() {
+		w.ev.setResource(addr, cty.DynamicVal)
+		return diags
+	}
+	values := make(map[addrs.InstanceKey]cty.Value, len(x.keys))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, key := range x.keys {
+		wg.Add(1)
+		go func(key addrs.InstanceKey) {
+			defer wg.Done()
+			v, d := w.openEphemeralInstance(ctx, n, rt, addr.Instance(key), x.keyData(key))
+			mu.Lock()
+			values[key], diags = v, append(diags, d...)
+			mu.Unlock()
+		}(key)
+	}
+	wg.Wait()
+	w.ev.setResource(addr, resourceValue(x, values))
+	return diags
+}
+
+// openEphemeralInstance evaluates one instance's configuration, checks its
+// preconditions, opens it when the configuration is wholly known and
+// checks its postconditions. Its value is unknown when the configuration
+// is not known yet, or when the provider defers the open during plan.
+func (w *walker) openEphemeralInstance(ctx context.Context, n *resourceNode, rt *resourceType, addr addrs.AbsResourceInstance, key lang.InstanceKeyData) (cty.Value, hcl.Diagnostics) {
+	unknown := cty.UnknownVal(rt.schema.ImpliedType()).Mark(marks.Ephemeral)
+	scope := w.ev.scope(addr.Module).WithKey(key)
+	var diags hcl.Diagnostics
+	for _, rule := range n.cfg.Preconditions {
+		_, _, d := checkRuleIn(scope, rule.Condition, rule.ErrorMessage, "Resource precondition failed", "")
+		diags = append(diags, d...)
+	}
+	if diags.HasErrors() {
+		return unknown, diags
+	}
+	config, cdiags := w.evalResourceConfig(ctx, n, rt, key)
+	diags = append(diags, cdiags...)
+	if cdiags.HasErrors() {
+		return unknown, diags
+	}
+	unmarked, _ := config.UnmarkDeep()
+	if !unmarked.IsWhollyKnown() {
+		return unknown, diags
+	}
+	p, ok := rt.p.(providers.EphemeralResources)
+	if !ok {
+		return unknown, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid ephemeral resource type",
+			Detail:   fmt.Sprintf("The provider %s does not support ephemeral resources.", rt.provider.Provider.ForDisplay()),
+			Subject:  n.cfg.TypeRange.Ptr(),
+		})
+	}
+	if err := w.acquire(ctx); err != nil {
+		return unknown, append(diags, cancelledDiag())
+	}
+	w.ephemeralHook(func(h hooks.EphemeralHook) { h.PreEphemeralOp(addr, hooks.EphemeralOpen) })
+	start := time.Now()
+	resp := p.OpenEphemeralResource(ctx, providers.OpenEphemeralResourceRequest{TypeName: addr.Resource.Resource.Type, Config: unmarked})
+	w.release()
+	pd := withObject(providerDiags(resp.Diagnostics, n.cfg.Config, n.cfg.DeclRange.Ptr()), addr)
+	w.ephemeralHook(func(h hooks.EphemeralHook) {
+		h.PostEphemeralOp(addr, hooks.EphemeralOpen, time.Since(start), errOf(pd))
+	})
+	diags = append(diags, pd...)
+	if pd.HasErrors() {
+		return unknown, diags
+	}
+	if resp.Deferred != "" {
+		if !w.ev.base.PureOnly {
+			return unknown, append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Provider deferred an ephemeral resource",
+				Detail:   fmt.Sprintf("The provider deferred opening %s during apply (reason: %s), so the values that depend on it cannot be determined.", addr, resp.Deferred),
+				Subject:  n.cfg.DeclRange.Ptr(),
+			})
+		}
+		return unknown, diags
+	}
+	result := resp.Result
+	if result == cty.NilVal || result.IsNull() {
+		result = cty.NullVal(rt.schema.ImpliedType())
+	}
+	oe := &openEphemeral{addr: addr, typeName: addr.Resource.Resource.Type, p: p, private: resp.Private}
+	if !w.ephemeral.add(oe) {
+		// The walk already ended (it was cancelled): close at once.
+		w.closeOne(context.WithoutCancel(ctx), oe)
+		return unknown, diags
+	}
+	if !resp.RenewAt.IsZero() {
+		w.scheduleRenew(ctx, oe, resp.RenewAt)
+	}
+	value := markSchemaSensitive(result, rt.schema).Mark(marks.Ephemeral)
+	if len(n.cfg.Postconditions) > 0 {
+		pscope := scope.WithSelf(value)
+		for _, rule := range n.cfg.Postconditions {
+			_, _, d := checkRuleIn(pscope, rule.Condition, rule.ErrorMessage, "Resource postcondition failed", "")
+			diags = append(diags, d...)
+		}
+	}
+	return value, diags
+}
+
+// validateEphemeralConfig asks the provider to validate an ephemeral
+// resource configuration.
+func validateEphemeralConfig(ctx context.Context, rt *resourceType, config cty.Value) providers.Diagnostics {
+	p, ok := rt.p.(providers.EphemeralResources)
+	if !ok {
+		return nil // reported when it is opened
+	}
+	return p.ValidateEphemeralResourceConfig(ctx, providers.ValidateEphemeralResourceConfigRequest{TypeName: rt.addr.Resource.Type, Config: config}).Diagnostics
+}
+
+func (w *walker) ephemeralHook(fn func(h hooks.EphemeralHook)) {
+	for _, h := range w.e.Hooks {
+		if eh, ok := h.(hooks.EphemeralHook); ok {
+			fn(eh)
+		}
+	}
+}
+
+func errOf(diags hcl.Diagnostics) error {
+	if diags.HasErrors() {
+		return diags
+	}
+	return nil
+}
+
+func cancelledDiag() *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Operation cancelled", Detail: context.Canceled.Error()}
+}
+
+// add records an opened instance; it returns false once the set is closed.
+func (s *ephemeralSet) add(oe *openEphemeral) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.open = append(s.open, oe)
+	return true
+}
+
+// scheduleRenew renews oe at renewAt, and again whenever the provider
+// asks, until it is closed.
+func (w *walker) scheduleRenew(ctx context.Context, oe *openEphemeral, renewAt time.Time) {
+	oe.mu.Lock()
+	defer oe.mu.Unlock()
+	if oe.closed {
+		return
+	}
+	oe.timer = time.AfterFunc(time.Until(renewAt), func() {
+		oe.mu.Lock()
+		if oe.closed {
+			oe.mu.Unlock()
+			return
+		}
+		private := oe.private
+		oe.mu.Unlock()
+		w.ephemeralHook(func(h hooks.EphemeralHook) { h.PreEphemeralOp(oe.addr, hooks.EphemeralRenew) })
+		start := time.Now()
+		resp := oe.p.RenewEphemeralResource(context.WithoutCancel(ctx), providers.RenewEphemeralResourceRequest{TypeName: oe.typeName, Private: private})
+		var err error
+		if resp.Diagnostics.HasErrors() {
+			err = errors.New(diagText(resp.Diagnostics))
+		}
+		w.ephemeralHook(func(h hooks.EphemeralHook) {
+			h.PostEphemeralOp(oe.addr, hooks.EphemeralRenew, time.Since(start), err)
+		})
+		if err != nil {
+			return
+		}
+		oe.mu.Lock()
+		oe.private = resp.Private
+		oe.mu.Unlock()
+		if !resp.RenewAt.IsZero() {
+			w.scheduleRenew(ctx, oe, resp.RenewAt)
+		}
+	})
+}
+
+// closeEphemerals closes every ephemeral resource instance the walk
+// opened, in reverse order of opening, and refuses new ones. It is called
+// once the walk's graph is done, before providers are closed.
+func (w *walker) closeEphemerals(ctx context.Context) hcl.Diagnostics {
+	w.ephemeral.mu.Lock()
+	open := w.ephemeral.open
+	w.ephemeral.open, w.ephemeral.closed = nil, true
+	w.ephemeral.mu.Unlock()
+	var diags hcl.Diagnostics
+	for i := len(open) - 1; i >= 0; i-- {
+		diags = append(diags, w.closeOne(ctx, open[i])...)
+	}
+	return diags
+}
+
+// closeOne stops renewing an instance and closes it.
+func (w *walker) closeOne(ctx context.Context, oe *openEphemeral) hcl.Diagnostics {
+	oe.mu.Lock()
+	if oe.closed {
+		oe.mu.Unlock()
+		return nil
+	}
+	oe.closed = true
+	if oe.timer != nil {
+		oe.timer.Stop()
+	}
+	private := oe.private
+	oe.mu.Unlock()
+	w.ephemeralHook(func(h hooks.EphemeralHook) { h.PreEphemeralOp(oe.addr, hooks.EphemeralClose) })
+	start := time.Now()
+	resp := oe.p.CloseEphemeralResource(ctx, providers.CloseEphemeralResourceRequest{TypeName: oe.typeName, Private: private})
+	diags := withObject(providerDiags(resp.Diagnostics, nil, nil), oe.addr)
+	w.ephemeralHook(func(h hooks.EphemeralHook) {
+		h.PostEphemeralOp(oe.addr, hooks.EphemeralClose, time.Since(start), errOf(diags))
+	})
+	return diags
+}
+
+// checkEphemeralArguments reports the arguments of a managed or data
+// resource set to ephemeral values: only write-only attributes may take
+// them, since everything else is stored in state.
+func checkEphemeralArguments(config cty.Value, schema *configschema.Block, body hcl.Body, decl hcl.Range, addr fmt.Stringer) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	reported := map[string]bool{}
+	for _, path := range marks.EphemeralPaths(config) {
+		if len(path) == 0 {
+			continue
+		}
+		if writeOnlyPath(schema, path) {
+			continue
+		}
+		name := ""
+		if step, ok := path[0].(cty.GetAttrStep); ok {
+			name = step.Name
+		}
+		if reported[name] {
+			continue
+		}
+		reported[name] = true
+		subject := attributeRange(body, path)
+		if subject == nil {
+			subject = decl.Ptr()
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid use of ephemeral value",
+			Detail:   fmt.Sprintf("Ephemeral values are not valid for %q, because it is not a write-only attribute and must be persisted to state.", name),
+			Subject:  subject,
+		})
+	}
+	return withObject(diags, addr)
+}
+
+// writeOnlyPath reports whether path leads to, or into, a write-only
+// attribute of schema.
+func writeOnlyPath(schema *configschema.Block, path cty.Path) bool {
+	b := schema
+	for i := 0; i < len(path) && b != nil; i++ {
+		step, ok := path[i].(cty.GetAttrStep)
+		if !ok {
+			continue // an index into a nested block collection
+		}
+		if a, ok := b.Attributes[step.Name]; ok {
+			return a.WriteOnly
+		}
+		nb, ok := b.BlockTypes[step.Name]
+		if !ok {
+			return false
+		}
+		b = &nb.Block
+	}
+	return false
+}
