@@ -104,6 +104,7 @@ func (p *Parser) loadConfig(dir string, r moduleReader) (*Config, hcl.Diagnostic
 		return nil, diags
 	}
 	root := NewRootConfig(mod)
+	diags = append(diags, rootEphemeralOutputs(mod)...)
 	diags = append(diags, p.loadChildren(root, r, r.manifest(), nil)...)
 	return root, diags
 }

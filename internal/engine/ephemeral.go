@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/lang"
@@ -334,4 +335,53 @@ func writeOnlyPath(schema *configschema.Block, path cty.Path) bool {
 		b = &nb.Block
 	}
 	return false
+}
+
+// ephemeralVariable marks the value of a variable declared ephemeral, and
+// reports an ephemeral value given to one that is not. rng is where the
+// value was set.
+func ephemeralVariable(cfg *configs.Variable, v cty.Value, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	if cfg.Ephemeral {
+		return v.Mark(marks.Ephemeral), nil
+	}
+	if !marks.ContainsEphemeral(v) {
+		return v, nil
+	}
+	return v, hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Ephemeral value not allowed",
+		Detail:   "This input variable is not declared as accepting a ephemeral values, so it cannot be set to a result derived from an ephemeral value.",
+		Subject:  rng.Ptr(),
+	}}
+}
+
+// ephemeralOutput checks a child module output's value against its
+// ephemeral argument and marks the value of an ephemeral one.
+func ephemeralOutput(cfg *configs.Output, v cty.Value) (cty.Value, hcl.Diagnostics) {
+	has := marks.ContainsEphemeral(v)
+	switch {
+	case cfg.Ephemeral && !has && v.IsWhollyKnown():
+		return v, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Value not allowed in ephemeral output",
+			Detail:   "This output value is declared as returning an ephemeral value, so it can only be set to an ephemeral value.",
+			Subject:  cfg.Expr.Range().Ptr(),
+		}}
+	case cfg.Ephemeral:
+		return v.Mark(marks.Ephemeral), nil
+	case has:
+		return v, hcl.Diagnostics{ephemeralNotAllowed(cfg)}
+	}
+	return v, nil
+}
+
+// ephemeralNotAllowed reports an output not declared ephemeral whose value
+// is.
+func ephemeralNotAllowed(cfg *configs.Output) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Ephemeral value not allowed",
+		Detail:   "This output value is not declared as returning an ephemeral value, so it cannot be set to a result derived from an ephemeral value.",
+		Subject:  cfg.Expr.Range().Ptr(),
+	}
 }

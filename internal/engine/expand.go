@@ -82,6 +82,9 @@ func expandCount(count, forEach hcl.Expression, scope *lang.Scope) (*expansion, 
 		if diags.HasErrors() {
 			return nil, diags
 		}
+		if v.HasMark(marks.Ephemeral) {
+			return nil, invalidExpansion(count, "count", `The given "count" is derived from an ephemeral value, which means that strata cannot persist it between plan/apply rounds. Use only non-ephemeral values to specify the number of resource instances.`)
+		}
 		if v.HasMark(marks.Sensitive) {
 			return nil, invalidExpansion(count, "count", "Sensitive values, or values derived from sensitive values, cannot be used as count arguments.")
 		}
@@ -105,6 +108,9 @@ func expandCount(count, forEach hcl.Expression, scope *lang.Scope) (*expansion, 
 		v, diags := scope.EvalExpr(forEach, cty.DynamicPseudoType)
 		if diags.HasErrors() {
 			return nil, diags
+		}
+		if marks.ContainsEphemeral(v) {
+			return nil, invalidExpansion(forEach, "for_each", `The given "for_each" value is derived from an ephemeral value, which means that strata cannot persist it between plan/apply rounds. Use only non-ephemeral values to specify a resource's instance keys.`)
 		}
 		if v.HasMark(marks.Sensitive) {
 			return nil, invalidExpansion(forEach, "for_each", "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")

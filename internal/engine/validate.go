@@ -31,7 +31,11 @@ func (e *Engine) Validate(ctx context.Context) hcl.Diagnostics {
 			if n.call != nil {
 				return w.evalVariable(n, nil)
 			}
-			w.ev.setVariable(addrs.RootModuleInstance, n.cfg.Name, cty.UnknownVal(n.cfg.Type))
+			v := cty.UnknownVal(n.cfg.Type)
+			if n.cfg.Ephemeral {
+				v = v.Mark(marks.Ephemeral)
+			}
+			w.ev.setVariable(addrs.RootModuleInstance, n.cfg.Name, v)
 		case *localNode:
 			return w.evalLocal(n)
 		case *moduleNode:
@@ -40,7 +44,10 @@ func (e *Engine) Validate(ctx context.Context) hcl.Diagnostics {
 			if !n.path.IsRoot() {
 				return w.evalChildOutput(n)
 			}
-			_, d := w.ev.scope(addrs.RootModuleInstance).EvalExpr(n.cfg.Expr, cty.DynamicPseudoType)
+			v, d := w.ev.scope(addrs.RootModuleInstance).EvalExpr(n.cfg.Expr, cty.DynamicPseudoType)
+			if !d.HasErrors() && marks.ContainsEphemeral(v) {
+				d = append(d, ephemeralNotAllowed(n.cfg))
+			}
 			return d
 		case *providerNode:
 			schema, err := w.ps.schema(ctx, n.addr)

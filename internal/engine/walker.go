@@ -182,6 +182,8 @@ func (w *walker) finishVariable(cfg *configs.Variable, mi addrs.ModuleInstance, 
 	if cfg.Sensitive {
 		conv = conv.Mark(marks.Sensitive)
 	}
+	conv, ediags := ephemeralVariable(cfg, conv, rng)
+	diags = append(diags, ediags...)
 	w.ev.setVariable(mi, cfg.Name, conv)
 	for _, rule := range cfg.Validations {
 		d := w.rule(checkObject{kind: plans.CheckKindVariable, module: mi.Module(), name: cfg.Name}, mi, addrs.NoKey,
@@ -293,6 +295,11 @@ func (w *walker) evalChildOutput(n *outputNode) hcl.Diagnostics {
 			diags = append(diags, w.rule(outputCheck(n), mi, addrs.NoKey, scope, rule.Condition, rule.ErrorMessage, "Module output value precondition failed", "")...)
 		}
 		v, d := scope.EvalExpr(n.cfg.Expr, cty.DynamicPseudoType)
+		if !d.HasErrors() {
+			var ed hcl.Diagnostics
+			v, ed = ephemeralOutput(n.cfg, v)
+			d = append(d, ed...)
+		}
 		w.ev.setOutput(mi, n.cfg.Name, v)
 		diags = append(diags, d...)
 	}
@@ -325,6 +332,9 @@ func (w *walker) evalOutput(n *outputNode) (cty.Value, hcl.Diagnostics) {
 	}
 	v, vdiags := scope.EvalExpr(cfg.Expr, cty.DynamicPseudoType)
 	diags = append(diags, vdiags...)
+	if !vdiags.HasErrors() && marks.ContainsEphemeral(v) {
+		return v, append(diags, ephemeralNotAllowed(cfg))
+	}
 	if !vdiags.HasErrors() && !cfg.Sensitive && marks.Contains(v) {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
