@@ -75,14 +75,6 @@ func checkNotStale(plan *plans.Plan, current *states.State) hcl.Diagnostics {
 // and without refreshing, refusing it when the state has moved on.
 func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string) error {
 	v := d.newOperationView(opts.view)
-	if len(*opts.vars.items) > 0 {
-		v.Diagnostics(hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Can't set variables when applying a saved plan",
-			Detail:   "The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.",
-		}})
-		return errReported
-	}
 	if opts.destroy {
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Destroy can't be used with saved plan", Detail: "Create a destroy plan with \"strata plan -destroy -out=FILE\" and apply that instead."}})
 		return errReported
@@ -92,6 +84,9 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 		return errReported
 	}
 	plan := c.Plan
+	if hasErrors(v, applyTimeVariables(d, &opts.vars, cfg, plan)) {
+		return errReported
+	}
 	mgr, mdiags := stateManager(d, cfg.Module, &opts.state)
 	if hasErrors(v, mdiags) {
 		return errReported

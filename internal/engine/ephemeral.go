@@ -16,6 +16,7 @@ import (
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/lang"
 	"github.com/strata-dev/strata/internal/lang/marks"
+	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/providers"
 )
 
@@ -383,5 +384,26 @@ func ephemeralNotAllowed(cfg *configs.Output) *hcl.Diagnostic {
 		Summary:  "Ephemeral value not allowed",
 		Detail:   "This output value is not declared as returning an ephemeral value, so it cannot be set to a result derived from an ephemeral value.",
 		Subject:  cfg.Expr.Range().Ptr(),
+	}
+}
+
+// recordEphemeralVariables keeps the values of ephemeral root variables
+// the user set out of the plan, naming them as apply-time variables
+// instead; the values of those left to their defaults are recorded, as
+// Terraform does, without the ephemeral mark.
+func recordEphemeralVariables(plan *plans.Plan, decls map[string]*configs.Variable, given map[string]InputValue) {
+	for _, name := range sortedKeys(decls) {
+		if !decls[name].Ephemeral {
+			continue
+		}
+		if _, ok := given[name]; ok {
+			delete(plan.VariableValues, name)
+			plan.ApplyTimeVariables = append(plan.ApplyTimeVariables, name)
+			continue
+		}
+		if v, ok := plan.VariableValues[name]; ok {
+			unmarked, sensitive := marks.Paths(v)
+			plan.VariableValues[name] = marks.Apply(unmarked, sensitive)
+		}
 	}
 }

@@ -165,6 +165,7 @@ The -target option is not for routine use, and is provided only for exceptional 
 	for name, v := range w.ev.variables[addrs.RootModuleInstance.String()] {
 		plan.VariableValues[name] = v
 	}
+	recordEphemeralVariables(plan, e.Config.Module.Variables, opts.Variables)
 	w.ev.mu.RUnlock()
 	plan.Errored = diags.HasErrors()
 	return plan, diags

@@ -29,8 +29,12 @@ type Plan struct {
 	// PriorState is the upgraded and refreshed state the plan starts from;
 	// apply begins with it.
 	PriorState *states.State
-	// VariableValues are the root module's input variable values.
+	// VariableValues are the root module's input variable values, except
+	// those of ApplyTimeVariables.
 	VariableValues map[string]cty.Value
+	// ApplyTimeVariables are the ephemeral root variables set during plan:
+	// their values are not recorded, so applying the plan needs them again.
+	ApplyTimeVariables []string
 	// Errored is true when planning stopped on an error; such a plan is
 	// shown but must not be applied.
 	Errored bool

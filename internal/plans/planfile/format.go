@@ -26,6 +26,9 @@ type manifestJSON struct {
 type planJSON struct {
 	Mode      string               `json:"mode"`
 	Variables map[string]valueJSON `json:"variables"`
+	// ApplyTimeVariables names the ephemeral variables set during plan,
+	// whose values are not stored.
+	ApplyTimeVariables []string `json:"apply_time_variables,omitempty"`
 	Resources []resourceChangeJSON `json:"resource_changes"`
 	Drift     []resourceChangeJSON `json:"resource_drift,omitempty"`
 	Outputs   []outputChangeJSON   `json:"output_changes"`

@@ -101,6 +101,7 @@ func decodePlan(pj *planJSON) (*plans.Plan, error) {
 		}
 		p.VariableValues[name] = v
 	}
+	p.ApplyTimeVariables = pj.ApplyTimeVariables
 	var err2 error
 	if p.Changes.Resources, err2 = decodeResourceChanges(pj.Resources); err2 != nil {
 		return nil, err2
