@@ -8,7 +8,8 @@
 // block; its validation reports errors at nested attribute paths, its
 // private data records who created it, and a sleep_seconds value makes
 // create wait until StopProvider. The data source stratafw_echo echoes its
-// input with the provider's prefix. Its functions are in functions.go.
+// input with the provider's prefix. Its functions are in functions.go, its
+// ephemeral resource stratafw_token in ephemeral.go.
 //
 // Simulated drift: the provider keeps no remote objects, so Read returns
 // the state it is given. To let a test change an object "outside" the
@@ -29,6 +30,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	pschema "github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -58,9 +60,10 @@ type providerData struct {
 type fwProvider struct{}
 
 var (
-	_ provider.Provider                   = (*fwProvider)(nil)
-	_ provider.ProviderWithValidateConfig = (*fwProvider)(nil)
-	_ provider.ProviderWithFunctions      = (*fwProvider)(nil)
+	_ provider.Provider                       = (*fwProvider)(nil)
+	_ provider.ProviderWithValidateConfig     = (*fwProvider)(nil)
+	_ provider.ProviderWithFunctions          = (*fwProvider)(nil)
+	_ provider.ProviderWithEphemeralResources = (*fwProvider)(nil)
 )
 
 type providerModel struct {
@@ -102,6 +105,11 @@ func (p *fwProvider) Configure(ctx context.Context, req provider.ConfigureReques
 
 func (p *fwProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{func() resource.Resource { return &thing{} }}
+}
+
+// EphemeralResources returns stratafw_token (ephemeral.go).
+func (p *fwProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{func() ephemeral.EphemeralResource { return &tokenResource{} }}
 }
 
 func (p *fwProvider) DataSources(context.Context) []func() datasource.DataSource {
