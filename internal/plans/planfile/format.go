@@ -28,12 +28,12 @@ type planJSON struct {
 	Variables map[string]valueJSON `json:"variables"`
 	// ApplyTimeVariables names the ephemeral variables set during plan,
 	// whose values are not stored.
-	ApplyTimeVariables []string `json:"apply_time_variables,omitempty"`
-	Resources []resourceChangeJSON `json:"resource_changes"`
-	Drift     []resourceChangeJSON `json:"resource_drift,omitempty"`
-	Outputs   []outputChangeJSON   `json:"output_changes"`
-	Options   optionsJSON          `json:"options"`
-	Checks    []checkJSON          `json:"checks,omitempty"`
+	ApplyTimeVariables []string             `json:"apply_time_variables,omitempty"`
+	Resources          []resourceChangeJSON `json:"resource_changes"`
+	Drift              []resourceChangeJSON `json:"resource_drift,omitempty"`
+	Outputs            []outputChangeJSON   `json:"output_changes"`
+	Options            optionsJSON          `json:"options"`
+	Checks             []checkJSON          `json:"checks,omitempty"`
 }
 
 type optionsJSON struct {
