@@ -44,6 +44,8 @@ func TestImportDirection(t *testing.T) {
 		"internal/cliconfig":            {"addrs", "getproviders"},
 		"internal/initwd":               {"addrs", "configs"},
 		"internal/providercache":        {"addrs", "configs", "depsfile", "getproviders"},
+		"internal/command/jsonfunction": {"providers"},
+		"internal/command/jsonprovider": {"addrs", "command/jsonfunction", "configs/configschema", "providers"},
 		"internal/command/views/render": {"configs/configschema", "plans"},
 		"internal/command/views":        {"addrs", "plans", "states", "engine/hooks", "configs/configschema", "command/views/render"},
 	}

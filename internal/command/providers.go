@@ -2,16 +2,14 @@ package command
 
 import (
 	"context"
-	"encoding/json"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/command/jsonprovider"
 	"github.com/strata-dev/strata/internal/configs"
-	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/providercache"
 	"github.com/strata-dev/strata/internal/providers"
 )
@@ -105,7 +103,7 @@ func runProvidersSchema(ctx context.Context, d *Deps, opts *providersOptions) er
 		return errReported
 	}
 	factories := d.Providers(".")
-	out := map[string]any{}
+	out := map[addrs.Provider]providers.GetProviderSchemaResponse{}
 	for _, p := range providercache.NeededProviders(cfg) {
 		f, ok := factories[p]
 		if !ok {
@@ -119,107 +117,20 @@ func runProvidersSchema(ctx context.Context, d *Deps, opts *providersOptions) er
 		}
 		resp := inst.GetProviderSchema(ctx)
 		_ = inst.Close(ctx)
-		out[p.String()] = providerSchemaJSON(resp)
+		if b := resp.Provider.Block; p.IsBuiltIn() && b != nil && len(b.Attributes) == 0 && len(b.BlockTypes) == 0 {
+			// Terraform's built-in provider has no configuration
+			// schema at all, where a plugin's is an empty block.
+			resp.Provider.Block = nil
+		}
+		out[p] = resp
 	}
-	data, err := json.Marshal(map[string]any{"format_version": "1.0", "provider_schemas": out})
+	data, err := jsonprovider.Marshal(out)
 	if err != nil {
 		v.Diagnostics(errorDiag("Failed to encode schemas", err))
 		return errReported
 	}
 	v.Raw(string(data) + "\n")
 	return nil
-}
-
-func providerSchemaJSON(resp providers.GetProviderSchemaResponse) map[string]any {
-	schemas := func(m map[string]providers.Schema) map[string]any {
-		out := map[string]any{}
-		names := make([]string, 0, len(m))
-		for n := range m {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			out[n] = map[string]any{"version": m[n].Version, "block": blockJSON(m[n].Block)}
-		}
-		return out
-	}
-	ret := map[string]any{"provider": map[string]any{"version": resp.Provider.Version}}
-	if b := resp.Provider.Block; b != nil && (len(b.Attributes) > 0 || len(b.BlockTypes) > 0) {
-		ret["provider"] = map[string]any{"version": resp.Provider.Version, "block": blockJSON(b)}
-	}
-	if len(resp.ResourceTypes) > 0 {
-		ret["resource_schemas"] = schemas(resp.ResourceTypes)
-	}
-	if len(resp.DataSources) > 0 {
-		ret["data_source_schemas"] = schemas(resp.DataSources)
-	}
-	return ret
-}
-
-func blockJSON(b *configschema.Block) map[string]any {
-	ret := map[string]any{"description_kind": "plain"}
-	if b == nil {
-		return ret
-	}
-	if b.DescriptionKind != "" {
-		ret["description_kind"] = b.DescriptionKind
-	}
-	if b.Description != "" {
-		ret["description"] = b.Description
-	}
-	if b.Deprecated {
-		ret["deprecated"] = true
-	}
-	if len(b.Attributes) > 0 {
-		attrs := map[string]any{}
-		for name, a := range b.Attributes {
-			attrs[name] = attributeJSON(a)
-		}
-		ret["attributes"] = attrs
-	}
-	if len(b.BlockTypes) > 0 {
-		blocks := map[string]any{}
-		for name, nb := range b.BlockTypes {
-			bj := map[string]any{"nesting_mode": nb.Nesting.String(), "block": blockJSON(&nb.Block)}
-			if nb.MinItems > 0 {
-				bj["min_items"] = nb.MinItems
-			}
-			if nb.MaxItems > 0 {
-				bj["max_items"] = nb.MaxItems
-			}
-			blocks[name] = bj
-		}
-		ret["block_types"] = blocks
-	}
-	return ret
-}
-
-func attributeJSON(a *configschema.Attribute) map[string]any {
-	ret := map[string]any{"description_kind": "plain"}
-	if a.DescriptionKind != "" {
-		ret["description_kind"] = a.DescriptionKind
-	}
-	if a.NestedType != nil {
-		attrs := map[string]any{}
-		for name, na := range a.NestedType.Attributes {
-			attrs[name] = attributeJSON(na)
-		}
-		ret["nested_type"] = map[string]any{"attributes": attrs, "nesting_mode": a.NestedType.Nesting.String()}
-	} else if ty, err := ctyjson.MarshalType(a.Type); err == nil {
-		ret["type"] = json.RawMessage(ty)
-	}
-	if a.Description != "" {
-		ret["description"] = a.Description
-	}
-	for _, f := range []struct {
-		name string
-		set  bool
-	}{{"required", a.Required}, {"optional", a.Optional}, {"computed", a.Computed}, {"sensitive", a.Sensitive}, {"deprecated", a.Deprecated}, {"write_only", a.WriteOnly}} {
-		if f.set {
-			ret[f.name] = true
-		}
-	}
-	return ret
 }
 
 // writeProviderTree writes a module's providers, then its child modules,

@@ -166,6 +166,7 @@ Global options (use these before the subcommand, if any):
 		newApplyCommand(d, nil, false),
 		newApplyCommand(d, nil, true),
 		newProvidersCommand(d),
+		newMetadataCommand(d),
 		newRefreshCommand(d, nil),
 		newShowCommand(d, nil),
 		newOutputCommand(d, nil),

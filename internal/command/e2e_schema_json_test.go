@@ -1,0 +1,137 @@
+package command
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestE2EProvidersSchemaPluginMatchesTerraform: providers schema -json prints
+// what terraform prints for a plugin provider, byte for byte (functions,
+// ephemeral_resource_schemas and field order included), and leaves
+// provider_schemas out when there are no providers.
+func TestE2EProvidersSchemaPluginMatchesTerraform(t *testing.T) {
+	mirror := testProviderMirror(t)
+	cli := filepath.Join(t.TempDir(), "cli.tfrc")
+	writeFile(t, cli, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
+	env := []string{"TF_CLI_CONFIG_FILE=" + cli}
+	sdir, tdir := twinDirs(t, map[string]string{"main.tf": requireProvider("stratafw", "strata/stratafw", "")})
+	if r := strataEnv(t, sdir, env, "init", "-no-color"); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	r := strataEnv(t, sdir, env, "providers", "schema", "-json")
+	if r.code != 0 {
+		t.Fatalf("providers schema: %+v", r)
+	}
+	var doc struct {
+		ProviderSchemas map[string]struct {
+			EphemeralResourceSchemas map[string]json.RawMessage `json:"ephemeral_resource_schemas"`
+			Functions                map[string]json.RawMessage `json:"functions"`
+		} `json:"provider_schemas"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	fw := doc.ProviderSchemas["registry.terraform.io/strata/stratafw"]
+	if fw.EphemeralResourceSchemas["stratafw_token"] == nil || len(fw.Functions) == 0 {
+		t.Errorf("no ephemeral resources or functions:\n%s", r.stdout)
+	}
+	if tr, ok := terraformEnv(t, tdir, env, "init", "-no-color"); ok {
+		if tr.code != 0 {
+			t.Fatalf("terraform init: %s", tr.stdout)
+		}
+		tr, _ = terraformEnv(t, tdir, env, "providers", "schema", "-json")
+		if tr.stdout != r.stdout {
+			t.Errorf("documents differ:\nstrata:\n%s\nterraform:\n%s", r.stdout, tr.stdout)
+		}
+	}
+
+	empty, tempty := twinDirs(t, map[string]string{"main.tf": "output \"a\" { value = 1 }\n"})
+	r = strataEnv(t, empty, nil, "providers", "schema", "-json")
+	if r.code != 0 || r.stdout != "{\"format_version\":\"1.0\"}\n" {
+		t.Errorf("without providers: %+v", r)
+	}
+	if tr, ok := terraformEnv(t, tempty, nil, "providers", "schema", "-json"); ok && tr.stdout != r.stdout {
+		t.Errorf("without providers, terraform prints %q", tr.stdout)
+	}
+}
+
+// TestE2EMetadataFunctions: metadata functions -json lists every built-in
+// function with Terraform's names, parameters, types and nullability.
+// The descriptions are strata's own (see differences.md), so they are
+// left out of the comparison with terraform.
+func TestE2EMetadataFunctions(t *testing.T) {
+	dir := t.TempDir()
+	r := strataEnv(t, dir, nil, "metadata", "functions", "-json")
+	if r.code != 0 {
+		t.Fatalf("metadata functions: %+v", r)
+	}
+	got := signatures(t, r.stdout)
+	for _, name := range []string{"abs", "coalesce", "core::merge", "templatefile", "provider::terraform::encode_expr"} {
+		if _, ok := got[name]; !ok && !strings.HasPrefix(name, "provider::") {
+			t.Errorf("%s is missing", name)
+		}
+	}
+	if r := strataEnv(t, dir, nil, "metadata", "functions"); r.code != 1 || !strings.Contains(r.stderr, "The -json flag is required") {
+		t.Errorf("without -json: %+v", r)
+	}
+	tr, ok := terraformEnv(t, dir, nil, "metadata", "functions", "-json")
+	if !ok {
+		return
+	}
+	want := signatures(t, tr.stdout)
+	// templatestring's return type: strata cannot tell it from its
+	// parameter types (its template is an expression, not a value).
+	for _, name := range []string{"templatestring", "core::templatestring"} {
+		delete(want, name)
+		delete(got, name)
+	}
+	for name, w := range want {
+		if g, ok := got[name]; !ok {
+			t.Errorf("%s: missing", name)
+		} else if g != w {
+			t.Errorf("%s:\nstrata:    %s\nterraform: %s", name, g, w)
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("%s: not a Terraform function", name)
+		}
+	}
+}
+
+// signatures decodes a metadata functions document into each function's
+// signature without descriptions, as JSON.
+func signatures(t *testing.T, out string) map[string]string {
+	t.Helper()
+	var doc struct {
+		FormatVersion      string                    `json:"format_version"`
+		FunctionSignatures map[string]map[string]any `json:"function_signatures"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if doc.FormatVersion != "1.0" {
+		t.Errorf("format_version %q", doc.FormatVersion)
+	}
+	strip := func(p any) {
+		if m, ok := p.(map[string]any); ok {
+			delete(m, "description")
+		}
+	}
+	res := map[string]string{}
+	for name, sig := range doc.FunctionSignatures {
+		delete(sig, "description")
+		if ps, ok := sig["parameters"].([]any); ok {
+			for _, p := range ps {
+				strip(p)
+			}
+		}
+		strip(sig["variadic_parameter"])
+		b, _ := json.Marshal(sig)
+		res[name] = string(b)
+	}
+	return res
+}

@@ -1,0 +1,122 @@
+// Package jsonfunction renders function signatures in Terraform's JSON
+// format: the function_signatures of "metadata functions -json" and the
+// functions of "providers schema -json".
+//
+// It imports only providers; the command packages use it.
+package jsonfunction
+
+import (
+	"encoding/json"
+
+	"github.com/hashicorp/hcl/v2/ext/customdecode"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/strata-dev/strata/internal/providers"
+)
+
+// FormatVersion is the format_version of the metadata functions document.
+const FormatVersion = "1.0"
+
+// Signature is one function's signature, its fields in Terraform's order.
+type Signature struct {
+	Description        string          `json:"description,omitempty"`
+	Summary            string          `json:"summary,omitempty"`
+	DeprecationMessage string          `json:"deprecation_message,omitempty"`
+	ReturnType         json.RawMessage `json:"return_type"`
+	Parameters         []*Parameter    `json:"parameters,omitempty"`
+	VariadicParameter  *Parameter      `json:"variadic_parameter,omitempty"`
+}
+
+// Parameter is one parameter of a function.
+type Parameter struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	IsNullable  bool            `json:"is_nullable,omitempty"`
+	Type        json.RawMessage `json:"type"`
+}
+
+// Document is the whole "metadata functions -json" output.
+type Document struct {
+	FormatVersion      string                `json:"format_version"`
+	FunctionSignatures map[string]*Signature `json:"function_signatures"`
+}
+
+func typeJSON(t cty.Type) json.RawMessage {
+	if t.Equals(customdecode.ExpressionClosureType) {
+		// can's and try's expressions, given unevaluated.
+		return json.RawMessage(`"dynamic"`)
+	}
+	b, err := ctyjson.MarshalType(t)
+	if err != nil {
+		return json.RawMessage(`"dynamic"`)
+	}
+	return b
+}
+
+// FromProvider renders a provider-defined function.
+func FromProvider(decl providers.FunctionDecl) *Signature {
+	param := func(p providers.FunctionParam) *Parameter {
+		return &Parameter{Name: p.Name, Description: p.Description, IsNullable: p.AllowNullValue, Type: typeJSON(p.Type)}
+	}
+	s := &Signature{
+		Description:        decl.Description,
+		Summary:            decl.Summary,
+		DeprecationMessage: decl.DeprecationMessage,
+		ReturnType:         typeJSON(decl.ReturnType),
+	}
+	for _, p := range decl.Parameters {
+		s.Parameters = append(s.Parameters, param(p))
+	}
+	if decl.VariadicParameter != nil {
+		s.VariadicParameter = param(*decl.VariadicParameter)
+	}
+	return s
+}
+
+// FromCty renders a built-in function. Its return type is what the
+// function returns for arguments of its parameters' types (one for a
+// variadic parameter), or "dynamic" when that depends on the values.
+func FromCty(f function.Function) *Signature {
+	param := func(p function.Parameter) *Parameter {
+		return &Parameter{Name: p.Name, Description: p.Description, IsNullable: p.AllowNull, Type: typeJSON(p.Type)}
+	}
+	s := &Signature{Description: f.Description(), ReturnType: typeJSON(returnType(f))}
+	for _, p := range f.Params() {
+		s.Parameters = append(s.Parameters, param(p))
+	}
+	if vp := f.VarParam(); vp != nil {
+		s.VariadicParameter = param(*vp)
+	}
+	return s
+}
+
+func returnType(f function.Function) (t cty.Type) {
+	defer func() {
+		if recover() != nil {
+			t = cty.DynamicPseudoType
+		}
+	}()
+	var args []cty.Type
+	for _, p := range f.Params() {
+		args = append(args, p.Type)
+	}
+	if vp := f.VarParam(); vp != nil {
+		args = append(args, vp.Type)
+	}
+	rt, err := f.ReturnType(args)
+	if err != nil {
+		return cty.DynamicPseudoType
+	}
+	return rt
+}
+
+// Marshal renders the metadata functions document for a function table.
+func Marshal(fns map[string]function.Function) ([]byte, error) {
+	doc := Document{FormatVersion: FormatVersion, FunctionSignatures: map[string]*Signature{}}
+	for name, f := range fns {
+		doc.FunctionSignatures[name] = FromCty(f)
+	}
+	return json.Marshal(doc)
+}

@@ -1,0 +1,67 @@
+package command
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/strata-dev/strata/internal/command/jsonfunction"
+	"github.com/strata-dev/strata/internal/lang/funcs"
+)
+
+type metadataFunctionsOptions struct {
+	view viewFlags
+}
+
+func newMetadataCommand(d *Deps) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "metadata",
+		Short: "Metadata related commands",
+		Long: `Usage: strata [global options] metadata <subcommand> [options] [args]
+
+  This command has subcommands for metadata related purposes.
+
+Subcommands:
+    functions    Show signatures and descriptions for the available functions`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmd.Help()
+		},
+	}
+	opts := &metadataFunctionsOptions{}
+	fns := &cobra.Command{
+		Use:   "functions -json",
+		Short: "Show signatures and descriptions for the available functions",
+		Long: `Usage: strata [global options] metadata functions -json
+
+  Prints out a json representation of the available function signatures.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMetadataFunctions(d, opts)
+		},
+	}
+	fns.Flags().BoolVar(&opts.view.json, "json", false, "Print the signatures as JSON (required).")
+	fns.Flags().BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	cmd.AddCommand(fns)
+	return cmd
+}
+
+// runMetadataFunctions prints the signatures of the built-in functions in
+// Terraform's format.
+func runMetadataFunctions(d *Deps, opts *metadataFunctionsOptions) error {
+	v := d.newView(viewFlags{noColor: opts.view.noColor})
+	if !opts.view.json {
+		v.Diagnostics(hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "The -json flag is required",
+			Detail:   "The metadata functions command requires the -json flag.",
+		}})
+		return errReported
+	}
+	data, err := jsonfunction.Marshal(funcs.Functions(".", false))
+	if err != nil {
+		v.Diagnostics(errorDiag("Failed to encode the function signatures", err))
+		return errReported
+	}
+	v.Raw(string(data) + "\n")
+	return nil
+}
