@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/providers/providertest"
 )
@@ -235,5 +236,33 @@ resource "test_thing" "a" {
 	time.Sleep(100 * time.Millisecond)
 	if after := renewals.Load(); after != got {
 		t.Fatalf("renewed after close: %d then %d", got, after)
+	}
+}
+
+func TestEphemeralProvisionerOutputSuppressed(t *testing.T) {
+	p := ephemeralProvider()
+	e := testEngine(t, p, `
+ephemeral "test_secret" "s" { name = "x" }
+resource "test_thing" "a" {
+  name = "a"
+  provisioner "local-exec" {
+    command = "echo ${nonsensitive(ephemeral.test_secret.s.value)}; echo two"
+  }
+}
+`)
+	h := &provisionHook{}
+	e.Hooks = []hooks.Hook{h}
+	planApply(t, e, nil, PlanOpts{})
+	var outs []string
+	for _, ev := range h.of("test_thing.a") {
+		if strings.HasPrefix(ev, "out ") {
+			outs = append(outs, ev)
+			if !strings.HasSuffix(ev, "(output suppressed due to ephemeral value in config)") {
+				t.Errorf("provisioner output not suppressed: %q", ev)
+			}
+		}
+	}
+	if len(outs) != 3 {
+		t.Fatalf("want 3 suppressed lines (the command and its two lines), got %v", outs)
 	}
 }

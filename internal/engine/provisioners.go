@@ -50,6 +50,9 @@ const localExecOutputMax = 8 * 1024
 // configuration holds a sensitive value.
 const suppressedOutput = "(output suppressed due to sensitive value in config)"
 
+// suppressedEphemeralOutput replaces them when it holds an ephemeral one.
+const suppressedEphemeralOutput = "(output suppressed due to ephemeral value in config)"
+
 // provisionersWhen returns those of provs that run at when.
 func provisionersWhen(provs []*configs.Provisioner, when configs.ProvisionerWhen) []*configs.Provisioner {
 	var out []*configs.Provisioner
@@ -127,13 +130,18 @@ func (w *walker) provision(ctx context.Context, addr addrs.AbsResourceInstance, 
 			return diags
 		}
 		w.hook(func(h hooks.Hook) { h.PreProvision(addr, p.Type) })
+		ephemeral := marks.ContainsEphemeral(cfg)
 		unmarked, paths := marks.Paths(cfg)
 		output := func(line string) { w.hook(func(h hooks.Hook) { h.ProvisionOutput(addr, p.Type, line) }) }
-		if len(paths) > 0 {
+		if len(paths) > 0 || ephemeral {
 			// The command or its environment holds a secret the command
 			// may well print.
+			msg := suppressedOutput
+			if ephemeral {
+				msg = suppressedEphemeralOutput
+			}
 			output = func(string) {
-				w.hook(func(h hooks.Hook) { h.ProvisionOutput(addr, p.Type, suppressedOutput) })
+				w.hook(func(h hooks.Hook) { h.ProvisionOutput(addr, p.Type, msg) })
 			}
 		}
 		pd := runLocalExec(ctx, unmarked, output)
