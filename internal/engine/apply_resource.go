@@ -26,7 +26,7 @@ import (
 // instances in every instance of its module, concurrently.
 func (aw *applyWalk) applyResource(ctx context.Context, n *resourceNode) hcl.Diagnostics {
 	if n.addr.Resource.Mode == addrs.EphemeralResourceMode {
-		return aw.openEphemeral(ctx, n)
+		return aw.applyEphemeral(ctx, n)
 	}
 	return eachModuleInstance(aw.ev.moduleInstances(n.addr.Module), func(mi addrs.ModuleInstance) hcl.Diagnostics {
 		return aw.applyResourceIn(ctx, n, n.addr.Resource.Absolute(mi))

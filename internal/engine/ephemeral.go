@@ -407,3 +407,22 @@ func recordEphemeralVariables(plan *plans.Plan, decls map[string]*configs.Variab
 		}
 	}
 }
+
+// applyEphemeral opens an ephemeral resource during apply. Applying a
+// destroy plan opens only those a provider configuration needs, as
+// Terraform does: nothing else is evaluated.
+func (aw *applyWalk) applyEphemeral(ctx context.Context, n *resourceNode) hcl.Diagnostics {
+	if aw.plan.Mode == plans.DestroyMode {
+		needed := false
+		for _, a := range aw.cg.g.Ancestors(n) {
+			if _, ok := a.(*providerNode); ok {
+				needed = true
+				break
+			}
+		}
+		if !needed {
+			return nil
+		}
+	}
+	return aw.openEphemeral(ctx, n)
+}
