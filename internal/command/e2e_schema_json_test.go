@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -134,4 +135,70 @@ func signatures(t *testing.T, out string) map[string]string {
 		res[name] = string(b)
 	}
 	return res
+}
+
+// TestE2EModulesJSON: modules -json lists every declared module call,
+// depth first, with Terraform's fields, and modules prints Terraform's
+// tree. Terraform walks calls in map order, so the entries and lines are
+// compared as sets.
+func TestE2EModulesJSON(t *testing.T) {
+	files := map[string]string{
+		"main.tf":     "module \"a\" {\n  source = \"./a\"\n}\nmodule \"z\" {\n  source = \"./a\"\n  count  = 2\n}\n",
+		"a/main.tf":   "module \"b\" {\n  source = \"./b\"\n}\n",
+		"a/b/main.tf": "output \"x\" { value = 1 }\n",
+	}
+	sdir, tdir := twinDirs(t, files)
+	r := strataEnv(t, sdir, nil, "modules", "-json")
+	want := `{"format_version":"1.0","modules":[{"key":"a","source":"./a","version":""},{"key":"b","source":"./b","version":""},{"key":"z","source":"./a","version":""},{"key":"b","source":"./b","version":""}]}` + "\n"
+	if r.code != 0 || r.stdout != want {
+		t.Errorf("modules -json: %+v", r)
+	}
+	h := strataEnv(t, sdir, nil, "modules", "-no-color")
+	wantTree := "\nModules declared by configuration:\n.\n├── \"a\"[./a]\n│\u00a0\u00a0 └── \"b\"[./b]\n└── \"z\"[./a]\n    └── \"b\"[./b]\n\n"
+	if h.code != 0 || h.stdout != wantTree {
+		t.Errorf("modules: %q", h.stdout)
+	}
+	empty, tempty := twinDirs(t, map[string]string{"main.tf": "output \"a\" { value = 1 }\n"})
+	e := strataEnv(t, empty, nil, "modules", "-json")
+	if e.code != 0 || e.stdout != "{\"format_version\":\"1.0\",\"modules\":null}\n" {
+		t.Errorf("without modules: %+v", e)
+	}
+
+	if _, ok := terraformEnv(t, tdir, nil, "init"); !ok {
+		return
+	}
+	tr, _ := terraformEnv(t, tdir, nil, "modules", "-json")
+	var got, exp struct {
+		FormatVersion string           `json:"format_version"`
+		Modules       []map[string]any `json:"modules"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(tr.stdout), &exp); err != nil {
+		t.Fatalf("%v: %s", err, tr.stdout)
+	}
+	key := func(ms []map[string]any) []string {
+		var out []string
+		for _, m := range ms {
+			b, _ := json.Marshal(m)
+			out = append(out, string(b))
+		}
+		sort.Strings(out)
+		return out
+	}
+	if got.FormatVersion != exp.FormatVersion || strings.Join(key(got.Modules), "\n") != strings.Join(key(exp.Modules), "\n") {
+		t.Errorf("strata:\n%s\nterraform:\n%s", r.stdout, tr.stdout)
+	}
+	lines := func(s string) string {
+		l := strings.Split(s, "\n")
+		sort.Strings(l)
+		return strings.Join(l, "\n")
+	}
+	if th, _ := terraformEnv(t, tdir, nil, "modules", "-no-color"); lines(th.stdout) != lines(h.stdout) {
+		t.Errorf("tree:\n%s\nterraform:\n%s", h.stdout, th.stdout)
+	}
+	if te, _ := terraformEnv(t, tempty, nil, "modules", "-json"); te.stdout != e.stdout {
+		t.Errorf("without modules, terraform prints %q", te.stdout)
+	}
 }

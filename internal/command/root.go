@@ -167,6 +167,7 @@ Global options (use these before the subcommand, if any):
 		newApplyCommand(d, nil, true),
 		newProvidersCommand(d),
 		newMetadataCommand(d),
+		newModulesCommand(d, nil),
 		newRefreshCommand(d, nil),
 		newShowCommand(d, nil),
 		newOutputCommand(d, nil),
