@@ -69,7 +69,7 @@ var IsSensitiveFunc = function.New(&function.Spec{
 })
 
 // EphemeralAsNullFunc returns its argument with every value marked
-// ephemeral, at any depth, replaced by a null of the same type.
+// ephemeral, at any depth, replaced by an unmarked null of the same type.
 var EphemeralAsNullFunc = function.New(&function.Spec{
 	Description: "Takes a value of any type and returns a similar value of the same type with any ephemeral values replaced with non-ephemeral null values and all non-ephemeral values preserved.",
 	Params:      sensitivityParam,
@@ -84,8 +84,9 @@ var EphemeralAsNullFunc = function.New(&function.Spec{
 func ephemeralAsNull(v cty.Value) cty.Value {
 	raw, marks := v.Unmark()
 	if _, ok := marks[EphemeralMark]; ok {
-		delete(marks, EphemeralMark)
-		return cty.NullVal(raw.Type()).WithMarks(marks)
+		// As in Terraform, the null carries no marks: not even the
+		// sensitivity of the value it replaces.
+		return cty.NullVal(raw.Type())
 	}
 	if !raw.IsKnown() || raw.IsNull() || !raw.ContainsMarked() {
 		return v

@@ -31,7 +31,7 @@ func TestSensitiveFunctions(t *testing.T) {
 		"ephemeralasnull object":  {Expr: `ephemeralasnull({a=ephemeral, b="x"})`, Want: cty.ObjectVal(map[string]cty.Value{"a": cty.NullVal(cty.String), "b": cty.StringVal("x")})},
 		"ephemeralasnull list":    {Expr: `ephemeralasnull(tolist([ephemeral, "y"]))`, Want: cty.ListVal([]cty.Value{cty.NullVal(cty.String), cty.StringVal("y")})},
 		"ephemeralasnull keeps":   {Expr: `ephemeralasnull({a=ephemeral, s=secret})`, Want: cty.ObjectVal(map[string]cty.Value{"a": cty.NullVal(cty.String), "s": cty.StringVal("hunter2").Mark(SensitiveMark)})},
-		"ephemeralasnull both":    {Expr: `ephemeralasnull(sensitive(ephemeral))`, Want: cty.NullVal(cty.String).Mark(SensitiveMark)},
+		"ephemeralasnull both":    {Expr: `ephemeralasnull(sensitive(ephemeral))`, Want: cty.NullVal(cty.String)}, // Terraform 1.11: issensitive(...) is false
 		"ephemeralasnull map":     {Expr: `ephemeralasnull(tomap({a=ephemeral, b="x"}))`, Want: cty.MapVal(map[string]cty.Value{"a": cty.NullVal(cty.String), "b": cty.StringVal("x")})},
 		"ephemeralasnull tuple":   {Expr: `ephemeralasnull([ephemeral, 1])`, Want: cty.TupleVal([]cty.Value{cty.NullVal(cty.String), cty.NumberIntVal(1)})},
 		"ephemeralasnull unknown": {Expr: `ephemeralasnull(unknown_str)`, Want: cty.UnknownVal(cty.String)},
