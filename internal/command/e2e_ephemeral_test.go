@@ -197,3 +197,73 @@ write-only attribute and must be persisted to state.`,
 		}
 	}
 }
+
+// TestE2EEphemeralVariablesSavedPlan: an ephemeral variable set during
+// plan -out is not in the plan file and must be given again to apply it;
+// one that was not set must stay unset. Compared with terraform when it
+// is installed.
+func TestE2EEphemeralVariablesSavedPlan(t *testing.T) {
+	const config = `
+variable "x" {
+  ephemeral = true
+}
+variable "y" {
+  ephemeral = true
+  default   = "d"
+}
+resource "terraform_data" "d" {
+  input = ephemeralasnull(var.x)
+}
+`
+	type outcome struct {
+		inPlan                bool
+		missing, unset, given result
+	}
+	check := func(bin string) outcome {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), config)
+		if r := runIn(t, dir, "", bin, "init", "-no-color"); r.code != 0 {
+			t.Fatalf("%s init: %s%s", bin, r.stdout, r.stderr)
+		}
+		if r := runIn(t, dir, "", bin, "plan", "-no-color", "-var", "x=secret-value", "-out", "p.bin"); r.code != 0 {
+			t.Fatalf("%s plan: %s%s", bin, r.stdout, r.stderr)
+		}
+		show := runIn(t, dir, "", bin, "show", "-json", "p.bin")
+		var o outcome
+		o.inPlan = strings.Contains(show.stdout, "secret-value")
+		o.missing = runIn(t, dir, "", bin, "apply", "-no-color", "p.bin")
+		o.unset = runIn(t, dir, "", bin, "apply", "-no-color", "-var", "x=secret-value", "-var", "y=3", "p.bin")
+		o.given = runIn(t, dir, "", bin, "apply", "-no-color", "-var", "x=secret-value", "p.bin")
+		return o
+	}
+	got := check(strataBin)
+	if got.inPlan {
+		t.Error("the ephemeral variable's value is in the saved plan")
+	}
+	if got.missing.code != 1 || !strings.Contains(got.missing.stderr, `The ephemeral input variable "x" was set during the plan phase, and so must
+also be set during the apply phase.`) {
+		t.Errorf("apply without x: exit %d\n%s", got.missing.code, got.missing.stderr)
+	}
+	if got.unset.code != 1 || !strings.Contains(got.unset.stderr, "Error: Ephemeral variable was not set during planning") {
+		t.Errorf("apply with y: exit %d\n%s", got.unset.code, got.unset.stderr)
+	}
+	if got.given.code != 0 {
+		t.Errorf("apply with x: exit %d\n%s%s", got.given.code, got.given.stdout, got.given.stderr)
+	}
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		return
+	}
+	want := check(tf)
+	if want.inPlan != got.inPlan {
+		t.Errorf("value in plan: terraform %v, strata %v", want.inPlan, got.inPlan)
+	}
+	for name, pair := range map[string][2]result{"missing": {want.missing, got.missing}, "unset": {want.unset, got.unset}} {
+		if normalize(pair[0].stderr) != normalize(pair[1].stderr) || pair[0].code != pair[1].code {
+			t.Errorf("%s: terraform exit %d\n%s\nstrata exit %d\n%s", name, pair[0].code, pair[0].stderr, pair[1].code, pair[1].stderr)
+		}
+	}
+	if want.given.code != got.given.code {
+		t.Errorf("apply with x: terraform exit %d, strata %d", want.given.code, got.given.code)
+	}
+}
