@@ -47,7 +47,7 @@ func (h *JSONHook) PreEphemeralOp(addr addrs.AbsResourceInstance, action hooks.E
 func (h *JSONHook) PostEphemeralOp(addr addrs.AbsResourceInstance, action hooks.EphemeralAction, elapsed time.Duration, err error) {
 	extra := map[string]any{"action": string(action), "elapsed_seconds": int(elapsed.Seconds())}
 	if err != nil {
-		h.JSON.emit("error", fmt.Sprintf("%s: %s errored after %s", addr, ephemeralVerbs[action][2], formatElapsed(elapsed)), "ephemeral_op_errored", hookFields(addr, "", extra))
+		h.JSON.emit("info", fmt.Sprintf("%s: %s errored after %s", addr, ephemeralVerbs[action][2], formatElapsed(elapsed)), "ephemeral_op_errored", hookFields(addr, "", extra))
 		return
 	}
 	h.JSON.emit("info", fmt.Sprintf("%s: %s after %s", addr, ephemeralVerbs[action][1], formatElapsed(elapsed)), "ephemeral_op_complete", hookFields(addr, "", extra))
