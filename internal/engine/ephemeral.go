@@ -13,6 +13,7 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/engine/dag"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/lang"
 	"github.com/strata-dev/strata/internal/lang/marks"
@@ -425,4 +426,68 @@ func (aw *applyWalk) applyEphemeral(ctx context.Context, n *resourceNode) hcl.Di
 		}
 	}
 	return aw.openEphemeral(ctx, n)
+}
+
+// closeWhenDone wraps a walk's visit function so that the instances of
+// each ephemeral resource are closed as soon as every node that depends
+// on it, directly or not, has been visited, as Terraform closes them when
+// nothing needs them any more. Those a failure leaves waiting are closed
+// by closeEphemerals when the walk ends.
+func (w *walker) closeWhenDone(g *dag.Graph[node], visit func(context.Context, node) hcl.Diagnostics) func(context.Context, node) hcl.Diagnostics {
+	type waiting struct {
+		n    *resourceNode
+		left int
+	}
+	waits := map[node][]*waiting{}
+	for _, v := range g.Vertices() {
+		rn, ok := v.(*resourceNode)
+		if !ok || rn.addr.Resource.Mode != addrs.EphemeralResourceMode {
+			continue
+		}
+		dependents := g.Ancestors(rn)
+		wt := &waiting{n: rn, left: len(dependents) + 1}
+		waits[rn] = append(waits[rn], wt)
+		for _, d := range dependents {
+			waits[d] = append(waits[d], wt)
+		}
+	}
+	if len(waits) == 0 {
+		return visit
+	}
+	var mu sync.Mutex
+	return func(ctx context.Context, n node) hcl.Diagnostics {
+		diags := visit(ctx, n)
+		var done []*resourceNode
+		mu.Lock()
+		for _, wt := range waits[n] {
+			if wt.left--; wt.left == 0 {
+				done = append(done, wt.n)
+			}
+		}
+		mu.Unlock()
+		for _, rn := range done {
+			diags = append(diags, w.closeResource(context.WithoutCancel(ctx), rn.addr)...)
+		}
+		return diags
+	}
+}
+
+// closeResource closes the open instances of one ephemeral resource.
+func (w *walker) closeResource(ctx context.Context, addr addrs.ConfigResource) hcl.Diagnostics {
+	w.ephemeral.mu.Lock()
+	var mine, rest []*openEphemeral
+	for _, oe := range w.ephemeral.open {
+		if oe.addr.ContainingResource().Config().String() == addr.String() {
+			mine = append(mine, oe)
+		} else {
+			rest = append(rest, oe)
+		}
+	}
+	w.ephemeral.open = rest
+	w.ephemeral.mu.Unlock()
+	var diags hcl.Diagnostics
+	for i := len(mine) - 1; i >= 0; i-- {
+		diags = append(diags, w.closeOne(ctx, mine[i])...)
+	}
+	return diags
 }
