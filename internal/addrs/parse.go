@@ -76,10 +76,13 @@ func ParseAbsResourceInstance(trav hcl.Traversal) (AbsResourceInstance, hcl.Diag
 		names, keys = names[2:], keys[2:]
 	}
 	mode := ManagedResourceMode
-	if len(names) > 0 && names[0] == "data" {
+	if len(names) > 0 && (names[0] == "data" || names[0] == "ephemeral") {
 		mode = DataResourceMode
+		if names[0] == "ephemeral" {
+			mode = EphemeralResourceMode
+		}
 		if keys[0] != NoKey {
-			return ret, invalid(`"data" must be followed by a resource type.`)
+			return ret, invalid(fmt.Sprintf("%q must be followed by a resource type.", names[0]))
 		}
 		names, keys = names[1:], keys[1:]
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/providers/providertest"
+	"github.com/strata-dev/strata/internal/states/statefile"
 )
 
 // ephemeralSchema adds to testSchema an ephemeral "test_secret" whose
@@ -96,6 +97,10 @@ resource "test_thing" "a" {
 	}
 	if got := objectAttr(t, state, "test_thing.a", "password"); got != "null" {
 		t.Fatalf("write-only attribute stored: %s", got)
+	}
+	// As in Terraform, the state records the dependency.
+	if deps := state.Object(mustInstance(t, "test_thing.a")).Dependencies; len(deps) != 1 || deps[0].String() != "ephemeral.test_secret.s" {
+		t.Fatalf("dependencies %v, want [ephemeral.test_secret.s]", deps)
 	}
 }
 
@@ -264,5 +269,27 @@ resource "test_thing" "a" {
 	}
 	if len(outs) != 3 {
 		t.Fatalf("want 3 suppressed lines (the command and its two lines), got %v", outs)
+	}
+}
+
+func TestEphemeralDependencyInStateReadBack(t *testing.T) {
+	p := ephemeralProvider()
+	e := testEngine(t, p, `
+ephemeral "test_secret" "s" { name = "x" }
+resource "test_thing" "a" {
+  name     = "a"
+  password = ephemeral.test_secret.s.value
+}
+`)
+	_, state := planApply(t, e, nil, PlanOpts{})
+	raw, err := statefile.Write(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"ephemeral.test_secret.s"`) {
+		t.Fatalf("dependency not written:\n%s", raw)
+	}
+	if _, err := statefile.Read(raw); err != nil {
+		t.Fatalf("a state with an ephemeral dependency cannot be read back: %v", err)
 	}
 }

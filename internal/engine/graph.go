@@ -516,11 +516,6 @@ func (cg *configGraph) resourceDeps(n *resourceNode) []addrs.AbsResource {
 			seen[d] = true
 			switch d := d.(type) {
 			case *resourceNode:
-				if d.addr.Resource.Mode == addrs.EphemeralResourceMode {
-					// Never in state; what it refers to is not a
-					// dependency of the objects that use it.
-					continue
-				}
 				out = append(out, staticAbs(d.addr))
 			case *localNode, *varNode, *outputNode, *moduleNode:
 				visit(d)
