@@ -27,6 +27,8 @@ func newProvidersCommand(d *Deps) *cobra.Command {
   Prints the providers used in the current configuration and state.
 
   Subcommands:
+    lock      Write out dependency locks for the configured providers
+    mirror    Save local copies of all required provider plugins
     schema    Prints the providers' schemas (-json).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -47,7 +49,7 @@ func newProvidersCommand(d *Deps) *cobra.Command {
 		},
 	}
 	schema.Flags().BoolVar(&opts.json, "json", false, "Print the schemas as JSON (required).")
-	cmd.AddCommand(schema)
+	cmd.AddCommand(schema, newProvidersLockCommand(d), newProvidersMirrorCommand(d))
 	return cmd
 }
 

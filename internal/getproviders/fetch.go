@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/mod/sumdb/dirhash"
 )
 
 // PackageDir is where a package of p at version for platform lives under
@@ -102,6 +105,9 @@ func contains(list []string, s string) bool {
 
 // download fetches u into a temporary file and returns its name.
 func download(ctx context.Context, c *http.Client, u string) (string, error) {
+	if strings.HasPrefix(u, "file://") {
+		return copyArchive(u)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return "", err
@@ -124,6 +130,25 @@ func download(ctx context.Context, c *http.Client, u string) (string, error) {
 		return "", fmt.Errorf("failed to download %s: %w", u, err)
 	}
 	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// copyArchive copies a local archive (a file:// URL, from a packed
+// filesystem mirror) into a temporary file, as download would.
+func copyArchive(u string) (string, error) {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp("", "strata-provider-*.zip")
+	if err != nil {
+		return "", err
+	}
+	f.Close()
+	if err := copyFile(filepath.FromSlash(pu.Path), f.Name()); err != nil {
 		os.Remove(f.Name())
 		return "", err
 	}
@@ -220,4 +245,31 @@ func Link(src, dst string) error {
 		}
 	}
 	return nil
+}
+
+// FetchArchive downloads (or, for a file:// URL, copies) meta's archive
+// into a temporary file, which the caller removes, and authenticates it
+// with meta.Auth when there is one.
+func FetchArchive(ctx context.Context, c *http.Client, meta PackageMeta) (string, AuthResult, error) {
+	if c == nil {
+		c = http.DefaultClient
+	}
+	archive, err := download(ctx, c, meta.URL)
+	if err != nil {
+		return "", AuthResult{}, err
+	}
+	res := AuthResult{Summary: "unauthenticated"}
+	if meta.Auth != nil {
+		if res, err = meta.Auth.Authenticate(ctx, archive); err != nil {
+			os.Remove(archive)
+			return "", res, err
+		}
+	}
+	return archive, res, nil
+}
+
+// ArchiveHash returns the "h1:" checksum of a zip archive's contents: the
+// checksum of the directory it unpacks to.
+func ArchiveHash(archive string) (string, error) {
+	return dirhash.HashZip(archive, dirhash.Hash1)
 }

@@ -29,36 +29,65 @@ func Platform() string { return runtime.GOOS + "_" + runtime.GOARCH }
 type Package struct {
 	Provider addrs.Provider
 	Version  *version.Version
-	// Dir is the unpacked package directory.
+	// Dir is the unpacked package directory, in the unpacked layout
+	// HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/.
 	Dir string
+	// Archive is the package's zip file, in the packed layout
+	// HOST/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip that
+	// "providers mirror" writes; set instead of Dir.
+	Archive string
 }
 
 // Available lists the versions of p found in the mirror directories for
-// the running platform, newest first. Earlier directories win for a
-// version found in several.
+// the running platform, newest first, unpacked or packed. Earlier
+// directories win for a version found in several, and within one
+// directory an unpacked package wins over an archive.
 func Available(dirs []string, p addrs.Provider) []Package {
 	seen := map[string]bool{}
 	var out []Package
 	for _, root := range dirs {
-		base := filepath.Join(root, p.Hostname, p.Namespace, p.Type)
-		entries, err := os.ReadDir(base)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			v, err := version.NewVersion(e.Name())
-			if err != nil || seen[v.String()] {
-				continue
+		for _, pkg := range packagesIn(root, p, Platform()) {
+			if !seen[pkg.Version.String()] {
+				seen[pkg.Version.String()] = true
+				out = append(out, pkg)
 			}
-			dir := filepath.Join(base, e.Name(), Platform())
-			if !HasExecutable(dir, p.Type) {
-				continue
-			}
-			seen[v.String()] = true
-			out = append(out, Package{Provider: p, Version: v, Dir: dir})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Version.GreaterThan(out[j].Version) })
+	return out
+}
+
+// packagesIn lists the packages of p for platform in one mirror
+// directory, unpacked ones first.
+func packagesIn(root string, p addrs.Provider, platform string) []Package {
+	base := filepath.Join(root, p.Hostname, p.Namespace, p.Type)
+	entries, err := os.ReadDir(base)
+	if err != nil {
+		return nil
+	}
+	var out []Package
+	for _, e := range entries {
+		v, err := version.NewVersion(e.Name())
+		if err != nil || !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(base, e.Name(), platform)
+		if HasExecutable(dir, p.Type) {
+			out = append(out, Package{Provider: p, Version: v, Dir: dir})
+		}
+	}
+	prefix, suffix := "terraform-provider-"+p.Type+"_", "_"+platform+".zip"
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasPrefix(name, prefix) || !strings.HasSuffix(name, suffix) {
+			continue
+		}
+		v, err := version.NewVersion(strings.TrimSuffix(strings.TrimPrefix(name, prefix), suffix))
+		if err != nil {
+			continue
+		}
+		out = append(out, Package{Provider: p, Version: v, Archive: filepath.Join(base, name)})
+	}
 	return out
 }
 

@@ -3,6 +3,8 @@ package getproviders
 import (
 	"context"
 	"fmt"
+	"net/url"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -241,13 +243,23 @@ func (d DirSource) AvailableVersions(_ context.Context, p addrs.Provider) ([]*ve
 	return out, nil, nil
 }
 
-// PackageMeta finds the directory of a version.
+// PackageMeta finds the package of a version for a platform: an unpacked
+// directory, or a zip archive (given as a file:// URL).
 func (d DirSource) PackageMeta(_ context.Context, p addrs.Provider, v *version.Version, platform string) (PackageMeta, error) {
-	if platform == Platform() {
-		for _, pkg := range Available(d, p) {
-			if pkg.Version.Equal(v) {
-				return PackageMeta{Provider: p, Version: v, Platform: platform, Dir: pkg.Dir}, nil
+	for _, root := range d {
+		for _, pkg := range packagesIn(root, p, platform) {
+			if !pkg.Version.Equal(v) {
+				continue
 			}
+			meta := PackageMeta{Provider: p, Version: v, Platform: platform, Dir: pkg.Dir}
+			if pkg.Archive != "" {
+				abs, err := filepath.Abs(pkg.Archive)
+				if err != nil {
+					return PackageMeta{}, err
+				}
+				meta.Dir, meta.URL = "", (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+			}
+			return meta, nil
 		}
 	}
 	return PackageMeta{}, ErrPlatformNotSupported{Provider: p, Version: v, Platform: platform}

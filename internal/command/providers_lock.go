@@ -1,0 +1,281 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/cliconfig"
+	"github.com/strata-dev/strata/internal/command/views"
+	"github.com/strata-dev/strata/internal/depsfile"
+	"github.com/strata-dev/strata/internal/getproviders"
+	"github.com/strata-dev/strata/internal/providercache"
+)
+
+type providersLockOptions struct {
+	view              viewFlags
+	platforms         []string
+	fsMirror          string
+	netMirror         string
+	enablePluginCache bool
+	providers         []string
+}
+
+func newProvidersLockCommand(d *Deps) *cobra.Command {
+	opts := &providersLockOptions{}
+	cmd := &cobra.Command{
+		Use:   "lock [options] [providers...]",
+		Short: "Write out dependency locks for the configured providers",
+		Long: `Usage: strata [global options] providers lock [options] [providers...]
+
+  Normally the dependency lock file (.terraform.lock.hcl) is updated
+  automatically by "strata init", but the information available to the
+  normal provider installer can be constrained when you're installing providers
+  from filesystem or network mirrors, and so the generated lock file can end
+  up incomplete.
+
+  The "providers lock" subcommand addresses that by updating the lock file
+  based on the official packages available in the origin registry, ignoring
+  the currently-configured installation strategy.
+
+  After this command succeeds, the lock file will contain suitable checksums
+  to allow installation of the providers needed by the current configuration
+  on all of the selected platforms.
+
+  By default this command updates the lock file for every provider declared
+  in the configuration. You can override that behavior by providing one or
+  more provider source addresses on the command line.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.providers = args
+			return runProvidersLock(cmd.Context(), d, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.fsMirror, "fs-mirror", "", "Consult the given filesystem mirror directory instead\nof the origin registry for each of the given providers.")
+	f.StringVar(&opts.netMirror, "net-mirror", "", "Consult the given network mirror (given as a base URL)\ninstead of the origin registry for each of the given\nproviders.")
+	f.StringArrayVar(&opts.platforms, "platform", nil, "Choose a target platform to request package checksums\nfor (OS_ARCH, repeatable). By default, the platform\nwhere you run this command.")
+	f.BoolVar(&opts.enablePluginCache, "enable-plugin-cache", false, "Accepted for compatibility: strata fetches each package\nonly to checksum it.")
+	f.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	return cmd
+}
+
+// parsePlatforms checks -platform values; none means this platform.
+func parsePlatforms(given []string) ([]string, hcl.Diagnostics) {
+	if len(given) == 0 {
+		return []string{getproviders.Platform()}, nil
+	}
+	var out []string
+	for _, p := range given {
+		parts := strings.Split(p, "_")
+		if len(parts) != 2 || parts[0] == "" || parts[1] == "" {
+			return nil, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid target platform",
+				Detail:   fmt.Sprintf("The string %q given in the -platform option is not a valid target platform: must be two words separated by an underscore.", p),
+			}}
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// runProvidersLock writes the lock file entries of the configuration's
+// providers, with checksums for every requested platform.
+func runProvidersLock(ctx context.Context, d *Deps, opts *providersLockOptions) error {
+	v := d.newView(viewFlags{noColor: opts.view.noColor})
+	platforms, diags := parsePlatforms(opts.platforms)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	if opts.fsMirror != "" && opts.netMirror != "" {
+		v.Diagnostics(hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid installation method options",
+			Detail:   "The -fs-mirror and -net-mirror command line options are mutually-exclusive.",
+		}})
+		return errReported
+	}
+	cli, cdiags := cliconfig.Load(d.Getenv)
+	if hasErrors(v, cdiags) {
+		return errReported
+	}
+	creds := cli.Tokens(os.Environ())
+	var source getproviders.Source
+	switch {
+	case opts.fsMirror != "":
+		source = getproviders.DirSource{opts.fsMirror}
+	case opts.netMirror != "":
+		nm, err := getproviders.NewNetworkMirror(opts.netMirror, nil)
+		if err != nil {
+			v.Diagnostics(errorDiag("Invalid network mirror URL", err))
+			return errReported
+		}
+		nm.Credentials = creds
+		source = nm
+	default:
+		// The origin registries, whatever provider_installation says.
+		source = &getproviders.Registry{Services: cli.Hosts, Credentials: creds}
+	}
+	cfg, _, ldiags := loadConfig(v)
+	if hasErrors(v, ldiags) {
+		return errReported
+	}
+	needed := providercache.NeededProviders(cfg)
+	var only []addrs.Provider
+	for _, arg := range opts.providers {
+		p, err := addrs.ParseProviderSource(arg)
+		if err != nil {
+			v.Diagnostics(hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid provider source string",
+				Detail:   `The "source" attribute must be in the format "[hostname/][namespace/]name"`,
+			}})
+			return errReported
+		}
+		if !containsAddr(needed, p) {
+			v.Diagnostics(hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid provider argument",
+				Detail:   fmt.Sprintf("The provider %s is not required by the current configuration.", p.ForDisplay()),
+			}})
+			return errReported
+		}
+		only = append(only, p)
+	}
+	locks, ldiags2 := depsfile.Load(depsfile.FileName)
+	if hasErrors(v, ldiags2) {
+		return errReported
+	}
+	locker := &providercache.Locker{Source: source, Client: creds.Client(nil), Platforms: platforms, Log: v.InitLog}
+	newLocks, changed, diags := locker.Lock(ctx, cfg, only, locks)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	if !changed {
+		v.Output("\n[reset][bold][green]Success![reset] [bold]strata has validated the lock file and found no need for changes.[reset]\n")
+		return nil
+	}
+	if err := depsfile.Save(depsfile.FileName, newLocks); err != nil {
+		v.Diagnostics(errorDiag("Failed to update dependency lock file", err))
+		return errReported
+	}
+	v.Output("\n[reset][bold][green]Success![reset] [bold]strata has updated the lock file.[reset]\n\n" +
+		"Review the changes in .terraform.lock.hcl and then commit to your\n" +
+		"version control system to retain the new checksums.\n\n")
+	return nil
+}
+
+func containsAddr(list []addrs.Provider, p addrs.Provider) bool {
+	for _, q := range list {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+type providersMirrorOptions struct {
+	view      viewFlags
+	platforms []string
+	lockFile  bool
+}
+
+func newProvidersMirrorCommand(d *Deps) *cobra.Command {
+	opts := &providersMirrorOptions{}
+	cmd := &cobra.Command{
+		Use:   "mirror [options] <target-dir>",
+		Short: "Save local copies of all required provider plugins",
+		Long: `Usage: strata [global options] providers mirror [options] <target-dir>
+
+  Populates a local directory with copies of the provider plugins needed for
+  the current configuration, so that the directory can be used either directly
+  as a filesystem mirror or as the basis for a network mirror and thus obtain
+  those providers without access to their origin registries in future.
+
+  The mirror directory will contain JSON index files that can be published
+  along with the mirrored packages on a static HTTP file server to produce
+  a network mirror. Those index files will be ignored if the directory is
+  used instead as a local filesystem mirror.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runProvidersMirror(cmd.Context(), d, opts, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&opts.platforms, "platform", nil, "Choose which target platform to build a mirror for\n(OS_ARCH, repeatable). By default, the platform where\nyou run this command.")
+	f.BoolVar(&opts.lockFile, "lock-file", true, "Ignore the provider lock file when fetching providers.")
+	f.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	return cmd
+}
+
+// runProvidersMirror copies the configuration's providers into a mirror
+// directory, from the installation sources the CLI configuration
+// describes.
+func runProvidersMirror(ctx context.Context, d *Deps, opts *providersMirrorOptions, args []string) error {
+	v := d.newView(viewFlags{noColor: opts.view.noColor})
+	if len(args) != 1 {
+		v.Diagnostics(hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "No output directory specified",
+			Detail:   "The providers mirror command requires an output directory as a command-line argument.",
+		}})
+		return errReported
+	}
+	platforms, diags := parsePlatforms(opts.platforms)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	cli, cdiags := cliconfig.Load(d.Getenv)
+	if hasErrors(v, cdiags) {
+		return errReported
+	}
+	creds := cli.Tokens(os.Environ())
+	source, sdiags := cliconfig.ProviderSource(cli, d.Getenv, creds, providersDir)
+	if hasErrors(v, sdiags) {
+		return errReported
+	}
+	cfg, _, ldiags := loadConfig(v)
+	if hasErrors(v, ldiags) {
+		return errReported
+	}
+	var locks depsfile.Locks
+	if opts.lockFile {
+		var lkdiags hcl.Diagnostics
+		if locks, lkdiags = depsfile.Load(depsfile.FileName); hasErrors(v, lkdiags) {
+			return errReported
+		}
+	}
+	m := &providercache.Mirrorer{Source: source, Client: creds.Client(nil), Dir: args[0], Platforms: platforms, Log: mirrorLog(v)}
+	for _, p := range providercache.NeededProviders(cfg) {
+		if p.IsBuiltIn() {
+			continue
+		}
+		constraints, cstr, cdiags := providercache.Constraints(cfg, p)
+		if hasErrors(v, cdiags) {
+			return errReported
+		}
+		var locked *version.Version
+		if l := locks[p]; l != nil {
+			locked, _ = version.NewVersion(l.Version)
+		}
+		if err := m.Mirror(ctx, p, constraints, cstr, locked); err != nil {
+			v.Diagnostics(hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Failed to mirror provider",
+				Detail:   fmt.Sprintf("Could not mirror %s: %s.", p.ForDisplay(), strings.TrimSuffix(err.Error(), ".")),
+			}})
+			return errReported
+		}
+	}
+	return nil
+}
+
+// mirrorLog prints the mirror's progress lines as they are.
+func mirrorLog(v *views.View) func(human, plain string) {
+	return func(human, _ string) { v.Raw(human) }
+}
