@@ -109,7 +109,7 @@ func TestE2EEphemeralResource(t *testing.T) {
 	if want := "open a\nclose a\nopen a\nclose a\nopen a\nclose a\n"; calls != want {
 		t.Errorf("provider calls %q, want %q", calls, want)
 	}
-	if strings.Contains(state, "token-a") || strings.Contains(state, "ephemeral") {
+	if strings.Contains(state, "token-a") || strings.Contains(state, `"stratafw_token"`) {
 		t.Errorf("the ephemeral value or resource reached the state:\n%s", state)
 	}
 	types := jsonTypes(t, got.planJSON.stdout, "ephemeral_op_")
@@ -265,5 +265,56 @@ also be set during the apply phase.`) {
 	}
 	if want.given.code != got.given.code {
 		t.Errorf("apply with x: terraform exit %d, strata %d", want.given.code, got.given.code)
+	}
+}
+
+// TestE2EEphemeralRenewed: an ephemeral resource whose provider asks to
+// be renewed every second is renewed while a resource that depends on it
+// takes three seconds to create, and closed after it, as with terraform.
+func TestE2EEphemeralRenewed(t *testing.T) {
+	config := strings.Replace(ephemeralConfig, `  name = "a"
+}`, `  name          = "a"
+  renew_seconds = 1
+}`, 1) + `
+resource "terraform_data" "slow" {
+  depends_on = [ephemeral.stratafw_token.t]
+  provisioner "local-exec" {
+    command = "sleep 3"
+  }
+}
+`
+	check := func(bin string) (result, string) {
+		dir, logDir := ephemeralDir(t, config)
+		if r := ephemeralRun(t, bin, dir, logDir, "init", "-no-color", "-input=false"); r.code != 0 {
+			t.Fatalf("%s init: %s%s", bin, r.stdout, r.stderr)
+		}
+		r := ephemeralRun(t, bin, dir, logDir, "apply", "-auto-approve", "-no-color", "-input=false")
+		if r.code != 0 {
+			t.Fatalf("%s apply: exit %d\n%s%s", bin, r.code, r.stdout, r.stderr)
+		}
+		return r, readLog(t, logDir)
+	}
+	bins := []string{strataBin}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		bins = append(bins, tf)
+	}
+	for _, bin := range bins {
+		r, calls := check(bin)
+		if n := strings.Count(calls, "renew a"); n < 2 {
+			t.Errorf("%s: renewed %d times during a 3s apply with renew_seconds = 1:\n%s", bin, n, calls)
+		}
+		if !strings.HasSuffix(calls, "renew a\nclose a\n") {
+			t.Errorf("%s: not closed after its last renewal:\n%s", bin, calls)
+		}
+		for _, want := range []string{"ephemeral.stratafw_token.t: Renewing...\n", "ephemeral.stratafw_token.t: Renewal complete after 0s\n"} {
+			if !strings.Contains(r.stdout, want) {
+				t.Errorf("%s: output lacks %q:\n%s", bin, want, r.stdout)
+			}
+		}
+		created := strings.Index(r.stdout, "terraform_data.slow: Creation complete")
+		closing := strings.LastIndex(r.stdout, "ephemeral.stratafw_token.t: Closing...")
+		if created < 0 || closing < created {
+			t.Errorf("%s: closed before the resource that needs it was created:\n%s", bin, r.stdout)
+		}
 	}
 }
