@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/providers"
 )
 
 func TestEphemeralResourceLifecycle(t *testing.T) {
@@ -62,5 +64,38 @@ func TestEphemeralResourceLifecycle(t *testing.T) {
 	bad := p.OpenEphemeralResource(ctx, openReqType("stratafw_nope", config))
 	if findDiag(bad.Diagnostics, "Unsupported ephemeral resource type") == nil {
 		t.Fatalf("want an unsupported type error, got %s", fmtDiags(bad.Diagnostics))
+	}
+}
+
+func TestEphemeralResourceProtocol5(t *testing.T) {
+	p := start(t, "stratav5")
+	ctx := context.Background()
+	resp := p.GetProviderSchema(ctx)
+	noDiags(t, "GetProviderSchema", resp.Diagnostics)
+	s, ok := resp.EphemeralResourceTypes["stratav5_lease"]
+	if !ok {
+		t.Fatalf("ephemeral resource types %v lack stratav5_lease", resp.EphemeralResourceTypes)
+	}
+	req := func(name cty.Value) cty.Value { return objVal(s.Block, map[string]cty.Value{"name": name}) }
+	v := p.ValidateEphemeralResourceConfig(ctx, providers.ValidateEphemeralResourceConfigRequest{TypeName: "stratav5_lease", Config: req(cty.StringVal(""))})
+	if d := findDiag(v.Diagnostics, "Invalid name"); d == nil || !d.Attribute.Equals(cty.GetAttrPath("name")) {
+		t.Fatalf("want Invalid name at name, got %s", fmtDiags(v.Diagnostics))
+	}
+	open := p.OpenEphemeralResource(ctx, providers.OpenEphemeralResourceRequest{TypeName: "stratav5_lease", Config: req(cty.StringVal("x"))})
+	noDiags(t, "OpenEphemeralResource", open.Diagnostics)
+	if got := open.Result.GetAttr("value"); !got.RawEquals(cty.StringVal("lease-x")) {
+		t.Fatalf("result value %#v", got)
+	}
+	if string(open.Private) != "x" || time.Until(open.RenewAt) < 50*time.Minute {
+		t.Fatalf("private %q, renew_at %v", open.Private, open.RenewAt)
+	}
+	renew := p.RenewEphemeralResource(ctx, providers.RenewEphemeralResourceRequest{TypeName: "stratav5_lease", Private: open.Private})
+	noDiags(t, "RenewEphemeralResource", renew.Diagnostics)
+	if string(renew.Private) != "x+" {
+		t.Fatalf("renewed private %q", renew.Private)
+	}
+	noDiags(t, "CloseEphemeralResource", p.CloseEphemeralResource(ctx, providers.CloseEphemeralResourceRequest{TypeName: "stratav5_lease", Private: renew.Private}).Diagnostics)
+	if d := p.CloseEphemeralResource(ctx, providers.CloseEphemeralResourceRequest{TypeName: "stratav5_lease"}).Diagnostics; findDiag(d, "Missing private data") == nil {
+		t.Fatalf("want the provider's error, got %s", fmtDiags(d))
 	}
 }

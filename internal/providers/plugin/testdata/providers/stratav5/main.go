@@ -9,7 +9,8 @@
 // sleep_seconds value makes apply wait until StopProvider. State version 0
 // stored size as a string, which UpgradeResourceState converts. The data
 // source stratav5_echo answers in JSON rather than msgpack. The functions
-// upper and repeat are in functions.go.
+// upper and repeat are in functions.go, the ephemeral resource
+// stratav5_lease in ephemeral.go.
 package main
 
 import (
@@ -109,8 +110,9 @@ func schemas() *tfprotov5.GetProviderSchemaResponse {
 		ProviderMeta: &tfprotov5.Schema{Block: &tfprotov5.SchemaBlock{Attributes: []*tfprotov5.SchemaAttribute{
 			attr("module_name", strT, "o"),
 		}}},
-		ResourceSchemas: map[string]*tfprotov5.Schema{"stratav5_thing": thing},
-		Functions:       functions(),
+		ResourceSchemas:          map[string]*tfprotov5.Schema{"stratav5_thing": thing},
+		EphemeralResourceSchemas: map[string]*tfprotov5.Schema{"stratav5_lease": leaseSchema()},
+		Functions:                functions(),
 		DataSourceSchemas: map[string]*tfprotov5.Schema{"stratav5_echo": {Block: &tfprotov5.SchemaBlock{
 			Attributes: []*tfprotov5.SchemaAttribute{attr("input", strT, "r"), attr("result", strT, "c")},
 		}}},
