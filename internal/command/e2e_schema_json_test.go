@@ -22,7 +22,7 @@ func TestE2EProvidersSchemaPluginMatchesTerraform(t *testing.T) {
 	if r := strataEnv(t, sdir, env, "init", "-no-color"); r.code != 0 {
 		t.Fatalf("init: %+v", r)
 	}
-	r := strataEnv(t, sdir, env, "providers", "schema", "-json")
+	r := strataEnv(t, sdir, env, "providers", "schema", "-json", "-no-color")
 	if r.code != 0 {
 		t.Fatalf("providers schema: %+v", r)
 	}
@@ -43,7 +43,7 @@ func TestE2EProvidersSchemaPluginMatchesTerraform(t *testing.T) {
 		if tr.code != 0 {
 			t.Fatalf("terraform init: %s", tr.stdout)
 		}
-		tr, _ = terraformEnv(t, tdir, env, "providers", "schema", "-json")
+		tr, _ = terraformEnv(t, tdir, env, "providers", "schema", "-json", "-no-color")
 		if tr.stdout != r.stdout {
 			t.Errorf("documents differ:\nstrata:\n%s\nterraform:\n%s", r.stdout, tr.stdout)
 		}

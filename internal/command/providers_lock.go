@@ -214,8 +214,7 @@ func newProvidersMirrorCommand(d *Deps) *cobra.Command {
 }
 
 // runProvidersMirror copies the configuration's providers into a mirror
-// directory, from the installation sources the CLI configuration
-// describes.
+// directory, from their origin registries.
 func runProvidersMirror(ctx context.Context, d *Deps, opts *providersMirrorOptions, args []string) error {
 	v := d.newView(viewFlags{noColor: opts.view.noColor})
 	if len(args) != 1 {
@@ -235,10 +234,9 @@ func runProvidersMirror(ctx context.Context, d *Deps, opts *providersMirrorOptio
 		return errReported
 	}
 	creds := cli.Tokens(os.Environ())
-	source, sdiags := cliconfig.ProviderSource(cli, d.Getenv, creds, providersDir)
-	if hasErrors(v, sdiags) {
-		return errReported
-	}
+	// As in Terraform, the packages come from the origin registries,
+	// whatever provider_installation says.
+	source := &getproviders.Registry{Services: cli.Hosts, Credentials: creds}
 	cfg, _, ldiags := loadConfig(v)
 	if hasErrors(v, ldiags) {
 		return errReported
@@ -266,8 +264,8 @@ func runProvidersMirror(ctx context.Context, d *Deps, opts *providersMirrorOptio
 		if err := m.Mirror(ctx, p, constraints, cstr, locked); err != nil {
 			v.Diagnostics(hcl.Diagnostics{{
 				Severity: hcl.DiagError,
-				Summary:  "Failed to mirror provider",
-				Detail:   fmt.Sprintf("Could not mirror %s: %s.", p.ForDisplay(), strings.TrimSuffix(err.Error(), ".")),
+				Summary:  "Provider not available",
+				Detail:   fmt.Sprintf("Failed to download %s from its origin registry: %s.", p.String(), strings.TrimSuffix(err.Error(), ".")),
 			}})
 			return errReported
 		}
