@@ -198,6 +198,11 @@ func causedByUnknown(d *hcl.Diagnostic) bool {
 // when that is not worth saying.
 func describeValue(v cty.Value, causedByUnknown bool) string {
 	if v.IsMarked() {
+		// The marks are lang/marks' "sensitive" and "ephemeral", named
+		// here as strings: views does not import lang.
+		if !v.HasMark("sensitive") && v.HasMark("ephemeral") {
+			return "has an ephemeral value"
+		}
 		return "has a sensitive value"
 	}
 	switch {

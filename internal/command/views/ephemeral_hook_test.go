@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 )
@@ -57,5 +59,23 @@ func TestJSONHookEphemeral(t *testing.T) {
 		if m.Hook.Resource.Addr != addr.String() {
 			t.Errorf("message %d: resource %q", i, m.Hook.Resource.Addr)
 		}
+	}
+}
+
+func TestDescribeMarkedValue(t *testing.T) {
+	tests := map[string]struct {
+		v    cty.Value
+		want string
+	}{
+		"sensitive": {cty.StringVal("x").Mark("sensitive"), "has a sensitive value"},
+		"ephemeral": {cty.StringVal("x").Mark("ephemeral"), "has an ephemeral value"},
+		"both":      {cty.StringVal("x").Mark("ephemeral").Mark("sensitive"), "has a sensitive value"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := describeValue(tc.v, false); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
