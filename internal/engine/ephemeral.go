@@ -106,6 +106,7 @@ func (w *walker) openEphemeralInstance(ctx context.Context, n *resourceNode, rt 
 	}
 	unmarked, _ := config.UnmarkDeep()
 	if !unmarked.IsWhollyKnown() {
+		w.ephemeralHook(func(h hooks.EphemeralHook) { h.PreEphemeralOp(addr, hooks.EphemeralDefer) })
 		return unknown, diags
 	}
 	p, ok := rt.p.(providers.EphemeralResources)

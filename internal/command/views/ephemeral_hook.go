@@ -23,6 +23,10 @@ var ephemeralVerbs = map[hooks.EphemeralAction][3]string{
 
 // PreEphemeralOp implements hooks.EphemeralHook.
 func (h *UIHook) PreEphemeralOp(addr addrs.AbsResourceInstance, action hooks.EphemeralAction) {
+	if action == hooks.EphemeralDefer {
+		h.View.Outputf("[reset][bold]%s: Configuration unknown, deferring...[reset]\n", addr)
+		return
+	}
 	h.View.Outputf("[reset][bold]%s: %s[reset]\n", addr, ephemeralVerbs[action][0])
 }
 
@@ -36,8 +40,11 @@ func (h *UIHook) PostEphemeralOp(addr addrs.AbsResourceInstance, action hooks.Ep
 }
 
 // PreEphemeralOp implements hooks.EphemeralHook: an ephemeral_op_start
-// message.
+// message. Terraform's stream has none for a deferred instance.
 func (h *JSONHook) PreEphemeralOp(addr addrs.AbsResourceInstance, action hooks.EphemeralAction) {
+	if action == hooks.EphemeralDefer {
+		return
+	}
 	h.JSON.emit("info", fmt.Sprintf("%s: %s", addr, ephemeralVerbs[action][0]), "ephemeral_op_start",
 		hookFields(addr, "", map[string]any{"action": string(action)}))
 }

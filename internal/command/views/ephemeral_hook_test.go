@@ -20,6 +20,7 @@ func TestJSONHookEphemeral(t *testing.T) {
 	j.now = func() time.Time { return time.Unix(0, 0) }
 	h := &JSONHook{JSON: j}
 	addr := addrs.Resource{Mode: addrs.EphemeralResourceMode, Type: "random_password", Name: "p"}.Instance(addrs.IntKey(1)).Absolute(addrs.RootModuleInstance)
+	h.PreEphemeralOp(addr, hooks.EphemeralDefer) // no message
 	h.PreEphemeralOp(addr, hooks.EphemeralOpen)
 	h.PostEphemeralOp(addr, hooks.EphemeralOpen, 2*time.Second, nil)
 	h.PreEphemeralOp(addr, hooks.EphemeralRenew)

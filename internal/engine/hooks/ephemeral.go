@@ -15,6 +15,9 @@ const (
 	EphemeralOpen  EphemeralAction = "open"
 	EphemeralRenew EphemeralAction = "renew"
 	EphemeralClose EphemeralAction = "close"
+	// EphemeralDefer is reported (PreEphemeralOp only) for an instance not
+	// opened during plan because its configuration is not known yet.
+	EphemeralDefer EphemeralAction = "defer"
 )
 
 // EphemeralHook is implemented by hooks that report ephemeral resource
