@@ -100,7 +100,13 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 		v.InitOutput("output_init_empty_message", "[reset][bold]"+strings.Replace(empty, "!", "![reset]", 1)+"\n", empty)
 		return nil
 	}
-	if hasErrors(v, diags) {
+	if diags.HasErrors() {
+		// As in Terraform: the backend header, then a note before the
+		// configuration's errors.
+		if opts.withBackend {
+			v.InitOutput("initializing_backend_message", "[reset][bold]Initializing the backend...[reset]\n", "Initializing the backend...")
+		}
+		v.Diagnostics(append(hcl.Diagnostics{initConfigProblems()}, diags...))
 		return errReported
 	}
 	// -backend=false skips the backend entirely, as in Terraform: its
@@ -119,9 +125,11 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	}
 	// With the modules in place, the whole configuration can be loaded.
 	cfg, cdiags := loadConfigForInit(v)
-	if hasErrors(v, cdiags) {
+	if cdiags.HasErrors() {
+		v.Diagnostics(append(hcl.Diagnostics{initConfigProblems()}, cdiags...))
 		return errReported
 	}
+	v.Diagnostics(cdiags)
 	v.InitOutput("initializing_provider_plugin_message", "[reset][bold]Initializing provider plugins...[reset]\n", "Initializing provider plugins...")
 	pdiags := installProviders(ctx, d, v, cfg, opts)
 	if !pdiags.HasErrors() && v.Stream == nil {
@@ -150,4 +158,15 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	v.InitOutput("output_init_success_message", "[reset][bold][green]"+success+"[reset][green]\n\n", success)
 	v.InitOutput("output_init_success_cli_message", next+"[reset]\n", next)
 	return nil
+}
+
+// initConfigProblems is the note Terraform's init puts before the errors
+// of a configuration it cannot initialize.
+func initConfigProblems() *hcl.Diagnostic {
+	// Terraform writes it all as the summary, with its own line breaks.
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary: "strata encountered problems during initialisation, including problems\nwith the configuration, described below.\n\n" +
+			"The strata configuration must be valid before initialization so that\nstrata can determine which modules and providers need to be installed.",
+	}
 }
