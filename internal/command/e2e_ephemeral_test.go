@@ -250,6 +250,11 @@ also be set during the apply phase.`) {
 	if got.given.code != 0 {
 		t.Errorf("apply with x: exit %d\n%s%s", got.given.code, got.given.stdout, got.given.stderr)
 	}
+	// Without a saved plan, the value given once serves plan and apply.
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), config)
+	mustStrata(t, dir, 0, "init", "-no-color")
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color", "-var", "x=secret-value")
 	tf, err := exec.LookPath("terraform")
 	if err != nil {
 		return

@@ -389,19 +389,17 @@ func ephemeralNotAllowed(cfg *configs.Output) *hcl.Diagnostic {
 	}
 }
 
-// recordEphemeralVariables keeps the values of ephemeral root variables
-// the user set out of the plan, naming them as apply-time variables
-// instead; the values of those left to their defaults are recorded, as
-// Terraform does, without the ephemeral mark.
+// recordEphemeralVariables names the ephemeral root variables the user
+// set as the plan's apply-time variables, whose values a plan file does
+// not keep; the values of those left to their defaults are kept, as
+// Terraform does. The ephemeral mark comes back when the plan is applied.
 func recordEphemeralVariables(plan *plans.Plan, decls map[string]*configs.Variable, given map[string]InputValue) {
 	for _, name := range sortedKeys(decls) {
 		if !decls[name].Ephemeral {
 			continue
 		}
 		if _, ok := given[name]; ok {
-			delete(plan.VariableValues, name)
 			plan.ApplyTimeVariables = append(plan.ApplyTimeVariables, name)
-			continue
 		}
 		if v, ok := plan.VariableValues[name]; ok {
 			unmarked, sensitive := marks.Paths(v)

@@ -293,3 +293,18 @@ resource "test_thing" "a" {
 		t.Fatalf("a state with an ephemeral dependency cannot be read back: %v", err)
 	}
 }
+
+func TestEphemeralVariableSetForPlanAndApply(t *testing.T) {
+	p := ephemeralProvider()
+	e := testEngine(t, p, `
+variable "token" { ephemeral = true }
+resource "test_thing" "a" {
+  name     = "a"
+  password = var.token
+}
+`)
+	plan, _ := planApply(t, e, nil, PlanOpts{Variables: map[string]InputValue{"token": {Value: cty.StringVal("t")}}})
+	if len(plan.ApplyTimeVariables) != 1 || plan.ApplyTimeVariables[0] != "token" {
+		t.Fatalf("apply-time variables %v, want [token]", plan.ApplyTimeVariables)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/zclconf/go-cty/cty"
@@ -93,6 +94,9 @@ func encodePlan(p *plans.Plan) (*planJSON, error) {
 		Outputs:   []outputChangeJSON{},
 	}
 	for name, v := range p.VariableValues {
+		if slices.Contains(p.ApplyTimeVariables, name) {
+			continue // ephemeral: set again when the plan is applied
+		}
 		vj, err := encodeValue(v)
 		if err != nil {
 			return nil, fmt.Errorf("variable %q: %w", name, err)

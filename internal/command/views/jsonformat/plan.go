@@ -3,6 +3,7 @@ package jsonformat
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -113,6 +114,9 @@ func Plan(p *plans.Plan, cfg *configs.Config, schema SchemaFunc, opts PlanOption
 	if len(p.VariableValues) > 0 {
 		doc.Variables = map[string]planVariable{}
 		for name, v := range p.VariableValues {
+			if slices.Contains(p.ApplyTimeVariables, name) {
+				continue // ephemeral: never shown or stored
+			}
 			val, err := marshalValue(v)
 			if err != nil {
 				return nil, fmt.Errorf("variable %q: %w", name, err)
