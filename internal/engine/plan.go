@@ -73,6 +73,14 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 			return nil, diags
 		}
 	}
+	if usesEphemeral(e.Config) {
+		// As Terraform does before every plan, validate first, so that
+		// ephemeral values used where they are not allowed are reported
+		// before any ephemeral resource is opened.
+		if vdiags := e.Validate(ctx); vdiags.HasErrors() {
+			return nil, vdiags
+		}
+	}
 	working := prevRun.DeepCopy()
 	moved := applyMoves(e.Config, working)
 	w := e.newWalker(working, true)
