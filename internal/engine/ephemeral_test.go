@@ -308,3 +308,35 @@ resource "test_thing" "a" {
 		t.Fatalf("apply-time variables %v, want [token]", plan.ApplyTimeVariables)
 	}
 }
+
+func TestTerraformApplying(t *testing.T) {
+	p := ephemeralProvider()
+	var planned, applied string
+	p.PlanResourceChangeFn = func(req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
+		if planned == "" { // the plan's, not apply's final plan
+			planned = req.Config.GetAttr("password").AsString()
+		}
+		v := req.ProposedNewState.AsValueMap()
+		v["id"] = cty.UnknownVal(cty.String)
+		v["size"] = cty.UnknownVal(cty.Number)
+		v["password"] = cty.NullVal(cty.String)
+		return providers.PlanResourceChangeResponse{PlannedState: cty.ObjectVal(v)}
+	}
+	p.ApplyResourceChangeFn = func(req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
+		applied = req.Config.GetAttr("password").AsString()
+		v := req.PlannedState.AsValueMap()
+		v["id"] = cty.StringVal("x")
+		v["size"] = cty.NumberIntVal(1)
+		return providers.ApplyResourceChangeResponse{NewState: cty.ObjectVal(v)}
+	}
+	e := testEngine(t, p, `
+resource "test_thing" "a" {
+  name     = "a"
+  password = terraform.applying ? "applying" : "planning"
+}
+`)
+	planApply(t, e, nil, PlanOpts{})
+	if planned != "planning" || applied != "applying" {
+		t.Fatalf("terraform.applying: plan saw %q, apply saw %q", planned, applied)
+	}
+}

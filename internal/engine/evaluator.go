@@ -37,6 +37,8 @@ type evaluator struct {
 	// modules holds each module call's expansion, keyed by callKey.
 	modules map[string]*expansion
 	scopes  map[string]*lang.Scope
+	// applying is true in an apply walk: terraform.applying.
+	applying bool
 	// providerFuncs resolves provider-defined functions; nil where
 	// none can be called.
 	providerFuncs *providerFunctions
@@ -264,7 +266,7 @@ func (d *moduleData) GetTerraformAttr(name string, rng hcl.Range) (cty.Value, hc
 	case "applying":
 		// True only while applying, and ephemeral: it differs between
 		// plan and apply.
-		return cty.BoolVal(!d.ev.base.PureOnly).Mark(marks.Ephemeral), nil
+		return cty.BoolVal(d.ev.applying).Mark(marks.Ephemeral), nil
 	}
 	return cty.DynamicVal, hcl.Diagnostics{{
 		Severity: hcl.DiagError,

@@ -44,6 +44,9 @@ func (e *Engine) Import(ctx context.Context, state *states.State, addr addrs.Abs
 	}
 	w := e.newWalker(state.DeepCopy(), true)
 	defer w.ps.closeAll(context.WithoutCancel(ctx))
+	// Ephemeral resources the provider configuration needs are opened by
+	// the walk below; they are closed before the providers.
+	defer w.closeEphemerals(context.WithoutCancel(ctx))
 	pw := &planWalk{walker: w, opts: PlanOpts{Variables: vars}}
 	cg, diags := w.buildConfigGraph(ctx)
 	if diags.HasErrors() {

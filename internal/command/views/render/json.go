@@ -38,6 +38,9 @@ type jval struct {
 
 const sensitiveMark = "sensitive"
 
+// ephemeralMark is lang/marks.Ephemeral, which render does not import.
+const ephemeralMark = "ephemeral"
+
 // fromCty converts a cty value, which may hold marks and unknowns, to a
 // jval.
 func fromCty(v cty.Value) *jval {

@@ -14,13 +14,18 @@ import (
 // indentation of the line the value starts on), typed collections wrapped
 // as tolist(...), toset(...) and tomap(...), multi-line strings as heredocs
 // (<<EOT at the top level, <<-EOT when indented), sensitive values as
-// (sensitive value) and unknown ones as (known after apply).
+// (sensitive value), ephemeral ones as (ephemeral value) and unknown ones
+// as (known after apply).
 func Value(v cty.Value, indent int) string {
 	if v == cty.NilVal {
 		return "null"
 	}
 	if !v.IsKnown() {
 		return "(known after apply)"
+	}
+	if v.HasMark(ephemeralMark) {
+		// Only the console meets them: nothing stored can be ephemeral.
+		return "(ephemeral value)"
 	}
 	if v.HasMark(sensitiveMark) {
 		return "(sensitive value)"
