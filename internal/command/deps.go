@@ -86,13 +86,11 @@ func (d *Deps) interruptContext(parent context.Context, first func(), hard func(
 // providers installed under dir/.terraform/providers: the version the
 // dependency lock file selects, or the newest one when nothing is locked.
 // The CLI configuration's dev_overrides replace them with the binaries in
-// the directories it names.
+// the directories it names, and TF_REATTACH_PROVIDERS with processes
+// already running.
 func installedProviders(dir string, getenv func(string) string) map[addrs.Provider]providers.Factory {
 	m := builtin.Factories()
-	found, err := plugin.FindInstalled(dir)
-	if err != nil {
-		return m
-	}
+	found, _ := plugin.FindInstalled(dir)
 	locks, _ := depsfile.Load(filepath.Join(dir, depsfile.FileName))
 	for _, inst := range found { // sorted oldest to newest
 		if inst.Provider.IsBuiltIn() {
@@ -103,6 +101,11 @@ func installedProviders(dir string, getenv func(string) string) map[addrs.Provid
 		}
 		m[inst.Provider] = plugin.Factory(inst.Path, plugin.WithName(inst.Provider.ForDisplay()+" v"+inst.Version.String()))
 	}
+	// Run has refused a TF_REATTACH_PROVIDERS it cannot parse.
+	reattach, _ := plugin.ParseReattach(getenv(plugin.ReattachEnv))
+	for p, r := range reattach {
+		m[p] = plugin.ReattachFactory(p.ForDisplay()+" (unmanaged)", r)
+	}
 	cli, _ := cliconfig.Load(getenv)
 	for p, over := range cli.DevOverrides {
 		if exe := devOverrideExecutable(over, p.Type); exe != "" {
@@ -110,6 +113,17 @@ func installedProviders(dir string, getenv func(string) string) map[addrs.Provid
 		}
 	}
 	return m
+}
+
+// unmanagedProviders are the providers handed over already running by
+// TF_REATTACH_PROVIDERS, which init leaves alone.
+func unmanagedProviders(getenv func(string) string) map[addrs.Provider]bool {
+	reattach, _ := plugin.ParseReattach(getenv(plugin.ReattachEnv))
+	out := make(map[addrs.Provider]bool, len(reattach))
+	for p := range reattach {
+		out[p] = true
+	}
+	return out
 }
 
 // devOverrideExecutable finds terraform-provider-TYPE in a dev_overrides

@@ -96,6 +96,7 @@ func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.
 		CacheDir:     cacheDir,
 		MayBreakLock: cli.PluginCacheMayBreakLock,
 		Upgrade:      opts.upgrade,
+		Unmanaged:    unmanagedProviders(d.Getenv),
 		Log:          v.InitLog,
 	}
 	newLocks, idiags := inst.EnsureProviders(ctx, cfg, locks, cli.DevOverrides)

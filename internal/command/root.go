@@ -16,6 +16,11 @@ import (
 func Run(args []string, d *Deps) int {
 	// No plugin process outlives strata, whatever path the command takes.
 	defer plugin.CleanupClients()
+	if _, err := plugin.ParseReattach(d.Getenv(plugin.ReattachEnv)); err != nil {
+		// As Terraform: every command refuses a value it cannot read.
+		fmt.Fprintln(d.Stderr, err)
+		return 1
+	}
 	args, chdir, err := globalOptions(args)
 	if err != nil {
 		fmt.Fprintf(d.Stderr, "Error: %s\n", err)

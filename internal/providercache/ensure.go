@@ -13,8 +13,9 @@ import (
 )
 
 // EnsureProviders installs every provider cfg needs, skipping built-in
-// providers and those with a development override (whose lock entries
-// are kept as they were), and returns the new lock entries. On an error
+// providers, those with a development override and the unmanaged ones
+// (already running, handed over by TF_REATTACH_PROVIDERS), whose lock
+// entries are kept as they were, and returns the new lock entries. On an error
 // it returns what it has so far and stops.
 func (in *Installer) EnsureProviders(ctx context.Context, cfg *configs.Config, locks depsfile.Locks, devOverrides map[addrs.Provider]string) (depsfile.Locks, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
@@ -22,6 +23,13 @@ func (in *Installer) EnsureProviders(ctx context.Context, cfg *configs.Config, l
 	for _, p := range NeededProviders(cfg) {
 		if p.IsBuiltIn() {
 			in.log(fmt.Sprintf("- %s is built in to strata\n", p.String()), p.String()+" is built in to strata")
+			continue
+		}
+		if in.Unmanaged[p] {
+			// As Terraform: nothing to install and nothing said.
+			if old := locks[p]; old != nil {
+				newLocks[p] = old
+			}
 			continue
 		}
 		if dir, ok := devOverrides[p]; ok {

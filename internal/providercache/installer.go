@@ -33,6 +33,9 @@ type Installer struct {
 	MayBreakLock bool
 	// Upgrade selects versions afresh, ignoring the lock file.
 	Upgrade bool
+	// Unmanaged are the providers strata does not install because a
+	// process already serving them is handed over (TF_REATTACH_PROVIDERS).
+	Unmanaged map[addrs.Provider]bool
 	// Log reports one progress line: human is the text for a terminal
 	// (colorstring markup allowed, ending in a newline), plain the
 	// message of a -json "log" line.

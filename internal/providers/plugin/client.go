@@ -130,7 +130,7 @@ func NewClient(path string, opts ...Option) (providers.Interface, error) {
 
 	tail := tailbuf.New(stderrTail)
 	debugWriter := logger.StandardWriter(&hclog.StandardLoggerOptions{ForceLevel: hclog.Debug})
-	client := plugin.NewClient(&plugin.ClientConfig{
+	p, err := connect(o.name, logFile, tail, &plugin.ClientConfig{
 		HandshakeConfig:  Handshake,
 		VersionedPlugins: versioned,
 		Cmd:              exec.Command(path),
@@ -142,10 +142,21 @@ func NewClient(path string, opts ...Option) (providers.Interface, error) {
 		Stderr:           tail,
 		SyncStdout:       debugWriter,
 		SyncStderr:       debugWriter,
-		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
-			grpc.MaxCallRecvMsgSize(maxMessageSize), grpc.MaxCallSendMsgSize(maxMessageSize))},
 	})
-	fail := func(err error) (providers.Interface, error) {
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// connect starts or reattaches to the plugin config describes, dispenses
+// its provider service and wraps it in a Client. On error nothing started
+// here is left running.
+func connect(name string, logFile *os.File, tail *tailbuf.Buffer, config *plugin.ClientConfig) (*Client, error) {
+	config.GRPCDialOptions = []grpc.DialOption{grpc.WithDefaultCallOptions(
+		grpc.MaxCallRecvMsgSize(maxMessageSize), grpc.MaxCallSendMsgSize(maxMessageSize))}
+	client := plugin.NewClient(config)
+	fail := func(err error) (*Client, error) {
 		client.Kill()
 		if logFile != nil {
 			_ = logFile.Close()
@@ -154,7 +165,7 @@ func NewClient(path string, opts ...Option) (providers.Interface, error) {
 		if out := strings.TrimSpace(tail.String()); out != "" {
 			msg += "\n\nThe plugin's output:\n" + out
 		}
-		return nil, fmt.Errorf("failed to start provider plugin %s: %s", o.name, msg)
+		return nil, fmt.Errorf("failed to start provider plugin %s: %s", name, msg)
 	}
 	rpc, err := client.Client()
 	if err != nil {
@@ -169,7 +180,7 @@ func NewClient(path string, opts ...Option) (providers.Interface, error) {
 		return fail(fmt.Errorf("unexpected plugin client type %T", raw))
 	}
 	p := &Client{
-		name:    o.name,
+		name:    name,
 		version: client.NegotiatedVersion(),
 		wire:    w,
 		client:  client,

@@ -23,6 +23,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"log"
 	"strings"
 	"time"
@@ -46,8 +47,12 @@ import (
 )
 
 func main() {
+	// -debug serves in the background and prints TF_REATTACH_PROVIDERS,
+	// for the tests of unmanaged providers.
+	debug := flag.Bool("debug", false, "run as an unmanaged provider")
+	flag.Parse()
 	err := providerserver.Serve(context.Background(), func() provider.Provider { return &fwProvider{} },
-		providerserver.ServeOpts{Address: "registry.terraform.io/strata/stratafw", ProtocolVersion: 6})
+		providerserver.ServeOpts{Address: "registry.terraform.io/strata/stratafw", ProtocolVersion: 6, Debug: *debug})
 	if err != nil {
 		log.Fatal(err)
 	}

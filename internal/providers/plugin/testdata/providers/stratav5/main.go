@@ -16,6 +16,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"log"
 	"math/big"
@@ -31,7 +32,15 @@ import (
 )
 
 func main() {
-	if err := tf5server.Serve("registry.terraform.io/strata/stratav5", func() tfprotov5.ProviderServer { return &server{} }); err != nil {
+	// -debug serves in the background and prints TF_REATTACH_PROVIDERS,
+	// for the tests of unmanaged providers.
+	debug := flag.Bool("debug", false, "run as an unmanaged provider")
+	flag.Parse()
+	var opts []tf5server.ServeOpt
+	if *debug {
+		opts = append(opts, tf5server.WithManagedDebug())
+	}
+	if err := tf5server.Serve("registry.terraform.io/strata/stratav5", func() tfprotov5.ProviderServer { return &server{} }, opts...); err != nil {
 		log.Fatal(err)
 	}
 }
