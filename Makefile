@@ -6,7 +6,7 @@ VERSION ?= 0.1.0
 DEMO    := examples/quickstart
 BENCH_N ?= 2000
 
-.PHONY: build demo test vet lint fmt-check bench clean
+.PHONY: build demo test vet lint fmt-check bench compat clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) .
@@ -44,6 +44,16 @@ fmt-check:
 # with strata and (when on PATH) terraform; prints times and ratios.
 bench: build
 	$(GO) run ./internal/bench -n $(BENCH_N) -strata $(BIN)
+
+# Other people's test suites, written against Terraform, run against
+# strata and (when on PATH) terraform: terraform-exec's end-to-end tests
+# and the random, null, local and time providers' acceptance tests. See
+# website/docs/compat.md. COMPAT_REPOS holds the provider repositories.
+COMPAT_REPOS  ?= /work/.mirror
+COMPAT_SUITES ?=
+COMPAT_CACHE  ?= bin/compat-cache
+compat: build
+	$(GO) run ./internal/compat -strata $(BIN) -repos $(COMPAT_REPOS) -suites "$(COMPAT_SUITES)" -cache $(COMPAT_CACHE)
 
 clean:
 	rm -rf bin

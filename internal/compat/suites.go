@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// suite is a test suite written by others against Terraform, run here
+// against a CLI binary.
+type suite struct {
+	Name string
+	// Provider is the provider whose own acceptance tests these are (""
+	// for terraform-exec). Its tests run it in-process and hand it over
+	// with TF_REATTACH_PROVIDERS; the mirror holds a decoy in its place.
+	Provider string
+	// Tag is the release of the provider's repository whose tests run.
+	Tag string
+	// Package is the package pattern given to go test.
+	Package string
+	// Needs are the provider releases the suite's configurations pin,
+	// installed from the mirror.
+	Needs []provider
+}
+
+// terraformExecVersion is the release of terraform-exec whose end-to-end
+// tests run, from the Go module proxy.
+const terraformExecVersion = "v0.26.0"
+
+// suites are every suite make compat knows, in the order it runs them.
+var suites = []suite{
+	{
+		Name:    "terraform-exec",
+		Package: "./tfexec/internal/e2etest",
+		Needs: []provider{
+			{"null", "3.0.0"}, {"null", "3.1.0"}, {"null", "3.3.1"},
+			{"random", "3.1.3"}, {"random", "3.9.0"}, {"time", "0.14.0"},
+		},
+	},
+	{
+		Name: "null", Provider: "null", Tag: "v3.3.1", Package: "./internal/...",
+		Needs: []provider{{"null", "3.1.1"}},
+	},
+	{
+		Name: "random", Provider: "random", Tag: "v3.9.0", Package: "./internal/...",
+		Needs: []provider{{"random", "2.2.1"}, {"random", "3.1.3"}, {"random", "3.2.0"}, {"random", "3.3.2"}, {"random", "3.4.2"}},
+	},
+	{
+		Name: "local", Provider: "local", Tag: "v2.9.0", Package: "./internal/...",
+		Needs: []provider{{"local", "2.2.3"}},
+	},
+	{
+		Name: "time", Provider: "time", Tag: "v0.14.0", Package: "./internal/...",
+		Needs: []provider{{"time", "0.8.0"}},
+	},
+}
+
+// source fetches the suite's code into a new writable directory.
+func (s suite) source(repos string) (string, error) {
+	if s.Provider != "" {
+		repo, err := repoDir(repos, s.Provider)
+		if err != nil {
+			return "", err
+		}
+		return checkout(repo, s.Tag)
+	}
+	// terraform-exec comes from the module proxy; the module cache is
+	// read-only, so the tests run on a copy.
+	out, err := exec.Command("go", "mod", "download", "-json", "github.com/hashicorp/terraform-exec@"+terraformExecVersion).Output()
+	if err != nil {
+		return "", fmt.Errorf("downloading terraform-exec %s: %v", terraformExecVersion, err)
+	}
+	var mod struct{ Dir string }
+	if err := json.Unmarshal(out, &mod); err != nil || mod.Dir == "" {
+		return "", fmt.Errorf("downloading terraform-exec %s: no module directory in %s", terraformExecVersion, out)
+	}
+	dir, err := os.MkdirTemp("", "strata-compat-tfexec-")
+	if err != nil {
+		return "", err
+	}
+	if b, err := exec.Command("cp", "-R", mod.Dir+"/.", dir).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("copying terraform-exec: %v\n%s", err, b)
+	}
+	if b, err := exec.Command("chmod", "-R", "u+w", dir).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("copying terraform-exec: %v\n%s", err, b)
+	}
+	return dir, nil
+}
+
+// run runs the suite's tests in src against the CLI binary bin, with
+// providers installed from the mirror that cliConfig names, writing go
+// test's JSON output to logPath.
+func (s suite) run(src, bin, cliConfig, logPath string) (Results, error) {
+	cmd := exec.Command("go", "test", "-json", "-count=1", "-p=1", "-timeout=60m", s.Package)
+	cmd.Dir = src
+	work, err := os.MkdirTemp("", "strata-compat-run-")
+	if err != nil {
+		return Results{}, err
+	}
+	defer os.RemoveAll(work)
+	cmd.Env = append(cleanEnv(),
+		"TF_CLI_CONFIG_FILE="+cliConfig,
+		"CHECKPOINT_DISABLE=1",
+		"TMPDIR="+work, // so that what a killed test leaves behind goes too
+		"TF_ACC=1",
+		"TF_ACC_TERRAFORM_PATH="+bin,
+		"TFEXEC_E2ETEST_TERRAFORM_PATH="+bin,
+	)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	runErr := cmd.Run()
+	if err := os.WriteFile(logPath, out.Bytes(), 0o644); err != nil {
+		return Results{}, err
+	}
+	res := ParseTestJSON(bytes.NewReader(out.Bytes()))
+	if _, ok := runErr.(*exec.ExitError); runErr != nil && !ok {
+		return res, runErr
+	}
+	if res.BuildFailed {
+		return res, fmt.Errorf("the suite did not run to the end; see %s", logPath)
+	}
+	return res, nil
+}
+
+// cleanEnv is the environment without the variables that would change
+// how the CLIs under test behave.
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "TF_") || name == "CHECKPOINT_DISABLE" || name == "TMPDIR" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+// mirrorFor builds the mirror the suite installs providers from: what it
+// needs, and for a provider's own suite the decoy in place of that
+// provider's newest release.
+func (s suite) mirrorFor(dir string, built map[provider]string, decoy string) (string, error) {
+	binaries := map[provider]string{}
+	for _, p := range s.Needs {
+		binaries[p] = built[p]
+	}
+	if s.Provider != "" {
+		binaries[provider{s.Provider, decoyVersion}] = decoy
+	}
+	return writeMirror(filepath.Join(dir, "mirror-"+s.Name), binaries)
+}
