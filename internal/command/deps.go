@@ -32,6 +32,9 @@ type Deps struct {
 	StdinIsTerminal bool
 	// Exit ends the process at once (a second Ctrl-C).
 	Exit func(code int)
+	// noColor is the -no-color every command accepts, as in Terraform;
+	// commands that list it in their help also take it as their own flag.
+	noColor bool
 }
 
 // DefaultDeps returns Deps for the real process.

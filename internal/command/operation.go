@@ -27,7 +27,7 @@ type viewFlags struct {
 }
 
 func (d *Deps) newView(f viewFlags) *views.View {
-	return &views.View{Stdout: d.Stdout, Stderr: d.Stderr, NoColor: f.noColor, CompactWarnings: f.compactWarnings}
+	return &views.View{Stdout: d.Stdout, Stderr: d.Stderr, NoColor: f.noColor || d.noColor, CompactWarnings: f.compactWarnings}
 }
 
 // newOperationView returns the view of plan, apply and destroy: human, or

@@ -163,6 +163,10 @@ Global options (use these before the subcommand, if any):
 		fmt.Fprintln(c.OutOrStdout(), helpText(c))
 	})
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return err })
+	// Every command takes -no-color, as in Terraform, also those whose
+	// help does not list it (version, workspace list, console...).
+	root.PersistentFlags().BoolVar(&d.noColor, "no-color", false, "If specified, output won't contain any color.")
+	_ = root.PersistentFlags().MarkHidden("no-color")
 	root.AddCommand(
 		newInitCommand(d, nil),
 		newGetCommand(d, nil),

@@ -162,7 +162,7 @@ func writeStateCommand(v *views.View, mgr statemgr.Manager, s *states.State) boo
 // stderrView returns a view that sends every diagnostic, warnings too, to
 // stderr: for commands whose stdout is data for other programs.
 func stderrView(d *Deps, f viewFlags) *views.View {
-	return &views.View{Stdout: d.Stderr, Stderr: d.Stderr, NoColor: f.noColor}
+	return &views.View{Stdout: d.Stderr, Stderr: d.Stderr, NoColor: f.noColor || d.noColor}
 }
 
 // readAnswer reads one line of input for a prompt. ok is false when the

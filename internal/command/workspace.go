@@ -117,6 +117,9 @@ func withDefault(names []string) []string {
 func runWorkspaceList(ctx context.Context, d *Deps) error {
 	v := d.newView(viewFlags{})
 	cfg, _, diags := loadConfig(v)
+	// As Terraform: workspaces of the default local backend need no
+	// configuration files.
+	diags = dropNoConfigFiles(diags)
 	mod := rootOf(cfg)
 	if hasErrors(v, diags) {
 		return errReported
@@ -156,6 +159,9 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 		return errReported
 	}
 	cfg, _, diags := loadConfig(v)
+	// As Terraform: workspaces of the default local backend need no
+	// configuration files.
+	diags = dropNoConfigFiles(diags)
 	mod := rootOf(cfg)
 	if hasErrors(v, diags) {
 		return errReported
@@ -206,6 +212,9 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 func runWorkspaceSelect(ctx context.Context, d *Deps, name string, orCreate, noColor bool) error {
 	v := d.newView(viewFlags{noColor: noColor})
 	cfg, _, diags := loadConfig(v)
+	// As Terraform: workspaces of the default local backend need no
+	// configuration files.
+	diags = dropNoConfigFiles(diags)
 	mod := rootOf(cfg)
 	if hasErrors(v, diags) {
 		return errReported
@@ -235,6 +244,9 @@ func runWorkspaceSelect(ctx context.Context, d *Deps, name string, orCreate, noC
 func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColor bool) error {
 	v := d.newView(viewFlags{noColor: noColor})
 	cfg, _, diags := loadConfig(v)
+	// As Terraform: workspaces of the default local backend need no
+	// configuration files.
+	diags = dropNoConfigFiles(diags)
 	mod := rootOf(cfg)
 	if hasErrors(v, diags) {
 		return errReported
