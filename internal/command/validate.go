@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
+	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 )
 
@@ -43,12 +44,12 @@ func newValidateCommand(d *Deps, runF func(*validateOptions) error) *cobra.Comma
 
 func runValidate(ctx context.Context, d *Deps, opts *validateOptions) error {
 	v := d.newView(opts.view)
-	cfg, _, diags := loadConfig(v)
+	cfg, parser, diags := loadConfig(v)
 	if !diags.HasErrors() {
 		diags = append(diags, newEngine(d, cfg, hooks.Nil{}, 0).Validate(ctx)...)
 	}
 	if opts.json {
-		return validateJSON(d, diags)
+		return validateJSON(d, diags, parser.Files())
 	}
 	v.Diagnostics(diags)
 	if diags.HasErrors() {
@@ -61,47 +62,23 @@ func runValidate(ctx context.Context, d *Deps, opts *validateOptions) error {
 	return nil
 }
 
-// validateJSON prints the result in Terraform's `validate -json` format.
-func validateJSON(d *Deps, diags hcl.Diagnostics) error {
-	type pos struct {
-		Line   int `json:"line"`
-		Column int `json:"column"`
-		Byte   int `json:"byte"`
-	}
-	type rng struct {
-		Filename string `json:"filename"`
-		Start    pos    `json:"start"`
-		End      pos    `json:"end"`
-	}
-	type diag struct {
-		Severity string `json:"severity"`
-		Summary  string `json:"summary"`
-		Detail   string `json:"detail"`
-		Range    *rng   `json:"range,omitempty"`
-	}
+// validateJSON prints the result in Terraform's `validate -json` format,
+// with the sources of files for the snippets.
+func validateJSON(d *Deps, diags hcl.Diagnostics, files map[string]*hcl.File) error {
 	out := struct {
-		FormatVersion string `json:"format_version"`
-		Valid         bool   `json:"valid"`
-		ErrorCount    int    `json:"error_count"`
-		WarningCount  int    `json:"warning_count"`
-		Diagnostics   []diag `json:"diagnostics"`
-	}{FormatVersion: "1.0", Valid: !diags.HasErrors(), Diagnostics: []diag{}}
+		FormatVersion string                 `json:"format_version"`
+		Valid         bool                   `json:"valid"`
+		ErrorCount    int                    `json:"error_count"`
+		WarningCount  int                    `json:"warning_count"`
+		Diagnostics   []views.JSONDiagnostic `json:"diagnostics"`
+	}{FormatVersion: "1.0", Valid: !diags.HasErrors(), Diagnostics: []views.JSONDiagnostic{}}
 	for _, dg := range diags {
-		sev := "error"
 		if dg.Severity == hcl.DiagWarning {
-			sev = "warning"
 			out.WarningCount++
 		} else {
 			out.ErrorCount++
 		}
-		item := diag{Severity: sev, Summary: dg.Summary, Detail: dg.Detail}
-		if dg.Subject != nil {
-			s := dg.Subject
-			item.Range = &rng{Filename: s.Filename,
-				Start: pos{s.Start.Line, s.Start.Column, s.Start.Byte},
-				End:   pos{s.End.Line, s.End.Column, s.End.Byte}}
-		}
-		out.Diagnostics = append(out.Diagnostics, item)
+		out.Diagnostics = append(out.Diagnostics, views.NewJSONDiagnostic(dg, files))
 	}
 	enc := json.NewEncoder(d.Stdout)
 	enc.SetIndent("", "  ")

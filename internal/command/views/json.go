@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 	"time"
 
@@ -82,75 +81,15 @@ func (j *JSON) Log(message string) {
 
 // Diagnostics writes one diagnostic message each.
 func (j *JSON) Diagnostics(diags hcl.Diagnostics) {
-	for _, d := range diags {
-		level, sev, prefix := "error", "error", "Error: "
-		if d.Severity == hcl.DiagWarning {
-			level, sev, prefix = "warn", "warning", "Warning: "
-		}
-		diag := map[string]any{"severity": sev, "summary": d.Summary, "detail": d.Detail}
-		if obj, ok := d.Extra.(interface{ DiagnosticObject() string }); ok && obj.DiagnosticObject() != "" {
-			diag["address"] = obj.DiagnosticObject()
-		}
-		if d.Subject != nil {
-			diag["range"] = jsonRange(widen(*d.Subject))
-			if snip := j.snippet(d); snip != nil {
-				diag["snippet"] = snip
-			}
-		}
-		j.emit(level, prefix+d.Summary, "diagnostic", map[string]any{"diagnostic": diag})
-	}
-}
-
-// widen gives an empty range (a position, such as a block's opening
-// brace) a width of one character, as Terraform's diagnostics do.
-func widen(r hcl.Range) hcl.Range {
-	if r.End.Byte == r.Start.Byte {
-		r.End.Byte++
-		r.End.Column++
-	}
-	return r
-}
-
-func jsonRange(r hcl.Range) map[string]any {
-	pos := func(p hcl.Pos) map[string]int {
-		return map[string]int{"line": p.Line, "column": p.Column, "byte": p.Byte}
-	}
-	return map[string]any{"filename": r.Filename, "start": pos(r.Start), "end": pos(r.End)}
-}
-
-// snippet describes the source a diagnostic points at, as Terraform's
-// JSON diagnostics do.
-func (j *JSON) snippet(d *hcl.Diagnostic) map[string]any {
 	j.mu.Lock()
-	f := j.files[d.Subject.Filename]
+	files := j.files
 	j.mu.Unlock()
-	if f == nil || f.Bytes == nil {
-		return nil
-	}
-	rng := widen(*d.Subject)
-	lines := strings.Split(string(f.Bytes), "\n")
-	if rng.Start.Line < 1 || rng.Start.Line > len(lines) {
-		return nil
-	}
-	end := rng.End.Line
-	if end > len(lines) {
-		end = len(lines)
-	}
-	code := strings.Join(lines[rng.Start.Line-1:end], "\n")
-	var context any
-	if nav, ok := f.Nav.(interface{ ContextString(int) string }); ok {
-		if cs := nav.ContextString(rng.Start.Byte - 1); cs != "" {
-			context = cs
+	for _, d := range diags {
+		level, prefix := "error", "Error: "
+		if d.Severity == hcl.DiagWarning {
+			level, prefix = "warn", "Warning: "
 		}
-	}
-	start := rng.Start.Column - 1
-	hEnd := len(code)
-	if rng.End.Line == rng.Start.Line {
-		hEnd = rng.End.Column - 1
-	}
-	return map[string]any{
-		"context": context, "code": code, "start_line": rng.Start.Line,
-		"highlight_start_offset": start, "highlight_end_offset": hEnd, "values": []any{},
+		j.emit(level, prefix+d.Summary, "diagnostic", map[string]any{"diagnostic": NewJSONDiagnostic(d, files)})
 	}
 }
 

@@ -1,0 +1,6 @@
+bad_block {
+}
+
+terraform {
+    bad_attribute = "string"
+}

@@ -1,0 +1,103 @@
+package views
+
+import (
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// JSONDiagnostic is a diagnostic as Terraform's machine-readable outputs
+// describe it: `validate -json` and the diagnostic messages of the -json
+// UI stream. The fields are in Terraform's order.
+type JSONDiagnostic struct {
+	Severity string       `json:"severity"`
+	Summary  string       `json:"summary"`
+	Detail   string       `json:"detail"`
+	Address  string       `json:"address,omitempty"`
+	Range    *JSONRange   `json:"range,omitempty"`
+	Snippet  *JSONSnippet `json:"snippet,omitempty"`
+}
+
+// JSONRange is a source range: a file and two positions.
+type JSONRange struct {
+	Filename string  `json:"filename"`
+	Start    JSONPos `json:"start"`
+	End      JSONPos `json:"end"`
+}
+
+// JSONPos is a position in a source file.
+type JSONPos struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+// JSONSnippet is the source a diagnostic points at: the lines of its
+// range, the block it is in, and where in the code the range starts and
+// ends. Values is always empty: strata does not describe the expression
+// values involved.
+type JSONSnippet struct {
+	Context              *string `json:"context"`
+	Code                 string  `json:"code"`
+	StartLine            int     `json:"start_line"`
+	HighlightStartOffset int     `json:"highlight_start_offset"`
+	HighlightEndOffset   int     `json:"highlight_end_offset"`
+	Values               []any   `json:"values"`
+}
+
+// NewJSONDiagnostic describes d, with a snippet from files (by file name)
+// when its source is there.
+func NewJSONDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File) JSONDiagnostic {
+	out := JSONDiagnostic{Severity: "error", Summary: d.Summary, Detail: d.Detail}
+	if d.Severity == hcl.DiagWarning {
+		out.Severity = "warning"
+	}
+	if obj, ok := d.Extra.(interface{ DiagnosticObject() string }); ok {
+		out.Address = obj.DiagnosticObject()
+	}
+	if d.Subject == nil {
+		return out
+	}
+	rng := widen(*d.Subject)
+	out.Range = &JSONRange{
+		Filename: rng.Filename,
+		Start:    JSONPos{rng.Start.Line, rng.Start.Column, rng.Start.Byte},
+		End:      JSONPos{rng.End.Line, rng.End.Column, rng.End.Byte},
+	}
+	out.Snippet = jsonSnippet(rng, files[rng.Filename])
+	return out
+}
+
+// widen gives an empty range (a position, such as a block's opening
+// brace) a width of one character, as Terraform's diagnostics do.
+func widen(r hcl.Range) hcl.Range {
+	if r.End.Byte == r.Start.Byte {
+		r.End.Byte++
+		r.End.Column++
+	}
+	return r
+}
+
+// jsonSnippet describes the source of f that rng covers, or returns nil when
+// the source is not at hand.
+func jsonSnippet(rng hcl.Range, f *hcl.File) *JSONSnippet {
+	if f == nil || f.Bytes == nil {
+		return nil
+	}
+	lines := strings.Split(string(f.Bytes), "\n")
+	if rng.Start.Line < 1 || rng.Start.Line > len(lines) {
+		return nil
+	}
+	end := min(rng.End.Line, len(lines))
+	code := strings.Join(lines[rng.Start.Line-1:end], "\n")
+	out := &JSONSnippet{Code: code, StartLine: rng.Start.Line, HighlightStartOffset: rng.Start.Column - 1, HighlightEndOffset: len(code), Values: []any{}}
+	if rng.End.Line == rng.Start.Line {
+		out.HighlightEndOffset = rng.End.Column - 1
+	}
+	if nav, ok := f.Nav.(interface{ ContextString(int) string }); ok {
+		if cs := nav.ContextString(rng.Start.Byte - 1); cs != "" {
+			out.Context = &cs
+		}
+	}
+	return out
+}
