@@ -17,6 +17,7 @@ type importOptions struct {
 	vars        varFlags
 	state       stateFlags
 	parallelism int
+	configDir   string
 }
 
 func newImportCommand(d *Deps, runF func(*importOptions, []string) error) *cobra.Command {
@@ -52,6 +53,7 @@ func newImportCommand(d *Deps, runF func(*importOptions, []string) error) *cobra
 	}
 	fs := cmd.Flags()
 	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	fs.StringVar(&opts.configDir, "config", ".", "Path to a directory of strata configuration files to use to\nconfigure the provider. Defaults to pwd. If no config files are\npresent, they must be provided via the input prompts or env vars.")
 	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent operations. Defaults to 10.")
 	opts.vars.register(fs)
 	opts.state.register(fs, true)
@@ -64,7 +66,7 @@ func runImport(ctx context.Context, d *Deps, opts *importOptions, addrStr, id st
 	if hasErrors(v, diags) {
 		return errReported
 	}
-	op, err := prepareOperation(ctx, d, views.NewOperation(v, nil), &opts.vars, &opts.state, opts.parallelism, "OperationTypeImport")
+	op, err := prepareOperationIn(ctx, d, views.NewOperation(v, nil), opts.configDir, &opts.vars, &opts.state, opts.parallelism, "OperationTypeImport")
 	if err != nil {
 		return err
 	}

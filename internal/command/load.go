@@ -26,8 +26,14 @@ const noConfigFiles = "No configuration files"
 // module and the modules it calls, recording the sources in the view for
 // diagnostics. The result is nil only when the root module cannot be read.
 func loadConfig(v diagView) (*configs.Config, *configs.Parser, hcl.Diagnostics) {
+	return loadConfigDir(v, ".")
+}
+
+// loadConfigDir is loadConfig for the configuration in dir, which import
+// -config names.
+func loadConfigDir(v diagView, dir string) (*configs.Config, *configs.Parser, hcl.Diagnostics) {
 	p := configs.NewParser()
-	cfg, diags := p.LoadConfig(".")
+	cfg, diags := p.LoadConfig(dir)
 	v.SetFiles(p.Files())
 	if cfg != nil && !diags.HasErrors() {
 		cfg.DeepEach(func(c *configs.Config) {

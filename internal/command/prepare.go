@@ -27,11 +27,18 @@ type operation struct {
 	parser *configs.Parser
 }
 
-// prepareOperation loads the configuration and variables, then locks and
-// reads the state. On error it has reported the diagnostics and holds no
-// lock.
+// prepareOperation loads the configuration in the working directory and
+// the variables, then locks and reads the state. On error it has reported
+// the diagnostics and holds no lock.
 func prepareOperation(ctx context.Context, d *Deps, v views.Operation, vf *varFlags, sf *stateFlags, parallelism int, opName string) (*operation, error) {
-	cfg, parser, diags := loadConfig(v)
+	return prepareOperationIn(ctx, d, v, ".", vf, sf, parallelism, opName)
+}
+
+// prepareOperationIn is prepareOperation with the configuration in
+// configDir (import -config); state, variable files and providers still
+// come from the working directory, as in Terraform.
+func prepareOperationIn(ctx context.Context, d *Deps, v views.Operation, configDir string, vf *varFlags, sf *stateFlags, parallelism int, opName string) (*operation, error) {
+	cfg, parser, diags := loadConfigDir(v, configDir)
 	if opName == "OperationTypeConsole" {
 		// As terraform console, the console works in an empty directory.
 		diags = dropNoConfigFiles(diags)

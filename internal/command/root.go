@@ -234,7 +234,7 @@ func placeholder(flag string) string {
 		return "N"
 	case "id", "lock-id":
 		return "ID"
-	case "out", "plugin-dir":
+	case "out", "plugin-dir", "config":
 		return "PATH"
 	case "target", "replace":
 		return "ADDRESS"
