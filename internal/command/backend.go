@@ -253,10 +253,9 @@ configuration or state have been made.`,
 // init use: the one init recorded, as long as the backend block still
 // matches it. nil is the default local backend.
 //
-// A backend block init never recorded is used as written (strata needs no
-// init for its built-in providers), unless local state exists that the
-// new backend would hide: then, as in Terraform, init must run first to
-// offer to migrate it.
+// A backend block init never recorded, even `backend "local"`, is an
+// error until init has run, as in Terraform: tools rely on commands
+// failing in a directory that was never initialised.
 func resolveBackend(mod *configs.Module) (*backendConfig, hcl.Diagnostics) {
 	saved, diags := readBackendState()
 	if diags.HasErrors() {
@@ -278,10 +277,7 @@ func resolveBackend(mod *configs.Module) (*backendConfig, hcl.Diagnostics) {
 		return nil, diags
 	}
 	if saved == nil {
-		if cfg.Type != "local" && localStateExists(nil) {
-			return nil, append(diags, backendInitRequired(",", fmt.Sprintf("Initial configuration of the requested backend %q", cfg.Type))...)
-		}
-		return cfg, diags
+		return nil, append(diags, backendInitRequired(",", fmt.Sprintf("Initial configuration of the requested backend %q", cfg.Type))...)
 	}
 	if saved.Type != cfg.Type {
 		return nil, append(diags, backendInitRequired(":", fmt.Sprintf("Backend type changed from %q to %q", saved.Type, cfg.Type))...)

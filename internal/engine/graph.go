@@ -111,10 +111,25 @@ func (w *walker) buildConfigGraph(ctx context.Context) (*configGraph, hcl.Diagno
 	}
 	for _, key := range sortedKeys(cg.resources) {
 		if n := cg.resources[key]; n.addr.Resource.Mode == addrs.DataResourceMode {
-			n.dependsOn = cg.explicitDeps(w.e.Config, n)
+			n.dependsOn = append(cg.explicitDeps(w.e.Config, n), cg.directManagedRefs(n)...)
 		}
 	}
 	return cg, diags
+}
+
+// directManagedRefs returns the managed resources a data resource's own
+// arguments refer to. As in Terraform, a pending change to one of them
+// defers the read to apply even when the values referred to are known
+// (a file a managed resource is about to write, say); references through
+// locals or module variables do not.
+func (cg *configGraph) directManagedRefs(n *resourceNode) []addrs.ConfigResource {
+	var out []addrs.ConfigResource
+	for _, d := range cg.g.DependsOn(n) {
+		if r, ok := d.(*resourceNode); ok && r.addr.Resource.Mode == addrs.ManagedResourceMode {
+			out = append(out, r.addr)
+		}
+	}
+	return out
 }
 
 // explicitDeps returns the managed resources a data resource waits for

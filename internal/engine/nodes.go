@@ -66,8 +66,8 @@ type resourceNode struct {
 	provider addrs.AbsProviderConfig
 	// dependsOn holds, for a data resource, the managed resources its
 	// depends_on (and its modules' depends_on) name, directly or through
-	// other objects: pending changes to any of them defer the read to
-	// apply.
+	// other objects, and those its arguments refer to directly: pending
+	// changes to any of them defer the read to apply.
 	dependsOn []addrs.ConfigResource
 }
 
