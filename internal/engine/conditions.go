@@ -135,8 +135,10 @@ func (pw *planWalk) triggerTarget(expr hcl.Expression, mi addrs.ModuleInstance, 
 }
 
 // triggerChanged reports whether the plan changes the targeted instances:
-// any action but no-op when no attribute is named, otherwise a different
-// (or unknown) planned value of the attribute.
+// an update or a replacement when no attribute is named (as in Terraform,
+// creating an instance, say one found gone during refresh, or deleting
+// one triggers nothing), otherwise a different (or unknown) planned value
+// of the attribute.
 func (pw *planWalk) triggerChanged(t addrs.Target, path cty.Path) bool {
 	pw.mu.Lock()
 	defer pw.mu.Unlock()
@@ -145,7 +147,8 @@ func (pw *planWalk) triggerChanged(t addrs.Target, path cty.Path) bool {
 			continue
 		}
 		if len(path) == 0 {
-			if c.Action != plans.NoOp {
+			switch c.Action {
+			case plans.Update, plans.DeleteThenCreate, plans.CreateThenDelete:
 				return true
 			}
 			continue
