@@ -44,6 +44,9 @@ var backendSchemas = map[string]map[string]cty.Type{
 		"skip_table_creation":  cty.Bool,
 		"skip_index_creation":  cty.Bool,
 	},
+	"inmem": {
+		"lock_id": cty.String,
+	},
 	"http": {
 		"address":                   cty.String,
 		"update_method":             cty.String,
@@ -132,7 +135,7 @@ func unsupportedBackend(typ string, rng *hcl.Range) *hcl.Diagnostic {
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Unsupported backend type",
-		Detail:   fmt.Sprintf("The backend %q is not supported by this version of strata. Supported backends: local, pg, http.", typ),
+		Detail:   fmt.Sprintf("The backend %q is not supported by this version of strata. Supported backends: local, pg, http (and inmem, for testing).", typ),
 		Subject:  rng,
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/providers/builtin"
 	"github.com/strata-dev/strata/internal/providers/plugin"
+	"github.com/strata-dev/strata/internal/states/statemgr"
 )
 
 // Deps is what commands need from the outside world. Tests replace parts
@@ -35,6 +36,8 @@ type Deps struct {
 	// noColor is the -no-color every command accepts, as in Terraform;
 	// commands that list it in their help also take it as their own flag.
 	noColor bool
+	// inmem holds the workspaces of an inmem backend for this process.
+	inmem *statemgr.InmemStore
 }
 
 // DefaultDeps returns Deps for the real process.

@@ -73,9 +73,11 @@ func backendStateManager(d *Deps, be *backendConfig, ws string, f *stateFlags) (
 			return pgStateManager(d, be.attrs(), be.Range, ws)
 		case "http":
 			return httpStateManager(d, be.attrs(), be.Range, ws)
+		case "inmem":
+			return d.inmemStore(be).Manager(ws, TerraformCompatVersion), nil
 		}
 	}
-	if be != nil && be.Type != "local" && be.Type != "pg" && be.Type != "http" {
+	if be != nil && be.Type != "local" && be.Type != "pg" && be.Type != "http" && be.Type != "inmem" {
 		return nil, hcl.Diagnostics{unsupportedBackend(be.Type, be.Range.Ptr())}
 	}
 	var local *backendConfig
@@ -394,4 +396,17 @@ func localOutPath(mgr statemgr.Manager) string {
 		return l.OutPath
 	}
 	return ""
+}
+
+// inmemStore returns the process's inmem backend store, made on first use
+// with the block's lock_id: the state lives as long as this command.
+func (d *Deps) inmemStore(be *backendConfig) *statemgr.InmemStore {
+	if d.inmem == nil {
+		lockID := ""
+		if v, ok := be.attrs()["lock_id"]; ok {
+			lockID = v.AsString()
+		}
+		d.inmem = statemgr.NewInmemStore(lockID, TerraformCompatVersion)
+	}
+	return d.inmem
 }

@@ -96,6 +96,8 @@ func backendWorkspaces(ctx context.Context, d *Deps, be *backendConfig) ([]strin
 			return nil, errorDiag("Failed to list workspaces", err)
 		}
 		return withDefault(names), nil
+	case "inmem":
+		return withDefault(d.inmemStore(be).Workspaces()), nil
 	case "local":
 		return localWorkspaces(be), nil
 	default:
@@ -197,6 +199,8 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 			v.Diagnostics(errorDiag("Failed to create workspace", err))
 			return errReported
 		}
+	} else if be.typeName() == "inmem" {
+		d.inmemStore(be).Manager(name, TerraformCompatVersion)
 	} else if err := os.MkdirAll(filepath.Dir(localStatePath(be, name)), 0o755); err != nil {
 		v.Diagnostics(errorDiag("Failed to create workspace", err))
 		return errReported
@@ -275,9 +279,12 @@ func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColo
 	be, _ := resolveBackend(mod) // its errors were reported by workspaces
 	isPG := be.typeName() == "pg"
 	var mgr statemgr.Manager
-	if isPG {
+	switch {
+	case isPG:
 		mgr, diags = pgStateManager(d, be.attrs(), be.Range, name)
-	} else {
+	case be.typeName() == "inmem":
+		mgr = d.inmemStore(be).Manager(name, TerraformCompatVersion)
+	default:
 		mgr = statemgr.NewLocal(localStatePath(be, name), "", "-", TerraformCompatVersion)
 	}
 	if hasErrors(v, diags) {
@@ -298,9 +305,12 @@ func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColo
 			Detail: fmt.Sprintf("Workspace %q is currently tracking %d resources. Deleting this workspace would cause strata to lose track of any associated remote objects, which would then require you to delete them manually outside of strata. You should destroy these objects with strata before deleting the workspace. If you want to delete this workspace anyway, and have strata forget about these managed objects, use the -force option to disable this safety check.", name, len(s.Resources))}})
 		return errReported
 	}
-	if isPG {
+	switch {
+	case isPG:
 		err = mgr.(*statemgr.PG).DeleteWorkspace(ctx, name)
-	} else {
+	case be.typeName() == "inmem":
+		d.inmemStore(be).DeleteWorkspace(name)
+	default:
 		err = os.RemoveAll(filepath.Dir(localStatePath(be, name)))
 	}
 	if err != nil {
