@@ -43,3 +43,31 @@ func TestE2EInmemBackend(t *testing.T) {
 		run(tf)
 	}
 }
+
+// TestE2EBackendInitRequired: a local backend block that init never
+// recorded stops the commands that use the state, as in Terraform, which
+// terraform-exec's no-init tests rely on.
+func TestE2EBackendInitRequired(t *testing.T) {
+	config := "terraform {\n  backend \"local\" {\n    path = \"foo.tfstate\"\n  }\n}\n"
+	run := func(bin string) {
+		t.Helper()
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), config)
+		for _, args := range [][]string{{"show", "-json"}, {"show"}, {"plan"}, {"state", "list"}, {"output"}, {"workspace", "list"}} {
+			r := runIn(t, dir, "", bin, append(args, "-no-color")...)
+			if r.code != 1 || !strings.Contains(r.stderr, "Backend initialization required") {
+				t.Errorf("%s %s: exit %d, want 1 with Backend initialization required\n%s%s", filepath.Base(bin), strings.Join(args, " "), r.code, r.stdout, r.stderr)
+			}
+		}
+		if r := runIn(t, dir, "", bin, "init", "-no-color"); r.code != 0 {
+			t.Fatalf("%s init: exit %d\n%s", filepath.Base(bin), r.code, r.stderr)
+		}
+		if r := runIn(t, dir, "", bin, "show", "-json"); r.code != 0 {
+			t.Errorf("%s show -json after init: exit %d\n%s", filepath.Base(bin), r.code, r.stderr)
+		}
+	}
+	run(strataBin)
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		run(tf)
+	}
+}
