@@ -123,10 +123,10 @@ func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFla
 }
 
 // parseVarValue interprets a string from the command line or environment:
-// literally for primitive and unconstrained types, as an HCL expression
-// for collection and structural types.
+// literally for variables with no type or a primitive one, as an HCL
+// expression otherwise (any, collections, objects), as Terraform does.
 func parseVarValue(decl *configs.Variable, raw, source string) (cty.Value, hcl.Diagnostics) {
-	if decl.Type.IsPrimitiveType() || decl.Type == cty.DynamicPseudoType {
+	if decl.ParseLiteral {
 		return cty.StringVal(raw), nil
 	}
 	expr, diags := hclsyntax.ParseExpression([]byte(raw), "<value for var."+decl.Name+">", hcl.InitialPos)

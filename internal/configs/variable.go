@@ -25,7 +25,12 @@ type Variable struct {
 	Sensitive   bool
 	Nullable    bool
 	Ephemeral   bool
-	Validations []*CheckRule
+	// ParseLiteral is set when a value given as a string (-var, TF_VAR_,
+	// the prompt) is taken as that string: with no type constraint or a
+	// primitive one, as in Terraform. Otherwise (any, collections,
+	// objects) the string is parsed as an HCL expression.
+	ParseLiteral bool
+	Validations  []*CheckRule
 	DeclRange   hcl.Range
 }
 
@@ -55,7 +60,7 @@ var checkRuleSchema = &hcl.BodySchema{
 }
 
 func decodeVariable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
-	v := &Variable{Name: block.Labels[0], Type: cty.DynamicPseudoType, Nullable: true, DeclRange: block.DefRange}
+	v := &Variable{Name: block.Labels[0], Type: cty.DynamicPseudoType, Nullable: true, ParseLiteral: true, DeclRange: block.DefRange}
 	diags := checkName(block.Labels[0], "variable", block.LabelRanges[0])
 	switch v.Name {
 	case "source", "version", "providers", "count", "for_each", "lifecycle", "depends_on", "locals":
@@ -84,6 +89,7 @@ func decodeVariable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 		ty, defaults, tdiags := decodeVariableType(attr.Expr)
 		diags = append(diags, tdiags...)
 		v.Type, v.TypeDefaults = ty, defaults
+		v.ParseLiteral = ty.IsPrimitiveType()
 	}
 	if attr, ok := content.Attributes["default"]; ok {
 		val, vdiags := attr.Expr.Value(nil)

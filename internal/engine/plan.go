@@ -171,6 +171,12 @@ The -target option is not for routine use, and is provided only for exceptional 
 	plan.Checks = w.checks.results()
 	w.ev.mu.RLock()
 	for name, v := range w.ev.variables[addrs.RootModuleInstance.String()] {
+		// As Terraform, a value given is recorded as given, before
+		// conversion to the variable's type (the string "1" of -var n=1);
+		// applying the plan converts it again.
+		if in, ok := opts.Variables[name]; ok && in.Value != cty.NilVal && !in.Value.IsNull() {
+			v = in.Value
+		}
 		plan.VariableValues[name] = v
 	}
 	recordEphemeralVariables(plan, e.Config.Module.Variables, opts.Variables)

@@ -1,0 +1,84 @@
+package command
+
+import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestE2EPlanVariables: -var and TF_VAR_ strings are parsed as HCL for
+// variables of type any and of collection or structural types, and taken
+// literally with no type or a primitive one; show -json PLAN records each
+// value as given (the string "1" for -var n=1, a file's numbers as
+// numbers), not converted. The want values were taken from terraform
+// 1.11.4, which the test also runs when installed.
+func TestE2EPlanVariables(t *testing.T) {
+	config := `variable "a" { type = any }
+variable "u" {}
+variable "n" { type = number }
+variable "l" { type = list(string) }
+variable "s" { type = string }
+variable "f" { type = list(string) }
+variable "e" { type = map(number) }
+variable "d" {
+  type    = number
+  default = 4
+}
+output "a" { value = var.a }
+output "u" { value = var.u }
+output "n" { value = var.n }
+`
+	args := []string{"plan", "-no-color", "-input=false", "-out=p.plan",
+		"-var", `a=["x"]`, "-var", `u={k=1}`, "-var", "n=1", "-var", `l=["p"]`, "-var", `s=["q"]`, "-var-file=t.tfvars"}
+	want := map[string]any{
+		"a": map[string]any{"value": []any{"x"}},
+		"u": map[string]any{"value": "{k=1}"},
+		"n": map[string]any{"value": "1"},
+		"l": map[string]any{"value": []any{"p"}},
+		"s": map[string]any{"value": `["q"]`},
+		"f": map[string]any{"value": []any{1.0, 2.0}},
+		"e": map[string]any{"value": map[string]any{"k": 7.0}},
+		"d": map[string]any{"value": 4.0},
+	}
+	run := func(bin string) (map[string]any, map[string]any) {
+		t.Helper()
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), config)
+		writeFile(t, filepath.Join(dir, "t.tfvars"), "f = [1, 2]\n")
+		r := runIn(t, dir, "", bin, "init", "-no-color")
+		if r.code != 0 {
+			t.Fatalf("%s init: %s", bin, r.stderr)
+		}
+		t.Setenv("TF_VAR_e", "{k = 7}")
+		if r := runIn(t, dir, "", bin, args...); r.code != 0 {
+			t.Fatalf("%s plan: exit %d\n%s%s", bin, r.code, r.stdout, r.stderr)
+		}
+		var doc struct {
+			Variables    map[string]any `json:"variables"`
+			PlannedValue struct {
+				Outputs map[string]any `json:"outputs"`
+			} `json:"planned_values"`
+		}
+		r = runIn(t, dir, "", bin, "show", "-json", "p.plan")
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+			t.Fatalf("%s show -json: %v\n%s", bin, err, r.stdout)
+		}
+		return doc.Variables, doc.PlannedValue.Outputs
+	}
+	gotVars, gotOutputs := run(strataBin)
+	if diff := cmp.Diff(want, gotVars); diff != "" {
+		t.Errorf("plan variables (-want +got)\n%s", diff)
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		tfVars, tfOutputs := run(tf)
+		if diff := cmp.Diff(tfVars, gotVars); diff != "" {
+			t.Errorf("plan variables differ from terraform's (-terraform +strata)\n%s", diff)
+		}
+		if diff := cmp.Diff(tfOutputs, gotOutputs); diff != "" {
+			t.Errorf("planned outputs differ from terraform's (-terraform +strata)\n%s", diff)
+		}
+	}
+}
