@@ -102,6 +102,12 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 		plan, diags = validatedFailure(ctx, op, plan, diags)
 		if partialPlan(plan) {
 			v.Plan(plan, schemaLookup(ctx, op.engine), relevantAttrs(ctx, op.engine, op.cfg, plan))
+			if opts.out != "" {
+				// As Terraform: the plan is saved, marked errored, for
+				// show to inspect; apply refuses it.
+				plan.Errored = true
+				diags = append(diags, savePlan(d, op.cfg, op.files, plan, opts.out)...)
+			}
 		}
 		v.Diagnostics(diags)
 		return errReported

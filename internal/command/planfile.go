@@ -84,6 +84,14 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 		return errReported
 	}
 	plan := c.Plan
+	if plan.Errored {
+		v.Diagnostics(hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot apply incomplete plan",
+			Detail:   "strata encountered an error when generating this plan, so it cannot be applied.",
+		}})
+		return errReported
+	}
 	if hasErrors(v, applyTimeVariables(d, &opts.vars, cfg, plan)) {
 		return errReported
 	}

@@ -24,7 +24,10 @@ type manifestJSON struct {
 }
 
 type planJSON struct {
-	Mode      string               `json:"mode"`
+	Mode string `json:"mode"`
+	// Errored marks a plan saved after planning failed: it shows what was
+	// planned before the error and cannot be applied.
+	Errored   bool                 `json:"errored,omitempty"`
 	Variables map[string]valueJSON `json:"variables"`
 	// ApplyTimeVariables names the ephemeral variables set during plan,
 	// whose values are not stored.

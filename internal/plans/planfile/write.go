@@ -89,6 +89,7 @@ func Write(c *Contents) ([]byte, error) {
 func encodePlan(p *plans.Plan) (*planJSON, error) {
 	pj := &planJSON{
 		Mode:      modeNames[p.Mode],
+		Errored:   p.Errored,
 		Variables: map[string]valueJSON{},
 		Resources: []resourceChangeJSON{},
 		Outputs:   []outputChangeJSON{},
