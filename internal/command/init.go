@@ -114,7 +114,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	// as it is, so later commands use what was initialized before.
 	if opts.withBackend {
 		v.InitOutput("initializing_backend_message", "[reset][bold]Initializing the backend...[reset]\n", "Initializing the backend...")
-		if hasErrors(v, initBackend(ctx, d, v, mod, &opts.backend, opts.input)) {
+		if hasErrors(v, initBackend(ctx, d, v, mod, &opts.backend, inputAllowed(d, opts.input))) {
 			return errReported
 		}
 	}

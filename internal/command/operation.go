@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -94,3 +95,13 @@ func errorf(format string, args ...any) error { return fmt.Errorf(format, args..
 // inAutomation reports whether TF_IN_AUTOMATION asks for output without
 // advice about which command to run next.
 func inAutomation(d *Deps) bool { return d.Getenv("TF_IN_AUTOMATION") != "" }
+
+// inputAllowed reports whether strata may ask questions: the -input flag
+// (on by default) unless TF_INPUT is a false value (0, false), as in
+// Terraform, where TF_INPUT=0 wins over -input=true.
+func inputAllowed(d *Deps, flag bool) bool {
+	if v, err := strconv.ParseBool(d.Getenv("TF_INPUT")); err == nil && !v {
+		return false
+	}
+	return flag
+}

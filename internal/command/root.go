@@ -26,6 +26,10 @@ func Run(args []string, d *Deps) int {
 		fmt.Fprintf(d.Stderr, "Error: %s\n", err)
 		return 1
 	}
+	if args, err = withEnvArgs(d.Getenv, args); err != nil {
+		fmt.Fprintln(d.Stderr, err)
+		return 1
+	}
 	if chdir != "" {
 		if err := os.Chdir(chdir); err != nil {
 			fmt.Fprintf(d.Stderr, "Error handling -chdir option: %s\n", err)

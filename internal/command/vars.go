@@ -116,7 +116,7 @@ func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFla
 			vals[name] = engine.InputValue{Value: v}
 		}
 	}
-	if promptMissing && f != nil && f.input {
+	if promptMissing && f != nil && inputAllowed(d, f.input) {
 		diags = append(diags, promptVariables(d, mod, vals)...)
 	}
 	return vals, diags
