@@ -34,7 +34,7 @@ func withEnvArgs(getenv func(string) string, args []string) ([]string, error) {
 		}
 		extra, err := shellwords.Parse(value)
 		if err != nil {
-			return nil, fmt.Errorf("Error parsing extra CLI args from %s: %s", env, err)
+			return nil, fmt.Errorf("error parsing extra CLI args from %s: %s", env, err)
 		}
 		args = append(append(append([]string{}, args[:n]...), extra...), args[n:]...)
 	}

@@ -53,7 +53,7 @@ func TestWithEnvArgs(t *testing.T) {
 		"unterminated quote": {
 			env:     map[string]string{"TF_CLI_ARGS": `"oops`},
 			args:    []string{"plan"},
-			wantErr: "Error parsing extra CLI args from TF_CLI_ARGS: invalid command line string",
+			wantErr: "error parsing extra CLI args from TF_CLI_ARGS: invalid command line string",
 		},
 	}
 	for name, tc := range tests {

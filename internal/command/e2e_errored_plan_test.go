@@ -50,8 +50,8 @@ resource "terraform_data" "a" {
 `,
 		},
 		"prevent_destroy": {
-			step1: "resource \"terraform_data\" \"a\" {\n  input = \"1\"\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n",
-			config: "resource \"terraform_data\" \"a\" {\n  input            = \"2\"\n  triggers_replace = [1]\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n",
+			step1:   "resource \"terraform_data\" \"a\" {\n  input = \"1\"\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n",
+			config:  "resource \"terraform_data\" \"a\" {\n  input            = \"2\"\n  triggers_replace = [1]\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n",
 			changes: []string{"terraform_data.a delete,create"},
 		},
 		"failing data source": {

@@ -18,7 +18,7 @@ func Run(args []string, d *Deps) int {
 	defer plugin.CleanupClients()
 	if _, err := plugin.ParseReattach(d.Getenv(plugin.ReattachEnv)); err != nil {
 		// As Terraform: every command refuses a value it cannot read.
-		fmt.Fprintln(d.Stderr, err)
+		fmt.Fprintln(d.Stderr, sentence(err))
 		return 1
 	}
 	args, chdir, err := globalOptions(args)
@@ -27,7 +27,7 @@ func Run(args []string, d *Deps) int {
 		return 1
 	}
 	if args, err = withEnvArgs(d.Getenv, args); err != nil {
-		fmt.Fprintln(d.Stderr, err)
+		fmt.Fprintln(d.Stderr, sentence(err))
 		return 1
 	}
 	if chdir != "" {
@@ -55,6 +55,16 @@ func Run(args []string, d *Deps) int {
 		}
 	}
 	return ExitCode(err)
+}
+
+// sentence is an error's message with a capital first letter, for the
+// errors Terraform prints as a line of their own.
+func sentence(err error) string {
+	msg := err.Error()
+	if msg == "" {
+		return msg
+	}
+	return strings.ToUpper(msg[:1]) + msg[1:]
 }
 
 func asExit(err error, target **ExitError) bool {

@@ -21,17 +21,17 @@ type Variable struct {
 	TypeDefaults *typeexpr.Defaults
 	// Default is cty.NilVal when there is no default (the variable is
 	// required).
-	Default     cty.Value
-	Sensitive   bool
-	Nullable    bool
-	Ephemeral   bool
+	Default   cty.Value
+	Sensitive bool
+	Nullable  bool
+	Ephemeral bool
 	// ParseLiteral is set when a value given as a string (-var, TF_VAR_,
 	// the prompt) is taken as that string: with no type constraint or a
 	// primitive one, as in Terraform. Otherwise (any, collections,
 	// objects) the string is parsed as an HCL expression.
 	ParseLiteral bool
 	Validations  []*CheckRule
-	DeclRange   hcl.Range
+	DeclRange    hcl.Range
 }
 
 // Required reports whether the variable has no default.

@@ -45,17 +45,17 @@ func ParseReattach(value string) (map[addrs.Provider]Reattach, error) {
 	}
 	var raw map[string]Reattach
 	if err := json.Unmarshal([]byte(value), &raw); err != nil {
-		return nil, fmt.Errorf("Invalid format for %s: %w", ReattachEnv, err)
+		return nil, fmt.Errorf("invalid format for %s: %w", ReattachEnv, err)
 	}
 	out := make(map[addrs.Provider]Reattach, len(raw))
 	for _, key := range sortedKeys(raw) {
 		p, err := addrs.ParseProviderSource(key)
 		if err != nil {
-			return nil, fmt.Errorf("Error parsing %q as a provider address: %s", key, err)
+			return nil, fmt.Errorf("error parsing %q as a provider address: %s", key, err)
 		}
 		r := raw[key]
 		if _, err := r.addr(); err != nil {
-			return nil, fmt.Errorf("Invalid unmanaged provider address for %s in %s: %s", key, ReattachEnv, err)
+			return nil, fmt.Errorf("invalid unmanaged provider address for %s in %s: %s", key, ReattachEnv, err)
 		}
 		out[p] = r
 	}
