@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -335,6 +336,10 @@ func openState(ctx context.Context, d *Deps, mgr statemgr.Manager, f *stateFlags
 	s, pending, err := mgr.Read()
 	if err != nil {
 		release()
+		var empty *statemgr.EmptyStateError
+		if errors.As(err, &empty) {
+			return nil, func() {}, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Empty state file", Detail: sentence(err) + "."}}
+		}
 		return nil, func() {}, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to load state", Detail: err.Error()}}
 	}
 	var diags hcl.Diagnostics

@@ -120,7 +120,9 @@ func (m *Local) readSnapshot() (*states.State, error) {
 	}
 	s, err := statefile.Read(src)
 	if errors.Is(err, statefile.ErrEmpty) {
-		return freshState(), nil
+		// Unlike Terraform, which reads such a file as "no state" and
+		// would plan to create everything again, and then overwrite it.
+		return nil, &EmptyStateError{Path: m.Path}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("failed to load state from %s: %w", m.Path, err)
@@ -216,4 +218,17 @@ func syncDir(dir string) {
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// EmptyStateError is the error for a local state file that exists but is
+// empty or holds only whitespace: what an interrupted write or a full disk
+// leaves behind. It is never read as "no state", which would plan to
+// create every object again; the file is left as it is.
+type EmptyStateError struct{ Path string }
+
+func (e *EmptyStateError) Error() string {
+	return fmt.Sprintf("the state file %s is empty: it exists but holds no state, not even an empty one. "+
+		"A write that was interrupted, or a disk that filled up, can leave such a file. strata does not read it as \"no state\", "+
+		"which would plan to create every object again. Restore the state from %s.backup or from your backups, "+
+		"or delete the file if there really is no state", e.Path, e.Path)
 }

@@ -2,6 +2,7 @@ package statemgr
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,17 +29,6 @@ func TestLocalReadMissing(t *testing.T) {
 	}
 	if files := dirFiles(t, dir); len(files) != 0 {
 		t.Errorf("Read created files: %v", files)
-	}
-}
-
-func TestLocalReadEmptyFile(t *testing.T) {
-	_, path := tempState(t)
-	if err := os.WriteFile(path, []byte("\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	s, _ := mustRead(t, NewLocal(path, "", "", testVersion))
-	if !s.Empty() || s.Serial != 0 {
-		t.Fatalf("got %+v", s)
 	}
 }
 
@@ -311,15 +301,15 @@ func TestLocalFileModes(t *testing.T) {
 	defer syscall.Umask(old)
 
 	_, path := tempState(t)
-	if err := os.WriteFile(path, nil, 0o666); err != nil {
+	empty := `{"version": 4, "serial": 0, "lineage": "0a1b", "outputs": {}, "resources": []}`
+	if err := os.WriteFile(path, []byte(empty), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	m := NewLocal(path, "", "", testVersion)
+	m := NewLocal(path, "", "-", testVersion)
 	s, _ := mustRead(t, m)
 	s.SetObject(addr(t, "terraform_data.a"), obj("a"), builtin)
 	mustWrite(t, m, s)
-	// The empty file had nothing to back up; write a second time with a
-	// new manager to get a backup.
+	// Write a second time with a new manager to get a backup.
 	if err := os.Chmod(path, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -453,5 +443,26 @@ func TestWriteFileAtomic(t *testing.T) {
 	}
 	if err := WriteFileAtomic(filepath.Join(dir, "no", "such"), []byte("x"), 0o600); err == nil {
 		t.Error("no error for a missing directory")
+	}
+}
+
+// TestLocalEmptyFile: a state file that is empty or holds only whitespace
+// is refused and left as it is, never read as "no state".
+func TestLocalEmptyFile(t *testing.T) {
+	for name, content := range map[string]string{"empty": "", "whitespace": " \n\t\n"} {
+		t.Run(name, func(t *testing.T) {
+			_, path := tempState(t)
+			if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := NewLocal(path, "", "", testVersion).Read()
+			var empty *EmptyStateError
+			if !errors.As(err, &empty) || empty.Path != path {
+				t.Fatalf("Read: %v, want an *EmptyStateError for %s", err, path)
+			}
+			if got, _ := os.ReadFile(path); string(got) != content {
+				t.Errorf("the file was changed to %q", got)
+			}
+		})
 	}
 }
