@@ -57,7 +57,7 @@ func checkout(repo, tag string) (string, error) {
 // is there already, and returns the binary's path.
 func buildProvider(cache, repos string, p provider) (string, error) {
 	out := filepath.Join(cache, "providers", p.Name, p.Version, p.exe())
-	if _, err := os.Stat(out); err == nil {
+	if st, err := os.Stat(out); err == nil && st.Size() > 0 {
 		return out, nil
 	}
 	repo, err := repoDir(repos, p.Name)
@@ -82,7 +82,7 @@ func buildProvider(cache, repos string, p provider) (string, error) {
 // buildDecoy builds the decoy provider binary into the cache.
 func buildDecoy(cache string) (string, error) {
 	out := filepath.Join(cache, "decoy", "terraform-provider-decoy")
-	if _, err := os.Stat(out); err == nil {
+	if st, err := os.Stat(out); err == nil && st.Size() > 0 {
 		return out, nil
 	}
 	src, err := os.MkdirTemp("", "strata-compat-decoy-")
@@ -122,6 +122,11 @@ func main() {
 // binaries given (provider -> binary) and returns a CLI configuration file
 // that installs providers from it only.
 func writeMirror(dir string, binaries map[provider]string) (string, error) {
+	// Laid out afresh: the binaries are hard links into the cache, which
+	// writing over an old layout would truncate.
+	if err := os.RemoveAll(dir); err != nil {
+		return "", err
+	}
 	platform := runtime.GOOS + "_" + runtime.GOARCH
 	keys := make([]provider, 0, len(binaries))
 	for p := range binaries {
