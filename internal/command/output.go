@@ -85,14 +85,19 @@ func runOutput(ctx context.Context, d *Deps, opts *outputOptions, args []string)
 			return nil
 		}
 		if len(s.Outputs) == 0 {
-			v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "No outputs found",
-				Detail: "The state file either has no outputs defined, or all the defined outputs are empty. Please define an output in your configuration with the `output` keyword and run `strata apply` for it to become available."}})
+			v.Diagnostics(noOutputsWarning())
 			return nil
 		}
 		v.Raw(views.FormatOutputs(s.Outputs))
 		return nil
 	}
 	name := args[0]
+	if len(s.Outputs) == 0 && !opts.json {
+		// As Terraform: a state with no outputs at all is a warning, even
+		// for a named output.
+		v.Diagnostics(noOutputsWarning())
+		return nil
+	}
 	o, ok := s.Outputs[name]
 	if !ok {
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Output %q not found", name),
@@ -136,4 +141,10 @@ func convertToString(v cty.Value) (string, error) {
 		return "false", nil
 	}
 	return "", fmt.Errorf("not a primitive")
+}
+
+// noOutputsWarning is Terraform's warning for a state without outputs.
+func noOutputsWarning() hcl.Diagnostics {
+	return hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "No outputs found",
+		Detail: "The state file either has no outputs defined, or all the defined outputs are empty. Please define an output in your configuration with the `output` keyword and run `strata refresh` for it to become available. If you are using interpolation, please verify the interpolated value is not empty. You can use the `strata console` command to assist."}}
 }
