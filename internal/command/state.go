@@ -87,13 +87,14 @@ func backendStateManager(d *Deps, be *backendConfig, ws string, f *stateFlags) (
 	}
 	path := localStatePath(local, ws)
 	if ws != statemgr.DefaultWorkspace && (f == nil || f.statePath == "") {
-		// Local state of other workspaces lives in terraform.tfstate.d.
-		dir := filepath.Dir(path)
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		// Local state of other workspaces lives in terraform.tfstate.d. A
+		// selected workspace that does not exist yet (TF_WORKSPACE, say)
+		// is created, as Terraform's local backend does.
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return nil, hcl.Diagnostics{{
 				Severity: hcl.DiagError,
-				Summary:  "Currently selected workspace does not exist",
-				Detail:   fmt.Sprintf("The workspace %q (from TF_WORKSPACE or .terraform/environment) does not exist. Create its directory %s, or select the default workspace.", ws, dir),
+				Summary:  "Failed to create workspace",
+				Detail:   fmt.Sprintf("The workspace %q (from TF_WORKSPACE or .terraform/environment) could not be created: %s.", ws, err),
 			}}
 		}
 	}
