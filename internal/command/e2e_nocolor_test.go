@@ -1,6 +1,7 @@
 package command
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -73,6 +74,55 @@ func TestE2EWorkspacesWithoutConfiguration(t *testing.T) {
 			if strings.ReplaceAll(tfOut[i], "Terraform", "strata") != got[i] {
 				t.Errorf("step %d differs from terraform:\nstrata:\n%s\nterraform:\n%s", i, got[i], tfOut[i])
 			}
+		}
+	}
+}
+
+// TestE2EWorkspaceNewState: workspace new -state=FILE starts the new
+// workspace with that state, under a lineage of its own and the same
+// serial, as Terraform does.
+func TestE2EWorkspaceNewState(t *testing.T) {
+	type summary struct {
+		Serial      int
+		SameLineage bool
+		List        string
+	}
+	run := func(bin string) summary {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {}\n")
+		if r := runIn(t, dir, "", bin, "apply", "-auto-approve", "-no-color"); r.code != 0 {
+			t.Fatalf("%s apply: %s", bin, r.stderr)
+		}
+		if err := os.Rename(filepath.Join(dir, "terraform.tfstate"), filepath.Join(dir, "src.tfstate")); err != nil {
+			t.Fatal(err)
+		}
+		if r := runIn(t, dir, "", bin, "workspace", "new", "-state=src.tfstate", "dev"); r.code != 0 {
+			t.Fatalf("%s workspace new -state: %s", bin, r.stderr)
+		}
+		read := func(p string) (doc struct {
+			Serial  int    `json:"serial"`
+			Lineage string `json:"lineage"`
+		}) {
+			data, err := os.ReadFile(filepath.Join(dir, p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(data, &doc); err != nil {
+				t.Fatal(err)
+			}
+			return doc
+		}
+		src, dst := read("src.tfstate"), read(filepath.Join("terraform.tfstate.d", "dev", "terraform.tfstate"))
+		list := runIn(t, dir, "", bin, "state", "list").stdout
+		return summary{Serial: dst.Serial - src.Serial, SameLineage: src.Lineage == dst.Lineage, List: list}
+	}
+	got := run(strataBin)
+	if want := (summary{List: "terraform_data.a\n"}); got != want {
+		t.Errorf("workspace new -state: %+v, want %+v", got, want)
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		if want := run(tf); got != want {
+			t.Errorf("strata %+v, terraform %+v", got, want)
 		}
 	}
 }

@@ -10,7 +10,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/states/statefile"
 	"github.com/strata-dev/strata/internal/states/statemgr"
 )
 
@@ -39,6 +41,7 @@ Subcommands:
 	}
 	var noColor bool
 	var force, orCreate bool
+	var newState string
 	list := &cobra.Command{Use: "list", Short: "List Workspaces", Long: "Usage: strata [global options] workspace list\n\n  List strata workspaces, marking the selected one with *.", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runWorkspaceList(cmd.Context(), d) }}
 	show := &cobra.Command{Use: "show", Short: "Show the name of the current workspace", Long: "Usage: strata [global options] workspace show\n\n  Show the name of the current workspace.", Args: cobra.NoArgs,
@@ -48,8 +51,12 @@ Subcommands:
 		}}
 	newCmd := &cobra.Command{Use: "new [options] NAME", Short: "Create a new workspace", Long: "Usage: strata [global options] workspace new [options] NAME\n\n  Create a new strata workspace and switch to it.", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWorkspaceNew(cmd.Context(), d, args[0], noColor)
+			if err := runWorkspaceNew(cmd.Context(), d, args[0], noColor); err != nil || newState == "" {
+				return err
+			}
+			return copyIntoWorkspace(d, args[0], newState, noColor)
 		}}
+	newCmd.Flags().StringVar(&newState, "state", "", "Copy an existing state file into the new workspace.")
 	sel := &cobra.Command{Use: "select [options] NAME", Short: "Select a workspace", Long: "Usage: strata [global options] workspace select [options] NAME\n\n  Select a different strata workspace.", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runWorkspaceSelect(cmd.Context(), d, args[0], orCreate, noColor)
@@ -318,5 +325,40 @@ func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColo
 		return errReported
 	}
 	v.Outputf("[reset][green]Deleted workspace %q![reset]\n", name)
+	return nil
+}
+
+// copyIntoWorkspace writes the state file at path into the workspace just
+// created (workspace new -state), as the new workspace's first snapshot,
+// with a lineage of its own as in Terraform.
+func copyIntoWorkspace(d *Deps, name, path string, noColor bool) error {
+	v := d.newView(viewFlags{noColor: noColor})
+	data, err := os.ReadFile(path)
+	if err != nil {
+		v.Diagnostics(errorDiag("Failed to read the state file", err))
+		return errReported
+	}
+	s, err := statefile.Read(data)
+	if err != nil {
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to read the state file", Detail: fmt.Sprintf("The file %s is not a valid state: %s.", path, err)}})
+		return errReported
+	}
+	cfg, _, _ := loadConfig(&views.View{})
+	be, diags := resolveBackend(rootOf(cfg))
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	mgr, diags := backendStateManager(d, be, name, nil)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	s.Lineage = ""
+	if s.Serial > 0 {
+		s.Serial-- // Write counts the copy as a new snapshot; Terraform keeps the serial
+	}
+	if err := mgr.Write(s); err != nil {
+		v.Diagnostics(errorDiag("Failed to write the state", err))
+		return errReported
+	}
 	return nil
 }
