@@ -121,7 +121,7 @@ func initBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.Modul
 		if _, mdiags := backendStateManager(d, cfg, statemgr.DefaultWorkspace, nil); hasErrorsOf(&diags, mdiags) {
 			return diags
 		}
-		if cfg.Type != "local" && localStateExists(nil) {
+		if (cfg.Type != "local" || !sameLocalPaths(nil, cfg)) && localStateExists(nil) {
 			copied, mdiags := bi.migrateFrom(nil, cfg)
 			if hasErrorsOf(&diags, mdiags) {
 				return diags
@@ -400,7 +400,9 @@ func (bi *backendInit) workspaceManager(b *backendConfig, ws string) (statemgr.M
 			// Keep the backup of a state emptied by an earlier migration.
 			backup = "-"
 		}
-		return statemgr.NewLocal(path, path, backup, TerraformCompatVersion), nil
+		mgr := statemgr.NewLocal(path, path, backup, TerraformCompatVersion)
+		mgr.AllowEmpty = true // emptied by an earlier migration
+		return mgr, nil
 	}
 	return backendStateManager(bi.d, b, ws, nil)
 }
@@ -431,4 +433,12 @@ func tempStateFile(s *states.State) (string, func()) {
 		return "(" + err.Error() + ")", func() {}
 	}
 	return f.Name(), func() { _ = os.Remove(f.Name()) }
+}
+
+// sameLocalPaths reports whether two local backends (nil: the default)
+// keep their state in the same files.
+func sameLocalPaths(a, b *backendConfig) bool {
+	pa, da := localPaths(a)
+	pb, db := localPaths(b)
+	return filepath.Clean(pa) == filepath.Clean(pb) && filepath.Clean(da) == filepath.Clean(db)
 }

@@ -24,6 +24,10 @@ type Local struct {
 	BackupPath string
 	// Version is written into snapshots as terraform_version.
 	Version string
+	// AllowEmpty reads an empty file as no state rather than refusing it
+	// (see EmptyStateError): init sets it for the files a state migration
+	// empties on purpose, as Terraform does.
+	AllowEmpty bool
 
 	lock     *fileLock
 	read     []byte // the bytes last read from or written to OutPath
@@ -119,6 +123,9 @@ func (m *Local) readSnapshot() (*states.State, error) {
 		return nil, fmt.Errorf("reading state file %s: %w", m.Path, err)
 	}
 	s, err := statefile.Read(src)
+	if errors.Is(err, statefile.ErrEmpty) && m.AllowEmpty {
+		return freshState(), nil
+	}
 	if errors.Is(err, statefile.ErrEmpty) {
 		// Unlike Terraform, which reads such a file as "no state" and
 		// would plan to create everything again, and then overwrite it.
