@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/states"
@@ -15,6 +16,12 @@ import (
 type graphOptions struct {
 	view viewFlags
 	typ  string
+	plan string
+	// drawCycles and moduleDepth are accepted as Terraform accepts them;
+	// cycles are drawn like other edges, and modules are always shown
+	// whole.
+	drawCycles  bool
+	moduleDepth int
 }
 
 func newGraphCommand(d *Deps, runF func(*graphOptions) error) *cobra.Command {
@@ -44,6 +51,10 @@ func newGraphCommand(d *Deps, runF func(*graphOptions) error) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&opts.typ, "type", "", "Type of operation graph to output: plan, plan-refresh-only,\nplan-destroy or apply. By default, a simplified graph of\nresources only.")
+	cmd.Flags().StringVar(&opts.plan, "plan", "", "Render the graph for applying a saved plan, instead of the\ngraph for the current configuration.")
+	cmd.Flags().BoolVar(&opts.drawCycles, "draw-cycles", false, "Accepted as Terraform accepts it: strata draws the edges of a\ncycle like any others, without highlighting them.")
+	cmd.Flags().IntVar(&opts.moduleDepth, "module-depth", -1, "(deprecated) In prior versions of Terraform, specified the\ndepth of modules to show in the output.")
+	_ = cmd.Flags().MarkHidden("module-depth")
 	cmd.Flags().BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
 	return cmd
 }
@@ -56,6 +67,9 @@ func runGraph(ctx context.Context, d *Deps, opts *graphOptions) error {
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid graph type",
 			Detail: fmt.Sprintf("%q is not a graph type: use plan, plan-refresh-only, plan-destroy or apply.", opts.typ)}})
 		return errReported
+	}
+	if opts.plan != "" {
+		return graphPlan(ctx, d, v, opts)
 	}
 	cfg, parser, diags := loadConfig(v)
 	if hasErrors(v, diags) {
@@ -83,6 +97,26 @@ func runGraph(ctx context.Context, d *Deps, opts *graphOptions) error {
 		vars = vals
 	}
 	dot, gdiags := newEngine(d, cfg, hooks.Nil{}, 0).GraphDOT(ctx, state, opts.typ, vars)
+	if hasErrors(v, gdiags) {
+		return errReported
+	}
+	v.Raw(dot)
+	return nil
+}
+
+// graphPlan renders the apply graph of a saved plan (graph -plan=FILE),
+// with the configuration the plan was made from.
+func graphPlan(ctx context.Context, d *Deps, v *views.View, opts *graphOptions) error {
+	if opts.typ != "" && opts.typ != "apply" {
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Incompatible graph options",
+			Detail: fmt.Sprintf("The -type=%s option is not compatible with -plan: a saved plan has only an apply graph.", opts.typ)}})
+		return errReported
+	}
+	c, cfg, diags := readPlan(d, v, opts.plan)
+	if hasErrors(v, diags) {
+		return errReported
+	}
+	dot, gdiags := newEngine(d, cfg, hooks.Nil{}, 0).PlanGraphDOT(ctx, c.Plan)
 	if hasErrors(v, gdiags) {
 		return errReported
 	}

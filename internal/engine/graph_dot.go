@@ -10,6 +10,7 @@ import (
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/engine/dag"
+	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/states"
 )
 
@@ -30,13 +31,8 @@ func (e *Engine) GraphDOT(ctx context.Context, state *states.State, typ string, 
 		if diags.HasErrors() {
 			return "", diags
 		}
-		aw := e.newApplyWalk(plan)
-		defer aw.ps.closeAll(context.WithoutCancel(ctx))
-		diags = append(diags, aw.buildGraph(ctx)...)
-		if diags.HasErrors() {
-			return "", diags
-		}
-		return operationDOT(aw.cg.g), diags
+		dot, gdiags := e.PlanGraphDOT(ctx, plan)
+		return dot, append(diags, gdiags...)
 	}
 	w := e.newWalker(state.DeepCopy(), true)
 	defer w.ps.closeAll(context.WithoutCancel(ctx))
@@ -95,4 +91,16 @@ func operationDOT(g *dag.Graph[node]) string {
 	b.WriteString(strings.Join(edges, ""))
 	b.WriteString("\t}\n}\n")
 	return b.String()
+}
+
+// PlanGraphDOT renders the apply graph of plan, a saved plan's say: every
+// step applying it walks, with a step for each deletion.
+func (e *Engine) PlanGraphDOT(ctx context.Context, plan *plans.Plan) (string, hcl.Diagnostics) {
+	aw := e.newApplyWalk(plan)
+	defer aw.ps.closeAll(context.WithoutCancel(ctx))
+	diags := aw.buildGraph(ctx)
+	if diags.HasErrors() {
+		return "", diags
+	}
+	return operationDOT(aw.cg.g), diags
 }
