@@ -17,6 +17,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/datadir"
 	"github.com/strata-dev/strata/internal/states/statemgr"
 )
 
@@ -26,8 +27,9 @@ import (
 // format version 3), and later commands use the recorded configuration
 // as long as the block is unchanged.
 
-// backendStatePath is the file init records the backend configuration in.
-var backendStatePath = filepath.Join(".terraform", "terraform.tfstate")
+// backendStatePath is the file init records the backend configuration in,
+// in the data directory (.terraform, or TF_DATA_DIR).
+func backendStatePath() string { return datadir.Join("terraform.tfstate") }
 
 // backendSchemas are the arguments of each backend type, with the types
 // Terraform's schemas give them: the saved configuration and its hash
@@ -175,7 +177,7 @@ type savedBackend struct {
 // readBackendState reads the recorded backend configuration; nil when
 // there is none.
 func readBackendState() (*savedBackend, hcl.Diagnostics) {
-	data, err := os.ReadFile(backendStatePath)
+	data, err := os.ReadFile(backendStatePath())
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(strings.TrimSpace(string(data))) == 0) {
 		return nil, nil
 	}
@@ -187,7 +189,7 @@ func readBackendState() (*savedBackend, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to load the backend state",
-			Detail:   fmt.Sprintf("Error reading %s: %s. Run \"strata init -reconfigure\" to record the backend configuration again.", backendStatePath, err),
+			Detail:   fmt.Sprintf("Error reading %s: %s. Run \"strata init -reconfigure\" to record the backend configuration again.", backendStatePath(), err),
 		}}
 	}
 	if f.Backend == nil || f.Backend.Type == "" {
@@ -220,10 +222,10 @@ func writeBackendState(b *backendConfig) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(backendStatePath), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(backendStatePath()), 0o755); err != nil {
 		return err
 	}
-	return statemgr.WriteFileAtomic(backendStatePath, data, 0o644)
+	return statemgr.WriteFileAtomic(backendStatePath(), data, 0o644)
 }
 
 // backendInitRequired is Terraform's error for a backend configuration

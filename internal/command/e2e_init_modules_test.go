@@ -39,7 +39,7 @@ func TestE2EInitModules(t *testing.T) {
 		`{"Key":"net.subnets","Source":"./subnets","Dir":"modules/net/subnets"},` +
 		`{"Key":"vpc","Source":"` + url + `//vpc?ref=v1.0","Dir":".terraform/modules/vpc/vpc"},` +
 		`{"Key":"vpc.inner","Source":"./inner","Dir":".terraform/modules/vpc/vpc/inner"}]}`
-	if got := string(readFile(t, filepath.Join(dir, configs.ManifestPath))); got != wantManifest {
+	if got := string(readFile(t, filepath.Join(dir, configs.ManifestPath()))); got != wantManifest {
 		t.Errorf("wrong manifest\n got: %s\nwant: %s", got, wantManifest)
 	}
 	if !strings.Contains(string(readFile(t, filepath.Join(dir, ".terraform/modules/vpc/vpc/main.tf"))), `"one"`) {
@@ -54,7 +54,7 @@ func TestE2EInitModules(t *testing.T) {
 	if !strings.Contains(r.stdout, "Upgrading modules...\n"+strings.TrimPrefix(want, "Initializing modules...\n")) {
 		t.Errorf("init -upgrade did not install the modules again:\n%s", r.stdout)
 	}
-	if got := string(readFile(t, filepath.Join(dir, configs.ManifestPath))); got != wantManifest {
+	if got := string(readFile(t, filepath.Join(dir, configs.ManifestPath()))); got != wantManifest {
 		t.Errorf("wrong manifest after -upgrade\n got: %s\nwant: %s", got, wantManifest)
 	}
 }
@@ -117,8 +117,8 @@ func TestE2EInitModulesMatchTerraform(t *testing.T) {
 				t.Fatalf("terraform init: %s%s", tr.stdout, tr.stderr)
 			}
 			sr := mustStrata(t, stDir, 0, "init", "-no-color")
-			want := string(readFile(t, filepath.Join(tfDir, configs.ManifestPath)))
-			got := string(readFile(t, filepath.Join(stDir, configs.ManifestPath)))
+			want := string(readFile(t, filepath.Join(tfDir, configs.ManifestPath())))
+			got := string(readFile(t, filepath.Join(stDir, configs.ManifestPath())))
 			if got != want {
 				t.Errorf("manifests differ\nterraform: %s\n   strata: %s", want, got)
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/strata-dev/strata/internal/command/views"
+	"github.com/strata-dev/strata/internal/datadir"
 
 	"github.com/spf13/cobra"
 )
@@ -143,7 +144,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	// With -backend=false Terraform creates no .terraform directory of
 	// its own.
 	if opts.withBackend {
-		if err := os.MkdirAll(".terraform", 0o755); err != nil {
+		if err := os.MkdirAll(datadir.Path(), 0o755); err != nil {
 			v.Diagnostics(errorDiag("Failed to create .terraform directory", err))
 			return errReported
 		}

@@ -91,7 +91,7 @@ func initBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.Modul
 	if saved != nil {
 		c, err := saved.config()
 		if err != nil {
-			return append(diags, errorDiag("Failed to load the backend state", fmt.Errorf("the backend recorded in %s: %w. Run \"strata init -reconfigure\" to ignore it", backendStatePath, err))...)
+			return append(diags, errorDiag("Failed to load the backend state", fmt.Errorf("the backend recorded in %s: %w. Run \"strata init -reconfigure\" to ignore it", backendStatePath(), err))...)
 		}
 		old = &backendConfig{Type: saved.Type, Config: c, Hash: saved.Hash}
 	}

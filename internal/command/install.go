@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/strata-dev/strata/internal/cliconfig"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/datadir"
 	"github.com/strata-dev/strata/internal/depsfile"
 	"github.com/strata-dev/strata/internal/getproviders"
 	"github.com/strata-dev/strata/internal/initwd"
@@ -21,8 +21,8 @@ import (
 )
 
 // providersDir is where init installs providers and every command finds
-// them.
-var providersDir = filepath.Join(".terraform", "providers")
+// them, in the data directory.
+func providersDir() string { return datadir.Join("providers") }
 
 // installModules installs the modules of the configuration whose root
 // module is root (see initwd.InstallModules), printing its progress on v.
@@ -84,7 +84,7 @@ func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.
 		source = getproviders.DirSource(opts.pluginDir)
 	} else {
 		var sdiags hcl.Diagnostics
-		if source, sdiags = cliconfig.ProviderSource(cli, d.Getenv, creds, providersDir); sdiags.HasErrors() {
+		if source, sdiags = cliconfig.ProviderSource(cli, d.Getenv, creds, providersDir()); sdiags.HasErrors() {
 			return sdiags
 		}
 		cacheDir = cli.PluginCacheDir
@@ -92,7 +92,7 @@ func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.
 	inst := &providercache.Installer{
 		Source:       source,
 		Client:       creds.Client(nil),
-		Dir:          providersDir,
+		Dir:          providersDir(),
 		CacheDir:     cacheDir,
 		MayBreakLock: cli.PluginCacheMayBreakLock,
 		Upgrade:      opts.upgrade,

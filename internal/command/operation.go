@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/datadir"
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/plans"
@@ -63,7 +63,7 @@ func workspaceName(d *Deps) string {
 	if ws := d.Getenv("TF_WORKSPACE"); ws != "" {
 		return ws
 	}
-	if data, err := os.ReadFile(filepath.Join(".terraform", "environment")); err == nil {
+	if data, err := os.ReadFile(datadir.Join("environment")); err == nil {
 		if ws := strings.TrimSpace(string(data)); ws != "" {
 			return ws
 		}

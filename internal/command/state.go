@@ -18,6 +18,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/datadir"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statefile"
 	"github.com/strata-dev/strata/internal/states/statemgr"
@@ -149,7 +150,7 @@ func pgStateManager(d *Deps, attrs map[string]cty.Value, rng hcl.Range, ws strin
 	}
 	// The journal of an apply stays on this machine until the final
 	// snapshot is in the database.
-	journal := filepath.Join(".terraform", "pg-"+url.PathEscape(ws)+".tfstate.journal")
+	journal := datadir.Join("pg-" + url.PathEscape(ws) + ".tfstate.journal")
 	mgr := statemgr.NewPG(cfg, ws, journal, TerraformCompatVersion)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -246,7 +247,7 @@ func httpStateManager(d *Deps, attrs map[string]cty.Value, rng hcl.Range, ws str
 	}
 	// The journal of an apply stays on this machine until the final
 	// snapshot is sent.
-	journal := filepath.Join(".terraform", "http-default.tfstate.journal")
+	journal := datadir.Join("http-default.tfstate.journal")
 	mgr, err := statemgr.NewHTTP(cfg, journal, TerraformCompatVersion)
 	if err != nil {
 		return nil, hcl.Diagnostics{{

@@ -12,6 +12,7 @@ import (
 
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/datadir"
 	"github.com/strata-dev/strata/internal/states/statefile"
 	"github.com/strata-dev/strata/internal/states/statemgr"
 )
@@ -151,10 +152,10 @@ func runWorkspaceList(ctx context.Context, d *Deps) error {
 
 // selectWorkspace records the selected workspace in .terraform/environment.
 func selectWorkspace(name string) error {
-	if err := os.MkdirAll(".terraform", 0o755); err != nil {
+	if err := os.MkdirAll(datadir.Path(), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(".terraform", "environment"), []byte(name), 0o644)
+	return os.WriteFile(datadir.Join("environment"), []byte(name), 0o644)
 }
 
 func validWorkspaceName(name string) bool {

@@ -348,8 +348,8 @@ func sortedMapKeys[T any](m map[string]T) []string {
 // manifest when there is one: what a saved plan carries.
 func (c *Config) SnapshotFiles(files map[string]*hcl.File) map[string][]byte {
 	out := map[string][]byte{}
-	if src, err := readFile(ManifestPath); err == nil {
-		out[ManifestPath] = src
+	if src, err := readFile(ManifestPath()); err == nil {
+		out[ManifestPath()] = src
 	}
 	c.DeepEach(func(d *Config) {
 		for _, name := range d.Module.Files {
@@ -380,7 +380,7 @@ func (r diskReader) files(dir string) (map[string][]byte, error) {
 }
 
 func (r diskReader) manifest() *ModuleManifest {
-	mf, _ := ReadModuleManifest(filepath.Join(r.root, ManifestPath))
+	mf, _ := ReadModuleManifest(filepath.Join(r.root, ManifestPath()))
 	if mf == nil {
 		return nil
 	}
@@ -413,7 +413,7 @@ func (r snapshotReader) files(dir string) (map[string][]byte, error) {
 }
 
 func (r snapshotReader) manifest() *ModuleManifest {
-	src, ok := r[ManifestPath]
+	src, ok := r[ManifestPath()]
 	if !ok {
 		return nil
 	}

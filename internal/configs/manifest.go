@@ -6,11 +6,13 @@ import (
 	"strings"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/datadir"
 )
 
 // ManifestPath is where init records the installed modules, as Terraform
-// does, relative to the working directory.
-const ManifestPath = ".terraform/modules/modules.json"
+// does: modules/modules.json in the data directory (.terraform, or
+// TF_DATA_DIR).
+func ManifestPath() string { return datadir.Join("modules", "modules.json") }
 
 // ModuleManifest is the content of modules.json: where each module call of
 // the configuration was installed.

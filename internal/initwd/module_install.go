@@ -19,11 +19,12 @@ import (
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/datadir"
 )
 
 // ModulesDir is where init installs remote module packages, one directory
-// per module call key, as Terraform does.
-var ModulesDir = filepath.Join(".terraform", "modules")
+// per module call key, as Terraform does: modules in the data directory.
+func ModulesDir() string { return datadir.Join("modules") }
 
 // Options configures InstallModules.
 type Options struct {
@@ -67,12 +68,12 @@ func InstallModules(ctx context.Context, root *configs.Module, opts Options) (ma
 			opts.Output("initializing_modules_message", "[reset][bold]Initializing modules...[reset]\n", "Initializing modules...")
 		}
 	}
-	old, err := configs.ReadModuleManifest(configs.ManifestPath)
+	old, err := configs.ReadModuleManifest(configs.ManifestPath())
 	if err != nil {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read modules manifest file",
-			Detail:   fmt.Sprintf("Error reading manifest for %s: %s.\n\nRemove the %s directory and run \"strata init\" again to install the modules afresh.", ModulesDir, err, ModulesDir),
+			Detail:   fmt.Sprintf("Error reading manifest for %s: %s.\n\nRemove the %s directory and run \"strata init\" again to install the modules afresh.", ModulesDir(), err, ModulesDir()),
 		}}
 	}
 	inst := &moduleInstaller{
@@ -216,7 +217,7 @@ func (i *moduleInstaller) installModule(call *configs.ModuleCall, p addrs.Module
 		}
 		i.forget(key)
 		// A package an earlier init cloned for this key is stale now.
-		os.RemoveAll(filepath.Join(ModulesDir, key))
+		os.RemoveAll(filepath.Join(ModulesDir(), key))
 		if !hasModuleFiles(dir) {
 			return moduleOrigin{}, "", hcl.Diagnostics{unreadableModuleDir(call, dir)}
 		}
@@ -234,7 +235,7 @@ func (i *moduleInstaller) installModule(call *configs.ModuleCall, p addrs.Module
 				Subject:  call.SourceRange.Ptr(),
 			}}
 		}
-		pkgDir := filepath.Join(ModulesDir, key)
+		pkgDir := filepath.Join(ModulesDir(), key)
 		origin := moduleOrigin{dir: pkgDir, pkgDir: pkgDir, pkgAddr: gs.display}
 		if gs.subdir != "" {
 			origin.dir = filepath.Join(pkgDir, filepath.FromSlash(gs.subdir))
@@ -315,14 +316,14 @@ func (i *moduleInstaller) writeManifest() error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(configs.ManifestPath), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(configs.ManifestPath()), 0o755); err != nil {
 		return err
 	}
-	tmp := configs.ManifestPath + ".tmp"
+	tmp := configs.ManifestPath() + ".tmp"
 	if err := os.WriteFile(tmp, src, 0o644); err != nil {
 		return err
 	}
-	return os.Rename(tmp, configs.ManifestPath)
+	return os.Rename(tmp, configs.ManifestPath())
 }
 
 func unreadableModuleDir(call *configs.ModuleCall, dir string) *hcl.Diagnostic {

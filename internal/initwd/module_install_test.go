@@ -164,7 +164,7 @@ func runModuleInstall(t *testing.T, upgrade bool) (string, hcl.Diagnostics) {
 // manifestRecords reads the manifest of the working directory.
 func manifestRecords(t *testing.T) []configs.ModuleRecord {
 	t.Helper()
-	mf, err := configs.ReadModuleManifest(configs.ManifestPath)
+	mf, err := configs.ReadModuleManifest(configs.ManifestPath())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestInstallModulesLocal(t *testing.T) {
 				}
 			}
 			if tc.wantRecords == nil {
-				if _, err := os.Stat(configs.ManifestPath); !os.IsNotExist(err) {
+				if _, err := os.Stat(configs.ManifestPath()); !os.IsNotExist(err) {
 					t.Errorf("a configuration without module calls got a manifest (%v)", err)
 				}
 				return

@@ -10,6 +10,7 @@ import (
 	version "github.com/hashicorp/go-version"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/datadir"
 	"github.com/strata-dev/strata/internal/providers"
 )
 
@@ -32,7 +33,7 @@ func PlatformDir() string { return runtime.GOOS + "_" + runtime.GOARCH }
 // for the running platform, sorted by address and then version. Entries
 // that do not fit the layout are skipped; a missing tree is no error.
 func FindInstalled(dir string) ([]Installed, error) {
-	root := filepath.Join(dir, ".terraform", "providers")
+	root := datadir.In(dir, "providers")
 	var out []Installed
 	hosts, err := os.ReadDir(root)
 	if os.IsNotExist(err) {

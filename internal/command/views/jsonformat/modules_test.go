@@ -105,7 +105,7 @@ output "full" {
   value = local.full
 }
 `,
-	configs.ManifestPath:             `{"Modules":[{"Key":"reg","Source":"example.com/acme/thing/test","Version":"1.2.3","Dir":".terraform/modules/reg"}]}`,
+	configs.ManifestPath():           `{"Modules":[{"Key":"reg","Source":"example.com/acme/thing/test","Version":"1.2.3","Dir":".terraform/modules/reg"}]}`,
 	".terraform/modules/reg/main.tf": `output "o" { value = 1 }`,
 }
 
