@@ -5,16 +5,19 @@ import (
 	"context"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/command/views/render"
 	"github.com/strata-dev/strata/internal/engine"
+	"github.com/strata-dev/strata/internal/plans"
 )
 
 type consoleOptions struct {
 	vars  varFlags
 	state stateFlags
+	plan  bool
 }
 
 func newConsoleCommand(d *Deps) *cobra.Command {
@@ -41,6 +44,7 @@ func newConsoleCommand(d *Deps) *cobra.Command {
 	}
 	fs := cmd.Flags()
 	opts.vars.register(fs)
+	fs.BoolVar(&opts.plan, "plan", false, "Create a new plan (as if running \"strata plan\") and then evaluate\nexpressions against its planned state, instead of evaluating against\nthe current state. You can use this to inspect the effects of\nconfiguration changes that haven't been applied yet.")
 	fs.StringVar(&opts.state.statePath, "state", "", "Legacy option for the local backend only: the path to the\nstate file to read. Defaults to \"terraform.tfstate\".")
 	return cmd
 }
@@ -53,7 +57,14 @@ func runConsole(ctx context.Context, d *Deps, opts *consoleOptions) error {
 	}
 	// The console only reads: release the lock at once.
 	op.release()
-	console, diags := op.engine.NewConsole(ctx, op.state, op.vars)
+	var console *engine.Console
+	var diags hcl.Diagnostics
+	if opts.plan {
+		op.engine.Hooks = nil // as Terraform, no progress lines: stdout is for results
+		console, diags = op.engine.NewPlanConsole(ctx, op.state, engine.PlanOpts{Mode: plans.NormalMode, Variables: op.vars})
+	} else {
+		console, diags = op.engine.NewConsole(ctx, op.state, op.vars)
+	}
 	if hasErrors(v, diags) {
 		return errReported
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestE2ENoColorEverywhere: every command takes -no-color, as in
@@ -150,4 +152,36 @@ func TestE2EGraphPlanAndFlags(t *testing.T) {
 	}
 	mustStrata(t, dir, 0, "graph", "-draw-cycles")
 	mustStrata(t, dir, 0, "refresh", "-compact-warnings", "-no-color")
+}
+
+// TestE2EConsolePlan: console -plan evaluates against the planned values
+// (a pending change shows its new value, a value only the apply can tell
+// is unknown), without the plan's progress lines, as terraform console
+// -plan does; compared with terraform when installed.
+func TestE2EConsolePlan(t *testing.T) {
+	exprs := []string{"terraform_data.o.triggers_replace", "terraform_data.a.triggers_replace", "terraform_data.o.input"}
+	run := func(bin string) []string {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"o\" {\n  triggers_replace = \"1\"\n}\nresource \"terraform_data\" \"a\" {\n  triggers_replace = terraform_data.o.id\n}\n")
+		if r := runIn(t, dir, "", bin, "apply", "-auto-approve", "-no-color"); r.code != 0 {
+			t.Fatalf("%s apply: %s", bin, r.stderr)
+		}
+		writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"o\" {\n  triggers_replace = \"2\"\n}\nresource \"terraform_data\" \"a\" {\n  triggers_replace = terraform_data.o.id\n}\n")
+		var outs []string
+		for _, e := range exprs {
+			r := runIn(t, dir, e+"\n", bin, "console", "-plan")
+			outs = append(outs, r.stdout)
+		}
+		return outs
+	}
+	got := run(strataBin)
+	want := []string{"\"2\"\n", "(known after apply)\n", "null\n"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("console -plan (-want +got)\n%s", diff)
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		if diff := cmp.Diff(run(tf), got); diff != "" {
+			t.Errorf("differs from terraform (-terraform +strata)\n%s", diff)
+		}
+	}
 }

@@ -98,3 +98,17 @@ func (c *Console) Eval(src string) (cty.Value, hcl.Diagnostics) {
 	}
 	return c.scope.EvalExpr(expr, cty.DynamicPseudoType)
 }
+
+// NewPlanConsole plans as Plan does and prepares a console whose
+// expressions see the planned values instead of the state's (console
+// -plan): resources as they would be after applying the plan, unknown
+// where only the apply can tell. A plan that fails returns its errors and
+// no console.
+func (e *Engine) NewPlanConsole(ctx context.Context, prevRun *states.State, opts PlanOpts) (*Console, hcl.Diagnostics) {
+	_, w, diags := e.plan(ctx, prevRun, opts)
+	if w == nil || diags.HasErrors() {
+		return nil, diags
+	}
+	scope := w.ev.scope(addrs.RootModuleInstance)
+	return &Console{scope: scope.WithFunction("type", typeFunction), ps: w.ps}, diags
+}

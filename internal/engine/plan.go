@@ -52,6 +52,13 @@ func (o PlanOpts) forceReplace(addr addrs.AbsResourceInstance) bool {
 // plan is nil; errors met while planning return what was planned so far,
 // with Errored set, so that it can be shown as Terraform shows it.
 func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts) (*plans.Plan, hcl.Diagnostics) {
+	plan, _, diags := e.plan(ctx, prevRun, opts)
+	return plan, diags
+}
+
+// plan is Plan, also returning the walk's walker (nil when planning did
+// not start), whose evaluator holds the planned values.
+func (e *Engine) plan(ctx context.Context, prevRun *states.State, opts PlanOpts) (*plans.Plan, *walker, hcl.Diagnostics) {
 	if prevRun == nil {
 		prevRun = states.New()
 	}
@@ -66,11 +73,11 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 		}
 	}
 	if missing.HasErrors() {
-		return nil, missing
+		return nil, nil, missing
 	}
 	if opts.GenerateConfigOut != "" && opts.Mode == plans.NormalMode {
 		if diags := addGeneratedResources(e.Config); diags.HasErrors() {
-			return nil, diags
+			return nil, nil, diags
 		}
 	}
 	if usesEphemeral(e.Config) {
@@ -78,7 +85,7 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 		// ephemeral values used where they are not allowed are reported
 		// before any ephemeral resource is opened.
 		if vdiags := e.Validate(ctx); vdiags.HasErrors() {
-			return nil, vdiags
+			return nil, nil, vdiags
 		}
 	}
 	working := prevRun.DeepCopy()
@@ -104,7 +111,7 @@ The -target option is not for routine use, and is provided only for exceptional 
 		})
 	}
 	if diags.HasErrors() {
-		return nil, diags
+		return nil, nil, diags
 	}
 	plan := &plans.Plan{Mode: opts.Mode, Changes: &plans.Changes{}, PrevRunState: prevRun, VariableValues: map[string]cty.Value{}, SkipRefresh: opts.SkipRefresh, Targets: opts.Targets, ForceReplace: opts.ForceReplace}
 	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, w.closeWhenDone(cg.g, pw.visit))...))
@@ -182,7 +189,7 @@ The -target option is not for routine use, and is provided only for exceptional 
 	recordEphemeralVariables(plan, e.Config.Module.Variables, opts.Variables)
 	w.ev.mu.RUnlock()
 	plan.Errored = diags.HasErrors()
-	return plan, diags
+	return plan, w, diags
 }
 
 // addOrphans adds a node for each resource in the state but not in the
