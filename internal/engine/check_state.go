@@ -2,26 +2,10 @@ package engine
 
 import (
 	"encoding/json"
-	"sort"
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/plans"
 )
-
-// stateCheckResult is one entry of the state file's "check_results", as
-// Terraform writes them after an apply.
-type stateCheckResult struct {
-	ObjectKind string             `json:"object_kind"`
-	ConfigAddr string             `json:"config_addr"`
-	Status     string             `json:"status"`
-	Objects    []stateCheckObject `json:"objects"`
-}
-
-type stateCheckObject struct {
-	ObjectAddr      string   `json:"object_addr"`
-	Status          string   `json:"status"`
-	FailureMessages []string `json:"failure_messages,omitempty"`
-}
 
 // applyCheckResults combines the checks an apply evaluated with those of
 // its plan (objects the apply left alone keep their planned result) and
@@ -55,35 +39,13 @@ func applyCheckResults(planned, applied []*plans.CheckResult) json.RawMessage {
 		}
 		byKey[key(r)] = merged
 	}
-	if len(byKey) == 0 {
-		return nil
-	}
-	out := make([]stateCheckResult, 0, len(byKey))
+	merged := make([]*plans.CheckResult, 0, len(byKey))
 	for _, r := range byKey {
-		sr := stateCheckResult{ObjectKind: stateCheckKind(r.Kind), ConfigAddr: r.ConfigAddr(), Status: string(r.Status)}
-		for _, i := range r.Instances {
-			o := stateCheckObject{ObjectAddr: r.Addr(i), Status: string(i.Status)}
-			if i.Status == plans.CheckFail {
-				o.FailureMessages = i.Problems
-			}
-			sr.Objects = append(sr.Objects, o)
-		}
-		sort.Slice(sr.Objects, func(a, b int) bool { return sr.Objects[a].ObjectAddr < sr.Objects[b].ObjectAddr })
-		out = append(out, sr)
+		merged = append(merged, r)
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a].ConfigAddr < out[b].ConfigAddr })
-	raw, err := json.Marshal(out)
+	raw, err := plans.EncodeStateChecks(merged)
 	if err != nil {
 		return nil
 	}
 	return raw
-}
-
-// stateCheckKind is the kind as the state file spells it: outputs are
-// "output" there, "output_value" in plan documents.
-func stateCheckKind(kind string) string {
-	if kind == plans.CheckKindOutput {
-		return "output"
-	}
-	return kind
 }

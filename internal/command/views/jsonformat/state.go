@@ -12,6 +12,7 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/lang/marks"
+	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/states"
 )
 
@@ -22,6 +23,7 @@ type stateDoc struct {
 	FormatVersion    string       `json:"format_version"`
 	TerraformVersion string       `json:"terraform_version,omitempty"`
 	Values           *stateValues `json:"values,omitempty"`
+	Checks           []check      `json:"checks,omitempty"`
 }
 
 // stateValues is the "values" of a state and the "planned_values" of a
@@ -76,6 +78,16 @@ func State(s *states.State, schema SchemaFunc, terraformVersion string) ([]byte,
 		}
 		doc.TerraformVersion = terraformVersion
 		doc.Values = vals
+	}
+	// As Terraform, the check results the last apply recorded.
+	if s != nil {
+		checks, err := plans.DecodeStateChecks(s.CheckResults)
+		if err != nil {
+			return nil, fmt.Errorf("the state's check results: %w", err)
+		}
+		if len(checks) > 0 {
+			doc.Checks = marshalChecks(checks)
+		}
 	}
 	return json.Marshal(doc)
 }
