@@ -1,11 +1,14 @@
 package command
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestE2EImportConfigDir: import -config=DIR reads the configuration from
@@ -43,6 +46,60 @@ func TestE2EImportConfigDir(t *testing.T) {
 	if tf, err := exec.LookPath("terraform"); err == nil {
 		if want := run(tf); want != got {
 			t.Errorf("state show differs from terraform's:\nstrata:\n%s\nterraform:\n%s", got, want)
+		}
+	}
+}
+
+// TestE2EImportRecordsOutputs: import records the root outputs it can
+// evaluate from the state, sensitive ones marked, as Terraform does.
+// (Terraform also records an output that refers to a resource not in the
+// state, as null; strata leaves it out.)
+func TestE2EImportRecordsOutputs(t *testing.T) {
+	config := `resource "terraform_data" "a" {}
+variable "v" {
+  default = "vv"
+}
+output "x" {
+  value = 1
+}
+output "id" {
+  value = terraform_data.a.id
+}
+output "s" {
+  value     = var.v
+  sensitive = true
+}
+`
+	run := func(bin string) map[string]any {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), config)
+		if r := runIn(t, dir, "", bin, "import", "-no-color", "terraform_data.a", "7c1b"); r.code != 0 {
+			t.Fatalf("%s import: %s", bin, r.stderr)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Outputs map[string]any `json:"outputs"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc.Outputs
+	}
+	got := run(strataBin)
+	want := map[string]any{
+		"x":  map[string]any{"value": 1.0, "type": "number"},
+		"id": map[string]any{"value": "7c1b", "type": "string"},
+		"s":  map[string]any{"value": "vv", "type": "string", "sensitive": true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("outputs after import (-want +got)\n%s", diff)
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		if diff := cmp.Diff(run(tf), got); diff != "" {
+			t.Errorf("differs from terraform (-terraform +strata)\n%s", diff)
 		}
 	}
 }

@@ -75,6 +75,11 @@ func runImport(ctx context.Context, d *Deps, opts *importOptions, addrStr, id st
 	if hasErrors(v, idiags) {
 		return errReported
 	}
+	// As Terraform, the state records the root outputs the import lets it
+	// evaluate.
+	for name, o := range op.engine.StateOutputs(ctx, newState, op.vars) {
+		newState.Outputs[name] = o
+	}
 	if err := op.mgr.Write(newState); err != nil {
 		v.Diagnostics(errorDiag("Failed to save state", err))
 		return errReported

@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/lang"
+	"github.com/strata-dev/strata/internal/lang/marks"
 	"github.com/strata-dev/strata/internal/states"
 )
 
@@ -111,4 +112,30 @@ func (e *Engine) NewPlanConsole(ctx context.Context, prevRun *states.State, opts
 	}
 	scope := w.ev.scope(addrs.RootModuleInstance)
 	return &Console{scope: scope.WithFunction("type", typeFunction), ps: w.ps}, diags
+}
+
+// StateOutputs evaluates the root module's outputs against state, as an
+// import leaves them in the state (Terraform records them too): those
+// whose value is known from the state and the variables. Outputs that
+// cannot be evaluated that way (they refer to something not in the state)
+// are left out; ephemeral ones are never recorded.
+func (e *Engine) StateOutputs(ctx context.Context, state *states.State, vars map[string]InputValue) map[string]*states.OutputValue {
+	c, diags := e.NewConsole(ctx, state, vars)
+	if c == nil || diags.HasErrors() {
+		return nil
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	out := map[string]*states.OutputValue{}
+	for name, o := range e.Config.Module.Outputs {
+		if o.Ephemeral {
+			continue
+		}
+		v, vdiags := c.scope.EvalExpr(o.Expr, cty.DynamicPseudoType)
+		if vdiags.HasErrors() || v.IsNull() || !v.IsWhollyKnown() || marks.ContainsEphemeral(v) {
+			continue
+		}
+		unmarked, paths := marks.Paths(v)
+		out[name] = &states.OutputValue{Value: unmarked, Sensitive: o.Sensitive || len(paths) > 0}
+	}
+	return out
 }
