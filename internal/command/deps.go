@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hashicorp/go-hclog"
+
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/cliconfig"
 	"github.com/strata-dev/strata/internal/depsfile"
@@ -38,6 +40,16 @@ type Deps struct {
 	noColor bool
 	// inmem holds the workspaces of an inmem backend for this process.
 	inmem *statemgr.InmemStore
+	// log is the core log (TF_LOG, TF_LOG_CORE), set up by Run.
+	log hclog.Logger
+}
+
+// logger is the core log; silent when Run did not set one up.
+func (d *Deps) logger() hclog.Logger {
+	if d.log == nil {
+		return hclog.NewNullLogger()
+	}
+	return d.log
 }
 
 // DefaultDeps returns Deps for the real process.
@@ -146,4 +158,14 @@ func devOverrideExecutable(dir, typ string) string {
 		}
 	}
 	return ""
+}
+
+// logOutput is where the core log goes when TF_LOG_PATH is not set: the
+// command's stderr, unless that is the process's own (then nil, which
+// lets TF_LOG_PATH choose).
+func (d *Deps) logOutput() io.Writer {
+	if d.Getenv("TF_LOG_PATH") != "" {
+		return nil
+	}
+	return d.Stderr
 }

@@ -3,11 +3,13 @@ package command
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/strata-dev/strata/internal/logging"
 	"github.com/strata-dev/strata/internal/providers/plugin"
 )
 
@@ -16,6 +18,14 @@ import (
 func Run(args []string, d *Deps) int {
 	// No plugin process outlives strata, whatever path the command takes.
 	defer plugin.CleanupClients()
+	log, logFile := logging.New(d.Getenv, "", d.logOutput(), "TF_LOG_CORE", "TF_LOG")
+	if logFile != nil {
+		defer logFile.Close()
+	}
+	d.log = log
+	log.Info(fmt.Sprintf("strata version: %s (implements Terraform %s)", d.Version, TerraformCompatVersion))
+	log.Info("Go runtime version: " + runtime.Version())
+	log.Info(fmt.Sprintf("CLI args: %#v", append([]string{"strata"}, args...)))
 	if _, err := plugin.ParseReattach(d.Getenv(plugin.ReattachEnv)); err != nil {
 		// As Terraform: every command refuses a value it cannot read.
 		fmt.Fprintln(d.Stderr, sentence(err))
@@ -30,6 +40,7 @@ func Run(args []string, d *Deps) int {
 		fmt.Fprintln(d.Stderr, sentence(err))
 		return 1
 	}
+	log.Info(fmt.Sprintf("CLI command args: %#v", args))
 	if chdir != "" {
 		if err := os.Chdir(chdir); err != nil {
 			fmt.Fprintf(d.Stderr, "Error handling -chdir option: %s\n", err)

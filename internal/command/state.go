@@ -335,7 +335,11 @@ func openState(ctx context.Context, d *Deps, mgr statemgr.Manager, f *stateFlags
 			}
 		}
 	}
+	d.logger().Debug("reading the state from " + mgr.String())
 	s, pending, err := mgr.Read()
+	if err == nil {
+		d.logger().Info(fmt.Sprintf("state of %s: lineage %q, serial %d, %d resources", mgr, s.Lineage, s.Serial, len(s.Resources)))
+	}
 	if err != nil {
 		release()
 		var empty *statemgr.EmptyStateError
@@ -365,8 +369,10 @@ func openState(ctx context.Context, d *Deps, mgr statemgr.Manager, f *stateFlags
 func saveState(d *Deps, mgr statemgr.Manager, s *states.State) hcl.Diagnostics {
 	err := mgr.EndJournal(s)
 	if err == nil {
+		d.logger().Info(fmt.Sprintf("state written to %s: serial %d, %d resources", mgr, s.Serial, len(s.Resources)))
 		return nil
 	}
+	d.logger().Error(fmt.Sprintf("writing the state to %s: %s", mgr, err))
 	data, encErr := statefile.Write(s)
 	if encErr == nil {
 		encErr = os.WriteFile("errored.tfstate", data, 0o600)

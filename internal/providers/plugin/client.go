@@ -16,6 +16,7 @@ import (
 	plugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
+	"github.com/strata-dev/strata/internal/logging"
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/providers/plugin/proto/tfplugin5"
 	"github.com/strata-dev/strata/internal/providers/plugin/proto/tfplugin6"
@@ -204,38 +205,9 @@ func CleanupClients() {
 var cleanupOnce sync.Once
 
 // defaultLogger builds the logger for plugin output from TF_LOG_PROVIDER
-// (or TF_LOG): off when unset, JSON lines for TF_LOG=JSON, and TRACE for a
-// level it does not know, as Terraform does.
+// (or TF_LOG) and TF_LOG_PATH, as Terraform does.
 func defaultLogger(o options) (hclog.Logger, *os.File) {
-	level := o.getenv("TF_LOG_PROVIDER")
-	if level == "" {
-		level = o.getenv("TF_LOG")
-	}
-	if level == "" || strings.EqualFold(level, "off") {
-		return hclog.New(&hclog.LoggerOptions{Name: "provider", Level: hclog.Off, Output: io.Discard}), nil
-	}
-	json := strings.EqualFold(level, "json")
-	lvl := hclog.LevelFromString(level)
-	if json || lvl == hclog.NoLevel {
-		lvl = hclog.Trace
-	}
-	out := o.logOutput
-	var file *os.File
-	if out == nil {
-		out = os.Stderr
-		if path := o.getenv("TF_LOG_PATH"); path != "" {
-			f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
-			if err == nil {
-				out, file = f, f
-			}
-		}
-	}
-	return hclog.New(&hclog.LoggerOptions{
-		Name:       "provider",
-		Level:      lvl,
-		Output:     out,
-		JSONFormat: json,
-	}), file
+	return logging.New(o.getenv, "provider", o.logOutput, "TF_LOG_PROVIDER", "TF_LOG")
 }
 
 // maxMessageSize bounds one gRPC message. The default of 4 MiB is too
