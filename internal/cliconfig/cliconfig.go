@@ -315,7 +315,7 @@ func (cfg *Config) DevOverrideWarning(forInit bool) hcl.Diagnostics {
 // found there, the origin registry for all others, and the packages
 // already in .terraform/providers.
 func ProviderSource(cfg *Config, getenv func(string) string, creds getproviders.Credentials, providersDir string) (getproviders.Source, hcl.Diagnostics) {
-	reg := &getproviders.Registry{Services: cfg.Hosts, Credentials: creds}
+	reg := getproviders.NewRegistry(cfg.Hosts, creds, getenv)
 	if cfg.Methods == nil {
 		local := getproviders.DirSource(getproviders.ImpliedMirrors(getenv))
 		return getproviders.MultiSource{

@@ -120,7 +120,7 @@ func runProvidersLock(ctx context.Context, d *Deps, opts *providersLockOptions) 
 		source = nm
 	default:
 		// The origin registries, whatever provider_installation says.
-		source = &getproviders.Registry{Services: cli.Hosts, Credentials: creds}
+		source = getproviders.NewRegistry(cli.Hosts, creds, d.Getenv)
 	}
 	cfg, _, ldiags := loadConfig(v)
 	if hasErrors(v, ldiags) {
@@ -236,7 +236,7 @@ func runProvidersMirror(ctx context.Context, d *Deps, opts *providersMirrorOptio
 	creds := cli.Tokens(os.Environ())
 	// As in Terraform, the packages come from the origin registries,
 	// whatever provider_installation says.
-	source := &getproviders.Registry{Services: cli.Hosts, Credentials: creds}
+	source := getproviders.NewRegistry(cli.Hosts, creds, d.Getenv)
 	cfg, _, ldiags := loadConfig(v)
 	if hasErrors(v, ldiags) {
 		return errReported

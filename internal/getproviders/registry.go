@@ -10,8 +10,10 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/go-version"
 
@@ -28,13 +30,41 @@ type Registry struct {
 	Services map[string]map[string]string
 	// Credentials are the tokens sent to the hosts they are for.
 	Credentials Credentials
+	// DiscoveryRetries is how many times a failed discovery request
+	// (no answer, or a server error) is tried again.
+	DiscoveryRetries int
+	// Timeout bounds each request to the registry's API (not package
+	// downloads); 0 means none.
+	Timeout time.Duration
 
 	mu        sync.Mutex
 	discovery map[string]map[string]any
 }
 
+// NewRegistry returns the registry source for services (from the CLI
+// configuration's host blocks) and credentials, with the settings
+// Terraform reads from the environment: TF_REGISTRY_DISCOVERY_RETRY,
+// retries of a failed discovery request (default 1), and
+// TF_REGISTRY_CLIENT_TIMEOUT, seconds allowed per API request (default 10).
+func NewRegistry(services map[string]map[string]string, creds Credentials, getenv func(string) string) *Registry {
+	r := &Registry{Services: services, Credentials: creds, DiscoveryRetries: 1, Timeout: 10 * time.Second}
+	if n, err := strconv.Atoi(getenv("TF_REGISTRY_DISCOVERY_RETRY")); err == nil && n >= 0 {
+		r.DiscoveryRetries = n
+	}
+	if n, err := strconv.Atoi(getenv("TF_REGISTRY_CLIENT_TIMEOUT")); err == nil && n > 0 {
+		r.Timeout = time.Duration(n) * time.Second
+	}
+	return r
+}
+
 func (r *Registry) client() *http.Client {
-	return r.Credentials.Client(r.Client)
+	c := r.Credentials.Client(r.Client)
+	if r.Timeout > 0 {
+		withTimeout := *c
+		withTimeout.Timeout = r.Timeout
+		c = &withTimeout
+	}
+	return c
 }
 
 // unauthorized turns a 401 or 403 answer from host into ErrUnauthorized.
@@ -86,31 +116,44 @@ func (r *Registry) serviceURL(ctx context.Context, host, service string) (*url.U
 	return base.ResolveReference(u), nil
 }
 
+// discover fetches a host's discovery document, trying again up to
+// DiscoveryRetries times when the host does not answer or fails.
 func (r *Registry) discover(ctx context.Context, u *url.URL) (map[string]any, error) {
+	for attempt := 0; ; attempt++ {
+		doc, retry, err := r.discoverOnce(ctx, u)
+		if err == nil || !retry || attempt >= r.DiscoveryRetries || ctx.Err() != nil {
+			return doc, err
+		}
+	}
+}
+
+// discoverOnce makes one discovery request; retry says whether a failure
+// may be worth trying again.
+func (r *Registry) discoverOnce(ctx context.Context, u *url.URL) (map[string]any, bool, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	req.Header.Set("Accept", "application/json")
 	resp, err := r.client().Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("failed to request discovery document: %w", err)
+		return nil, true, fmt.Errorf("failed to request discovery document: %w", err)
 	}
 	defer resp.Body.Close()
 	switch resp.StatusCode {
 	case http.StatusOK:
 	case http.StatusNotFound:
-		return map[string]any{}, nil
+		return map[string]any{}, false, nil
 	case http.StatusUnauthorized, http.StatusForbidden:
-		return nil, statusError{url: u.String(), status: resp.Status, code: resp.StatusCode}
+		return nil, false, statusError{url: u.String(), status: resp.Status, code: resp.StatusCode}
 	default:
-		return nil, fmt.Errorf("failed to request discovery document: %s", resp.Status)
+		return nil, resp.StatusCode >= 500, fmt.Errorf("failed to request discovery document: %s", resp.Status)
 	}
 	doc := map[string]any{}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&doc); err != nil {
-		return nil, fmt.Errorf("failed to decode discovery document: %w", err)
+		return nil, false, fmt.Errorf("failed to decode discovery document: %w", err)
 	}
-	return doc, nil
+	return doc, false, nil
 }
 
 // getJSON fetches u into v; a 404 is reported as found=false.
