@@ -49,8 +49,9 @@ func Read(src []byte) (*states.State, error) {
 		}
 		s.Outputs[name] = ov
 	}
+	deps := depCache{}
 	for _, rs := range sv.Resources {
-		if err := readResource(s, rs); err != nil {
+		if err := readResource(s, rs, deps); err != nil {
 			return nil, err
 		}
 	}
@@ -69,7 +70,7 @@ func decodeOutput(o outputStateV4) (*states.OutputValue, error) {
 	return &states.OutputValue{Value: v, Sensitive: o.Sensitive}, nil
 }
 
-func readResource(s *states.State, rs resourceStateV4) error {
+func readResource(s *states.State, rs resourceStateV4, deps depCache) error {
 	var mode addrs.ResourceMode
 	switch rs.Mode {
 	case "managed":
@@ -132,9 +133,12 @@ func readResource(s *states.State, rs resourceStateV4) error {
 		if obj.SensitivePaths, err = decodePaths(is.SensitiveAttributes); err != nil {
 			return fmt.Errorf("instance %s: %w", iaddr, err)
 		}
+		if len(is.Dependencies) > 0 {
+			obj.Dependencies = make([]addrs.AbsResource, 0, len(is.Dependencies))
+		}
 		for _, d := range is.Dependencies {
-			dep, diags := addrs.ParseAbsResourceStr(d)
-			if diags.HasErrors() {
+			dep, err := deps.parse(d)
+			if err != nil {
 				return fmt.Errorf("instance %s has invalid dependency %q", iaddr, d)
 			}
 			obj.Dependencies = append(obj.Dependencies, dep)
@@ -183,4 +187,21 @@ func keyJSON(k addrs.InstanceKey) any {
 	default:
 		return nil
 	}
+}
+
+// depCache parses each distinct dependency address of a state once: a
+// state lists the same few addresses many times over, since every object
+// records everything it depends on.
+type depCache map[string]addrs.AbsResource
+
+func (c depCache) parse(s string) (addrs.AbsResource, error) {
+	if dep, ok := c[s]; ok {
+		return dep, nil
+	}
+	dep, diags := addrs.ParseAbsResourceStr(s)
+	if diags.HasErrors() {
+		return addrs.AbsResource{}, diags
+	}
+	c[s] = dep
+	return dep, nil
 }
