@@ -74,6 +74,43 @@ func ParseModuleInstance(trav hcl.Traversal) (ModuleInstance, bool) {
 	return mi, len(mi) > 0
 }
 
+// SplitModuleInstance splits an address such as module.a[0].output.o
+// into its module instance (module.a[0]) and the names that follow it
+// (output, o); an address with no module steps has the root module.
+func SplitModuleInstance(s string) (ModuleInstance, []string, bool) {
+	trav, diags := hclsyntax.ParseTraversalAbs([]byte(s), "", hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil, nil, false
+	}
+	i := 0
+	for i+1 < len(trav) && stepName(trav[i]) == "module" {
+		end := i + 2
+		if end < len(trav) {
+			if _, ok := trav[end].(hcl.TraverseIndex); ok {
+				end++
+			}
+		}
+		if end >= len(trav) {
+			break
+		}
+		i = end
+	}
+	var mi ModuleInstance
+	if i > 0 {
+		var ok bool
+		if mi, ok = ParseModuleInstance(trav[:i]); !ok {
+			return nil, nil, false
+		}
+	}
+	var names []string
+	for _, t := range trav[i:] {
+		if n := stepName(t); n != "" {
+			names = append(names, n)
+		}
+	}
+	return mi, names, true
+}
+
 func stepName(s hcl.Traverser) string {
 	switch s := s.(type) {
 	case hcl.TraverseRoot:

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-
 	"github.com/strata-dev/strata/internal/addrs"
 )
 
@@ -110,50 +107,13 @@ func DecodeStateChecks(raw json.RawMessage) ([]*CheckResult, error) {
 	return out, nil
 }
 
-// splitModule splits an address such as module.a[0].output.o into its
-// module instance and the names after it (output, o).
+// splitModule is addrs.SplitModuleInstance with an error.
 func splitModule(s string) (addrs.ModuleInstance, []string, error) {
-	trav, diags := hclsyntax.ParseTraversalAbs([]byte(s), "", hcl.InitialPos)
-	if diags.HasErrors() {
-		return nil, nil, fmt.Errorf("invalid address: %s", diags.Error())
-	}
-	var names []string
-	i := 0
-	for i+1 < len(trav) && stepName(trav[i]) == "module" {
-		end := i + 2
-		if end < len(trav) {
-			if _, ok := trav[end].(hcl.TraverseIndex); ok {
-				end++
-			}
-		}
-		if end >= len(trav) {
-			break
-		}
-		i = end
-	}
-	var mi addrs.ModuleInstance
-	if i > 0 {
-		var ok bool
-		if mi, ok = addrs.ParseModuleInstance(trav[:i]); !ok {
-			return nil, nil, fmt.Errorf("invalid module address in %s", s)
-		}
-	}
-	for _, t := range trav[i:] {
-		if n := stepName(t); n != "" {
-			names = append(names, n)
-		}
+	mi, names, ok := addrs.SplitModuleInstance(s)
+	if !ok {
+		return nil, nil, fmt.Errorf("invalid address %q", s)
 	}
 	return mi, names, nil
-}
-
-func stepName(t hcl.Traverser) string {
-	switch t := t.(type) {
-	case hcl.TraverseRoot:
-		return t.Name
-	case hcl.TraverseAttr:
-		return t.Name
-	}
-	return ""
 }
 
 // stateCheckKind is the kind as the state file spells it: outputs are
