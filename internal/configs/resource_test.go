@@ -524,11 +524,11 @@ data "terraform_remote_state" "a" {
 data "terraform_remote_state" "a" {
   lifecycle {
     precondition {
-      condition     = true
+      condition     = var.ok
       error_message = "x"
     }
     postcondition {
-      condition     = true
+      condition     = self.outputs != null
       error_message = "y"
     }
   }
@@ -538,6 +538,11 @@ data "terraform_remote_state" "a" {
 				Addr: "data.terraform_remote_state.a", ProviderLocal: "terraform", Config: []string{},
 				DeclRange: "main.tf:2,1-2,34", TypeRange: "main.tf:2,6-2,30",
 			}},
+			// Not checked yet, and said so rather than silently skipped.
+			wantDiags: []diag{
+				{Severity: "warning", Summary: "Condition not checked", Subject: "main.tf:4,5-4,17"},
+				{Severity: "warning", Summary: "Condition not checked", Subject: "main.tf:8,5-8,18"},
+			},
 		},
 		"duplicate data lifecycle": {
 			src: `
