@@ -220,23 +220,9 @@ func (r *Resource) decodeLifecycle(block *hcl.Block) hcl.Diagnostics {
 			}
 		}
 		pre, post, cdiags := decodeConditionBlocks(content.Blocks)
-		diags = append(diags, cdiags...)
-		if r.Mode == addrs.EphemeralResourceMode {
-			r.Preconditions = append(r.Preconditions, pre...)
-			r.Postconditions = append(r.Postconditions, post...)
-			return diags
-		}
-		// Not evaluated yet for data resources: say so rather than
-		// silently skip a guard the configuration relies on.
-		for _, rule := range append(pre, post...) {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagWarning,
-				Summary:  "Condition not checked",
-				Detail:   "strata does not check preconditions and postconditions of data resources yet; this condition is ignored. Terraform checks it.",
-				Subject:  rule.DeclRange.Ptr(),
-			})
-		}
-		return diags
+		r.Preconditions = append(r.Preconditions, pre...)
+		r.Postconditions = append(r.Postconditions, post...)
+		return append(diags, cdiags...)
 	}
 	lc := r.Managed
 	if attr, ok := content.Attributes["create_before_destroy"]; ok {

@@ -538,11 +538,6 @@ data "terraform_remote_state" "a" {
 				Addr: "data.terraform_remote_state.a", ProviderLocal: "terraform", Config: []string{},
 				DeclRange: "main.tf:2,1-2,34", TypeRange: "main.tf:2,6-2,30",
 			}},
-			// Not checked yet, and said so rather than silently skipped.
-			wantDiags: []diag{
-				{Severity: "warning", Summary: "Condition not checked", Subject: "main.tf:4,5-4,17"},
-				{Severity: "warning", Summary: "Condition not checked", Subject: "main.tf:8,5-8,18"},
-			},
 		},
 		"duplicate data lifecycle": {
 			src: `

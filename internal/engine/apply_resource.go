@@ -158,10 +158,20 @@ func (aw *applyWalk) applyDataInstance(ctx context.Context, n *resourceNode, rt 
 		return unknown, diags
 	}
 	unmarked, paths := marks.Paths(config)
+	if n.cfg.Check == "" {
+		pdiags := aw.checkPreconditions(n, addr, x.keyData(addr.Resource.Key))
+		diags = append(diags, pdiags...)
+		if pdiags.HasErrors() {
+			return unknown, diags
+		}
+	}
 	v, rdiags := readDataSource(ctx, aw.walker, n, rt, addr, unmarked, paths)
 	diags = append(diags, rdiags...)
 	if rdiags.HasErrors() {
 		return unknown, diags
+	}
+	if n.cfg.Check == "" {
+		diags = append(diags, aw.checkPostconditions(n, addr, x.keyData(addr.Resource.Key), v)...)
 	}
 	if aw.e.Recorder != nil {
 		if obj := aw.state.Object(addr); obj != nil {

@@ -109,6 +109,12 @@ func (w *walker) declareCheckable(finished bool) {
 				w.checks.declare(checkObject{kind: plans.CheckKindResource, module: c.Path, resource: r.Addr()}, finished)
 			}
 		}
+		for _, key := range sortedKeys(m.DataResources) {
+			r := m.DataResources[key]
+			if r.Check == "" && len(r.Preconditions)+len(r.Postconditions) > 0 {
+				w.checks.declare(checkObject{kind: plans.CheckKindResource, module: c.Path, resource: r.Addr()}, finished)
+			}
+		}
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/lang"
 	"github.com/strata-dev/strata/internal/plans"
 )
@@ -13,15 +14,25 @@ import (
 // checkPreconditions evaluates a resource's lifecycle preconditions for
 // one instance.
 func (w *walker) checkPreconditions(n *resourceNode, addr addrs.AbsResourceInstance, key lang.InstanceKeyData) hcl.Diagnostics {
-	if n.cfg.Managed == nil {
-		return nil
-	}
+	pre, _ := resourceConditions(n)
 	var diags hcl.Diagnostics
 	scope := w.ev.scope(addr.Module).WithKey(key)
-	for _, rule := range n.cfg.Managed.Preconditions {
+	for _, rule := range pre {
 		diags = append(diags, w.rule(resourceCheck(n), addr.Module, addr.Resource.Key, scope, rule.Condition, rule.ErrorMessage, "Resource precondition failed", "")...)
 	}
 	return diags
+}
+
+// resourceConditions are a managed or data resource's lifecycle
+// preconditions and postconditions.
+func resourceConditions(n *resourceNode) (pre, post []*configs.CheckRule) {
+	if n.cfg.Managed != nil {
+		return n.cfg.Managed.Preconditions, n.cfg.Managed.Postconditions
+	}
+	if n.addr.Resource.Mode == addrs.DataResourceMode {
+		return n.cfg.Preconditions, n.cfg.Postconditions
+	}
+	return nil, nil
 }
 
 func resourceCheck(n *resourceNode) checkObject {
@@ -32,12 +43,13 @@ func resourceCheck(n *resourceNode) checkObject {
 // to the instance's planned or new value. Conditions still unknown during
 // plan are checked after apply.
 func (w *walker) checkPostconditions(n *resourceNode, addr addrs.AbsResourceInstance, key lang.InstanceKeyData, self cty.Value) hcl.Diagnostics {
-	if n.cfg.Managed == nil || len(n.cfg.Managed.Postconditions) == 0 {
+	_, post := resourceConditions(n)
+	if len(post) == 0 {
 		return nil
 	}
 	var diags hcl.Diagnostics
 	scope := w.ev.scope(addr.Module).WithKey(key).WithSelf(self)
-	for _, rule := range n.cfg.Managed.Postconditions {
+	for _, rule := range post {
 		diags = append(diags, w.rule(resourceCheck(n), addr.Module, addr.Resource.Key, scope, rule.Condition, rule.ErrorMessage, "Resource postcondition failed", "")...)
 	}
 	return diags

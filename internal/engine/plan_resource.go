@@ -424,6 +424,13 @@ func (pw *planWalk) planDataInstance(ctx context.Context, n *resourceNode, rt *r
 		return unknown, pw.checkNested(n, addr.Module, diags)
 	}
 	unmarked, paths := marks.Paths(config)
+	if n.cfg.Check == "" {
+		pdiags := pw.checkPreconditions(n, addr, x.keyData(key))
+		diags = append(diags, pdiags...)
+		if pdiags.HasErrors() {
+			return unknown, diags
+		}
+	}
 	reason := plans.ReasonNone
 	switch {
 	case !unmarked.IsWhollyKnown():
@@ -453,6 +460,8 @@ func (pw *planWalk) planDataInstance(ctx context.Context, n *resourceNode, rt *r
 			Addr: addr, ProviderAddr: rt.provider, Action: plans.Read, Reason: reason,
 			Before: cty.NullVal(rt.schema.ImpliedType()), After: plannedDataObject(rt.schema, unmarked),
 		})
+		// Postconditions on what only the apply will read are unknown.
+		diags = append(diags, pw.checkPostconditions(n, addr, x.keyData(key), plannedDataObject(rt.schema, unmarked))...)
 		return plannedDataObject(rt.schema, unmarked), diags
 	}
 	v, rdiags := readDataSource(ctx, pw.walker, n, rt, addr, unmarked, paths)
@@ -460,6 +469,7 @@ func (pw *planWalk) planDataInstance(ctx context.Context, n *resourceNode, rt *r
 	if rdiags.HasErrors() {
 		return unknown, diags
 	}
+	diags = append(diags, pw.checkPostconditions(n, addr, x.keyData(key), v)...)
 	return v, diags
 }
 
