@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -109,6 +110,8 @@ func TestE2EProvidersLockNetMirror(t *testing.T) {
 
 // sortedObtained sorts the "- Obtained" lines of a flattened output, which
 // Terraform prints in map order.
+var obtainedSep = regexp.MustCompile(`\s*- Obtained\s*`)
+
 func sortedObtained(s string) string {
 	paras := strings.Split(s, "\n\n")
 	for i, p := range paras {
@@ -116,9 +119,11 @@ func sortedObtained(s string) string {
 			continue
 		}
 		head, rest, _ := strings.Cut(p, "- Obtained")
-		items := strings.Split("- Obtained"+rest, " - Obtained")
+		// Terraform prints these lines in no fixed order, and separated
+		// by a space or a line break depending on the output's layout.
+		items := obtainedSep.Split(rest, -1)
 		for j := range items {
-			items[j] = strings.TrimPrefix(strings.TrimSpace(items[j]), "- Obtained")
+			items[j] = strings.TrimSpace(items[j])
 		}
 		sort.Strings(items)
 		paras[i] = head + strings.Join(items, " | ")
@@ -223,5 +228,13 @@ func TestE2EProvidersMirror(t *testing.T) {
 		if got, want := readFile(t, filepath.Join(idir, ".terraform.lock.hcl")), readFile(t, filepath.Join(itdir, ".terraform.lock.hcl")); tr.code != 0 || string(got) != string(want) {
 			t.Errorf("lock files differ after -fs-mirror:\nstrata:\n%s\nterraform (%d):\n%s\n%s", got, tr.code, want, tr.stdout)
 		}
+	}
+}
+
+func TestSortedObtained(t *testing.T) {
+	a := "- Fetching x...\n\n- Obtained p checksums for windows_amd64; Additional\n- Obtained p checksums for linux_amd64; All"
+	b := "- Fetching x...\n\n- Obtained p checksums for linux_amd64; All - Obtained p checksums for windows_amd64; Additional"
+	if sortedObtained(a) != sortedObtained(b) {
+		t.Errorf("the order of Obtained lines still matters:\n%q\n%q", sortedObtained(a), sortedObtained(b))
 	}
 }
