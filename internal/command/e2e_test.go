@@ -108,11 +108,16 @@ func workdir(t *testing.T, name string) string {
 
 var uuidRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 
+// elapsedRe matches the time progress lines report, which depends on how
+// loaded the machine is.
+var elapsedRe = regexp.MustCompile(` complete after [0-9]+(m[0-9]+)?s`)
+
 // normalize makes output comparable: ids replaced, trailing spaces gone,
 // and progress lines (printed in whatever order concurrent operations
 // finish) sorted within each run of them.
 func normalize(s string) string {
 	s = uuidRe.ReplaceAllString(s, "<uuid>")
+	s = elapsedRe.ReplaceAllString(s, " complete after <t>")
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
