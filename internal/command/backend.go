@@ -260,9 +260,7 @@ configuration or state have been made.`,
 //
 // A backend block init never recorded is an error until init has run, as
 // in Terraform: tools rely on commands failing in a directory that was
-// never initialised. The pg and http backends are still used as written
-// without init (an older leniency their tests rely on), unless local state
-// exists that they would hide.
+// never initialised.
 func resolveBackend(mod *configs.Module) (*backendConfig, hcl.Diagnostics) {
 	saved, diags := readBackendState()
 	if diags.HasErrors() {
@@ -284,9 +282,6 @@ func resolveBackend(mod *configs.Module) (*backendConfig, hcl.Diagnostics) {
 		return nil, diags
 	}
 	if saved == nil {
-		if (cfg.Type == "pg" || cfg.Type == "http") && !localStateExists(nil) {
-			return cfg, diags
-		}
 		return nil, append(diags, backendInitRequired(",", fmt.Sprintf("Initial configuration of the requested backend %q", cfg.Type))...)
 	}
 	if saved.Type != cfg.Type {

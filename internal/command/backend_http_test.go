@@ -197,7 +197,7 @@ func TestE2EHTTPBadConfig(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		writeFile(t, filepath.Join(dir, "main.tf"), "terraform {\n  backend \"http\" {\n    "+tc.block+"\n  }\n}\n")
-		r := runEnv(t, dir, []string{"TF_HTTP_ADDRESS="}, strataBin, "plan", "-no-color")
+		r := runEnv(t, dir, []string{"TF_HTTP_ADDRESS="}, strataBin, "init", "-no-color")
 		if r.code == 0 || !strings.Contains(flat(r.stderr), tc.want) {
 			t.Errorf("%s: exit %d, want an error containing %q\n%s", tc.block, r.code, tc.want, r.stderr)
 		}
@@ -206,6 +206,9 @@ func TestE2EHTTPBadConfig(t *testing.T) {
 	srv := newHTTPStateServer(t, "", "")
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), "terraform {\n  backend \"http\" {}\n}\nresource \"terraform_data\" \"a\" {}\n")
+	if r := runEnv(t, dir, []string{"TF_HTTP_ADDRESS=" + srv.url}, strataBin, "init", "-no-color"); r.code != 0 {
+		t.Fatalf("init with TF_HTTP_ADDRESS: %s", r.stderr)
+	}
 	if r := runEnv(t, dir, []string{"TF_HTTP_ADDRESS=" + srv.url}, strataBin, "apply", "-auto-approve", "-no-color"); r.code != 0 {
 		t.Fatalf("apply with TF_HTTP_ADDRESS: %s", r.stderr)
 	}

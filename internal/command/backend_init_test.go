@@ -233,6 +233,7 @@ func TestE2EMigrateStateSingleAndConflict(t *testing.T) {
 	// Someone else's state already in pg.
 	other := t.TempDir()
 	writeFile(t, filepath.Join(other, "main.tf"), pgBackendConfig(conn, body+"resource \"terraform_data\" \"b\" {}\n"))
+	mustStrata(t, other, 0, "init", "-no-color")
 	mustStrata(t, other, 0, "apply", "-auto-approve", "-no-color")
 	theirs, _ := readPGState(t, conn, "terraform_remote_state", "default")
 

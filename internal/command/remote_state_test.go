@@ -35,11 +35,15 @@ output "list" {
   value = [1, 2]
 }
 `, conn))
+	mustStrata(t, pgProducer, 0, "init", "-no-color")
 	mustStrata(t, pgProducer, 0, "apply", "-auto-approve", "-no-color")
 	mustStrata(t, pgProducer, 0, "workspace", "new", "-no-color", "w2")
 	mustStrata(t, pgProducer, 0, "apply", "-auto-approve", "-no-color")
 	httpProducer := t.TempDir()
 	writeFile(t, filepath.Join(httpProducer, "main.tf"), httpBackendConfig(srv.url, "output \"name\" {\n  value = \"over-http\"\n}\n"))
+	if r := runEnv(t, httpProducer, []string{"TF_HTTP_USERNAME=ci", "TF_HTTP_PASSWORD=s3cret"}, strataBin, "init", "-no-color"); r.code != 0 {
+		t.Fatalf("http producer init: %s%s", r.stdout, r.stderr)
+	}
 	if r := runEnv(t, httpProducer, []string{"TF_HTTP_USERNAME=ci", "TF_HTTP_PASSWORD=s3cret"}, strataBin, "apply", "-auto-approve", "-no-color"); r.code != 0 {
 		t.Fatalf("http producer: %s%s", r.stdout, r.stderr)
 	}
