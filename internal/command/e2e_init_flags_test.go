@@ -392,3 +392,68 @@ func TestE2EInitParentModuleSource(t *testing.T) {
 		t.Errorf("terraform init with source \"..\": %s", tr.stdout)
 	}
 }
+
+// TestE2EInitUpgradeKeepsLockedChecksums: init -upgrade that selects the
+// version already locked keeps the lock file's checksums (those of other
+// platforms too), reuses a matching installed package, and so neither
+// rewrites the lock file nor warns that it is incomplete, as Terraform
+// does; a locked version the constraints no longer allow is reported after
+// the "Reusing previous version" line, as in Terraform.
+func TestE2EInitUpgradeKeepsLockedChecksums(t *testing.T) {
+	env := fsMirror(t, "1.0.0", "1.1.0")
+	const other = `"h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",`
+	sdir, tdir := twinDirs(t, map[string]string{"main.tf": requireProvider("thing", "example.com/acme/thing", "")})
+	_, haveTF := terraformEnv(t, tdir, env, "init", "-no-color")
+	if r := strataEnv(t, sdir, env, "init", "-no-color"); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	for _, dir := range []string{sdir, tdir} {
+		lock := filepath.Join(dir, ".terraform.lock.hcl")
+		writeFile(t, lock, strings.Replace(string(readFile(t, lock)), "hashes = [\n", "hashes = [\n    "+other+"\n", 1))
+	}
+	for _, step := range []string{"installed", "not installed"} {
+		if step == "not installed" {
+			for _, dir := range []string{sdir, tdir} {
+				if err := os.RemoveAll(filepath.Join(dir, ".terraform")); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		r := strataEnv(t, sdir, env, "init", "-no-color", "-upgrade")
+		if r.code != 0 {
+			t.Fatalf("%s: init -upgrade: %+v", step, r)
+		}
+		out := flat(r.stdout)
+		if strings.Contains(out, "Incomplete lock file information") || strings.Contains(out, "has made some changes") {
+			t.Errorf("%s: init -upgrade reports a changed lock file:\n%s", step, r.stdout)
+		}
+		if step == "installed" && !strings.Contains(out, "- Using previously-installed example.com/acme/thing v1.1.0") {
+			t.Errorf("%s: init -upgrade does not reuse the installed package:\n%s", step, r.stdout)
+		}
+		if lock := string(readFile(t, filepath.Join(sdir, ".terraform.lock.hcl"))); !strings.Contains(lock, other) {
+			t.Errorf("%s: init -upgrade dropped a locked checksum:\n%s", step, lock)
+		}
+		if !haveTF {
+			continue
+		}
+		tr, _ := terraformEnv(t, tdir, env, "init", "-no-color", "-upgrade")
+		if got, want := paragraphs(r.stdout), paragraphs(tr.stdout); got != want {
+			t.Errorf("%s: output differs\nstrata:\n%s\nterraform:\n%s", step, got, want)
+		}
+		if got, want := readFile(t, filepath.Join(sdir, ".terraform.lock.hcl")), readFile(t, filepath.Join(tdir, ".terraform.lock.hcl")); string(got) != string(want) {
+			t.Errorf("%s: lock files differ:\nstrata:\n%s\nterraform:\n%s", step, got, want)
+		}
+	}
+
+	files := map[string]string{"main.tf": requireProvider("thing", "example.com/acme/thing", "1.0.0")}
+	writeTree(t, sdir, files)
+	writeTree(t, tdir, files)
+	r := strataEnv(t, sdir, env, "init", "-no-color")
+	if r.code != 1 || !strings.Contains(r.stdout, "- Reusing previous version of example.com/acme/thing from the dependency lock file") ||
+		!strings.Contains(flat(r.stderr), "does not match configured version constraint 1.0.0") {
+		t.Errorf("init with a locked version the constraint excludes: %+v", r)
+	}
+	if tr, ok := terraformEnv(t, tdir, env, "init", "-no-color"); ok && paragraphs(r.stdout+r.stderr) != paragraphs(tr.stdout) {
+		t.Errorf("output differs\nstrata:\n%s\nterraform:\n%s", paragraphs(r.stdout+r.stderr), paragraphs(tr.stdout))
+	}
+}

@@ -172,10 +172,19 @@ func TestE2EInitInstallsFromPluginDir(t *testing.T) {
 	if r.code != 1 || !strings.Contains(flat(r.stderr), "doesn't match any of the checksums previously recorded in the dependency lock file") {
 		t.Fatalf("checksum mismatch: %+v", r)
 	}
-	// -upgrade selects again and records the package's checksum.
-	mustStrata(t, dir, 0, "init", "-no-color", "-upgrade", "-plugin-dir="+mirror)
+	// -upgrade selecting the same version still holds the package to the
+	// checksums locked for it, as in Terraform.
+	r = strata(t, dir, "init", "-no-color", "-upgrade", "-plugin-dir="+mirror)
+	if r.code != 1 || !strings.Contains(flat(r.stderr), "doesn't match any of the checksums previously recorded in the dependency lock file") {
+		t.Fatalf("checksum mismatch with -upgrade: %+v", r)
+	}
+	// Without the lock file, init records the package's checksum again.
+	if err := os.Remove(filepath.Join(dir, ".terraform.lock.hcl")); err != nil {
+		t.Fatal(err)
+	}
+	mustStrata(t, dir, 0, "init", "-no-color", "-plugin-dir="+mirror)
 	if got := string(readFile(t, filepath.Join(dir, ".terraform.lock.hcl"))); !strings.Contains(got, lock[strings.Index(lock, `"h1:`):strings.Index(lock, `"h1:`)+50]) {
-		t.Fatalf("-upgrade did not record the package's checksum:\n%s", got)
+		t.Fatalf("init did not record the package's checksum:\n%s", got)
 	}
 	// A provider nowhere to be found is a clear error.
 	writeFile(t, filepath.Join(dir, "extra.tf"), `resource "nope_thing" "x" {}`)

@@ -78,17 +78,17 @@ func (in *Installer) Install(ctx context.Context, p addrs.Provider, constraints 
 		if err != nil {
 			return nil, errorDiag("Invalid dependency lock file", fmt.Errorf("the version %q recorded for %s is not a valid version", lock.Version, p.ForDisplay()))
 		}
+		// As in Terraform, the line comes before the constraint check
+		// that may fail.
+		in.log(fmt.Sprintf("- Reusing previous version of %s from the dependency lock file\n", p.ForDisplay()), p.ForDisplay()+": Reusing previous version from the dependency lock file")
 		if constraints != nil && !constraints.Check(lv) {
 			return nil, queryFailed(p, fmt.Errorf("locked provider %s %s does not match configured version constraint %s; must use strata init -upgrade to allow selection of new versions", p.String(), lv, cstr))
 		}
 		locked = lv
-		in.log(fmt.Sprintf("- Reusing previous version of %s from the dependency lock file\n", p.ForDisplay()), p.ForDisplay()+": Reusing previous version from the dependency lock file")
 		// A package already installed that matches the lock file needs
 		// no source at all.
-		installed := getproviders.PackageDir(in.Dir, getproviders.PackageMeta{Provider: p, Version: lv, Platform: getproviders.Platform()})
-		if h, err := getproviders.Hash(installed); err == nil && getproviders.HasExecutable(installed, p.Type) && lock.HasHash(h) {
-			in.alreadyInstalled(p, lv)
-			return &depsfile.Lock{Provider: p, Version: lv.String(), Constraints: keptConstraints(prior, lv, cstr), Hashes: lock.Hashes}, nil
+		if nl := in.reuseInstalled(p, lv, prior, cstr); nl != nil {
+			return nl, nil
 		}
 	} else if cstr == "" {
 		in.log(fmt.Sprintf("- Finding latest version of %s...\n", p.ForDisplay()), p.ForDisplay()+": Finding latest version...")
@@ -127,9 +127,18 @@ func (in *Installer) Install(ctx context.Context, p addrs.Provider, constraints 
 	if err != nil {
 		return nil, append(diags, installFailed(p, selected, err)...)
 	}
+	// The checksums recorded for the selected version still hold, with
+	// -upgrade too when it selects the version locked before: as in
+	// Terraform, a package already installed that matches them is kept,
+	// and the lock entry keeps them (those of other platforms included).
 	var allowed []string
-	if lock != nil && lock.Version == selected.String() {
-		allowed = lock.Hashes
+	if prior != nil && prior.Version == selected.String() {
+		allowed = prior.Hashes
+		if in.Upgrade {
+			if nl := in.reuseInstalled(p, selected, prior, cstr); nl != nil {
+				return nl, diags
+			}
+		}
 	}
 	target := getproviders.PackageDir(in.Dir, meta)
 	var dir string
@@ -201,6 +210,21 @@ func keptConstraints(prior *depsfile.Lock, selected *version.Version, cstr strin
 		return cstr
 	}
 	return prior.Constraints
+}
+
+// reuseInstalled returns the lock entry for v, keeping prior's checksums,
+// when the package installed in Dir for this platform matches one of
+// them; nil when it must be installed.
+func (in *Installer) reuseInstalled(p addrs.Provider, v *version.Version, prior *depsfile.Lock, cstr string) *depsfile.Lock {
+	installed := getproviders.PackageDir(in.Dir, getproviders.PackageMeta{Provider: p, Version: v, Platform: getproviders.Platform()})
+	if !getproviders.HasExecutable(installed, p.Type) {
+		return nil
+	}
+	if h, err := getproviders.Hash(installed); err != nil || !prior.HasHash(h) {
+		return nil
+	}
+	in.alreadyInstalled(p, v)
+	return &depsfile.Lock{Provider: p, Version: v.String(), Constraints: keptConstraints(prior, v, cstr), Hashes: prior.Hashes}
 }
 
 // alreadyInstalled prints that an installed package is kept.
