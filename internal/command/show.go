@@ -85,10 +85,20 @@ func runShow(ctx context.Context, d *Deps, opts *showOptions) error {
 // jsonSchemas looks up resource type schemas for the JSON documents,
 // fetching each provider's schema at most once.
 func jsonSchemas(ctx context.Context, d *Deps) jsonformat.SchemaFunc {
+	schemas, _ := jsonSchemaLookups(ctx, d)
+	return schemas
+}
+
+// jsonSchemaLookups returns jsonSchemas' lookup and one for the versions
+// of the same schemas, sharing the providers' schemas.
+func jsonSchemaLookups(ctx context.Context, d *Deps) (jsonformat.SchemaFunc, jsonformat.SchemaVersionFunc) {
 	e := &engine.Engine{Providers: d.Providers(".")}
 	return func(p addrs.AbsProviderConfig, mode addrs.ResourceMode, typeName string) *configschema.Block {
-		return e.ResourceSchema(ctx, p.Provider, mode, typeName)
-	}
+			return e.ResourceSchema(ctx, p.Provider, mode, typeName)
+		}, func(p addrs.Provider, mode addrs.ResourceMode, typeName string) (uint64, bool) {
+			s, ok := e.ResourceTypeSchema(ctx, p, mode, typeName)
+			return uint64(s.Version), ok
+		}
 }
 
 // showStateJSON prints the JSON state document of s.
@@ -222,7 +232,8 @@ func showPlanJSON(ctx context.Context, d *Deps, v *views.View, path string) erro
 		// at the end of planning.
 		stamp = st.ModTime()
 	}
-	data, err := jsonformat.Plan(c.Plan, cfg, jsonSchemas(ctx, d), jsonformat.PlanOptions{TerraformVersion: TerraformCompatVersion, Timestamp: stamp})
+	schemas, versions := jsonSchemaLookups(ctx, d)
+	data, err := jsonformat.Plan(c.Plan, cfg, schemas, jsonformat.PlanOptions{TerraformVersion: TerraformCompatVersion, Timestamp: stamp, SchemaVersion: versions})
 	if err != nil {
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to marshal plan to json", Detail: err.Error()}})
 		return errReported

@@ -70,20 +70,28 @@ func (c *schemaCache) put(p addrs.Provider, s *providers.GetProviderSchemaRespon
 // fetched by earlier operations or fetching them now. It returns nil when
 // the provider or type is unknown.
 func (e *Engine) ResourceSchema(ctx context.Context, provider addrs.Provider, mode addrs.ResourceMode, typeName string) *configschema.Block {
+	s, _ := e.ResourceTypeSchema(ctx, provider, mode, typeName)
+	return s.Block
+}
+
+// ResourceTypeSchema is ResourceSchema with the version of the schema; ok
+// is false when the provider or type is unknown.
+func (e *Engine) ResourceTypeSchema(ctx context.Context, provider addrs.Provider, mode addrs.ResourceMode, typeName string) (schema providers.Schema, ok bool) {
 	s, ok := e.schemas.get(provider)
 	if !ok {
 		ps := newProviderSet(e.Providers, &e.schemas)
 		defer ps.closeAll(context.WithoutCancel(ctx))
 		var err error
 		if s, err = ps.schema(ctx, addrs.AbsProviderConfig{Provider: provider}); err != nil {
-			return nil
+			return providers.Schema{}, false
 		}
 	}
 	types := s.ResourceTypes
 	if mode == addrs.DataResourceMode {
 		types = s.DataSources
 	}
-	return types[typeName].Block
+	schema, ok = types[typeName]
+	return schema, ok
 }
 
 // InputValue is a root module variable value supplied by the user.

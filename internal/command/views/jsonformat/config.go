@@ -53,12 +53,21 @@ type configResource struct {
 	Name    string `json:"name,omitempty"`
 	// ProviderConfigKey is the key of the resource's provider
 	// configuration in "provider_config".
-	ProviderConfigKey string         `json:"provider_config_key,omitempty"`
-	Expressions       map[string]any `json:"expressions,omitempty"`
-	SchemaVersion     uint64         `json:"schema_version"`
-	CountExpression   *expression    `json:"count_expression,omitempty"`
-	ForEachExpression *expression    `json:"for_each_expression,omitempty"`
-	DependsOn         []string       `json:"depends_on,omitempty"`
+	ProviderConfigKey string              `json:"provider_config_key,omitempty"`
+	Provisioners      []configProvisioner `json:"provisioners,omitempty"`
+	Expressions       map[string]any      `json:"expressions,omitempty"`
+	SchemaVersion     uint64              `json:"schema_version"`
+	CountExpression   *expression         `json:"count_expression,omitempty"`
+	ForEachExpression *expression         `json:"for_each_expression,omitempty"`
+	DependsOn         []string            `json:"depends_on,omitempty"`
+}
+
+// configProvisioner is a provisioner block of a resource: its type and
+// its arguments (without when, on_failure and connection, as in
+// Terraform).
+type configProvisioner struct {
+	Type        string         `json:"type"`
+	Expressions map[string]any `json:"expressions,omitempty"`
 }
 
 type configVariable struct {
@@ -68,9 +77,9 @@ type configVariable struct {
 }
 
 // marshalConfiguration describes the module tree cfg is the root of.
-func marshalConfiguration(cfg *configs.Config, p *plans.Plan, schemaFn SchemaFunc) *configuration {
+func marshalConfiguration(cfg *configs.Config, p *plans.Plan, schemaFn SchemaFunc, versionFn SchemaVersionFunc) *configuration {
 	pcs := marshalProviderConfigs(cfg)
-	root := marshalModuleConfig(cfg, schemaVersions(p), schemaFn)
+	root := marshalModuleConfig(cfg, &schemaVersions{recorded: recordedSchemaVersions(p), lookup: versionFn}, schemaFn)
 	normalizeProviderKeys(root, pcs)
 	for key, pc := range pcs {
 		if pc.parentKey != "" {
@@ -86,7 +95,7 @@ func marshalConfiguration(cfg *configs.Config, p *plans.Plan, schemaFn SchemaFun
 
 // marshalModuleConfig describes one module of the tree and, through its
 // module calls, the modules below it.
-func marshalModuleConfig(c *configs.Config, versions map[string]uint64, schemaFn SchemaFunc) *configModule {
+func marshalModuleConfig(c *configs.Config, versions *schemaVersions, schemaFn SchemaFunc) *configModule {
 	mod := &configModule{Resources: marshalConfigResources(c, versions, schemaFn)}
 	if len(c.Module.Outputs) > 0 {
 		mod.Outputs = map[string]*configOutput{}
@@ -121,7 +130,7 @@ func marshalModuleConfig(c *configs.Config, versions map[string]uint64, schemaFn
 // marshalModuleCall describes a module block: its arguments that set
 // the called module's variables, its repetition and dependencies, and
 // the called module (empty when it was not loaded).
-func marshalModuleCall(call *configs.ModuleCall, child *configs.Config, versions map[string]uint64, schemaFn SchemaFunc) *configModuleCall {
+func marshalModuleCall(call *configs.ModuleCall, child *configs.Config, versions *schemaVersions, schemaFn SchemaFunc) *configModuleCall {
 	if child == nil {
 		return &configModuleCall{Module: &configModule{}}
 	}
@@ -146,12 +155,13 @@ func marshalModuleCall(call *configs.ModuleCall, child *configs.Config, versions
 
 // marshalConfigResources describes the resource blocks of one module,
 // managed resources before data resources, each by address.
-func marshalConfigResources(c *configs.Config, versions map[string]uint64, schemaFn SchemaFunc) []*configResource {
+func marshalConfigResources(c *configs.Config, versions *schemaVersions, schemaFn SchemaFunc) []*configResource {
 	var ret []*configResource
 	for _, rs := range []map[string]*configs.Resource{c.Module.ManagedResources, c.Module.DataResources} {
 		for _, key := range sortedKeys(rs) {
 			r := rs[key]
-			schema := schemaFn(addrs.AbsProviderConfig{Provider: c.Module.ProviderForLocalName(r.ProviderLocalName())}, r.Mode, r.Type)
+			provider := c.Module.ProviderForLocalName(r.ProviderLocalName())
+			schema := schemaFn(addrs.AbsProviderConfig{Provider: provider}, r.Mode, r.Type)
 			cr := &configResource{
 				Address:           r.Addr().String(),
 				Mode:              r.Mode.StateName(),
@@ -159,8 +169,13 @@ func marshalConfigResources(c *configs.Config, versions map[string]uint64, schem
 				Name:              r.Name,
 				ProviderConfigKey: moduleProviderKey(c.Path, resourceProviderKey(r)),
 				Expressions:       marshalExpressions(r.Config, schema),
-				SchemaVersion:     versions[addrs.ConfigResource{Module: c.Path, Resource: r.Addr()}.String()],
+				SchemaVersion:     versions.of(c.Path, r, provider),
 				DependsOn:         dependsOn(r.DependsOn),
+			}
+			if r.Managed != nil {
+				for _, p := range r.Managed.Provisioners {
+					cr.Provisioners = append(cr.Provisioners, configProvisioner{Type: p.Type, Expressions: marshalExpressions(p.Config, nil)})
+				}
 			}
 			cr.CountExpression, cr.ForEachExpression = repetition(r.Count, r.ForEach)
 			ret = append(ret, cr)
@@ -195,10 +210,27 @@ func dependsOn(ts []hcl.Traversal) []string {
 	return ret
 }
 
-// schemaVersions maps resources, by their address in the configuration
-// (module.a.module.b.TYPE.NAME), to the schema version of their type, as
-// the plan's changes or the prior state record it.
-func schemaVersions(p *plans.Plan) map[string]uint64 {
+// schemaVersions gives the "schema_version" of resources: their type's
+// current version, as Terraform gives it, or, when the provider's schema
+// cannot be had, the version the plan recorded.
+type schemaVersions struct {
+	recorded map[string]uint64
+	lookup   SchemaVersionFunc
+}
+
+func (v *schemaVersions) of(module addrs.Module, r *configs.Resource, provider addrs.Provider) uint64 {
+	if v.lookup != nil {
+		if version, ok := v.lookup(provider, r.Mode, r.Type); ok {
+			return version
+		}
+	}
+	return v.recorded[addrs.ConfigResource{Module: module, Resource: r.Addr()}.String()]
+}
+
+// recordedSchemaVersions maps resources, by their address in the
+// configuration (module.a.module.b.TYPE.NAME), to the schema version of
+// their type, as the plan's changes or the prior state record it.
+func recordedSchemaVersions(p *plans.Plan) map[string]uint64 {
 	ret := map[string]uint64{}
 	if p.PriorState != nil {
 		for _, r := range p.PriorState.Resources {

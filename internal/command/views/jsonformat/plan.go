@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/states"
@@ -89,7 +90,16 @@ type PlanOptions struct {
 	// Timestamp is when the plan was made; the zero time leaves
 	// "timestamp" out.
 	Timestamp time.Time
+	// SchemaVersion gives the current schema version of resource types,
+	// for the "schema_version" of resources in "configuration"; without
+	// it, or for a type it does not know, the version the plan recorded
+	// for the resource is used.
+	SchemaVersion SchemaVersionFunc
 }
+
+// SchemaVersionFunc returns the version of a resource type's schema; ok
+// is false when the provider or the type is unknown.
+type SchemaVersionFunc func(provider addrs.Provider, mode addrs.ResourceMode, typeName string) (version uint64, ok bool)
 
 // Plan renders a plan as Terraform's JSON plan document. cfg is the
 // configuration the plan was made from (its "configuration"): the root
@@ -140,7 +150,7 @@ func Plan(p *plans.Plan, cfg *configs.Config, schema SchemaFunc, opts PlanOption
 		return nil, err
 	}
 	if cfg != nil {
-		doc.Configuration = marshalConfiguration(cfg, p, schema)
+		doc.Configuration = marshalConfiguration(cfg, p, schema, opts.SchemaVersion)
 		doc.RelevantAttributes = relevantAttributes(cfg, p, schema)
 	}
 	doc.Checks = marshalChecks(p.Checks)
