@@ -3,6 +3,7 @@ package command
 import (
 	"encoding/json"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -159,4 +160,91 @@ func dig(t *testing.T, v any, keys ...string) any {
 		v = m[k]
 	}
 	return v
+}
+
+// TestE2EPlanConfigurationProviderKeys: a called module's resources point
+// at the caller's provider configuration when the caller knows the
+// provider by the same local name, and at the module's own entry when it
+// does not (even if the caller has the provider under another name), as
+// in Terraform's "configuration".
+func TestE2EPlanConfigurationProviderKeys(t *testing.T) {
+	mirror := testProviderMirrorV5(t)
+	req := func(name string) string {
+		return "terraform {\n  required_providers {\n    " + name + " = { source = \"strata/stratav5\" }\n  }\n}\n"
+	}
+	thing := func(name, provider string) string {
+		return "resource \"stratav5_thing\" \"" + name + "\" {\n  provider = " + provider + "\n  name     = \"x\"\n}\n"
+	}
+	tests := map[string]struct {
+		files map[string]string
+		// keys are the provider_config_key of each resource, by the
+		// module calls down to it.
+		keys map[string]string
+	}{
+		"same local name": {
+			files: map[string]string{
+				"main.tf":     req("v5") + "module \"m\" {\n  source = \"./mod\"\n}\n",
+				"mod/main.tf": req("v5") + thing("inner", "v5"),
+			},
+			keys: map[string]string{"m": "v5"},
+		},
+		"other local names": {
+			files: map[string]string{
+				"main.tf":     req("v5") + "provider \"v5\" {\n  prefix = \"p\"\n}\nmodule \"a\" {\n  source = \"./a\"\n}\n",
+				"a/main.tf":   req("mid") + thing("mid", "mid") + "module \"b\" {\n  source = \"./b\"\n}\n",
+				"a/b/main.tf": req("low") + thing("low", "low"),
+			},
+			keys: map[string]string{"a": "module.a:mid", "a/b": "module.a.module.b:low"},
+		},
+		"type name in the module": {
+			files: map[string]string{
+				"main.tf":     req("v5") + "module \"m\" {\n  source = \"./mod\"\n}\n",
+				"mod/main.tf": req("stratav5") + thing("inner", "stratav5"),
+			},
+			keys: map[string]string{"m": "stratav5"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			run := func(bin string) map[string]any {
+				t.Helper()
+				dir := t.TempDir()
+				writeTree(t, dir, tc.files)
+				if r := runIn(t, dir, "", bin, "init", "-no-color", "-plugin-dir="+mirror); r.code != 0 {
+					t.Fatalf("%s init: %s%s", bin, r.stdout, r.stderr)
+				}
+				if r := runIn(t, dir, "", bin, "plan", "-no-color", "-out=p.plan"); r.code != 0 {
+					t.Fatalf("%s plan: %s%s", bin, r.stdout, r.stderr)
+				}
+				r := runIn(t, dir, "", bin, "show", "-json", "p.plan")
+				var doc struct {
+					Configuration map[string]any `json:"configuration"`
+				}
+				if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+					t.Fatalf("%s show -json: %v\n%s%s", bin, err, r.stdout, r.stderr)
+				}
+				return doc.Configuration
+			}
+			got := run(strataBin)
+			for calls, want := range tc.keys {
+				path := []string{"root_module"}
+				for _, c := range strings.Split(calls, "/") {
+					path = append(path, "module_calls", c, "module")
+				}
+				res := dig(t, got, append(path, "resources")...).([]any)
+				if key := res[0].(map[string]any)["provider_config_key"]; key != want {
+					t.Errorf("module %s: provider_config_key %v, want %s", calls, key, want)
+				}
+				pcs := got["provider_config"].(map[string]any)
+				if _, ok := pcs[want]; !ok {
+					t.Errorf("module %s: no provider_config entry %s: %v", calls, want, pcs)
+				}
+			}
+			if tf, err := exec.LookPath("terraform"); err == nil {
+				if diff := cmp.Diff(run(tf), got); diff != "" {
+					t.Errorf("configuration differs from terraform's (-terraform +strata)\n%s", diff)
+				}
+			}
+		})
+	}
 }

@@ -90,7 +90,11 @@ func marshalProviderConfigs(cfg *configs.Config) map[string]*providerConfig {
 			}
 			pc := &providerConfig{Name: name, FullName: fqn.String(), VersionConstraint: constraintString(reqs[fqn]), ModuleAddress: c.Path.String()}
 			if c.Parent != nil {
-				pc.parentKey = sourceProviderKey(m, moduleProviderKey(c.Parent.Path, fqn.Type), fqn.String())
+				// As in Terraform, the caller's configuration this one
+				// stands for is looked up by the same local name (the
+				// caller may know the provider by another), and when it
+				// has none of that name, the entry stays the module's own.
+				pc.parentKey = sourceProviderKey(m, moduleProviderKey(c.Parent.Path, name), fqn.String())
 			}
 			m[key] = pc
 		}
