@@ -7,10 +7,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // httpStateServer is an in-memory server of the http backend's protocol
@@ -279,5 +282,48 @@ output "b" {
 	r = terraform(1, "plan")
 	if !strings.Contains(r.stderr, "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee") {
 		t.Errorf("terraform under a held lock:\n%s", r.stderr)
+	}
+}
+
+// TestE2EHTTPWorkspaceCommands: the http backend has one state, so the
+// workspace commands other than show fail as Terraform's do, with its
+// plain message and exit code 1.
+func TestE2EHTTPWorkspaceCommands(t *testing.T) {
+	tf, hasTF := exec.LookPath("terraform")
+	cmds := [][]string{
+		{"workspace", "list"}, {"workspace", "show"}, {"workspace", "new", "x"}, {"workspace", "select", "default"},
+		{"workspace", "select", "x"}, {"workspace", "select", "-or-create", "x"}, {"workspace", "delete", "x"},
+	}
+	run := func(bin string) []string {
+		srv := newHTTPStateServer(t, "", "")
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), httpBackendConfig(srv.url, "resource \"terraform_data\" \"a\" {}\n"))
+		if r := runIn(t, dir, "", bin, "init", "-no-color"); r.code != 0 {
+			t.Fatalf("%s init: %s", bin, r.stderr)
+		}
+		var out []string
+		for _, c := range cmds {
+			r := runIn(t, dir, "", bin, c...)
+			out = append(out, fmt.Sprintf("%s: exit %d\n%s%s", strings.Join(c, " "), r.code, r.stdout, r.stderr))
+		}
+		return out
+	}
+	got := run(strataBin)
+	want := []string{
+		"workspace list: exit 1\n\x1b[31mworkspaces not supported\x1b[0m\x1b[0m\n",
+		"workspace show: exit 0\ndefault\n",
+		"workspace new x: exit 1\n\x1b[31mFailed to get configured named states: workspaces not supported\x1b[0m\x1b[0m\n",
+		"workspace select default: exit 1\n\x1b[31mworkspaces not supported\x1b[0m\x1b[0m\n",
+		"workspace select x: exit 1\n\x1b[31mworkspaces not supported\x1b[0m\x1b[0m\n",
+		"workspace select -or-create x: exit 1\n\x1b[31mworkspaces not supported\x1b[0m\x1b[0m\n",
+		"workspace delete x: exit 1\n\x1b[31mworkspaces not supported\x1b[0m\x1b[0m\n",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("wrong result (-want +got):\n%s", diff)
+	}
+	if hasTF == nil {
+		if diff := cmp.Diff(run(tf), got); diff != "" {
+			t.Errorf("differs from terraform (-terraform +strata):\n%s", diff)
+		}
 	}
 }

@@ -113,6 +113,19 @@ func backendWorkspaces(ctx context.Context, d *Deps, be *backendConfig) ([]strin
 	}
 }
 
+// singleStateBackend reports, with Terraform's plain error text on
+// stderr, that the configured backend has a single state (http), so that
+// the workspace commands other than show cannot work there. prefix is
+// what Terraform puts before the error (for "workspace new").
+func singleStateBackend(v *views.View, mod *configs.Module, prefix string) bool {
+	be, diags := resolveBackend(mod)
+	if diags.HasErrors() || be.typeName() != "http" {
+		return false // errors are reported by workspaces
+	}
+	fmt.Fprint(v.Stderr, v.Colorize("[red]"+prefix+"workspaces not supported[reset]")+"\n")
+	return true
+}
+
 func withDefault(names []string) []string {
 	out := []string{statemgr.DefaultWorkspace}
 	for _, n := range names {
@@ -132,6 +145,9 @@ func runWorkspaceList(ctx context.Context, d *Deps) error {
 	diags = dropNoConfigFiles(diags)
 	mod := rootOf(cfg)
 	if hasErrors(v, diags) {
+		return errReported
+	}
+	if singleStateBackend(v, mod, "") {
 		return errReported
 	}
 	names, wdiags := workspaces(ctx, d, mod)
@@ -174,6 +190,9 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 	diags = dropNoConfigFiles(diags)
 	mod := rootOf(cfg)
 	if hasErrors(v, diags) {
+		return errReported
+	}
+	if singleStateBackend(v, mod, "Failed to get configured named states: ") {
 		return errReported
 	}
 	names, wdiags := workspaces(ctx, d, mod)
@@ -231,6 +250,9 @@ func runWorkspaceSelect(ctx context.Context, d *Deps, name string, orCreate, noC
 	if hasErrors(v, diags) {
 		return errReported
 	}
+	if singleStateBackend(v, mod, "") {
+		return errReported
+	}
 	names, wdiags := workspaces(ctx, d, mod)
 	if hasErrors(v, wdiags) {
 		return errReported
@@ -261,6 +283,9 @@ func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColo
 	diags = dropNoConfigFiles(diags)
 	mod := rootOf(cfg)
 	if hasErrors(v, diags) {
+		return errReported
+	}
+	if singleStateBackend(v, mod, "") {
 		return errReported
 	}
 	if name == statemgr.DefaultWorkspace {
