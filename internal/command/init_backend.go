@@ -129,6 +129,13 @@ func initBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.Modul
 			// As Terraform does, the local copies are emptied (their
 			// .backup keeps them) so that nobody works from them by
 			// mistake. strata keeps those the user chose not to copy.
+			// A local backend that keeps one of the workspaces in the
+			// same file as the default one (the same path, or the same
+			// workspace directory with workspaces besides default):
+			// then none is emptied, as in Terraform.
+			if cfg.Type == "local" && localPathsConflict(nil, cfg) {
+				copied = nil
+			}
 			for _, ws := range copied {
 				if err := emptyLocalState(localStatePath(nil, ws)); err != nil {
 					diags = append(diags, errorDiag("Failed to empty the migrated local state", err)...)
@@ -314,6 +321,12 @@ func (bi *backendInit) confirm(query, description string) (bool, hcl.Diagnostics
 // destination now holds the source's state.
 func (bi *backendInit) copyWorkspace(from, to *backendConfig, src, dst string, force bool) (bool, hcl.Diagnostics) {
 	srcType, dstType := from.typeName(), to.typeName()
+	if srcType == "local" && dstType == "local" && sameFile(localStatePath(from, src), localStatePath(to, dst)) {
+		// Two local backends sharing a workspace directory (another
+		// path only), or a default path (another workspace directory
+		// only), keep that workspace in one file: it is already there.
+		return true, nil
+	}
 	srcMgr, diags := bi.workspaceManager(from, src)
 	if diags.HasErrors() {
 		return false, diags
@@ -440,5 +453,27 @@ func tempStateFile(s *states.State) (string, func()) {
 func sameLocalPaths(a, b *backendConfig) bool {
 	pa, da := localPaths(a)
 	pb, db := localPaths(b)
-	return filepath.Clean(pa) == filepath.Clean(pb) && filepath.Clean(da) == filepath.Clean(db)
+	return sameFile(pa, pb) && sameFile(da, db)
+}
+
+// localPathsConflict reports whether the local backend b keeps any
+// workspace of the local backend a (nil: the default) in the same file.
+func localPathsConflict(a, b *backendConfig) bool {
+	for _, ws := range localWorkspaces(a) {
+		if sameFile(localStatePath(a, ws), localStatePath(b, ws)) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameFile reports whether two paths, relative to the working directory
+// or absolute, name the same file.
+func sameFile(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	ab, err2 := filepath.Abs(b)
+	if err1 != nil || err2 != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return aa == ab
 }
