@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // fsMirror makes a filesystem mirror holding unpacked packages of
@@ -455,5 +458,112 @@ func TestE2EInitUpgradeKeepsLockedChecksums(t *testing.T) {
 	}
 	if tr, ok := terraformEnv(t, tdir, env, "init", "-no-color"); ok && paragraphs(r.stdout+r.stderr) != paragraphs(tr.stdout) {
 		t.Errorf("output differs\nstrata:\n%s\nterraform:\n%s", paragraphs(r.stdout+r.stderr), paragraphs(tr.stdout))
+	}
+}
+
+// TestE2EInitPhasesMatchTerraform: init reports the built-in providers,
+// then selects every provider's version, then installs them, as Terraform
+// does; a provider that cannot be found does not stop the others from
+// being installed, and the error lists the directories searched, as
+// Terraform's does. Terraform's order within a phase is random: lines are
+// compared phase by phase, as sets.
+func TestE2EInitPhasesMatchTerraform(t *testing.T) {
+	root := t.TempDir()
+	for _, p := range []string{"example.com/acme/thing/1.0.0", "zzz.com/acme/zed/1.0.0"} {
+		dir := filepath.Join(root, "mirror", filepath.FromSlash(p), hostPlatform)
+		name := strings.Split(p, "/")[2]
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "terraform-provider-"+name+"_v1.0.0"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cli := filepath.Join(root, "cli.tfrc")
+	writeFile(t, cli, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", filepath.Join(root, "mirror")))
+	env := []string{"TF_CLI_CONFIG_FILE=" + cli}
+	cfg := `resource "terraform_data" "x" {}
+terraform {
+  required_providers {
+    zed   = { source = "zzz.com/acme/zed" }
+    thing = { source = "example.com/acme/thing" }
+    nope  = { source = "example.com/acme/nope" }
+  }
+}
+`
+	// phases splits init's output into its progress lines by phase (as
+	// sorted sets) and the rest.
+	phases := func(t *testing.T, out string) (builtin, query, install []string, rest string) {
+		t.Helper()
+		last := 0
+		var other []string
+		for _, l := range strings.Split(out, "\n") {
+			phase := 0
+			switch {
+			case strings.Contains(l, " is built in to "):
+				builtin, phase = append(builtin, l), 1
+			case strings.HasPrefix(l, "- Finding ") || strings.HasPrefix(l, "- Reusing "):
+				query, phase = append(query, l), 2
+			case strings.HasPrefix(l, "- Install") || strings.HasPrefix(l, "- Using previously"):
+				install, phase = append(install, l), 3
+			default:
+				other = append(other, l)
+			}
+			if phase != 0 {
+				if phase < last {
+					t.Errorf("%q comes after a line of a later phase:\n%s", l, out)
+				}
+				last = phase
+			}
+		}
+		sort.Strings(builtin)
+		sort.Strings(query)
+		sort.Strings(install)
+		return builtin, query, install, strings.Join(other, "\n")
+	}
+	sdir, tdir := twinDirs(t, map[string]string{"main.tf": cfg})
+	for _, step := range []string{"missing provider", "reinit"} {
+		if step == "reinit" {
+			// Without the missing provider: the others are reused.
+			cfg = strings.Replace(cfg, "    nope  = { source = \"example.com/acme/nope\" }\n", "", 1)
+			writeFile(t, filepath.Join(sdir, "main.tf"), cfg)
+			writeFile(t, filepath.Join(tdir, "main.tf"), cfg)
+			if r := strataEnv(t, sdir, env, "init", "-no-color"); r.code != 0 {
+				t.Fatalf("init: %+v", r)
+			}
+			terraformEnv(t, tdir, env, "init", "-no-color")
+		}
+		r := strataEnv(t, sdir, env, "init", "-no-color")
+		out := r.stdout + r.stderr
+		b, q, i, rest := phases(t, out)
+		if step == "missing provider" {
+			if r.code != 1 || len(b) != 1 || len(q) != 3 || len(i) != 4 ||
+				!strings.Contains(flat(rest), "not found in any of the search locations - "+filepath.Join(root, "mirror")) ||
+				!strings.Contains(rest, "\n\n  - "+filepath.Join(root, "mirror")) {
+				t.Errorf("%s: exit %d:\n%s", step, r.code, out)
+			}
+			for _, p := range []string{"example.com/acme/thing", "zzz.com/acme/zed"} {
+				if _, err := os.Stat(filepath.Join(sdir, ".terraform", "providers", filepath.FromSlash(p))); err != nil {
+					t.Errorf("%s was not installed: %v", p, err)
+				}
+			}
+		} else if r.code != 0 || len(q) != 2 || len(i) != 2 {
+			t.Errorf("%s: exit %d:\n%s", step, r.code, out)
+		}
+		tr, ok := terraformEnv(t, tdir, env, "init", "-no-color")
+		if !ok {
+			continue
+		}
+		tb, tq, ti, trest := phases(t, tr.stdout)
+		if tr.code != r.code {
+			t.Errorf("%s: exit code %d, terraform's %d", step, r.code, tr.code)
+		}
+		unify := strings.NewReplacer("Terraform", "strata").Replace
+		if diff := cmp.Diff([][]string{tb, tq, ti}, [][]string{b, q, i}, cmp.Transformer("unify", unify)); diff != "" {
+			t.Errorf("%s: progress lines differ from terraform's (-terraform +strata)\n%s", step, diff)
+		}
+		if got, want := paragraphs(rest), paragraphs(trest); got != want {
+			t.Errorf("%s: output differs\nstrata:\n%s\nterraform:\n%s", step, got, want)
+		}
 	}
 }

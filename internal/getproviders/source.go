@@ -54,7 +54,8 @@ func (e ErrProviderNotFound) Error() string {
 	}
 	msg := fmt.Sprintf("provider %s was not found in any of the search locations", e.Provider.String())
 	if len(e.Dirs) > 0 {
-		msg += "\n\n- " + strings.Join(e.Dirs, "\n- ")
+		// Indented, as in Terraform.
+		msg += "\n\n  - " + strings.Join(e.Dirs, "\n  - ")
 	}
 	return msg
 }

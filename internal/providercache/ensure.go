@@ -15,11 +15,16 @@ import (
 // EnsureProviders installs every provider cfg needs, skipping built-in
 // providers, those with a development override and the unmanaged ones
 // (already running, handed over by TF_REATTACH_PROVIDERS), whose lock
-// entries are kept as they were, and returns the new lock entries. On an error
-// it returns what it has so far and stops.
+// entries are kept as they were, and returns the new lock entries.
+//
+// As in Terraform, it goes in phases: first the built-in providers are
+// reported, then every provider's version is selected (querying the
+// sources), then the selected versions are installed. A provider that
+// fails does not stop the others; the diagnostics report every failure.
 func (in *Installer) EnsureProviders(ctx context.Context, cfg *configs.Config, locks depsfile.Locks, devOverrides map[addrs.Provider]string) (depsfile.Locks, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	newLocks := depsfile.Locks{}
+	var managed []addrs.Provider
 	for _, p := range NeededProviders(cfg) {
 		if p.IsBuiltIn() {
 			in.log(fmt.Sprintf("- %s is built in to strata\n", p.String()), p.String()+" is built in to strata")
@@ -39,16 +44,27 @@ func (in *Installer) EnsureProviders(ctx context.Context, cfg *configs.Config, l
 			}
 			continue
 		}
+		managed = append(managed, p)
+	}
+	var selected []*selection
+	for _, p := range managed {
 		constraints, cstr, cdiags := Constraints(cfg, p)
+		diags = append(diags, cdiags...)
 		if cdiags.HasErrors() {
-			return newLocks, append(diags, cdiags...)
+			continue
 		}
-		nl, idiags := in.Install(ctx, p, constraints, cstr, locks[p])
+		sel, qdiags := in.query(ctx, p, constraints, cstr, locks[p])
+		diags = append(diags, qdiags...)
+		if !qdiags.HasErrors() {
+			selected = append(selected, sel)
+		}
+	}
+	for _, sel := range selected {
+		nl, idiags := in.install(ctx, sel)
 		diags = append(diags, idiags...)
-		if idiags.HasErrors() {
-			return newLocks, diags
+		if !idiags.HasErrors() {
+			newLocks[sel.provider] = nl
 		}
-		newLocks[p] = nl
 	}
 	return newLocks, diags
 }

@@ -64,12 +64,30 @@ func (in *Installer) log(human, plain string) {
 	}
 }
 
-// Install selects and installs p and returns its new lock entry.
-func (in *Installer) Install(ctx context.Context, p addrs.Provider, constraints version.Constraints, cstr string, lock *depsfile.Lock) (*depsfile.Lock, hcl.Diagnostics) {
+// selection is what the query phase of an installation chose for one
+// provider.
+type selection struct {
+	provider addrs.Provider
+	// cstr is the configuration's version constraints, as written.
+	cstr string
+	// prior is the provider's entry in the lock file before init, or nil.
+	prior   *depsfile.Lock
+	version *version.Version
+	// reuse is set when the installed package matches the checksums the
+	// lock file records for version: there is nothing to fetch.
+	reuse bool
+}
+
+// query selects the version of p to install: the locked one unless
+// -upgrade, else the newest the constraints allow among those the source
+// has. As in Terraform, it prints "Reusing previous version..." or
+// "Finding ..." for the provider; init queries every provider before it
+// installs any.
+func (in *Installer) query(ctx context.Context, p addrs.Provider, constraints version.Constraints, cstr string, lock *depsfile.Lock) (*selection, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
-	prior := lock
+	sel := &selection{provider: p, cstr: cstr, prior: lock}
 	if in.Upgrade {
-		// -upgrade selects afresh: earlier checksums no longer apply.
+		// -upgrade selects afresh.
 		lock = nil
 	}
 	var locked *version.Version
@@ -87,8 +105,9 @@ func (in *Installer) Install(ctx context.Context, p addrs.Provider, constraints 
 		locked = lv
 		// A package already installed that matches the lock file needs
 		// no source at all.
-		if nl := in.reuseInstalled(p, lv, prior, cstr); nl != nil {
-			return nl, nil
+		if in.installedMatches(p, lv, sel.prior) {
+			sel.version, sel.reuse = lv, true
+			return sel, nil
 		}
 	} else if cstr == "" {
 		in.log(fmt.Sprintf("- Finding latest version of %s...\n", p.ForDisplay()), p.ForDisplay()+": Finding latest version...")
@@ -106,12 +125,30 @@ func (in *Installer) Install(ctx context.Context, p addrs.Provider, constraints 
 	if err != nil {
 		return nil, append(diags, queryFailed(p, err)...)
 	}
-	selected := selectVersion(available, constraints, locked)
-	if selected == nil {
+	sel.version = selectVersion(available, constraints, locked)
+	if sel.version == nil {
 		if locked != nil {
 			return nil, append(diags, queryFailed(p, fmt.Errorf("the previously-selected version %s is no longer available", locked))...)
 		}
 		return nil, append(diags, queryFailed(p, fmt.Errorf("no available releases match the given constraints %s", cstr))...)
+	}
+	// With -upgrade selecting the version locked before, the checksums
+	// recorded for it still hold: as in Terraform, a package already
+	// installed that matches them is kept.
+	if in.Upgrade && sel.prior != nil && sel.prior.Version == sel.version.String() {
+		sel.reuse = in.installedMatches(p, sel.version, sel.prior)
+	}
+	return sel, diags
+}
+
+// install installs the version sel selected, unless the installed package
+// can be kept, and returns the provider's new lock entry.
+func (in *Installer) install(ctx context.Context, sel *selection) (*depsfile.Lock, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	p, selected, prior, cstr := sel.provider, sel.version, sel.prior, sel.cstr
+	if sel.reuse {
+		in.alreadyInstalled(p, selected)
+		return &depsfile.Lock{Provider: p, Version: selected.String(), Constraints: keptConstraints(prior, selected, cstr), Hashes: prior.Hashes}, nil
 	}
 	platform := getproviders.Platform()
 	meta, err := in.Source.PackageMeta(ctx, p, selected, platform)
@@ -128,17 +165,12 @@ func (in *Installer) Install(ctx context.Context, p addrs.Provider, constraints 
 		return nil, append(diags, installFailed(p, selected, err)...)
 	}
 	// The checksums recorded for the selected version still hold, with
-	// -upgrade too when it selects the version locked before: as in
-	// Terraform, a package already installed that matches them is kept,
-	// and the lock entry keeps them (those of other platforms included).
+	// -upgrade too when it selects the version locked before: the package
+	// must match one, and the lock entry keeps them all (those of other
+	// platforms included), as in Terraform.
 	var allowed []string
 	if prior != nil && prior.Version == selected.String() {
 		allowed = prior.Hashes
-		if in.Upgrade {
-			if nl := in.reuseInstalled(p, selected, prior, cstr); nl != nil {
-				return nl, diags
-			}
-		}
 	}
 	target := getproviders.PackageDir(in.Dir, meta)
 	var dir string
@@ -212,19 +244,15 @@ func keptConstraints(prior *depsfile.Lock, selected *version.Version, cstr strin
 	return prior.Constraints
 }
 
-// reuseInstalled returns the lock entry for v, keeping prior's checksums,
-// when the package installed in Dir for this platform matches one of
-// them; nil when it must be installed.
-func (in *Installer) reuseInstalled(p addrs.Provider, v *version.Version, prior *depsfile.Lock, cstr string) *depsfile.Lock {
+// installedMatches reports whether the package installed in Dir for v, on
+// this platform, matches one of the checksums prior records.
+func (in *Installer) installedMatches(p addrs.Provider, v *version.Version, prior *depsfile.Lock) bool {
 	installed := getproviders.PackageDir(in.Dir, getproviders.PackageMeta{Provider: p, Version: v, Platform: getproviders.Platform()})
-	if !getproviders.HasExecutable(installed, p.Type) {
-		return nil
+	if prior == nil || !getproviders.HasExecutable(installed, p.Type) {
+		return false
 	}
-	if h, err := getproviders.Hash(installed); err != nil || !prior.HasHash(h) {
-		return nil
-	}
-	in.alreadyInstalled(p, v)
-	return &depsfile.Lock{Provider: p, Version: v.String(), Constraints: keptConstraints(prior, v, cstr), Hashes: prior.Hashes}
+	h, err := getproviders.Hash(installed)
+	return err == nil && prior.HasHash(h)
 }
 
 // alreadyInstalled prints that an installed package is kept.
@@ -302,6 +330,13 @@ func queryFailed(p addrs.Provider, err error) hcl.Diagnostics {
 	var ua getproviders.ErrUnauthorized
 	if errors.As(err, &ua) {
 		advice = unauthorizedAdvice(ua)
+	} else if errors.As(err, &nf) && !nf.Registry {
+		// As in Terraform, the list of directories searched is all.
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to query available provider packages",
+			Detail:   fmt.Sprintf("Could not retrieve the list of available versions for provider %s: %s", p.ForDisplay(), err),
+		}}
 	} else if errors.As(err, &nf) {
 		advice = fmt.Sprintf("All modules should specify their required_providers so that external consumers will get the correct providers when using a module. To see which modules are currently depending on %s, run the following command:\n    strata providers", p.ForDisplay())
 	}
