@@ -567,3 +567,36 @@ terraform {
 		}
 	}
 }
+
+// TestE2EInitIncompleteLockWarningOrder: the providers the warning about
+// incomplete lock file information lists are sorted by the names shown,
+// as Terraform sorts them (hashicorp/null before i.com/acme/ii, although
+// registry.terraform.io/hashicorp/null comes after).
+func TestE2EInitIncompleteLockWarningOrder(t *testing.T) {
+	root := t.TempDir()
+	for _, p := range []string{"registry.terraform.io/hashicorp/null", "i.com/acme/ii"} {
+		dir := filepath.Join(root, "mirror", filepath.FromSlash(p), "1.0.0", hostPlatform)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "terraform-provider-"+filepath.Base(p)+"_v1.0.0"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cli := filepath.Join(root, "cli.tfrc")
+	writeFile(t, cli, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", filepath.Join(root, "mirror")))
+	env := []string{"TF_CLI_CONFIG_FILE=" + cli}
+	sdir, tdir := twinDirs(t, map[string]string{"main.tf": "terraform {\n  required_providers {\n    ii   = { source = \"i.com/acme/ii\" }\n    null = { source = \"hashicorp/null\" }\n  }\n}\n"})
+	r := strataEnv(t, sdir, env, "init", "-no-color")
+	if r.code != 0 || !strings.Contains(r.stdout, "  - hashicorp/null\n  - i.com/acme/ii\n") {
+		t.Errorf("init: %+v", r)
+	}
+	if tr, ok := terraformEnv(t, tdir, env, "init", "-no-color"); ok {
+		// From the warning on: Terraform's progress lines come in a
+		// random order.
+		from := func(s string) string { return s[max(0, strings.Index(s, "Warning:")):] }
+		if got, want := paragraphs(from(r.stdout)), paragraphs(from(tr.stdout)); got != want {
+			t.Errorf("output differs\nstrata:\n%s\nterraform:\n%s", got, want)
+		}
+	}
+}

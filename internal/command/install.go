@@ -156,6 +156,9 @@ func incompleteLockWarning(incomplete []addrs.Provider, locks depsfile.Locks) hc
 	if len(names) == 0 {
 		return nil
 	}
+	// As in Terraform, by the names shown (hashicorp/null before
+	// i.com/acme/ii).
+	sort.Strings(names)
 	platform := getproviders.Platform()
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagWarning,
