@@ -370,7 +370,7 @@ func loadConfig(t *testing.T, src string) *configs.Module {
 
 // loadTree loads a module tree from files keyed by path relative to the
 // root module, such as "main.tf" and "modules/x/main.tf".
-func loadTree(t *testing.T, files map[string]string) *configs.Config {
+func loadTree(t testing.TB, files map[string]string) *configs.Config {
 	t.Helper()
 	sources := map[string][]byte{}
 	for name, src := range files {
@@ -796,4 +796,43 @@ output "noop" {
 	if got := relevantAttributes(cfg, &plans.Plan{}, schemas); got != nil {
 		t.Errorf("no changes, relevant attributes %v", got)
 	}
+}
+
+// TestRelevantAttributesPaths: every path taken from a resource counts,
+// with its instance key, while what is behind a local value, and behind
+// a resource argument, is followed once whichever parts of it are used.
+// The expected list is what Terraform 1.11 plans for this configuration.
+func TestRelevantAttributesPaths(t *testing.T) {
+	cfg := loadTree(t, map[string]string{"main.tf": `
+locals {
+  m = { a = terraform_data.x[0].output, b = terraform_data.y.input }
+}
+resource "terraform_data" "src" {
+  input = "s"
+}
+resource "terraform_data" "src2" {
+  input = "s2"
+}
+resource "terraform_data" "x" {
+  count = 2
+  input = { k = terraform_data.src.output }
+}
+resource "terraform_data" "y" {
+  input = terraform_data.src2.output
+}
+resource "terraform_data" "t" {
+  input = [local.m.a, local.m["b"], terraform_data.x[1].input, terraform_data.x[0].input, terraform_data.x[1].output.k]
+}
+`})
+	changes := &plans.Changes{Resources: []*plans.ResourceInstanceChange{{Addr: managed("t", addrs.NoKey), Action: plans.Create}}}
+	b, _ := json.Marshal(relevantAttributes(cfg, &plans.Plan{Changes: changes}, schemas))
+	assertJSON(t, b, `[
+	  {"resource": "terraform_data.src", "attribute": ["output"]},
+	  {"resource": "terraform_data.src2", "attribute": ["output"]},
+	  {"resource": "terraform_data.x[0]", "attribute": ["input"]},
+	  {"resource": "terraform_data.x[0]", "attribute": ["output"]},
+	  {"resource": "terraform_data.x[1]", "attribute": ["input"]},
+	  {"resource": "terraform_data.x[1]", "attribute": ["output", "k"]},
+	  {"resource": "terraform_data.y", "attribute": ["input"]}
+	]`)
 }

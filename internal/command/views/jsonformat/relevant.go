@@ -248,11 +248,25 @@ func (a *refAnalyzer) visit(refs []absRef) {
 		ar := pending[0]
 		pending = pending[1:]
 		subject, remaining, _ := referenceParts(ar.ref)
-		key := ar.module.String() + "|" + subject + traversalString(remaining)
-		switch ar.ref.Subject.(type) {
+		module := ar.module.String()
+		// key names what the reference's meta-references depend on, so
+		// that each is followed once: the subject (with the module
+		// instance key and output name of a module call), not the
+		// attributes and elements taken from it, except for the argument
+		// of a resource that a resource reference names.
+		key := module + "|" + subject
+		switch s := ar.ref.Subject.(type) {
 		case lang.ResourceRef:
-			if r := a.resource(ar.module, ar.ref.Subject.(lang.ResourceRef).Resource); r != nil && r.schema != nil {
-				a.found[key] = plans.RelevantAttr{Resource: moduleAddrPrefix(ar.module) + subject, Attr: traversalPath(remaining)}
+			if r := a.resource(ar.module, s.Resource); r != nil && r.schema != nil {
+				a.found[module+"|"+subject+traversalString(remaining)] = plans.RelevantAttr{Resource: moduleAddrPrefix(ar.module) + subject, Attr: traversalPath(remaining)}
+			}
+			key = module + "|" + s.Resource.String()
+			if len(remaining) > 0 {
+				step, ok := remaining[0].(hcl.TraverseAttr)
+				if !ok {
+					continue // resourceRefs follows nothing
+				}
+				key += "." + step.Name
 			}
 		case lang.CountAttr, lang.EachAttr:
 			if ar.resource == nil {
