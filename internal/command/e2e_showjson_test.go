@@ -46,6 +46,7 @@ var showJSONCases = []showJSONCase{
 	{name: "checks", dir: "checks"},
 	{name: "naming", dir: "naming"},
 	{name: "naming-unchanged", dir: "naming", sameConfig: true},
+	{name: "forget", dir: "forget"},
 }
 
 // useStep replaces the configuration files in dir with those of a step of

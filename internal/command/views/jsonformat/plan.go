@@ -197,11 +197,17 @@ func marshalPlannedValues(p *plans.Plan, changes *plans.Changes, schemaFn Schema
 		after := markSchemaSensitive(rc.After, schema)
 		jr := newResource(rc.Addr, rc.ProviderAddr, uint64(rc.SchemaVersion))
 		var err error
-		if jr.Values, err = marshalKnownPart(after); err != nil {
-			return nil, fmt.Errorf("%s: %w", rc.Addr, err)
-		}
-		if jr.Values == nil {
-			jr.Values = json.RawMessage("{}")
+		switch {
+		case after != cty.NilVal && after.IsKnown() && after.IsNull():
+			// A forgotten instance has no planned value: Terraform
+			// leaves "values" out rather than writing null.
+		default:
+			if jr.Values, err = marshalKnownPart(after); err != nil {
+				return nil, fmt.Errorf("%s: %w", rc.Addr, err)
+			}
+			if jr.Values == nil {
+				jr.Values = json.RawMessage("{}")
+			}
 		}
 		if jr.SensitiveValues, err = json.Marshal(sensitiveTree(after)); err != nil {
 			return nil, err
