@@ -1,0 +1,197 @@
+package command
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const driftSerialConfig = `terraform {
+  required_providers {
+    stratafw = { source = "strata/stratafw" }
+  }
+}
+
+# d's description may change outside, and is never planned back.
+resource "stratafw_thing" "d" {
+  name        = "d"
+  description = "orig"
+  lifecycle {
+    ignore_changes = [description]
+  }
+}
+
+variable "o" {
+  default = "one"
+}
+output "o" {
+  value = var.o
+}
+`
+
+// driftSerialStep is one command of TestE2EDriftSerial, run with the
+// stratafw provider seeing d's description as drift (none when "").
+type driftSerialStep struct {
+	args  []string
+	drift string
+	// edit changes the state file before the step, keeping its content.
+	edit string
+}
+
+// driftSerialEdits are the ways a state is edited by hand without
+// changing its content.
+var driftSerialEdits = map[string]func(t *testing.T, data []byte) []byte{
+	// Another layout: four spaces, no final newline.
+	"relayout": func(t *testing.T, data []byte) []byte {
+		var b bytes.Buffer
+		if err := json.Indent(&b, bytes.TrimSpace(data), "", "    "); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	},
+	// Written by an older Terraform.
+	"older version": func(t *testing.T, data []byte) []byte {
+		var m map[string]any
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatal(err)
+		}
+		m["terraform_version"] = "1.5.0"
+		out, err := json.MarshalIndent(m, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	},
+}
+
+// driftSerialResult is what a step leaves in the state: how far the
+// serial moved, d's description and the output.
+type driftSerialResult struct {
+	Step        string
+	SerialDelta int64
+	Description string
+	Output      string
+	Version     string
+}
+
+// TestE2EDriftSerial: an apply whose only effect is what refresh found
+// (an object changed outside, in an attribute that is never planned
+// back), or a new output value, writes the state with the next serial,
+// and one that changes nothing leaves the serial alone, exactly when
+// Terraform does; likewise -refresh-only, -refresh=false, refresh, and
+// plan (which never writes). Each step's serial delta, and what the
+// state then records, is compared with terraform's on the same steps.
+func TestE2EDriftSerial(t *testing.T) {
+	mirror := testProviderMirror(t)
+	steps := []driftSerialStep{
+		{args: []string{"apply", "-auto-approve"}},
+		{args: []string{"apply", "-auto-approve"}, drift: "x1"},
+		{args: []string{"apply", "-auto-approve"}, drift: "x1"},
+		{args: []string{"apply", "-auto-approve", "-refresh=false"}, drift: "x2"},
+		{args: []string{"apply", "-auto-approve", "-refresh-only"}, drift: "x2"},
+		{args: []string{"apply", "-auto-approve", "-refresh-only"}, drift: "x2"},
+		{args: []string{"apply", "-auto-approve", "-var=o=two"}, drift: "x2"},
+		{args: []string{"apply", "-auto-approve", "-var=o=two"}, drift: "x2"},
+		{args: []string{"plan"}, drift: "x3"},
+		{args: []string{"refresh"}, drift: "x3"},
+		{args: []string{"refresh"}, drift: "x3"},
+		{args: []string{"apply", "-auto-approve", "-refresh-only", "-var=o=three"}, drift: "x3"},
+		// The same state laid out otherwise, or recorded by an older
+		// version, is the same snapshot.
+		{args: []string{"apply", "-auto-approve", "-var=o=three"}, drift: "x3", edit: "relayout"},
+		{args: []string{"apply", "-auto-approve", "-var=o=three"}, drift: "x3", edit: "older version"},
+		{args: []string{"apply", "-auto-approve", "-var=o=three"}, drift: "x4", edit: "relayout"},
+		{args: []string{"refresh", "-var=o=three"}, drift: "x4", edit: "older version"},
+	}
+	run := func(bin string) []driftSerialResult {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), driftSerialConfig)
+		cliConfig := filepath.Join(dir, "cli.tfrc")
+		writeFile(t, cliConfig, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
+		driftDir := t.TempDir()
+		exe := func(args ...string) {
+			t.Helper()
+			cmd := exec.Command(bin, append(args, "-no-color", "-input=false")...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "STRATAFW_DRIFT_DIR="+driftDir)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("%s %s: %v\n%s", filepath.Base(bin), strings.Join(args, " "), err, out.String())
+			}
+		}
+		type stateDoc struct {
+			Serial           int64
+			TerraformVersion string `json:"terraform_version"`
+			Outputs          map[string]struct{ Value string }
+			// d is the only resource.
+			Resources []struct {
+				Instances []struct {
+					Attributes struct{ ID, Description string }
+				}
+			}
+		}
+		read := func() stateDoc {
+			t.Helper()
+			var s stateDoc
+			if err := json.Unmarshal(readFile(t, filepath.Join(dir, "terraform.tfstate")), &s); err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}
+		exe("init")
+		exe("apply", "-auto-approve")
+		var out []driftSerialResult
+		for _, st := range steps {
+			if st.edit != "" {
+				path := filepath.Join(dir, "terraform.tfstate")
+				writeFile(t, path, string(driftSerialEdits[st.edit](t, readFile(t, path))))
+			}
+			before := read()
+			id := before.Resources[0].Instances[0].Attributes.ID
+			os.RemoveAll(driftDir)
+			if err := os.MkdirAll(driftDir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if st.drift != "" {
+				writeFile(t, filepath.Join(driftDir, id+".json"), fmt.Sprintf(`{"description": %q}`, st.drift))
+			}
+			exe(st.args...)
+			after := read()
+			out = append(out, driftSerialResult{
+				Step:        strings.Join(st.args, " ") + " (drift " + st.drift + ", edit " + st.edit + ")",
+				SerialDelta: after.Serial - before.Serial,
+				Description: after.Resources[0].Instances[0].Attributes.Description,
+				Output:      after.Outputs["o"].Value,
+				Version:     after.TerraformVersion,
+			})
+		}
+		return out
+	}
+	got := run(strataBin)
+	// Terraform's serial deltas on these steps (checked below when it is
+	// installed): the next serial exactly when the content changed.
+	wantDeltas := []int64{0, 1, 0, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 0, 1, 0}
+	var deltas []int64
+	for _, r := range got {
+		deltas = append(deltas, r.SerialDelta)
+	}
+	if diff := cmp.Diff(wantDeltas, deltas); diff != "" {
+		t.Errorf("serial deltas (-want +got):\n%s", diff)
+	}
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not installed: nothing to compare with")
+	}
+	want := run(tf)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("differs from terraform (-terraform +strata):\n%s", diff)
+	}
+}
