@@ -69,7 +69,12 @@ func httpBlock(addr string) string {
 
 // migCase is one direction: from one backend to another, with a
 // workspace selected (default unless said).
-type migCase struct{ from, to, selected string }
+type migCase struct {
+	from, to, selected string
+	// preexisting: the destination's default workspace already holds
+	// another configuration's state, which -force-copy overwrites.
+	preexisting bool
+}
 
 // migCases are the directions tested: every pair of the first five
 // backends, between two of the same type, and into http (one state) with
@@ -80,12 +85,14 @@ func migCases() []migCase {
 	for _, from := range main {
 		for _, to := range main {
 			if from != to {
-				cases = append(cases, migCase{from, to, "default"})
+				cases = append(cases, migCase{from, to, "default", false})
 			}
 		}
 	}
-	return append(cases, migCase{"pg", "pg-schema", "default"}, migCase{"http", "http2", "default"},
-		migCase{"none", "http", "w2"}, migCase{"local-dir", "http", "w2"}, migCase{"pg", "http", "w2"})
+	return append(cases, migCase{"pg", "pg-schema", "default", false}, migCase{"http", "http2", "default", false},
+		migCase{"none", "http", "w2", false}, migCase{"local-dir", "http", "w2", false}, migCase{"pg", "http", "w2", false},
+		migCase{"pg", "none", "default", true}, migCase{"http", "local", "default", true}, migCase{"none", "local-dir", "default", true},
+		migCase{"none", "pg", "default", true}, migCase{"pg", "http", "default", true}, migCase{"http", "pg", "default", true})
 }
 
 // migOutcome is what a run leaves, with lineages and serials named after
@@ -196,6 +203,27 @@ func (e *migEnv) held(t *testing.T, before map[string]stateHead) map[string]stri
 	return out
 }
 
+// foreign applies another configuration's state in the default workspace
+// of the backend to, in another working directory (for local state, then
+// copied to where the backend keeps it in e.dir).
+func (e *migEnv) foreign(t *testing.T, bin, to string) {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"other\" {}\n")
+	local := map[string]string{"none": DefaultStatePath, "local": "other.tfstate", "local-dir": "other.tfstate"}
+	if _, ok := local[to]; !ok {
+		writeFile(t, filepath.Join(dir, "backend.tf"), migBackends[to].block(e))
+	}
+	for _, args := range [][]string{{"init"}, {"apply", "-auto-approve"}} {
+		if r := runEnv(t, dir, nil, bin, append(args, "-no-color")...); r.code != 0 {
+			t.Fatalf("%s %s for another configuration: exit %d\n%s%s", filepath.Base(bin), args[0], r.code, r.stdout, r.stderr)
+		}
+	}
+	if path, ok := local[to]; ok {
+		writeFile(t, filepath.Join(e.dir, path), string(readFile(t, filepath.Join(dir, DefaultStatePath))))
+	}
+}
+
 // pgRows returns the states of a pg schema by workspace; none when the
 // schema does not exist.
 func pgRows(t *testing.T, conn, schema string) map[string][]byte {
@@ -278,6 +306,9 @@ func migRun(t *testing.T, bin, conn, schema string, c migCase) migOutcome {
 		before[ws] = h
 	}
 
+	if c.preexisting {
+		e.foreign(t, bin, c.to)
+	}
 	setBackend(dst)
 	run(nil, "init", "-migrate-state", "-force-copy")
 
@@ -297,10 +328,14 @@ func migRun(t *testing.T, bin, conn, schema string, c migCase) migOutcome {
 		env := []string{"TF_WORKSPACE=" + ws}
 		o.Pulled[ws] = describe(t, []byte(run(env, "state", "pull").stdout), before)
 		want := fmt.Sprintf("L(%s) s+0 [terraform_data.a=%q]", src, src)
+		if c.preexisting && ws == "default" && !strings.HasPrefix(c.to, "local") && c.to != "none" {
+			// Over another state in pg or http, the next serial after
+			// both.
+			want = strings.Replace(want, "s+0", "s+1", 1)
+		}
 		if bin != strataBin {
 			// terraform may give the copy a new lineage or serial.
-			_, want, _ = strings.Cut(want, " s+0 ")
-			want = " " + want
+			want = want[strings.Index(want, " ["):]
 		}
 		if !strings.HasSuffix(o.Pulled[ws], want) {
 			t.Errorf("%s: workspace %s after the move: %s, want %s", name, ws, o.Pulled[ws], want)
@@ -323,6 +358,9 @@ func TestE2EMigrateStateMatrix(t *testing.T) {
 		name := c.from + "_to_" + c.to
 		if c.selected != "default" {
 			name += "_from_" + c.selected
+		}
+		if c.preexisting {
+			name += "_over_another"
 		}
 		t.Run(name, func(t *testing.T) {
 			got := migRun(t, strataBin, conn, fmt.Sprintf("m%d_strata", i), c)
@@ -354,7 +392,8 @@ func strataImprovements(t *testing.T, c migCase, o migOutcome) migOutcome {
 	fix := func(m map[string]string) map[string]string {
 		out := map[string]string{}
 		for k, v := range m {
-			if sm := migResourcesRe.FindStringSubmatch(v); sm != nil {
+			// Over another state, strata's copy is terraform's.
+			if sm := migResourcesRe.FindStringSubmatch(v); sm != nil && !(c.preexisting && sm[2] == "default") {
 				v = "L(" + sm[2] + ") s+0 " + sm[1]
 			}
 			out[k] = v

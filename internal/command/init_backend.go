@@ -391,7 +391,11 @@ func (bi *backendInit) copyWorkspace(from, to *backendConfig, src, dst string, f
 			return false, diags
 		}
 	}
-	if err := statemgr.WriteMigrated(dstMgr, srcState, dstState.Empty()); err != nil {
+	// Into local state the copy keeps its serial even over another state,
+	// as Terraform's does: the file then holds the very snapshot of the
+	// source, and plans saved before the move still apply.
+	keepSerial := dstState.Empty() || dstType == "local"
+	if err := statemgr.WriteMigrated(dstMgr, srcState, keepSerial); err != nil {
 		return false, append(diags, errorDiag("Error copying state", fmt.Errorf("copying the state from the previous %q backend to the newly configured %q backend: %w", srcType, dstType, err))...)
 	}
 	return true, diags
