@@ -366,16 +366,24 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	if lc.PreventDestroy && change.Action.IsReplace() {
 		diags = append(diags, preventDestroyDiag(addr, n))
 	}
-	change.After = markSchemaSensitive(marks.Apply(planned, configPaths), rt.schema)
-	if change.Action == plans.NoOp {
-		change.After = prior
+	after := markSchemaSensitive(marks.Apply(planned, configPaths), rt.schema)
+	change.After = after
+	switch {
+	case change.Action == plans.NoOp:
+		change.After, after = prior, prior
+	case change.Action.IsReplace():
+		// Terraform records the planned object of a replacement with the
+		// sensitivity of its configuration only, which shows in the
+		// planned_values of show -json; everything else (evaluation,
+		// rendering, resource_changes) adds the schema's back.
+		change.After = marks.Apply(planned, configPaths)
 	}
-	diags = append(diags, pw.checkPostconditions(n, addr, x.keyData(key), change.After)...)
+	diags = append(diags, pw.checkPostconditions(n, addr, x.keyData(key), after)...)
 	if importID != "" {
 		change.Importing = &plans.Importing{ID: importID, GeneratedConfig: generated}
 	}
 	pw.addChange(change)
-	return change.After, diags
+	return after, diags
 }
 
 // planChange runs ProposedNew and PlanResourceChange and checks the
@@ -639,10 +647,23 @@ func replaceAction(createBeforeDestroy bool) plans.Action {
 }
 
 // changedPaths keeps the paths whose values differ between prior and
-// planned (an unknown planned value counts as a change).
+// planned (an unknown planned value counts as a change), each once: a
+// provider may name the same path more than once, as SDK providers do
+// for a set block once per changed element.
 func changedPaths(paths []cty.Path, prior, planned cty.Value) []cty.Path {
 	var out []cty.Path
+	seen := func(p cty.Path) bool {
+		for _, q := range out {
+			if q.Equals(p) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, p := range paths {
+		if seen(p) {
+			continue
+		}
 		pv, perr := p.Apply(prior)
 		nv, nerr := p.Apply(planned)
 		if perr != nil && nerr != nil {

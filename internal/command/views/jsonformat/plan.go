@@ -209,7 +209,14 @@ func marshalPlannedValues(p *plans.Plan, changes *plans.Changes, schemaFn Schema
 				jr.Values = json.RawMessage("{}")
 			}
 		}
-		if jr.SensitiveValues, err = json.Marshal(sensitiveTree(after)); err != nil {
+		marked := after
+		if rc.Action.IsReplace() {
+			// The planned object of a replacement carries only the
+			// sensitivity of the configuration, as in Terraform's
+			// documents (resource_changes still shows the schema's).
+			marked = rc.After
+		}
+		if jr.SensitiveValues, err = json.Marshal(sensitiveTree(marked)); err != nil {
 			return nil, err
 		}
 		rs = append(rs, jr)

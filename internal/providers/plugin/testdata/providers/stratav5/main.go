@@ -139,6 +139,30 @@ func fields(v tftypes.Value) map[string]tftypes.Value {
 	return m
 }
 
+// newSetElements returns the elements of the set value after that the set
+// value before lacks.
+func newSetElements(before, after tftypes.Value) []tftypes.Value {
+	var b, a []tftypes.Value
+	if !before.IsNull() && before.IsKnown() {
+		_ = before.As(&b)
+	}
+	if after.IsNull() || !after.IsKnown() {
+		return nil
+	}
+	_ = after.As(&a)
+	var out []tftypes.Value
+	for _, x := range a {
+		found := false
+		for _, y := range b {
+			found = found || x.Equal(y)
+		}
+		if !found {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 func str(v tftypes.Value) (string, bool) {
 	if v.IsNull() || !v.IsKnown() {
 		return "", false
@@ -378,6 +402,14 @@ func (s *server) PlanResourceChange(_ context.Context, req *tfprotov5.PlanResour
 		f["id"] = pf["id"]
 		if !pf["name"].Equal(f["name"]) {
 			resp.RequiresReplace = append(resp.RequiresReplace, tftypes.NewAttributePath().WithAttributeName("name"))
+			f["id"] = tftypes.NewValue(strT, tftypes.UnknownValue)
+		}
+		// A new element of the set block forces replacement. A set
+		// element has no address in the protocol, so, like providers
+		// built on the SDK, this reports the path of the set itself,
+		// once for each new element.
+		for range newSetElements(pf["set"], f["set"]) {
+			resp.RequiresReplace = append(resp.RequiresReplace, tftypes.NewAttributePath().WithAttributeName("set"))
 			f["id"] = tftypes.NewValue(strT, tftypes.UnknownValue)
 		}
 	}
