@@ -215,6 +215,7 @@ Global options (use these before the subcommand, if any):
 		newTaintCommand(d, nil, false),
 		newTaintCommand(d, nil, true),
 		newForceUnlockCommand(d, nil),
+		newTestCommand(d, nil),
 	)
 	return root
 }

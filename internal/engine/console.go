@@ -10,6 +10,7 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/lang"
 	"github.com/strata-dev/strata/internal/lang/marks"
+	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/states"
 )
 
@@ -106,12 +107,32 @@ func (c *Console) Eval(src string) (cty.Value, hcl.Diagnostics) {
 // where only the apply can tell. A plan that fails returns its errors and
 // no console.
 func (e *Engine) NewPlanConsole(ctx context.Context, prevRun *states.State, opts PlanOpts) (*Console, hcl.Diagnostics) {
-	_, w, diags := e.plan(ctx, prevRun, opts)
-	if w == nil || diags.HasErrors() {
+	_, c, diags := e.PlanWithConsole(ctx, prevRun, opts)
+	if diags.HasErrors() {
+		if c != nil {
+			c.Close(context.WithoutCancel(ctx))
+		}
 		return nil, diags
 	}
+	return c, diags
+}
+
+// PlanWithConsole is Plan also returning a console over the planned values
+// (nil when planning did not start), for strata test's assertions on plan
+// runs. The caller closes the console.
+func (e *Engine) PlanWithConsole(ctx context.Context, prevRun *states.State, opts PlanOpts) (*plans.Plan, *Console, hcl.Diagnostics) {
+	plan, w, diags := e.plan(ctx, prevRun, opts)
+	if w == nil {
+		return plan, nil, diags
+	}
 	scope := w.ev.scope(addrs.RootModuleInstance)
-	return &Console{scope: scope.WithFunction("type", typeFunction), ps: w.ps}, diags
+	return plan, &Console{scope: scope.WithFunction("type", typeFunction), ps: w.ps}, diags
+}
+
+// EvalExprWith evaluates expr with extra top-level names, such as the run
+// and output objects of a test file's assertions.
+func (c *Console) EvalExprWith(expr hcl.Expression, wantType cty.Type, extra map[string]cty.Value) (cty.Value, hcl.Diagnostics) {
+	return c.scope.EvalExprWith(expr, wantType, extra)
 }
 
 // StateOutputs evaluates the root module's outputs against state, as an
@@ -138,4 +159,10 @@ func (e *Engine) StateOutputs(ctx context.Context, state *states.State, vars map
 		out[name] = &states.OutputValue{Value: unmarked, Sensitive: o.Sensitive || len(paths) > 0}
 	}
 	return out
+}
+
+// EvalContextWith returns the context EvalExprWith evaluates expr in, for
+// diagnostics that show the values an expression refers to.
+func (c *Console) EvalContextWith(expr hcl.Expression, extra map[string]cty.Value) (*hcl.EvalContext, hcl.Diagnostics) {
+	return c.scope.EvalContextWith(expr, extra)
 }

@@ -189,10 +189,11 @@ func (w *walker) finishVariable(cfg *configs.Variable, mi addrs.ModuleInstance, 
 		d := w.rule(checkObject{kind: plans.CheckKindVariable, module: mi.Module(), name: cfg.Name}, mi, addrs.NoKey,
 			w.ev.scope(mi), rule.Condition, rule.ErrorMessage, "Invalid value for variable",
 			fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange))
-		if !mi.IsRoot() && isGiven {
-			// As in Terraform, a child module's rule points at the
-			// argument of the module block that set the value, so that
-			// the caller sees which call is wrong.
+		if isGiven && rng != cfg.DeclRange {
+			// As in Terraform, a failed rule points at where the value
+			// was set when that is in a file: the argument of the module
+			// block that set a child's value, so that the caller sees
+			// which call is wrong, or the line of a variables file.
 			for _, diag := range d {
 				if diag.Summary == "Invalid value for variable" {
 					diag.Subject = rng.Ptr()

@@ -109,15 +109,25 @@ func (s *Scope) Functions() map[string]function.Function {
 // EvalExpr evaluates expr and converts the result to wantType (use
 // cty.DynamicPseudoType for no conversion).
 func (s *Scope) EvalExpr(expr hcl.Expression, wantType cty.Type) (cty.Value, hcl.Diagnostics) {
-	refs, diags := ReferencesInExpr(expr)
-	ctx, cdiags := s.EvalContext(refs)
+	return s.EvalExprWith(expr, wantType, nil)
+}
+
+// EvalExprWith is EvalExpr with extra top-level names the language itself
+// does not have, such as the run and output objects of test files:
+// references whose root is a key of extra take their value from it.
+func (s *Scope) EvalExprWith(expr hcl.Expression, wantType cty.Type, extra map[string]cty.Value) (cty.Value, hcl.Diagnostics) {
+	refs, diags := referencesWithout(expr, extra)
+	evalContext := func() (*hcl.EvalContext, hcl.Diagnostics) {
+		return s.evalContextWith(refs, extra)
+	}
+	ctx, cdiags := evalContext()
 	diags = append(diags, cdiags...)
 	if diags.HasErrors() {
 		return cty.UnknownVal(wantType), diags
 	}
 	val, vdiags := expr.Value(ctx)
 	for s.resolveProviderFuncs(vdiags) {
-		ctx, _ = s.EvalContext(refs)
+		ctx, _ = evalContext()
 		val, vdiags = expr.Value(ctx)
 	}
 	diags = append(diags, s.providerFuncDiags(vdiags)...)
@@ -186,6 +196,37 @@ func BlockReferences(body hcl.Body, schema *configschema.Block) ([]*Reference, h
 	// that ExpandVariablesHCLDec would return; adding those again would
 	// report each of them, and any diagnostics about them, twice.
 	return References(dynblock.VariablesHCLDec(body, schema.DecoderSpec()))
+}
+
+// EvalContextWith builds the context EvalExprWith evaluates expr in, for
+// diagnostics that show the values an expression refers to.
+func (s *Scope) EvalContextWith(expr hcl.Expression, extra map[string]cty.Value) (*hcl.EvalContext, hcl.Diagnostics) {
+	refs, diags := referencesWithout(expr, extra)
+	ctx, cdiags := s.evalContextWith(refs, extra)
+	return ctx, append(diags, cdiags...)
+}
+
+// referencesWithout returns the references of expr, leaving out those
+// whose root is a key of extra.
+func referencesWithout(expr hcl.Expression, extra map[string]cty.Value) ([]*Reference, hcl.Diagnostics) {
+	if len(extra) == 0 {
+		return ReferencesInExpr(expr)
+	}
+	var travs []hcl.Traversal
+	for _, t := range expr.Variables() {
+		if _, ok := extra[t.RootName()]; !ok {
+			travs = append(travs, t)
+		}
+	}
+	return References(travs)
+}
+
+func (s *Scope) evalContextWith(refs []*Reference, extra map[string]cty.Value) (*hcl.EvalContext, hcl.Diagnostics) {
+	ctx, diags := s.EvalContext(refs)
+	for name, v := range extra {
+		ctx.Variables[name] = v
+	}
+	return ctx, diags
 }
 
 // EvalContext builds an hcl.EvalContext holding just the values refs need.

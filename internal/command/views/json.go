@@ -81,6 +81,11 @@ func (j *JSON) Log(message string) {
 
 // Diagnostics writes one diagnostic message each.
 func (j *JSON) Diagnostics(diags hcl.Diagnostics) {
+	j.diagnostics(diags, nil)
+}
+
+// diagnostics writes diagnostics with extra top-level fields.
+func (j *JSON) diagnostics(diags hcl.Diagnostics, fields map[string]any) {
 	j.mu.Lock()
 	files := j.files
 	j.mu.Unlock()
@@ -89,7 +94,11 @@ func (j *JSON) Diagnostics(diags hcl.Diagnostics) {
 		if d.Severity == hcl.DiagWarning {
 			level, prefix = "warn", "Warning: "
 		}
-		j.emit(level, prefix+d.Summary, "diagnostic", map[string]any{"diagnostic": NewJSONDiagnostic(d, files)})
+		f := map[string]any{"diagnostic": NewJSONDiagnostic(d, files)}
+		for k, v := range fields {
+			f[k] = v
+		}
+		j.emit(level, prefix+d.Summary, "diagnostic", f)
 	}
 }
 

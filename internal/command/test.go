@@ -1,0 +1,172 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/hashicorp/go-uuid"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/strata-dev/strata/internal/command/views"
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/engine"
+	"github.com/strata-dev/strata/internal/engine/hooks"
+	"github.com/strata-dev/strata/internal/moduletest"
+	"github.com/strata-dev/strata/internal/states"
+	"github.com/strata-dev/strata/internal/states/statefile"
+)
+
+// testOptions are the flags of `strata test`.
+type testOptions struct {
+	view        viewFlags
+	vars        varFlags
+	filter      []string
+	testDir     string
+	verbose     bool
+	parallelism int
+}
+
+func newTestCommand(d *Deps, runF func(*testOptions) error) *cobra.Command {
+	opts := &testOptions{}
+	cmd := &cobra.Command{
+		Use:   "test [options]",
+		Short: "Execute integration tests for strata modules",
+		Long: `Usage: strata [global options] test [options]
+
+  Executes automated integration tests against the current strata
+  configuration.
+
+  strata searches the current directory and the specified testing
+  directory (tests by default) for files ending in .tftest.hcl or
+  .tftest.json, and runs their run blocks in order: each plans or applies
+  the configuration and checks its assert blocks. Everything the tests
+  create is destroyed at the end of each file.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runTest(cmd.Context(), d, opts)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringArrayVar(&opts.filter, "filter", nil, "Restrict the test files to run to those named. Use this option\nmore than once to run more than one file.")
+	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does.")
+	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	fs.StringVar(&opts.testDir, "test-directory", "tests", "Set the test directory, relative to the configuration\ndirectory.")
+	fs.BoolVar(&opts.verbose, "verbose", false, "Print the plan or state of each run block as it runs.")
+	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent operations within each\nplan and apply. Defaults to 10.")
+	opts.vars.register(fs)
+	_ = fs.MarkHidden("input")
+	return cmd
+}
+
+func runTest(ctx context.Context, d *Deps, opts *testOptions) error {
+	v := d.newView(opts.view)
+	var j *views.JSON
+	if opts.view.json {
+		j = views.NewJSON(d.Stdout, nil)
+		j.Version(TerraformCompatVersion, d.Version)
+		v.Stream = j
+	}
+	var view views.Test
+	verbose := func(r *moduletest.Run) { showTestRun(ctx, d, v, r) }
+	if !opts.verbose || opts.view.json {
+		verbose = nil
+	}
+	view = views.NewTestView(v, j, verbose)
+
+	cfg, parser, diags := loadConfig(v)
+	if diags.HasErrors() {
+		view.Diagnostics(diags)
+		return errReported
+	}
+	opts.vars.input = false
+	vars, vdiags := collectVariables(d, cfg.Module, parser, &opts.vars, false)
+	diags = append(diags, vdiags...)
+	paths, err := moduletest.Discover(".", opts.testDir, opts.filter)
+	if err != nil {
+		diags = append(diags, errorDiag("Failed to find test files", err)...)
+	}
+	files, fdiags := moduletest.Load(parser, ".", paths)
+	diags = append(diags, fdiags...)
+	v.SetFiles(parser.Files())
+	if j != nil {
+		j.SetFiles(parser.Files())
+	}
+	view.Diagnostics(diags)
+	if diags.HasErrors() {
+		return errReported
+	}
+
+	view.Abstract(files)
+	runner := &moduletest.Runner{
+		Dir: ".",
+		LoadConfig: func(dir string) (*configs.Config, hcl.Diagnostics) {
+			c, cdiags := parser.LoadConfig(dir)
+			if c != nil && !cdiags.HasErrors() {
+				c.DeepEach(func(c *configs.Config) {
+					cdiags = append(cdiags, checkRequiredVersion(c.Module)...)
+				})
+			}
+			return c, cdiags
+		},
+		NewEngine: func(c *configs.Config) *engine.Engine {
+			return newEngine(d, c, hooks.Nil{}, opts.parallelism)
+		},
+		Variables:    vars,
+		Reporter:     view,
+		SaveRecovery: saveTestRecovery,
+	}
+	runner.Run(ctx, files)
+	view.Summary(files)
+	if moduletest.SuiteStatus(files) > moduletest.Pass {
+		return errReported
+	}
+	return nil
+}
+
+// showTestRun prints what a run produced, for -verbose: its plan, or the
+// state its apply left.
+func showTestRun(ctx context.Context, d *Deps, v *views.View, r *moduletest.Run) {
+	switch {
+	case r.State != nil:
+		v.Output("\n" + formatState(ctx, d, r.State) + "\n")
+	case r.Plan != nil:
+		v.Plan(r.Plan, schemaLookup(ctx, &engine.Engine{Providers: d.Providers(".")}), nil)
+	}
+}
+
+// saveTestRecovery writes a state that a test file's cleanup could not
+// destroy to errored_test.tfstate (or the first free errored_test.N.tfstate)
+// in the working directory, and returns its name.
+func saveTestRecovery(f *moduletest.File, s *states.State) (string, error) {
+	s = s.DeepCopy()
+	if s.Lineage == "" {
+		s.Lineage, _ = uuid.GenerateUUID()
+	}
+	s.Serial++
+	s.TerraformVersion = TerraformCompatVersion
+	data, err := statefile.Write(s)
+	if err != nil {
+		return "", err
+	}
+	name := "errored_test.tfstate"
+	for i := 1; ; i++ {
+		fh, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if os.IsExist(err) {
+			name = fmt.Sprintf("errored_test.%d.tfstate", i)
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		if _, err := fh.Write(data); err != nil {
+			fh.Close()
+			return "", err
+		}
+		return name, fh.Close()
+	}
+}

@@ -1,0 +1,181 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/strata-dev/strata/internal/moduletest"
+)
+
+// Test is the view of strata test: a moduletest.Reporter that also opens
+// and closes the output.
+type Test interface {
+	moduletest.Reporter
+	// Abstract lists the files and run blocks about to run.
+	Abstract(files []*moduletest.File)
+	// Summary closes the output with the counts.
+	Summary(files []*moduletest.File)
+	// Diagnostics reports problems outside any file or run.
+	Diagnostics(diags hcl.Diagnostics)
+}
+
+// NewTestView returns the human view, or the -json stream when j is set.
+// verbose, when set, prints what a run produced (its plan or its state)
+// for -verbose.
+func NewTestView(v *View, j *JSON, verbose func(*moduletest.Run)) Test {
+	if j != nil {
+		return &testJSON{j: j, started: map[*moduletest.Run]time.Time{}}
+	}
+	return &testHuman{v: v, verbose: verbose}
+}
+
+// testHuman prints terraform test's progress lines.
+type testHuman struct {
+	v       *View
+	verbose func(*moduletest.Run)
+}
+
+// statusColor is how the human view shows a status; an errored run shows
+// as failed, as in Terraform.
+func statusColor(s moduletest.Status) string {
+	switch s {
+	case moduletest.Pass:
+		return "[green]pass[reset]"
+	case moduletest.Skip, moduletest.Pending:
+		return "[light_gray]skip[reset]"
+	}
+	return "[red]fail[reset]"
+}
+
+func (t *testHuman) Abstract([]*moduletest.File) {}
+
+func (t *testHuman) FileStart(f *moduletest.File) {
+	t.v.Output(fmt.Sprintf("%s... [light_gray]in progress[reset]\n", escape(f.Path)))
+}
+
+func (t *testHuman) RunStart(*moduletest.File, *moduletest.Run) {}
+
+func (t *testHuman) RunDone(f *moduletest.File, r *moduletest.Run) {
+	t.v.Output(fmt.Sprintf("  run %q... %s\n", escape(r.Config.Name), statusColor(r.Status)))
+	if t.verbose != nil && r.Status != moduletest.Skip {
+		t.verbose(r)
+	}
+	t.v.Diagnostics(r.Diagnostics)
+}
+
+func (t *testHuman) Teardown(f *moduletest.File) {
+	t.v.Output(fmt.Sprintf("%s... [light_gray]tearing down[reset]\n", escape(f.Path)))
+}
+
+func (t *testHuman) TeardownRun(*moduletest.File, *moduletest.Run) {}
+
+func (t *testHuman) FileDone(f *moduletest.File, diags hcl.Diagnostics) {
+	t.v.Diagnostics(diags)
+	t.v.Output(fmt.Sprintf("%s... %s\n", escape(f.Path), statusColor(f.Status)))
+}
+
+func (t *testHuman) Summary(files []*moduletest.File) {
+	verdict, counts := moduletest.Summary(files)
+	color := "[green]"
+	if verdict != "Success!" {
+		color = "[red]"
+	}
+	t.v.Output(fmt.Sprintf("\n%s%s[reset] %s\n", color, verdict, counts))
+}
+
+func (t *testHuman) Diagnostics(diags hcl.Diagnostics) { t.v.Diagnostics(diags) }
+
+// escape protects text from colorstring markup.
+func escape(s string) string { return strings.ReplaceAll(s, "[", "[[") }
+
+// testJSON writes terraform test's -json events.
+type testJSON struct {
+	j       *JSON
+	started map[*moduletest.Run]time.Time
+}
+
+func (t *testJSON) Abstract(files []*moduletest.File) {
+	abstract := map[string][]string{}
+	runs := 0
+	for _, f := range files {
+		names := []string{}
+		for _, r := range f.Runs {
+			names = append(names, r.Config.Name)
+		}
+		runs += len(names)
+		abstract[f.Path] = names
+	}
+	t.j.emit("info", fmt.Sprintf("Found %s and %s", plural(len(files), "file"), plural(runs, "run block")), "test_abstract", map[string]any{"test_abstract": abstract})
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", what)
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func (t *testJSON) fileEvent(f *moduletest.File, message string, body map[string]any) {
+	body["path"] = f.Path
+	t.j.emit("info", fmt.Sprintf("%s... %s", f.Path, message), "test_file", map[string]any{"@testfile": f.Path, "test_file": body})
+}
+
+func (t *testJSON) runEvent(f *moduletest.File, r *moduletest.Run, message string, body map[string]any) {
+	body["path"], body["run"] = f.Path, r.Config.Name
+	t.j.emit("info", fmt.Sprintf("  %q... %s", r.Config.Name, message), "test_run", map[string]any{"@testfile": f.Path, "@testrun": r.Config.Name, "test_run": body})
+}
+
+func (t *testJSON) FileStart(f *moduletest.File) {
+	t.fileEvent(f, "in progress", map[string]any{"progress": "starting"})
+}
+
+func (t *testJSON) RunStart(f *moduletest.File, r *moduletest.Run) {
+	t.started[r] = time.Now()
+	t.runEvent(f, r, "in progress", map[string]any{"progress": "starting", "elapsed": 0})
+}
+
+func (t *testJSON) RunDone(f *moduletest.File, r *moduletest.Run) {
+	human := "fail"
+	switch r.Status {
+	case moduletest.Pass:
+		human = "pass"
+	case moduletest.Skip, moduletest.Pending:
+		human = "skip"
+	}
+	t.runEvent(f, r, human, map[string]any{"progress": "complete", "status": r.Status.String()})
+	t.j.diagnostics(r.Diagnostics, map[string]any{"@testfile": f.Path, "@testrun": r.Config.Name})
+}
+
+func (t *testJSON) Teardown(f *moduletest.File) {
+	t.fileEvent(f, "tearing down", map[string]any{"progress": "teardown"})
+}
+
+func (t *testJSON) TeardownRun(f *moduletest.File, r *moduletest.Run) {
+	elapsed := int64(0)
+	if s, ok := t.started[r]; ok {
+		elapsed = time.Since(s).Milliseconds()
+	}
+	t.runEvent(f, r, "tearing down", map[string]any{"progress": "teardown", "elapsed": elapsed})
+}
+
+func (t *testJSON) FileDone(f *moduletest.File, diags hcl.Diagnostics) {
+	t.j.diagnostics(diags, map[string]any{"@testfile": f.Path})
+	human := "fail"
+	if f.Status == moduletest.Pass {
+		human = "pass"
+	}
+	t.fileEvent(f, human, map[string]any{"progress": "complete", "status": f.Status.String()})
+}
+
+func (t *testJSON) Summary(files []*moduletest.File) {
+	verdict, counts := moduletest.Summary(files)
+	c := moduletest.Count(files)
+	t.j.emit("info", verdict+" "+counts, "test_summary", map[string]any{"test_summary": map[string]any{
+		"status": moduletest.SuiteStatus(files).String(), "passed": c.Passed, "failed": c.Failed, "errored": c.Errored, "skipped": c.Skipped,
+	}})
+}
+
+func (t *testJSON) Diagnostics(diags hcl.Diagnostics) { t.j.Diagnostics(diags) }

@@ -1,0 +1,307 @@
+package moduletest
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/engine"
+	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/states"
+)
+
+// Reporter is told about progress as the runner goes: the command's view.
+type Reporter interface {
+	FileStart(f *File)
+	RunStart(f *File, r *Run)
+	// RunDone reports a finished (or skipped) run with its diagnostics.
+	RunDone(f *File, r *Run)
+	// Teardown starts a file's cleanup; TeardownRun reports the state of
+	// run r being destroyed.
+	Teardown(f *File)
+	TeardownRun(f *File, r *Run)
+	// FileDone reports a finished file, with diagnostics that belong to
+	// no run (a failed cleanup).
+	FileDone(f *File, diags hcl.Diagnostics)
+}
+
+// Runner runs test files against the module in Dir.
+type Runner struct {
+	// Dir is the module under test, relative to the working directory.
+	Dir string
+	// LoadConfig loads the configuration in a directory.
+	LoadConfig func(dir string) (*configs.Config, hcl.Diagnostics)
+	// NewEngine returns an engine for a configuration.
+	NewEngine func(cfg *configs.Config) *engine.Engine
+	// Variables are the values from the command line and variable files,
+	// which the files' variables override.
+	Variables map[string]engine.InputValue
+	Reporter  Reporter
+	// SaveRecovery keeps a state that cleanup could not destroy, so that
+	// nothing is lost; it returns where it wrote it.
+	SaveRecovery func(f *File, s *states.State) (string, error)
+}
+
+// Run runs every file in order.
+func (rn *Runner) Run(ctx context.Context, files []*File) {
+	for _, f := range files {
+		if f.Config == nil {
+			continue
+		}
+		rn.runFile(ctx, f)
+	}
+}
+
+// fileRun is the working set of one file: its states and its runs'
+// outputs.
+type fileRun struct {
+	rn     *Runner
+	f      *File
+	states map[string]*stateEntry
+	// order lists state keys in the order they were first applied to.
+	order []string
+	// outputs are the finished runs' outputs, by run name.
+	outputs map[string]cty.Value
+}
+
+// stateEntry is one state of a file: what the last run that applied to
+// it used, for the destroy at the end.
+type stateEntry struct {
+	state *states.State
+	cfg   *configs.Config
+	vars  map[string]engine.InputValue
+	run   *Run
+}
+
+func (rn *Runner) runFile(ctx context.Context, f *File) {
+	rn.Reporter.FileStart(f)
+	fr := &fileRun{rn: rn, f: f, states: map[string]*stateEntry{}, outputs: map[string]cty.Value{}}
+	skip := false
+	for _, r := range f.Runs {
+		if skip || ctx.Err() != nil {
+			r.Status = Skip
+			rn.Reporter.RunDone(f, r)
+			continue
+		}
+		rn.Reporter.RunStart(f, r)
+		fr.run(ctx, r)
+		f.Status = f.Status.merge(r.Status)
+		rn.Reporter.RunDone(f, r)
+		// As in terraform test, an error ends the file: later runs may
+		// depend on what this one should have made.
+		skip = r.Status == Error
+	}
+	rn.Reporter.Teardown(f)
+	diags := fr.cleanup(context.WithoutCancel(ctx))
+	if diags.HasErrors() {
+		f.Status = f.Status.merge(Error)
+	}
+	if f.Status == Pending {
+		f.Status = Pass
+	}
+	rn.Reporter.FileDone(f, diags)
+}
+
+// run executes one run block and sets its status.
+func (fr *fileRun) run(ctx context.Context, r *Run) {
+	rc := r.Config
+	dir, key := fr.rn.Dir, rc.StateKey
+	if rc.Module != nil {
+		if !configs.IsLocalModuleSource(rc.Module.Source) {
+			r.fail(Error, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported test module source",
+				Detail:   fmt.Sprintf("strata test runs helper modules from local paths (./ or ../) only; %q is not one.", rc.Module.Source),
+				Subject:  rc.Module.DeclRange.Ptr(),
+			})
+			return
+		}
+		dir = filepath.Join(fr.rn.Dir, filepath.FromSlash(rc.Module.Source))
+		if key == "" {
+			key = rc.Module.Source
+		}
+	}
+	cfg, diags := fr.rn.LoadConfig(dir)
+	if diags.HasErrors() {
+		r.fail(Error, diags...)
+		return
+	}
+	diags = append(diags, fr.configureProviders(cfg, rc)...)
+	vars, vdiags := fr.variables(cfg, rc)
+	diags = append(diags, vdiags...)
+	opts, odiags := planOpts(rc, vars)
+	diags = append(diags, odiags...)
+	if diags.HasErrors() {
+		r.fail(Error, diags...)
+		return
+	}
+	entry := fr.states[key]
+	var prior *states.State
+	if entry != nil {
+		prior = entry.state
+	}
+	eng := fr.rn.NewEngine(cfg)
+	plan, console, pdiags := eng.PlanWithConsole(ctx, prior, opts)
+	if console != nil {
+		defer func() { console.Close(context.WithoutCancel(ctx)) }()
+	}
+	r.Plan = plan
+	failing := failingChecks(plan, nil)
+	diags = append(diags, expectFailures(rc, pdiags, failing)...)
+	if diags.HasErrors() || plan == nil || len(failing) > 0 || console == nil {
+		// An expected failure stops the run as it stops the plan: the
+		// assertions are not evaluated.
+		r.Diagnostics = append(diags, missingFailures(rc, failing)...)
+		r.Status = statusOf(r.Diagnostics)
+		return
+	}
+	outputs := planOutputs(plan)
+	if rc.Command == configs.TestCommandApply {
+		newState, adiags := eng.Apply(ctx, plan)
+		if newState != nil {
+			fr.keep(key, newState, cfg, vars, r)
+			r.State = newState
+			failing = failingChecks(nil, newState)
+		}
+		diags = append(diags, expectFailures(rc, adiags, failing)...)
+		if diags.HasErrors() || newState == nil || len(failing) > 0 {
+			r.Diagnostics = append(diags, missingFailures(rc, failing)...)
+			r.Status = statusOf(r.Diagnostics)
+			return
+		}
+		console.Close(context.WithoutCancel(ctx))
+		var cdiags hcl.Diagnostics
+		console, cdiags = eng.NewConsole(ctx, newState, vars)
+		diags = append(diags, cdiags...)
+		if console == nil || cdiags.HasErrors() {
+			r.fail(Error, diags...)
+			return
+		}
+		outputs = stateOutputs(newState)
+	}
+	fr.outputs[rc.Name] = outputs
+	diags = append(diags, missingFailures(rc, failing)...)
+	diags = append(diags, fr.asserts(r, console, outputs)...)
+	r.Diagnostics = diags
+	r.Status = statusOf(diags)
+	if r.Status == Error && r.failedAssert && onlyAssertionErrors(diags) {
+		r.Status = Fail
+	}
+}
+
+// onlyAssertionErrors reports whether every error in diags is a failed
+// assertion: such a run failed; any other error makes it errored.
+func onlyAssertionErrors(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && d.Summary != "Test assertion failed" {
+			return false
+		}
+	}
+	return true
+}
+
+// keep records the state an apply run left.
+func (fr *fileRun) keep(key string, s *states.State, cfg *configs.Config, vars map[string]engine.InputValue, r *Run) {
+	if _, ok := fr.states[key]; !ok {
+		fr.order = append(fr.order, key)
+	}
+	fr.states[key] = &stateEntry{state: s, cfg: cfg, vars: vars, run: r}
+}
+
+// fail ends a run with status s and diags.
+func (r *Run) fail(s Status, diags ...*hcl.Diagnostic) {
+	r.Status = s
+	r.Diagnostics = append(r.Diagnostics, diags...)
+}
+
+// statusOf is Error when diags hold an error, else Pass.
+func statusOf(diags hcl.Diagnostics) Status {
+	if diags.HasErrors() {
+		return Error
+	}
+	return Pass
+}
+
+// configureProviders puts the file's provider blocks in the place of the
+// module's own, as terraform test does, and applies the run's providers
+// argument.
+func (fr *fileRun) configureProviders(cfg *configs.Config, rc *configs.TestRun) hcl.Diagnostics {
+	provs := fr.f.Config.Providers
+	if len(rc.Providers) == 0 {
+		for key, p := range provs {
+			cfg.Module.ProviderConfigs[key] = p
+		}
+		return nil
+	}
+	var diags hcl.Diagnostics
+	for _, pp := range rc.Providers {
+		p, ok := provs[pp.InParent.String()]
+		if !ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Missing provider definition",
+				Detail:   fmt.Sprintf("This test file has no provider block for %s, which the run block's providers argument passes.", pp.InParent),
+				Subject:  rc.DeclRange.Ptr(),
+			})
+			continue
+		}
+		c := *p
+		c.Name, c.Alias = pp.InChild.Name, pp.InChild.Alias
+		cfg.Module.ProviderConfigs[pp.InChild.String()] = &c
+	}
+	return diags
+}
+
+// planOpts turns the run's command and plan_options into plan options.
+func planOpts(rc *configs.TestRun, vars map[string]engine.InputValue) (engine.PlanOpts, hcl.Diagnostics) {
+	opts := engine.PlanOpts{Mode: plans.NormalMode, Variables: vars, SkipRefresh: !rc.Refresh}
+	if rc.Mode == "refresh-only" {
+		opts.Mode = plans.RefreshOnlyMode
+	}
+	var diags hcl.Diagnostics
+	for _, set := range []struct {
+		travs []hcl.Traversal
+		dst   *[]addrs.Target
+	}{{rc.Target, &opts.Targets}, {rc.Replace, &opts.ForceReplace}} {
+		for _, t := range set.travs {
+			target, tdiags := addrs.ParseTarget(traversalString(t))
+			if tdiags.HasErrors() {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid target address",
+					Detail:   "plan_options target and replace take resource or module addresses.",
+					Subject:  t.SourceRange().Ptr(),
+				})
+				continue
+			}
+			*set.dst = append(*set.dst, target)
+		}
+	}
+	return opts, diags
+}
+
+// traversalString renders an absolute traversal as an address.
+func traversalString(t hcl.Traversal) string {
+	var b strings.Builder
+	for _, step := range t {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			b.WriteString(s.Name)
+		case hcl.TraverseAttr:
+			b.WriteString("." + s.Name)
+		case hcl.TraverseIndex:
+			if s.Key.Type() == cty.String {
+				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
+			} else if s.Key.Type() == cty.Number {
+				b.WriteString("[" + s.Key.AsBigFloat().Text('f', -1) + "]")
+			}
+		}
+	}
+	return b.String()
+}
