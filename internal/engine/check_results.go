@@ -144,5 +144,46 @@ func (r *checkRecorder) results() []*plans.CheckResult {
 func (w *walker) rule(obj checkObject, mi addrs.ModuleInstance, key addrs.InstanceKey, scope *lang.Scope, condition, message hcl.Expression, summary, suffix string) hcl.Diagnostics {
 	status, problem, diags := checkRuleIn(scope, condition, message, summary, suffix)
 	w.checks.report(obj, mi, key, status, problem)
+	if status == plans.CheckFail {
+		markCondition(diags, obj)
+	}
 	return diags
+}
+
+// configAddr returns the checkable object's address in the
+// configuration, such as var.v or module.m.terraform_data.a.
+func (o checkObject) configAddr() string {
+	r := plans.CheckResult{Kind: o.kind, Module: o.module, Resource: o.resource, Name: o.name}
+	return r.ConfigAddr()
+}
+
+// conditionDiag marks the diagnostic of a failed condition (a variable
+// validation, a precondition or postcondition) with the checkable object
+// it belongs to, for strata test's expect_failures.
+type conditionDiag struct{ checkable string }
+
+// markCondition marks the diagnostics of a failed condition of obj.
+func markCondition(diags hcl.Diagnostics, obj checkObject) {
+	for _, d := range diags {
+		switch x := d.Extra.(type) {
+		case nil:
+			d.Extra = conditionDiag{checkable: obj.configAddr()}
+		case checkDiag:
+			x.checkable = obj.configAddr()
+			d.Extra = x
+		}
+	}
+}
+
+// ConditionObject returns the address of the checkable object (var.v,
+// output.o, check.c, a resource; prefixed by its module outside the
+// root) whose failed condition produced d, or "" for other diagnostics.
+func ConditionObject(d *hcl.Diagnostic) string {
+	switch x := d.Extra.(type) {
+	case conditionDiag:
+		return x.checkable
+	case checkDiag:
+		return x.checkable
+	}
+	return ""
 }

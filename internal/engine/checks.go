@@ -28,6 +28,9 @@ func (w *walker) evalCheck(n *checkNode, planning bool) hcl.Diagnostics {
 		for _, rule := range n.cfg.Asserts {
 			status, problem, d := checkAssert(scope, rule.Condition, rule.ErrorMessage, planning)
 			w.checks.report(obj, mi, addrs.NoKey, status, problem)
+			if status == plans.CheckFail {
+				markCondition(d, obj)
+			}
 			diags = append(diags, d...)
 		}
 	}
@@ -92,8 +95,12 @@ func asWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
 }
 
 // checkDiag marks a diagnostic a check block produced, keeping the object
-// it is about, if any.
-type checkDiag struct{ object diagObject }
+// it is about, if any, and for a failed assertion the check block itself
+// (checkable).
+type checkDiag struct {
+	object    diagObject
+	checkable string
+}
 
 // DiagnosticObject returns the object's address, or "".
 func (c checkDiag) DiagnosticObject() string { return string(c.object) }

@@ -3,6 +3,7 @@ package moduletest
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -163,57 +164,30 @@ func errorMessage(console *engine.Console, expr hcl.Expression, extra map[string
 	return v.AsString()
 }
 
-// failingChecks returns the root module's checkable objects (var.x,
-// output.y, check.z, resource addresses) whose checks failed in a plan or
-// in the check results an apply recorded in the state.
-func failingChecks(p *plans.Plan, s *states.State) map[string]bool {
-	var results []*plans.CheckResult
-	if p != nil {
-		results = p.Checks
-	}
-	if s != nil {
-		results, _ = plans.DecodeStateChecks(s.CheckResults)
-	}
-	out := map[string]bool{}
-	for _, c := range results {
-		if len(c.Module) == 0 && c.Status == plans.CheckFail {
-			out[c.LocalAddr()] = true
-		}
-	}
-	return out
-}
-
-// checkFailures are the summaries of the diagnostics failed checks
-// report; expect_failures silences them.
-var checkFailures = map[string]bool{
-	"Invalid value for variable":              true,
-	"Resource precondition failed":            true,
-	"Resource postcondition failed":           true,
-	"Module output value precondition failed": true,
-	"Check block assertion failed":            true,
-}
-
-// expectFailures applies the run's expect_failures to what a plan or an
-// apply reported: when every failing check is expected, the diagnostics
-// of those failures are dropped (the run passes); a failing check that is
-// not expected keeps them all.
-func expectFailures(rc *configs.TestRun, diags hcl.Diagnostics, failing map[string]bool) hcl.Diagnostics {
-	if len(rc.ExpectFailures) == 0 || len(failing) == 0 {
-		return diags
-	}
-	expected := expectedAddrs(rc)
-	for addr := range failing {
-		if !expected[addr] {
-			return diags
-		}
-	}
-	var out hcl.Diagnostics
+// sortFailures splits what a plan or an apply reported into the
+// diagnostics of failures the run expects (expected) and the rest (kept),
+// recording in hit every checkable object whose condition failed. As in
+// terraform test, a failed check block assertion the run does not expect
+// is an error, not a warning.
+func sortFailures(rc *configs.TestRun, diags hcl.Diagnostics, hit map[string]bool) (kept, expected hcl.Diagnostics) {
+	want := expectedAddrs(rc)
 	for _, d := range diags {
-		if !checkFailures[d.Summary] {
-			out = append(out, d)
+		obj := engine.ConditionObject(d)
+		if obj != "" {
+			hit[obj] = true
 		}
+		switch {
+		case obj != "" && want[obj]:
+			expected = append(expected, d)
+			continue
+		case strings.HasPrefix(obj, "check.") && d.Severity == hcl.DiagWarning:
+			promoted := *d
+			promoted.Severity = hcl.DiagError
+			d = &promoted
+		}
+		kept = append(kept, d)
 	}
-	return out
+	return kept, expected
 }
 
 func expectedAddrs(rc *configs.TestRun) map[string]bool {
@@ -224,12 +198,38 @@ func expectedAddrs(rc *configs.TestRun) map[string]bool {
 	return out
 }
 
-// missingFailures reports the expected failures that did not happen.
-func missingFailures(rc *configs.TestRun, failing map[string]bool) hcl.Diagnostics {
+// expectedWhilePlanning explains why an apply run whose plan stopped on
+// expected failures (the errors in expected) still fails.
+func expectedWhilePlanning(expected hcl.Diagnostics, rc *configs.TestRun) hcl.Diagnostics {
+	stopped := map[string]bool{}
+	for _, d := range expected {
+		if d.Severity == hcl.DiagError {
+			stopped[engine.ConditionObject(d)] = true
+		}
+	}
 	var diags hcl.Diagnostics
 	for _, t := range rc.ExpectFailures {
 		addr := traversalString(t)
-		if failing[addr] {
+		if !stopped[addr] {
+			continue
+		}
+		stopped[addr] = false
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Expected failure while planning",
+			Detail:   fmt.Sprintf("A custom condition within %s failed during the planning stage and prevented the requested apply operation. While this was an expected failure, the apply operation could not be executed and so the overall test case will be marked as a failure and the original diagnostic included in the test report.", addr),
+			Subject:  t.SourceRange().Ptr(),
+		})
+	}
+	return diags
+}
+
+// missingFailures reports the expected failures that did not happen.
+func missingFailures(rc *configs.TestRun, hit map[string]bool) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, t := range rc.ExpectFailures {
+		addr := traversalString(t)
+		if hit[addr] {
 			continue
 		}
 		diags = append(diags, &hcl.Diagnostic{

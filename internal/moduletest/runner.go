@@ -152,12 +152,23 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 		defer func() { console.Close(context.WithoutCancel(ctx)) }()
 	}
 	r.Plan = plan
-	failing := failingChecks(plan, nil)
-	diags = append(diags, expectFailures(rc, pdiags, failing)...)
-	if diags.HasErrors() || plan == nil || len(failing) > 0 || console == nil {
-		// An expected failure stops the run as it stops the plan: the
-		// assertions are not evaluated.
-		r.Diagnostics = append(diags, missingFailures(rc, failing)...)
+	hit := map[string]bool{}
+	kept, expected := sortFailures(rc, pdiags, hit)
+	diags = append(diags, kept...)
+	switch {
+	case diags.HasErrors() || plan == nil || console == nil:
+		r.fail(Error, diags...)
+		return
+	case expected.HasErrors() && rc.Command == configs.TestCommandApply:
+		// The plan stopped on an expected failure, so the apply the run
+		// asks for cannot happen: as in terraform test, that is an error.
+		r.fail(Error, expectedWhilePlanning(expected, rc)...)
+		r.fail(Error, append(diags, expected...)...)
+		return
+	case expected.HasErrors():
+		// An expected failure stops the plan: the assertions cannot be
+		// evaluated, and the run passes if nothing else went wrong.
+		r.Diagnostics = append(diags, missingFailures(rc, hit)...)
 		r.Status = statusOf(r.Diagnostics)
 		return
 	}
@@ -167,11 +178,15 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 		if newState != nil {
 			fr.keep(key, newState, cfg, vars, r)
 			r.State = newState
-			failing = failingChecks(nil, newState)
 		}
-		diags = append(diags, expectFailures(rc, adiags, failing)...)
-		if diags.HasErrors() || newState == nil || len(failing) > 0 {
-			r.Diagnostics = append(diags, missingFailures(rc, failing)...)
+		kept, expected = sortFailures(rc, adiags, hit)
+		diags = append(diags, kept...)
+		if diags.HasErrors() || newState == nil {
+			r.fail(Error, diags...)
+			return
+		}
+		if expected.HasErrors() {
+			r.Diagnostics = append(diags, missingFailures(rc, hit)...)
 			r.Status = statusOf(r.Diagnostics)
 			return
 		}
@@ -186,7 +201,7 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 		outputs = stateOutputs(newState)
 	}
 	fr.outputs[rc.Name] = outputs
-	diags = append(diags, missingFailures(rc, failing)...)
+	diags = append(diags, missingFailures(rc, hit)...)
 	diags = append(diags, fr.asserts(r, console, outputs)...)
 	r.Diagnostics = diags
 	r.Status = statusOf(diags)
@@ -206,11 +221,16 @@ func onlyAssertionErrors(diags hcl.Diagnostics) bool {
 	return true
 }
 
-// keep records the state an apply run left.
+// keep records the state an apply run left. The states are destroyed in
+// the reverse order of the runs that last applied to them.
 func (fr *fileRun) keep(key string, s *states.State, cfg *configs.Config, vars map[string]engine.InputValue, r *Run) {
-	if _, ok := fr.states[key]; !ok {
-		fr.order = append(fr.order, key)
+	for i, k := range fr.order {
+		if k == key {
+			fr.order = append(fr.order[:i], fr.order[i+1:]...)
+			break
+		}
 	}
+	fr.order = append(fr.order, key)
 	fr.states[key] = &stateEntry{state: s, cfg: cfg, vars: vars, run: r}
 }
 

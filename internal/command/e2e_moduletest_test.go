@@ -1,0 +1,163 @@
+package command
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// copyTree copies testdata/<name> and everything under it, golden files
+// aside, into a temporary directory.
+func copyTree(t *testing.T, name string) string {
+	t.Helper()
+	src, dst := filepath.Join("testdata", name), t.TempDir()
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(path, ".golden") {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if err := os.MkdirAll(filepath.Join(dst, filepath.Dir(rel)), 0o755); err != nil {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// testEvents reduces a test -json stream to what must match Terraform's:
+// one line per event (type, file, run, progress, status, diagnostic
+// severity and summary), sorted, since Terraform reports the diagnostics
+// of one run in no fixed order.
+func testEvents(t *testing.T, stream string) []string {
+	t.Helper()
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(stream), "\n") {
+		var ev struct {
+			Type       string `json:"type"`
+			File       string `json:"@testfile"`
+			Run        string `json:"@testrun"`
+			Message    string `json:"@message"`
+			Diagnostic struct {
+				Severity string `json:"severity"`
+				Summary  string `json:"summary"`
+			} `json:"diagnostic"`
+		}
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("bad JSON line %q: %v", line, err)
+		}
+		var progress struct {
+			Progress string `json:"progress"`
+			Status   string `json:"status"`
+		}
+		var raw map[string]json.RawMessage
+		_ = json.Unmarshal([]byte(line), &raw)
+		if body, ok := raw[ev.Type]; ok && (ev.Type == "test_file" || ev.Type == "test_run") {
+			_ = json.Unmarshal(body, &progress)
+		}
+		switch ev.Type {
+		case "version":
+			continue
+		case "test_summary", "test_abstract":
+			var body any
+			_ = json.Unmarshal(raw[ev.Type], &body)
+			s, _ := json.Marshal(body) // keys sorted
+			out = append(out, ev.Type+" "+ev.Message+" "+string(s))
+		default:
+			out = append(out, strings.Join([]string{ev.Type, ev.File, ev.Run, progress.Progress, progress.Status, ev.Diagnostic.Severity, ev.Diagnostic.Summary}, "|"))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestE2EModuleTest runs strata test on test files with passing and
+// failing assertions, expect_failures on every kind of condition, helper
+// modules, run outputs, state keys and cleanup, and compares the human
+// output (a golden), the -json events, the exit code and what the cleanup
+// destroyed, in what order, with terraform test on the same files.
+func TestE2EModuleTest(t *testing.T) {
+	tests := map[string]struct {
+		code int
+		// summary is the last line of the human output.
+		summary string
+		// destroyed is what destroy-time provisioners logged.
+		destroyed string
+		// ordered is false where Terraform prints a run's diagnostics
+		// in no fixed order: only the JSON events are compared.
+		ordered bool
+	}{
+		"passing":    {code: 0, summary: "Success! 1 passed, 0 failed.", ordered: true},
+		"failing":    {code: 1, summary: "Failure! 0 passed, 1 failed.", ordered: true},
+		"features":   {code: 1, summary: "Failure! 4 passed, 2 failed, 1 skipped.", ordered: true},
+		"conditions": {code: 1, summary: "Failure! 8 passed, 4 failed, 4 skipped."},
+		"cleanup": {code: 1, summary: "Failure! 3 passed, 1 failed.", ordered: true,
+			destroyed: "destroy second\ndestroy other\ndestroy helper h1\n"},
+	}
+	tf, tfErr := exec.LookPath("terraform")
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			run := func(bin string) (human, jsonOut result, destroyed string) {
+				dir := copyTree(t, filepath.Join("moduletest", name))
+				if r := runIn(t, dir, "", bin, "init", "-no-color"); r.code != 0 {
+					t.Fatalf("%s init: %s%s", bin, r.stdout, r.stderr)
+				}
+				human = runIn(t, dir, "", bin, "test", "-no-color")
+				if data, err := os.ReadFile(filepath.Join(dir, "log.txt")); err == nil {
+					destroyed = string(data)
+					os.Remove(filepath.Join(dir, "log.txt"))
+				}
+				jsonOut = runIn(t, dir, "", bin, "test", "-json")
+				return human, jsonOut, destroyed
+			}
+			human, js, destroyed := run(strataBin)
+			if human.code != tc.code || js.code != tc.code {
+				t.Errorf("exit codes %d (human) and %d (-json), want %d\n%s%s", human.code, js.code, tc.code, human.stdout, human.stderr)
+			}
+			lines := strings.Split(strings.TrimSpace(human.stdout), "\n")
+			if got := lines[len(lines)-1]; got != tc.summary {
+				t.Errorf("summary %q, want %q", got, tc.summary)
+			}
+			if destroyed != tc.destroyed {
+				t.Errorf("cleanup destroyed:\n%s\nwant:\n%s", destroyed, tc.destroyed)
+			}
+			if tc.ordered {
+				golden(t, filepath.Join("moduletest", name), "stdout.golden", human.stdout)
+			}
+			if tfErr != nil {
+				return
+			}
+			tfHuman, tfJSON, tfDestroyed := run(tf)
+			if tfHuman.code != human.code || tfJSON.code != js.code {
+				t.Errorf("exit codes: strata %d/%d, terraform %d/%d", human.code, js.code, tfHuman.code, tfJSON.code)
+			}
+			if tc.ordered {
+				if diff := cmp.Diff(tfHuman.stdout, human.stdout); diff != "" {
+					t.Errorf("stdout (-terraform +strata):\n%s", diff)
+				}
+				if diff := cmp.Diff(tfHuman.stderr, human.stderr); diff != "" {
+					t.Errorf("stderr (-terraform +strata):\n%s", diff)
+				}
+			}
+			if diff := cmp.Diff(testEvents(t, tfJSON.stdout), testEvents(t, js.stdout)); diff != "" {
+				t.Errorf("-json events (-terraform +strata):\n%s", diff)
+			}
+			if tfDestroyed != destroyed {
+				t.Errorf("cleanup: terraform destroyed\n%s\nstrata destroyed\n%s", tfDestroyed, destroyed)
+			}
+		})
+	}
+}

@@ -1,0 +1,9 @@
+run "apply_pre_expected" {
+  variables {
+    size = 12
+  }
+  expect_failures = [terraform_data.sized, check.small]
+}
+run "after" {
+  command = plan
+}

@@ -1,0 +1,9 @@
+run "expected_check" {
+  variables {
+    size = 6
+  }
+  expect_failures = [check.small]
+}
+run "after" {
+  command = plan
+}

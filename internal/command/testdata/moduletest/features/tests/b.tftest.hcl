@@ -1,0 +1,10 @@
+run "errors" {
+  variables {
+    name = "x"
+  }
+}
+run "after_error" {
+  variables {
+    name = "abcd"
+  }
+}
