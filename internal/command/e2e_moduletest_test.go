@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -83,11 +84,15 @@ func testEvents(t *testing.T, stream string) []string {
 	return out
 }
 
+// junitTimes matches the timing attributes of a JUnit report's test cases.
+var junitTimes = regexp.MustCompile(` time="[^"]*" timestamp="[^"]*"`)
+
 // TestE2EModuleTest runs strata test on test files with passing and
 // failing assertions, expect_failures on every kind of condition, helper
 // modules, run outputs, state keys and cleanup, and compares the human
-// output (a golden), the -json events, the exit code and what the cleanup
-// destroyed, in what order, with terraform test on the same files.
+// output and the -junit-xml report (goldens), the -json events, the exit
+// code and what the cleanup destroyed, in what order, with terraform test
+// on the same files.
 func TestE2EModuleTest(t *testing.T) {
 	tests := map[string]struct {
 		code int
@@ -110,20 +115,21 @@ func TestE2EModuleTest(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			run := func(bin string) (human, jsonOut result, destroyed string) {
+			run := func(bin string) (human, jsonOut result, destroyed, junit string) {
 				dir := copyTree(t, filepath.Join("moduletest", name))
 				if r := runIn(t, dir, "", bin, "init", "-no-color"); r.code != 0 {
 					t.Fatalf("%s init: %s%s", bin, r.stdout, r.stderr)
 				}
-				human = runIn(t, dir, "", bin, "test", "-no-color")
+				human = runIn(t, dir, "", bin, "test", "-no-color", "-junit-xml=report.xml")
+				junit = junitTimes.ReplaceAllString(string(readFile(t, filepath.Join(dir, "report.xml"))), "")
 				if data, err := os.ReadFile(filepath.Join(dir, "log.txt")); err == nil {
 					destroyed = string(data)
 					os.Remove(filepath.Join(dir, "log.txt"))
 				}
 				jsonOut = runIn(t, dir, "", bin, "test", "-json")
-				return human, jsonOut, destroyed
+				return human, jsonOut, destroyed, junit
 			}
-			human, js, destroyed := run(strataBin)
+			human, js, destroyed, junit := run(strataBin)
 			if human.code != tc.code || js.code != tc.code {
 				t.Errorf("exit codes %d (human) and %d (-json), want %d\n%s%s", human.code, js.code, tc.code, human.stdout, human.stderr)
 			}
@@ -136,11 +142,12 @@ func TestE2EModuleTest(t *testing.T) {
 			}
 			if tc.ordered {
 				golden(t, filepath.Join("moduletest", name), "stdout.golden", human.stdout)
+				golden(t, filepath.Join("moduletest", name), "junit.golden", junit)
 			}
 			if tfErr != nil {
 				return
 			}
-			tfHuman, tfJSON, tfDestroyed := run(tf)
+			tfHuman, tfJSON, tfDestroyed, tfJunit := run(tf)
 			if tfHuman.code != human.code || tfJSON.code != js.code {
 				t.Errorf("exit codes: strata %d/%d, terraform %d/%d", human.code, js.code, tfHuman.code, tfJSON.code)
 			}
@@ -150,6 +157,9 @@ func TestE2EModuleTest(t *testing.T) {
 				}
 				if diff := cmp.Diff(tfHuman.stderr, human.stderr); diff != "" {
 					t.Errorf("stderr (-terraform +strata):\n%s", diff)
+				}
+				if diff := cmp.Diff(tfJunit, junit); diff != "" {
+					t.Errorf("-junit-xml report (-terraform +strata):\n%s", diff)
 				}
 			}
 			if diff := cmp.Diff(testEvents(t, tfJSON.stdout), testEvents(t, js.stdout)); diff != "" {

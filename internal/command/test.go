@@ -26,6 +26,7 @@ type testOptions struct {
 	testDir     string
 	verbose     bool
 	parallelism int
+	junitXML    string
 }
 
 func newTestCommand(d *Deps, runF func(*testOptions) error) *cobra.Command {
@@ -56,6 +57,7 @@ func newTestCommand(d *Deps, runF func(*testOptions) error) *cobra.Command {
 	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does.")
 	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
 	fs.StringVar(&opts.testDir, "test-directory", "tests", "Set the test directory, relative to the configuration\ndirectory.")
+	fs.StringVar(&opts.junitXML, "junit-xml", "", "Also write the results to the given file as a JUnit XML report,\nfor CI systems that read one.")
 	fs.BoolVar(&opts.verbose, "verbose", false, "Print the plan or state of each run block as it runs.")
 	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent operations within each\nplan and apply. Defaults to 10.")
 	opts.vars.register(fs)
@@ -122,6 +124,12 @@ func runTest(ctx context.Context, d *Deps, opts *testOptions) error {
 	}
 	runner.Run(ctx, files)
 	view.Summary(files)
+	if opts.junitXML != "" {
+		if err := writeJUnit(opts.junitXML, files, parser.Files()); err != nil {
+			view.Diagnostics(errorDiag("Failed to write the JUnit XML report", err))
+			return errReported
+		}
+	}
 	if moduletest.SuiteStatus(files) > moduletest.Pass {
 		return errReported
 	}
@@ -169,4 +177,17 @@ func saveTestRecovery(f *moduletest.File, s *states.State) (string, error) {
 		}
 		return name, fh.Close()
 	}
+}
+
+// writeJUnit writes the JUnit XML report to path.
+func writeJUnit(path string, files []*moduletest.File, sources map[string]*hcl.File) error {
+	fh, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := views.WriteTestJUnit(fh, files, sources); err != nil {
+		fh.Close()
+		return err
+	}
+	return fh.Close()
 }

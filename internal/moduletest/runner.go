@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -90,7 +91,9 @@ func (rn *Runner) runFile(ctx context.Context, f *File) {
 			continue
 		}
 		rn.Reporter.RunStart(f, r)
+		r.Start = time.Now()
 		fr.run(ctx, r)
+		r.Elapsed = time.Since(r.Start)
 		f.Status = f.Status.merge(r.Status)
 		rn.Reporter.RunDone(f, r)
 		// As in terraform test, an error ends the file: later runs may

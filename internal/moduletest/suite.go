@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -33,6 +34,9 @@ type Run struct {
 	// Plan is the run's plan; State the state after an apply run.
 	Plan  *plans.Plan
 	State *states.State
+	// Start and Elapsed time the run (zero for a skipped run).
+	Start   time.Time
+	Elapsed time.Duration
 
 	// failedAssert is set when an assertion was false.
 	failedAssert bool
