@@ -171,3 +171,38 @@ func TestE2EModuleTest(t *testing.T) {
 		})
 	}
 }
+
+// TestE2EValidateTestFiles: validate decodes test files too, unless
+// -no-tests, and reports the same error as terraform validate.
+func TestE2EValidateTestFiles(t *testing.T) {
+	run := func(bin string) []result {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {}\n")
+		if err := os.Mkdir(filepath.Join(dir, "checks"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, "checks", "bad.tftest.hcl"), "run \"x\" {\n  command = destroy\n}\n")
+		return []result{
+			runIn(t, dir, "", bin, "validate", "-no-color"),
+			runIn(t, dir, "", bin, "validate", "-no-color", "-test-directory=checks"),
+			runIn(t, dir, "", bin, "validate", "-no-color", "-test-directory=checks", "-no-tests"),
+		}
+	}
+	got := run(strataBin)
+	for i, want := range []int{0, 1, 0} {
+		if got[i].code != want {
+			t.Errorf("validate #%d: exit code %d, want %d\n%s", i, got[i].code, want, got[i].stderr)
+		}
+	}
+	if !strings.Contains(got[1].stderr, `Error: Invalid "command" keyword`) || !strings.Contains(got[1].stderr, "on checks/bad.tftest.hcl line 2") {
+		t.Errorf("validate -test-directory=checks:\n%s", got[1].stderr)
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		want := run(tf)
+		for i := range want {
+			if want[i].code != got[i].code || want[i].stderr != got[i].stderr {
+				t.Errorf("validate #%d: terraform %d\n%s\nstrata %d\n%s", i, want[i].code, want[i].stderr, got[i].code, got[i].stderr)
+			}
+		}
+	}
+}

@@ -8,11 +8,14 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/engine/hooks"
+	"github.com/strata-dev/strata/internal/moduletest"
 )
 
 type validateOptions struct {
-	view viewFlags
-	json bool
+	view    viewFlags
+	json    bool
+	noTests bool
+	testDir string
 }
 
 func newValidateCommand(d *Deps, runF func(*validateOptions) error) *cobra.Command {
@@ -38,6 +41,8 @@ func newValidateCommand(d *Deps, runF func(*validateOptions) error) *cobra.Comma
 		},
 	}
 	cmd.Flags().BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	cmd.Flags().BoolVar(&opts.noTests, "no-tests", false, "If specified, strata will not validate test files.")
+	cmd.Flags().StringVar(&opts.testDir, "test-directory", "tests", "Set the test directory, relative to the configuration\ndirectory, in which test files are validated.")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "Produce output in a machine-readable JSON format, suitable for\nuse in text editor integrations and other automated systems.\nAlways disables color.")
 	return cmd
 }
@@ -47,6 +52,16 @@ func runValidate(ctx context.Context, d *Deps, opts *validateOptions) error {
 	cfg, parser, diags := loadConfig(v)
 	if !diags.HasErrors() {
 		diags = append(diags, newEngine(d, cfg, hooks.Nil{}, 0).Validate(ctx)...)
+	}
+	if !opts.noTests && cfg != nil {
+		// Test files are decoded as strata test decodes them.
+		paths, err := moduletest.Discover(".", opts.testDir, nil)
+		if err != nil {
+			diags = append(diags, errorDiag("Failed to find test files", err)...)
+		}
+		_, tdiags := moduletest.Load(parser, ".", paths)
+		diags = append(diags, tdiags...)
+		v.SetFiles(parser.Files())
 	}
 	if opts.json {
 		return validateJSON(d, diags, parser.Files())
