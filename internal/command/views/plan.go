@@ -34,9 +34,12 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantA
 			used[c.Action] = true
 		}
 	}
+	// Like Terraform, count the output changes that show: an update
+	// whose values render the same (a list become a tuple, say) is
+	// left out, and a plan with nothing else says "No changes.".
 	outputs := 0
 	for _, o := range changes.Outputs {
-		if o.Action != plans.NoOp {
+		if render.OutputChange(o.Name, o.Action, o.Before, o.After, o.Sensitive) != "" {
 			outputs++
 		}
 	}
