@@ -74,6 +74,9 @@ type migCase struct {
 	// preexisting: the destination's default workspace already holds
 	// another configuration's state, which -force-copy overwrites.
 	preexisting bool
+	// emptyWorkspace: the source also has a workspace w3 that was
+	// created but never applied.
+	emptyWorkspace bool
 }
 
 // migCases are the directions tested: every pair of the first five
@@ -85,14 +88,19 @@ func migCases() []migCase {
 	for _, from := range main {
 		for _, to := range main {
 			if from != to {
-				cases = append(cases, migCase{from, to, "default", false})
+				cases = append(cases, migCase{from: from, to: to, selected: "default"})
 			}
 		}
 	}
-	return append(cases, migCase{"pg", "pg-schema", "default", false}, migCase{"http", "http2", "default", false},
-		migCase{"none", "http", "w2", false}, migCase{"local-dir", "http", "w2", false}, migCase{"pg", "http", "w2", false},
-		migCase{"pg", "none", "default", true}, migCase{"http", "local", "default", true}, migCase{"none", "local-dir", "default", true},
-		migCase{"none", "pg", "default", true}, migCase{"pg", "http", "default", true}, migCase{"http", "pg", "default", true})
+	return append(cases, migCase{from: "pg", to: "pg-schema", selected: "default", preexisting: false}, migCase{from: "http", to: "http2", selected: "default", preexisting: false},
+		migCase{from: "none", to: "http", selected: "w2", preexisting: false}, migCase{from: "local-dir", to: "http", selected: "w2", preexisting: false}, migCase{from: "pg", to: "http", selected: "w2", preexisting: false},
+		migCase{from: "pg", to: "none", selected: "default", preexisting: true}, migCase{from: "http", to: "local", selected: "default", preexisting: true}, migCase{from: "none", to: "local-dir", selected: "default", preexisting: true},
+		migCase{from: "none", to: "pg", selected: "default", preexisting: true}, migCase{from: "pg", to: "http", selected: "default", preexisting: true}, migCase{from: "http", to: "pg", selected: "default", preexisting: true},
+		migCase{from: "none", to: "pg", selected: "default", emptyWorkspace: true},
+		migCase{from: "pg", to: "none", selected: "default", emptyWorkspace: true},
+		migCase{from: "pg", to: "local-dir", selected: "default", emptyWorkspace: true},
+		migCase{from: "none", to: "local-dir", selected: "default", emptyWorkspace: true},
+		migCase{from: "local-dir", to: "pg-schema", selected: "default", emptyWorkspace: true})
 }
 
 // migOutcome is what a run leaves, with lineages and serials named after
@@ -295,6 +303,9 @@ func migRun(t *testing.T, bin, conn, schema string, c migCase) migOutcome {
 		// Two applies, so that w2's serial differs from default's.
 		run(nil, "apply", "-auto-approve")
 		run(nil, "apply", "-auto-approve", "-replace=terraform_data.a")
+		if c.emptyWorkspace {
+			run(nil, "workspace", "new", "w3")
+		}
 		run(nil, "workspace", "select", c.selected)
 	}
 	before := map[string]stateHead{}
@@ -361,6 +372,9 @@ func TestE2EMigrateStateMatrix(t *testing.T) {
 		}
 		if c.preexisting {
 			name += "_over_another"
+		}
+		if c.emptyWorkspace {
+			name += "_with_an_empty_workspace"
 		}
 		t.Run(name, func(t *testing.T) {
 			got := migRun(t, strataBin, conn, fmt.Sprintf("m%d_strata", i), c)

@@ -327,38 +327,47 @@ func (bi *backendInit) copyWorkspace(from, to *backendConfig, src, dst string, f
 		// only), keep that workspace in one file: it is already there.
 		return true, nil
 	}
-	srcMgr, diags := bi.workspaceManager(from, src)
-	if diags.HasErrors() {
-		return false, diags
-	}
-	dstMgr, ddiags := bi.workspaceManager(to, dst)
-	if hasErrorsOf(&diags, ddiags) {
-		return false, diags
-	}
-	if bi.flags.lock {
-		for _, m := range []statemgr.Manager{srcMgr, dstMgr} {
-			if err := m.Lock(bi.ctx, statemgr.NewLockInfo("OperationTypeInvalid", bi.d.Version), bi.flags.lockTimeout); err != nil {
-				return false, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Error acquiring the state lock", Detail: strings.TrimPrefix(err.Error(), "Error acquiring the state lock: ")})
+	var locked []statemgr.Manager
+	defer func() {
+		for _, m := range locked {
+			if err := m.Unlock(); err != nil {
+				fmt.Fprintf(bi.d.Stderr, "Error releasing the state lock: %s\n", err)
 			}
-			defer func(m statemgr.Manager) {
-				if err := m.Unlock(); err != nil {
-					fmt.Fprintf(bi.d.Stderr, "Error releasing the state lock: %s\n", err)
-				}
-			}(m)
 		}
+	}()
+	lock := func(m statemgr.Manager) hcl.Diagnostics {
+		if !bi.flags.lock {
+			return nil
+		}
+		if err := m.Lock(bi.ctx, statemgr.NewLockInfo("OperationTypeInvalid", bi.d.Version), bi.flags.lockTimeout); err != nil {
+			return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error acquiring the state lock", Detail: strings.TrimPrefix(err.Error(), "Error acquiring the state lock: ")}}
+		}
+		locked = append(locked, m)
+		return nil
+	}
+	srcMgr, diags := bi.workspaceManager(from, src)
+	if diags.HasErrors() || hasErrorsOf(&diags, lock(srcMgr)) {
+		return false, diags
 	}
 	srcState, _, err := srcMgr.Read()
 	if err != nil {
 		return false, append(diags, errorDiag("Failed to load state", err)...)
+	}
+	if srcState.Empty() {
+		// Nothing to copy, and the destination is left alone: a
+		// workspace created but never applied is not created there, as
+		// in Terraform.
+		return false, diags
+	}
+	dstMgr, ddiags := bi.workspaceManager(to, dst)
+	if hasErrorsOf(&diags, ddiags) || hasErrorsOf(&diags, lock(dstMgr)) {
+		return false, diags
 	}
 	dstState, _, err := dstMgr.Read()
 	if err != nil {
 		return false, append(diags, errorDiag("Failed to load state", err)...)
 	}
 	switch {
-	case srcState.Empty():
-		// Nothing to copy: the destination's state, if any, is kept.
-		return false, diags
 	case srcState.Lineage == dstState.Lineage && sameSnapshot(srcState, withSerial(dstState, srcState.Serial)):
 		return true, diags // already there
 	}
