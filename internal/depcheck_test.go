@@ -42,14 +42,17 @@ func TestImportDirection(t *testing.T) {
 		"internal/plans/objchange":                  {"configs/configschema"},
 		"internal/engine/hooks":                     {"addrs", "plans"},
 		"internal/engine": {"addrs", "configs", "configs/configschema", "configs/genconfig", "engine/dag", "engine/hooks", "lang", "lang/marks",
-			"plans", "plans/objchange", "providers", "states", "tailbuf", "upgrade"},
+			"plans", "plans/objchange", "providers", "providers/mock", "states", "tailbuf", "upgrade"},
+		"internal/providers/mock": {"providers", "configs/configschema"},
+		"internal/moduletest": {"addrs", "configs", "engine", "lang/funcs", "lang/marks", "plans", "providers",
+			"providers/mock", "states"},
 		"internal/cliconfig":            {"addrs", "getproviders"},
 		"internal/initwd":               {"addrs", "configs", "datadir"},
 		"internal/providercache":        {"addrs", "configs", "depsfile", "getproviders"},
 		"internal/command/jsonfunction": {"providers"},
 		"internal/command/jsonprovider": {"addrs", "command/jsonfunction", "configs/configschema", "providers"},
 		"internal/command/views/render": {"configs/configschema", "plans"},
-		"internal/command/views":        {"addrs", "plans", "states", "engine/hooks", "configs/configschema", "command/views/render"},
+		"internal/command/views":        {"addrs", "plans", "states", "engine/hooks", "configs/configschema", "command/views/render", "moduletest"},
 	}
 	out, err := exec.Command("go", "list", "-json", "../...").Output()
 	if err != nil {

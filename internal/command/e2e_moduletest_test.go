@@ -103,6 +103,8 @@ func TestE2EModuleTest(t *testing.T) {
 		// ordered is false where Terraform prints a run's diagnostics
 		// in no fixed order: only the JSON events are compared.
 		ordered bool
+		// plugin installs the framework test provider for init.
+		plugin bool
 	}{
 		"passing":    {code: 0, summary: "Success! 1 passed, 0 failed.", ordered: true},
 		"failing":    {code: 1, summary: "Failure! 0 passed, 1 failed.", ordered: true},
@@ -110,6 +112,7 @@ func TestE2EModuleTest(t *testing.T) {
 		"conditions": {code: 1, summary: "Failure! 8 passed, 4 failed, 4 skipped."},
 		"cleanup": {code: 1, summary: "Failure! 3 passed, 1 failed.", ordered: true,
 			destroyed: "destroy second\ndestroy other\ndestroy helper h1\n"},
+		"mocks": {code: 1, summary: "Failure! 3 passed, 1 failed.", plugin: true},
 	}
 	tf, tfErr := exec.LookPath("terraform")
 	for name, tc := range tests {
@@ -117,7 +120,11 @@ func TestE2EModuleTest(t *testing.T) {
 			t.Parallel()
 			run := func(bin string) (human, jsonOut result, destroyed, junit string) {
 				dir := copyTree(t, filepath.Join("moduletest", name))
-				if r := runIn(t, dir, "", bin, "init", "-no-color"); r.code != 0 {
+				initArgs := []string{"init", "-no-color"}
+				if tc.plugin {
+					initArgs = append(initArgs, "-plugin-dir="+testProviderMirror(t))
+				}
+				if r := runIn(t, dir, "", bin, initArgs...); r.code != 0 {
 					t.Fatalf("%s init: %s%s", bin, r.stdout, r.stderr)
 				}
 				human = runIn(t, dir, "", bin, "test", "-no-color", "-junit-xml=report.xml")

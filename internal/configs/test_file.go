@@ -2,10 +2,13 @@ package configs
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // TestFile is one test file (.tftest.hcl or .tftest.json): the run blocks
@@ -20,6 +23,34 @@ type TestFile struct {
 	Runs      []*TestRun
 	// Parallel is the test block's default for run blocks' parallel.
 	Parallel bool
+	// MockProviders replace providers by mocks, keyed as Providers.
+	MockProviders map[string]*TestMockProvider
+	// Overrides apply to every run of the file.
+	Overrides []*TestOverride
+}
+
+// TestMockProvider is a mock_provider block: a provider whose resources
+// and data sources are made up, with the real provider's schema.
+type TestMockProvider struct {
+	Name, Alias string
+	// Source is a directory of .tfmock.hcl files with more mock_resource,
+	// mock_data and override blocks.
+	Source string
+	// Resources and DataSources are mock_resource and mock_data blocks'
+	// defaults, by type name.
+	Resources, DataSources map[string]hcl.Expression
+	// Overrides are the override blocks inside the mock_provider block.
+	Overrides []*TestOverride
+	DeclRange hcl.Range
+}
+
+// TestOverride is an override_resource or override_data block: the
+// object at Target is made up with Values, and its provider is not
+// called.
+type TestOverride struct {
+	Target    hcl.Traversal
+	Values    hcl.Expression
+	DeclRange hcl.Range
 }
 
 // TestCommand is what a run block does: plan, or plan and apply.
@@ -51,6 +82,8 @@ type TestRun struct {
 	Providers      []PassedProvider
 	Asserts        []*TestAssert
 	ExpectFailures []hcl.Traversal
+	// Overrides apply to this run only.
+	Overrides []*TestOverride
 	// StateKey names the state the run uses; empty for the default (one
 	// state per module).
 	StateKey string
@@ -107,7 +140,7 @@ func (p *Parser) LoadTestFile(path string) (*TestFile, hcl.Diagnostics) {
 	}
 	content, cdiags := f.Body.Content(testFileSchema)
 	diags = append(diags, cdiags...)
-	tf := &TestFile{Variables: map[string]hcl.Expression{}, Providers: map[string]*Provider{}}
+	tf := &TestFile{Variables: map[string]hcl.Expression{}, Providers: map[string]*Provider{}, MockProviders: map[string]*TestMockProvider{}}
 	runs := map[string]*TestRun{}
 	for _, block := range content.Blocks {
 		switch block.Type {
@@ -142,6 +175,21 @@ func (p *Parser) LoadTestFile(path string) (*TestFile, hcl.Diagnostics) {
 			if a, ok := tc.Attributes["parallel"]; ok {
 				diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &tf.Parallel)...)
 			}
+		case "mock_provider":
+			mp, mdiags := p.decodeMockProvider(block)
+			diags = append(diags, mdiags...)
+			key := mp.Name
+			if mp.Alias != "" {
+				key += "." + mp.Alias
+			}
+			diags = append(diags, checkDuplicate(tf.MockProviders, key, "mock provider", mp.DeclRange)...)
+			tf.MockProviders[key] = mp
+		case "override_resource", "override_data":
+			o, odiags := decodeOverride(block)
+			diags = append(diags, odiags...)
+			if o != nil {
+				tf.Overrides = append(tf.Overrides, o)
+			}
 		default:
 			diags = append(diags, unsupportedTestBlock(block))
 		}
@@ -154,15 +202,160 @@ func (p *Parser) LoadTestFile(path string) (*TestFile, hcl.Diagnostics) {
 	return tf, diags
 }
 
-// unsupportedTestBlock reports the mock and override blocks, which strata
-// does not run yet.
+// unsupportedTestBlock reports the blocks strata test does not run yet.
 func unsupportedTestBlock(block *hcl.Block) *hcl.Diagnostic {
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Unsupported test block",
-		Detail:   fmt.Sprintf("strata test does not support %s blocks yet: provider mocks and overrides are not implemented. Run tests that need them with terraform test.", block.Type),
+		Detail:   fmt.Sprintf("strata test does not support %s blocks yet. Run tests that need them with terraform test.", block.Type),
 		Subject:  block.DefRange.Ptr(),
 	}
+}
+
+var mockProviderSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "source"}},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "mock_resource", LabelNames: []string{"type"}},
+		{Type: "mock_data", LabelNames: []string{"type"}},
+		{Type: "override_resource"}, {Type: "override_data"},
+	},
+}
+
+// mockFileSchema is the schema of .tfmock.hcl files.
+var mockFileSchema = &hcl.BodySchema{Blocks: mockProviderSchema.Blocks}
+
+func (p *Parser) decodeMockProvider(block *hcl.Block) (*TestMockProvider, hcl.Diagnostics) {
+	mp := &TestMockProvider{
+		Name:        block.Labels[0],
+		Resources:   map[string]hcl.Expression{},
+		DataSources: map[string]hcl.Expression{},
+		DeclRange:   block.DefRange,
+	}
+	content, diags := block.Body.Content(mockProviderSchema)
+	if a, ok := content.Attributes["alias"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &mp.Alias)...)
+	}
+	if a, ok := content.Attributes["source"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &mp.Source)...)
+	}
+	diags = append(diags, mp.addBlocks(content.Blocks)...)
+	if mp.Source != "" {
+		diags = append(diags, p.loadMockSource(mp, block)...)
+	}
+	return mp, diags
+}
+
+// loadMockSource reads the .tfmock.hcl and .tfmock.json files in the
+// mock provider's source directory, relative to the working directory.
+func (p *Parser) loadMockSource(mp *TestMockProvider, block *hcl.Block) hcl.Diagnostics {
+	entries, err := os.ReadDir(mp.Source)
+	if err != nil {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to read mock source",
+			Detail:   fmt.Sprintf("The mock provider's source directory %s cannot be read: %s.", mp.Source, err),
+			Subject:  block.DefRange.Ptr(),
+		}}
+	}
+	var diags hcl.Diagnostics
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !(strings.HasSuffix(name, ".tfmock.hcl") || strings.HasSuffix(name, ".tfmock.json")) {
+			continue
+		}
+		f, fdiags := p.ParseFile(filepath.Join(mp.Source, name))
+		diags = append(diags, fdiags...)
+		if f == nil || fdiags.HasErrors() {
+			continue
+		}
+		content, cdiags := f.Body.Content(mockFileSchema)
+		diags = append(diags, cdiags...)
+		diags = append(diags, mp.addBlocks(content.Blocks)...)
+	}
+	return diags
+}
+
+// addBlocks records mock_resource, mock_data and override blocks.
+func (mp *TestMockProvider) addBlocks(blocks hcl.Blocks) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, b := range blocks {
+		switch b.Type {
+		case "mock_resource", "mock_data":
+			c, cdiags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "defaults"}}})
+			diags = append(diags, cdiags...)
+			var expr hcl.Expression = hcl.StaticExpr(cty.EmptyObjectVal, b.DefRange)
+			if a, ok := c.Attributes["defaults"]; ok {
+				expr = a.Expr
+			}
+			if b.Type == "mock_resource" {
+				mp.Resources[b.Labels[0]] = expr
+			} else {
+				mp.DataSources[b.Labels[0]] = expr
+			}
+		case "override_resource", "override_data":
+			o, odiags := decodeOverride(b)
+			diags = append(diags, odiags...)
+			if o != nil {
+				mp.Overrides = append(mp.Overrides, o)
+			}
+		}
+	}
+	return diags
+}
+
+// decodeOverride decodes an override_resource or override_data block.
+func decodeOverride(b *hcl.Block) (*TestOverride, hcl.Diagnostics) {
+	c, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+		{Name: "target", Required: true}, {Name: "values"}, {Name: "override_during"},
+	}})
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	trav, tdiags := absTraversalForExpr(c.Attributes["target"].Expr)
+	diags = append(diags, tdiags...)
+	if tdiags.HasErrors() {
+		return nil, diags
+	}
+	isData := trav.RootName() == "data" || (len(trav) > 2 && traversalHasDataStep(trav))
+	if want := b.Type == "override_data"; want != isData {
+		what := "a managed resource"
+		if want {
+			what = "a data source"
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid override target",
+			Detail:   fmt.Sprintf("The target of an %s block must be %s.", b.Type, what),
+			Subject:  c.Attributes["target"].Expr.Range().Ptr(),
+		})
+		return nil, diags
+	}
+	if a, ok := c.Attributes["override_during"]; ok {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Unsupported argument",
+			Detail:   "strata test does not support override_during yet: overridden values are made up during apply.",
+			Subject:  a.NameRange.Ptr(),
+		})
+	}
+	o := &TestOverride{Target: trav, Values: hcl.StaticExpr(cty.EmptyObjectVal, b.DefRange), DeclRange: b.DefRange}
+	if a, ok := c.Attributes["values"]; ok {
+		o.Values = a.Expr
+	}
+	return o, diags
+}
+
+// traversalHasDataStep reports whether a module-prefixed address names a
+// data source (module.m.data.TYPE.NAME).
+func traversalHasDataStep(trav hcl.Traversal) bool {
+	for i, step := range trav {
+		if a, ok := step.(hcl.TraverseAttr); ok && a.Name == "data" && i > 0 {
+			if prev, ok := trav[i-1].(hcl.TraverseAttr); !ok || prev.Name != "module" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
@@ -230,6 +423,12 @@ func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
 				ErrorMessage: ac.Attributes["error_message"].Expr,
 				DeclRange:    b.DefRange,
 			})
+		case "override_resource", "override_data":
+			o, odiags := decodeOverride(b)
+			diags = append(diags, odiags...)
+			if o != nil {
+				r.Overrides = append(r.Overrides, o)
+			}
 		case "module":
 			mc, mdiags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 				{Name: "source", Required: true}, {Name: "version"},

@@ -39,6 +39,12 @@ type Engine struct {
 	// Recorder, when set, is told about every state change during apply as
 	// it happens (the state journal).
 	Recorder states.Recorder
+	// Overrides replace resources and data sources by made-up objects
+	// whose provider is never called, for strata test's override_resource
+	// and override_data. Keys are resource addresses, with module instance
+	// keys (module.m["a"].aws_s3_bucket.b) or without (module.m.aws_s3_bucket.b);
+	// values give computed attributes their values.
+	Overrides map[string]cty.Value
 
 	// schemas caches provider schemas across this engine's operations.
 	schemas schemaCache

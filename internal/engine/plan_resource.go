@@ -19,6 +19,7 @@ import (
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/plans/objchange"
 	"github.com/strata-dev/strata/internal/providers"
+	"github.com/strata-dev/strata/internal/providers/mock"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/upgrade"
 )
@@ -41,7 +42,40 @@ func (w *walker) resourceType(ctx context.Context, addr addrs.AbsResource, provi
 	if err != nil {
 		return nil, errorDiags("Invalid resource type", err, subject)
 	}
+	if v, ok := w.override(addr); ok {
+		p = overrideProvider(addr.Resource, schema, version, v)
+	}
 	return &resourceType{addr: addr, provider: provider, p: p, schema: schema, version: version}, nil
+}
+
+// override returns the values an Overrides entry gives addr.
+func (w *walker) override(addr addrs.AbsResource) (cty.Value, bool) {
+	if len(w.e.Overrides) == 0 {
+		return cty.NilVal, false
+	}
+	if v, ok := w.e.Overrides[addr.String()]; ok {
+		return v, true
+	}
+	v, ok := w.e.Overrides[addr.Config().String()]
+	return v, ok
+}
+
+// overrideProvider is the mock provider that stands in for the real one
+// for an overridden resource or data source.
+func overrideProvider(r addrs.Resource, schema *configschema.Block, version int64, values cty.Value) providers.Interface {
+	m := &mock.Provider{Schema: providers.GetProviderSchemaResponse{
+		ResourceTypes: map[string]providers.Schema{},
+		DataSources:   map[string]providers.Schema{},
+	}}
+	entry := map[string]cty.Value{r.Type: values}
+	if r.Mode == addrs.DataResourceMode {
+		m.Schema.DataSources[r.Type] = providers.Schema{Version: version, Block: schema}
+		m.DataSources = entry
+	} else {
+		m.Schema.ResourceTypes[r.Type] = providers.Schema{Version: version, Block: schema}
+		m.Resources = entry
+	}
+	return m
 }
 
 // planResource plans every instance of a configured resource in one module

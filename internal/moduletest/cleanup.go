@@ -25,6 +25,7 @@ func (fr *fileRun) cleanup(ctx context.Context) hcl.Diagnostics {
 		}
 		fr.rn.Reporter.TeardownRun(fr.f, entry.run)
 		eng := fr.rn.NewEngine(entry.cfg)
+		eng.Providers, eng.Overrides = entry.providers, entry.overrides
 		plan, pdiags := eng.Plan(ctx, entry.state, engine.PlanOpts{Mode: plans.DestroyMode, Variables: entry.vars})
 		ddiags := pdiags
 		left := entry.state

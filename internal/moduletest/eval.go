@@ -120,11 +120,14 @@ func (fr *fileRun) asserts(r *Run, console *engine.Console, outputs cty.Value) h
 		v, _ = v.UnmarkDeep()
 		switch {
 		case !v.IsKnown():
+			ctx, _ := console.EvalContextWith(a.Condition, extra)
 			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Unknown condition value",
-				Detail:   "The condition could not be evaluated at this time: it depends on values known only after apply. Use command = apply in this run block, or assert on values known during the plan.",
-				Subject:  a.Condition.Range().Ptr(),
+				Severity:    hcl.DiagError,
+				Summary:     "Unknown condition value",
+				Detail:      "Condition expression could not be evaluated at this time: a value it depends on is known only after the plan is applied, and this run block has command = plan. Assert on values known during the plan, or use command = apply in this run block.",
+				Subject:     a.Condition.Range().Ptr(),
+				Expression:  a.Condition,
+				EvalContext: ctx,
 			})
 			continue
 		case v.IsNull():

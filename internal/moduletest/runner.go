@@ -14,6 +14,7 @@ import (
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/states"
 )
 
@@ -47,6 +48,9 @@ type Runner struct {
 	// SaveRecovery keeps a state that cleanup could not destroy, so that
 	// nothing is lost; it returns where it wrote it.
 	SaveRecovery func(f *File, s *states.State) (string, error)
+
+	// schemas caches the real schemas of mocked providers.
+	schemas schemaCache
 }
 
 // Run runs every file in order.
@@ -78,6 +82,10 @@ type stateEntry struct {
 	cfg   *configs.Config
 	vars  map[string]engine.InputValue
 	run   *Run
+	// providers and overrides are the engine's, mocks included, so that
+	// mocked objects are destroyed by their mocks.
+	providers map[addrs.Provider]providers.Factory
+	overrides map[string]cty.Value
 }
 
 func (rn *Runner) runFile(ctx context.Context, f *File) {
@@ -150,6 +158,10 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 		prior = entry.state
 	}
 	eng := fr.rn.NewEngine(cfg)
+	if mdiags := fr.applyMocks(ctx, eng, cfg, rc); mdiags.HasErrors() {
+		r.fail(Error, append(diags, mdiags...)...)
+		return
+	}
 	plan, console, pdiags := eng.PlanWithConsole(ctx, prior, opts)
 	if console != nil {
 		defer func() { console.Close(context.WithoutCancel(ctx)) }()
@@ -179,7 +191,7 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 	if rc.Command == configs.TestCommandApply {
 		newState, adiags := eng.Apply(ctx, plan)
 		if newState != nil {
-			fr.keep(key, newState, cfg, vars, r)
+			fr.keep(key, &stateEntry{state: newState, cfg: cfg, vars: vars, run: r, providers: eng.Providers, overrides: eng.Overrides})
 			r.State = newState
 		}
 		kept, expected = sortFailures(rc, adiags, hit)
@@ -226,7 +238,7 @@ func onlyAssertionErrors(diags hcl.Diagnostics) bool {
 
 // keep records the state an apply run left. The states are destroyed in
 // the reverse order of the runs that last applied to them.
-func (fr *fileRun) keep(key string, s *states.State, cfg *configs.Config, vars map[string]engine.InputValue, r *Run) {
+func (fr *fileRun) keep(key string, e *stateEntry) {
 	for i, k := range fr.order {
 		if k == key {
 			fr.order = append(fr.order[:i], fr.order[i+1:]...)
@@ -234,7 +246,7 @@ func (fr *fileRun) keep(key string, s *states.State, cfg *configs.Config, vars m
 		}
 	}
 	fr.order = append(fr.order, key)
-	fr.states[key] = &stateEntry{state: s, cfg: cfg, vars: vars, run: r}
+	fr.states[key] = e
 }
 
 // fail ends a run with status s and diags.

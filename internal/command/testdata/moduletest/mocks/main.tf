@@ -1,0 +1,33 @@
+terraform {
+  required_providers {
+    stratafw = { source = "strata/stratafw" }
+  }
+}
+
+provider "stratafw" {
+  prefix = "x-"
+}
+
+resource "stratafw_thing" "a" {
+  name = "one"
+}
+
+data "stratafw_echo" "e" {
+  input = stratafw_thing.a.name
+}
+
+resource "terraform_data" "t" {
+  input = stratafw_thing.a.id
+}
+
+output "id" {
+  value = stratafw_thing.a.id
+}
+
+output "echo" {
+  value = data.stratafw_echo.e.result
+}
+
+output "size" {
+  value = stratafw_thing.a.size
+}

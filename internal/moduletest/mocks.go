@@ -1,0 +1,131 @@
+package moduletest
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/engine"
+	"github.com/strata-dev/strata/internal/lang/funcs"
+	"github.com/strata-dev/strata/internal/providers"
+	"github.com/strata-dev/strata/internal/providers/mock"
+)
+
+// schemaCache holds the schemas of mocked providers, fetched once per
+// test run from the real providers.
+type schemaCache struct {
+	mu sync.Mutex
+	m  map[addrs.Provider]*providers.GetProviderSchemaResponse
+}
+
+func (c *schemaCache) get(ctx context.Context, fqn addrs.Provider, real providers.Factory) (providers.GetProviderSchemaResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s, ok := c.m[fqn]; ok {
+		return *s, nil
+	}
+	p, err := real()
+	if err != nil {
+		return providers.GetProviderSchemaResponse{}, err
+	}
+	defer p.Close(context.WithoutCancel(ctx))
+	s := p.GetProviderSchema(ctx)
+	for _, d := range s.Diagnostics {
+		if d.Severity == providers.Error {
+			return s, fmt.Errorf("%s: %s", d.Summary, d.Detail)
+		}
+	}
+	if c.m == nil {
+		c.m = map[addrs.Provider]*providers.GetProviderSchemaResponse{}
+	}
+	c.m[fqn] = &s
+	return s, nil
+}
+
+// applyMocks replaces the mocked providers of the file in eng by mocks and
+// gives eng the overrides of the mock providers, the file and the run, in
+// that order of precedence (the run's win).
+func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *configs.Config, rc *configs.TestRun) hcl.Diagnostics {
+	tf := fr.f.Config
+	if len(tf.MockProviders) == 0 && len(tf.Overrides) == 0 && len(rc.Overrides) == 0 {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	factories := make(map[addrs.Provider]providers.Factory, len(eng.Providers))
+	for fqn, f := range eng.Providers {
+		factories[fqn] = f
+	}
+	overrides := map[string]cty.Value{}
+	for _, key := range sortedNames(tf.MockProviders) {
+		mp := tf.MockProviders[key]
+		fqn := cfg.Module.ProviderForLocalName(mp.Name)
+		real, ok := eng.Providers[fqn]
+		if !ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Mocked provider not installed",
+				Detail:   fmt.Sprintf("The mock provider %q stands in for %s, whose schema strata reads from the installed provider. Run strata init to install it.", mp.Name, fqn),
+				Subject:  mp.DeclRange.Ptr(),
+			})
+			continue
+		}
+		resources, rdiags := staticValues(mp.Resources)
+		data, ddiags := staticValues(mp.DataSources)
+		diags = append(append(diags, rdiags...), ddiags...)
+		fqn, cache := fqn, &fr.rn.schemas
+		factories[fqn] = func() (providers.Interface, error) {
+			schema, err := cache.get(ctx, fqn, real)
+			if err != nil {
+				return nil, err
+			}
+			return &mock.Provider{Schema: schema, Resources: resources, DataSources: data}, nil
+		}
+		diags = append(diags, addOverrides(overrides, mp.Overrides)...)
+	}
+	diags = append(diags, addOverrides(overrides, tf.Overrides)...)
+	diags = append(diags, addOverrides(overrides, rc.Overrides)...)
+	eng.Providers = factories
+	eng.Overrides = overrides
+	return diags
+}
+
+// staticValues evaluates mock defaults, which may call functions but refer
+// to nothing.
+func staticValues(exprs map[string]hcl.Expression) (map[string]cty.Value, hcl.Diagnostics) {
+	out := map[string]cty.Value{}
+	var diags hcl.Diagnostics
+	ctx := &hcl.EvalContext{Functions: funcs.Functions(".", false)}
+	names := make([]string, 0, len(exprs))
+	for n := range exprs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		v, vdiags := exprs[n].Value(ctx)
+		diags = append(diags, vdiags...)
+		if !vdiags.HasErrors() {
+			out[n] = v
+		}
+	}
+	return out, diags
+}
+
+// addOverrides evaluates override blocks into m, keyed by target address.
+func addOverrides(m map[string]cty.Value, overrides []*configs.TestOverride) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	ctx := &hcl.EvalContext{Functions: funcs.Functions(".", false)}
+	for _, o := range overrides {
+		v, vdiags := o.Values.Value(ctx)
+		diags = append(diags, vdiags...)
+		if !vdiags.HasErrors() {
+			m[traversalString(o.Target)] = v
+		}
+	}
+	return diags
+}
