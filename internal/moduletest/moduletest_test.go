@@ -94,7 +94,7 @@ func TestTraversalString(t *testing.T) {
 func TestLoadReportsBadFiles(t *testing.T) {
 	dir := t.TempDir()
 	good := "run \"a\" {\n  command = plan\n}\nrun \"b\" {}\n"
-	bad := "run \"a\" {\n  command = destroy\n}\nmock_provider \"aws\" {}\n"
+	bad := "run \"a\" {\n  command = destroy\n}\noverride_module {\n  target = module.m\n}\n"
 	for name, src := range map[string]string{"good.tftest.hcl": good, "bad.tftest.hcl": bad} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
