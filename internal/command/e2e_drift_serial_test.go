@@ -195,3 +195,117 @@ func TestE2EDriftSerial(t *testing.T) {
 		t.Errorf("differs from terraform (-terraform +strata):\n%s", diff)
 	}
 }
+
+// TestE2ERefreshDataSources: refresh, apply -refresh-only and a plain
+// apply record a data source's new result (with the next serial), as
+// Terraform does; a refresh forgets a data source no longer configured,
+// reads a check's data source without planning anything, and leaves one
+// whose configuration is not known yet unread. The states, serial deltas
+// and refresh-only plans are compared with terraform's.
+func TestE2ERefreshDataSources(t *testing.T) {
+	type stepResult struct {
+		Step        string
+		SerialDelta int64
+		Resources   string
+		Plan        string
+	}
+	remote := func(name, path string) string {
+		return fmt.Sprintf("data \"terraform_remote_state\" %q {\n  backend = \"local\"\n  config = { path = %s }\n}\n", name, path)
+	}
+	reads := "resource \"terraform_data\" \"a\" {}\n" + remote("up", `"../up/terraform.tfstate"`)
+	later := "resource \"terraform_data\" \"a\" {}\nresource \"terraform_data\" \"x\" {\n  input = \"../up/terraform.tfstate\"\n}\n" +
+		remote("unknown", "terraform_data.x.output") +
+		"check \"c\" {\n" + remote("in_check", `"../up/terraform.tfstate"`) +
+		"  assert {\n    condition     = data.terraform_remote_state.in_check.outputs.v == \"0\"\n    error_message = \"v is not 0\"\n  }\n}\n"
+	steps := []struct {
+		name, config, upValue string
+		args                  []string
+	}{
+		{"apply, nothing changed", reads, "1", []string{"apply", "-auto-approve"}},
+		{"apply, the data source's result changed", reads, "2", []string{"apply", "-auto-approve"}},
+		{"refresh, changed", reads, "3", []string{"refresh"}},
+		{"refresh, unchanged", reads, "3", []string{"refresh"}},
+		{"apply -refresh-only, changed", reads, "4", []string{"apply", "-refresh-only", "-auto-approve"}},
+		{"refresh-only, no longer configured, unknown, in a check", later, "4", []string{"apply", "-refresh-only", "-auto-approve"}},
+	}
+	run := func(bin string) []stepResult {
+		root := t.TempDir()
+		up, down := filepath.Join(root, "up"), filepath.Join(root, "down")
+		for _, d := range []string{up, down} {
+			if err := os.Mkdir(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		exe := func(dir string, args ...string) string {
+			t.Helper()
+			r := runIn(t, dir, "", bin, append(args, "-no-color", "-input=false")...)
+			if r.code != 0 {
+				t.Fatalf("%s %s: exit %d\n%s%s", filepath.Base(bin), strings.Join(args, " "), r.code, r.stdout, r.stderr)
+			}
+			return r.stdout
+		}
+		writeFile(t, filepath.Join(up, "main.tf"), "variable \"v\" {}\noutput \"v\" {\n  value = var.v\n}\n")
+		exe(up, "apply", "-auto-approve", "-var=v=1")
+		writeFile(t, filepath.Join(down, "main.tf"), reads)
+		exe(down, "init")
+		exe(down, "apply", "-auto-approve")
+		type stateDoc struct {
+			Serial    int64
+			Resources []struct {
+				Mode, Name string
+				Instances  []struct {
+					Attributes struct {
+						Outputs struct{ Value map[string]string }
+					}
+				}
+			}
+		}
+		read := func() stateDoc {
+			var s stateDoc
+			if err := json.Unmarshal(readFile(t, filepath.Join(down, "terraform.tfstate")), &s); err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}
+		var out []stepResult
+		for _, st := range steps {
+			exe(up, "apply", "-auto-approve", "-var=v="+st.upValue)
+			writeFile(t, filepath.Join(down, "main.tf"), st.config)
+			before := read()
+			plan := exe(down, "plan", "-refresh-only")
+			exe(down, st.args...)
+			after := read()
+			var res []string
+			for _, r := range after.Resources {
+				res = append(res, fmt.Sprintf("%s.%s %v", r.Mode, r.Name, r.Instances[0].Attributes.Outputs.Value))
+			}
+			out = append(out, stepResult{
+				Step:        st.name,
+				SerialDelta: after.Serial - before.Serial,
+				Resources:   strings.Join(res, " "),
+				Plan:        normalize(strings.NewReplacer("Terraform", "strata").Replace(plan)),
+			})
+		}
+		return out
+	}
+	got := run(strataBin)
+	// The serial moves exactly when a data source's result changes, or
+	// one leaves the state.
+	var deltas []int64
+	for _, r := range got {
+		deltas = append(deltas, r.SerialDelta)
+	}
+	if diff := cmp.Diff([]int64{0, 1, 1, 0, 1, 1}, deltas); diff != "" {
+		t.Errorf("serial deltas (-want +got):\n%s", diff)
+	}
+	if last := got[len(got)-1].Resources; last != "data.in_check map[v:4] managed.a map[]" {
+		t.Errorf("state after the last refresh: %s", last)
+	}
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not installed: nothing to compare with")
+	}
+	if diff := cmp.Diff(run(tf), got); diff != "" {
+		t.Errorf("differs from terraform (-terraform +strata):\n%s", diff)
+	}
+}

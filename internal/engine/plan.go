@@ -274,9 +274,11 @@ func (pw *planWalk) visit(ctx context.Context, n node) hcl.Diagnostics {
 		if !ok {
 			return nil
 		}
-		if pw.opts.Mode == plans.RefreshOnlyMode {
+		if pw.opts.Mode == plans.RefreshOnlyMode && n.addr.Resource.Mode != addrs.DataResourceMode {
 			return pw.refreshResource(ctx, n.addr, provider, nil)
 		}
+		// A data source no longer configured leaves the state, in a
+		// refresh too, as in Terraform.
 		reason := plans.ReasonDeleteBecauseNoResourceConfig
 		if pw.opts.Mode == plans.DestroyMode {
 			reason = plans.ReasonNone
@@ -312,7 +314,9 @@ func (pw *planWalk) visitResource(ctx context.Context, n *resourceNode) hcl.Diag
 		}
 		diags = eachModuleInstance(instances, func(mi addrs.ModuleInstance) hcl.Diagnostics {
 			addr := n.addr.Resource.Absolute(mi)
-			if pw.opts.Mode == plans.RefreshOnlyMode {
+			// Data sources are read as in a normal plan, -refresh-only
+			// too: as in Terraform, refresh records their new results.
+			if pw.opts.Mode == plans.RefreshOnlyMode && n.addr.Resource.Mode != addrs.DataResourceMode {
 				return pw.refreshResource(ctx, addr, n.provider, n)
 			}
 			return pw.planResource(ctx, n, addr)
@@ -326,10 +330,10 @@ func (pw *planWalk) visitResource(ctx context.Context, n *resourceNode) hcl.Diag
 		// is the one it would use now, as in Terraform: the one recorded
 		// in the state may be gone.
 		provider := n.provider
-		switch pw.opts.Mode {
-		case plans.RefreshOnlyMode:
+		switch {
+		case pw.opts.Mode == plans.RefreshOnlyMode && n.addr.Resource.Mode != addrs.DataResourceMode:
 			diags = append(diags, pw.refreshResource(ctx, addr, provider, nil)...)
-		case plans.DestroyMode:
+		case pw.opts.Mode == plans.DestroyMode:
 			// As in Terraform, references see the objects as the state
 			// has them: provider configurations and module expansions
 			// are evaluated with them. A data source's object leaves the

@@ -480,6 +480,23 @@ func (pw *planWalk) planDataInstance(ctx context.Context, n *resourceNode, rt *r
 	case pw.dependencyPending(n, addr.Module):
 		reason = plans.ReasonReadBecauseDependencyPending
 	}
+	if pw.opts.Mode == plans.RefreshOnlyMode {
+		// As in Terraform, a refresh plans no reads: a data source is
+		// read now when it can be (a check's too, for the check), and
+		// otherwise left unknown.
+		if reason != plans.ReasonNone {
+			return plannedDataObject(rt.schema, unmarked), diags
+		}
+		v, rdiags := readDataSource(ctx, pw.walker, n, rt, addr, unmarked, paths)
+		diags = append(diags, rdiags...)
+		if rdiags.HasErrors() {
+			return unknown, pw.checkNested(n, addr.Module, diags)
+		}
+		if n.cfg.Check == "" {
+			diags = append(diags, pw.checkPostconditions(n, addr, x.keyData(key), v)...)
+		}
+		return v, pw.checkNested(n, addr.Module, diags)
+	}
 	if n.cfg.Check != "" {
 		// A check's data source is read now, for the check, and again
 		// during apply, so that the check runs on fresh values.
