@@ -46,7 +46,7 @@ func TestE2EBadInput(t *testing.T) {
 		},
 		"validation rule": {
 			config: "variable \"n\" {\n  type = number\n  default = 5\n  validation {\n    condition = var.n < 3\n    error_message = \"Too big.\"\n  }\n}\n",
-			want:   []string{"Invalid value for variable", "Too big.", "on main.tf line 5"},
+			want:   []string{"Invalid value for variable", "Too big.", "on main.tf line 1"},
 		},
 		"cycle": {
 			config: "resource \"terraform_data\" \"a\" {\n  input = terraform_data.b.output\n}\nresource \"terraform_data\" \"b\" {\n  input = terraform_data.a.output\n}\n",

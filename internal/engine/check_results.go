@@ -142,7 +142,7 @@ func (r *checkRecorder) results() []*plans.CheckResult {
 // rule evaluates a condition of obj's instance (mi, key) in scope, records
 // its status and returns the diagnostics for a failure.
 func (w *walker) rule(obj checkObject, mi addrs.ModuleInstance, key addrs.InstanceKey, scope *lang.Scope, condition, message hcl.Expression, summary, suffix string) hcl.Diagnostics {
-	status, problem, diags := checkRuleIn(scope, condition, message, summary, suffix)
+	status, problem, diags := checkRule(scope, condition, message, summary, suffix, obj.kind == plans.CheckKindVariable)
 	w.checks.report(obj, mi, key, status, problem)
 	if status == plans.CheckFail {
 		markCondition(diags, obj)

@@ -37,11 +37,18 @@ func (w *walker) evalCheck(n *checkNode, planning bool) hcl.Diagnostics {
 	return diags
 }
 
-// checkAssert evaluates one assertion.
+// checkAssert evaluates one assertion. As for other conditions, the
+// error message is evaluated whatever the result; what is wrong with it
+// is an error, as in Terraform, apart from a sensitive message (a
+// warning).
 func checkAssert(scope *lang.Scope, condition, message hcl.Expression, planning bool) (plans.CheckStatus, string, hcl.Diagnostics) {
 	result, diags := scope.EvalExpr(condition, cty.Bool)
+	msg := evalFailureMessage(scope, message, false)
+	if msg.diags.HasErrors() {
+		return plans.CheckError, "", append(asWarnings(diags), msg.diags...)
+	}
 	if diags.HasErrors() {
-		return plans.CheckError, "", asWarnings(diags)
+		return plans.CheckError, "", asWarnings(append(diags, msg.diags...))
 	}
 	result, _ = result.Unmark()
 	refs, _ := lang.ReferencesInExpr(condition)
@@ -49,35 +56,34 @@ func checkAssert(scope *lang.Scope, condition, message hcl.Expression, planning 
 	switch {
 	case !result.IsKnown():
 		if !planning {
-			return plans.CheckUnknown, "", asWarnings(diags)
+			return plans.CheckUnknown, "", asWarnings(append(diags, msg.diags...))
 		}
-		return plans.CheckUnknown, "", asWarnings(append(diags, &hcl.Diagnostic{
+		return plans.CheckUnknown, "", asWarnings(append(append(diags, &hcl.Diagnostic{
 			Severity:    hcl.DiagWarning,
 			Summary:     "Check block assertion known after apply",
 			Detail:      "The condition could not be evaluated at this time, a result will be known when this plan is applied.",
 			Subject:     condition.Range().Ptr(),
 			Expression:  condition,
 			EvalContext: evalCtx,
-		}))
+		}), msg.diags...))
 	case result.IsNull():
-		return plans.CheckError, "", asWarnings(append(diags, &hcl.Diagnostic{
+		return plans.CheckError, "", asWarnings(append(append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  "Invalid condition result",
 			Detail:   "The condition expression must produce true or false, not null.",
 			Subject:  condition.Range().Ptr(),
-		}))
+		}), msg.diags...))
 	case result.True():
-		return plans.CheckPass, "", asWarnings(diags)
+		return plans.CheckPass, "", asWarnings(append(diags, msg.diags...))
 	}
-	text := failureMessage(scope, message)
-	return plans.CheckFail, text, asWarnings(append(diags, &hcl.Diagnostic{
+	return plans.CheckFail, msg.text, asWarnings(append(append(diags, &hcl.Diagnostic{
 		Severity:    hcl.DiagWarning,
 		Summary:     "Check block assertion failed",
-		Detail:      text,
+		Detail:      msg.detail,
 		Subject:     condition.Range().Ptr(),
 		Expression:  condition,
 		EvalContext: evalCtx,
-	}))
+	}), msg.diags...))
 }
 
 // asWarnings downgrades errors to warnings, and marks every diagnostic as

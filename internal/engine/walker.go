@@ -184,24 +184,32 @@ func (w *walker) finishVariable(cfg *configs.Variable, mi addrs.ModuleInstance, 
 	}
 	conv, ediags := ephemeralVariable(cfg, conv, rng)
 	diags = append(diags, ediags...)
-	w.ev.setVariable(mi, cfg.Name, conv)
+	if len(cfg.Validations) > 0 && cfg.Sensitive {
+		// As in Terraform, the validation rules see the value before it
+		// is made sensitive: a failure shows it, and so may its message.
+		plain, ms := conv.Unmark()
+		delete(ms, marks.Sensitive)
+		w.ev.setVariable(mi, cfg.Name, plain.WithMarks(ms))
+	} else {
+		w.ev.setVariable(mi, cfg.Name, conv)
+	}
 	for _, rule := range cfg.Validations {
 		d := w.rule(checkObject{kind: plans.CheckKindVariable, module: mi.Module(), name: cfg.Name}, mi, addrs.NoKey,
 			w.ev.scope(mi), rule.Condition, rule.ErrorMessage, "Invalid value for variable",
 			fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange))
-		if isGiven && rng != cfg.DeclRange {
-			// As in Terraform, a failed rule points at where the value
-			// was set when that is in a file: the argument of the module
-			// block that set a child's value, so that the caller sees
-			// which call is wrong, or the line of a variables file.
-			for _, diag := range d {
-				if diag.Summary == "Invalid value for variable" {
-					diag.Subject = rng.Ptr()
-				}
+		// As in Terraform, a failed rule points at where the value was
+		// set when that is in a file (the argument of the module block
+		// that set a child's value, so that the caller sees which call is
+		// wrong, or the line of a variables file), and otherwise at the
+		// variable's declaration.
+		for _, diag := range d {
+			if diag.Summary == "Invalid value for variable" {
+				diag.Subject = rng.Ptr()
 			}
 		}
 		diags = append(diags, d...)
 	}
+	w.ev.setVariable(mi, cfg.Name, conv)
 	return diags
 }
 
@@ -226,7 +234,21 @@ func inModuleInstance(mi addrs.ModuleInstance, name string) string {
 // reports the error message. An unknown result is not an error: the rule
 // is checked again once values are known.
 func checkRuleIn(scope *lang.Scope, condition, message hcl.Expression, summary, suffix string) (plans.CheckStatus, string, hcl.Diagnostics) {
+	return checkRule(scope, condition, message, summary, suffix, false)
+}
+
+// checkRule is checkRuleIn for a variable validation rule (variable) or
+// any other.
+func checkRule(scope *lang.Scope, condition, message hcl.Expression, summary, suffix string, variable bool) (plans.CheckStatus, string, hcl.Diagnostics) {
 	result, diags := scope.EvalExpr(condition, cty.Bool)
+	var msg failureMessage
+	if !variable {
+		// Terraform evaluates the error message of a condition whatever
+		// the result, and reports what is wrong with it even when the
+		// condition holds; a variable's only when its rule fails.
+		msg = evalFailureMessage(scope, message, false)
+		diags = append(diags, msg.diags...)
+	}
 	if diags.HasErrors() {
 		return plans.CheckError, "", diags
 	}
@@ -245,31 +267,127 @@ func checkRuleIn(scope *lang.Scope, condition, message hcl.Expression, summary, 
 	if result.True() {
 		return plans.CheckPass, "", diags
 	}
-	text := failureMessage(scope, message)
+	if variable {
+		msg = evalFailureMessage(scope, message, true)
+		if !msg.report {
+			return plans.CheckFail, "", append(diags, msg.diags...)
+		}
+	}
 	// The values the condition refers to are shown under the snippet.
 	refs, _ := lang.ReferencesInExpr(condition)
 	evalCtx, _ := scope.EvalContext(refs)
-	return plans.CheckFail, text, append(diags, &hcl.Diagnostic{
+	diags = append(diags, &hcl.Diagnostic{
 		Severity:    hcl.DiagError,
 		Summary:     summary,
-		Detail:      text + suffix,
+		Detail:      msg.detail + suffix,
 		Subject:     condition.Range().Ptr(),
 		Expression:  condition,
 		EvalContext: evalCtx,
 	})
+	if variable {
+		diags = append(diags, msg.diags...)
+	}
+	return plans.CheckFail, msg.text, diags
 }
 
-// failureMessage evaluates a condition's error_message, never showing a
-// sensitive one.
-func failureMessage(scope *lang.Scope, message hcl.Expression) string {
-	msg, mdiags := scope.EvalExpr(message, cty.String)
-	if mdiags.HasErrors() || !msg.IsKnown() || msg.IsNull() {
-		return "(error message could not be evaluated)"
+// causedByUnknown marks a diagnostic caused by a value not known yet: the
+// unknown values under its snippet are described as known only after
+// apply.
+type causedByUnknown struct{}
+
+// DiagnosticCausedByUnknown reports true.
+func (causedByUnknown) DiagnosticCausedByUnknown() bool { return true }
+
+// invalidMessageDetail is the detail of a failed condition whose error
+// message cannot be shown, as Terraform words it.
+const invalidMessageDetail = "This check failed, but has an invalid error message as described in the other accompanying messages."
+
+// failureMessage is what a failed condition's error_message gives.
+type failureMessage struct {
+	// text is the message, "" when it cannot be shown; detail is what
+	// the failure's diagnostic says.
+	text, detail string
+	// report is false when the failure itself is not reported, only the
+	// problems with its message (diags), as Terraform does when the
+	// message cannot be evaluated.
+	report bool
+	diags  hcl.Diagnostics
+}
+
+// evalFailureMessage evaluates a condition's error_message, never
+// showing a sensitive one. What becomes of a message that cannot be used
+// follows Terraform, which treats variable validations (variable) apart.
+// For a failed condition:
+//
+//	message           condition, assertion           variable validation
+//	evaluation error  its errors only                its errors, and "known only after apply"
+//	unknown           the failure, with a note       "known only after apply" only
+//	null              "must not be null" only        the failure, "Failed to evaluate"
+//	not a string      "string required" only         the failure, and "string required"
+//	sensitive         the failure, and a warning     the failure, and an error
+//
+// The problems of a condition's message (not a variable's) are reported
+// even when the condition holds or is not known yet.
+func evalFailureMessage(scope *lang.Scope, message hcl.Expression, variable bool) failureMessage {
+	v, diags := scope.EvalExpr(message, cty.DynamicPseudoType)
+	invalid := func(detail string) *hcl.Diagnostic {
+		refs, _ := lang.ReferencesInExpr(message)
+		evalCtx, _ := scope.EvalContext(refs)
+		return &hcl.Diagnostic{
+			Severity:    hcl.DiagError,
+			Summary:     "Invalid error message",
+			Detail:      "Unsuitable value for error message: " + detail + ".",
+			Subject:     message.Range().Ptr(),
+			Expression:  message,
+			EvalContext: evalCtx,
+		}
 	}
-	if msg.HasMark(marks.Sensitive) {
-		return "(error message refers to sensitive values)"
+	const evalFailed = "Failed to evaluate condition error message."
+	if diags.HasErrors() {
+		if !variable {
+			return failureMessage{diags: diags}
+		}
+		v = cty.DynamicVal
 	}
-	return msg.AsString()
+	if !v.IsWhollyKnown() {
+		if variable {
+			d := invalid("expression refers to values that won't be known until the apply phase")
+			d.Extra = causedByUnknown{}
+			return failureMessage{diags: append(diags, d)}
+		}
+		return failureMessage{report: true, detail: invalidMessageDetail, diags: diags}
+	}
+	if marks.Contains(v) {
+		d := &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Error message refers to sensitive values",
+			Detail: "The error expression used to explain this condition refers to sensitive values, so strata will not display the resulting message.\n\n" +
+				"You can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.",
+			Subject: message.Range().Ptr(),
+		}
+		if variable {
+			d.Severity = hcl.DiagError
+			d.Detail = strings.Replace(d.Detail, "values, so strata will", "values. strata will", 1)
+			return failureMessage{report: true, detail: "The error message included a sensitive value, so it will not be displayed.", diags: append(diags, d)}
+		}
+		return failureMessage{report: true, detail: invalidMessageDetail, diags: append(diags, d)}
+	}
+	v, _ = v.UnmarkDeep()
+	if v.IsNull() {
+		if variable {
+			return failureMessage{report: true, detail: evalFailed, diags: diags}
+		}
+		return failureMessage{diags: append(diags, invalid("must not be null"))}
+	}
+	str, err := convert.Convert(v, cty.String)
+	if err != nil {
+		diags = append(diags, invalid("string required"))
+		if variable {
+			return failureMessage{report: true, detail: evalFailed, diags: diags}
+		}
+		return failureMessage{diags: diags}
+	}
+	return failureMessage{report: true, text: str.AsString(), detail: str.AsString(), diags: diags}
 }
 
 func (w *walker) evalLocal(n *localNode) hcl.Diagnostics {

@@ -155,7 +155,7 @@ func expressionValues(d *hcl.Diagnostic) string {
 	}
 	sort.Strings(lines)
 	if call := functionCall(d); call != "" {
-		lines = append(lines, "    │ while calling "+call)
+		lines = append([]string{"    │ while calling " + call}, lines...)
 	}
 	if len(lines) == 0 {
 		return ""
@@ -227,9 +227,25 @@ func describeValue(v cty.Value, causedByUnknown bool) string {
 		}
 		return "is false"
 	case v.Type().IsListType(), v.Type().IsSetType(), v.Type().IsTupleType(), v.Type().IsMapType():
-		return fmt.Sprintf("is %s with %d elements", v.Type().FriendlyName(), v.LengthInt())
+		switch n := v.LengthInt(); n {
+		case 0:
+			return "is empty " + v.Type().FriendlyName()
+		case 1:
+			return "is " + v.Type().FriendlyName() + " with 1 element"
+		default:
+			return fmt.Sprintf("is %s with %d elements", v.Type().FriendlyName(), n)
+		}
 	case v.Type().IsObjectType():
-		return "is object with " + fmt.Sprint(len(v.Type().AttributeTypes())) + " attributes"
+		attrs := v.Type().AttributeTypes()
+		switch len(attrs) {
+		case 0:
+			return "is object with no attributes"
+		case 1:
+			for name := range attrs {
+				return fmt.Sprintf("is object with 1 attribute %q", name)
+			}
+		}
+		return fmt.Sprintf("is object with %d attributes", len(attrs))
 	}
 	return ""
 }
