@@ -185,6 +185,12 @@ func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, p
 	op.engine.Recorder = journal
 	newState, adiags := op.engine.Apply(ctx, plan)
 	newState.Lineage, newState.Serial = op.state.Lineage, op.state.Serial
+	if outputsOnly {
+		// Terraform's refresh command reports the checks' failures but
+		// records no check results (check_results is null afterwards),
+		// and strata's state must change exactly when Terraform's does.
+		newState.CheckResults = nil
+	}
 	sdiags := saveState(d, op.mgr, newState)
 	v.Diagnostics(adiags)
 	v.Diagnostics(sdiags)

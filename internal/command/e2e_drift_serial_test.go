@@ -309,3 +309,104 @@ func TestE2ERefreshDataSources(t *testing.T) {
 		t.Errorf("differs from terraform (-terraform +strata):\n%s", diff)
 	}
 }
+
+// TestE2ERefreshCheckResults: apply -refresh-only checks the assertions
+// and records their results; the refresh command reports failures but
+// records no check results, as Terraform's does. The serial moves with
+// that, and the output, check results and serial deltas are compared
+// with terraform's.
+func TestE2ERefreshCheckResults(t *testing.T) {
+	config := `variable "v" {
+  default = "1"
+}
+resource "terraform_data" "a" {}
+check "c" {
+  assert {
+    condition     = var.v == "1"
+    error_message = "v is not 1"
+  }
+}
+output "o" {
+  value = "x"
+}
+`
+	type stepResult struct {
+		Step         string
+		SerialDelta  int64
+		CheckResults string
+		Output       string
+	}
+	steps := [][]string{
+		{"refresh", "-var=v=1"},
+		{"refresh", "-var=v=1"},
+		{"apply", "-refresh-only", "-auto-approve", "-var=v=2"},
+		{"apply", "-refresh-only", "-auto-approve", "-var=v=2"},
+		{"refresh", "-var=v=2"},
+		{"apply", "-auto-approve", "-var=v=1"},
+		{"apply", "-refresh-only", "-auto-approve", "-var=v=1"},
+	}
+	run := func(bin string) []stepResult {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), config)
+		exe := func(args ...string) result {
+			t.Helper()
+			r := runIn(t, dir, "", bin, append(args, "-no-color", "-input=false")...)
+			if r.code != 0 {
+				t.Fatalf("%s %s: exit %d\n%s%s", filepath.Base(bin), strings.Join(args, " "), r.code, r.stdout, r.stderr)
+			}
+			return r
+		}
+		type stateDoc struct {
+			Serial       int64
+			CheckResults json.RawMessage `json:"check_results"`
+		}
+		read := func() stateDoc {
+			var s stateDoc
+			if err := json.Unmarshal(readFile(t, filepath.Join(dir, "terraform.tfstate")), &s); err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}
+		exe("init")
+		exe("apply", "-auto-approve")
+		var out []stepResult
+		for _, args := range steps {
+			before := read()
+			r := exe(args...)
+			after := read()
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, after.CheckResults); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, stepResult{
+				Step:         strings.Join(args, " "),
+				SerialDelta:  after.Serial - before.Serial,
+				CheckResults: compact.String(),
+				Output:       normalize(strings.NewReplacer("Terraform", "strata").Replace(r.stdout + r.stderr)),
+			})
+		}
+		return out
+	}
+	got := run(strataBin)
+	var deltas []int64
+	var results []string
+	for _, r := range got {
+		deltas = append(deltas, r.SerialDelta)
+		results = append(results, r.CheckResults)
+	}
+	if diff := cmp.Diff([]int64{1, 0, 1, 0, 1, 1, 0}, deltas); diff != "" {
+		t.Errorf("serial deltas (-want +got):\n%s", diff)
+	}
+	pass := `[{"object_kind":"check","config_addr":"check.c","status":"pass","objects":[{"object_addr":"check.c","status":"pass"}]}]`
+	fail := `[{"object_kind":"check","config_addr":"check.c","status":"fail","objects":[{"object_addr":"check.c","status":"fail","failure_messages":["v is not 1"]}]}]`
+	if diff := cmp.Diff([]string{"null", "null", fail, fail, "null", pass, pass}, results); diff != "" {
+		t.Errorf("check results (-want +got):\n%s", diff)
+	}
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not installed: nothing to compare with")
+	}
+	if diff := cmp.Diff(run(tf), got); diff != "" {
+		t.Errorf("differs from terraform (-terraform +strata):\n%s", diff)
+	}
+}

@@ -55,7 +55,7 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 		}
 	}
 	newState := w.state.Snapshot()
-	if plan.Mode == plans.NormalMode {
+	if plan.Mode == plans.NormalMode || plan.Mode == plans.RefreshOnlyMode {
 		newState.CheckResults = applyCheckResults(plan.Checks, w.checks.results())
 	}
 	return newState, diags
@@ -271,7 +271,9 @@ func (aw *applyWalk) visit(ctx context.Context, n node) hcl.Diagnostics {
 		}
 		return aw.applyOutput(n)
 	case *checkNode:
-		if aw.plan.Mode != plans.NormalMode {
+		// As in Terraform, applying a refresh-only plan checks the
+		// assertions too, and records their results.
+		if aw.plan.Mode != plans.NormalMode && aw.plan.Mode != plans.RefreshOnlyMode {
 			return nil
 		}
 		return aw.evalCheck(n, false)
