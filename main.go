@@ -15,6 +15,11 @@ import (
 var version = "0.1.0"
 
 func main() {
+	// Output to a pipe its reader has closed (strata apply -json | head)
+	// must not kill strata halfway through an operation, leaving the state
+	// unwritten and the lock held: the writes fail and the operation
+	// finishes.
+	signal.Ignore(syscall.SIGPIPE)
 	interrupts := make(chan os.Signal, 2)
 	signal.Notify(interrupts, os.Interrupt, syscall.SIGTERM)
 	os.Exit(command.Run(os.Args[1:], command.DefaultDeps(version, interrupts)))
