@@ -65,6 +65,7 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 func (e *Engine) newApplyWalk(plan *plans.Plan) *applyWalk {
 	w := e.newWalker(plan.PriorState.DeepCopy(), false)
 	w.ev.applying = true
+	w.destroying = plan.Mode == plans.DestroyMode
 	aw := &applyWalk{walker: w, plan: plan, byResource: map[string][]*plans.ResourceInstanceChange{}, planned: map[string]bool{}, inputs: map[string]InputValue{}}
 	for _, oc := range plan.Changes.Outputs {
 		aw.planned[oc.Name] = true

@@ -52,8 +52,36 @@ func (o PlanOpts) forceReplace(addr addrs.AbsResourceInstance) bool {
 // plan is nil; errors met while planning return what was planned so far,
 // with Errored set, so that it can be shown as Terraform shows it.
 func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts) (*plans.Plan, hcl.Diagnostics) {
+	if opts.Mode == plans.DestroyMode && !opts.SkipRefresh && !prevRun.Empty() {
+		return e.destroyPlan(ctx, prevRun, opts)
+	}
 	plan, _, diags := e.plan(ctx, prevRun, opts)
 	return plan, diags
+}
+
+// destroyPlan plans a destroy as Terraform does: first a normal plan,
+// which refreshes the state and evaluates the whole configuration (its
+// errors, such as failed variable validations or references to outputs
+// that do not exist, stop the destroy, and its data sources are read),
+// then the destroy plan from the refreshed state. With an empty state
+// there is nothing to refresh and the normal plan is skipped.
+func (e *Engine) destroyPlan(ctx context.Context, prevRun *states.State, opts PlanOpts) (*plans.Plan, hcl.Diagnostics) {
+	normal := opts
+	normal.Mode, normal.ForceReplace, normal.GenerateConfigOut = plans.NormalMode, nil, ""
+	refreshed, _, diags := e.plan(ctx, prevRun, normal)
+	if diags.HasErrors() || refreshed == nil {
+		return nil, diags
+	}
+	// The normal plan's warnings are left out: the destroy plan reports
+	// its own, and they would be shown twice.
+	destroy := opts
+	destroy.SkipRefresh = true
+	plan, _, ddiags := e.plan(ctx, refreshed.PriorState, destroy)
+	if plan != nil {
+		plan.PrevRunState = prevRun
+		plan.SkipRefresh = false
+	}
+	return plan, ddiags
 }
 
 // plan is Plan, also returning the walk's walker (nil when planning did
@@ -91,6 +119,7 @@ func (e *Engine) plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 	working := prevRun.DeepCopy()
 	moved := applyMoves(e.Config, working)
 	w := e.newWalker(working, true)
+	w.destroying = opts.Mode == plans.DestroyMode
 	defer w.ps.closeAll(context.WithoutCancel(ctx))
 	pw := &planWalk{walker: w, opts: opts, inState: map[string][]addrs.AbsResource{}}
 

@@ -43,6 +43,10 @@ type walker struct {
 	// ephemeral holds the ephemeral resource instances opened in this
 	// walk, closed when it ends.
 	ephemeral ephemeralSet
+	// destroying is set in the walks of a destroy: as in Terraform, the
+	// input variables' validation rules are not checked there (a destroy
+	// checks them in the normal plan it makes first).
+	destroying bool
 }
 
 // newWalker prepares a walk over state; pure is true for plan and
@@ -194,6 +198,9 @@ func (w *walker) finishVariable(cfg *configs.Variable, mi addrs.ModuleInstance, 
 		w.ev.setVariable(mi, cfg.Name, conv)
 	}
 	for _, rule := range cfg.Validations {
+		if w.destroying {
+			break
+		}
 		d := w.rule(checkObject{kind: plans.CheckKindVariable, module: mi.Module(), name: cfg.Name}, mi, addrs.NoKey,
 			w.ev.scope(mi), rule.Condition, rule.ErrorMessage, "Invalid value for variable",
 			fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rule.DeclRange))
