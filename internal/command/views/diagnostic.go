@@ -19,6 +19,17 @@ import (
 // source lines with the subject underlined (in color mode), and the
 // detail. In color mode the message sits in a box drawn at the left.
 func FormatDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File, noColor bool) string {
+	// Paragraphs wrap at 77 columns (75 inside the box), as Terraform's
+	// do.
+	width := 77
+	if !noColor {
+		width = 75
+	}
+	return formatDiagnostic(d, files, noColor, width)
+}
+
+// formatDiagnostic is FormatDiagnostic with paragraphs wrapped at width.
+func formatDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File, noColor bool, width int) string {
 	var b strings.Builder
 	sev, color := "Error", "[red]"
 	if d.Severity == hcl.DiagWarning {
@@ -33,12 +44,6 @@ func FormatDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File, noColor boo
 		b.WriteString(snippet(d, files, noColor))
 	}
 	if d.Detail != "" {
-		// Paragraphs wrap at 77 columns (75 inside the box), as
-		// Terraform's do.
-		width := 77
-		if !noColor {
-			width = 75
-		}
 		detail := wrapParagraphs(d.Detail, width)
 		b.WriteString(detail)
 		b.WriteString("\n")

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
 )
 
 func TestFormatDiagnostic(t *testing.T) {
@@ -82,5 +83,31 @@ func TestFormatOutputs(t *testing.T) {
 	// only the empty case and ordering.
 	if got := FormatOutputs(nil); got != "" {
 		t.Errorf("empty outputs rendered %q", got)
+	}
+}
+
+// TestDescribeValue: collections and objects are described as Terraform
+// describes them under a failed condition, counted in the singular for
+// one element or attribute and as empty for none.
+func TestDescribeValue(t *testing.T) {
+	tests := map[string]struct {
+		v    cty.Value
+		want string
+	}{
+		"empty tuple":      {cty.EmptyTupleVal, "is empty tuple"},
+		"one element":      {cty.TupleVal([]cty.Value{cty.NumberIntVal(1)}), "is tuple with 1 element"},
+		"two elements":     {cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b")}), "is list of string with 2 elements"},
+		"empty map":        {cty.MapValEmpty(cty.String), "is empty map of string"},
+		"no attributes":    {cty.EmptyObjectVal, "is object with no attributes"},
+		"one attribute":    {cty.ObjectVal(map[string]cty.Value{"x": cty.True}), `is object with 1 attribute "x"`},
+		"two attributes":   {cty.ObjectVal(map[string]cty.Value{"x": cty.True, "y": cty.True}), "is object with 2 attributes"},
+		"string unchanged": {cty.StringVal("a"), `is "a"`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := describeValue(tc.v, false); got != tc.want {
+				t.Errorf("describeValue = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

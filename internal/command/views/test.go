@@ -63,7 +63,47 @@ func (t *testHuman) RunDone(f *moduletest.File, r *moduletest.Run) {
 	if t.verbose != nil && r.Status != moduletest.Skip {
 		t.verbose(r)
 	}
-	t.v.Diagnostics(r.Diagnostics)
+	t.runDiagnostics(r.Diagnostics)
+}
+
+// runDiagnostics prints a run's diagnostics as terraform test does:
+// warnings with the same summary and a source location folded into the
+// first ("and one more similar warning elsewhere"), each warning followed
+// by a blank line.
+func (t *testHuman) runDiagnostics(diags hcl.Diagnostics) {
+	var out hcl.Diagnostics
+	diags = sortDiagnostics(diags)
+	first := map[string]int{}
+	more := map[int]int{}
+	for _, d := range diags {
+		if d.Severity != hcl.DiagWarning || d.Subject == nil {
+			out = append(out, d)
+			continue
+		}
+		if i, ok := first[d.Summary]; ok {
+			more[i]++
+			continue
+		}
+		first[d.Summary] = len(out)
+		out = append(out, d)
+	}
+	for i, d := range out {
+		if d.Severity != hcl.DiagWarning {
+			t.v.Diagnostics(hcl.Diagnostics{d})
+			continue
+		}
+		if n := more[i]; n > 0 {
+			c := *d
+			if n == 1 {
+				c.Detail += "\n\n(and one more similar warning elsewhere)"
+			} else {
+				c.Detail += fmt.Sprintf("\n\n(and %d more similar warnings elsewhere)", n)
+			}
+			d = &c
+		}
+		t.v.Diagnostics(hcl.Diagnostics{d})
+		t.v.Output("\n")
+	}
 }
 
 func (t *testHuman) Teardown(f *moduletest.File) {

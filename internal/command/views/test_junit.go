@@ -38,18 +38,25 @@ func WriteTestJUnit(w io.Writer, files []*moduletest.File, sources map[string]*h
 				fmt.Fprintf(&b, " time=\"%g\" timestamp=\"%s\"", r.Elapsed.Seconds(), r.Start.UTC().Format("2006-01-02T15:04:05Z"))
 			}
 			b.WriteString(">")
+			errs, warnings := junitDiagnostics(r.Diagnostics, sources)
 			switch r.Status {
 			case moduletest.Fail:
-				fmt.Fprintf(&b, "\n      <failure message=%s>%s</failure>\n    ", xmlAttr(failureMessage(r)), cdata(junitDiagnostics(r.Diagnostics, sources)))
+				fmt.Fprintf(&b, "\n      <failure message=%s>%s</failure>\n    ", xmlAttr(failureMessage(r)), cdata(errs))
 			case moduletest.Error:
 				lastError = r.Config.Name
-				fmt.Fprintf(&b, "\n      <error message=\"Encountered an error\">%s</error>\n    ", cdata(junitDiagnostics(r.Diagnostics, sources)))
+				fmt.Fprintf(&b, "\n      <error message=\"Encountered an error\">%s</error>\n    ", cdata(errs))
 			case moduletest.Skip, moduletest.Pending:
 				text := "Testcase skipped"
 				if lastError != "" {
 					text = fmt.Sprintf("Previous testcase %q ended in error, which caused the remaining tests in the file to be skipped", lastError)
 				}
 				fmt.Fprintf(&b, "\n      <skipped message=\"Testcase skipped due to a previous testcase error\">%s</skipped>\n    ", cdata(text))
+			}
+			if warnings != "" {
+				if !strings.HasSuffix(b.String(), "\n    ") {
+					b.WriteString("\n    ")
+				}
+				fmt.Fprintf(&b, "  <system-err>%s</system-err>\n    ", cdata(warnings))
 			}
 			b.WriteString("</testcase>\n")
 		}
@@ -72,15 +79,26 @@ func failureMessage(r *moduletest.Run) string {
 			failed++
 		}
 	}
-	return fmt.Sprintf("%d of %d assertions failed: %s", failed, len(r.Config.Asserts), first)
+	sep := ": "
+	if failed > 1 {
+		sep = ", including: "
+	}
+	return fmt.Sprintf("%d of %d assertions failed%s%s", failed, len(r.Config.Asserts), sep, first)
 }
 
-func junitDiagnostics(diags hcl.Diagnostics, sources map[string]*hcl.File) string {
-	var b strings.Builder
+// junitDiagnostics renders a run's errors (for its failure or error
+// element) and its warnings (for system-err), wrapped at 79 columns as in
+// terraform's reports.
+func junitDiagnostics(diags hcl.Diagnostics, sources map[string]*hcl.File) (errs, warnings string) {
+	var e, w strings.Builder
 	for _, d := range diags {
-		b.WriteString(FormatDiagnostic(d, sources, true))
+		if d.Severity == hcl.DiagWarning {
+			w.WriteString(formatDiagnostic(d, sources, true, 79))
+		} else {
+			e.WriteString(formatDiagnostic(d, sources, true, 79))
+		}
 	}
-	return b.String()
+	return e.String(), w.String()
 }
 
 // xmlAttr quotes s as an XML attribute value.
