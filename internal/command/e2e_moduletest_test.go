@@ -113,6 +113,10 @@ func TestE2EModuleTest(t *testing.T) {
 		"cleanup": {code: 1, summary: "Failure! 3 passed, 1 failed.", ordered: true,
 			destroyed: "destroy second\ndestroy other\ndestroy helper h1\n"},
 		"mocks": {code: 1, summary: "Failure! 3 passed, 1 failed.", plugin: true},
+		// From terraform's own test fixtures: undeclared and lazily
+		// evaluated file variables, the test directory's tfvars, null
+		// outputs, ephemeral values in error messages.
+		"variables": {code: 1, summary: "Failure! 3 passed, 3 failed, 1 skipped.", ordered: true},
 	}
 	tf, tfErr := exec.LookPath("terraform")
 	for name, tc := range tests {

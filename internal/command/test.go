@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/hashicorp/go-uuid"
 	"github.com/hashicorp/hcl/v2"
@@ -86,8 +87,18 @@ func runTest(ctx context.Context, d *Deps, opts *testOptions) error {
 		return errReported
 	}
 	opts.vars.input = false
+	opts.vars.undeclared = true
 	vars, vdiags := collectVariables(d, cfg.Module, parser, &opts.vars, false)
 	diags = append(diags, vdiags...)
+	// The variable files of the test directory override all the others,
+	// for the test files in that directory, as in terraform test.
+	testDirVars := map[string]engine.InputValue{}
+	for name, v := range vars {
+		testDirVars[name] = v
+	}
+	for _, name := range autoVarFiles(opts.testDir) {
+		diags = append(diags, loadVarFile(parser, cfg.Module, name, testDirVars, true)...)
+	}
 	paths, err := moduletest.Discover(".", opts.testDir, opts.filter)
 	if err != nil {
 		diags = append(diags, errorDiag("Failed to find test files", err)...)
@@ -119,6 +130,8 @@ func runTest(ctx context.Context, d *Deps, opts *testOptions) error {
 			return newEngine(d, c, hooks.Nil{}, opts.parallelism)
 		},
 		Variables:    vars,
+		TestDir:      filepath.ToSlash(filepath.Clean(opts.testDir)),
+		TestDirVars:  testDirVars,
 		Reporter:     view,
 		SaveRecovery: saveTestRecovery,
 	}

@@ -22,6 +22,10 @@ import (
 type varFlags struct {
 	items *[]varItem
 	input bool
+	// undeclared keeps the values given for variables the root module
+	// does not declare, without a warning: terraform test hands them to
+	// the test files.
+	undeclared bool
 }
 
 type varItem struct {
@@ -55,6 +59,7 @@ func (f *varFlags) register(fs *pflag.FlagSet) {
 func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFlags, promptMissing bool) (map[string]engine.InputValue, hcl.Diagnostics) {
 	vals := map[string]engine.InputValue{}
 	var diags hcl.Diagnostics
+	keep := f != nil && f.undeclared
 	// Environment.
 	for _, kv := range os.Environ() {
 		name, value, _ := strings.Cut(kv, "=")
@@ -63,6 +68,9 @@ func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFla
 		}
 		name = strings.TrimPrefix(name, "TF_VAR_")
 		decl, ok := mod.Variables[name]
+		if !ok && keep {
+			decl, ok = &configs.Variable{Name: name}, true
+		}
 		if !ok {
 			continue
 		}
@@ -71,25 +79,14 @@ func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFla
 		vals[name] = engine.InputValue{Value: v}
 	}
 	// Automatic files.
-	var files []string
-	for _, name := range []string{"terraform.tfvars", "terraform.tfvars.json"} {
-		if _, err := os.Stat(name); err == nil {
-			files = append(files, name)
-		}
-	}
-	auto, _ := filepath.Glob("*.auto.tfvars")
-	autoJSON, _ := filepath.Glob("*.auto.tfvars.json")
-	auto = append(auto, autoJSON...)
-	sort.Strings(auto)
-	files = append(files, auto...)
-	for _, name := range files {
-		diags = append(diags, loadVarFile(p, mod, name, vals)...)
+	for _, name := range autoVarFiles(".") {
+		diags = append(diags, loadVarFile(p, mod, name, vals, keep)...)
 	}
 	// Command line.
 	if f != nil {
 		for _, it := range *f.items {
 			if it.file {
-				diags = append(diags, loadVarFile(p, mod, it.value, vals)...)
+				diags = append(diags, loadVarFile(p, mod, it.value, vals, keep)...)
 				continue
 			}
 			name, raw, ok := strings.Cut(it.value, "=")
@@ -103,6 +100,9 @@ func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFla
 			}
 			name = strings.TrimSpace(name)
 			decl, declared := mod.Variables[name]
+			if !declared && keep {
+				decl, declared = &configs.Variable{Name: name}, true
+			}
 			if !declared {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
@@ -120,6 +120,23 @@ func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFla
 		diags = append(diags, promptVariables(d, mod, vals)...)
 	}
 	return vals, diags
+}
+
+// autoVarFiles lists the variable files read without being named in dir:
+// terraform.tfvars, terraform.tfvars.json, then *.auto.tfvars(.json) in
+// lexical order.
+func autoVarFiles(dir string) []string {
+	var files []string
+	for _, name := range []string{"terraform.tfvars", "terraform.tfvars.json"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			files = append(files, filepath.Join(dir, name))
+		}
+	}
+	auto, _ := filepath.Glob(filepath.Join(dir, "*.auto.tfvars"))
+	autoJSON, _ := filepath.Glob(filepath.Join(dir, "*.auto.tfvars.json"))
+	auto = append(auto, autoJSON...)
+	sort.Strings(auto)
+	return append(files, auto...)
 }
 
 // parseVarValue interprets a string from the command line or environment:
@@ -141,8 +158,10 @@ func parseVarValue(decl *configs.Variable, raw, source string) (cty.Value, hcl.D
 	return v, vdiags
 }
 
-// loadVarFile reads a .tfvars or .tfvars.json file into vals.
-func loadVarFile(p *configs.Parser, mod *configs.Module, path string, vals map[string]engine.InputValue) hcl.Diagnostics {
+// loadVarFile reads a .tfvars or .tfvars.json file into vals. Values for
+// variables mod does not declare are dropped with a warning, or kept when
+// keepUndeclared is set.
+func loadVarFile(p *configs.Parser, mod *configs.Module, path string, vals map[string]engine.InputValue, keepUndeclared bool) hcl.Diagnostics {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return hcl.Diagnostics{{
@@ -164,7 +183,7 @@ func loadVarFile(p *configs.Parser, mod *configs.Module, path string, vals map[s
 	sort.Strings(names)
 	for _, name := range names {
 		attr := attrs[name]
-		if _, ok := mod.Variables[name]; !ok {
+		if _, ok := mod.Variables[name]; !ok && !keepUndeclared {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
 				Summary:  "Value for undeclared variable",

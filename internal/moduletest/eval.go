@@ -18,40 +18,120 @@ import (
 
 // variables returns the input values of a run for the module cfg: the
 // command line's, overridden by the file's variables block, overridden by
-// the run's. The blocks' expressions may refer to var (the values below
-// them) and to run.NAME (earlier runs' outputs). Only the variables the
-// module declares are passed.
-func (fr *fileRun) variables(cfg *configs.Config, rc *configs.TestRun) (map[string]engine.InputValue, hcl.Diagnostics) {
-	all := map[string]engine.InputValue{}
-	for name, v := range fr.rn.Variables {
-		all[name] = v
+// the run's. The file block's expressions may refer to the command line's
+// values only; the run block's to those and the file's, and to run.NAME
+// (earlier runs' outputs). As in terraform test, a file-level value is
+// evaluated only when the run needs it: the module declares it and the run
+// does not set it, or the run's variables or assertions refer to it. Only
+// the variables the module declares are passed (vars); the others the run
+// refers to come back in undeclared, for the assertions.
+func (fr *fileRun) variables(cfg *configs.Config, rc *configs.TestRun) (vars, undeclared map[string]engine.InputValue, diags hcl.Diagnostics) {
+	global := map[string]engine.InputValue{}
+	globals := fr.rn.Variables
+	if fr.rn.TestDir != "" && strings.HasPrefix(fr.f.Path, fr.rn.TestDir+"/") {
+		globals = fr.rn.TestDirVars
 	}
-	var diags hcl.Diagnostics
-	for _, exprs := range []map[string]hcl.Expression{fr.f.Config.Variables, rc.Variables} {
-		ctx := &hcl.EvalContext{
-			Variables: map[string]cty.Value{"var": inputObject(all), "run": fr.runObject()},
-			Functions: funcs.Functions(fr.rn.Dir, false),
+	for name, v := range globals {
+		global[name] = v
+	}
+	referenced := map[string]bool{}
+	for _, expr := range rc.Variables {
+		varRefs(expr, referenced)
+	}
+	for _, a := range rc.Asserts {
+		varRefs(a.Condition, referenced)
+		varRefs(a.ErrorMessage, referenced)
+	}
+	fileExprs := map[string]hcl.Expression{}
+	for name, expr := range fr.f.Config.Variables {
+		_, declared := cfg.Module.Variables[name]
+		_, overridden := rc.Variables[name]
+		if referenced[name] || (declared && !overridden) {
+			fileExprs[name] = expr
 		}
-		evaluated := map[string]engine.InputValue{}
-		for _, name := range sortedNames(exprs) {
-			expr := exprs[name]
-			v, vdiags := expr.Value(ctx)
-			diags = append(diags, vdiags...)
-			if !vdiags.HasErrors() {
-				evaluated[name] = engine.InputValue{Value: v, Source: expr.Range()}
-			}
-		}
-		for name, v := range evaluated {
+	}
+	fileLevel := fr.evalVariables(fileExprs, global, "context. You can only reference global variables.")
+	diags = append(diags, fileLevel.diags...)
+	all := map[string]engine.InputValue{}
+	for _, m := range []map[string]engine.InputValue{global, fileLevel.values} {
+		for name, v := range m {
 			all[name] = v
 		}
 	}
-	out := map[string]engine.InputValue{}
+	runLevel := fr.evalVariables(rc.Variables, all, "run block. You can only reference variables defined at the file or global levels.")
+	diags = append(diags, runLevel.diags...)
+	for name, v := range runLevel.values {
+		all[name] = v
+	}
+	vars, undeclared = map[string]engine.InputValue{}, map[string]engine.InputValue{}
 	for name, v := range all {
 		if _, ok := cfg.Module.Variables[name]; ok {
-			out[name] = v
+			vars[name] = v
+		} else if referenced[name] {
+			undeclared[name] = v
 		}
 	}
-	return out, diags
+	return vars, undeclared, diags
+}
+
+type evaluated struct {
+	values map[string]engine.InputValue
+	diags  hcl.Diagnostics
+}
+
+// evalVariables evaluates a variables block's expressions with var bound
+// to available; where is the end of the message for a reference to a
+// variable that is not available.
+func (fr *fileRun) evalVariables(exprs map[string]hcl.Expression, available map[string]engine.InputValue, where string) evaluated {
+	ctx := &hcl.EvalContext{
+		Variables: map[string]cty.Value{"var": inputObject(available), "run": fr.runObject()},
+		Functions: funcs.Functions(fr.rn.Dir, false),
+	}
+	out := evaluated{values: map[string]engine.InputValue{}}
+	for _, name := range sortedNames(exprs) {
+		expr := exprs[name]
+		var missing hcl.Diagnostics
+		for _, t := range expr.Variables() {
+			if t.RootName() != "var" || len(t) < 2 {
+				continue
+			}
+			attr, ok := t[1].(hcl.TraverseAttr)
+			if _, found := available[attr.Name]; !ok || found {
+				continue
+			}
+			missing = append(missing, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Reference to unavailable variable",
+				Detail:   fmt.Sprintf("The input variable %q is not available to the current %s", attr.Name, where),
+				Subject:  t.SourceRange().Ptr(),
+			})
+		}
+		if missing.HasErrors() {
+			out.diags = append(out.diags, missing...)
+			continue
+		}
+		v, vdiags := expr.Value(ctx)
+		out.diags = append(out.diags, vdiags...)
+		if !vdiags.HasErrors() {
+			out.values[name] = engine.InputValue{Value: v, Source: expr.Range()}
+		}
+	}
+	return out
+}
+
+// varRefs adds the names of the variables expr refers to (var.NAME).
+func varRefs(expr hcl.Expression, names map[string]bool) {
+	if expr == nil {
+		return
+	}
+	for _, t := range expr.Variables() {
+		if t.RootName() != "var" || len(t) < 2 {
+			continue
+		}
+		if attr, ok := t[1].(hcl.TraverseAttr); ok {
+			names[attr.Name] = true
+		}
+	}
 }
 
 func sortedNames[V any](m map[string]V) []string {
@@ -106,11 +186,41 @@ func stateOutputs(s *states.State) cty.Value {
 	return cty.ObjectVal(m)
 }
 
+// withNullOutputs adds to outputs a null for each output of the module
+// that has none: the state does not record null outputs, but assertions
+// and later runs may still refer to them.
+func withNullOutputs(outputs cty.Value, cfg *configs.Config) cty.Value {
+	m := outputs.AsValueMap()
+	if m == nil {
+		m = map[string]cty.Value{}
+	}
+	for name := range cfg.Module.Outputs {
+		if _, ok := m[name]; !ok {
+			m[name] = cty.NullVal(cty.DynamicPseudoType)
+		}
+	}
+	return cty.ObjectVal(m)
+}
+
 // asserts evaluates the run's assert blocks: a false condition is a
 // failed assertion (status Fail), one that cannot be evaluated an error.
-func (fr *fileRun) asserts(r *Run, console *engine.Console, outputs cty.Value) hcl.Diagnostics {
+func (fr *fileRun) asserts(r *Run, console *engine.Console, outputs cty.Value, cfg *configs.Config, undeclared map[string]engine.InputValue) hcl.Diagnostics {
 	extra := map[string]cty.Value{"output": outputs, "run": fr.runObject()}
 	var diags hcl.Diagnostics
+	if len(undeclared) > 0 {
+		// The test file's variables the module does not declare are
+		// visible to the assertions too, beside the module's own.
+		all := map[string]cty.Value{}
+		for name, v := range undeclared {
+			all[name] = v.Value
+		}
+		for name := range cfg.Module.Variables {
+			v, vdiags := console.Eval("var." + name)
+			diags = append(diags, vdiags...)
+			all[name] = v
+		}
+		extra["var"] = cty.ObjectVal(all)
+	}
 	for _, a := range r.Config.Asserts {
 		v, vdiags := console.EvalExprWith(a.Condition, cty.Bool, extra)
 		if vdiags.HasErrors() {
@@ -143,10 +253,12 @@ func (fr *fileRun) asserts(r *Run, console *engine.Console, outputs cty.Value) h
 		}
 		r.failedAssert = true
 		ctx, _ := console.EvalContextWith(a.Condition, extra)
+		msg, mdiags := errorMessage(console, a.ErrorMessage, extra)
+		diags = append(diags, mdiags...)
 		diags = append(diags, &hcl.Diagnostic{
 			Severity:    hcl.DiagError,
 			Summary:     "Test assertion failed",
-			Detail:      errorMessage(console, a.ErrorMessage, extra),
+			Detail:      msg,
 			Subject:     a.Condition.Range().Ptr(),
 			Expression:  a.Condition,
 			EvalContext: ctx,
@@ -155,16 +267,25 @@ func (fr *fileRun) asserts(r *Run, console *engine.Console, outputs cty.Value) h
 	return diags
 }
 
-// errorMessage evaluates an assertion's error message.
-func errorMessage(console *engine.Console, expr hcl.Expression, extra map[string]cty.Value) string {
+// errorMessage evaluates an assertion's error message. As in Terraform, a
+// message that refers to ephemeral values is not shown: a warning says why.
+func errorMessage(console *engine.Console, expr hcl.Expression, extra map[string]cty.Value) (string, hcl.Diagnostics) {
 	v, diags := console.EvalExprWith(expr, cty.String, extra)
-	if diags.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
-		return "(error message could not be evaluated)"
+	switch {
+	case diags.HasErrors() || !v.IsWhollyKnown() || v.IsNull():
+		return "(error message could not be evaluated)", nil
+	case marks.ContainsEphemeral(v):
+		return "", hcl.Diagnostics{{
+			Severity: hcl.DiagWarning,
+			Summary:  "Error message refers to ephemeral values",
+			Detail:   "The error expression used to explain this condition refers to ephemeral values, so Terraform will not display the resulting message.\n\nYou can correct this by removing references to ephemeral values, or by using the ephemeralasnull() function on the references to not reveal ephemeral data.",
+			Subject:  expr.Range().Ptr(),
+		}}
+	case marks.Contains(v):
+		return "(error message refers to sensitive values)", nil
 	}
-	if marks.Contains(v) {
-		return "(error message refers to sensitive values)"
-	}
-	return v.AsString()
+	v, _ = v.UnmarkDeep()
+	return v.AsString(), nil
 }
 
 // sortFailures splits what a plan or an apply reported into the

@@ -44,7 +44,12 @@ type Runner struct {
 	// Variables are the values from the command line and variable files,
 	// which the files' variables override.
 	Variables map[string]engine.InputValue
-	Reporter  Reporter
+	// TestDirVars replace Variables for the files in TestDir (the test
+	// directory, relative to Dir): they add the directory's own variable
+	// files.
+	TestDir     string
+	TestDirVars map[string]engine.InputValue
+	Reporter    Reporter
 	// SaveRecovery keeps a state that cleanup could not destroy, so that
 	// nothing is lost; it returns where it wrote it.
 	SaveRecovery func(f *File, s *states.State) (string, error)
@@ -144,7 +149,7 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 		return
 	}
 	diags = append(diags, fr.configureProviders(cfg, rc)...)
-	vars, vdiags := fr.variables(cfg, rc)
+	vars, undeclared, vdiags := fr.variables(cfg, rc)
 	diags = append(diags, vdiags...)
 	opts, odiags := planOpts(rc, vars)
 	diags = append(diags, odiags...)
@@ -215,9 +220,10 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 		}
 		outputs = stateOutputs(newState)
 	}
+	outputs = withNullOutputs(outputs, cfg)
 	fr.outputs[rc.Name] = outputs
 	diags = append(diags, missingFailures(rc, hit)...)
-	diags = append(diags, fr.asserts(r, console, outputs)...)
+	diags = append(diags, fr.asserts(r, console, outputs, cfg, undeclared)...)
 	r.Diagnostics = diags
 	r.Status = statusOf(diags)
 	if r.Status == Error && r.failedAssert && onlyAssertionErrors(diags) {

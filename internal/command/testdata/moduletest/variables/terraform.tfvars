@@ -1,0 +1,2 @@
+# Not declared by the module: only the test files use it.
+org = "main-org"

@@ -1,0 +1,11 @@
+variables {
+  secret = "s"
+}
+
+run "missing" {
+  variables {
+    input = var.missing
+  }
+}
+
+run "after" {}
