@@ -327,3 +327,45 @@ func TestE2EHTTPWorkspaceCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EInitSelectedWorkspace: init opens the selected workspace's state
+// last, as Terraform's does: TF_WORKSPACE naming a local workspace that
+// does not exist yet creates it, and with the http backend (one state)
+// any workspace but default is an error, after the backend is
+// configured.
+func TestE2EInitSelectedWorkspace(t *testing.T) {
+	tf, hasTF := exec.LookPath("terraform")
+	type outcome struct {
+		Code    int
+		Stderr  string
+		Created bool
+		Backend bool
+	}
+	run := func(bin, backend string) outcome {
+		dir := t.TempDir()
+		body := "resource \"terraform_data\" \"a\" {}\n"
+		if backend == "http" {
+			body = httpBackendConfig(newHTTPStateServer(t, "", "").url, body)
+		}
+		writeFile(t, filepath.Join(dir, "main.tf"), body)
+		r := runEnv(t, dir, []string{"TF_WORKSPACE=w9"}, bin, "init", "-no-color")
+		_, err := os.Stat(filepath.Join(dir, "terraform.tfstate.d", "w9"))
+		_, berr := os.Stat(filepath.Join(dir, ".terraform", "terraform.tfstate"))
+		return outcome{Code: r.code, Stderr: strings.TrimSpace(r.stderr), Created: err == nil, Backend: berr == nil}
+	}
+	want := map[string]outcome{
+		"none": {Code: 0, Created: true},
+		"http": {Code: 1, Stderr: "Error: Error loading state: workspaces not supported", Backend: true},
+	}
+	for backend, w := range want {
+		got := run(strataBin, backend)
+		if diff := cmp.Diff(w, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", backend, diff)
+		}
+		if hasTF == nil {
+			if diff := cmp.Diff(run(tf, backend), got); diff != "" {
+				t.Errorf("%s differs from terraform (-terraform +strata):\n%s", backend, diff)
+			}
+		}
+	}
+}

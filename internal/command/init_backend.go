@@ -53,6 +53,38 @@ type backendInit struct {
 // migrates state when the backend changes (as -migrate-state, or a first
 // backend over local state, ask) and records the new configuration.
 func initBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.Module, flags *backendInitFlags, input bool) hcl.Diagnostics {
+	diags := configureBackend(ctx, d, v, mod, flags, input)
+	if diags.HasErrors() {
+		return diags
+	}
+	return append(diags, loadSelectedWorkspace(d, mod)...)
+}
+
+// loadSelectedWorkspace opens the selected workspace's state, as
+// Terraform's init does last: a local workspace that does not exist yet
+// (TF_WORKSPACE) is created, and a backend with a single state refuses any
+// workspace but default.
+func loadSelectedWorkspace(d *Deps, mod *configs.Module) hcl.Diagnostics {
+	ws := workspaceName(d)
+	if ws == statemgr.DefaultWorkspace {
+		return nil
+	}
+	be, diags := resolveBackend(mod)
+	if diags.HasErrors() {
+		return diags
+	}
+	switch be.typeName() {
+	case "http":
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error loading state: workspaces not supported"}}
+	case "local":
+		_, diags = backendStateManager(d, be, ws, nil)
+		return diags
+	}
+	return nil
+}
+
+// configureBackend is initBackend's configuration and migration step.
+func configureBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.Module, flags *backendInitFlags, input bool) hcl.Diagnostics {
 	bi := &backendInit{ctx: ctx, d: d, v: v, flags: flags, input: input}
 	saved, diags := readBackendState()
 	if diags.HasErrors() {
