@@ -44,6 +44,8 @@ var showJSONCases = []showJSONCase{
 	{name: "modules-unchanged", dir: "modules", sameConfig: true},
 	{name: "modules-destroy", dir: "modules", args: []string{"-destroy"}, sameConfig: true},
 	{name: "checks", dir: "checks"},
+	{name: "conditions", dir: "conditions"},
+	{name: "conditions-destroy", dir: "conditions", args: []string{"-destroy"}},
 	{name: "naming", dir: "naming"},
 	{name: "naming-unchanged", dir: "naming", sameConfig: true},
 	{name: "forget", dir: "forget"},

@@ -2,9 +2,11 @@ package command
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -119,5 +121,31 @@ output "p" {
 	}
 	if diff := cmp.Diff(checks(tf, tfDir), got); diff != "" {
 		t.Errorf("the check results each tool recorded differ (-terraform +strata)\n%s", diff)
+	}
+	// A destroy checks nothing: both record every object as unknown,
+	// the root module's outputs with their one instance.
+	for _, run := range []struct{ bin, dir string }{{strataBin, dir}, {tf, tfDir}} {
+		if r := runIn(t, run.dir, "", run.bin, "apply", "-destroy", "-auto-approve", "-no-color"); r.code != 0 {
+			t.Fatalf("%s apply -destroy: %s", run.bin, r.stderr)
+		}
+	}
+	// show -json of a state with no resources leaves out its checks, so
+	// the state files are compared.
+	recorded := func(dir string) []any {
+		var st struct {
+			CheckResults []any `json:"check_results"`
+		}
+		if err := json.Unmarshal(readFile(t, filepath.Join(dir, "terraform.tfstate")), &st); err != nil {
+			t.Fatal(err)
+		}
+		sort.Slice(st.CheckResults, func(i, j int) bool {
+			return fmt.Sprint(st.CheckResults[i]) < fmt.Sprint(st.CheckResults[j])
+		})
+		return st.CheckResults
+	}
+	if want := recorded(tfDir); len(want) == 0 {
+		t.Error("terraform recorded no check results after destroy")
+	} else if diff := cmp.Diff(want, recorded(dir)); diff != "" {
+		t.Errorf("the check results each tool recorded after destroy differ (-terraform +strata)\n%s", diff)
 	}
 }

@@ -55,8 +55,13 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 		}
 	}
 	newState := w.state.Snapshot()
-	if plan.Mode == plans.NormalMode || plan.Mode == plans.RefreshOnlyMode {
+	switch plan.Mode {
+	case plans.NormalMode, plans.RefreshOnlyMode:
 		newState.CheckResults = applyCheckResults(plan.Checks, w.checks.results())
+	case plans.DestroyMode:
+		// As Terraform, the state keeps the destroy plan's results:
+		// every object unknown, since nothing was checked.
+		newState.CheckResults = applyCheckResults(plan.Checks, nil)
 	}
 	return newState, diags
 }

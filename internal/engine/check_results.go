@@ -118,6 +118,23 @@ func (w *walker) declareCheckable(finished bool) {
 	})
 }
 
+// destroyCheckResults replaces what a destroy plan recorded with what
+// Terraform's says: nothing is checked, so every checkable object is
+// unknown, with no instances apart from the root module's outputs, which
+// the plan removes.
+func (w *walker) destroyCheckResults() {
+	w.checks.mu.Lock()
+	w.checks.objects, w.checks.instances = nil, nil
+	w.checks.mu.Unlock()
+	for _, name := range sortedKeys(w.e.Config.Module.Outputs) {
+		if len(w.e.Config.Module.Outputs[name].Preconditions) > 0 {
+			obj := checkObject{kind: plans.CheckKindOutput, module: addrs.RootModule, name: name}
+			w.checks.report(obj, addrs.RootModuleInstance, addrs.NoKey, plans.CheckUnknown, "")
+		}
+	}
+	w.declareCheckable(false)
+}
+
 // results returns every object's results, instances in address order.
 func (r *checkRecorder) results() []*plans.CheckResult {
 	r.mu.Lock()

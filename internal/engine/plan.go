@@ -201,7 +201,9 @@ The -target option is not for routine use, and is provided only for exceptional 
 	plan.DriftedResources = pw.drift
 	sortChanges(&plans.Changes{Resources: plan.DriftedResources})
 	plan.PriorState = w.state.Snapshot()
-	if opts.Mode != plans.DestroyMode {
+	if opts.Mode == plans.DestroyMode {
+		w.destroyCheckResults()
+	} else {
 		w.declareCheckable(!diags.HasErrors() && len(opts.Targets) == 0)
 	}
 	plan.Checks = w.checks.results()
