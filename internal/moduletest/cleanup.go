@@ -26,7 +26,9 @@ func (fr *fileRun) cleanup(ctx context.Context) hcl.Diagnostics {
 		fr.rn.Reporter.TeardownRun(fr.f, entry.run)
 		eng := fr.rn.NewEngine(entry.cfg)
 		eng.Providers, eng.Overrides = entry.providers, entry.overrides
-		plan, pdiags := eng.Plan(ctx, entry.state, engine.PlanOpts{Mode: plans.DestroyMode, Variables: entry.vars})
+		// As in terraform test, no normal plan (refresh) comes first: the
+		// conditions that run expected to fail would stop the destroy.
+		plan, pdiags := eng.Plan(ctx, entry.state, engine.PlanOpts{Mode: plans.DestroyMode, Variables: entry.vars, SkipRefresh: true})
 		ddiags := pdiags
 		left := entry.state
 		if !pdiags.HasErrors() && plan != nil {
