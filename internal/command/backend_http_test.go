@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-dev/strata/internal/states/statemgr/pgtest"
 )
 
 // httpStateServer is an in-memory server of the http backend's protocol
@@ -329,8 +331,8 @@ func TestE2EHTTPWorkspaceCommands(t *testing.T) {
 }
 
 // TestE2EInitSelectedWorkspace: init opens the selected workspace's state
-// last, as Terraform's does: TF_WORKSPACE naming a local workspace that
-// does not exist yet creates it, and with the http backend (one state)
+// last, as Terraform's does: TF_WORKSPACE naming a local or pg workspace
+// that does not exist yet creates it, and with the http backend (one state)
 // any workspace but default is an error, after the backend is
 // configured.
 func TestE2EInitSelectedWorkspace(t *testing.T) {
@@ -341,20 +343,32 @@ func TestE2EInitSelectedWorkspace(t *testing.T) {
 		Created bool
 		Backend bool
 	}
+	conn := pgtest.ConnString(t)
+	runs := 0
 	run := func(bin, backend string) outcome {
 		dir := t.TempDir()
 		body := "resource \"terraform_data\" \"a\" {}\n"
-		if backend == "http" {
+		runs++
+		schema := fmt.Sprintf("selected_%d", runs)
+		switch backend {
+		case "http":
 			body = httpBackendConfig(newHTTPStateServer(t, "", "").url, body)
+		case "pg":
+			body = fmt.Sprintf("terraform {\n  backend \"pg\" {\n    conn_str    = %q\n    schema_name = %q\n  }\n}\n", conn, schema) + body
 		}
 		writeFile(t, filepath.Join(dir, "main.tf"), body)
 		r := runEnv(t, dir, []string{"TF_WORKSPACE=w9"}, bin, "init", "-no-color")
 		_, err := os.Stat(filepath.Join(dir, "terraform.tfstate.d", "w9"))
+		created := err == nil
+		if backend == "pg" {
+			_, created = readPGState(t, conn, schema, "w9")
+		}
 		_, berr := os.Stat(filepath.Join(dir, ".terraform", "terraform.tfstate"))
-		return outcome{Code: r.code, Stderr: strings.TrimSpace(r.stderr), Created: err == nil, Backend: berr == nil}
+		return outcome{Code: r.code, Stderr: strings.TrimSpace(r.stderr), Created: created, Backend: berr == nil}
 	}
 	want := map[string]outcome{
 		"none": {Code: 0, Created: true},
+		"pg":   {Code: 0, Created: true, Backend: true},
 		"http": {Code: 1, Stderr: "Error: Error loading state: workspaces not supported", Backend: true},
 	}
 	for backend, w := range want {

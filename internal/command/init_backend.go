@@ -57,14 +57,14 @@ func initBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.Modul
 	if diags.HasErrors() {
 		return diags
 	}
-	return append(diags, loadSelectedWorkspace(d, mod)...)
+	return append(diags, loadSelectedWorkspace(ctx, d, mod)...)
 }
 
 // loadSelectedWorkspace opens the selected workspace's state, as
 // Terraform's init does last: a local workspace that does not exist yet
 // (TF_WORKSPACE) is created, and a backend with a single state refuses any
 // workspace but default.
-func loadSelectedWorkspace(d *Deps, mod *configs.Module) hcl.Diagnostics {
+func loadSelectedWorkspace(ctx context.Context, d *Deps, mod *configs.Module) hcl.Diagnostics {
 	ws := workspaceName(d)
 	if ws == statemgr.DefaultWorkspace {
 		return nil
@@ -79,6 +79,32 @@ func loadSelectedWorkspace(d *Deps, mod *configs.Module) hcl.Diagnostics {
 	case "local":
 		_, diags = backendStateManager(d, be, ws, nil)
 		return diags
+	case "pg":
+		names, diags := backendWorkspaces(ctx, d, be)
+		if diags.HasErrors() {
+			return diags
+		}
+		for _, n := range names {
+			if n == ws {
+				return nil
+			}
+		}
+		// A new workspace's row is created under its lock, as
+		// "workspace new" does.
+		mgr, diags := backendStateManager(d, be, ws, nil)
+		if diags.HasErrors() {
+			return diags
+		}
+		if err := mgr.Lock(ctx, statemgr.NewLockInfo("OperationTypeInvalid", d.Version), 0); err != nil {
+			return errorDiag("Error loading state", err)
+		}
+		_, _, err := mgr.Read()
+		if uerr := mgr.Unlock(); err == nil {
+			err = uerr
+		}
+		if err != nil {
+			return errorDiag("Error loading state", err)
+		}
 	}
 	return nil
 }
