@@ -1,10 +1,14 @@
 package command
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // providerPlanCase is a plan of a configuration using a test provider
@@ -128,4 +132,76 @@ func TestE2EProviderPlanJSONMatchesTerraform(t *testing.T) {
 			compareShowJSON(t, "plan", want, got)
 		})
 	}
+}
+
+// TestE2ECheckDataFailureMatchesTerraform: a data source nested in a check
+// block that fails to read is recorded in the state all the same (its
+// configuration, the attributes the provider sets null), and its errors
+// make the check's failure message. Each tool applies in its own
+// directory and the states are compared; then both plan from Terraform's
+// state, the data source failing again, and the plans are compared.
+func TestE2ECheckDataFailureMatchesTerraform(t *testing.T) {
+	tf := terraformBin(t)
+	mirror := testProviderMirrorV5(t)
+	config := v5Required + `check "one" {
+  data "stratav5_echo" "e" {
+    input = "fail"
+  }
+  assert {
+    condition     = data.stratav5_echo.e.result != ""
+    error_message = "no result"
+  }
+}
+check "two" {
+  data "stratav5_echo" "f" {
+    input = "fail twice"
+  }
+  assert {
+    condition     = data.stratav5_echo.f.result != ""
+    error_message = "no result"
+  }
+}
+`
+	type recorded struct {
+		Resources    []any `json:"resources"`
+		CheckResults []any `json:"check_results"`
+	}
+	dirs := map[string]string{}
+	states := map[string]recorded{}
+	for _, bin := range []string{tf, strataBin} {
+		dir, logDir := t.TempDir(), t.TempDir()
+		dirs[bin] = dir
+		writeFile(t, filepath.Join(dir, "cli.tfrc"), fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
+		writeFile(t, filepath.Join(dir, "main.tf"), config)
+		for _, args := range [][]string{{"init", "-no-color", "-input=false"}, {"apply", "-auto-approve", "-no-color", "-input=false"}} {
+			if r := ephemeralRun(t, bin, dir, logDir, args...); r.code != 0 {
+				t.Fatalf("%s %s: exit %d\n%s%s", filepath.Base(bin), args[0], r.code, r.stdout, r.stderr)
+			}
+		}
+		var st recorded
+		if err := json.Unmarshal(readFile(t, filepath.Join(dir, "terraform.tfstate")), &st); err != nil {
+			t.Fatal(err)
+		}
+		for _, list := range [][]any{st.Resources, st.CheckResults} {
+			sort.Slice(list, func(i, j int) bool { return fmt.Sprint(list[i]) < fmt.Sprint(list[j]) })
+		}
+		states[bin] = st
+	}
+	if len(states[tf].Resources) != 2 {
+		t.Errorf("terraform recorded %d resources, want the 2 data sources", len(states[tf].Resources))
+	}
+	if diff := cmp.Diff(states[tf], states[strataBin]); diff != "" {
+		t.Errorf("recorded state differs (-terraform +strata)\n%s", diff)
+	}
+
+	dir, logDir := dirs[tf], t.TempDir()
+	if r := ephemeralRun(t, tf, dir, logDir, "plan", "-no-color", "-input=false", "-out=tf.tfplan"); r.code != 0 {
+		t.Fatalf("terraform plan: %s%s", r.stdout, r.stderr)
+	}
+	if r := ephemeralRun(t, strataBin, dir, logDir, "plan", "-no-color", "-input=false", "-out=strata.tfplan"); r.code != 0 {
+		t.Fatalf("strata plan: %s%s", r.stdout, r.stderr)
+	}
+	want := ephemeralRun(t, tf, dir, logDir, "show", "-json", "tf.tfplan").stdout
+	got := ephemeralRun(t, strataBin, dir, logDir, "show", "-json", "strata.tfplan").stdout
+	compareShowJSON(t, "plan", want, got)
 }

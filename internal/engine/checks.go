@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -149,11 +150,20 @@ func (w *walker) checkNested(n *resourceNode, mi addrs.ModuleInstance, diags hcl
 	if n.cfg.Check == "" {
 		return diags
 	}
+	// The check's problem is the error, or, as Terraform words it,
+	// "N problems:" followed by a list of them.
+	var problems []string
 	for _, d := range diags {
 		if d.Severity == hcl.DiagError {
-			w.setCheckDataFailed(mi, n.cfg.Check, d.Summary+": "+d.Detail)
-			break
+			problems = append(problems, d.Summary+": "+d.Detail)
 		}
+	}
+	switch len(problems) {
+	case 0:
+	case 1:
+		w.setCheckDataFailed(mi, n.cfg.Check, problems[0])
+	default:
+		w.setCheckDataFailed(mi, n.cfg.Check, fmt.Sprintf("%d problems:\n\n- %s", len(problems), strings.Join(problems, "\n- ")))
 	}
 	return asWarnings(diags)
 }

@@ -573,6 +573,15 @@ func readDataSource(ctx context.Context, w *walker, n *resourceNode, rt *resourc
 		w.hook(func(h hooks.Hook) {
 			h.PostApply(addr, "", plans.Read, "", time.Since(start), errors.New(resp.Diagnostics[0].Summary))
 		})
+		if n.cfg.Check != "" {
+			// As Terraform, a check's data source that could not be
+			// read is still recorded: its configuration, with the
+			// attributes only the provider sets null.
+			v := markSchemaSensitive(marks.Apply(unknownAsNull(plannedDataObject(rt.schema, config)), paths), rt.schema)
+			if obj, err := encodeObject(v, rt.schema, rt.version, nil, nil, false); err == nil {
+				w.state.SetObject(addr, obj, rt.provider)
+			}
+		}
 		return cty.NilVal, diags
 	}
 	w.hook(func(h hooks.Hook) { h.PostApply(addr, "", plans.Read, hooks.IDOf(resp.State), time.Since(start), nil) })

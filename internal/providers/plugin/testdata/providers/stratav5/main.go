@@ -490,6 +490,18 @@ func (s *server) ReadDataSource(_ context.Context, req *tfprotov5.ReadDataSource
 		return &tfprotov5.ReadDataSourceResponse{Diagnostics: diags}, nil
 	}
 	in, _ := str(fields(cfg)["input"])
+	// "fail" and "fail twice" fail the read, with one error or two.
+	switch in {
+	case "fail":
+		return &tfprotov5.ReadDataSourceResponse{Diagnostics: []*tfprotov5.Diagnostic{
+			{Severity: tfprotov5.DiagnosticSeverityError, Summary: "Read failed", Detail: "The echo was asked to fail."},
+		}}, nil
+	case "fail twice":
+		return &tfprotov5.ReadDataSourceResponse{Diagnostics: []*tfprotov5.Diagnostic{
+			{Severity: tfprotov5.DiagnosticSeverityError, Summary: "Read failed", Detail: "The echo was asked to fail."},
+			{Severity: tfprotov5.DiagnosticSeverityError, Summary: "Read failed again", Detail: "The echo failed a second time."},
+		}}, nil
+	}
 	// Answer in JSON, which the protocol allows and few providers use.
 	js, _ := json.Marshal(map[string]string{"input": in, "result": s.getPrefix() + in})
 	return &tfprotov5.ReadDataSourceResponse{State: &tfprotov5.DynamicValue{JSON: js}}, nil
