@@ -52,8 +52,9 @@ bench: build
 COMPAT_REPOS  ?= /work/.mirror
 COMPAT_SUITES ?=
 COMPAT_CACHE  ?= bin/compat-cache
+COMPAT_FLAGS  ?=
 compat: build
-	$(GO) run ./internal/compat -strata $(BIN) -repos $(COMPAT_REPOS) -suites "$(COMPAT_SUITES)" -cache $(COMPAT_CACHE)
+	$(GO) run ./internal/compat -strata $(BIN) -repos $(COMPAT_REPOS) -suites "$(COMPAT_SUITES)" -cache $(COMPAT_CACHE) $(COMPAT_FLAGS)
 
 clean:
 	rm -rf bin

@@ -23,6 +23,7 @@ func main() {
 	only := flag.String("suites", "", "comma-separated suites to run (default: all)")
 	cache := flag.String("cache", "bin/compat-cache", "directory for provider builds, kept between runs")
 	outDir := flag.String("out", "bin/compat-results", "directory for the results")
+	strict := flag.Bool("strict", false, "exit 1 when a test passes on terraform and not on strata")
 	flag.Parse()
 
 	bins := []tool{}
@@ -62,6 +63,18 @@ func main() {
 	}
 	printTable(os.Stdout, rows, bins)
 	fmt.Printf("\nper-test results and failures: %s\n", *outDir)
+	if *strict {
+		for _, r := range rows {
+			base, ok := r.results["terraform"]
+			if !ok {
+				continue
+			}
+			if reg := r.results["strata"].Regressions(base); len(reg) > 0 {
+				logf("%s: %d tests pass on terraform and not on strata: %s", r.suite.Name, len(reg), strings.Join(reg, ", "))
+				failed = true
+			}
+		}
+	}
 	if failed {
 		os.Exit(1)
 	}
