@@ -112,7 +112,7 @@ func TestE2EModuleTest(t *testing.T) {
 		"conditions": {code: 1, summary: "Failure! 8 passed, 4 failed, 4 skipped."},
 		"cleanup": {code: 1, summary: "Failure! 3 passed, 1 failed.", ordered: true,
 			destroyed: "destroy second\ndestroy other\ndestroy helper h1\n"},
-		"mocks": {code: 1, summary: "Failure! 3 passed, 1 failed.", plugin: true},
+		"mocks": {code: 1, summary: "Failure! 5 passed, 2 failed.", plugin: true},
 		// From terraform's own test fixtures: undeclared and lazily
 		// evaluated file variables, the test directory's tfvars, null
 		// outputs, ephemeral values in error messages.

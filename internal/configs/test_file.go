@@ -41,16 +41,22 @@ type TestMockProvider struct {
 	Resources, DataSources map[string]hcl.Expression
 	// Overrides are the override blocks inside the mock_provider block.
 	Overrides []*TestOverride
-	DeclRange hcl.Range
+	// DuringPlan is the mock provider's override_during = plan: made-up
+	// values are known when planning.
+	DuringPlan bool
+	DeclRange  hcl.Range
 }
 
 // TestOverride is an override_resource or override_data block: the
 // object at Target is made up with Values, and its provider is not
 // called.
 type TestOverride struct {
-	Target    hcl.Traversal
-	Values    hcl.Expression
-	DeclRange hcl.Range
+	Target hcl.Traversal
+	Values hcl.Expression
+	// DuringPlan is set by override_during = plan: the values are known
+	// when planning. Unset, the enclosing mock provider's setting holds.
+	DuringPlan *bool
+	DeclRange  hcl.Range
 }
 
 // TestCommand is what a run block does: plan, or plan and apply.
@@ -213,7 +219,7 @@ func unsupportedTestBlock(block *hcl.Block) *hcl.Diagnostic {
 }
 
 var mockProviderSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "source"}},
+	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "source"}, {Name: "override_during"}},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "mock_resource", LabelNames: []string{"type"}},
 		{Type: "mock_data", LabelNames: []string{"type"}},
@@ -237,6 +243,11 @@ func (p *Parser) decodeMockProvider(block *hcl.Block) (*TestMockProvider, hcl.Di
 	}
 	if a, ok := content.Attributes["source"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &mp.Source)...)
+	}
+	if a, ok := content.Attributes["override_during"]; ok {
+		during, odiags := decodeOverrideDuring(a)
+		diags = append(diags, odiags...)
+		mp.DuringPlan = during
 	}
 	diags = append(diags, mp.addBlocks(content.Blocks)...)
 	if mp.Source != "" {
@@ -330,19 +341,33 @@ func decodeOverride(b *hcl.Block) (*TestOverride, hcl.Diagnostics) {
 		})
 		return nil, diags
 	}
-	if a, ok := c.Attributes["override_during"]; ok {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Unsupported argument",
-			Detail:   "strata test does not support override_during yet: overridden values are made up during apply.",
-			Subject:  a.NameRange.Ptr(),
-		})
-	}
 	o := &TestOverride{Target: trav, Values: hcl.StaticExpr(cty.EmptyObjectVal, b.DefRange), DeclRange: b.DefRange}
+	if a, ok := c.Attributes["override_during"]; ok {
+		during, odiags := decodeOverrideDuring(a)
+		diags = append(diags, odiags...)
+		o.DuringPlan = &during
+	}
 	if a, ok := c.Attributes["values"]; ok {
 		o.Values = a.Expr
 	}
 	return o, diags
+}
+
+// decodeOverrideDuring decodes override_during: plan or apply, reported
+// as whether values are made up when planning.
+func decodeOverrideDuring(a *hcl.Attribute) (bool, hcl.Diagnostics) {
+	switch hcl.ExprAsKeyword(a.Expr) {
+	case "plan":
+		return true, nil
+	case "apply":
+		return false, nil
+	}
+	return false, hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid override_during value",
+		Detail:   "The override_during argument requires one of the following keywords without quotes: plan or apply.",
+		Subject:  a.Expr.Range().Ptr(),
+	}}
 }
 
 // traversalHasDataStep reports whether a module-prefixed address names a

@@ -42,9 +42,8 @@ type Engine struct {
 	// Overrides replace resources and data sources by made-up objects
 	// whose provider is never called, for strata test's override_resource
 	// and override_data. Keys are resource addresses, with module instance
-	// keys (module.m["a"].aws_s3_bucket.b) or without (module.m.aws_s3_bucket.b);
-	// values give computed attributes their values.
-	Overrides map[string]cty.Value
+	// keys (module.m["a"].aws_s3_bucket.b) or without (module.m.aws_s3_bucket.b).
+	Overrides map[string]Override
 
 	// schemas caches provider schemas across this engine's operations.
 	schemas schemaCache
@@ -98,6 +97,16 @@ func (e *Engine) ResourceTypeSchema(ctx context.Context, provider addrs.Provider
 	}
 	schema, ok = types[typeName]
 	return schema, ok
+}
+
+// Override is what an overridden resource or data source is made of.
+type Override struct {
+	// Values give computed attributes their values; the others are
+	// generated.
+	Values cty.Value
+	// DuringPlan makes the values known when planning
+	// (override_during = plan); otherwise they are unknown until apply.
+	DuringPlan bool
 }
 
 // InputValue is a root module variable value supplied by the user.

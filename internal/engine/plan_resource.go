@@ -42,32 +42,32 @@ func (w *walker) resourceType(ctx context.Context, addr addrs.AbsResource, provi
 	if err != nil {
 		return nil, errorDiags("Invalid resource type", err, subject)
 	}
-	if v, ok := w.override(addr); ok {
-		p = overrideProvider(addr.Resource, schema, version, v)
+	if o, ok := w.override(addr); ok {
+		p = overrideProvider(addr.Resource, schema, version, o)
 	}
 	return &resourceType{addr: addr, provider: provider, p: p, schema: schema, version: version}, nil
 }
 
-// override returns the values an Overrides entry gives addr.
-func (w *walker) override(addr addrs.AbsResource) (cty.Value, bool) {
+// override returns the Overrides entry for addr.
+func (w *walker) override(addr addrs.AbsResource) (Override, bool) {
 	if len(w.e.Overrides) == 0 {
-		return cty.NilVal, false
+		return Override{}, false
 	}
-	if v, ok := w.e.Overrides[addr.String()]; ok {
-		return v, true
+	if o, ok := w.e.Overrides[addr.String()]; ok {
+		return o, true
 	}
-	v, ok := w.e.Overrides[addr.Config().String()]
-	return v, ok
+	o, ok := w.e.Overrides[addr.Config().String()]
+	return o, ok
 }
 
 // overrideProvider is the mock provider that stands in for the real one
 // for an overridden resource or data source.
-func overrideProvider(r addrs.Resource, schema *configschema.Block, version int64, values cty.Value) providers.Interface {
-	m := &mock.Provider{Schema: providers.GetProviderSchemaResponse{
+func overrideProvider(r addrs.Resource, schema *configschema.Block, version int64, o Override) providers.Interface {
+	m := &mock.Provider{DuringPlan: o.DuringPlan, Schema: providers.GetProviderSchemaResponse{
 		ResourceTypes: map[string]providers.Schema{},
 		DataSources:   map[string]providers.Schema{},
 	}}
-	entry := map[string]cty.Value{r.Type: values}
+	entry := map[string]cty.Value{r.Type: o.Values}
 	if r.Mode == addrs.DataResourceMode {
 		m.Schema.DataSources[r.Type] = providers.Schema{Version: version, Block: schema}
 		m.DataSources = entry

@@ -61,7 +61,7 @@ func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *conf
 	for fqn, f := range eng.Providers {
 		factories[fqn] = f
 	}
-	overrides := map[string]cty.Value{}
+	overrides := map[string]engine.Override{}
 	for _, key := range sortedNames(tf.MockProviders) {
 		mp := tf.MockProviders[key]
 		fqn := cfg.Module.ProviderForLocalName(mp.Name)
@@ -78,18 +78,18 @@ func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *conf
 		resources, rdiags := staticValues(mp.Resources)
 		data, ddiags := staticValues(mp.DataSources)
 		diags = append(append(diags, rdiags...), ddiags...)
-		fqn, cache := fqn, &fr.rn.schemas
+		fqn, cache, during := fqn, &fr.rn.schemas, mp.DuringPlan
 		factories[fqn] = func() (providers.Interface, error) {
 			schema, err := cache.get(ctx, fqn, real)
 			if err != nil {
 				return nil, err
 			}
-			return &mock.Provider{Schema: schema, Resources: resources, DataSources: data}, nil
+			return &mock.Provider{Schema: schema, Resources: resources, DataSources: data, DuringPlan: during}, nil
 		}
-		diags = append(diags, addOverrides(overrides, mp.Overrides)...)
+		diags = append(diags, addOverrides(overrides, mp.Overrides, mp.DuringPlan)...)
 	}
-	diags = append(diags, addOverrides(overrides, tf.Overrides)...)
-	diags = append(diags, addOverrides(overrides, rc.Overrides)...)
+	diags = append(diags, addOverrides(overrides, tf.Overrides, false)...)
+	diags = append(diags, addOverrides(overrides, rc.Overrides, false)...)
 	eng.Providers = factories
 	eng.Overrides = overrides
 	return diags
@@ -117,14 +117,19 @@ func staticValues(exprs map[string]hcl.Expression) (map[string]cty.Value, hcl.Di
 }
 
 // addOverrides evaluates override blocks into m, keyed by target address.
-func addOverrides(m map[string]cty.Value, overrides []*configs.TestOverride) hcl.Diagnostics {
+// duringPlan is the default of their override_during.
+func addOverrides(m map[string]engine.Override, overrides []*configs.TestOverride, duringPlan bool) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	ctx := &hcl.EvalContext{Functions: funcs.Functions(".", false)}
 	for _, o := range overrides {
 		v, vdiags := o.Values.Value(ctx)
 		diags = append(diags, vdiags...)
 		if !vdiags.HasErrors() {
-			m[traversalString(o.Target)] = v
+			during := duringPlan
+			if o.DuringPlan != nil {
+				during = *o.DuringPlan
+			}
+			m[traversalString(o.Target)] = engine.Override{Values: v, DuringPlan: during}
 		}
 	}
 	return diags

@@ -90,7 +90,7 @@ type stateEntry struct {
 	// providers and overrides are the engine's, mocks included, so that
 	// mocked objects are destroyed by their mocks.
 	providers map[addrs.Provider]providers.Factory
-	overrides map[string]cty.Value
+	overrides map[string]engine.Override
 }
 
 func (rn *Runner) runFile(ctx context.Context, f *File) {

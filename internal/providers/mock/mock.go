@@ -27,6 +27,10 @@ type Provider struct {
 	Schema      providers.GetProviderSchemaResponse
 	Resources   map[string]cty.Value
 	DataSources map[string]cty.Value
+	// DuringPlan makes up the computed values of resources when planning
+	// (override_during = plan) instead of leaving them unknown until
+	// apply.
+	DuringPlan bool
 }
 
 var _ providers.Interface = (*Provider)(nil)
@@ -78,8 +82,12 @@ func (p *Provider) PlanResourceChange(_ context.Context, req providers.PlanResou
 		return providers.PlanResourceChangeResponse{PlannedState: req.ProposedNewState}
 	}
 	schema := p.Schema.ResourceTypes[req.TypeName].Block
-	unknown := func(ty cty.Type, _ cty.Value) cty.Value { return cty.UnknownVal(ty) }
 	isNull := func(v cty.Value) bool { return v.IsKnown() && v.IsNull() }
+	if p.DuringPlan && req.PriorState.IsNull() {
+		planned := withDefaults(schema, req.ProposedNewState, p.Resources[req.TypeName], isNull)
+		return providers.PlanResourceChangeResponse{PlannedState: planned, PlannedPrivate: req.PriorPrivate}
+	}
+	unknown := func(ty cty.Type, _ cty.Value) cty.Value { return cty.UnknownVal(ty) }
 	planned := fillBlock(schema, req.ProposedNewState, unknown, isNull, true)
 	return providers.PlanResourceChangeResponse{PlannedState: planned, PlannedPrivate: req.PriorPrivate}
 }
