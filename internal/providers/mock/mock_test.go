@@ -130,3 +130,23 @@ func TestGenerate(t *testing.T) {
 		}
 	}
 }
+
+func TestPlanDuringPlan(t *testing.T) {
+	p := &Provider{
+		Schema:     providers.GetProviderSchemaResponse{ResourceTypes: map[string]providers.Schema{"thing": {Block: thing}}},
+		Resources:  map[string]cty.Value{"thing": cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("fixed")})},
+		DuringPlan: true,
+	}
+	proposed := object(cty.NullVal(cty.String), cty.NullVal(cty.Number), cty.NullVal(cty.String))
+	planned := p.PlanResourceChange(context.Background(), providers.PlanResourceChangeRequest{TypeName: "thing", ProposedNewState: proposed, Config: proposed}).PlannedState
+	if !planned.IsWhollyKnown() {
+		t.Fatalf("planned object has unknowns: %#v", planned)
+	}
+	if got := planned.GetAttr("id"); !got.RawEquals(cty.StringVal("fixed")) {
+		t.Errorf("id %#v, want the default", got)
+	}
+	applied := p.ApplyResourceChange(context.Background(), providers.ApplyResourceChangeRequest{TypeName: "thing", PlannedState: planned}).NewState
+	if !applied.RawEquals(planned) {
+		t.Errorf("apply changed the planned object")
+	}
+}
