@@ -27,6 +27,16 @@ type TestFile struct {
 	MockProviders map[string]*TestMockProvider
 	// Overrides apply to every run of the file.
 	Overrides []*TestOverride
+	// ModuleOverrides are override_module blocks for every run.
+	ModuleOverrides []*TestModuleOverride
+}
+
+// TestModuleOverride is an override_module block: the module call at
+// Target is not run, and its outputs are Outputs' attributes.
+type TestModuleOverride struct {
+	Target    hcl.Traversal
+	Outputs   hcl.Expression
+	DeclRange hcl.Range
 }
 
 // TestMockProvider is a mock_provider block: a provider whose resources
@@ -88,8 +98,9 @@ type TestRun struct {
 	Providers      []PassedProvider
 	Asserts        []*TestAssert
 	ExpectFailures []hcl.Traversal
-	// Overrides apply to this run only.
-	Overrides []*TestOverride
+	// Overrides and ModuleOverrides apply to this run only.
+	Overrides       []*TestOverride
+	ModuleOverrides []*TestModuleOverride
 	// StateKey names the state the run uses; empty for the default (one
 	// state per module).
 	StateKey string
@@ -196,8 +207,12 @@ func (p *Parser) LoadTestFile(path string) (*TestFile, hcl.Diagnostics) {
 			if o != nil {
 				tf.Overrides = append(tf.Overrides, o)
 			}
-		default:
-			diags = append(diags, unsupportedTestBlock(block))
+		case "override_module":
+			o, odiags := decodeModuleOverride(block)
+			diags = append(diags, odiags...)
+			if o != nil {
+				tf.ModuleOverrides = append(tf.ModuleOverrides, o)
+			}
 		}
 	}
 	for _, r := range tf.Runs {
@@ -206,16 +221,6 @@ func (p *Parser) LoadTestFile(path string) (*TestFile, hcl.Diagnostics) {
 		}
 	}
 	return tf, diags
-}
-
-// unsupportedTestBlock reports the blocks strata test does not run yet.
-func unsupportedTestBlock(block *hcl.Block) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Unsupported test block",
-		Detail:   fmt.Sprintf("strata test does not support %s blocks yet. Run tests that need them with terraform test.", block.Type),
-		Subject:  block.DefRange.Ptr(),
-	}
 }
 
 var mockProviderSchema = &hcl.BodySchema{
@@ -353,6 +358,34 @@ func decodeOverride(b *hcl.Block) (*TestOverride, hcl.Diagnostics) {
 	return o, diags
 }
 
+// decodeModuleOverride decodes an override_module block.
+func decodeModuleOverride(b *hcl.Block) (*TestModuleOverride, hcl.Diagnostics) {
+	c, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+		{Name: "target", Required: true}, {Name: "outputs"},
+	}})
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	trav, tdiags := absTraversalForExpr(c.Attributes["target"].Expr)
+	diags = append(diags, tdiags...)
+	if tdiags.HasErrors() {
+		return nil, diags
+	}
+	if trav.RootName() != "module" {
+		return nil, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid override target",
+			Detail:   "The target of an override_module block must be a module call, such as module.network.",
+			Subject:  c.Attributes["target"].Expr.Range().Ptr(),
+		})
+	}
+	o := &TestModuleOverride{Target: trav, Outputs: hcl.StaticExpr(cty.EmptyObjectVal, b.DefRange), DeclRange: b.DefRange}
+	if a, ok := c.Attributes["outputs"]; ok {
+		o.Outputs = a.Expr
+	}
+	return o, diags
+}
+
 // decodeOverrideDuring decodes override_during: plan or apply, reported
 // as whether values are made up when planning.
 func decodeOverrideDuring(a *hcl.Attribute) (bool, hcl.Diagnostics) {
@@ -454,6 +487,12 @@ func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
 			if o != nil {
 				r.Overrides = append(r.Overrides, o)
 			}
+		case "override_module":
+			o, odiags := decodeModuleOverride(b)
+			diags = append(diags, odiags...)
+			if o != nil {
+				r.ModuleOverrides = append(r.ModuleOverrides, o)
+			}
 		case "module":
 			mc, mdiags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 				{Name: "source", Required: true}, {Name: "version"},
@@ -468,8 +507,6 @@ func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
 				diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &m.Version)...)
 			}
 			r.Module = m
-		default:
-			diags = append(diags, unsupportedTestBlock(b))
 		}
 	}
 	return r, diags

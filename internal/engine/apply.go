@@ -42,7 +42,7 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 	})
 	defer stop()
 
-	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, w.closeWhenDone(cg.g, aw.visit))...))
+	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, w.closeWhenDone(cg.g, w.withModuleOverrides(aw.visit)))...))
 	diags = append(diags, w.closeEphemerals(context.WithoutCancel(ctx))...)
 	if plan.Mode == plans.DestroyMode {
 		for name := range e.Config.Module.Outputs {

@@ -44,6 +44,11 @@ type Engine struct {
 	// and override_data. Keys are resource addresses, with module instance
 	// keys (module.m["a"].aws_s3_bucket.b) or without (module.m.aws_s3_bucket.b).
 	Overrides map[string]Override
+	// ModuleOverrides replace module calls, for strata test's
+	// override_module: nothing in the module at the key's path (such as
+	// module.a.module.b) is planned or applied, and its outputs are the
+	// value's attributes.
+	ModuleOverrides map[string]cty.Value
 
 	// schemas caches provider schemas across this engine's operations.
 	schemas schemaCache

@@ -143,7 +143,7 @@ The -target option is not for routine use, and is provided only for exceptional 
 		return nil, nil, diags
 	}
 	plan := &plans.Plan{Mode: opts.Mode, Changes: &plans.Changes{}, PrevRunState: prevRun, VariableValues: map[string]cty.Value{}, SkipRefresh: opts.SkipRefresh, Targets: opts.Targets, ForceReplace: opts.ForceReplace}
-	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, w.closeWhenDone(cg.g, pw.visit))...))
+	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, w.closeWhenDone(cg.g, w.withModuleOverrides(pw.visit)))...))
 	diags = append(diags, w.closeEphemerals(context.WithoutCancel(ctx))...)
 
 	if !diags.HasErrors() && opts.Mode == plans.NormalMode {

@@ -53,7 +53,7 @@ func (c *schemaCache) get(ctx context.Context, fqn addrs.Provider, real provider
 // that order of precedence (the run's win).
 func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *configs.Config, rc *configs.TestRun) hcl.Diagnostics {
 	tf := fr.f.Config
-	if len(tf.MockProviders) == 0 && len(tf.Overrides) == 0 && len(rc.Overrides) == 0 {
+	if len(tf.MockProviders) == 0 && len(tf.Overrides) == 0 && len(rc.Overrides) == 0 && len(tf.ModuleOverrides) == 0 && len(rc.ModuleOverrides) == 0 {
 		return nil
 	}
 	var diags hcl.Diagnostics
@@ -90,8 +90,37 @@ func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *conf
 	}
 	diags = append(diags, addOverrides(overrides, tf.Overrides, false)...)
 	diags = append(diags, addOverrides(overrides, rc.Overrides, false)...)
+	modules := map[string]cty.Value{}
+	diags = append(diags, addModuleOverrides(modules, tf.ModuleOverrides)...)
+	diags = append(diags, addModuleOverrides(modules, rc.ModuleOverrides)...)
 	eng.Providers = factories
 	eng.Overrides = overrides
+	eng.ModuleOverrides = modules
+	return diags
+}
+
+// addModuleOverrides evaluates override_module blocks into m, keyed by
+// the module's path without instance keys.
+func addModuleOverrides(m map[string]cty.Value, overrides []*configs.TestModuleOverride) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	ctx := &hcl.EvalContext{Functions: funcs.Functions(".", false)}
+	for _, o := range overrides {
+		mi, ok := addrs.ParseModuleInstance(o.Target)
+		if !ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid override target",
+				Detail:   "The target of an override_module block must be a module call, such as module.network.",
+				Subject:  o.Target.SourceRange().Ptr(),
+			})
+			continue
+		}
+		v, vdiags := o.Outputs.Value(ctx)
+		diags = append(diags, vdiags...)
+		if !vdiags.HasErrors() {
+			m[mi.Module().String()] = v
+		}
+	}
 	return diags
 }
 

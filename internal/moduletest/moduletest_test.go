@@ -94,7 +94,7 @@ func TestTraversalString(t *testing.T) {
 func TestLoadReportsBadFiles(t *testing.T) {
 	dir := t.TempDir()
 	good := "run \"a\" {\n  command = plan\n}\nrun \"b\" {}\n"
-	bad := "run \"a\" {\n  command = destroy\n}\noverride_module {\n  target = module.m\n}\n"
+	bad := "run \"a\" {\n  command = destroy\n}\nmystery {}\n"
 	for name, src := range map[string]string{"good.tftest.hcl": good, "bad.tftest.hcl": bad} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
@@ -105,7 +105,7 @@ func TestLoadReportsBadFiles(t *testing.T) {
 	for _, d := range diags {
 		summaries = append(summaries, d.Summary)
 	}
-	if diff := cmp.Diff([]string{`Invalid "command" keyword`, "Unsupported test block"}, summaries); diff != "" {
+	if diff := cmp.Diff([]string{"Unsupported block type", `Invalid "command" keyword`}, summaries); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
 	if files[0].Status != Error || files[0].Config != nil {

@@ -91,6 +91,7 @@ type stateEntry struct {
 	// mocked objects are destroyed by their mocks.
 	providers map[addrs.Provider]providers.Factory
 	overrides map[string]engine.Override
+	modules   map[string]cty.Value
 }
 
 func (rn *Runner) runFile(ctx context.Context, f *File) {
@@ -192,11 +193,11 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 		r.Status = statusOf(r.Diagnostics)
 		return
 	}
-	outputs := planOutputs(plan)
+	outputs := planOutputs(cfg, plan)
 	if rc.Command == configs.TestCommandApply {
 		newState, adiags := eng.Apply(ctx, plan)
 		if newState != nil {
-			fr.keep(key, &stateEntry{state: newState, cfg: cfg, vars: vars, run: r, providers: eng.Providers, overrides: eng.Overrides})
+			fr.keep(key, &stateEntry{state: newState, cfg: cfg, vars: vars, run: r, providers: eng.Providers, overrides: eng.Overrides, modules: eng.ModuleOverrides})
 			r.State = newState
 		}
 		kept, expected = sortFailures(rc, adiags, hit)
@@ -218,7 +219,7 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 			r.fail(Error, diags...)
 			return
 		}
-		outputs = stateOutputs(newState)
+		outputs = stateOutputs(cfg, newState)
 	}
 	outputs = withNullOutputs(outputs, cfg)
 	fr.outputs[rc.Name] = outputs
