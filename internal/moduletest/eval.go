@@ -157,9 +157,8 @@ func (fr *fileRun) runObject() cty.Value {
 	return cty.ObjectVal(fr.outputs)
 }
 
-// planOutputs is the output object of a plan run: the planned values,
-// null for the outputs the plan does not record (null ones).
-func planOutputs(cfg *configs.Config, p *plans.Plan) cty.Value {
+// planOutputs is the output object of a plan run: the planned values.
+func planOutputs(p *plans.Plan) cty.Value {
 	m := map[string]cty.Value{}
 	for _, o := range p.Changes.Outputs {
 		if o.Action == plans.Delete {
@@ -171,12 +170,11 @@ func planOutputs(cfg *configs.Config, p *plans.Plan) cty.Value {
 		}
 		m[o.Name] = v
 	}
-	return withDeclaredOutputs(cfg, m)
+	return cty.ObjectVal(m)
 }
 
-// stateOutputs is the output object of an apply run: the state's values,
-// null for the outputs the state does not record (null ones).
-func stateOutputs(cfg *configs.Config, s *states.State) cty.Value {
+// stateOutputs is the output object of an apply run: the state's values.
+func stateOutputs(s *states.State) cty.Value {
 	m := map[string]cty.Value{}
 	for name, o := range s.Outputs {
 		v := o.Value
@@ -184,17 +182,6 @@ func stateOutputs(cfg *configs.Config, s *states.State) cty.Value {
 			v = v.Mark(marks.Sensitive)
 		}
 		m[name] = v
-	}
-	return withDeclaredOutputs(cfg, m)
-}
-
-// withDeclaredOutputs adds a null value for every output the root module
-// declares and m lacks, as terraform test's output object has them.
-func withDeclaredOutputs(cfg *configs.Config, m map[string]cty.Value) cty.Value {
-	for name := range cfg.Module.Outputs {
-		if _, ok := m[name]; !ok {
-			m[name] = cty.NullVal(cty.DynamicPseudoType)
-		}
 	}
 	return cty.ObjectVal(m)
 }

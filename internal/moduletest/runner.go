@@ -193,7 +193,7 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 		r.Status = statusOf(r.Diagnostics)
 		return
 	}
-	outputs := planOutputs(cfg, plan)
+	outputs := planOutputs(plan)
 	if rc.Command == configs.TestCommandApply {
 		newState, adiags := eng.Apply(ctx, plan)
 		if newState != nil {
@@ -219,7 +219,7 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 			r.fail(Error, diags...)
 			return
 		}
-		outputs = stateOutputs(cfg, newState)
+		outputs = stateOutputs(newState)
 	}
 	outputs = withNullOutputs(outputs, cfg)
 	fr.outputs[rc.Name] = outputs
