@@ -35,8 +35,9 @@ func Write(s *states.State) ([]byte, error) {
 		}
 		sv.Outputs[name] = out
 	}
+	dc := newDependencyClosure(s)
 	for _, r := range s.SortedResources() {
-		rs, err := encodeResource(r)
+		rs, err := encodeResource(r, dc)
 		if err != nil {
 			return nil, err
 		}
@@ -67,7 +68,7 @@ func EncodeOutput(o *states.OutputValue) (outputStateV4, error) {
 	return outputStateV4{Value: val, Type: tyJSON, Sensitive: o.Sensitive}, nil
 }
 
-func encodeResource(r *states.Resource) (resourceStateV4, error) {
+func encodeResource(r *states.Resource, dc *dependencyClosure) (resourceStateV4, error) {
 	rs := resourceStateV4{
 		Module:    r.Addr.Module.String(),
 		Mode:      r.Addr.Resource.Mode.StateName(),
@@ -79,7 +80,7 @@ func encodeResource(r *states.Resource) (resourceStateV4, error) {
 	for _, k := range r.SortedKeys() {
 		inst := r.Instances[k]
 		if inst.Current != nil {
-			is, err := EncodeObject(inst.Current)
+			is, err := EncodeObject(withClosure(dc, r, inst.Current))
 			if err != nil {
 				return rs, fmt.Errorf("%s: %w", r.Addr.Instance(k), err)
 			}
@@ -92,7 +93,7 @@ func encodeResource(r *states.Resource) (resourceStateV4, error) {
 		}
 		sort.Strings(dks)
 		for _, dk := range dks {
-			is, err := EncodeObject(inst.Deposed[dk])
+			is, err := EncodeObject(withClosure(dc, r, inst.Deposed[dk]))
 			if err != nil {
 				return rs, fmt.Errorf("%s (deposed %s): %w", r.Addr.Instance(k), dk, err)
 			}
@@ -102,6 +103,18 @@ func encodeResource(r *states.Resource) (resourceStateV4, error) {
 		}
 	}
 	return rs, nil
+}
+
+// withClosure returns o, or a shallow copy of it whose dependencies are
+// completed with their transitive dependencies.
+func withClosure(dc *dependencyClosure, r *states.Resource, o *states.ObjectSrc) *states.ObjectSrc {
+	deps := dc.complete(r, o)
+	if len(deps) == len(o.Dependencies) {
+		return o
+	}
+	c := *o
+	c.Dependencies = deps
+	return &c
 }
 
 // EncodeObject renders one object as a state file instance entry (without
