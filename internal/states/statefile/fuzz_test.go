@@ -9,7 +9,8 @@ import (
 )
 
 // FuzzRead feeds arbitrary bytes to Read. Read must never panic; whatever
-// it accepts must write, read back, and write again to the same bytes.
+// it accepts must write (as json.MarshalIndent would), read back, and
+// write again to the same bytes.
 func FuzzRead(f *testing.F) {
 	ins, _ := filepath.Glob(filepath.Join("testdata", "roundtrip", "*.in.json"))
 	for _, in := range ins {
@@ -47,6 +48,9 @@ func FuzzRead(f *testing.F) {
 		out, err := Write(s)
 		if err != nil {
 			t.Fatalf("Write of a state Read accepted: %v", err)
+		}
+		if ref := marshalIndentWrite(t, s); !bytes.Equal(out, ref) {
+			t.Fatalf("Write differs from json.MarshalIndent:\n%s\n---\n%s", out, ref)
 		}
 		s2, err := Read(out)
 		if err != nil {

@@ -2,9 +2,7 @@ package statefile
 
 import (
 	"encoding/json"
-	"fmt"
 
-	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/states"
 )
 
@@ -41,12 +39,8 @@ func UnmarshalObject(raw json.RawMessage) (*states.ObjectSrc, error) {
 	if obj.SensitivePaths, err = decodePaths(is.SensitiveAttributes); err != nil {
 		return nil, err
 	}
-	for _, d := range is.Dependencies {
-		dep, diags := addrs.ParseAbsResourceStr(d)
-		if diags.HasErrors() {
-			return nil, fmt.Errorf("invalid dependency %q", d)
-		}
-		obj.Dependencies = append(obj.Dependencies, dep)
+	if obj.Dependencies, _, err = (depCache{}).parseList(is.Dependencies); err != nil {
+		return nil, err
 	}
 	return obj, nil
 }

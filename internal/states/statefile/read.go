@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"unicode/utf8"
+
 	"github.com/hashicorp/go-version"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
@@ -22,15 +24,21 @@ func Read(src []byte) (*states.State, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return nil, ErrEmpty
 	}
-	src, err := upgrade.StateFile(src, CurrentVersion)
-	if err != nil {
-		return nil, err
-	}
+	// A current snapshot is decoded once. Anything else (an older format,
+	// an invalid document) goes to upgrade, which upgrades it or explains
+	// what is wrong with it: a snapshot can be large (dependency lists are
+	// quadratic in the length of a chain of resources), so that it is not
+	// decoded twice.
 	var sv stateV4
-	dec := json.NewDecoder(bytes.NewReader(src))
-	dec.UseNumber()
-	if err := dec.Decode(&sv); err != nil {
-		return nil, fmt.Errorf("the state file could not be parsed as JSON: %w", err)
+	if err := json.Unmarshal(src, &sv); err != nil || sv.Version != CurrentVersion {
+		src, err := upgrade.StateFile(src, CurrentVersion)
+		if err != nil {
+			return nil, err
+		}
+		sv = stateV4{}
+		if err := json.Unmarshal(src, &sv); err != nil {
+			return nil, fmt.Errorf("the state file could not be parsed as JSON: %w", err)
+		}
 	}
 	if sv.TerraformVersion != "" {
 		if _, err := version.NewVersion(sv.TerraformVersion); err != nil {
@@ -133,15 +141,8 @@ func readResource(s *states.State, rs resourceStateV4, deps depCache) error {
 		if obj.SensitivePaths, err = decodePaths(is.SensitiveAttributes); err != nil {
 			return fmt.Errorf("instance %s: %w", iaddr, err)
 		}
-		if len(is.Dependencies) > 0 {
-			obj.Dependencies = make([]addrs.AbsResource, 0, len(is.Dependencies))
-		}
-		for _, d := range is.Dependencies {
-			dep, err := deps.parse(d)
-			if err != nil {
-				return fmt.Errorf("instance %s has invalid dependency %q", iaddr, d)
-			}
-			obj.Dependencies = append(obj.Dependencies, dep)
+		if obj.Dependencies, _, err = deps.parseList(is.Dependencies); err != nil {
+			return fmt.Errorf("instance %s has %w", iaddr, err)
 		}
 		if is.Deposed != "" {
 			s.SetDeposed(iaddr, is.Deposed, obj, provider)
@@ -152,20 +153,24 @@ func readResource(s *states.State, rs resourceStateV4, deps depCache) error {
 	return nil
 }
 
-func decodeIndexKey(k any) (addrs.InstanceKey, error) {
-	switch k := k.(type) {
-	case nil:
+func decodeIndexKey(raw json.RawMessage) (addrs.InstanceKey, error) {
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
 		return addrs.NoKey, nil
-	case string:
+	case raw[0] == '"':
+		var k string
+		if err := json.Unmarshal(raw, &k); err != nil {
+			return nil, fmt.Errorf("invalid index_key %s", raw)
+		}
 		return addrs.StringKey(k), nil
-	case json.Number:
-		i, err := k.Int64()
+	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
+		i, err := json.Number(raw).Int64()
 		if err != nil || i < 0 {
-			return nil, fmt.Errorf("invalid index_key %s", k)
+			return nil, fmt.Errorf("invalid index_key %s", raw)
 		}
 		return addrs.IntKey(int(i)), nil
 	default:
-		return nil, fmt.Errorf("invalid index_key %v", k)
+		return nil, fmt.Errorf("invalid index_key %s", raw)
 	}
 }
 
@@ -175,18 +180,6 @@ func compact(raw []byte) []byte {
 		return raw
 	}
 	return buf.Bytes()
-}
-
-// keyJSON renders an instance key as the state file's index_key.
-func keyJSON(k addrs.InstanceKey) any {
-	switch k := k.(type) {
-	case addrs.IntKey:
-		return int(k)
-	case addrs.StringKey:
-		return string(k)
-	default:
-		return nil
-	}
 }
 
 // depCache parses each distinct dependency address of a state once: a
@@ -204,4 +197,89 @@ func (c depCache) parse(s string) (addrs.AbsResource, error) {
 	}
 	c[s] = dep
 	return dep, nil
+}
+
+// parseList decodes an object's recorded dependencies, a JSON array of
+// resource addresses (nil when absent), returning the invalid address, if
+// any, with the error. An array of plain strings (no escapes, only ASCII:
+// what strata and Terraform write) is read in place, without a string per
+// address: a snapshot holds a quadratic number of them for a chain of
+// resources.
+func (c depCache) parseList(raw json.RawMessage) ([]addrs.AbsResource, string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, "", nil
+	}
+	if deps, bad, ok := c.parsePlain(raw); ok {
+		if bad != nil {
+			return nil, *bad, fmt.Errorf("invalid dependency %q", *bad)
+		}
+		return deps, "", nil
+	}
+	var list []string
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, "", fmt.Errorf("invalid dependencies: %w", err)
+	}
+	var deps []addrs.AbsResource
+	for _, d := range list {
+		dep, err := c.parse(d)
+		if err != nil {
+			return nil, d, fmt.Errorf("invalid dependency %q", d)
+		}
+		deps = append(deps, dep)
+	}
+	return deps, "", nil
+}
+
+// parsePlain is parseList's fast path: ok is false when raw is not an
+// array of plain strings; bad is the first invalid address.
+func (c depCache) parsePlain(raw []byte) (deps []addrs.AbsResource, bad *string, ok bool) {
+	i := skipSpace(raw, 0)
+	if i == len(raw) || raw[i] != '[' {
+		return nil, nil, false
+	}
+	if i = skipSpace(raw, i+1); i < len(raw) && raw[i] == ']' {
+		return nil, nil, true
+	}
+	deps = make([]addrs.AbsResource, 0, bytes.Count(raw, []byte{','})+1)
+	for i < len(raw) && raw[i] == '"' {
+		start := i + 1
+		end := start
+		for end < len(raw) && raw[end] != '"' {
+			if b := raw[end]; b == '\\' || b < 0x20 || b >= utf8.RuneSelf {
+				return nil, nil, false
+			}
+			end++
+		}
+		if end == len(raw) {
+			return nil, nil, false
+		}
+		dep, found := c[string(raw[start:end])]
+		if !found {
+			var err error
+			if dep, err = c.parse(string(raw[start:end])); err != nil && bad == nil {
+				b := string(raw[start:end])
+				bad = &b
+			}
+		}
+		deps = append(deps, dep)
+		i = skipSpace(raw, end+1)
+		switch {
+		case i < len(raw) && raw[i] == ',':
+			i = skipSpace(raw, i+1)
+		case i < len(raw) && raw[i] == ']' && skipSpace(raw, i+1) == len(raw):
+			// The first invalid address is reported, once the array is
+			// known to be one of strings.
+			return deps, bad, true
+		default:
+			return nil, nil, false
+		}
+	}
+	return nil, nil, false
+}
+
+func skipSpace(s []byte, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
 }

@@ -1,6 +1,7 @@
 package statefile
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -359,4 +360,36 @@ var ctyCmp = cmp.Options{
 		}
 		return false
 	}),
+}
+
+// TestParseDependencies checks that dependency lists decode as
+// encoding/json decodes a []string, whether or not they take the fast
+// path.
+func TestParseDependencies(t *testing.T) {
+	for _, src := range []string{
+		`[]`, ` [ ] `, `null`, `["a.b"]`, `[ "a.b" , "c.d" ]`, "[\n  \"a.b\",\n  \"c.d\"\n]", `["a.b","a.b"]`,
+		`["module.m[\"x\"].a.b"]`, `["\u0061.b"]`, `["module.é.a.b"]`, "[\"module.\xff.a.b\"]", `["module.m[\"<&>\"].a.b"]`,
+		`[""]`, `["a"]`, `["a.b", "c"]`, `["a.b[0]"]`,
+		`[1]`, `["a.b", 1]`, `[null]`, `{}`, `"a.b"`, `[["a.b"]]`, `["a.b",]`,
+	} {
+		t.Run(src, func(t *testing.T) {
+			var want []addrs.AbsResource
+			var list []string
+			wantErr := json.Unmarshal([]byte(src), &list)
+			for _, d := range list {
+				dep, diags := addrs.ParseAbsResourceStr(d)
+				if diags.HasErrors() && wantErr == nil {
+					wantErr = diags
+				}
+				want = append(want, dep)
+			}
+			got, _, err := depCache{}.parseList(json.RawMessage(src))
+			if (err != nil) != (wantErr != nil) {
+				t.Fatalf("error %v, want %v", err, wantErr)
+			}
+			if diff := cmp.Diff(want, got); err == nil && diff != "" {
+				t.Errorf("wrong result (-want +got):\n%s", diff)
+			}
+		})
+	}
 }

@@ -32,9 +32,9 @@ type resourceStateV4 struct {
 }
 
 type instanceObjectV4 struct {
-	IndexKey any    `json:"index_key,omitempty"`
-	Status   string `json:"status,omitempty"`
-	Deposed  string `json:"deposed,omitempty"`
+	IndexKey json.RawMessage `json:"index_key,omitempty"`
+	Status   string          `json:"status,omitempty"`
+	Deposed  string          `json:"deposed,omitempty"`
 
 	SchemaVersion       uint64            `json:"schema_version"`
 	AttributesRaw       json.RawMessage   `json:"attributes,omitempty"`
@@ -46,8 +46,8 @@ type instanceObjectV4 struct {
 
 	PrivateRaw []byte `json:"private,omitempty"`
 
-	Dependencies        []string `json:"dependencies,omitempty"`
-	CreateBeforeDestroy bool     `json:"create_before_destroy,omitempty"`
+	Dependencies        json.RawMessage `json:"dependencies,omitempty"`
+	CreateBeforeDestroy bool            `json:"create_before_destroy,omitempty"`
 }
 
 type pathStepV4 struct {

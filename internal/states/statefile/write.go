@@ -1,12 +1,15 @@
 package statefile
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/states"
 )
 
@@ -15,39 +18,106 @@ const CurrentVersion = 4
 
 // Write encodes s as a version 4 state document, indented as Terraform
 // writes it, with a trailing newline.
+//
+// The document is what json.MarshalIndent writes for the stateV4
+// structures (write_test.go checks this), but written directly: the
+// dependency lists Terraform's format asks for make a snapshot quadratic in
+// the length of a chain of resources, and each dependency is then one copy
+// of a string quoted once, rather than a string to build, escape, and
+// indent again in a second pass.
 func Write(s *states.State) ([]byte, error) {
-	sv := stateV4{
-		Version:          CurrentVersion,
-		TerraformVersion: s.TerraformVersion,
-		Serial:           s.Serial,
-		Lineage:          s.Lineage,
-		Outputs:          map[string]outputStateV4{},
-		Resources:        []resourceStateV4{},
-		CheckResults:     s.CheckResults,
+	dc := newDependencyClosure(s)
+	w := &docWriter{buf: make([]byte, 0, sizeHint(s, dc))}
+	w.open('{')
+	w.key("version")
+	w.buf = strconv.AppendInt(w.buf, CurrentVersion, 10)
+	w.key("terraform_version")
+	w.string(s.TerraformVersion)
+	w.key("serial")
+	w.buf = strconv.AppendUint(w.buf, s.Serial, 10)
+	w.key("lineage")
+	w.string(s.Lineage)
+
+	w.key("outputs")
+	names := make([]string, 0, len(s.Outputs))
+	for name := range s.Outputs {
+		names = append(names, name)
 	}
-	if len(sv.CheckResults) == 0 {
-		sv.CheckResults = json.RawMessage("null")
-	}
-	for name, o := range s.Outputs {
-		out, err := EncodeOutput(o)
+	sort.Strings(names)
+	w.open('{')
+	for _, name := range names {
+		out, err := EncodeOutput(s.Outputs[name])
 		if err != nil {
 			return nil, fmt.Errorf("output %q: %w", name, err)
 		}
-		sv.Outputs[name] = out
+		w.member(name)
+		w.open('{')
+		w.key("value")
+		w.raw(out.Value)
+		w.key("type")
+		w.raw(out.Type)
+		if out.Sensitive {
+			w.key("sensitive")
+			w.buf = append(w.buf, "true"...)
+		}
+		w.close('}')
 	}
-	dc := newDependencyClosure(s)
+	w.close('}')
+
+	w.key("resources")
+	w.open('[')
 	for _, r := range s.SortedResources() {
-		rs, err := encodeResource(r, dc)
-		if err != nil {
+		if err := writeResource(w, r, dc); err != nil {
 			return nil, err
 		}
-		sv.Resources = append(sv.Resources, rs)
 	}
-	buf, err := json.MarshalIndent(sv, "", "  ")
-	if err != nil {
-		return nil, err
+	w.close(']')
+
+	w.key("check_results")
+	if len(s.CheckResults) == 0 {
+		w.buf = append(w.buf, "null"...)
+	} else {
+		w.raw(s.CheckResults)
 	}
-	return append(buf, '\n'), nil
+	w.close('}')
+	if w.err != nil {
+		return nil, w.err
+	}
+	return append(w.buf, '\n'), nil
+}
+
+// sizeHint estimates, from above, the size of s's snapshot, so that it
+// is written without growing its buffer: dependency lists make a snapshot
+// quadratic in the length of a chain of resources.
+func sizeHint(s *states.State, dc *dependencyClosure) int {
+	quoted := 0
+	for _, l := range dc.labels {
+		quoted += len(l.quoted)
+	}
+	perDep := 16
+	if len(dc.labels) > 0 {
+		perDep += quoted/len(dc.labels) + 1
+	}
+	n := 4096 + 256*len(s.Outputs)
+	for _, r := range s.Resources {
+		deps := len(dc.nodeClosure(dc.nodeIDs[r.Addr.Config().String()]))
+		object := func(o *states.ObjectSrc) {
+			n += 512 + 2*len(o.AttrsJSON) + 2*len(o.IdentityJSON) + 2*len(o.Private) + 64*len(o.AttrsFlat) + 64*len(o.SensitivePaths)
+			if len(o.Dependencies) > 0 {
+				n += perDep * max(deps, len(o.Dependencies))
+			}
+		}
+		n += 512
+		for _, inst := range r.Instances {
+			if inst.Current != nil {
+				object(inst.Current)
+			}
+			for _, o := range inst.Deposed {
+				object(o)
+			}
+		}
+	}
+	return n
 }
 
 // EncodeOutput renders an output value as the state file stores it.
@@ -68,24 +138,29 @@ func EncodeOutput(o *states.OutputValue) (outputStateV4, error) {
 	return outputStateV4{Value: val, Type: tyJSON, Sensitive: o.Sensitive}, nil
 }
 
-func encodeResource(r *states.Resource, dc *dependencyClosure) (resourceStateV4, error) {
-	rs := resourceStateV4{
-		Module:    r.Addr.Module.String(),
-		Mode:      r.Addr.Resource.Mode.StateName(),
-		Type:      r.Addr.Resource.Type,
-		Name:      r.Addr.Resource.Name,
-		Provider:  r.ProviderConfig.String(),
-		Instances: []instanceObjectV4{},
+func writeResource(w *docWriter, r *states.Resource, dc *dependencyClosure) error {
+	w.elem()
+	w.open('{')
+	if !r.Addr.Module.IsRoot() {
+		w.key("module")
+		w.string(r.Addr.Module.String())
 	}
+	w.key("mode")
+	w.string(r.Addr.Resource.Mode.StateName())
+	w.key("type")
+	w.string(r.Addr.Resource.Type)
+	w.key("name")
+	w.string(r.Addr.Resource.Name)
+	w.key("provider")
+	w.string(r.ProviderConfig.String())
+	w.key("instances")
+	w.open('[')
 	for _, k := range r.SortedKeys() {
 		inst := r.Instances[k]
 		if inst.Current != nil {
-			is, err := EncodeObject(withClosure(dc, r, inst.Current))
-			if err != nil {
-				return rs, fmt.Errorf("%s: %w", r.Addr.Instance(k), err)
+			if err := writeObject(w, r, k, "", inst.Current, dc); err != nil {
+				return fmt.Errorf("%s: %w", r.Addr.Instance(k), err)
 			}
-			is.IndexKey = keyJSON(k)
-			rs.Instances = append(rs.Instances, is)
 		}
 		dks := make([]string, 0, len(inst.Deposed))
 		for dk := range inst.Deposed {
@@ -93,28 +168,94 @@ func encodeResource(r *states.Resource, dc *dependencyClosure) (resourceStateV4,
 		}
 		sort.Strings(dks)
 		for _, dk := range dks {
-			is, err := EncodeObject(withClosure(dc, r, inst.Deposed[dk]))
-			if err != nil {
-				return rs, fmt.Errorf("%s (deposed %s): %w", r.Addr.Instance(k), dk, err)
+			if err := writeObject(w, r, k, dk, inst.Deposed[dk], dc); err != nil {
+				return fmt.Errorf("%s (deposed %s): %w", r.Addr.Instance(k), dk, err)
 			}
-			is.IndexKey = keyJSON(k)
-			is.Deposed = dk
-			rs.Instances = append(rs.Instances, is)
 		}
 	}
-	return rs, nil
+	w.close(']')
+	w.close('}')
+	return nil
 }
 
-// withClosure returns o, or a shallow copy of it whose dependencies are
-// completed with their transitive dependencies.
-func withClosure(dc *dependencyClosure, r *states.Resource, o *states.ObjectSrc) *states.ObjectSrc {
-	deps := dc.complete(r, o)
-	if len(deps) == len(o.Dependencies) {
-		return o
+// writeObject writes one instance entry, its dependencies completed with
+// their transitive dependencies.
+func writeObject(w *docWriter, r *states.Resource, k addrs.InstanceKey, deposed string, o *states.ObjectSrc, dc *dependencyClosure) error {
+	paths, err := encodePaths(o.SensitivePaths)
+	if err != nil {
+		return err
 	}
-	c := *o
-	c.Dependencies = deps
-	return &c
+	w.elem()
+	w.open('{')
+	switch k := k.(type) {
+	case addrs.IntKey:
+		w.key("index_key")
+		w.buf = strconv.AppendInt(w.buf, int64(k), 10)
+	case addrs.StringKey:
+		w.key("index_key")
+		w.string(string(k))
+	}
+	if o.Status == states.ObjectTainted {
+		w.key("status")
+		w.string("tainted")
+	}
+	if deposed != "" {
+		w.key("deposed")
+		w.string(deposed)
+	}
+	w.key("schema_version")
+	w.buf = strconv.AppendUint(w.buf, o.SchemaVersion, 10)
+	if len(o.AttrsJSON) > 0 {
+		w.key("attributes")
+		w.raw(o.AttrsJSON)
+	}
+	if len(o.AttrsFlat) > 0 {
+		w.key("attributes_flat")
+		keys := make([]string, 0, len(o.AttrsFlat))
+		for k := range o.AttrsFlat {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		w.open('{')
+		for _, k := range keys {
+			w.member(k)
+			w.string(o.AttrsFlat[k])
+		}
+		w.close('}')
+	}
+	w.key("sensitive_attributes")
+	w.raw(paths)
+	if o.IdentitySchemaVersion != nil {
+		w.key("identity_schema_version")
+		w.buf = strconv.AppendUint(w.buf, *o.IdentitySchemaVersion, 10)
+	}
+	if len(o.IdentityJSON) > 0 {
+		w.key("identity")
+		w.raw(o.IdentityJSON)
+	}
+	if len(o.Private) > 0 {
+		w.key("private")
+		w.buf = append(w.buf, '"')
+		w.buf = base64.StdEncoding.AppendEncode(w.buf, o.Private)
+		w.buf = append(w.buf, '"')
+	}
+	// Dependencies keep the order they were recorded in when complete, as
+	// Terraform writes them: sorting would rewrite states Terraform wrote.
+	if ids := dc.complete(r, o); len(ids) > 0 {
+		w.key("dependencies")
+		w.open('[')
+		for _, id := range ids {
+			w.elem()
+			w.buf = append(w.buf, dc.labels[id].quoted...)
+		}
+		w.close(']')
+	}
+	if o.CreateBeforeDestroy {
+		w.key("create_before_destroy")
+		w.buf = append(w.buf, "true"...)
+	}
+	w.close('}')
+	return w.err
 }
 
 // EncodeObject renders one object as a state file instance entry (without
@@ -140,8 +281,12 @@ func EncodeObject(o *states.ObjectSrc) (instanceObjectV4, error) {
 	// Dependencies keep the order they were recorded in, as Terraform
 	// writes them: sorting here would rewrite states Terraform wrote (the
 	// engine sorts the dependencies it computes itself).
-	for _, d := range o.Dependencies {
-		is.Dependencies = append(is.Dependencies, d.String())
+	if len(o.Dependencies) > 0 {
+		deps := make([]string, len(o.Dependencies))
+		for i, d := range o.Dependencies {
+			deps[i] = d.String()
+		}
+		is.Dependencies, _ = json.Marshal(deps)
 	}
 	return is, nil
 }
