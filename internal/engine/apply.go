@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -152,7 +153,8 @@ func (aw *applyWalk) addDestroyNodes() {
 			deps = obj.Dependencies
 		}
 		if rn != nil {
-			deps = append(deps, aw.cg.resourceDeps(rn)...)
+			// The object's list may be shared with copies of the state.
+			deps = slices.Concat(deps, aw.cg.resourceDeps(rn))
 		}
 		dependents = append(dependents, dependent{n: dn, deps: deps})
 	}
@@ -177,6 +179,11 @@ func (aw *applyWalk) addDestroyNodes() {
 		if c.Action == plans.Delete && c.DeposedKey == "" {
 			deleted[c.Addr.String()] = true
 		}
+	}
+	if len(deleted) == 0 {
+		// Nothing to look for in the prior state's dependencies, which
+		// hold every transitive dependency of every object.
+		return
 	}
 	for _, r := range aw.plan.PriorState.SortedResources() {
 		rn := aw.cg.resources[r.Addr.Config().String()]

@@ -8,7 +8,8 @@ import (
 	"testing"
 )
 
-// FuzzRead feeds arbitrary bytes to Read. Read must never panic; whatever
+// FuzzRead feeds arbitrary bytes to Read. Read must never panic, and must
+// read as it reads a document decoded as a whole (readWhole); whatever
 // it accepts must write (as json.MarshalIndent would), read back, and
 // write again to the same bytes.
 func FuzzRead(f *testing.F) {
@@ -48,6 +49,13 @@ func FuzzRead(f *testing.F) {
 		out, err := Write(s)
 		if err != nil {
 			t.Fatalf("Write of a state Read accepted: %v", err)
+		}
+		whole, err := readWhole(src)
+		if err != nil {
+			t.Fatalf("readWhole rejects what Read accepted: %v", err)
+		}
+		if again, err := Write(whole); err != nil || !bytes.Equal(out, again) {
+			t.Fatalf("readCurrent and readWhole read differently (%v):\n%s\n---\n%s", err, out, again)
 		}
 		if ref := marshalIndentWrite(t, s); !bytes.Equal(out, ref) {
 			t.Fatalf("Write differs from json.MarshalIndent:\n%s\n---\n%s", out, ref)

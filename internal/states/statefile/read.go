@@ -24,38 +24,27 @@ func Read(src []byte) (*states.State, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return nil, ErrEmpty
 	}
-	// A current snapshot is decoded once. Anything else (an older format,
-	// an invalid document) goes to upgrade, which upgrades it or explains
-	// what is wrong with it: a snapshot can be large (dependency lists are
-	// quadratic in the length of a chain of resources), so that it is not
-	// decoded twice.
-	var sv stateV4
-	if err := json.Unmarshal(src, &sv); err != nil || sv.Version != CurrentVersion {
-		src, err := upgrade.StateFile(src, CurrentVersion)
-		if err != nil {
-			return nil, err
-		}
-		sv = stateV4{}
-		if err := json.Unmarshal(src, &sv); err != nil {
-			return nil, fmt.Errorf("the state file could not be parsed as JSON: %w", err)
-		}
+	if s, err := readCurrent(src); err == nil {
+		return s, nil
 	}
-	if sv.TerraformVersion != "" {
-		if _, err := version.NewVersion(sv.TerraformVersion); err != nil {
-			return nil, fmt.Errorf("the state file has an invalid terraform_version %q", sv.TerraformVersion)
-		}
+	return readWhole(src)
+}
+
+// readWhole reads a snapshot decoded as a whole. Anything but a current
+// snapshot (an older format, an invalid document) goes to upgrade first,
+// which upgrades it or explains what is wrong with it.
+func readWhole(src []byte) (*states.State, error) {
+	src, err := upgrade.StateFile(src, CurrentVersion)
+	if err != nil {
+		return nil, err
+	}
+	var sv stateV4
+	if err := json.Unmarshal(src, &sv); err != nil {
+		return nil, fmt.Errorf("the state file could not be parsed as JSON: %w", err)
 	}
 	s := states.New()
-	s.Lineage, s.Serial, s.TerraformVersion = sv.Lineage, sv.Serial, sv.TerraformVersion
-	if len(sv.CheckResults) > 0 && string(sv.CheckResults) != "null" {
-		s.CheckResults = sv.CheckResults
-	}
-	for name, o := range sv.Outputs {
-		ov, err := decodeOutput(o)
-		if err != nil {
-			return nil, fmt.Errorf("output %q: %w", name, err)
-		}
-		s.Outputs[name] = ov
+	if err := readHeader(s, sv); err != nil {
+		return nil, err
 	}
 	deps := depCache{}
 	for _, rs := range sv.Resources {
@@ -64,6 +53,68 @@ func Read(src []byte) (*states.State, error) {
 		}
 	}
 	return s, nil
+}
+
+// readCurrent reads a valid version 4 snapshot laid out as Terraform and
+// strata write it. A snapshot can be large, since its dependency lists are
+// quadratic in the length of a chain of resources: they are cut out of
+// the document before encoding/json decodes the rest, and resolved in
+// place. It fails on anything else, for Read to decode the document as a
+// whole and report what is wrong in the same way whatever the layout.
+func readCurrent(src []byte) (*states.State, error) {
+	st, err := stripDependencies(src)
+	if err != nil {
+		return nil, err
+	}
+	var sv stateV4
+	if err := json.Unmarshal(st.doc, &sv); err != nil {
+		return nil, err
+	}
+	if sv.Version != CurrentVersion {
+		return nil, errNotPlain
+	}
+	for at, raw := range st.deps {
+		if at[0] >= len(sv.Resources) || at[1] >= len(sv.Resources[at[0]].Instances) {
+			return nil, errNotPlain
+		}
+		is := &sv.Resources[at[0]].Instances[at[1]]
+		if string(is.Dependencies) != "null" {
+			return nil, errNotPlain
+		}
+		is.Dependencies = raw
+	}
+	s := states.New()
+	if err := readHeader(s, sv); err != nil {
+		return nil, err
+	}
+	deps := depCache{}
+	for _, rs := range sv.Resources {
+		if err := readResource(s, rs, deps); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// readHeader reads everything in sv but its resources into s.
+func readHeader(s *states.State, sv stateV4) error {
+	if sv.TerraformVersion != "" {
+		if _, err := version.NewVersion(sv.TerraformVersion); err != nil {
+			return fmt.Errorf("the state file has an invalid terraform_version %q", sv.TerraformVersion)
+		}
+	}
+	s.Lineage, s.Serial, s.TerraformVersion = sv.Lineage, sv.Serial, sv.TerraformVersion
+	if len(sv.CheckResults) > 0 && string(sv.CheckResults) != "null" {
+		s.CheckResults = sv.CheckResults
+	}
+	for name, o := range sv.Outputs {
+		ov, err := decodeOutput(o)
+		if err != nil {
+			return fmt.Errorf("output %q: %w", name, err)
+		}
+		s.Outputs[name] = ov
+	}
+	return nil
 }
 
 func decodeOutput(o outputStateV4) (*states.OutputValue, error) {

@@ -393,3 +393,49 @@ func TestParseDependencies(t *testing.T) {
 		})
 	}
 }
+
+// TestReadCurrent checks that snapshots as Terraform and strata write
+// them take the one-pass path (FuzzRead checks that it reads as the
+// whole-document path does), and that documents it does not handle are
+// left to the whole-document path.
+func TestReadCurrent(t *testing.T) {
+	ins, err := filepath.Glob(filepath.Join("testdata", "roundtrip", "*.out.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	chain, err := Write(chainState(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := map[string][]byte{"chain": chain}
+	for _, in := range ins {
+		if docs[in], err = os.ReadFile(in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, src := range docs {
+		if _, err := readCurrent(src); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+
+	dep := `"dependencies":["terraform_data.b"]`
+	for name, src := range map[string]string{
+		"version 3":                 `{"version":3}`,
+		"dependencies twice":        stateWith(okResource, okInstance+","+dep+","+dep),
+		"dependencies spelled":      stateWith(okResource, okInstance+`,"Dependencies":["terraform_data.b"]`),
+		"dependencies null":         stateWith(okResource, okInstance+`,"dependencies":null`),
+		"dependencies empty value":  stateWith(okResource, okInstance+`,"dependencies":,"x":1`),
+		"instances spelled":         strings.Replace(stateWith(okResource, okInstance), `"instances"`, `"INSTANCES"`, 1),
+		"resources twice":           strings.Replace(stateWith(okResource, okInstance), `"check_results"`, `"resources":[],"check_results"`, 1),
+		"escaped key":               strings.Replace(stateWith(okResource, okInstance), `"resources"`, `"re\u0073ources"`, 1),
+		"trailing data":             stateWith(okResource, okInstance) + "{}",
+		"unbalanced in attributes":  stateWith(okResource, `"schema_version":0,"attributes":{"a":[}`),
+		"instance not an object":    strings.Replace(stateWith(okResource, okInstance), `"instances":[{`, `"instances":[1,{`, 1),
+		"dependencies not an array": stateWith(okResource, okInstance+`,"dependencies":"terraform_data.b"`),
+	} {
+		if _, err := readCurrent([]byte(src)); err == nil {
+			t.Errorf("%s: readCurrent accepted %s", name, src)
+		}
+	}
+}

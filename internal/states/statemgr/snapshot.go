@@ -2,6 +2,7 @@ package statemgr
 
 import (
 	"bytes"
+	"strconv"
 
 	"github.com/hashicorp/go-uuid"
 
@@ -49,7 +50,41 @@ func encodeSnapshot(s *states.State, version string, prev []byte, serial uint64,
 		return nil, nil
 	}
 	s.Serial++
+	if again, ok := withSerial(data, s.Serial); ok {
+		return again, nil
+	}
 	return statefile.Write(s)
+}
+
+// withSerial returns data, a snapshot statefile.Write wrote, recording
+// serial instead: it differs only there, and a snapshot can be large
+// enough (dependency lists are quadratic in the length of a chain of
+// resources) that writing it twice shows. ok is false if data is not laid
+// out as Write lays it out.
+func withSerial(data []byte, serial uint64) (_ []byte, ok bool) {
+	// The members before serial are version and terraform_version, whose
+	// strings cannot hold a raw newline: the first match is the serial.
+	const key = "\n  \"serial\": "
+	i := bytes.Index(data, []byte(key))
+	if i < 0 {
+		return nil, false
+	}
+	i += len(key)
+	j := i
+	for j < len(data) && data[j] >= '0' && data[j] <= '9' {
+		j++
+	}
+	if j == i || j == len(data) || data[j] != ',' {
+		return nil, false
+	}
+	digits := strconv.AppendUint(nil, serial, 10)
+	if len(digits) == j-i {
+		copy(data[i:j], digits)
+		return data, true
+	}
+	out := make([]byte, 0, len(data)-(j-i)+len(digits))
+	out = append(append(append(out, data[:i]...), digits...), data[j:]...)
+	return out, true
 }
 
 // sameSnapshotText reports whether two encoded snapshots hold the same

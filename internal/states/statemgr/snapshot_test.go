@@ -142,3 +142,32 @@ func TestSameSnapshotText(t *testing.T) {
 		t.Error("a nested terraform_version was ignored")
 	}
 }
+
+// TestWithSerial checks that changing the serial of a written snapshot in
+// place gives what writing it with that serial gives.
+func TestWithSerial(t *testing.T) {
+	for _, tc := range []struct{ from, to uint64 }{{4, 5}, {9, 10}, {99, 100}, {0, 1}, {12345, 12346}, {10, 9}} {
+		for _, version := range []string{"1.11.4", `1.0.0-"serial": 3,`} {
+			s := states.New()
+			s.Lineage, s.TerraformVersion = "l\n  \"serial\": 7,", version
+			s.Outputs["serial"] = &states.OutputValue{Value: cty.StringVal("v")}
+			s.Serial = tc.from
+			data, err := statefile.Write(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Serial = tc.to
+			want, err := statefile.Write(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := withSerial(data, tc.to)
+			if !ok || !bytes.Equal(got, want) {
+				t.Errorf("%d to %d, version %q: got (ok %v)\n%s\nwant\n%s", tc.from, tc.to, version, ok, got, want)
+			}
+		}
+	}
+	if _, ok := withSerial([]byte(`{"version": 4, "serial": 1}`), 2); ok {
+		t.Error("withSerial accepted a snapshot not laid out as Write lays it out")
+	}
+}
