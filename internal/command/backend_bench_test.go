@@ -3,9 +3,11 @@ package command
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -92,13 +94,18 @@ func strataTB(tb testing.TB, dir string, args ...string) {
 // TestPGApplyRemoteWritesLinear: an apply of N resources writes the state
 // to Postgres a constant number of times, so the bytes sent grow linearly
 // with N: four times the resources, about four times the bytes.
+//
+// The resources form chains of ten rather than one long chain: each object
+// records all its transitive dependencies, as Terraform's state does, so
+// the state of one chain of N resources is itself quadratic in N whatever
+// the number of writes.
 func TestPGApplyRemoteWritesLinear(t *testing.T) {
 	conn := pgtest.ConnString(t)
 	var bytesAt [2]int64
 	for i, n := range []int{250, 1000} {
 		dir := t.TempDir()
 		schema := "linear_" + []string{"small", "large"}[i]
-		writeFile(t, filepath.Join(dir, "main.tf"), "terraform {\n  backend \"pg\" {\n    conn_str = \""+conn+"\"\n    schema_name = \""+schema+"\"\n  }\n}\n"+chainConfig(n))
+		writeFile(t, filepath.Join(dir, "main.tf"), "terraform {\n  backend \"pg\" {\n    conn_str = \""+conn+"\"\n    schema_name = \""+schema+"\"\n  }\n}\n"+chainsConfig(n, 10))
 		strataTB(t, dir, "init", "-no-color")
 		counter := newPGWriteCounter(t, conn, schema)
 		strataTB(t, dir, "apply", "-auto-approve", "-no-color")
@@ -116,6 +123,21 @@ func TestPGApplyRemoteWritesLinear(t *testing.T) {
 	if ratio := float64(bytesAt[1]) / float64(bytesAt[0]); ratio > 5 {
 		t.Errorf("4x the resources sent %.1fx the bytes: not linear", ratio)
 	}
+}
+
+// chainsConfig returns a configuration of n terraform_data resources in
+// chains of length: each takes the previous one's output as input, except
+// the first of each chain.
+func chainsConfig(n, length int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		input := `"start"`
+		if i%length != 0 {
+			input = fmt.Sprintf("terraform_data.r%d.output", i-1)
+		}
+		fmt.Fprintf(&b, "resource \"terraform_data\" \"r%d\" {\n  input = %s\n}\n", i, input)
+	}
+	return b.String()
 }
 
 // BenchmarkBackendApply1000 plans and applies 1,000 chained resources from
