@@ -132,7 +132,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	}
 	v.Diagnostics(cdiags)
 	v.InitOutput("initializing_provider_plugin_message", "[reset][bold]Initializing provider plugins...[reset]\n", "Initializing provider plugins...")
-	pdiags := installProviders(ctx, d, v, cfg, opts)
+	pdiags := installProviders(ctx, d, v, withTestModules(cfg, opts.testDirectory), opts)
 	if !pdiags.HasErrors() && v.Stream == nil {
 		// As in Terraform, a blank line ends the providers' section,
 		// before its warnings and the success message.
