@@ -113,11 +113,11 @@ func TestE2EModuleTest(t *testing.T) {
 		"cleanup": {code: 1, summary: "Failure! 3 passed, 1 failed.", ordered: true,
 			destroyed: "destroy second\ndestroy other\ndestroy helper h1\n"},
 		"mocks": {code: 1, summary: "Failure! 5 passed, 2 failed.", plugin: true},
+		// init installs the providers of helper modules run blocks load.
+		"helper_provider": {code: 0, summary: "Success! 2 passed, 0 failed.", ordered: true, plugin: true},
 		// From terraform's own test fixtures: undeclared and lazily
 		// evaluated file variables, the test directory's tfvars, null
 		// outputs, ephemeral values in error messages.
-		// init installs the providers of helper modules run blocks load.
-		"helper_provider": {code: 0, summary: "Success! 2 passed, 0 failed.", ordered: true, plugin: true},
 		"variables": {code: 1, summary: "Failure! 3 passed, 3 failed, 1 skipped.", ordered: true},
 		"override_module": {code: 0, summary: "Success! 3 passed, 0 failed.", ordered: true,
 			destroyed: "destroy inner real\n"},
