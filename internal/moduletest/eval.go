@@ -83,9 +83,13 @@ type evaluated struct {
 // to available; where is the end of the message for a reference to a
 // variable that is not available.
 func (fr *fileRun) evalVariables(exprs map[string]hcl.Expression, available map[string]engine.InputValue, where string) evaluated {
+	fns := funcs.Functions(fr.rn.Dir, false)
+	// As in terraform test, variables blocks are evaluated before any
+	// plan: there is no plan timestamp.
+	delete(fns, "plantimestamp")
 	ctx := &hcl.EvalContext{
 		Variables: map[string]cty.Value{"var": inputObject(available), "run": fr.runObject()},
-		Functions: funcs.Functions(fr.rn.Dir, false),
+		Functions: fns,
 	}
 	out := evaluated{values: map[string]engine.InputValue{}}
 	for _, name := range sortedNames(exprs) {
