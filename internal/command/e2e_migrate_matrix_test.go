@@ -429,3 +429,74 @@ func strataImprovements(t *testing.T, c migCase, o migOutcome) migOutcome {
 	}
 	return o
 }
+
+// TestE2EMigrateStateQuestions: init -migrate-state without -force-copy
+// asks Terraform's questions, in its order, and stops with its error when
+// the input ends without an answer; into the http backend (one state)
+// from several workspaces it says so, asks whether to copy only the
+// current workspace, then whether to copy that state. Output, exit code
+// and where the state ends up are compared with terraform's.
+func TestE2EMigrateStateQuestions(t *testing.T) {
+	tf, tfErr := exec.LookPath("terraform")
+	type outcome struct {
+		Output string
+		Code   int
+		HTTP   bool
+		Local  []string
+	}
+	run := func(bin string, workspaces int, to, input string) outcome {
+		dir := t.TempDir()
+		srv := newHTTPStateServer(t, "", "")
+		writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {\n  input = terraform.workspace\n}\n")
+		steps := [][]string{{"init"}, {"apply", "-auto-approve"}}
+		if workspaces == 2 {
+			steps = append(steps, []string{"workspace", "new", "w2"}, []string{"apply", "-auto-approve"})
+		}
+		for _, args := range steps {
+			if r := runIn(t, dir, "", bin, append(args, "-no-color")...); r.code != 0 {
+				t.Fatalf("%s %v: %s%s", bin, args, r.stdout, r.stderr)
+			}
+		}
+		block := httpBlock(srv.url)
+		if to == "local" {
+			block = "terraform {\n  backend \"local\" {\n    path          = \"o.tfstate\"\n    workspace_dir = \"wsd\"\n  }\n}\n"
+		}
+		writeFile(t, filepath.Join(dir, "backend.tf"), block)
+		r := runIn(t, dir, input, bin, "init", "-migrate-state", "-no-color")
+		// TF_IN_AUTOMATION shortens Terraform's closing text.
+		out, _, _ := strings.Cut(r.stdout+r.stderr, "initialized!")
+		o := outcome{Code: r.code, Output: strings.NewReplacer("Terraform", "strata", `"terraform `, `"strata `).Replace(out)}
+		doc, _ := srv.state(t)
+		o.HTTP = doc.Lineage != ""
+		for _, p := range []string{"terraform.tfstate", "terraform.tfstate.d/w2/terraform.tfstate", "o.tfstate", "wsd/w2/terraform.tfstate"} {
+			if st, err := os.Stat(filepath.Join(dir, p)); err == nil && st.Size() > 0 {
+				o.Local = append(o.Local, p)
+			}
+		}
+		return o
+	}
+	for _, to := range []string{"http", "local"} {
+		for _, workspaces := range []int{1, 2} {
+			for _, input := range []string{"", "yes\n", "no\n"} {
+				if workspaces == 1 && input == "no\n" {
+					// strata keeps the local state not copied, where
+					// terraform empties it (see migrating-state.md).
+					continue
+				}
+				name := fmt.Sprintf("%s_%d_workspaces_%q", to, workspaces, strings.TrimSpace(input))
+				t.Run(name, func(t *testing.T) {
+					got := run(strataBin, workspaces, to, input)
+					if input == "" && (got.Code != 1 || !strings.Contains(got.Output, "Error asking for")) {
+						t.Errorf("no answer: exit %d\n%s", got.Code, got.Output)
+					}
+					if tfErr != nil {
+						return
+					}
+					if diff := cmp.Diff(run(tf, workspaces, to, input), got); diff != "" {
+						t.Errorf("differs from terraform (-terraform +strata):\n%s", diff)
+					}
+				})
+			}
+		}
+	}
+}

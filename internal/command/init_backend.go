@@ -283,9 +283,12 @@ func (bi *backendInit) migrateFrom(from, to *backendConfig) ([]string, hcl.Diagn
 	}
 	force := bi.flags.forceCopy
 	migrated := func(src, dst string, force bool) ([]string, hcl.Diagnostics) {
-		ok, err := bi.copyWorkspace(from, to, src, dst, force)
-		if err != nil {
-			return nil, errorDiag("Error migrating the workspace "+fmt.Sprintf("%q from the previous %q backend to the newly configured %q backend", src, srcType, dstType), err)
+		ok, diags := bi.copyWorkspace(from, to, src, dst, force)
+		if diags.HasErrors() {
+			if diags[len(diags)-1].Summary == noAnswer {
+				return nil, diags // the user's, not the copy's
+			}
+			return nil, errorDiag("Error migrating the workspace "+fmt.Sprintf("%q from the previous %q backend to the newly configured %q backend", src, srcType, dstType), diags)
 		}
 		if ok {
 			return []string{src}, nil
@@ -301,7 +304,8 @@ func (bi *backendInit) migrateFrom(from, to *backendConfig) ([]string, hcl.Diagn
 		// can go there.
 		current := workspaceName(bi.d)
 		if !force {
-			ok, err := bi.confirm("Do you want to copy only your current workspace?", fmt.Sprintf(
+			bi.v.Outputf("[reset][bold]Destination state %q doesn't support workspaces.[reset]\n", dstType)
+			ok, err := bi.confirmAction("Do you want to copy only your current workspace?", fmt.Sprintf(
 				"The existing %[1]q backend supports workspaces and you currently are\n"+
 					"using more than one. The newly configured %[2]q backend doesn't support\n"+
 					"workspaces. If you continue, strata will copy your current workspace %[3]q\n"+
@@ -315,7 +319,8 @@ func (bi *backendInit) migrateFrom(from, to *backendConfig) ([]string, hcl.Diagn
 				return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Migration aborted by user."}}
 			}
 		}
-		copied, cdiags := migrated(current, statemgr.DefaultWorkspace, true)
+		// The copy itself asks again, as in Terraform.
+		copied, cdiags := migrated(current, statemgr.DefaultWorkspace, force)
 		if !cdiags.HasErrors() {
 			if err := selectWorkspace(statemgr.DefaultWorkspace); err != nil {
 				cdiags = append(cdiags, errorDiag("Failed to select workspace", err)...)
@@ -325,7 +330,7 @@ func (bi *backendInit) migrateFrom(from, to *backendConfig) ([]string, hcl.Diagn
 
 	default:
 		if !force {
-			ok, err := bi.confirm(fmt.Sprintf("Do you want to migrate all workspaces to %q?", dstType), fmt.Sprintf(
+			ok, err := bi.confirmAction(fmt.Sprintf("Do you want to migrate all workspaces to %q?", dstType), fmt.Sprintf(
 				"Both the existing %[1]q backend and the newly configured %[2]q backend\n"+
 					"support workspaces. When migrating between backends, strata will copy\n"+
 					"all workspaces (with the same names). THIS WILL OVERWRITE any conflicting\n"+
@@ -367,9 +372,29 @@ func (bi *backendInit) confirm(query, description string) (bool, hcl.Diagnostics
 	}
 	indented := "  " + strings.ReplaceAll(description, "\n", "\n  ")
 	bi.v.Outputf("[reset][bold]%s[reset]\n%s\n\n  [bold]Enter a value:[reset] ", query, indented)
-	answer, _ := readAnswer(bi.d.Stdin)
+	answer, ok := readAnswer(bi.d.Stdin)
+	if !ok {
+		// No answer at all (end of input): an error, as in Terraform,
+		// rather than a "no" that would go on without the state.
+		return false, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: noAnswer}}
+	}
 	bi.v.Output("\n")
 	return answer == "yes", nil
+}
+
+// noAnswer is Terraform's error for a question that got no answer.
+const noAnswer = "Error asking for confirmation: EOF"
+
+// confirmAction is confirm for the questions about the whole migration,
+// whose errors Terraform words so.
+func (bi *backendInit) confirmAction(query, description string) (bool, hcl.Diagnostics) {
+	ok, diags := bi.confirm(query, description)
+	for _, d := range diags {
+		if d.Summary == noAnswer {
+			d.Summary = "Error asking for state migration action: " + d.Summary
+		}
+	}
+	return ok, diags
 }
 
 // copyWorkspace copies workspace src of the backend from into workspace
