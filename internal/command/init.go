@@ -126,6 +126,18 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	}
 	// With the modules in place, the whole configuration can be loaded.
 	cfg, cdiags := loadConfigForInit(v)
+	var versions hcl.Diagnostics
+	for _, d := range cdiags {
+		if isVersionDiag(d) {
+			versions = append(versions, d)
+		}
+	}
+	if len(versions) > 0 {
+		// As in Terraform: the modules are installed, then the
+		// failed version constraints are reported, on their own.
+		v.Diagnostics(versions)
+		return errReported
+	}
 	if cdiags.HasErrors() {
 		v.Diagnostics(append(hcl.Diagnostics{initConfigProblems()}, cdiags...))
 		return errReported

@@ -36,9 +36,7 @@ func loadConfigDir(v diagView, dir string) (*configs.Config, *configs.Parser, hc
 	cfg, diags := p.LoadConfig(dir)
 	v.SetFiles(p.Files())
 	if cfg != nil && !diags.HasErrors() {
-		cfg.DeepEach(func(c *configs.Config) {
-			diags = append(diags, checkRequiredVersion(c.Module)...)
-		})
+		diags = append(diags, checkRequiredVersions(cfg)...)
 	}
 	if cfg != nil && len(p.Files()) == 0 {
 		diags = append(diags, &hcl.Diagnostic{
@@ -59,9 +57,7 @@ func loadConfigForInit(v diagView) (*configs.Config, hcl.Diagnostics) {
 	cfg, diags := p.LoadConfig(".")
 	v.SetFiles(p.Files())
 	if cfg != nil && !diags.HasErrors() {
-		cfg.DeepEach(func(c *configs.Config) {
-			diags = append(diags, checkRequiredVersion(c.Module)...)
-		})
+		diags = append(diags, checkRequiredVersions(cfg)...)
 	}
 	return cfg, diags
 }
@@ -79,15 +75,19 @@ func dropNoConfigFiles(diags hcl.Diagnostics) hcl.Diagnostics {
 }
 
 // loadRootModule loads only the root module, for init, which installs the
-// modules it calls.
+// modules it calls. Its required_version is checked with the whole
+// configuration's (loadConfigForInit), once the modules are installed, as
+// Terraform does.
 func loadRootModule(v diagView) (*configs.Module, hcl.Diagnostics) {
 	p := configs.NewParser()
 	mod, diags := p.LoadModule(".")
 	v.SetFiles(p.Files())
-	if mod != nil && !diags.HasErrors() {
-		diags = append(diags, checkRequiredVersion(mod)...)
-	}
 	return mod, diags
+}
+
+// isVersionDiag reports whether d is a failed required_version.
+func isVersionDiag(d *hcl.Diagnostic) bool {
+	return d.Summary == unsupportedVersion
 }
 
 // rootOf returns the root module of a configuration, or nil.
@@ -98,19 +98,38 @@ func rootOf(cfg *configs.Config) *configs.Module {
 	return cfg.Module
 }
 
-func checkRequiredVersion(mod *configs.Module) hcl.Diagnostics {
+const unsupportedVersion = "Unsupported Terraform Core version"
+
+// checkRequiredVersion checks the required_version constraints of the
+// module of c. As Terraform, it reports a child module's failure once per
+// call, naming the call and its source ("Module module.a (from ./m)").
+func checkRequiredVersion(c *configs.Config) hcl.Diagnostics {
 	current := version.Must(version.NewVersion(TerraformCompatVersion))
+	subject := "This configuration"
+	if c.Call != nil {
+		subject = fmt.Sprintf("Module %s (from %s)", c.Path, c.Call.Source)
+	}
 	var diags hcl.Diagnostics
-	for _, vc := range mod.RequiredVersions {
+	for _, vc := range c.Module.RequiredVersions {
 		if !vc.Required.Check(current) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  "Unsupported Terraform Core version",
-				Detail: fmt.Sprintf("This configuration does not support Terraform version %s, the version of the language strata implements. To proceed, either choose another supported version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.",
-					TerraformCompatVersion),
+				Summary:  unsupportedVersion,
+				Detail: fmt.Sprintf("%s does not support Terraform version %s, the version of the language strata implements. To proceed, either choose another supported version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.",
+					subject, TerraformCompatVersion),
 				Subject: vc.DeclRange.Ptr(),
 			})
 		}
 	}
+	return diags
+}
+
+// checkRequiredVersions checks the required_version constraints of every
+// module of cfg.
+func checkRequiredVersions(cfg *configs.Config) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	cfg.DeepEach(func(c *configs.Config) {
+		diags = append(diags, checkRequiredVersion(c)...)
+	})
 	return diags
 }

@@ -120,9 +120,7 @@ func runTest(ctx context.Context, d *Deps, opts *testOptions) error {
 		LoadConfig: func(dir string) (*configs.Config, hcl.Diagnostics) {
 			c, cdiags := parser.LoadConfig(dir)
 			if c != nil && !cdiags.HasErrors() {
-				c.DeepEach(func(c *configs.Config) {
-					cdiags = append(cdiags, checkRequiredVersion(c.Module)...)
-				})
+				cdiags = append(cdiags, checkRequiredVersions(c)...)
 			}
 			return c, cdiags
 		},
