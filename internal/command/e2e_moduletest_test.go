@@ -221,3 +221,36 @@ func TestE2EValidateTestFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EInitRecordsTestModules: init records the modules of test files'
+// run blocks in the module manifest as Terraform's init does, so that
+// terraform test works in a directory strata initialised, and refuses the
+// sources Terraform refuses there.
+func TestE2EInitRecordsTestModules(t *testing.T) {
+	initIn := func(bin string) (string, result) {
+		dir := copyTree(t, filepath.Join("moduletest", "features"))
+		r := runIn(t, dir, "", bin, "init", "-no-color")
+		if r.code != 0 {
+			t.Fatalf("%s init: %s", bin, r.stderr)
+		}
+		manifest := string(readFile(t, filepath.Join(dir, ".terraform", "modules", "modules.json")))
+		writeFile(t, filepath.Join(dir, "tests", "git.tftest.hcl"), "run \"helper\" {\n  module {\n    source = \"git::file:///nowhere/repo\"\n  }\n}\n")
+		return manifest, runIn(t, dir, "", bin, "init", "-no-color")
+	}
+	manifest, bad := initIn(strataBin)
+	if want := `{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"test.tests.a.setup","Source":"./setup","Dir":"setup"}]}`; manifest != want {
+		t.Errorf("modules.json:\n%s\nwant:\n%s", manifest, want)
+	}
+	if bad.code != 1 || !strings.Contains(bad.stderr, "Only local or registry module sources are currently supported from within\ntest run blocks.") {
+		t.Errorf("init with a git source in a run block: exit %d\n%s", bad.code, bad.stderr)
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		tfManifest, tfBad := initIn(tf)
+		if tfManifest != manifest {
+			t.Errorf("modules.json: terraform\n%s\nstrata\n%s", tfManifest, manifest)
+		}
+		if tfBad.code != bad.code {
+			t.Errorf("init with a git source: terraform exit %d, strata %d", tfBad.code, bad.code)
+		}
+	}
+}

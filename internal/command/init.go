@@ -29,10 +29,11 @@ type initOptions struct {
 	// fromModule is the -from-module source to copy into the empty
 	// working directory first.
 	fromModule string
-	// testDirectory and ignoreRemoteVersion are accepted as Terraform
-	// accepts them; strata has no test files or remote backends that
-	// use them during init.
-	testDirectory       string
+	// testDirectory is where the test files whose run blocks' modules
+	// init installs are, besides the working directory.
+	testDirectory string
+	// ignoreRemoteVersion is accepted as Terraform accepts it; strata has
+	// no remote backends that use it.
 	ignoreRemoteVersion bool
 }
 
@@ -120,7 +121,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 		}
 	}
 	if opts.get {
-		if hasErrors(v, installModules(ctx, v, mod, opts.upgrade)) {
+		if hasErrors(v, installModules(ctx, v, mod, opts.upgrade, opts.testDirectory)) {
 			return errReported
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/strata-dev/strata/internal/depsfile"
 	"github.com/strata-dev/strata/internal/getproviders"
 	"github.com/strata-dev/strata/internal/initwd"
+	"github.com/strata-dev/strata/internal/moduletest"
 	"github.com/strata-dev/strata/internal/providercache"
 )
 
@@ -25,26 +26,69 @@ import (
 func providersDir() string { return datadir.Join("providers") }
 
 // installModules installs the modules of the configuration whose root
-// module is root (see initwd.InstallModules), printing its progress on v.
-func installModules(ctx context.Context, v *views.View, root *configs.Module, upgrade bool) hcl.Diagnostics {
-	files, diags := initwd.InstallModules(ctx, root, initwd.Options{
-		Upgrade: upgrade,
-		Output:  v.InitOutput,
-		Log:     rawLogger(v),
+// module is root and those of the run blocks of its test files in the
+// working directory and testDir (see initwd.InstallModules), printing its
+// progress on v.
+func installModules(ctx context.Context, v *views.View, root *configs.Module, upgrade bool, testDir string) hcl.Diagnostics {
+	tests, testFiles, diags := testModules(testDir)
+	addSources(v, testFiles)
+	if diags.HasErrors() {
+		return append(hcl.Diagnostics{initConfigProblems()}, diags...)
+	}
+	files, idiags := initwd.InstallModules(ctx, root, initwd.Options{
+		Upgrade:     upgrade,
+		Output:      v.InitOutput,
+		Log:         rawLogger(v),
+		TestModules: tests,
 	})
+	diags = append(diags, idiags...)
 	// Diagnostics about the modules' own files need their sources for
 	// snippets, beside the root module's.
-	if len(files) > 0 {
-		all := make(map[string]*hcl.File, len(v.Files)+len(files))
-		for name, f := range files {
-			all[name] = f
-		}
-		for name, f := range v.Files {
-			all[name] = f
-		}
-		v.SetFiles(all)
-	}
+	addSources(v, files)
 	return diags
+}
+
+// addSources adds files to the sources v shows snippets from.
+func addSources(v *views.View, files map[string]*hcl.File) {
+	if len(files) == 0 {
+		return
+	}
+	all := make(map[string]*hcl.File, len(v.Files)+len(files))
+	for name, f := range files {
+		all[name] = f
+	}
+	for name, f := range v.Files {
+		all[name] = f
+	}
+	v.SetFiles(all)
+}
+
+// testModules returns the modules the run blocks of the test files use,
+// as init installs them, and the test files' sources.
+func testModules(testDir string) ([]initwd.TestModule, map[string]*hcl.File, hcl.Diagnostics) {
+	paths, err := moduletest.Discover(".", testDir, nil)
+	if err != nil {
+		return nil, nil, errorDiag("Failed to find test files", err)
+	}
+	parser := configs.NewParser()
+	files, diags := moduletest.Load(parser, ".", paths)
+	var out []initwd.TestModule
+	for _, f := range files {
+		for _, r := range f.Runs {
+			m := r.Config.Module
+			if m == nil {
+				continue
+			}
+			out = append(out, initwd.TestModule{
+				Key: configs.TestModuleKey(f.Path, r.Config.Name),
+				Call: &configs.ModuleCall{
+					Name: r.Config.Name, Source: m.Source, Version: m.Version,
+					SourceRange: m.DeclRange, DeclRange: m.DeclRange,
+				},
+			})
+		}
+	}
+	return out, parser.Files(), diags
 }
 
 // rawLogger prints progress lines as they are: a "log" message with

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -502,7 +503,18 @@ func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
 				continue
 			}
 			m := &TestRunModule{DeclRange: b.DefRange}
-			diags = append(diags, gohcl.DecodeExpression(mc.Attributes["source"].Expr, nil, &m.Source)...)
+			srcExpr := mc.Attributes["source"].Expr
+			sdiags := gohcl.DecodeExpression(srcExpr, nil, &m.Source)
+			diags = append(diags, sdiags...)
+			if !sdiags.HasErrors() && !IsLocalModuleSource(m.Source) && !registrySource.MatchString(m.Source) {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid module source address",
+					Detail:   "Only local or registry module sources are currently supported from within test run blocks.",
+					Subject:  srcExpr.Range().Ptr(),
+				})
+				continue
+			}
 			if a, ok := mc.Attributes["version"]; ok {
 				diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, &m.Version)...)
 			}
@@ -540,6 +552,19 @@ func (r *TestRun) decodePlanOptions(b *hcl.Block) hcl.Diagnostics {
 		}
 	}
 	return diags
+}
+
+// registrySource matches module registry addresses: NAMESPACE/NAME/SYSTEM,
+// optionally after a hostname and followed by //SUBDIR.
+var registrySource = regexp.MustCompile(`^([a-zA-Z0-9.-]+\.[a-zA-Z]{2,}(:[0-9]+)?/)?[0-9A-Za-z][0-9A-Za-z_-]*/[0-9A-Za-z][0-9A-Za-z_-]*/[0-9a-z]+(//.*)?$`)
+
+// TestModuleKey returns the module manifest key of the module of run
+// block run in the test file at path (relative to the module under test,
+// with slashes), as Terraform's init records it: test.tests.main.setup
+// for run "setup" in tests/main.tftest.hcl.
+func TestModuleKey(path, run string) string {
+	name := strings.TrimSuffix(strings.TrimSuffix(path, ".tftest.hcl"), ".tftest.json")
+	return "test." + strings.ReplaceAll(name, "/", ".") + "." + run
 }
 
 // IsTestFile reports whether name is a test file's name.

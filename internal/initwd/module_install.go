@@ -38,7 +38,18 @@ type Options struct {
 	// Log reports one progress line as it is (sources and directories
 	// are user data, never colorstring markup). Nil prints nothing.
 	Log func(line string)
+	// TestModules are the modules of test files' run blocks
+	// (module { source = ... }), installed after the configuration's.
+	TestModules []TestModule
 }
+
+// TestModule is the module a test file's run block uses instead of the
+// module under test, under the key configs.TestModuleKey gives.
+type TestModule struct {
+	Key  string
+	Call *configs.ModuleCall
+}
+
 
 // InstallModules installs the modules the root module calls, and those
 // they call in turn, and records them in the module manifest
@@ -55,7 +66,7 @@ type Options struct {
 // The manifest is written even when some module fails, so that what was
 // installed is not fetched again.
 func InstallModules(ctx context.Context, root *configs.Module, opts Options) (map[string]*hcl.File, hcl.Diagnostics) {
-	if len(root.ModuleCalls) == 0 {
+	if len(root.ModuleCalls) == 0 && len(opts.TestModules) == 0 {
 		return nil, nil
 	}
 	if ctx == nil {
@@ -89,6 +100,9 @@ func InstallModules(ctx context.Context, root *configs.Module, opts Options) (ma
 	inst.records[""] = configs.ModuleRecord{Key: "", Source: "", Dir: "."}
 
 	diags := inst.installCalls(root, nil, moduleOrigin{dir: "."}, []string{"."})
+	for _, tm := range opts.TestModules {
+		diags = append(diags, inst.installCall(tm.Call, addrs.Module(strings.Split(tm.Key, ".")), moduleOrigin{dir: "."}, []string{"."})...)
+	}
 	// Problems in the modules' files stop init here only when they are
 	// errors; otherwise loading the whole configuration afterwards reports
 	// them, and they would be shown twice.
@@ -152,30 +166,33 @@ func (i *moduleInstaller) installCalls(mod *configs.Module, p addrs.Module, from
 		if call.Source == "" {
 			continue // reported when the call was decoded
 		}
-		cp := p.Child(name)
-		origin, identity, idiags := i.installModule(call, cp, from)
-		diags = append(diags, idiags...)
-		if idiags.HasErrors() {
-			continue
-		}
-		if slices.Contains(stack, identity) {
-			delete(i.records, configs.ManifestKey(cp))
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Module calls itself",
-				Detail:   fmt.Sprintf("The module at %s calls itself through %s, which would never end.", origin.dir, cp),
-				Subject:  call.SourceRange.Ptr(),
-			})
-			continue
-		}
-		child, mdiags := i.parser.LoadModule(origin.dir)
-		i.loadDiags = append(i.loadDiags, mdiags...)
-		if child == nil {
-			continue
-		}
-		diags = append(diags, i.installCalls(child, cp, origin, append(stack, identity))...)
+		diags = append(diags, i.installCall(call, p.Child(name), from, stack)...)
 	}
 	return diags
+}
+
+// installCall installs the module of one call, at path cp, and then the
+// modules it calls.
+func (i *moduleInstaller) installCall(call *configs.ModuleCall, cp addrs.Module, from moduleOrigin, stack []string) hcl.Diagnostics {
+	origin, identity, diags := i.installModule(call, cp, from)
+	if diags.HasErrors() {
+		return diags
+	}
+	if slices.Contains(stack, identity) {
+		delete(i.records, configs.ManifestKey(cp))
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Module calls itself",
+			Detail:   fmt.Sprintf("The module at %s calls itself through %s, which would never end.", origin.dir, cp),
+			Subject:  call.SourceRange.Ptr(),
+		})
+	}
+	child, mdiags := i.parser.LoadModule(origin.dir)
+	i.loadDiags = append(i.loadDiags, mdiags...)
+	if child == nil {
+		return diags
+	}
+	return append(diags, i.installCalls(child, cp, origin, append(stack, identity))...)
 }
 
 // installModule makes the module of one call available, unless an earlier

@@ -130,16 +130,16 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 	rc := r.Config
 	dir, key := fr.rn.Dir, rc.StateKey
 	if rc.Module != nil {
-		if !configs.IsLocalModuleSource(rc.Module.Source) {
+		var ok bool
+		if dir, ok = fr.moduleDir(rc); !ok {
 			r.fail(Error, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  "Unsupported test module source",
-				Detail:   fmt.Sprintf("strata test runs helper modules from local paths (./ or ../) only; %q is not one.", rc.Module.Source),
+				Summary:  "Module not installed",
+				Detail:   "This module is not yet installed. Run \"strata init\" to install all modules required by this configuration.",
 				Subject:  rc.Module.DeclRange.Ptr(),
 			})
 			return
 		}
-		dir = filepath.Join(fr.rn.Dir, filepath.FromSlash(rc.Module.Source))
 		if key == "" {
 			key = rc.Module.Source
 		}
@@ -241,6 +241,27 @@ func onlyAssertionErrors(diags hcl.Diagnostics) bool {
 		}
 	}
 	return true
+}
+
+// moduleDir returns the directory of a run block's module: a local path
+// is read in place, as strata reads local modules without init; other
+// sources where init installed them.
+func (fr *fileRun) moduleDir(rc *configs.TestRun) (string, bool) {
+	src := rc.Module.Source
+	if configs.IsLocalModuleSource(src) {
+		return filepath.Join(fr.rn.Dir, filepath.FromSlash(src)), true
+	}
+	// The manifest and its directories are relative to the working
+	// directory, which is the module under test.
+	mf, err := configs.ReadModuleManifest(configs.ManifestPath())
+	if err != nil {
+		return "", false
+	}
+	rec, ok := mf.Record(configs.TestModuleKey(fr.f.Path, rc.Name))
+	if !ok || rec.Source != src {
+		return "", false
+	}
+	return rec.Dir, true
 }
 
 // keep records the state an apply run left. The states are destroyed in
