@@ -50,7 +50,6 @@ type TestModule struct {
 	Call *configs.ModuleCall
 }
 
-
 // InstallModules installs the modules the root module calls, and those
 // they call in turn, and records them in the module manifest
 // (.terraform/modules/modules.json) byte for byte as Terraform writes it.
