@@ -143,6 +143,9 @@ func expandCount(count, forEach hcl.Expression, scope *lang.Scope) (*expansion, 
 				x.keys = append(x.keys, key)
 				x.each[key] = ev
 			}
+		case ty.IsSetType() && v.LengthInt() == 0:
+			// As in Terraform, an empty set is no instances whatever
+			// its element type: toset([]) has elements of dynamic type.
 		case ty.IsSetType():
 			return nil, invalidExpansion(forEach, "for_each", fmt.Sprintf(`The given "for_each" argument value is unsuitable: "for_each" supports sets of strings, but you have provided a set containing type %s.`, ty.ElementType().FriendlyName()))
 		default:

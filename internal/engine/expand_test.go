@@ -100,3 +100,34 @@ func TestInvalidForEach(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptySetForEach: an empty set expands to no instances whatever its
+// element type (toset([]) has elements of dynamic type), as in Terraform,
+// for a resource and for a module.
+func TestEmptySetForEach(t *testing.T) {
+	tests := map[string]string{
+		"toset of nothing":      `for_each = toset([])`,
+		"empty set of numbers":  `for_each = var.numbers`,
+		"empty set of strings":  `for_each = toset(var.strings)`,
+		"empty set from concat": `for_each = toset(concat([], []))`,
+	}
+	vars := "variable \"numbers\" {\n  type    = set(number)\n  default = []\n}\nvariable \"strings\" {\n  type    = list(string)\n  default = []\n}\n"
+	for name, arg := range tests {
+		for _, kind := range []string{"resource", "module"} {
+			t.Run(name+"/"+kind, func(t *testing.T) {
+				src := vars + "resource \"terraform_data\" \"x\" {\n  " + arg + "\n}\n"
+				if kind == "module" {
+					src = vars + "module \"x\" {\n  source = \"./mod\"\n  " + arg + "\n}\n"
+				}
+				cfg := testConfigInline(t, map[string]string{"main.tf": src, "mod/main.tf": "resource \"terraform_data\" \"r\" {}\n"})
+				plan, diags := builtinEngine(cfg).Plan(context.Background(), nil, PlanOpts{})
+				if diags.HasErrors() {
+					t.Fatalf("unexpected errors: %v", diags)
+				}
+				if n := len(plan.Changes.Resources); n != 0 {
+					t.Fatalf("%d changes planned, want none", n)
+				}
+			})
+		}
+	}
+}
