@@ -254,3 +254,31 @@ func TestE2EInitRecordsTestModules(t *testing.T) {
 		}
 	}
 }
+
+// TestE2ETestVerbose: test -verbose prints each run's plan or state as
+// terraform test -verbose does (product name aside).
+func TestE2ETestVerbose(t *testing.T) {
+	run := func(bin string) string {
+		dir := copyTree(t, filepath.Join("moduletest", "features"))
+		if r := runIn(t, dir, "", bin, "init", "-no-color"); r.code != 0 {
+			t.Fatalf("%s init: %s", bin, r.stderr)
+		}
+		r := runIn(t, dir, "", bin, "test", "-verbose", "-no-color", "-filter=tests/a.tftest.hcl")
+		if r.code != 1 {
+			t.Fatalf("%s test -verbose: exit %d\n%s", bin, r.code, r.stderr)
+		}
+		return uuidRe.ReplaceAllString(r.stdout, "<uuid>")
+	}
+	got := run(strataBin)
+	for _, want := range []string{"  run \"plan_it\"... pass\n\nstrata used the selected providers", "  + upper = \"PRE-X\"\n\n  run \"apply_it\"... pass\n\n# terraform_data.r[0]:"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("verbose output lacks %q:\n%s", want, got)
+		}
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		want := strings.ReplaceAll(run(tf), "Terraform", "strata")
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("-verbose output (-terraform +strata):\n%s", diff)
+		}
+	}
+}

@@ -155,6 +155,7 @@ func showTestRun(ctx context.Context, d *Deps, v *views.View, r *moduletest.Run)
 		v.Output("\n" + formatState(ctx, d, r.State) + "\n")
 	case r.Plan != nil:
 		v.Plan(r.Plan, schemaLookup(ctx, &engine.Engine{Providers: d.Providers(".")}), nil)
+		v.Output("\n")
 	}
 }
 
