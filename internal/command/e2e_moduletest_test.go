@@ -112,7 +112,7 @@ func TestE2EModuleTest(t *testing.T) {
 		"conditions": {code: 1, summary: "Failure! 8 passed, 4 failed, 4 skipped."},
 		"cleanup": {code: 1, summary: "Failure! 3 passed, 1 failed.", ordered: true,
 			destroyed: "destroy second\ndestroy other\ndestroy helper h1\n"},
-		"mocks": {code: 1, summary: "Failure! 5 passed, 2 failed.", plugin: true},
+		"mocks": {code: 1, summary: "Failure! 6 passed, 2 failed.", plugin: true},
 		// init installs the providers of helper modules run blocks load.
 		"helper_provider": {code: 0, summary: "Success! 2 passed, 0 failed.", ordered: true, plugin: true},
 		// From terraform's own test fixtures: undeclared and lazily

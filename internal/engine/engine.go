@@ -29,6 +29,10 @@ type Engine struct {
 	// Providers has a factory for every provider the configuration and
 	// state use.
 	Providers map[addrs.Provider]providers.Factory
+	// ConfigProviders, keyed by provider configuration
+	// (AbsProviderConfig.String()), take the place of Providers for those
+	// configurations only, as strata test's mock_provider blocks do.
+	ConfigProviders map[string]providers.Factory
 	// Parallelism bounds concurrent provider operations (default 10).
 	Parallelism int
 	Hooks       []hooks.Hook
@@ -89,7 +93,7 @@ func (e *Engine) ResourceSchema(ctx context.Context, provider addrs.Provider, mo
 func (e *Engine) ResourceTypeSchema(ctx context.Context, provider addrs.Provider, mode addrs.ResourceMode, typeName string) (schema providers.Schema, ok bool) {
 	s, ok := e.schemas.get(provider)
 	if !ok {
-		ps := newProviderSet(e.Providers, &e.schemas)
+		ps := newProviderSet(e.Providers, e.ConfigProviders, &e.schemas)
 		defer ps.closeAll(context.WithoutCancel(ctx))
 		var err error
 		if s, err = ps.schema(ctx, addrs.AbsProviderConfig{Provider: provider}); err != nil {
@@ -126,12 +130,14 @@ type InputValue struct {
 type providerSet struct {
 	mu        sync.Mutex
 	factories map[addrs.Provider]providers.Factory
+	// byConfig overrides factories for some provider configurations.
+	byConfig  map[string]providers.Factory
 	instances map[string]providers.Interface
 	schemas   *schemaCache
 }
 
-func newProviderSet(f map[addrs.Provider]providers.Factory, schemas *schemaCache) *providerSet {
-	return &providerSet{factories: f, instances: map[string]providers.Interface{}, schemas: schemas}
+func newProviderSet(f map[addrs.Provider]providers.Factory, byConfig map[string]providers.Factory, schemas *schemaCache) *providerSet {
+	return &providerSet{factories: f, byConfig: byConfig, instances: map[string]providers.Interface{}, schemas: schemas}
 }
 
 // get returns the started instance for a provider configuration.
@@ -142,7 +148,10 @@ func (ps *providerSet) get(ctx context.Context, addr addrs.AbsProviderConfig) (p
 	if p, ok := ps.instances[key]; ok {
 		return p, nil
 	}
-	f, ok := ps.factories[addr.Provider]
+	f, ok := ps.byConfig[key]
+	if !ok {
+		f, ok = ps.factories[addr.Provider]
+	}
 	if !ok {
 		return nil, fmt.Errorf("provider %s is not available; run \"strata init\" to install the providers this configuration uses", addr.Provider.ForDisplay())
 	}

@@ -55,7 +55,7 @@ func (e *Engine) newWalker(state *states.State, pure bool) *walker {
 	w := &walker{
 		e:          e,
 		ev:         newEvaluator(e.Config, e.workspace(), e.cwd(), pure),
-		ps:         newProviderSet(e.Providers, &e.schemas),
+		ps:         newProviderSet(e.Providers, e.ConfigProviders, &e.schemas),
 		state:      states.NewSync(state),
 		sem:        make(chan struct{}, e.parallelism()),
 		configured: map[string]bool{},

@@ -25,7 +25,7 @@ func (fr *fileRun) cleanup(ctx context.Context) hcl.Diagnostics {
 		}
 		fr.rn.Reporter.TeardownRun(fr.f, entry.run)
 		eng := fr.rn.NewEngine(entry.cfg)
-		eng.Providers, eng.Overrides, eng.ModuleOverrides = entry.providers, entry.overrides, entry.modules
+		eng.ConfigProviders, eng.Overrides, eng.ModuleOverrides = entry.providers, entry.overrides, entry.modules
 		// As in terraform test, no normal plan (refresh) comes first: the
 		// conditions that run expected to fail would stop the destroy.
 		plan, pdiags := eng.Plan(ctx, entry.state, engine.PlanOpts{Mode: plans.DestroyMode, Variables: entry.vars, SkipRefresh: true})

@@ -48,7 +48,9 @@ func (c *schemaCache) get(ctx context.Context, fqn addrs.Provider, real provider
 	return s, nil
 }
 
-// applyMocks replaces the mocked providers of the file in eng by mocks and
+// applyMocks replaces the mocked provider configurations of the file in
+// eng by mocks (a mock_provider with an alias replaces that configuration
+// only, one without the default configuration) and
 // gives eng the overrides of the mock providers, the file and the run, in
 // that order of precedence (the run's win).
 func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *configs.Config, rc *configs.TestRun) hcl.Diagnostics {
@@ -57,10 +59,7 @@ func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *conf
 		return nil
 	}
 	var diags hcl.Diagnostics
-	factories := make(map[addrs.Provider]providers.Factory, len(eng.Providers))
-	for fqn, f := range eng.Providers {
-		factories[fqn] = f
-	}
+	byConfig := map[string]providers.Factory{}
 	overrides := map[string]engine.Override{}
 	for _, key := range sortedNames(tf.MockProviders) {
 		mp := tf.MockProviders[key]
@@ -79,7 +78,8 @@ func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *conf
 		data, ddiags := staticValues(mp.DataSources)
 		diags = append(append(diags, rdiags...), ddiags...)
 		fqn, cache, during := fqn, &fr.rn.schemas, mp.DuringPlan
-		factories[fqn] = func() (providers.Interface, error) {
+		config := addrs.AbsProviderConfig{Provider: fqn, Alias: mp.Alias}
+		byConfig[config.String()] = func() (providers.Interface, error) {
 			schema, err := cache.get(ctx, fqn, real)
 			if err != nil {
 				return nil, err
@@ -93,7 +93,7 @@ func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *conf
 	modules := map[string]cty.Value{}
 	diags = append(diags, addModuleOverrides(modules, tf.ModuleOverrides)...)
 	diags = append(diags, addModuleOverrides(modules, rc.ModuleOverrides)...)
-	eng.Providers = factories
+	eng.ConfigProviders = byConfig
 	eng.Overrides = overrides
 	eng.ModuleOverrides = modules
 	return diags

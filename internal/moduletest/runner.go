@@ -89,7 +89,7 @@ type stateEntry struct {
 	run   *Run
 	// providers and overrides are the engine's, mocks included, so that
 	// mocked objects are destroyed by their mocks.
-	providers map[addrs.Provider]providers.Factory
+	providers map[string]providers.Factory
 	overrides map[string]engine.Override
 	modules   map[string]cty.Value
 }
@@ -197,7 +197,7 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 	if rc.Command == configs.TestCommandApply {
 		newState, adiags := eng.Apply(ctx, plan)
 		if newState != nil {
-			fr.keep(key, &stateEntry{state: newState, cfg: cfg, vars: vars, run: r, providers: eng.Providers, overrides: eng.Overrides, modules: eng.ModuleOverrides})
+			fr.keep(key, &stateEntry{state: newState, cfg: cfg, vars: vars, run: r, providers: eng.ConfigProviders, overrides: eng.Overrides, modules: eng.ModuleOverrides})
 			r.State = newState
 		}
 		kept, expected = sortFailures(rc, adiags, hit)

@@ -8,6 +8,16 @@ provider "stratafw" {
   prefix = "x-"
 }
 
+provider "stratafw" {
+  alias  = "real"
+  prefix = "r-"
+}
+
+resource "stratafw_thing" "real" {
+  provider = stratafw.real
+  name     = "real"
+}
+
 resource "stratafw_thing" "a" {
   name = "one"
 }
@@ -30,4 +40,8 @@ output "echo" {
 
 output "size" {
   value = stratafw_thing.a.size
+}
+
+output "real_id" {
+  value = stratafw_thing.real.id
 }
