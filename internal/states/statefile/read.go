@@ -73,7 +73,7 @@ func readCurrent(src []byte) (*states.State, error) {
 	if sv.Version != CurrentVersion {
 		return nil, errNotPlain
 	}
-	for at, raw := range st.deps {
+	for at, deps := range st.deps {
 		if at[0] >= len(sv.Resources) || at[1] >= len(sv.Resources[at[0]].Instances) {
 			return nil, errNotPlain
 		}
@@ -81,15 +81,14 @@ func readCurrent(src []byte) (*states.State, error) {
 		if string(is.Dependencies) != "null" {
 			return nil, errNotPlain
 		}
-		is.Dependencies = raw
+		is.Dependencies, is.parsedDeps = nil, deps
 	}
 	s := states.New()
 	if err := readHeader(s, sv); err != nil {
 		return nil, err
 	}
-	deps := depCache{}
 	for _, rs := range sv.Resources {
-		if err := readResource(s, rs, deps); err != nil {
+		if err := readResource(s, rs, st.cache); err != nil {
 			return nil, err
 		}
 	}
@@ -192,7 +191,11 @@ func readResource(s *states.State, rs resourceStateV4, deps depCache) error {
 		if obj.SensitivePaths, err = decodePaths(is.SensitiveAttributes); err != nil {
 			return fmt.Errorf("instance %s: %w", iaddr, err)
 		}
-		if obj.Dependencies, _, err = deps.parseList(is.Dependencies); err != nil {
+		if is.parsedDeps != nil {
+			if len(is.parsedDeps) > 0 {
+				obj.Dependencies = is.parsedDeps
+			}
+		} else if obj.Dependencies, _, err = deps.parseList(is.Dependencies); err != nil {
 			return fmt.Errorf("instance %s has %w", iaddr, err)
 		}
 		if is.Deposed != "" {
@@ -284,48 +287,62 @@ func (c depCache) parseList(raw json.RawMessage) ([]addrs.AbsResource, string, e
 // parsePlain is parseList's fast path: ok is false when raw is not an
 // array of plain strings; bad is the first invalid address.
 func (c depCache) parsePlain(raw []byte) (deps []addrs.AbsResource, bad *string, ok bool) {
-	i := skipSpace(raw, 0)
-	if i == len(raw) || raw[i] != '[' {
+	deps, bad, end, ok := c.parsePlainAt(raw, skipSpace(raw, 0))
+	if !ok || skipSpace(raw, end) != len(raw) {
 		return nil, nil, false
 	}
-	if i = skipSpace(raw, i+1); i < len(raw) && raw[i] == ']' {
-		return nil, nil, true
+	return deps, bad, true
+}
+
+// parsePlainAt parses the array of plain strings starting at src[i], and
+// returns the index after it.
+func (c depCache) parsePlainAt(src []byte, i int) (deps []addrs.AbsResource, bad *string, end int, ok bool) {
+	if i == len(src) || src[i] != '[' {
+		return nil, nil, 0, false
 	}
-	deps = make([]addrs.AbsResource, 0, bytes.Count(raw, []byte{','})+1)
-	for i < len(raw) && raw[i] == '"' {
+	if i = skipSpace(src, i+1); i < len(src) && src[i] == ']' {
+		return nil, nil, i + 1, true
+	}
+	// An estimate of the length: plain strings may hold ']' and ','.
+	n := 1
+	if close := bytes.IndexByte(src[i:], ']'); close > 0 {
+		n += bytes.Count(src[i:i+close], []byte{','})
+	}
+	deps = make([]addrs.AbsResource, 0, n)
+	for i < len(src) && src[i] == '"' {
 		start := i + 1
 		end := start
-		for end < len(raw) && raw[end] != '"' {
-			if b := raw[end]; b == '\\' || b < 0x20 || b >= utf8.RuneSelf {
-				return nil, nil, false
+		for end < len(src) && src[end] != '"' {
+			if b := src[end]; b == '\\' || b < 0x20 || b >= utf8.RuneSelf {
+				return nil, nil, 0, false
 			}
 			end++
 		}
-		if end == len(raw) {
-			return nil, nil, false
+		if end == len(src) {
+			return nil, nil, 0, false
 		}
-		dep, found := c[string(raw[start:end])]
+		dep, found := c[string(src[start:end])]
 		if !found {
 			var err error
-			if dep, err = c.parse(string(raw[start:end])); err != nil && bad == nil {
-				b := string(raw[start:end])
+			if dep, err = c.parse(string(src[start:end])); err != nil && bad == nil {
+				b := string(src[start:end])
 				bad = &b
 			}
 		}
 		deps = append(deps, dep)
-		i = skipSpace(raw, end+1)
+		i = skipSpace(src, end+1)
 		switch {
-		case i < len(raw) && raw[i] == ',':
-			i = skipSpace(raw, i+1)
-		case i < len(raw) && raw[i] == ']' && skipSpace(raw, i+1) == len(raw):
+		case i < len(src) && src[i] == ',':
+			i = skipSpace(src, i+1)
+		case i < len(src) && src[i] == ']':
 			// The first invalid address is reported, once the array is
 			// known to be one of strings.
-			return deps, bad, true
+			return deps, bad, i + 1, true
 		default:
-			return nil, nil, false
+			return nil, nil, 0, false
 		}
 	}
-	return nil, nil, false
+	return nil, nil, 0, false
 }
 
 func skipSpace(s []byte, i int) int {

@@ -3,6 +3,8 @@ package statefile
 import (
 	"errors"
 	"strings"
+
+	"github.com/strata-dev/strata/internal/addrs"
 )
 
 // errNotPlain stops stripDependencies on anything it does not handle,
@@ -14,21 +16,22 @@ var errNotPlain = errors.New("not a plain snapshot")
 // length of a chain of resources), and are read in place rather than by
 // encoding/json, which would scan each of them twice and copy it.
 type stripped struct {
-	doc  []byte
-	deps map[[2]int][]byte // by resource and instance index
+	doc   []byte
+	deps  map[[2]int][]addrs.AbsResource // by resource and instance index
+	cache depCache
 }
 
 // stripDependencies replaces the "dependencies" values of the objects in
 // the "instances" arrays of the objects in the "resources" array of src by
-// null. It checks the structure of what it walks (brackets, strings,
-// colons and commas) but not scalar values, which are left in doc for
-// encoding/json; the arrays taken out are left to parseList. It fails on
+// null, and resolves them. It checks the structure of what it walks
+// (brackets, strings, colons and commas) but not scalar values, which are
+// left in doc for encoding/json. It fails on
 // anything that could make decoding doc differ from decoding src: a
 // duplicate of one of those three keys, another spelling of one
 // (encoding/json matches keys without regard to case), escapes in keys,
 // or invalid structure.
 func stripDependencies(src []byte) (stripped, error) {
-	st := stripped{doc: make([]byte, 0, len(src)/8), deps: map[[2]int][]byte{}}
+	st := stripped{doc: make([]byte, 0, len(src)/8), deps: map[[2]int][]addrs.AbsResource{}, cache: depCache{}}
 	sc := &structScanner{src: src}
 	last := 0 // start of src not yet copied to doc
 	// walk reads the object at sc.i, at depth len(path) below the
@@ -67,11 +70,18 @@ func stripDependencies(src []byte) (stripped, error) {
 			}
 			seen = true
 			if depth == 2 {
+				// An array of plain strings, all valid addresses, is
+				// resolved here; anything else is left to Read.
 				start := sc.i
-				if !sc.peek('[') || !sc.skipValue() {
+				deps, bad, end, ok := st.cache.parsePlainAt(src, start)
+				if !ok || bad != nil {
 					return errNotPlain
 				}
-				st.deps[index] = src[start:sc.i]
+				if deps == nil {
+					deps = []addrs.AbsResource{}
+				}
+				st.deps[index] = deps
+				sc.i = end
 				st.doc = append(append(st.doc, src[last:start]...), "null"...)
 				last = sc.i
 				continue

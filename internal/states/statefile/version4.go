@@ -1,6 +1,10 @@
 package statefile
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/strata-dev/strata/internal/addrs"
+)
 
 // The JSON structures of state format version 4, in the field order
 // Terraform writes them.
@@ -48,6 +52,9 @@ type instanceObjectV4 struct {
 
 	Dependencies        json.RawMessage `json:"dependencies,omitempty"`
 	CreateBeforeDestroy bool            `json:"create_before_destroy,omitempty"`
+
+	// parsedDeps holds Dependencies already resolved, when reading.
+	parsedDeps []addrs.AbsResource
 }
 
 type pathStepV4 struct {
