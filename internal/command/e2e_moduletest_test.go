@@ -115,6 +115,11 @@ func TestE2EModuleTest(t *testing.T) {
 		"mocks": {code: 1, summary: "Failure! 6 passed, 2 failed.", plugin: true},
 		// init installs the providers of helper modules run blocks load.
 		"helper_provider": {code: 0, summary: "Success! 2 passed, 0 failed.", ordered: true, plugin: true},
+		// Provider blocks evaluated in the test file; references to
+		// runs and variables that are not available (Terraform's
+		// provider_vars, provider_runs, provider_runs_invalid and
+		// bad-references fixtures).
+		"references": {code: 1, summary: "Failure! 3 passed, 2 failed, 1 skipped.", ordered: true, plugin: true},
 		// From terraform's own test fixtures: undeclared and lazily
 		// evaluated file variables, the test directory's tfvars, null
 		// outputs, ephemeral values in error messages.

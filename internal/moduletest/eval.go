@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/configs"
@@ -25,7 +26,7 @@ import (
 // does not set it, or the run's variables or assertions refer to it. Only
 // the variables the module declares are passed (vars); the others the run
 // refers to come back in undeclared, for the assertions.
-func (fr *fileRun) variables(cfg *configs.Config, rc *configs.TestRun) (vars, undeclared map[string]engine.InputValue, diags hcl.Diagnostics) {
+func (fr *fileRun) variables(cfg *configs.Config, rc *configs.TestRun) (vars, undeclared, provider map[string]engine.InputValue, diags hcl.Diagnostics) {
 	global := map[string]engine.InputValue{}
 	globals := fr.rn.Variables
 	if fr.rn.TestDir != "" && strings.HasPrefix(fr.f.Path, fr.rn.TestDir+"/") {
@@ -41,6 +42,9 @@ func (fr *fileRun) variables(cfg *configs.Config, rc *configs.TestRun) (vars, un
 	for _, a := range rc.Asserts {
 		varRefs(a.Condition, referenced)
 		varRefs(a.ErrorMessage, referenced)
+	}
+	for _, p := range fr.f.Config.Providers {
+		bodyVarRefs(p.Config, referenced)
 	}
 	fileExprs := map[string]hcl.Expression{}
 	for name, expr := range fr.f.Config.Variables {
@@ -58,10 +62,26 @@ func (fr *fileRun) variables(cfg *configs.Config, rc *configs.TestRun) (vars, un
 			all[name] = v
 		}
 	}
+	// The file's provider blocks see the global and file-level values
+	// and the earlier runs' outputs.
+	provider = map[string]engine.InputValue{}
+	for name, v := range all {
+		provider[name] = v
+	}
 	runLevel := fr.evalVariables(rc.Variables, all, "run block. You can only reference variables defined at the file or global levels.")
 	diags = append(diags, runLevel.diags...)
 	for name, v := range runLevel.values {
 		all[name] = v
+	}
+	for _, name := range sortedNames(rc.Variables) {
+		if _, ok := cfg.Module.Variables[name]; !ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Value for undeclared variable",
+				Detail:   fmt.Sprintf("The module under test does not declare a variable named %q, but it is declared in run block %q.", name, rc.Name),
+				Subject:  rc.Variables[name].Range().Ptr(),
+			})
+		}
 	}
 	vars, undeclared = map[string]engine.InputValue{}, map[string]engine.InputValue{}
 	for name, v := range all {
@@ -71,7 +91,7 @@ func (fr *fileRun) variables(cfg *configs.Config, rc *configs.TestRun) (vars, un
 			undeclared[name] = v
 		}
 	}
-	return vars, undeclared, diags
+	return vars, undeclared, provider, diags
 }
 
 type evaluated struct {
@@ -83,33 +103,11 @@ type evaluated struct {
 // to available; where is the end of the message for a reference to a
 // variable that is not available.
 func (fr *fileRun) evalVariables(exprs map[string]hcl.Expression, available map[string]engine.InputValue, where string) evaluated {
-	fns := funcs.Functions(fr.rn.Dir, false)
-	// As in terraform test, variables blocks are evaluated before any
-	// plan: there is no plan timestamp.
-	delete(fns, "plantimestamp")
-	ctx := &hcl.EvalContext{
-		Variables: map[string]cty.Value{"var": inputObject(available), "run": fr.runObject()},
-		Functions: fns,
-	}
+	ctx := fr.evalContext(available)
 	out := evaluated{values: map[string]engine.InputValue{}}
 	for _, name := range sortedNames(exprs) {
 		expr := exprs[name]
-		var missing hcl.Diagnostics
-		for _, t := range expr.Variables() {
-			if t.RootName() != "var" || len(t) < 2 {
-				continue
-			}
-			attr, ok := t[1].(hcl.TraverseAttr)
-			if _, found := available[attr.Name]; !ok || found {
-				continue
-			}
-			missing = append(missing, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Reference to unavailable variable",
-				Detail:   fmt.Sprintf("The input variable %q is not available to the current %s", attr.Name, where),
-				Subject:  t.SourceRange().Ptr(),
-			})
-		}
+		missing := fr.checkRefs(expr, available, where, "the current run block")
 		if missing.HasErrors() {
 			out.diags = append(out.diags, missing...)
 			continue
@@ -121,6 +119,83 @@ func (fr *fileRun) evalVariables(exprs map[string]hcl.Expression, available map[
 		}
 	}
 	return out
+}
+
+// checkRefs reports the references of expr to variables not in available
+// (varWhere ends the message: what may be referenced instead) and to run
+// blocks that do not exist or have not run yet (before what they must
+// run: runWhere).
+func (fr *fileRun) checkRefs(expr hcl.Expression, available map[string]engine.InputValue, varWhere, runWhere string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, t := range expr.Variables() {
+		if len(t) < 2 {
+			continue
+		}
+		attr, ok := t[1].(hcl.TraverseAttr)
+		if !ok {
+			continue
+		}
+		switch t.RootName() {
+		case "var":
+			if _, found := available[attr.Name]; found {
+				continue
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Reference to unavailable variable",
+				Detail:   fmt.Sprintf("The input variable %q is not available to the current %s", attr.Name, varWhere),
+				Subject:  t.SourceRange().Ptr(),
+			})
+		case "run":
+			if _, done := fr.outputs[attr.Name]; done {
+				continue
+			}
+			exists := false
+			for _, r := range fr.f.Runs {
+				exists = exists || r.Config.Name == attr.Name
+			}
+			d := &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Reference to unavailable run block",
+				Detail:   fmt.Sprintf("The run block %q has not executed yet. You can only reference run blocks that are in the same test file and will execute before %s.", attr.Name, runWhere),
+				Subject:  t.SourceRange().Ptr(),
+			}
+			if !exists {
+				d.Summary = "Reference to unknown run block"
+				d.Detail = fmt.Sprintf("The run block %q does not exist within this test file. You can only reference run blocks that are in the same test file and will execute before %s.", attr.Name, runWhere)
+			}
+			diags = append(diags, d)
+		}
+	}
+	return diags
+}
+
+// evalContext is the context of a test file's expressions outside run
+// blocks' assertions: var bound to vars, run to the finished runs' outputs.
+func (fr *fileRun) evalContext(vars map[string]engine.InputValue) *hcl.EvalContext {
+	fns := funcs.Functions(fr.rn.Dir, false)
+	// As in terraform test, these expressions are evaluated before any
+	// plan: there is no plan timestamp.
+	delete(fns, "plantimestamp")
+	return &hcl.EvalContext{
+		Variables: map[string]cty.Value{"var": inputObject(vars), "run": fr.runObject()},
+		Functions: fns,
+	}
+}
+
+// bodyVarRefs adds the names of the variables the attributes of body and
+// of its nested blocks refer to.
+func bodyVarRefs(body hcl.Body, names map[string]bool) {
+	b, ok := body.(*hclsyntax.Body)
+	if !ok {
+		return
+	}
+	for _, a := range b.Attributes {
+		varRefs(a.Expr, names)
+	}
+	for _, blk := range b.Blocks {
+		bodyVarRefs(blk.Body, names)
+	}
 }
 
 // varRefs adds the names of the variables expr refers to (var.NAME).

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/addrs"
@@ -149,9 +150,9 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 		r.fail(Error, diags...)
 		return
 	}
-	diags = append(diags, fr.configureProviders(cfg, rc)...)
-	vars, undeclared, vdiags := fr.variables(cfg, rc)
+	vars, undeclared, providerCtx, vdiags := fr.variables(cfg, rc)
 	diags = append(diags, vdiags...)
+	diags = append(diags, fr.configureProviders(cfg, rc, providerCtx)...)
 	opts, odiags := planOpts(rc, vars)
 	diags = append(diags, odiags...)
 	if diags.HasErrors() {
@@ -294,15 +295,41 @@ func statusOf(diags hcl.Diagnostics) Status {
 // configureProviders puts the file's provider blocks in the place of the
 // module's own, as terraform test does, and applies the run's providers
 // argument.
-func (fr *fileRun) configureProviders(cfg *configs.Config, rc *configs.TestRun) hcl.Diagnostics {
-	provs := fr.f.Config.Providers
-	if len(rc.Providers) == 0 {
-		for key, p := range provs {
-			cfg.Module.ProviderConfigs[key] = p
-		}
-		return nil
-	}
+func (fr *fileRun) configureProviders(cfg *configs.Config, rc *configs.TestRun, vars map[string]engine.InputValue) hcl.Diagnostics {
+	ctx := fr.evalContext(vars)
 	var diags hcl.Diagnostics
+	provs := map[string]*configs.Provider{}
+	for key, p := range fr.f.Config.Providers {
+		c := *p
+		c.Config = testBody{body: p.Config, ctx: ctx}
+		provs[key] = &c
+	}
+	// check reports what a provider block refers to that it cannot.
+	check := func(p *configs.Provider) {
+		b, ok := p.Config.(testBody).body.(*hclsyntax.Body)
+		if !ok {
+			return
+		}
+		var walk func(b *hclsyntax.Body)
+		walk = func(b *hclsyntax.Body) {
+			for _, name := range sortedNames(b.Attributes) {
+				diags = append(diags, fr.checkRefs(b.Attributes[name].Expr, vars,
+					"provider configuration. You can only reference variables defined at the file or global levels.",
+					"the provider is required")...)
+			}
+			for _, blk := range b.Blocks {
+				walk(blk.Body)
+			}
+		}
+		walk(b)
+	}
+	if len(rc.Providers) == 0 {
+		for _, key := range sortedNames(provs) {
+			check(provs[key])
+			cfg.Module.ProviderConfigs[key] = provs[key]
+		}
+		return diags
+	}
 	for _, pp := range rc.Providers {
 		p, ok := provs[pp.InParent.String()]
 		if !ok {
@@ -314,6 +341,7 @@ func (fr *fileRun) configureProviders(cfg *configs.Config, rc *configs.TestRun) 
 			})
 			continue
 		}
+		check(p)
 		c := *p
 		c.Name, c.Alias = pp.InChild.Name, pp.InChild.Alias
 		cfg.Module.ProviderConfigs[pp.InChild.String()] = &c

@@ -1,0 +1,9 @@
+provider "stratafw" {
+  prefix = var.nowhere
+}
+
+run "needs_provider" {
+  variables {
+    name = "x"
+  }
+}
