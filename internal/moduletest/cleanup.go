@@ -7,8 +7,10 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/states"
 )
 
 // cleanup destroys what the file's apply runs created, state by state in
@@ -20,7 +22,9 @@ func (fr *fileRun) cleanup(ctx context.Context) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for i := len(fr.order) - 1; i >= 0; i-- {
 		entry := fr.states[fr.order[i]]
-		if entry.state.Empty() || len(entry.state.Resources) == 0 {
+		if entry.state.Empty() || !hasManaged(entry.state) {
+			// Nothing to destroy: data sources only, as terraform test
+			// skips them too.
 			continue
 		}
 		fr.rn.Reporter.TeardownRun(fr.f, entry.run)
@@ -59,4 +63,14 @@ func (fr *fileRun) cleanup(ctx context.Context) hcl.Diagnostics {
 		})
 	}
 	return diags
+}
+
+// hasManaged reports whether s holds a managed resource.
+func hasManaged(s *states.State) bool {
+	for _, r := range s.Resources {
+		if r.Addr.Resource.Mode == addrs.ManagedResourceMode {
+			return true
+		}
+	}
+	return false
 }

@@ -175,6 +175,9 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 	}
 	r.Plan = plan
 	hit := map[string]bool{}
+	if rc.Command == configs.TestCommandApply {
+		pdiags = dropCheckWarnings(rc, pdiags)
+	}
 	kept, expected := sortFailures(rc, pdiags, hit)
 	diags = append(diags, kept...)
 	switch {

@@ -1,0 +1,5 @@
+variables {
+  input = "x"
+}
+
+run "applies_despite_check" {}
