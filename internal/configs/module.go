@@ -2,6 +2,7 @@ package configs
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -39,6 +40,9 @@ type Module struct {
 	// requiredProvidersRange is where the module's one required_providers
 	// block was declared, for reporting duplicates.
 	requiredProvidersRange *hcl.Range
+	// bases are the blocks of primary files that override files can
+	// merge into, by kind and name (resource.TYPE.NAME, variable.NAME...).
+	bases map[string]*hcl.Block
 }
 
 func newModule(dir string) *Module {
@@ -78,6 +82,16 @@ var fileSchema = &hcl.BodySchema{
 func (m *Module) loadFile(f *hcl.File) hcl.Diagnostics {
 	content, diags := f.Body.Content(fileSchema)
 	for _, block := range content.Blocks {
+		diags = append(diags, m.addBlock(block)...)
+	}
+	return diags
+}
+
+// addBlock decodes one top-level block into the module, remembering the
+// blocks override files can merge into.
+func (m *Module) addBlock(block *hcl.Block) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	{
 		switch block.Type {
 		case "terraform":
 			diags = append(diags, m.loadTerraformBlock(block)...)
@@ -87,6 +101,7 @@ func (m *Module) loadFile(f *hcl.File) hcl.Diagnostics {
 			if v != nil {
 				diags = append(diags, checkDuplicate(m.Variables, v.Name, "variable", v.DeclRange)...)
 				m.Variables[v.Name] = v
+				m.base("variable."+v.Name, block)
 			}
 		case "locals":
 			locals, ldiags := decodeLocals(block)
@@ -101,6 +116,7 @@ func (m *Module) loadFile(f *hcl.File) hcl.Diagnostics {
 			if o != nil {
 				diags = append(diags, checkDuplicate(m.Outputs, o.Name, "output", o.DeclRange)...)
 				m.Outputs[o.Name] = o
+				m.base("output."+o.Name, block)
 			}
 		case "provider":
 			p, pdiags := decodeProvider(block)
@@ -108,6 +124,7 @@ func (m *Module) loadFile(f *hcl.File) hcl.Diagnostics {
 			if p != nil {
 				diags = append(diags, checkDuplicate(m.ProviderConfigs, p.moduleKey(), "provider configuration", p.DeclRange)...)
 				m.ProviderConfigs[p.moduleKey()] = p
+				m.base("provider."+p.moduleKey(), block)
 			}
 		case "resource", "data", "ephemeral":
 			mode := addrs.ManagedResourceMode
@@ -124,6 +141,7 @@ func (m *Module) loadFile(f *hcl.File) hcl.Diagnostics {
 				key := r.Addr().String()
 				diags = append(diags, checkDuplicate(target, key, block.Type, r.DeclRange)...)
 				target[key] = r
+				m.base(block.Type+"."+strings.Join(block.Labels, "."), block)
 			}
 		case "check":
 			c, cdiags := decodeCheck(block)
@@ -141,6 +159,7 @@ func (m *Module) loadFile(f *hcl.File) hcl.Diagnostics {
 			if mc != nil {
 				diags = append(diags, checkDuplicate(m.ModuleCalls, mc.Name, "module call", mc.DeclRange)...)
 				m.ModuleCalls[mc.Name] = mc
+				m.base("module."+mc.Name, block)
 			}
 		case "import":
 			im, idiags := decodeImport(block)

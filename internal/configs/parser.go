@@ -116,6 +116,8 @@ func (p *Parser) LoadModuleFromSources(dir string, sources map[string][]byte) (*
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	// Override files come after the primary files, in name order too.
+	sort.SliceStable(names, func(i, j int) bool { return !IsOverrideFile(names[i]) && IsOverrideFile(names[j]) })
 	var diags hcl.Diagnostics
 	mod := newModule(dir)
 	for _, n := range names {
@@ -129,7 +131,11 @@ func (p *Parser) LoadModuleFromSources(dir string, sources map[string][]byte) (*
 		if f == nil {
 			continue
 		}
-		diags = append(diags, mod.loadFile(f)...)
+		if IsOverrideFile(n) {
+			diags = append(diags, mod.loadOverrideFile(f)...)
+		} else {
+			diags = append(diags, mod.loadFile(f)...)
+		}
 	}
 	diags = append(diags, mod.checkRemoved()...)
 	return mod, diags
