@@ -203,6 +203,33 @@ variable "fromfile" {
   }
 }
 `, args: []string{"-var-file=x.tfvars"}, files: map[string]string{"x.tfvars": "fromfile = 1\n"}},
+	"repeated warnings": {config: `
+variable "ok" {
+  default = true
+}
+resource "terraform_data" "a" {
+  count = 3
+  input = 1
+  lifecycle {
+    precondition {
+      condition     = var.ok
+      error_message = sensitive("x")
+    }
+  }
+}
+check "one" {
+  assert {
+    condition     = !var.ok
+    error_message = "one failed"
+  }
+}
+check "two" {
+  assert {
+    condition     = !var.ok
+    error_message = "two failed"
+  }
+}
+`},
 	"values shown under the snippet": {config: `
 variable "a" {
   default = []

@@ -196,8 +196,10 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	if diags.HasErrors() {
 		return unknown, diags
 	}
-	if d := aw.checkPreconditions(n, addr, x.keyData(addr.Resource.Key)); d.HasErrors() {
-		return unknown, append(diags, d...)
+	pdiags := aw.checkPreconditions(n, addr, x.keyData(addr.Resource.Key))
+	diags = append(diags, pdiags...)
+	if pdiags.HasErrors() {
+		return unknown, diags
 	}
 	unmarkedConfig, configPaths := marks.Paths(config)
 	prior := cty.NullVal(rt.schema.ImpliedType())

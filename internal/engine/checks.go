@@ -28,6 +28,12 @@ func (w *walker) evalCheck(n *checkNode, planning bool) hcl.Diagnostics {
 		scope := w.ev.scope(mi)
 		for _, rule := range n.cfg.Asserts {
 			status, problem, d := checkAssert(scope, rule.Condition, rule.ErrorMessage, planning)
+			for _, diag := range d {
+				if cd, ok := diag.Extra.(checkDiag); ok && (diag.Summary == "Check block assertion failed" || diag.Summary == "Check block assertion known after apply") {
+					cd.result = true
+					diag.Extra = cd
+				}
+			}
 			w.checks.report(obj, mi, addrs.NoKey, status, problem)
 			if status == plans.CheckFail {
 				markCondition(d, obj)
@@ -103,11 +109,17 @@ func asWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
 
 // checkDiag marks a diagnostic a check block produced, keeping the object
 // it is about, if any, and for a failed assertion the check block itself
-// (checkable).
+// (checkable). An assertion's result (result) is shown however many
+// others share its summary.
 type checkDiag struct {
 	object    diagObject
 	checkable string
+	result    bool
 }
+
+// DoNotConsolidate reports whether the diagnostic is an assertion's
+// result, which Terraform never folds into a similar one.
+func (c checkDiag) DoNotConsolidate() bool { return c.result }
 
 // DiagnosticObject returns the object's address, or "".
 func (c checkDiag) DiagnosticObject() string { return string(c.object) }

@@ -341,8 +341,10 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	if cdiags.HasErrors() {
 		return unknown, diags
 	}
-	if d := pw.checkPreconditions(n, addr, x.keyData(key)); d.HasErrors() {
-		return unknown, append(diags, d...)
+	pdiags := pw.checkPreconditions(n, addr, x.keyData(key))
+	diags = append(diags, pdiags...)
+	if pdiags.HasErrors() {
+		return unknown, diags
 	}
 	lc := n.cfg.Managed
 	unmarkedPrior, _ := prior.UnmarkDeep()

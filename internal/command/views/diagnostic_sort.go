@@ -1,6 +1,7 @@
 package views
 
 import (
+	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -39,5 +40,46 @@ func sortDiagnostics(diags hcl.Diagnostics) hcl.Diagnostics {
 		}
 		return as.End.Byte < bs.End.Byte
 	})
+	return out
+}
+
+// consolidateWarnings keeps, as Terraform does, only the first of the
+// warnings that share a summary and have a source location, noting how
+// many more there were: "(and 2 more similar warnings elsewhere)". A
+// diagnostic whose Extra says DoNotConsolidate (a check block's failed
+// assertion) is always shown.
+func consolidateWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
+	first := map[string]int{} // summary to the index in out of the kept one
+	more := map[int]int{}
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity != hcl.DiagWarning || d.Subject == nil {
+			out = append(out, d)
+			continue
+		}
+		if nc, ok := d.Extra.(interface{ DoNotConsolidate() bool }); ok && nc.DoNotConsolidate() {
+			out = append(out, d)
+			continue
+		}
+		if i, ok := first[d.Summary]; ok {
+			more[i]++
+			continue
+		}
+		first[d.Summary] = len(out)
+		out = append(out, d)
+	}
+	for i, n := range more {
+		c := *out[i]
+		note := "(and one more similar warning elsewhere)"
+		if n > 1 {
+			note = fmt.Sprintf("(and %d more similar warnings elsewhere)", n)
+		}
+		if c.Detail != "" {
+			c.Detail += "\n\n" + note
+		} else {
+			c.Detail = note
+		}
+		out[i] = &c
+	}
 	return out
 }

@@ -65,7 +65,7 @@ func (v *View) Diagnostics(diags hcl.Diagnostics) {
 		v.Stream.Diagnostics(diags)
 		return
 	}
-	diags = sortDiagnostics(diags)
+	diags = consolidateWarnings(sortDiagnostics(diags))
 	if v.CompactWarnings && !diags.HasErrors() && len(diags) > 0 {
 		var b strings.Builder
 		b.WriteString("\nWarnings:\n\n")
