@@ -114,6 +114,10 @@ func (fr *fileRun) evalVariables(exprs map[string]hcl.Expression, available map[
 		}
 		v, vdiags := expr.Value(ctx)
 		out.diags = append(out.diags, vdiags...)
+		if !vdiags.HasErrors() && !v.IsWhollyKnown() {
+			out.diags = append(out.diags, unknownRunValue(expr, ctx)...)
+			continue
+		}
 		if !vdiags.HasErrors() {
 			out.values[name] = engine.InputValue{Value: v, Source: expr.Range()}
 		}
@@ -166,6 +170,30 @@ func (fr *fileRun) checkRefs(expr hcl.Expression, available map[string]engine.In
 			}
 			diags = append(diags, d)
 		}
+	}
+	return diags
+}
+
+// unknownRunValue reports the references of expr to earlier runs' outputs
+// that are not known: the outputs of plan runs that only an apply would
+// tell.
+func unknownRunValue(expr hcl.Expression, ctx *hcl.EvalContext) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, t := range expr.Variables() {
+		if t.RootName() != "run" || len(t) < 2 {
+			continue
+		}
+		v, vdiags := t.TraverseAbs(ctx)
+		if vdiags.HasErrors() || v.IsWhollyKnown() {
+			continue
+		}
+		run := t[1].(hcl.TraverseAttr).Name
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Reference to unknown value",
+			Detail:   fmt.Sprintf("The value for %s is unknown. Run block %q is executing a \"plan\" operation, and the specified output value is only known after apply.", traversalString(t), run),
+			Subject:  t.SourceRange().Ptr(),
+		})
 	}
 	return diags
 }
@@ -383,7 +411,7 @@ func sortFailures(rc *configs.TestRun, diags hcl.Diagnostics, hit map[string]boo
 		case obj != "" && want[obj]:
 			expected = append(expected, d)
 			continue
-		case strings.HasPrefix(obj, "check.") && d.Severity == hcl.DiagWarning:
+		case d.Severity == hcl.DiagWarning && (strings.HasPrefix(obj, "check.") || d.Summary == "Check block assertion known after apply"):
 			promoted := *d
 			promoted.Severity = hcl.DiagError
 			d = &promoted
