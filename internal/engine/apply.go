@@ -124,11 +124,7 @@ type applyWalk struct {
 func (aw *applyWalk) addDestroyNodes() {
 	g := aw.cg.g
 	aw.destroys = map[string]*destroyNode{}
-	type dependent struct {
-		n    node
-		deps []addrs.AbsResource
-	}
-	var dependents []dependent
+	var dependents []destroyDependent
 	cbd := map[string][]*destroyNode{}
 	for _, c := range aw.plan.Changes.Resources {
 		if c.Action != plans.Delete && c.Action != plans.Forget && !c.Action.IsReplace() {
@@ -156,7 +152,7 @@ func (aw *applyWalk) addDestroyNodes() {
 			// The object's list may be shared with copies of the state.
 			deps = slices.Concat(deps, aw.cg.resourceDeps(rn))
 		}
-		dependents = append(dependents, dependent{n: dn, deps: deps})
+		dependents = append(dependents, destroyDependent{n: dn, deps: deps})
 	}
 	aw.deferCreateBeforeDestroy(cbd)
 	byResource := map[string][]*destroyNode{}
@@ -164,14 +160,7 @@ func (aw *applyWalk) addDestroyNodes() {
 		key := d.addr.ContainingResource().Config().String()
 		byResource[key] = append(byResource[key], d)
 	}
-	for _, d := range dependents {
-		for _, dep := range d.deps {
-			for _, target := range byResource[dep.String()] {
-				// target's object is deleted after d's.
-				g.Connect(target, d.n)
-			}
-		}
-	}
+	connectDestroyOrder(g, dependents, byResource)
 	// Configured resources that used to depend on a resource being
 	// deleted outright are updated first.
 	deleted := map[string]bool{}
