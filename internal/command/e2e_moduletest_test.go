@@ -129,7 +129,7 @@ func TestE2EModuleTest(t *testing.T) {
 		// From terraform's own test fixtures: undeclared and lazily
 		// evaluated file variables, the test directory's tfvars, null
 		// outputs, ephemeral values in error messages.
-		"variables": {code: 1, summary: "Failure! 3 passed, 4 failed, 1 skipped.", ordered: true},
+		"variables": {code: 1, summary: "Failure! 3 passed, 5 failed, 1 skipped.", ordered: true},
 		"override_module": {code: 0, summary: "Success! 3 passed, 0 failed.", ordered: true,
 			destroyed: "destroy inner real\n"},
 	}

@@ -442,6 +442,24 @@ func dropCheckWarnings(rc *configs.TestRun, diags hcl.Diagnostics) hcl.Diagnosti
 	return out
 }
 
+// invalidExpectations reports the expect_failures entries that name
+// nothing checkable: locals, paths and the like.
+func invalidExpectations(rc *configs.TestRun) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, t := range rc.ExpectFailures {
+		switch t.RootName() {
+		case "local", "path", "terraform", "count", "each", "self", "run":
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid `expect_failures` reference",
+				Detail:   fmt.Sprintf("You cannot expect failures from %s. You can only expect failures from checkable objects such as input variables, output values, check blocks, managed resources and data sources.", traversalString(t)),
+				Subject:  t.SourceRange().Ptr(),
+			})
+		}
+	}
+	return diags
+}
+
 func expectedAddrs(rc *configs.TestRun) map[string]bool {
 	out := map[string]bool{}
 	for _, t := range rc.ExpectFailures {

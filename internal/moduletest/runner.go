@@ -146,6 +146,7 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 		}
 	}
 	cfg, diags := fr.rn.LoadConfig(dir)
+	diags = append(diags, invalidExpectations(rc)...)
 	if diags.HasErrors() {
 		r.fail(Error, diags...)
 		return

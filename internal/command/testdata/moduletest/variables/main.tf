@@ -18,3 +18,7 @@ variable "number" {
 output "value" {
   value = var.number > 5 ? var.input : null
 }
+
+locals {
+  doubled = var.number * 2
+}
