@@ -100,7 +100,10 @@ func InstallModules(ctx context.Context, root *configs.Module, opts Options) (ma
 
 	diags := inst.installCalls(root, nil, moduleOrigin{dir: "."}, []string{"."})
 	for _, tm := range opts.TestModules {
-		diags = append(diags, inst.installCall(tm.Call, addrs.Module(strings.Split(tm.Key, ".")), moduleOrigin{dir: "."}, []string{"."})...)
+		// A test file's helper module is no call of the root module: it
+		// may call the module under test (source = "../.."), as a
+		// wrapper, without calling itself.
+		diags = append(diags, inst.installCall(tm.Call, addrs.Module(strings.Split(tm.Key, ".")), moduleOrigin{dir: "."}, nil)...)
 	}
 	// Problems in the modules' files stop init here only when they are
 	// errors; otherwise loading the whole configuration afterwards reports
