@@ -119,7 +119,7 @@ func TestE2EModuleTest(t *testing.T) {
 		// runs and variables that are not available (Terraform's
 		// provider_vars, provider_runs, provider_runs_invalid and
 		// bad-references fixtures).
-		"references": {code: 1, summary: "Failure! 3 passed, 2 failed, 1 skipped.", ordered: true, plugin: true},
+		"references": {code: 1, summary: "Failure! 3 passed, 3 failed, 1 skipped.", ordered: true, plugin: true},
 		// An apply run whose check fails is applied, and torn down; a
 		// state of data sources only is not (Terraform's
 		// custom_condition_checks and skip_destroy_on_empty fixtures); a

@@ -183,6 +183,11 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 	diags = append(diags, kept...)
 	switch {
 	case diags.HasErrors() || plan == nil || console == nil:
+		if plan == nil {
+			// The module did not validate: as in terraform test, its
+			// errors come without the warnings about the run's values.
+			diags = dropUndeclaredWarnings(diags)
+		}
 		r.fail(Error, diags...)
 		return
 	case expected.HasErrors() && rc.Command == configs.TestCommandApply:
@@ -399,4 +404,17 @@ func traversalString(t hcl.Traversal) string {
 		}
 	}
 	return b.String()
+}
+
+// dropUndeclaredWarnings leaves out the warnings about run values for
+// variables the module does not declare.
+func dropUndeclaredWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == hcl.DiagWarning && d.Summary == "Value for undeclared variable" {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }

@@ -1,0 +1,4 @@
+# Invalid: var.missing is not declared.
+resource "terraform_data" "r" {
+  input = var.missing
+}
