@@ -169,9 +169,10 @@ func (aw *applyWalk) addDestroyNodes() {
 			deleted[c.Addr.String()] = true
 		}
 	}
-	if len(deleted) == 0 {
+	if len(deleted) == 0 || aw.plan.Mode == plans.DestroyMode {
 		// Nothing to look for in the prior state's dependencies, which
-		// hold every transitive dependency of every object.
+		// hold every transitive dependency of every object: nothing is
+		// deleted, or everything is and no configured resource changes.
 		return
 	}
 	for _, r := range aw.plan.PriorState.SortedResources() {

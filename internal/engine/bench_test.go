@@ -8,6 +8,7 @@ import (
 
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/states"
+	"github.com/strata-dev/strata/internal/states/statefile"
 )
 
 func chainSource(n int) string {
@@ -72,6 +73,34 @@ func BenchmarkDestroyChain(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		p, diags := e.Plan(context.Background(), state, PlanOpts{Mode: plans.DestroyMode})
+		if diags.HasErrors() {
+			b.Fatal(diags.Error())
+		}
+		if _, diags := e.Apply(context.Background(), p); diags.HasErrors() {
+			b.Fatal(diags.Error())
+		}
+	}
+}
+
+// BenchmarkDestroyChainFromFile is BenchmarkDestroyChain from a state read
+// back from its file, whose objects record every transitive dependency,
+// as Terraform's do.
+func BenchmarkDestroyChainFromFile(b *testing.B) {
+	t := &testing.T{}
+	cfg := testConfigInline(t, map[string]string{"main.tf": chainSource(2000)})
+	e := builtinEngine(cfg)
+	plan, _ := e.Plan(context.Background(), nil, PlanOpts{})
+	state, _ := e.Apply(context.Background(), plan)
+	data, err := statefile.Write(state)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if state, err = statefile.Read(data); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p, diags := e.Plan(context.Background(), state, PlanOpts{Mode: plans.DestroyMode, SkipRefresh: true})
 		if diags.HasErrors() {
 			b.Fatal(diags.Error())
 		}
