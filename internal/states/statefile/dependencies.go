@@ -172,15 +172,37 @@ func (dc *dependencyClosure) computeReach() {
 		stack = stack[:i]
 		// The component reaches its members' labels and whatever those
 		// labels' nodes outside it reach; they are all finished.
-		var lists [][]int32
+		type outside struct {
+			rank  int32
+			reach []int32
+		}
+		var deps []outside
 		var direct []int32
 		for _, m := range component {
 			dc.nodes[m].onStack = false
 			for _, l := range dc.nodes[m].edges {
 				direct = append(direct, dc.rank[l])
 				if w := dc.labels[l].node; !slices.Contains(component, w) {
-					lists = append(lists, dc.nodes[w].reach)
+					deps = append(deps, outside{dc.rank[l], dc.nodes[w].reach})
 				}
+			}
+		}
+		// A dependency already in the reach of another one adds nothing:
+		// its own reach is inside that one. Recorded lists are usually
+		// closed already, so on a chain this keeps one list per node
+		// instead of merging every one (cubic).
+		sort.SliceStable(deps, func(a, b int) bool { return len(deps[a].reach) > len(deps[b].reach) })
+		var lists [][]int32
+		for _, d := range deps {
+			covered := false
+			for _, l := range lists {
+				if _, found := slices.BinarySearch(l, d.rank); found {
+					covered = true
+					break
+				}
+			}
+			if !covered {
+				lists = append(lists, d.reach)
 			}
 		}
 		slices.Sort(direct)
