@@ -202,18 +202,8 @@ func (p *Parser) LoadTestFile(path string) (*TestFile, hcl.Diagnostics) {
 			}
 			diags = append(diags, checkDuplicate(tf.MockProviders, key, "mock provider", mp.DeclRange)...)
 			tf.MockProviders[key] = mp
-		case "override_resource", "override_data":
-			o, odiags := decodeOverride(block)
-			diags = append(diags, odiags...)
-			if o != nil {
-				tf.Overrides = append(tf.Overrides, o)
-			}
-		case "override_module":
-			o, odiags := decodeModuleOverride(block)
-			diags = append(diags, odiags...)
-			if o != nil {
-				tf.ModuleOverrides = append(tf.ModuleOverrides, o)
-			}
+		case "override_resource", "override_data", "override_module":
+			diags = append(diags, decodeOverrideBlock(block, &tf.Overrides, &tf.ModuleOverrides)...)
 		}
 	}
 	for _, r := range tf.Runs {
@@ -359,6 +349,23 @@ func decodeOverride(b *hcl.Block) (*TestOverride, hcl.Diagnostics) {
 	return o, diags
 }
 
+// decodeOverrideBlock decodes an override_resource, override_data or
+// override_module block into the list of its kind.
+func decodeOverrideBlock(b *hcl.Block, resources *[]*TestOverride, modules *[]*TestModuleOverride) hcl.Diagnostics {
+	if b.Type == "override_module" {
+		o, diags := decodeModuleOverride(b)
+		if o != nil {
+			*modules = append(*modules, o)
+		}
+		return diags
+	}
+	o, diags := decodeOverride(b)
+	if o != nil {
+		*resources = append(*resources, o)
+	}
+	return diags
+}
+
 // decodeModuleOverride decodes an override_module block.
 func decodeModuleOverride(b *hcl.Block) (*TestModuleOverride, hcl.Diagnostics) {
 	c, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -482,18 +489,8 @@ func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
 				ErrorMessage: ac.Attributes["error_message"].Expr,
 				DeclRange:    b.DefRange,
 			})
-		case "override_resource", "override_data":
-			o, odiags := decodeOverride(b)
-			diags = append(diags, odiags...)
-			if o != nil {
-				r.Overrides = append(r.Overrides, o)
-			}
-		case "override_module":
-			o, odiags := decodeModuleOverride(b)
-			diags = append(diags, odiags...)
-			if o != nil {
-				r.ModuleOverrides = append(r.ModuleOverrides, o)
-			}
+		case "override_resource", "override_data", "override_module":
+			diags = append(diags, decodeOverrideBlock(b, &r.Overrides, &r.ModuleOverrides)...)
 		case "module":
 			mc, mdiags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 				{Name: "source", Required: true}, {Name: "version"},

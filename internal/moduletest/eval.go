@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/lang/funcs"
@@ -191,7 +192,7 @@ func unknownRunValue(expr hcl.Expression, ctx *hcl.EvalContext) hcl.Diagnostics 
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Reference to unknown value",
-			Detail:   fmt.Sprintf("The value for %s is unknown. Run block %q is executing a \"plan\" operation, and the specified output value is only known after apply.", traversalString(t), run),
+			Detail:   fmt.Sprintf("The value for %s is unknown. Run block %q is executing a \"plan\" operation, and the specified output value is only known after apply.", addrs.TraversalString(t), run),
 			Subject:  t.SourceRange().Ptr(),
 		})
 	}
@@ -452,7 +453,7 @@ func invalidExpectations(rc *configs.TestRun) hcl.Diagnostics {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid `expect_failures` reference",
-				Detail:   fmt.Sprintf("You cannot expect failures from %s. You can only expect failures from checkable objects such as input variables, output values, check blocks, managed resources and data sources.", traversalString(t)),
+				Detail:   fmt.Sprintf("You cannot expect failures from %s. You can only expect failures from checkable objects such as input variables, output values, check blocks, managed resources and data sources.", addrs.TraversalString(t)),
 				Subject:  t.SourceRange().Ptr(),
 			})
 		}
@@ -463,7 +464,7 @@ func invalidExpectations(rc *configs.TestRun) hcl.Diagnostics {
 func expectedAddrs(rc *configs.TestRun) map[string]bool {
 	out := map[string]bool{}
 	for _, t := range rc.ExpectFailures {
-		out[traversalString(t)] = true
+		out[addrs.TraversalString(t)] = true
 	}
 	return out
 }
@@ -479,7 +480,7 @@ func expectedWhilePlanning(expected hcl.Diagnostics, rc *configs.TestRun) hcl.Di
 	}
 	var diags hcl.Diagnostics
 	for _, t := range rc.ExpectFailures {
-		addr := traversalString(t)
+		addr := addrs.TraversalString(t)
 		if !stopped[addr] {
 			continue
 		}
@@ -498,7 +499,7 @@ func expectedWhilePlanning(expected hcl.Diagnostics, rc *configs.TestRun) hcl.Di
 func missingFailures(rc *configs.TestRun, hit map[string]bool) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, t := range rc.ExpectFailures {
-		addr := traversalString(t)
+		addr := addrs.TraversalString(t)
 		if hit[addr] {
 			continue
 		}

@@ -158,7 +158,7 @@ func addOverrides(m map[string]engine.Override, overrides []*configs.TestOverrid
 			if o.DuringPlan != nil {
 				during = *o.DuringPlan
 			}
-			m[traversalString(o.Target)] = engine.Override{Values: v, DuringPlan: during}
+			m[addrs.TraversalString(o.Target)] = engine.Override{Values: v, DuringPlan: during}
 		}
 	}
 	return diags

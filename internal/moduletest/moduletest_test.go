@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/strata-dev/strata/internal/configs"
+
+	"github.com/strata-dev/strata/internal/addrs"
 )
 
 func TestDiscover(t *testing.T) {
@@ -85,8 +87,8 @@ func TestTraversalString(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		if got := traversalString(trav); got != src {
-			t.Errorf("traversalString(%s) = %s", src, got)
+		if got := addrs.TraversalString(trav); got != src {
+			t.Errorf("TraversalString(%s) = %s", src, got)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -370,7 +369,7 @@ func planOpts(rc *configs.TestRun, vars map[string]engine.InputValue) (engine.Pl
 		dst   *[]addrs.Target
 	}{{rc.Target, &opts.Targets}, {rc.Replace, &opts.ForceReplace}} {
 		for _, t := range set.travs {
-			target, tdiags := addrs.ParseTarget(traversalString(t))
+			target, tdiags := addrs.ParseTarget(addrs.TraversalString(t))
 			if tdiags.HasErrors() {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
@@ -384,26 +383,6 @@ func planOpts(rc *configs.TestRun, vars map[string]engine.InputValue) (engine.Pl
 		}
 	}
 	return opts, diags
-}
-
-// traversalString renders an absolute traversal as an address.
-func traversalString(t hcl.Traversal) string {
-	var b strings.Builder
-	for _, step := range t {
-		switch s := step.(type) {
-		case hcl.TraverseRoot:
-			b.WriteString(s.Name)
-		case hcl.TraverseAttr:
-			b.WriteString("." + s.Name)
-		case hcl.TraverseIndex:
-			if s.Key.Type() == cty.String {
-				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
-			} else if s.Key.Type() == cty.Number {
-				b.WriteString("[" + s.Key.AsBigFloat().Text('f', -1) + "]")
-			}
-		}
-	}
-	return b.String()
 }
 
 // dropUndeclaredWarnings leaves out the warnings about run values for

@@ -12,6 +12,8 @@ import (
 	"github.com/mitchellh/colorstring"
 	"github.com/mitchellh/go-wordwrap"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/addrs"
 )
 
 // FormatDiagnostic renders one diagnostic the way Terraform does: the
@@ -147,7 +149,7 @@ func expressionValues(d *hcl.Diagnostic) string {
 		if diags.HasErrors() {
 			continue
 		}
-		name := traversalString(trav)
+		name := addrs.TraversalString(trav)
 		if seen[name] {
 			continue
 		}
@@ -253,23 +255,4 @@ func describeValue(v cty.Value, causedByUnknown bool) string {
 		return fmt.Sprintf("is object with %d attributes", len(attrs))
 	}
 	return ""
-}
-
-func traversalString(t hcl.Traversal) string {
-	var b strings.Builder
-	for _, step := range t {
-		switch s := step.(type) {
-		case hcl.TraverseRoot:
-			b.WriteString(s.Name)
-		case hcl.TraverseAttr:
-			b.WriteString("." + s.Name)
-		case hcl.TraverseIndex:
-			if s.Key.Type() == cty.String {
-				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
-			} else if s.Key.Type() == cty.Number {
-				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
-			}
-		}
-	}
-	return b.String()
 }
