@@ -105,6 +105,8 @@ func TestE2EModuleTest(t *testing.T) {
 		ordered bool
 		// plugin installs the framework test provider for init.
 		plugin bool
+		// initFails is set where init refuses the test files too.
+		initFails bool
 	}{
 		"passing":    {code: 0, summary: "Success! 1 passed, 0 failed.", ordered: true},
 		"failing":    {code: 1, summary: "Failure! 0 passed, 1 failed.", ordered: true},
@@ -130,6 +132,10 @@ func TestE2EModuleTest(t *testing.T) {
 		// evaluated file variables, the test directory's tfvars, null
 		// outputs, ephemeral values in error messages.
 		"variables": {code: 1, summary: "Failure! 3 passed, 5 failed, 1 skipped.", ordered: true},
+		// No configuration files: the runs plan and apply an empty module.
+		"no_config": {code: 0, summary: "Success! 2 passed, 0 failed.", ordered: true},
+		// An assertion that refers to nothing: the file is invalid.
+		"invalid_assert": {code: 1, summary: "", ordered: true, initFails: true},
 		"override_module": {code: 0, summary: "Success! 3 passed, 0 failed.", ordered: true,
 			destroyed: "destroy inner real\n"},
 	}
@@ -143,11 +149,13 @@ func TestE2EModuleTest(t *testing.T) {
 				if tc.plugin {
 					initArgs = append(initArgs, "-plugin-dir="+testProviderMirror(t))
 				}
-				if r := runIn(t, dir, "", bin, initArgs...); r.code != 0 {
-					t.Fatalf("%s init: %s%s", bin, r.stdout, r.stderr)
+				if r := runIn(t, dir, "", bin, initArgs...); (r.code != 0) != tc.initFails {
+					t.Fatalf("%s init: exit %d\n%s%s", bin, r.code, r.stdout, r.stderr)
 				}
 				human = runIn(t, dir, "", bin, "test", "-no-color", "-junit-xml=report.xml")
-				junit = junitTimes.ReplaceAllString(string(readFile(t, filepath.Join(dir, "report.xml"))), "")
+				// An invalid test file stops both tools before any report.
+				report, _ := os.ReadFile(filepath.Join(dir, "report.xml"))
+				junit = junitTimes.ReplaceAllString(string(report), "")
 				if data, err := os.ReadFile(filepath.Join(dir, "log.txt")); err == nil {
 					destroyed = string(data)
 					os.Remove(filepath.Join(dir, "log.txt"))

@@ -82,6 +82,9 @@ func runTest(ctx context.Context, d *Deps, opts *testOptions) error {
 	view = views.NewTestView(v, j, verbose)
 
 	cfg, parser, diags := loadConfig(v)
+	// As terraform test, a directory without configuration files runs
+	// its test files against an empty module.
+	diags = dropNoConfigFiles(diags)
 	if diags.HasErrors() {
 		view.Diagnostics(diags)
 		return errReported

@@ -484,11 +484,13 @@ func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
 			if adiags.HasErrors() {
 				continue
 			}
-			r.Asserts = append(r.Asserts, &TestAssert{
+			a := &TestAssert{
 				Condition:    ac.Attributes["condition"].Expr,
 				ErrorMessage: ac.Attributes["error_message"].Expr,
 				DeclRange:    b.DefRange,
-			})
+			}
+			diags = append(diags, checkRuleRefers(&CheckRule{Condition: a.Condition}, "assert")...)
+			r.Asserts = append(r.Asserts, a)
 		case "override_resource", "override_data", "override_module":
 			diags = append(diags, decodeOverrideBlock(b, &r.Overrides, &r.ModuleOverrides)...)
 		case "module":

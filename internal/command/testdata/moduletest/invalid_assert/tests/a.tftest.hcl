@@ -1,0 +1,6 @@
+run "constant" {
+  assert {
+    condition     = true
+    error_message = "never"
+  }
+}
