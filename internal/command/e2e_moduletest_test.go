@@ -134,6 +134,8 @@ func TestE2EModuleTest(t *testing.T) {
 		"variables": {code: 1, summary: "Failure! 3 passed, 5 failed, 1 skipped.", ordered: true},
 		// No configuration files: the runs plan and apply an empty module.
 		"no_config": {code: 0, summary: "Success! 2 passed, 0 failed.", ordered: true},
+		// Overrides of things the configuration does not have: warnings.
+		"invalid_overrides": {code: 0, summary: "Success! 1 passed, 0 failed.", ordered: true},
 		// An assertion that refers to nothing: the file is invalid.
 		"invalid_assert": {code: 1, summary: "", ordered: true, initFails: true},
 		"override_module": {code: 0, summary: "Success! 3 passed, 0 failed.", ordered: true,

@@ -86,13 +86,13 @@ func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *conf
 			}
 			return &mock.Provider{Schema: schema, Resources: resources, DataSources: data, DuringPlan: during}, nil
 		}
-		diags = append(diags, addOverrides(overrides, mp.Overrides, mp.DuringPlan)...)
+		diags = append(diags, addOverrides(overrides, nil, mp.Overrides, mp.DuringPlan)...)
 	}
-	diags = append(diags, addOverrides(overrides, tf.Overrides, false)...)
-	diags = append(diags, addOverrides(overrides, rc.Overrides, false)...)
+	diags = append(diags, addOverrides(overrides, cfg, tf.Overrides, false)...)
+	diags = append(diags, addOverrides(overrides, cfg, rc.Overrides, false)...)
 	modules := map[string]cty.Value{}
-	diags = append(diags, addModuleOverrides(modules, tf.ModuleOverrides)...)
-	diags = append(diags, addModuleOverrides(modules, rc.ModuleOverrides)...)
+	diags = append(diags, addModuleOverrides(modules, cfg, tf.ModuleOverrides)...)
+	diags = append(diags, addModuleOverrides(modules, cfg, rc.ModuleOverrides)...)
 	eng.ConfigProviders = byConfig
 	eng.Overrides = overrides
 	eng.ModuleOverrides = modules
@@ -101,7 +101,7 @@ func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *conf
 
 // addModuleOverrides evaluates override_module blocks into m, keyed by
 // the module's path without instance keys.
-func addModuleOverrides(m map[string]cty.Value, overrides []*configs.TestModuleOverride) hcl.Diagnostics {
+func addModuleOverrides(m map[string]cty.Value, cfg *configs.Config, overrides []*configs.TestModuleOverride) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	ctx := &hcl.EvalContext{Functions: funcs.Functions(".", false)}
 	for _, o := range overrides {
@@ -114,6 +114,9 @@ func addModuleOverrides(m map[string]cty.Value, overrides []*configs.TestModuleO
 				Subject:  o.Target.SourceRange().Ptr(),
 			})
 			continue
+		}
+		if cfg.Descendant(mi.Module()) == nil {
+			diags = append(diags, missingOverrideTarget(o.Target))
 		}
 		v, vdiags := o.Outputs.Value(ctx)
 		diags = append(diags, vdiags...)
@@ -146,11 +149,17 @@ func staticValues(exprs map[string]hcl.Expression) (map[string]cty.Value, hcl.Di
 }
 
 // addOverrides evaluates override blocks into m, keyed by target address.
-// duringPlan is the default of their override_during.
-func addOverrides(m map[string]engine.Override, overrides []*configs.TestOverride, duringPlan bool) hcl.Diagnostics {
+// duringPlan is the default of their override_during. With cfg, a target
+// the configuration does not have is warned about, as terraform test does.
+func addOverrides(m map[string]engine.Override, cfg *configs.Config, overrides []*configs.TestOverride, duringPlan bool) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	ctx := &hcl.EvalContext{Functions: funcs.Functions(".", false)}
 	for _, o := range overrides {
+		if cfg != nil {
+			if addr, adiags := addrs.ParseAbsResourceInstance(o.Target); !adiags.HasErrors() && cfg.Resource(addr.Module.Module(), addr.Resource.Resource) == nil {
+				diags = append(diags, missingOverrideTarget(o.Target))
+			}
+		}
 		v, vdiags := o.Values.Value(ctx)
 		diags = append(diags, vdiags...)
 		if !vdiags.HasErrors() {
@@ -162,4 +171,15 @@ func addOverrides(m map[string]engine.Override, overrides []*configs.TestOverrid
 		}
 	}
 	return diags
+}
+
+// missingOverrideTarget warns about an override of something the
+// configuration under test does not have.
+func missingOverrideTarget(target hcl.Traversal) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  "Invalid override target",
+		Detail:   fmt.Sprintf("The override target %s does not exist within the configuration under test. This could indicate a typo in the target address or an unnecessary override.", addrs.TraversalString(target)),
+		Subject:  target.SourceRange().Ptr(),
+	}
 }

@@ -165,8 +165,9 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 		prior = entry.state
 	}
 	eng := fr.rn.NewEngine(cfg)
-	if mdiags := fr.applyMocks(ctx, eng, cfg, rc); mdiags.HasErrors() {
-		r.fail(Error, append(diags, mdiags...)...)
+	diags = append(diags, fr.applyMocks(ctx, eng, cfg, rc)...)
+	if diags.HasErrors() {
+		r.fail(Error, diags...)
 		return
 	}
 	plan, console, pdiags := eng.PlanWithConsole(ctx, prior, opts)
