@@ -349,6 +349,21 @@ func decodeOverride(b *hcl.Block) (*TestOverride, hcl.Diagnostics) {
 	return o, diags
 }
 
+// decodeKeyword decodes an argument that takes one of two keywords
+// written without quotes, such as command = plan; it returns "" after
+// reporting anything else.
+func decodeKeyword(a *hcl.Attribute, first, second string) (string, hcl.Diagnostics) {
+	if kw := hcl.ExprAsKeyword(a.Expr); kw == first || kw == second {
+		return kw, nil
+	}
+	return "", hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Invalid %q keyword", a.Name),
+		Detail:   fmt.Sprintf("The %q argument requires one of the following keywords without quotes: %s or %s.", a.Name, first, second),
+		Subject:  a.Expr.Range().Ptr(),
+	}}
+}
+
 // decodeOverrideBlock decodes an override_resource, override_data or
 // override_module block into the list of its kind.
 func decodeOverrideBlock(b *hcl.Block, resources *[]*TestOverride, modules *[]*TestModuleOverride) hcl.Diagnostics {
@@ -437,16 +452,10 @@ func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
 	content, cdiags := block.Body.Content(testRunSchema)
 	diags = append(diags, cdiags...)
 	if a, ok := content.Attributes["command"]; ok {
-		switch kw := hcl.ExprAsKeyword(a.Expr); kw {
-		case "apply", "plan":
+		kw, kdiags := decodeKeyword(a, "apply", "plan")
+		diags = append(diags, kdiags...)
+		if kw != "" {
 			r.Command = TestCommand(kw)
-		default:
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid \"command\" keyword",
-				Detail:   "The \"command\" argument requires one of the following keywords without quotes: apply or plan.",
-				Subject:  a.Expr.Range().Ptr(),
-			})
 		}
 	}
 	if a, ok := content.Attributes["providers"]; ok {
@@ -528,16 +537,10 @@ func (r *TestRun) decodePlanOptions(b *hcl.Block) hcl.Diagnostics {
 		{Name: "mode"}, {Name: "refresh"}, {Name: "replace"}, {Name: "target"},
 	}})
 	if a, ok := c.Attributes["mode"]; ok {
-		switch kw := hcl.ExprAsKeyword(a.Expr); kw {
-		case "normal", "refresh-only":
+		kw, kdiags := decodeKeyword(a, "normal", "refresh-only")
+		diags = append(diags, kdiags...)
+		if kw != "" {
 			r.Mode = kw
-		default:
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid \"mode\" keyword",
-				Detail:   "The \"mode\" argument requires one of the following keywords without quotes: normal or refresh-only.",
-				Subject:  a.Expr.Range().Ptr(),
-			})
 		}
 	}
 	if a, ok := c.Attributes["refresh"]; ok {

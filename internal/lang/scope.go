@@ -117,17 +117,14 @@ func (s *Scope) EvalExpr(expr hcl.Expression, wantType cty.Type) (cty.Value, hcl
 // references whose root is a key of extra take their value from it.
 func (s *Scope) EvalExprWith(expr hcl.Expression, wantType cty.Type, extra map[string]cty.Value) (cty.Value, hcl.Diagnostics) {
 	refs, diags := referencesWithout(expr, extra)
-	evalContext := func() (*hcl.EvalContext, hcl.Diagnostics) {
-		return s.evalContextWith(refs, extra)
-	}
-	ctx, cdiags := evalContext()
+	ctx, cdiags := s.evalContextWith(refs, extra)
 	diags = append(diags, cdiags...)
 	if diags.HasErrors() {
 		return cty.UnknownVal(wantType), diags
 	}
 	val, vdiags := expr.Value(ctx)
 	for s.resolveProviderFuncs(vdiags) {
-		ctx, _ = evalContext()
+		ctx, _ = s.evalContextWith(refs, extra)
 		val, vdiags = expr.Value(ctx)
 	}
 	diags = append(diags, s.providerFuncDiags(vdiags)...)
