@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/strata-dev/strata/internal/provbuild"
 )
 
 func main() {
@@ -96,7 +98,7 @@ func runSuite(s suite, bins []tool, repos, cache, outDir string) row {
 	r := row{suite: s, results: map[string]Results{}, took: map[string]time.Duration{}}
 	built := map[provider]string{}
 	for _, p := range s.Needs {
-		exe, err := buildProvider(cache, repos, p)
+		exe, err := provbuild.Build(cache, repos, p, logf)
 		if err != nil {
 			r.notRun = "not run: " + firstLine(err.Error())
 			r.err = err

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/strata-dev/strata/internal/provbuild"
 )
 
 // suite is a test suite written by others against Terraform, run here
@@ -37,36 +39,36 @@ var suites = []suite{
 		Name:    "terraform-exec",
 		Package: "./tfexec/internal/e2etest",
 		Needs: []provider{
-			{"null", "3.0.0"}, {"null", "3.1.0"}, {"null", "3.3.1"},
-			{"random", "3.1.3"}, {"random", "3.9.0"}, {"time", "0.14.0"},
+			{Name: "null", Version: "3.0.0"}, {Name: "null", Version: "3.1.0"}, {Name: "null", Version: "3.3.1"},
+			{Name: "random", Version: "3.1.3"}, {Name: "random", Version: "3.9.0"}, {Name: "time", Version: "0.14.0"},
 		},
 	},
 	{
 		Name: "null", Provider: "null", Tag: "v3.3.1", Package: "./internal/...",
-		Needs: []provider{{"null", "3.1.1"}},
+		Needs: []provider{{Name: "null", Version: "3.1.1"}},
 	},
 	{
 		Name: "random", Provider: "random", Tag: "v3.9.0", Package: "./internal/...",
-		Needs: []provider{{"random", "2.2.1"}, {"random", "3.1.3"}, {"random", "3.2.0"}, {"random", "3.3.2"}, {"random", "3.4.2"}},
+		Needs: []provider{{Name: "random", Version: "2.2.1"}, {Name: "random", Version: "3.1.3"}, {Name: "random", Version: "3.2.0"}, {Name: "random", Version: "3.3.2"}, {Name: "random", Version: "3.4.2"}},
 	},
 	{
 		Name: "local", Provider: "local", Tag: "v2.9.0", Package: "./internal/...",
-		Needs: []provider{{"local", "2.2.3"}},
+		Needs: []provider{{Name: "local", Version: "2.2.3"}},
 	},
 	{
 		Name: "time", Provider: "time", Tag: "v0.14.0", Package: "./internal/...",
-		Needs: []provider{{"time", "0.8.0"}},
+		Needs: []provider{{Name: "time", Version: "0.8.0"}},
 	},
 }
 
 // source fetches the suite's code into a new writable directory.
 func (s suite) source(repos string) (string, error) {
 	if s.Provider != "" {
-		repo, err := repoDir(repos, s.Provider)
+		repo, err := provbuild.RepoDir(repos, s.Provider)
 		if err != nil {
 			return "", err
 		}
-		return checkout(repo, s.Tag)
+		return provbuild.Checkout(repo, s.Tag)
 	}
 	// terraform-exec comes from the module proxy; the module cache is
 	// read-only, so the tests run on a copy.
@@ -150,7 +152,7 @@ func (s suite) mirrorFor(dir string, built map[provider]string, decoy string) (s
 		binaries[p] = built[p]
 	}
 	if s.Provider != "" {
-		binaries[provider{s.Provider, decoyVersion}] = decoy
+		binaries[provider{Name: s.Provider, Version: decoyVersion}] = decoy
 	}
-	return writeMirror(filepath.Join(dir, "mirror-"+s.Name), binaries)
+	return provbuild.WriteMirror(filepath.Join(dir, "mirror-"+s.Name), binaries)
 }

@@ -1,4 +1,4 @@
-package main
+package provbuild
 
 import (
 	"os"
@@ -18,10 +18,10 @@ func TestWriteMirrorTwice(t *testing.T) {
 	if err := os.WriteFile(bin, []byte("binary"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p := provider{"null", "3.1.0"}
+	p := Release{"null", "3.1.0"}
 	mirror := filepath.Join(dir, "mirror")
 	for i := 0; i < 2; i++ {
-		cfg, err := writeMirror(mirror, map[provider]string{p: bin})
+		cfg, err := WriteMirror(mirror, map[Release]string{p: bin})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -29,7 +29,7 @@ func TestWriteMirrorTwice(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, path := range []string{bin, filepath.Join(mirror, "registry.terraform.io/hashicorp/null/3.1.0", runtime.GOOS+"_"+runtime.GOARCH, p.exe())} {
+	for _, path := range []string{bin, filepath.Join(mirror, "registry.terraform.io/hashicorp/null/3.1.0", runtime.GOOS+"_"+runtime.GOARCH, p.Exe())} {
 		if got, _ := os.ReadFile(path); string(got) != "binary" {
 			t.Errorf("%s holds %q after two layouts", path, got)
 		}
