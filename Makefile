@@ -5,6 +5,7 @@ BIN     := bin/strata
 VERSION ?= 0.1.0
 DEMO    := examples/quickstart
 BENCH_N ?= 2000
+BENCH_WORKLOADS ?= data,null
 
 .PHONY: build demo test vet lint fmt-check bench compat clean
 
@@ -40,10 +41,12 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
-# Apply N chained terraform_data resources from empty, then a no-op plan,
-# with strata and (when on PATH) terraform; prints times and ratios.
+# Apply BENCH_N resources (comma-separated sizes) from empty, then a no-op
+# plan, for each workload (terraform_data; null_resource through the
+# hashicorp/null plugin built from COMPAT_REPOS), with strata and (when on
+# PATH) terraform and tofu; prints times, peak memory and ratios.
 bench: build
-	$(GO) run ./internal/bench -n $(BENCH_N) -strata $(BIN)
+	$(GO) run ./internal/bench -n $(BENCH_N) -workloads $(BENCH_WORKLOADS) -strata $(BIN) -repos $(COMPAT_REPOS) -cache $(COMPAT_CACHE)
 
 # Other people's test suites, written against Terraform, run against
 # strata and (when on PATH) terraform: terraform-exec's end-to-end tests

@@ -1,6 +1,18 @@
-// Command bench measures strata against Terraform on N chained
-// terraform_data resources: apply from an empty state, then a no-op plan.
-// Run it with `make bench` (BENCH_N sets N).
+// Command bench measures strata against Terraform (and OpenTofu when
+// `tofu` is on PATH) on generated configurations: an apply from an empty
+// state, then a no-op plan, each with its wall time and peak memory.
+// Run it with `make bench`; BENCH_N and BENCH_WORKLOADS choose the sizes
+// and workloads.
+//
+// Workloads:
+//
+//	data  terraform_data resources (built into every tool: no plugin)
+//	null  null_resource through the upstream hashicorp/null plugin, built
+//	      from its repository (see -repos); without the repository, the
+//	      repository's own protocol 5 test provider stands in
+//
+// Resources refer to each other in chains of -chain resources, so the
+// graph has depth without being one long line (-chain 0: one chain).
 package main
 
 import (
@@ -9,73 +21,141 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
 func main() {
-	n := flag.Int("n", 2000, "number of chained resources")
+	sizes := flag.String("n", "2000", "comma-separated numbers of resources")
+	workloads := flag.String("workloads", "data", "comma-separated workloads: data, null")
+	chain := flag.Int("chain", 10, "length of each chain of references (0: one chain)")
 	strata := flag.String("strata", "bin/strata", "path to the strata binary")
+	peerMax := flag.Int("peer-max", 10000, "largest size also run with terraform and tofu (they take minutes beyond)")
+	repos := flag.String("repos", "/work/.mirror", "directory holding the provider repositories (null workload)")
+	cache := flag.String("cache", "bin/compat-cache", "directory for provider builds, kept between runs")
 	flag.Parse()
+
 	bin, err := filepath.Abs(*strata)
 	if err != nil {
 		fail(err)
 	}
-	src := chainConfig(*n)
-	fmt.Printf("%d chained terraform_data resources\n\n", *n)
-	fmt.Printf("%-10s %12s %12s\n", "tool", "apply", "no-op plan")
-	sApply, sPlan := measure(bin, src)
-	fmt.Printf("%-10s %12s %12s\n", "strata", round(sApply), round(sPlan))
-	tf, err := exec.LookPath("terraform")
+	tools := []tool{{"strata", bin}}
+	for _, name := range []string{"terraform", "tofu"} {
+		if path, err := exec.LookPath(name); err == nil {
+			tools = append(tools, tool{name, path})
+		}
+	}
+	ns, err := parseSizes(*sizes)
 	if err != nil {
-		fmt.Println("\nterraform is not on PATH; skipping the comparison")
-		return
+		fail(err)
 	}
-	tApply, tPlan := measure(tf, src)
-	fmt.Printf("%-10s %12s %12s\n", "terraform", round(tApply), round(tPlan))
-	fmt.Printf("\nstrata is %.1fx faster to apply and %.1fx faster to plan\n",
-		tApply.Seconds()/sApply.Seconds(), tPlan.Seconds()/sPlan.Seconds())
+	if *cache, err = filepath.Abs(*cache); err != nil {
+		fail(err)
+	}
+
+	fmt.Printf("%-9s %9s  %-10s %10s %9s %11s %9s\n", "workload", "resources", "tool", "apply", "peak MB", "no-op plan", "peak MB")
+	var ratios []string
+	for _, name := range strings.Split(*workloads, ",") {
+		w, err := newWorkload(strings.TrimSpace(name), *repos, *cache)
+		if err != nil {
+			fail(err)
+		}
+		for _, n := range ns {
+			var base result
+			for i, t := range tools {
+				if i > 0 && n > *peerMax {
+					fmt.Printf("%-9s %9d  %-10s %10s\n", w.name, n, t.name, "(skipped: -peer-max)")
+					continue
+				}
+				r := measure(t, w, n, *chain)
+				fmt.Printf("%-9s %9d  %-10s %10s %9d %11s %9d\n", w.name, n, t.name,
+					round(r.apply.took), r.apply.peakMB(), round(r.plan.took), r.plan.peakMB())
+				if i == 0 {
+					base = r
+					continue
+				}
+				ratios = append(ratios, fmt.Sprintf("%s %d vs %s: apply %.1fx faster, %.1fx less memory; no-op plan %.1fx faster, %.1fx less memory",
+					w.name, n, t.name,
+					r.apply.took.Seconds()/base.apply.took.Seconds(), float64(r.apply.peakKB)/float64(base.apply.peakKB),
+					r.plan.took.Seconds()/base.plan.took.Seconds(), float64(r.plan.peakKB)/float64(base.plan.peakKB)))
+			}
+		}
+	}
+	if len(tools) == 1 {
+		fmt.Println("\nneither terraform nor tofu is on PATH; no comparison")
+	}
+	if len(ratios) > 0 {
+		fmt.Println("\nstrata against the others, same machine, same run:")
+		for _, r := range ratios {
+			fmt.Println("  " + r)
+		}
+	}
+	fmt.Println("\npeak MB is the largest resident set of the command or any provider plugin it started.")
 }
 
-// chainConfig returns a configuration of n terraform_data resources, each
-// taking the previous one's output as input.
-func chainConfig(n int) string {
-	var b strings.Builder
-	b.WriteString("resource \"terraform_data\" \"r0\" {\n  input = \"start\"\n}\n")
-	for i := 1; i < n; i++ {
-		fmt.Fprintf(&b, "resource \"terraform_data\" \"r%d\" {\n  input = terraform_data.r%d.output\n}\n", i, i-1)
-	}
-	return b.String()
+// tool is a CLI under measurement.
+type tool struct{ name, path string }
+
+// result is one tool's figures on one configuration.
+type result struct{ apply, plan run }
+
+// run is one command's wall time and peak resident set.
+type run struct {
+	took   time.Duration
+	peakKB int64
 }
 
-// measure runs init, apply and a no-op plan with tool in a fresh directory
-// and returns the apply and plan durations.
-func measure(tool, src string) (apply, plan time.Duration) {
+func (r run) peakMB() int64 { return (r.peakKB + 512) / 1024 }
+
+// measure runs init, apply and a no-op plan with t in a fresh directory.
+func measure(t tool, w workload, n, chain int) result {
 	dir, err := os.MkdirTemp("", "strata-bench-")
 	if err != nil {
 		fail(err)
 	}
 	defer os.RemoveAll(dir)
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(w.config(n, chain)), 0o644); err != nil {
 		fail(err)
 	}
-	run(dir, tool, "init", "-input=false")
-	apply = run(dir, tool, "apply", "-auto-approve", "-input=false", "-no-color")
-	plan = run(dir, tool, "plan", "-input=false", "-no-color", "-detailed-exitcode")
-	return apply, plan
+	env := append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE="+w.cliConfig)
+	execute(dir, t, env, "init", "-input=false")
+	return result{
+		apply: execute(dir, t, env, "apply", "-auto-approve", "-input=false", "-no-color"),
+		plan:  execute(dir, t, env, "plan", "-input=false", "-no-color", "-detailed-exitcode"),
+	}
 }
 
-func run(dir, tool string, args ...string) time.Duration {
-	cmd := exec.Command(tool, args...)
+// execute runs one command and fails the benchmark if it does not exit 0
+// (a no-op plan with -detailed-exitcode exits 2 when it finds changes).
+func execute(dir string, t tool, env []string, args ...string) run {
+	cmd := exec.Command(t.path, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+	cmd.Env = env
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
-	elapsed := time.Since(start)
+	took := time.Since(start)
 	if err != nil {
-		fail(fmt.Errorf("%s %s: %v\n%s", filepath.Base(tool), strings.Join(args, " "), err, tail(out)))
+		fail(fmt.Errorf("%s %s: %v\n%s", t.name, strings.Join(args, " "), err, tail(out)))
 	}
-	return elapsed
+	var peak int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		peak = ru.Maxrss // kilobytes on Linux; covers the children it waited for
+	}
+	return run{took: took, peakKB: peak}
+}
+
+func parseSizes(s string) ([]int, error) {
+	var ns []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("-n: %q is not a positive number of resources", f)
+		}
+		ns = append(ns, n)
+	}
+	return ns, nil
 }
 
 func tail(out []byte) string {

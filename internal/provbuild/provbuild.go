@@ -15,10 +15,20 @@ import (
 	"sort"
 )
 
-// Release is one release of an upstream hashicorp/NAME provider.
+// Release is one release of a provider: hashicorp/NAME upstream unless
+// Namespace says otherwise.
 type Release struct {
-	Name    string // "null": the repository is terraform-provider-null
-	Version string // "3.1.0": the tag is v3.1.0
+	Name      string // "null": the repository is terraform-provider-null
+	Version   string // "3.1.0": the tag is v3.1.0
+	Namespace string // "" is hashicorp
+}
+
+// namespace is the release's namespace in a mirror's layout.
+func (r Release) namespace() string {
+	if r.Namespace == "" {
+		return "hashicorp"
+	}
+	return r.Namespace
 }
 
 // Exe is the file name of the release's plugin binary.
@@ -99,7 +109,7 @@ func WriteMirror(dir string, binaries map[Release]string) (string, error) {
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].Exe() < keys[j].Exe() })
 	for _, r := range keys {
-		target := filepath.Join(dir, "registry.terraform.io", "hashicorp", r.Name, r.Version, platform)
+		target := filepath.Join(dir, "registry.terraform.io", r.namespace(), r.Name, r.Version, platform)
 		if err := os.MkdirAll(target, 0o755); err != nil {
 			return "", err
 		}
