@@ -233,11 +233,20 @@ func showPlanJSON(ctx context.Context, d *Deps, v *views.View, path string) erro
 		stamp = st.ModTime()
 	}
 	schemas, versions := jsonSchemaLookups(ctx, d)
-	data, err := jsonformat.Plan(c.Plan, cfg, schemas, jsonformat.PlanOptions{TerraformVersion: TerraformCompatVersion, Timestamp: stamp, SchemaVersion: versions})
+	data, err := jsonformat.Plan(c.Plan, cfg, schemas, jsonformat.PlanOptions{TerraformVersion: TerraformCompatVersion, Timestamp: planStamp(c.Plan, stamp), SchemaVersion: versions})
 	if err != nil {
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to marshal plan to json", Detail: err.Error()}})
 		return errReported
 	}
 	v.Raw(string(data) + "\n")
 	return nil
+}
+
+// planStamp is when the plan was made: recorded in the plan, or for plans
+// that do not record it, when the file was written.
+func planStamp(p *plans.Plan, written time.Time) time.Time {
+	if !p.Timestamp.IsZero() {
+		return p.Timestamp
+	}
+	return written
 }

@@ -70,6 +70,7 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 // newApplyWalk prepares the walk that applies plan.
 func (e *Engine) newApplyWalk(plan *plans.Plan) *applyWalk {
 	w := e.newWalker(plan.PriorState.DeepCopy(), false)
+	w.ev.base.PlanTimestamp = plan.Timestamp
 	w.ev.applying = true
 	w.destroying = plan.Mode == plans.DestroyMode
 	aw := &applyWalk{walker: w, plan: plan, byResource: map[string][]*plans.ResourceInstanceChange{}, planned: map[string]bool{}, inputs: map[string]InputValue{}}

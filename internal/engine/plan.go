@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -32,6 +33,9 @@ type PlanOpts struct {
 	// into for import blocks whose target is not configured
 	// (-generate-config-out); the caller writes it from the plan.
 	GenerateConfigOut string
+
+	// timestamp is the value of plantimestamp(): when planning started.
+	timestamp time.Time
 }
 
 // forceReplace reports whether -replace names the instance. As in
@@ -66,6 +70,7 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 // then the destroy plan from the refreshed state. With an empty state
 // there is nothing to refresh and the normal plan is skipped.
 func (e *Engine) destroyPlan(ctx context.Context, prevRun *states.State, opts PlanOpts) (*plans.Plan, hcl.Diagnostics) {
+	opts.timestamp = time.Now().UTC().Truncate(time.Second)
 	normal := opts
 	normal.Mode, normal.ForceReplace, normal.GenerateConfigOut = plans.NormalMode, nil, ""
 	refreshed, _, diags := e.plan(ctx, prevRun, normal)
@@ -89,6 +94,9 @@ func (e *Engine) destroyPlan(ctx context.Context, prevRun *states.State, opts Pl
 func (e *Engine) plan(ctx context.Context, prevRun *states.State, opts PlanOpts) (*plans.Plan, *walker, hcl.Diagnostics) {
 	if prevRun == nil {
 		prevRun = states.New()
+	}
+	if opts.timestamp.IsZero() {
+		opts.timestamp = time.Now().UTC().Truncate(time.Second)
 	}
 	// As in Terraform, missing required variables stop the plan before it
 	// starts.
@@ -119,6 +127,7 @@ func (e *Engine) plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 	working := prevRun.DeepCopy()
 	moved := applyMoves(e.Config, working)
 	w := e.newWalker(working, true)
+	w.ev.base.PlanTimestamp = opts.timestamp
 	w.destroying = opts.Mode == plans.DestroyMode
 	defer w.ps.closeAll(context.WithoutCancel(ctx))
 	pw := &planWalk{walker: w, opts: opts, inState: map[string][]addrs.AbsResource{}}
@@ -142,7 +151,7 @@ The -target option is not for routine use, and is provided only for exceptional 
 	if diags.HasErrors() {
 		return nil, nil, diags
 	}
-	plan := &plans.Plan{Mode: opts.Mode, Changes: &plans.Changes{}, PrevRunState: prevRun, VariableValues: map[string]cty.Value{}, SkipRefresh: opts.SkipRefresh, Targets: opts.Targets, ForceReplace: opts.ForceReplace}
+	plan := &plans.Plan{Mode: opts.Mode, Changes: &plans.Changes{}, PrevRunState: prevRun, VariableValues: map[string]cty.Value{}, SkipRefresh: opts.SkipRefresh, Targets: opts.Targets, ForceReplace: opts.ForceReplace, Timestamp: opts.timestamp}
 	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, w.closeWhenDone(cg.g, w.withModuleOverrides(pw.visit)))...))
 	diags = append(diags, w.closeEphemerals(context.WithoutCancel(ctx))...)
 

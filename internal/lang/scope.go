@@ -3,6 +3,7 @@ package lang
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
@@ -47,6 +48,9 @@ type Scope struct {
 	// PureOnly makes impure functions (timestamp, uuid) return unknown, for
 	// validation.
 	PureOnly bool
+	// PlanTimestamp, when set, is the value of plantimestamp(), known even
+	// when PureOnly is set.
+	PlanTimestamp time.Time
 	// Self is the value of `self`, set only where it is allowed
 	// (postconditions); cty.NilVal elsewhere.
 	Self cty.Value
@@ -61,7 +65,7 @@ type Scope struct {
 // WithKey returns a scope sharing s's data and functions, for one instance.
 func (s *Scope) WithKey(key InstanceKeyData) *Scope {
 	fs := s.Functions()
-	ret := &Scope{Data: s.Data, Key: key, BaseDir: s.BaseDir, PureOnly: s.PureOnly, Self: s.Self, funcs: fs, pf: s.pf}
+	ret := &Scope{Data: s.Data, Key: key, BaseDir: s.BaseDir, PureOnly: s.PureOnly, PlanTimestamp: s.PlanTimestamp, Self: s.Self, funcs: fs, pf: s.pf}
 	ret.funcsOnce.Do(func() {})
 	return ret
 }
@@ -100,7 +104,7 @@ func (s *Scope) WithSelf(v cty.Value) *Scope {
 // Functions returns the function table, built once per scope.
 func (s *Scope) Functions() map[string]function.Function {
 	s.funcsOnce.Do(func() {
-		s.funcs = funcs.Functions(s.BaseDir, s.PureOnly)
+		s.funcs = funcs.FunctionsAt(s.BaseDir, s.PureOnly, s.PlanTimestamp)
 		s.pf = &providerFuncs{}
 	})
 	return s.funcs

@@ -1,6 +1,8 @@
 package plans
 
 import (
+	"time"
+
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/addrs"
@@ -50,6 +52,9 @@ type Plan struct {
 	// (resources with conditions, outputs with preconditions, check
 	// blocks, validated variables) as far as planning could decide them.
 	Checks []*CheckResult
+	// Timestamp is when planning started: the value of plantimestamp(),
+	// the same again when the plan is applied.
+	Timestamp time.Time
 }
 
 // Changes holds every resource instance and output change of a plan.

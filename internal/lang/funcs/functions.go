@@ -63,7 +63,18 @@ var impureFunctions = []string{
 // "core::"-prefixed alias. The returned map is freshly allocated and may be
 // modified by the caller.
 func Functions(baseDir string, pure bool) map[string]function.Function {
-	planTime := time.Now().UTC()
+	return FunctionsAt(baseDir, pure, time.Time{})
+}
+
+// FunctionsAt is Functions for a plan or apply whose plantimestamp() is
+// planTime: known, even where pure makes the impure functions unknown, as
+// during plan. A zero planTime means there is no plan: plantimestamp() is
+// then unknown when pure, and the current time otherwise.
+func FunctionsAt(baseDir string, pure bool, planTime time.Time) map[string]function.Function {
+	planned := !planTime.IsZero()
+	if !planned {
+		planTime = time.Now().UTC()
+	}
 
 	fns := map[string]function.Function{
 		// Numeric functions.
@@ -215,7 +226,9 @@ func Functions(baseDir string, pure bool) map[string]function.Function {
 		for _, name := range impureFunctions {
 			fns[name] = unknownResultFunc(fns[name])
 		}
-		fns["plantimestamp"] = unknownResultFunc(fns["plantimestamp"])
+		if !planned {
+			fns["plantimestamp"] = unknownResultFunc(fns["plantimestamp"])
+		}
 	}
 
 	names := make([]string, 0, len(fns))

@@ -37,6 +37,9 @@ type planJSON struct {
 	Outputs            []outputChangeJSON   `json:"output_changes"`
 	Options            optionsJSON          `json:"options"`
 	Checks             []checkJSON          `json:"checks,omitempty"`
+	// Timestamp is when planning started (RFC 3339), the value of
+	// plantimestamp() when the plan is applied.
+	Timestamp string `json:"timestamp,omitempty"`
 }
 
 type optionsJSON struct {

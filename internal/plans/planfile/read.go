@@ -1,6 +1,8 @@
 package planfile
 
 import (
+	"time"
+
 	"archive/zip"
 	"bytes"
 	"crypto/sha256"
@@ -102,6 +104,11 @@ func decodePlan(pj *planJSON) (*plans.Plan, error) {
 		p.VariableValues[name] = v
 	}
 	p.ApplyTimeVariables = pj.ApplyTimeVariables
+	if pj.Timestamp != "" {
+		if p.Timestamp, err = time.Parse(time.RFC3339, pj.Timestamp); err != nil {
+			return nil, fmt.Errorf("invalid timestamp %q", pj.Timestamp)
+		}
+	}
 	var err2 error
 	if p.Changes.Resources, err2 = decodeResourceChanges(pj.Resources); err2 != nil {
 		return nil, err2

@@ -1,6 +1,8 @@
 package planfile
 
 import (
+	"time"
+
 	"archive/zip"
 	"bytes"
 	"crypto/sha256"
@@ -125,6 +127,9 @@ func encodePlan(p *plans.Plan) (*planJSON, error) {
 		pj.Outputs = append(pj.Outputs, outputChangeJSON{Name: o.Name, Action: actionName(o.Action), Before: before, After: after, Sensitive: o.Sensitive})
 	}
 	pj.Options.SkipRefresh = p.SkipRefresh
+	if !p.Timestamp.IsZero() {
+		pj.Timestamp = p.Timestamp.UTC().Format(time.RFC3339)
+	}
 	for _, t := range p.Targets {
 		pj.Options.Targets = append(pj.Options.Targets, t.String())
 	}
