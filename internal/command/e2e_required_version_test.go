@@ -1,6 +1,7 @@
 package command
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,5 +72,70 @@ module "ok" {
 				}
 			}
 		})
+	}
+}
+
+// TestE2ERequiredVersionNewer: a constraint that only newer Terraform 1.x
+// versions meet is a warning, in the root module and in a called one, and
+// init, validate and plan go on; a constraint that excludes the language
+// version strata implements by an upper bound, or asks for another major
+// version, fails as in Terraform (compared with it above).
+func TestE2ERequiredVersionNewer(t *testing.T) {
+	cases := []struct {
+		constraint string
+		fails      bool
+	}{
+		{">= 1.12", false},
+		{">= 1.12.0, < 2.0.0", false},
+		{"~> 1.13.0", false},
+		{"~> 1.14", false},
+		{"1.14.1", false},
+		{">= 1.12.0-beta1", false},
+		{">= 1.0", false},
+		{"< 1.0", true},
+		{"~> 1.5.0", true},
+		{">= 1.5, < 1.11", true},
+		{">= 2.0", true},
+		{"> 1.12, < 1.12.1, != 1.12.0", true},
+	}
+	for _, c := range cases {
+		for _, where := range []string{"root", "module"} {
+			t.Run(c.constraint+"/"+where, func(t *testing.T) {
+				t.Parallel()
+				dir := t.TempDir()
+				block := fmt.Sprintf("terraform {\n  required_version = %q\n}\n", c.constraint)
+				root := "resource \"terraform_data\" \"a\" {}\n"
+				if where == "root" {
+					root += block
+				} else {
+					root += "module \"m\" {\n  source = \"./m\"\n}\n"
+					if err := os.MkdirAll(filepath.Join(dir, "m"), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					writeFile(t, filepath.Join(dir, "m", "main.tf"), block)
+				}
+				writeFile(t, filepath.Join(dir, "main.tf"), root)
+				newer := c.constraint != ">= 1.0"
+				for _, cmd := range []string{"init", "validate", "plan"} {
+					r := strata(t, dir, cmd, "-no-color")
+					out := flat(r.stdout + r.stderr)
+					switch {
+					case c.fails:
+						if r.code != 1 || !strings.Contains(out, "Error: Unsupported Terraform Core version") {
+							t.Errorf("%s: exit %d, want the error:\n%s%s", cmd, r.code, r.stdout, r.stderr)
+						}
+					case r.code != 0:
+						t.Errorf("%s: exit %d:\n%s%s", cmd, r.code, r.stdout, r.stderr)
+					case newer != strings.Contains(out, "Warning: Newer Terraform version required"):
+						t.Errorf("%s: warning shown %v, want %v:\n%s%s", cmd, !newer, newer, r.stdout, r.stderr)
+					case newer && where == "module" && !strings.Contains(out, "Module module.m (from ./m) asks for Terraform version "+c.constraint):
+						t.Errorf("%s: the warning does not name the module call:\n%s%s", cmd, r.stdout, r.stderr)
+					}
+					if c.fails {
+						break
+					}
+				}
+			})
+		}
 	}
 }

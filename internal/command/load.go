@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
@@ -101,8 +102,16 @@ func rootOf(cfg *configs.Config) *configs.Module {
 const unsupportedVersion = "Unsupported Terraform Core version"
 
 // checkRequiredVersion checks the required_version constraints of the
-// module of c. As Terraform, it reports a child module's failure once per
+// module of c against TerraformCompatVersion, the language version strata
+// implements. As Terraform, it reports a child module's failure once per
 // call, naming the call and its source ("Module module.a (from ./m)").
+//
+// A constraint that only newer Terraform 1.x versions meet (">= 1.12",
+// "~> 1.13.0") is a warning: strata implements the language features of
+// later versions that it documents, and any syntax it does not implement
+// is an error where it is used. A constraint that no 1.x version from
+// TerraformCompatVersion on meets ("< 1.0", "~> 1.5.0", ">= 2.0") is an
+// error, as in Terraform.
 func checkRequiredVersion(c *configs.Config) hcl.Diagnostics {
 	current := version.Must(version.NewVersion(TerraformCompatVersion))
 	subject := "This configuration"
@@ -111,17 +120,69 @@ func checkRequiredVersion(c *configs.Config) hcl.Diagnostics {
 	}
 	var diags hcl.Diagnostics
 	for _, vc := range c.Module.RequiredVersions {
-		if !vc.Required.Check(current) {
+		if vc.Required.Check(current) {
+			continue
+		}
+		if newer := newerLanguageVersion(current, c.Module.RequiredVersions); newer != nil {
 			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  unsupportedVersion,
-				Detail: fmt.Sprintf("%s does not support Terraform version %s, the version of the language strata implements. To proceed, either choose another supported version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.",
-					subject, TerraformCompatVersion),
+				Severity: hcl.DiagWarning,
+				Summary:  newerVersionRequired,
+				Detail: fmt.Sprintf("%s asks for Terraform version %s, newer than %s, the version of the language strata implements. strata goes on, taking the constraint to be about the version number only: it implements the later language features its documentation lists, and reports any it does not as errors where they are used.",
+					subject, vc.Required, TerraformCompatVersion),
 				Subject: vc.DeclRange.Ptr(),
 			})
+			continue
 		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  unsupportedVersion,
+			Detail: fmt.Sprintf("%s does not support Terraform version %s, the version of the language strata implements. To proceed, either choose another supported version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.",
+				subject, TerraformCompatVersion),
+			Subject: vc.DeclRange.Ptr(),
+		})
 	}
 	return diags
+}
+
+const newerVersionRequired = "Newer Terraform version required"
+
+// newerLanguageVersion returns a Terraform 1.x version later than current
+// that meets every constraint of vcs, or nil when there is none. The
+// versions tried are every 1.MINOR.PATCH up to 1.99.99 from current on,
+// and the versions the constraints name, which covers every constraint
+// built from comparisons with release versions.
+func newerLanguageVersion(current *version.Version, vcs []configs.VersionConstraint) *version.Version {
+	meets := func(v *version.Version) bool {
+		for _, vc := range vcs {
+			if !vc.Required.Check(v) {
+				return false
+			}
+		}
+		return true
+	}
+	var named []*version.Version
+	for _, vc := range vcs {
+		for _, c := range vc.Required {
+			if v, err := version.NewVersion(strings.TrimLeft(c.String(), "<>=!~ ")); err == nil {
+				named = append(named, v)
+			}
+		}
+	}
+	for _, v := range named {
+		if v.GreaterThan(current) && v.Segments()[0] == 1 && meets(v) {
+			return v
+		}
+	}
+	minor := current.Segments()[1]
+	for m := minor; m < 100; m++ {
+		for p := 0; p < 100; p++ {
+			v := version.Must(version.NewVersion(fmt.Sprintf("1.%d.%d", m, p)))
+			if v.GreaterThan(current) && meets(v) {
+				return v
+			}
+		}
+	}
+	return nil
 }
 
 // checkRequiredVersions checks the required_version constraints of every
