@@ -7,7 +7,7 @@ DEMO    := examples/quickstart
 BENCH_N ?= 2000
 BENCH_WORKLOADS ?= data,null
 
-.PHONY: build demo test vet lint fmt-check bench compat clean
+.PHONY: build demo test vet lint fmt-check bench compat tf-fixtures clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) .
@@ -28,7 +28,7 @@ demo: build
 # detector on the engine and state packages.
 test: vet fmt-check lint
 	$(GO) test ./...
-	$(GO) test -race ./internal/engine/... ./internal/states/... ./internal/plans/...
+	$(GO) test -race ./internal/engine/... ./internal/states/... ./internal/plans/... ./internal/moduletest/...
 
 vet:
 	$(GO) vet ./...
@@ -58,6 +58,19 @@ COMPAT_CACHE  ?= bin/compat-cache
 COMPAT_FLAGS  ?=
 compat: build
 	$(GO) run ./internal/compat -strata $(BIN) -repos $(COMPAT_REPOS) -suites "$(COMPAT_SUITES)" -cache $(COMPAT_CACHE) $(COMPAT_FLAGS)
+
+# Terraform's own `terraform test` fixtures (internal/command/testdata/test
+# in Terraform's repository TF_REPO, a bare git directory, at the tag of the
+# terraform on PATH) run through terraform and strata with a stand-in for
+# Terraform's internal test provider; each fixture whose exit codes,
+# output, -json events or recovery files differ fails, and the last line
+# counts them. See TestE2ETerraformFixtures.
+TF_REPO ?= $(COMPAT_REPOS)/hashicorp+terraform/repo
+TF_REF  ?= v$(shell terraform version -json 2>/dev/null | sed -n 's/.*"terraform_version": *"\([^"]*\)".*/\1/p')
+tf-fixtures:
+	rm -rf bin/tf-fixtures && mkdir -p bin/tf-fixtures
+	git --git-dir=$(TF_REPO) archive $(TF_REF) internal/command/testdata/test | tar -x -C bin/tf-fixtures
+	STRATA_TF_FIXTURES=$(CURDIR)/bin/tf-fixtures/internal/command/testdata/test $(GO) test ./internal/command -run 'TestE2ETerraformFixtures$$' -count=1 -v -timeout 60m
 
 clean:
 	rm -rf bin

@@ -27,7 +27,9 @@ type testOptions struct {
 	testDir     string
 	verbose     bool
 	parallelism int
-	junitXML    string
+	// runParallelism bounds the run blocks of a file running at once.
+	runParallelism int
+	junitXML       string
 }
 
 func newTestCommand(d *Deps, runF func(*testOptions) error) *cobra.Command {
@@ -61,6 +63,7 @@ func newTestCommand(d *Deps, runF func(*testOptions) error) *cobra.Command {
 	fs.StringVar(&opts.junitXML, "junit-xml", "", "Also write the results to the given file as a JUnit XML report,\nfor CI systems that read one.")
 	fs.BoolVar(&opts.verbose, "verbose", false, "Print the plan or state of each run block as it runs.")
 	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent operations within each\nplan and apply. Defaults to 10.")
+	fs.IntVar(&opts.runParallelism, "run-parallelism", moduletest.DefaultRunParallelism, "Limit the number of run blocks of a file that run at the same\ntime (those with parallel = true). Defaults to 10.")
 	opts.vars.register(fs)
 	_ = fs.MarkHidden("input")
 	return cmd
@@ -130,11 +133,12 @@ func runTest(ctx context.Context, d *Deps, opts *testOptions) error {
 		NewEngine: func(c *configs.Config) *engine.Engine {
 			return newEngine(d, c, hooks.Nil{}, opts.parallelism)
 		},
-		Variables:    vars,
-		TestDir:      filepath.ToSlash(filepath.Clean(opts.testDir)),
-		TestDirVars:  testDirVars,
-		Reporter:     view,
-		SaveRecovery: saveTestRecovery,
+		Variables:      vars,
+		TestDir:        filepath.ToSlash(filepath.Clean(opts.testDir)),
+		TestDirVars:    testDirVars,
+		Reporter:       view,
+		RunParallelism: opts.runParallelism,
+		SaveRecovery:   saveTestRecovery,
 	}
 	runner.Run(ctx, files)
 	view.Summary(files)

@@ -20,8 +20,8 @@ import (
 // is lost.
 func (fr *fileRun) cleanup(ctx context.Context) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for i := len(fr.order) - 1; i >= 0; i-- {
-		entry := fr.states[fr.order[i]]
+	for i := len(fr.sh.order) - 1; i >= 0; i-- {
+		entry := fr.sh.states[fr.sh.order[i]]
 		if entry.state.Empty() || !hasManaged(entry.state) {
 			// Nothing to destroy: data sources only, as terraform test
 			// skips them too.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -50,12 +51,16 @@ type Runner struct {
 	TestDir     string
 	TestDirVars map[string]engine.InputValue
 	Reporter    Reporter
+	// RunParallelism bounds how many run blocks of a file run at the
+	// same time (DefaultRunParallelism when not positive).
+	RunParallelism int
 	// SaveRecovery keeps a state that cleanup could not destroy, so that
 	// nothing is lost; it returns where it wrote it.
 	SaveRecovery func(f *File, s *states.State) (string, error)
 
 	// schemas caches the real schemas of mocked providers.
 	schemas schemaCache
+	loadMu  sync.Mutex
 }
 
 // Run runs every file in order.
@@ -68,15 +73,32 @@ func (rn *Runner) Run(ctx context.Context, files []*File) {
 	}
 }
 
-// fileRun is the working set of one file: its states and its runs'
-// outputs.
-type fileRun struct {
-	rn     *Runner
-	f      *File
+// loadConfig loads a configuration; one at a time, since the parser
+// caches files.
+func (rn *Runner) loadConfig(dir string) (*configs.Config, hcl.Diagnostics) {
+	rn.loadMu.Lock()
+	defer rn.loadMu.Unlock()
+	return rn.LoadConfig(dir)
+}
+
+// fileState is what the runs of one file share: its states and its
+// finished runs' outputs. Parallel runs reach it at the same time.
+type fileState struct {
+	mu     sync.Mutex
 	states map[string]*stateEntry
 	// order lists state keys in the order they were first applied to.
 	order []string
 	// outputs are the finished runs' outputs, by run name.
+	outputs map[string]cty.Value
+}
+
+// fileRun is the working set of one run of a file.
+type fileRun struct {
+	rn *Runner
+	f  *File
+	sh *fileState
+	// outputs are the outputs of the earlier runs that have finished
+	// when this one starts: what run.NAME refers to.
 	outputs map[string]cty.Value
 }
 
@@ -96,24 +118,14 @@ type stateEntry struct {
 
 func (rn *Runner) runFile(ctx context.Context, f *File) {
 	rn.Reporter.FileStart(f)
-	fr := &fileRun{rn: rn, f: f, states: map[string]*stateEntry{}, outputs: map[string]cty.Value{}}
-	skip := false
-	for _, r := range f.Runs {
-		if skip || ctx.Err() != nil {
-			r.Status = Skip
-			rn.Reporter.RunDone(f, r)
-			continue
-		}
-		rn.Reporter.RunStart(f, r)
+	sh := &fileState{states: map[string]*stateEntry{}, outputs: map[string]cty.Value{}}
+	fr := &fileRun{rn: rn, f: f, sh: sh}
+	fr.schedule(ctx, rn.RunParallelism, func(i int, r *Run) {
+		sub := &fileRun{rn: rn, f: f, sh: sh, outputs: sh.outputsBefore(f, i)}
 		r.Start = time.Now()
-		fr.run(ctx, r)
+		sub.run(ctx, r)
 		r.Elapsed = time.Since(r.Start)
-		f.Status = f.Status.merge(r.Status)
-		rn.Reporter.RunDone(f, r)
-		// As in terraform test, an error ends the file: later runs may
-		// depend on what this one should have made.
-		skip = r.Status == Error
-	}
+	})
 	rn.Reporter.Teardown(f)
 	diags := fr.cleanup(context.WithoutCancel(ctx))
 	if diags.HasErrors() {
@@ -125,10 +137,36 @@ func (rn *Runner) runFile(ctx context.Context, f *File) {
 	rn.Reporter.FileDone(f, diags)
 }
 
+// outputsBefore returns the outputs of the finished runs that come before
+// run i in f: a run sees only those, however the runs were scheduled.
+func (sh *fileState) outputsBefore(f *File, i int) map[string]cty.Value {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	out := map[string]cty.Value{}
+	for _, r := range f.Runs[:i] {
+		if v, ok := sh.outputs[r.Config.Name]; ok {
+			out[r.Config.Name] = v
+		}
+	}
+	return out
+}
+
+func (sh *fileState) setOutputs(run string, v cty.Value) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	sh.outputs[run] = v
+}
+
+func (sh *fileState) state(key string) *stateEntry {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return sh.states[key]
+}
+
 // run executes one run block and sets its status.
 func (fr *fileRun) run(ctx context.Context, r *Run) {
 	rc := r.Config
-	dir, key := fr.rn.Dir, rc.StateKey
+	dir, key := fr.rn.Dir, stateKey(rc)
 	if rc.Module != nil {
 		var ok bool
 		if dir, ok = fr.moduleDir(rc); !ok {
@@ -140,11 +178,8 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 			})
 			return
 		}
-		if key == "" {
-			key = rc.Module.Source
-		}
 	}
-	cfg, diags := fr.rn.LoadConfig(dir)
+	cfg, diags := fr.rn.loadConfig(dir)
 	diags = append(diags, invalidExpectations(rc)...)
 	if diags.HasErrors() {
 		r.fail(Error, diags...)
@@ -159,7 +194,7 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 		r.fail(Error, diags...)
 		return
 	}
-	entry := fr.states[key]
+	entry := fr.sh.state(key)
 	var prior *states.State
 	if entry != nil {
 		prior = entry.state
@@ -207,7 +242,7 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 	if rc.Command == configs.TestCommandApply {
 		newState, adiags := eng.Apply(ctx, plan)
 		if newState != nil {
-			fr.keep(key, &stateEntry{state: newState, cfg: cfg, vars: vars, run: r, providers: eng.ConfigProviders, overrides: eng.Overrides, modules: eng.ModuleOverrides})
+			fr.sh.keep(key, &stateEntry{state: newState, cfg: cfg, vars: vars, run: r, providers: eng.ConfigProviders, overrides: eng.Overrides, modules: eng.ModuleOverrides})
 			r.State = newState
 		}
 		kept, expected = sortFailures(rc, adiags, hit)
@@ -232,7 +267,7 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 		outputs = stateOutputs(newState)
 	}
 	outputs = withNullOutputs(outputs, cfg)
-	fr.outputs[rc.Name] = outputs
+	fr.sh.setOutputs(rc.Name, outputs)
 	diags = append(diags, missingFailures(rc, hit)...)
 	diags = append(diags, fr.asserts(r, console, outputs, cfg, undeclared)...)
 	r.Diagnostics = diags
@@ -275,16 +310,23 @@ func (fr *fileRun) moduleDir(rc *configs.TestRun) (string, bool) {
 }
 
 // keep records the state an apply run left. The states are destroyed in
-// the reverse order of the runs that last applied to them.
-func (fr *fileRun) keep(key string, e *stateEntry) {
-	for i, k := range fr.order {
+// the reverse order of the runs that last applied to them (in the file,
+// whatever order parallel runs finished in).
+func (sh *fileState) keep(key string, e *stateEntry) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	for i, k := range sh.order {
 		if k == key {
-			fr.order = append(fr.order[:i], fr.order[i+1:]...)
+			sh.order = append(sh.order[:i], sh.order[i+1:]...)
 			break
 		}
 	}
-	fr.order = append(fr.order, key)
-	fr.states[key] = e
+	at := len(sh.order)
+	for at > 0 && sh.states[sh.order[at-1]].run.index > e.run.index {
+		at--
+	}
+	sh.order = append(sh.order[:at], append([]string{key}, sh.order[at:]...)...)
+	sh.states[key] = e
 }
 
 // fail ends a run with status s and diags.

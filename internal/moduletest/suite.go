@@ -40,6 +40,8 @@ type Run struct {
 
 	// failedAssert is set when an assertion was false.
 	failedAssert bool
+	// index is the run's position in its file.
+	index int
 }
 
 // Counts tallies runs by status across files.
@@ -127,8 +129,8 @@ func Load(p *configs.Parser, dir string, paths []string) ([]*File, hcl.Diagnosti
 			f.Status = Error
 			f.Config = nil
 		} else {
-			for _, rc := range tf.Runs {
-				f.Runs = append(f.Runs, &Run{Config: rc})
+			for i, rc := range tf.Runs {
+				f.Runs = append(f.Runs, &Run{Config: rc, index: i})
 			}
 		}
 		files = append(files, f)

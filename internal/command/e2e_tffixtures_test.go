@@ -1,0 +1,185 @@
+package command
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// tfFixtureArgs are the arguments and environment Terraform's own tests
+// give the fixtures that need some (internal/command/test_test.go).
+var tfFixtureArgs = map[string]struct {
+	args, env []string
+}{
+	"simple_pass_nested_alternate": {args: []string{"-test-directory", "other"}},
+	"simple_pass_very_nested":      {args: []string{"-test-directory", "tests/subdir"}},
+	"variable_references":          {args: []string{`-var=global="triple"`}},
+	"variables_types":              {args: []string{"-var=number_input=0", "-var=string_input=Hello, world!", `-var=list_input=["Hello","world"]`}},
+	"env-vars":                     {env: []string{"TF_VAR_input=foo"}},
+	"env-vars-in-module":           {env: []string{"TF_VAR_input=foo"}},
+}
+
+var (
+	tftestOnce   sync.Once
+	tftestMirror string
+	tftestErr    error
+)
+
+// tftestProviderMirror builds the stand-in for Terraform's internal test
+// provider (hashicorp/test, testdata/providers/tftest) into a filesystem
+// mirror both tools install from.
+func tftestProviderMirror(t *testing.T) string {
+	t.Helper()
+	tftestOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "strata-tftest-mirror-")
+		if err != nil {
+			tftestErr = err
+			return
+		}
+		target := filepath.Join(dir, "registry.terraform.io", "hashicorp", "test", "1.0.0", runtime.GOOS+"_"+runtime.GOARCH)
+		if err := os.MkdirAll(target, 0o755); err != nil {
+			tftestErr = err
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", filepath.Join(target, "terraform-provider-test_v1.0.0"), "./tftest")
+		cmd.Dir = filepath.Join("..", "providers", "plugin", "testdata", "providers")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			tftestErr = fmt.Errorf("building the tftest provider: %v\n%s", err, out)
+			return
+		}
+		tftestMirror = dir
+	})
+	if tftestErr != nil {
+		t.Fatal(tftestErr)
+	}
+	return tftestMirror
+}
+
+// fixtureResult is what a tool did with one fixture.
+type fixtureResult struct {
+	initCode       int
+	human, json    result
+	events         []string
+	recoveryStates []string
+}
+
+// runTFFixture copies fixture src to a temporary directory, initialises it
+// from mirror and runs test (human, then -json) with bin.
+func runTFFixture(t *testing.T, bin, src, mirror string) fixtureResult {
+	t.Helper()
+	name := filepath.Base(src)
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	extra := tfFixtureArgs[name]
+	run := func(args ...string) result {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
+		// Each command gets an empty store of objects, as Terraform's
+		// tests give each case a new in-process provider.
+		store, _ := os.MkdirTemp(t.TempDir(), "store-")
+		cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null", "TFTEST_STORE_DIR="+store)
+		cmd.Env = append(cmd.Env, extra.env...)
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("running %s: %v", bin, err)
+		}
+		return result{stdout: out.String(), stderr: errb.String(), code: code}
+	}
+	var res fixtureResult
+	res.initCode = run("init", "-no-color", "-plugin-dir="+mirror).code
+	res.human = run(append([]string{"test", "-no-color"}, extra.args...)...)
+	res.json = run(append([]string{"test", "-json"}, extra.args...)...)
+	res.events = testEvents(t, res.json.stdout)
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "errored_test") {
+			res.recoveryStates = append(res.recoveryStates, e.Name())
+		}
+	}
+	return res
+}
+
+// normalizeFixtureOutput makes the two tools' output comparable: the
+// product name and what changes from run to run (ids, times).
+func normalizeFixtureOutput(s string) string {
+	s = strings.ReplaceAll(s, "Terraform", "strata")
+	s = strings.ReplaceAll(s, "terraform", "strata")
+	return uuidRe.ReplaceAllString(s, "<uuid>")
+}
+
+// TestE2ETerraformFixtures runs every one of Terraform's own `terraform
+// test` fixtures (internal/command/testdata/test in Terraform's repository,
+// at the release installed) through terraform and strata, with the
+// stand-in test provider, and compares the exit codes, the human output,
+// the -json events and the recovery state files. It needs terraform on
+// PATH and STRATA_TF_FIXTURES naming the fixtures' directory; `make
+// tf-fixtures` extracts them and runs it.
+func TestE2ETerraformFixtures(t *testing.T) {
+	root := os.Getenv("STRATA_TF_FIXTURES")
+	if root == "" {
+		t.Skip("STRATA_TF_FIXTURES is not set (make tf-fixtures sets it)")
+	}
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not installed")
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mirror := tftestProviderMirror(t)
+	var mu sync.Mutex
+	var same, differ []string
+	t.Cleanup(func() {
+		sort.Strings(differ)
+		t.Logf("%d of %d fixtures give the same results; differ: %s", len(same), len(same)+len(differ), strings.Join(differ, ", "))
+	})
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		name := e.Name()
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			src := filepath.Join(root, name)
+			want := runTFFixture(t, tf, src, mirror)
+			got := runTFFixture(t, strataBin, src, mirror)
+			ok := true
+			check := func(what string, w, g any) {
+				if diff := cmp.Diff(w, g); diff != "" {
+					ok = false
+					t.Errorf("%s (-terraform +strata):\n%s", what, diff)
+				}
+			}
+			check("init exit code", want.initCode, got.initCode)
+			check("test exit code", want.human.code, got.human.code)
+			check("test -json exit code", want.json.code, got.json.code)
+			check("stdout", normalizeFixtureOutput(want.human.stdout), normalizeFixtureOutput(got.human.stdout))
+			check("stderr", normalizeFixtureOutput(want.human.stderr), normalizeFixtureOutput(got.human.stderr))
+			check("-json events", want.events, got.events)
+			check("recovery state files", want.recoveryStates, got.recoveryStates)
+			mu.Lock()
+			defer mu.Unlock()
+			if ok {
+				same = append(same, name)
+			} else {
+				differ = append(differ, name)
+			}
+		})
+	}
+}
