@@ -23,7 +23,12 @@ type Import struct {
 	ToModuleKeys []hcl.Expression
 	ForEach      hcl.Expression
 	ID           hcl.Expression
-	DeclRange    hcl.Range
+	// Provider is the provider argument, for a target whose configuration
+	// is generated; nil when absent.
+	Provider *ProviderRef
+	// ProviderRange is the range of the provider argument.
+	ProviderRange hcl.Range
+	DeclRange     hcl.Range
 }
 
 var importSchema = &hcl.BodySchema{
@@ -63,15 +68,40 @@ func decodeImport(block *hcl.Block) (*Import, hcl.Diagnostics) {
 	}
 	im.ToKey, im.ToModuleKeys = toKey, moduleKeys
 	im.To = to
-	if _, ok := content.Attributes["provider"]; ok {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Unsupported argument",
-			Detail:   "The provider argument of import blocks is not supported yet; the resource's own provider is used.",
-			Subject:  content.Attributes["provider"].NameRange.Ptr(),
-		})
+	if attr, ok := content.Attributes["provider"]; ok {
+		ref, pdiags := decodeProviderRef(attr.Expr)
+		diags = append(diags, pdiags...)
+		im.Provider, im.ProviderRange = ref, attr.Range
 	}
 	return im, diags
+}
+
+// checkImportProviders reports import blocks whose provider argument is
+// not for generating configuration, as Terraform does: their target is in
+// a module, or it is configured without naming the same provider
+// configuration. It runs once every file is loaded.
+func (m *Module) checkImportProviders() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, im := range m.Imports {
+		if im.Provider == nil {
+			continue
+		}
+		var advice string
+		if !im.To.Module.IsRoot() {
+			advice = "Use the providers argument within the module block to configure providers for all resources within a module, including imported resources."
+		} else if r, ok := m.ManagedResources[im.To.Resource.Resource.String()]; ok && (r.ProviderRef == nil || r.ProviderRef.String() != im.Provider.String()) {
+			advice = "Use the provider argument in the target resource block to configure the provider for a resource with explicit provider configuration."
+		}
+		if advice != "" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid import provider argument",
+				Detail:   "The provider argument can only be specified in import blocks that will generate configuration.\n\n" + advice,
+				Subject:  im.ProviderRange.Ptr(),
+			})
+		}
+	}
+	return diags
 }
 
 // addrPart is one step of an address written as an expression: a name, or

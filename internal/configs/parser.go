@@ -138,5 +138,6 @@ func (p *Parser) LoadModuleFromSources(dir string, sources map[string][]byte) (*
 		}
 	}
 	diags = append(diags, mod.checkRemoved()...)
+	diags = append(diags, mod.checkImportProviders()...)
 	return mod, diags
 }

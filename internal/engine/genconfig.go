@@ -34,7 +34,7 @@ func addGeneratedResources(cfg *configs.Config) hcl.Diagnostics {
 		r := im.To.Resource.Resource
 		cfg.Module.ManagedResources[r.String()] = &configs.Resource{
 			Mode: r.Mode, Type: r.Type, Name: r.Name, Config: hcl.EmptyBody(),
-			Managed: &configs.ManagedLifecycle{}, Generated: true,
+			Managed: &configs.ManagedLifecycle{}, Generated: true, ProviderRef: im.Provider,
 			DeclRange: im.DeclRange, TypeRange: im.DeclRange,
 		}
 	}
@@ -53,14 +53,20 @@ func (pw *planWalk) generateResourceConfig(n *resourceNode, rt *resourceType, ad
 	if err != nil {
 		return "", errorDiags("Failed to generate configuration", err, n.cfg.DeclRange.Ptr())
 	}
-	src := genconfig.Resource(n.addr.Resource, rt.schema, markSchemaSensitive(v, rt.schema))
+	provider := ""
+	if n.cfg.ProviderRef != nil {
+		provider = n.cfg.ProviderRef.String()
+	}
+	src := genconfig.Resource(n.addr.Resource, provider, rt.schema, markSchemaSensitive(v, rt.schema))
 	f, diags := hclsyntax.ParseConfig([]byte(src), pw.opts.GenerateConfigOut, hcl.InitialPos)
 	if diags.HasErrors() {
 		return "", diags
 	}
 	content, _ := f.Body.Content(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "resource", LabelNames: []string{"type", "name"}}}})
 	if len(content.Blocks) == 1 {
-		n.cfg.Config = content.Blocks[0].Body
+		// The provider argument is a meta-argument, not the type's.
+		_, body, _ := content.Blocks[0].Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "provider"}}})
+		n.cfg.Config = body
 	}
 	return src, nil
 }

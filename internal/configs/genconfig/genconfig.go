@@ -34,9 +34,15 @@ func File(blocks, ids []string) []byte {
 // has none. Computed-only and write-only attributes are left out, and a
 // sensitive value is written as null with a comment, never in clear.
 // The block has no trailing newline, as plan documents record it.
-func Resource(addr addrs.Resource, schema *configschema.Block, v cty.Value) string {
+//
+// provider, when not empty, is written first as the provider argument
+// (NAME or NAME.ALIAS), as for an import block's provider.
+func Resource(addr addrs.Resource, provider string, schema *configschema.Block, v cty.Value) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "resource %q %q {\n", addr.Type, addr.Name)
+	if provider != "" {
+		fmt.Fprintf(&b, "  provider = %s\n", provider)
+	}
 	writeBody(&b, schema, v, 1)
 	b.WriteString("}\n")
 	return strings.TrimSuffix(string(hclwrite.Format([]byte(b.String()))), "\n")

@@ -93,7 +93,7 @@ func TestResource(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			got := Resource(addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "thing", Name: "a"}, schema, tc.v)
+			got := Resource(addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "thing", Name: "a"}, "", schema, tc.v)
 			if got != tc.want {
 				t.Fatalf("got:\n%s\nwant:\n%s", got, tc.want)
 			}
