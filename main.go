@@ -22,5 +22,8 @@ func main() {
 	signal.Ignore(syscall.SIGPIPE)
 	interrupts := make(chan os.Signal, 2)
 	signal.Notify(interrupts, os.Interrupt, syscall.SIGTERM)
-	os.Exit(command.Run(os.Args[1:], command.DefaultDeps(version, interrupts)))
+	stopProfiles := startProfiles()
+	code := command.Run(os.Args[1:], command.DefaultDeps(version, interrupts))
+	stopProfiles()
+	os.Exit(code)
 }

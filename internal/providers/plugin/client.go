@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -134,7 +133,7 @@ func NewClient(path string, opts ...Option) (providers.Interface, error) {
 	p, err := connect(o.name, logFile, tail, &plugin.ClientConfig{
 		HandshakeConfig:  Handshake,
 		VersionedPlugins: versioned,
-		Cmd:              exec.Command(path),
+		Cmd:              pluginCommand(path, o.getenv),
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		Managed:          true,
 		AutoMTLS:         true,
