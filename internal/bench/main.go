@@ -16,6 +16,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
@@ -55,7 +56,7 @@ func main() {
 		fail(err)
 	}
 
-	fmt.Printf("%-9s %9s  %-10s %10s %9s %11s %9s\n", "workload", "resources", "tool", "apply", "peak MB", "no-op plan", "peak MB")
+	fmt.Printf("%-9s %9s  %-10s %10s %11s %11s %11s\n", "workload", "resources", "tool", "apply", "peak MB", "no-op plan", "peak MB")
 	var ratios []string
 	for _, name := range strings.Split(*workloads, ",") {
 		w, err := newWorkload(strings.TrimSpace(name), *repos, *cache)
@@ -70,16 +71,16 @@ func main() {
 					continue
 				}
 				r := measure(t, w, n, *chain)
-				fmt.Printf("%-9s %9d  %-10s %10s %9d %11s %9d\n", w.name, n, t.name,
-					round(r.apply.took), r.apply.peakMB(), round(r.plan.took), r.plan.peakMB())
+				fmt.Printf("%-9s %9d  %-10s %10s %11s %11s %11s\n", w.name, n, t.name,
+					round(r.apply.took), r.apply.memory(), round(r.plan.took), r.plan.memory())
 				if i == 0 {
 					base = r
 					continue
 				}
 				ratios = append(ratios, fmt.Sprintf("%s %d vs %s: apply %.1fx faster, %.1fx less memory; no-op plan %.1fx faster, %.1fx less memory",
 					w.name, n, t.name,
-					r.apply.took.Seconds()/base.apply.took.Seconds(), float64(r.apply.peakKB)/float64(base.apply.peakKB),
-					r.plan.took.Seconds()/base.plan.took.Seconds(), float64(r.plan.peakKB)/float64(base.plan.peakKB)))
+					r.apply.took.Seconds()/base.apply.took.Seconds(), float64(r.apply.ownKB)/float64(base.apply.ownKB),
+					r.plan.took.Seconds()/base.plan.took.Seconds(), float64(r.plan.ownKB)/float64(base.plan.ownKB)))
 			}
 		}
 	}
@@ -92,7 +93,7 @@ func main() {
 			fmt.Println("  " + r)
 		}
 	}
-	fmt.Println("\npeak MB is the largest resident set of the command or any provider plugin it started.")
+	fmt.Println("\npeak MB: the command's own peak resident set; in parentheses, a provider plugin's when larger.")
 }
 
 // tool is a CLI under measurement.
@@ -101,13 +102,23 @@ type tool struct{ name, path string }
 // result is one tool's figures on one configuration.
 type result struct{ apply, plan run }
 
-// run is one command's wall time and peak resident set.
+// run is one command's wall time and peak resident sets: its own, and
+// the largest of it and the plugins it started.
 type run struct {
 	took   time.Duration
+	ownKB  int64
 	peakKB int64
 }
 
-func (r run) peakMB() int64 { return (r.peakKB + 512) / 1024 }
+func mb(kb int64) int64 { return (kb + 512) / 1024 }
+
+// memory renders the CLI's own peak, and the plugins' when larger.
+func (r run) memory() string {
+	if r.peakKB > r.ownKB+1024 {
+		return fmt.Sprintf("%d (%d)", mb(r.ownKB), mb(r.peakKB))
+	}
+	return fmt.Sprint(mb(r.ownKB))
+}
 
 // measure runs init, apply and a no-op plan with t in a fresh directory.
 func measure(t tool, w workload, n, chain int) result {
@@ -133,17 +144,56 @@ func execute(dir string, t tool, env []string, args ...string) run {
 	cmd := exec.Command(t.path, args...)
 	cmd.Dir = dir
 	cmd.Env = env
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
-	out, err := cmd.CombinedOutput()
+	if err := cmd.Start(); err != nil {
+		fail(err)
+	}
+	done := make(chan struct{})
+	own := make(chan int64, 1)
+	go func() { own <- watchHighWater(cmd.Process.Pid, done) }()
+	err := cmd.Wait()
 	took := time.Since(start)
+	close(done)
 	if err != nil {
-		fail(fmt.Errorf("%s %s: %v\n%s", t.name, strings.Join(args, " "), err, tail(out)))
+		fail(fmt.Errorf("%s %s: %v\n%s", t.name, strings.Join(args, " "), err, tail(out.Bytes())))
 	}
-	var peak int64
+	r := run{took: took, ownKB: <-own}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		peak = ru.Maxrss // kilobytes on Linux; covers the children it waited for
+		r.peakKB = ru.Maxrss // kilobytes on Linux; the largest of it and the children it waited for
 	}
-	return run{took: took, peakKB: peak}
+	if r.ownKB > r.peakKB {
+		r.peakKB = r.ownKB
+	}
+	return r
+}
+
+// watchHighWater samples the resident-set high-water mark of process pid
+// (VmHWM, which only grows) from /proc until done is closed, and returns
+// the last value read: the CLI's own peak, without its plugins. 0 where
+// there is no /proc.
+func watchHighWater(pid int, done <-chan struct{}) int64 {
+	path := fmt.Sprintf("/proc/%d/status", pid)
+	var last int64
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if b, err := os.ReadFile(path); err == nil {
+			for _, line := range strings.Split(string(b), "\n") {
+				if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+					if kb, err := strconv.ParseInt(f[1], 10, 64); err == nil && kb > last {
+						last = kb
+					}
+				}
+			}
+		}
+		select {
+		case <-done:
+			return last
+		case <-tick.C:
+		}
+	}
 }
 
 func parseSizes(s string) ([]int, error) {

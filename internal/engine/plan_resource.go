@@ -688,6 +688,13 @@ func (w *walker) evalResourceConfig(ctx context.Context, n *resourceNode, rt *re
 	unmarked, _ := config.UnmarkDeep()
 	diags = append(diags, deprecationWarnings(rt.schema, unmarked, n.cfg.Config)...)
 	var pd providers.Diagnostics
+	// Validation is a provider call like any other: bounded by the
+	// parallelism, or every instance whose configuration is ready sends
+	// it at once (a thousand concurrent requests in the plugin).
+	if err := w.acquire(ctx); err != nil {
+		return config, append(diags, cancelledDiag())
+	}
+	defer w.release()
 	switch n.addr.Resource.Mode {
 	case addrs.EphemeralResourceMode:
 		pd = validateEphemeralConfig(ctx, rt, unmarked)
