@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/strata-dev/strata/internal/addrs"
@@ -190,7 +191,27 @@ func resolveModuleDir(parent *Config, call *ModuleCall, p addrs.Module, mf *Modu
 		}
 		return joinModuleDir(parent.Module.SourceDir, call.Source), nil
 	}
-	if rec, ok := mf.Record(ManifestKey(p)); ok && rec.Source == call.Source {
+	if rec, ok := mf.Record(ManifestKey(p)); ok {
+		if rec.Source != NormalizeModuleSource(call.Source) {
+			return "", hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Module source has changed",
+				Detail:   "The source address was changed since this module was installed. Run \"strata init\" to install all modules required by this configuration.",
+				Subject:  call.SourceRange.Ptr(),
+			}}
+		}
+		if call.Version != "" && rec.Version != "" {
+			c, cerr := version.NewConstraint(call.Version)
+			v, verr := version.NewVersion(rec.Version)
+			if cerr == nil && verr == nil && !c.Check(v) {
+				return "", hcl.Diagnostics{{
+					Severity: hcl.DiagError,
+					Summary:  "Module version requirements have changed",
+					Detail:   fmt.Sprintf("The version requirements have changed since this module was installed and the installed version (%s) is no longer acceptable. Run \"strata init\" to install all modules required by this configuration.", rec.Version),
+					Subject:  call.SourceRange.Ptr(),
+				}}
+			}
+		}
 		return rec.Dir, nil
 	}
 	return "", hcl.Diagnostics{{

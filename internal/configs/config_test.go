@@ -130,7 +130,50 @@ variable "v" {
 	// A source changed since init is not the installed module.
 	files[".terraform/modules/modules.json"] = strings.Replace(files[".terraform/modules/modules.json"], "ref=v1", "ref=v0", 1)
 	_, diags = loadConfigSrc(t, files)
-	assertDiags(t, diags, []diag{errDiag("Module not installed", "main.tf:2,1-2,16")})
+	assertDiags(t, diags, []diag{errDiag("Module source has changed", "main.tf:3,12-3,53")})
+}
+
+// TestLoadConfig_installedRegistryModule: the manifest records a registry
+// module under its full address and the version installed, as terraform
+// init writes it; the configuration's short address matches it, and a
+// version constraint the installed version no longer meets is reported as
+// Terraform reports it.
+func TestLoadConfig_installedRegistryModule(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"main.tf": `
+module "reg" {
+  source  = "acme/thing/null//sub"
+  version = "~> 1.0"
+}
+module "abs" {
+  source = "/srv/modules/abs"
+}
+`,
+		".terraform/modules/reg/sub/main.tf": `variable "v" {
+  default = 1
+}
+`,
+		".terraform/modules/abs/main.tf": `variable "w" {
+  default = 1
+}
+`,
+		".terraform/modules/modules.json": `{"Modules":[{"Key":"","Source":"","Dir":"."},` +
+			`{"Key":"abs","Source":"file:///srv/modules/abs","Dir":".terraform/modules/abs"},` +
+			`{"Key":"reg","Source":"registry.terraform.io/acme/thing/null//sub","Version":"1.2.0","Dir":".terraform/modules/reg/sub"}]}`,
+	}
+	cfg, diags := loadConfigSrc(t, files)
+	assertDiags(t, diags, nil)
+	if r := cfg.Children["reg"]; r == nil || r.Module.Variables["v"] == nil {
+		t.Fatalf("registry module not loaded: %#v", r)
+	}
+	if r := cfg.Children["abs"]; r == nil || r.Module.Variables["w"] == nil {
+		t.Fatalf("absolute path module not loaded: %#v", r)
+	}
+
+	files["main.tf"] = strings.Replace(files["main.tf"], "~> 1.0", "2.0.0", 1)
+	_, diags = loadConfigSrc(t, files)
+	assertDiags(t, diags, []diag{errDiag("Module version requirements have changed", "main.tf:3,13-3,35")})
 }
 
 // TestLoadConfig_errors checks the errors for module calls that cannot be

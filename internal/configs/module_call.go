@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/addrs"
 )
 
 // ModuleCall is a `module` block: a call of a child module.
@@ -44,6 +46,19 @@ type PassedProvider struct {
 // calling module (./x or ../x), loaded directly from disk.
 func (c *ModuleCall) IsLocalSource() bool {
 	return IsLocalModuleSource(c.Source)
+}
+
+// NormalizeModuleSource returns a module source in the form init records
+// it in the module manifest (see addrs.ParseModuleSource), so that
+// "hashicorp/consul/aws" matches "registry.terraform.io/hashicorp/consul/aws"
+// and "/srv/mod" matches "file:///srv/mod". A source that does not parse
+// is returned as it is.
+func NormalizeModuleSource(src string) string {
+	s, err := addrs.ParseModuleSource(src)
+	if err != nil {
+		return src
+	}
+	return s.String()
 }
 
 // IsLocalModuleSource reports whether a module source address is a path

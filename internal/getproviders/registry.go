@@ -76,8 +76,33 @@ func (r *Registry) unauthorized(host string, err error) error {
 	return err
 }
 
-// serviceURL returns the base URL of a host's service, such as
-// "providers.v1", or an error saying the host does not offer it.
+// ServiceURL returns the base URL of a host's service, such as
+// "providers.v1" or "modules.v1", found by service discovery (cached per
+// host) unless the CLI configuration's host block overrides it. A host
+// that does not offer the service is ErrServiceNotOffered; one that cannot
+// be reached, ErrHostUnreachable; a 401 or 403, ErrUnauthorized.
+func (r *Registry) ServiceURL(ctx context.Context, host, service string) (*url.URL, error) {
+	return r.serviceURL(ctx, host, service)
+}
+
+// APIClient is the client for a registry's API: it sends each host its
+// token and gives up after the configured timeout.
+func (r *Registry) APIClient() *http.Client { return r.client() }
+
+// ErrServiceNotOffered means a host's discovery document does not list
+// a service.
+type ErrServiceNotOffered struct{ Host, Service string }
+
+func (e ErrServiceNotOffered) Error() string {
+	what := "a Terraform provider registry"
+	if e.Service == "modules.v1" {
+		what = "a Terraform module registry"
+	} else if e.Service != "providers.v1" {
+		what = "the service " + e.Service
+	}
+	return fmt.Sprintf("host %s does not offer %s", e.Host, what)
+}
+
 func (r *Registry) serviceURL(ctx context.Context, host, service string) (*url.URL, error) {
 	if svc, ok := r.Services[host][service]; ok {
 		return url.Parse(svc)
@@ -104,7 +129,7 @@ func (r *Registry) serviceURL(ctx context.Context, host, service string) (*url.U
 	}
 	s, ok := doc[service].(string)
 	if !ok {
-		return nil, fmt.Errorf("host %s does not offer a Terraform provider registry", host)
+		return nil, ErrServiceNotOffered{Host: host, Service: service}
 	}
 	u, err := url.Parse(s)
 	if err != nil {

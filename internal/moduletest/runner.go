@@ -303,7 +303,7 @@ func (fr *fileRun) moduleDir(rc *configs.TestRun) (string, bool) {
 		return "", false
 	}
 	rec, ok := mf.Record(configs.TestModuleKey(fr.f.Path, rc.Name))
-	if !ok || rec.Source != src {
+	if !ok || rec.Source != configs.NormalizeModuleSource(src) {
 		return "", false
 	}
 	return rec.Dir, true
