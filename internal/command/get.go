@@ -59,7 +59,11 @@ func runGet(ctx context.Context, d *Deps, opts *getOptions) error {
 	if hasErrors(v, diags) {
 		return errReported
 	}
-	files, idiags := initwd.InstallModules(ctx, mod, initwd.Options{Upgrade: opts.update, Log: rawLogger(v)})
+	reg, client, rdiags := moduleSources(d)
+	if hasErrors(v, rdiags) {
+		return errReported
+	}
+	files, idiags := initwd.InstallModules(ctx, mod, initwd.Options{Upgrade: opts.update, Log: rawLogger(v), Registry: reg, HTTPClient: client})
 	if len(files) > 0 {
 		v.SetFiles(files)
 	}

@@ -90,7 +90,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 		}
 	}
 	if opts.fromModule != "" {
-		if hasErrors(v, copyFromModule(ctx, v, opts.fromModule)) {
+		if hasErrors(v, copyFromModule(ctx, d, v, opts.fromModule)) {
 			return errReported
 		}
 	}
@@ -121,7 +121,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 		}
 	}
 	if opts.get {
-		if hasErrors(v, installModules(ctx, v, mod, opts.upgrade, opts.testDirectory)) {
+		if hasErrors(v, installModules(ctx, d, v, mod, opts.upgrade, opts.testDirectory)) {
 			return errReported
 		}
 	}

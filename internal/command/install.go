@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"sort"
 	"strings"
@@ -29,23 +30,42 @@ func providersDir() string { return datadir.Join("providers") }
 // module is root and those of the run blocks of its test files in the
 // working directory and testDir (see initwd.InstallModules), printing its
 // progress on v.
-func installModules(ctx context.Context, v *views.View, root *configs.Module, upgrade bool, testDir string) hcl.Diagnostics {
+func installModules(ctx context.Context, d *Deps, v *views.View, root *configs.Module, upgrade bool, testDir string) hcl.Diagnostics {
 	tests, testFiles, diags := testModules(testDir)
 	addSources(v, testFiles)
 	if diags.HasErrors() {
 		return append(hcl.Diagnostics{initConfigProblems()}, diags...)
+	}
+	reg, client, rdiags := moduleSources(d)
+	if rdiags.HasErrors() {
+		return rdiags
 	}
 	files, idiags := initwd.InstallModules(ctx, root, initwd.Options{
 		Upgrade:     upgrade,
 		Output:      v.InitOutput,
 		Log:         rawLogger(v),
 		TestModules: tests,
+		Registry:    reg,
+		HTTPClient:  client,
 	})
 	diags = append(diags, idiags...)
 	// Diagnostics about the modules' own files need their sources for
 	// snippets, beside the root module's.
 	addSources(v, files)
 	return diags
+}
+
+// moduleSources returns what module installation needs to reach module
+// registries and download packages: service discovery with the CLI
+// configuration's host blocks, and the tokens of its credentials blocks and
+// TF_TOKEN_ variables, each sent only to its own host.
+func moduleSources(d *Deps) (*getproviders.Registry, *http.Client, hcl.Diagnostics) {
+	cli, diags := cliconfig.Load(d.Getenv)
+	if diags.HasErrors() {
+		return nil, nil, diags
+	}
+	creds := cli.Tokens(os.Environ())
+	return getproviders.NewRegistry(cli.Hosts, creds, d.Getenv), creds.Client(nil), nil
 }
 
 // addSources adds files to the sources v shows snippets from.
@@ -232,7 +252,7 @@ func sortedNames[T any](m map[string]T) []string {
 
 // copyFromModule copies the module at source into the working directory
 // for init -from-module, which must hold no configuration files yet.
-func copyFromModule(ctx context.Context, v *views.View, source string) hcl.Diagnostics {
+func copyFromModule(ctx context.Context, d *Deps, v *views.View, source string) hcl.Diagnostics {
 	if names, _ := configs.ModuleFiles("."); len(names) > 0 {
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -241,7 +261,11 @@ func copyFromModule(ctx context.Context, v *views.View, source string) hcl.Diagn
 		}}
 	}
 	v.InitOutput("copying_configuration_message", fmt.Sprintf("[reset][bold]Copying configuration[reset] from %q...\n", source), fmt.Sprintf("Copying configuration from %q...", source))
-	if err := initwd.CopyModule(ctx, source, "."); err != nil {
+	reg, client, rdiags := moduleSources(d)
+	if rdiags.HasErrors() {
+		return rdiags
+	}
+	if err := initwd.CopyModule(ctx, source, ".", reg, client); err != nil {
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to download module",

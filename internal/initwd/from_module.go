@@ -5,48 +5,76 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/getproviders"
 )
 
 // CopyModule copies the module at source into dst, for init
 // -from-module: a directory on this machine (a relative or absolute path,
-// or a file:// URL) or a git repository on this machine
-// (git::file:///path/repo.git, with //subdir and ?ref= as for module
-// calls). Hidden files and directories (.git, .terraform...) are not
-// copied. Sources that need the network are refused.
-func CopyModule(ctx context.Context, source, dst string) error {
-	getter, rest := splitForcedGetter(source)
-	switch {
-	case getter == "git" && strings.HasPrefix(rest, "file://"):
-		gs, err := parseGitFileSource(source)
-		if err != nil {
-			return err
-		}
-		tmp, err := os.MkdirTemp("", "strata-from-module-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		pkg := filepath.Join(tmp, "pkg")
-		inst := &moduleInstaller{ctx: ctx}
-		if err := inst.gitClone(gs, pkg); err != nil {
-			return err
-		}
-		return copyTree(filepath.Join(pkg, filepath.FromSlash(gs.subdir)), dst)
-	case getter == "" && strings.HasPrefix(rest, "file://"):
-		u, err := url.Parse(rest)
-		if err != nil {
-			return err
-		}
-		return copyTree(u.Path, dst)
-	case getter == "" && (IsLocalPath(rest) || filepath.IsAbs(rest)):
-		return copyTree(rest, dst)
-	default:
-		return fmt.Errorf("strata can copy a module only from a directory or a git repository on this machine (git::file://...); %q needs the network", source)
+// or a file:// URL), or any source a module call may name (a registry
+// module's newest version, a git repository, an http(s) archive...),
+// downloaded first into a temporary directory. Hidden files and
+// directories (.git, .terraform...) are not copied. reg and client are as
+// in Options.
+func CopyModule(ctx context.Context, source, dst string, reg *getproviders.Registry, client *http.Client) error {
+	if IsLocalPath(source) || filepath.IsAbs(source) {
+		return copyTree(source, dst)
 	}
+	src, err := addrs.ParseModuleSource(source)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "strata-from-module-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	f := &fetcher{ctx: ctx, client: client, git: gitRunner{ctx: ctx}}
+	pkg := filepath.Join(tmp, "pkg")
+	var sub string
+	switch src := src.(type) {
+	case addrs.ModuleSourceRemote:
+		if src.Getter == "file" {
+			u, err := url.Parse(src.URL())
+			if err != nil {
+				return err
+			}
+			return copyTree(filepath.Join(filepath.FromSlash(u.Path), filepath.FromSlash(src.Subdir)), dst)
+		}
+		if sub, err = f.fetch(src, pkg); err != nil {
+			return err
+		}
+	case addrs.ModuleSourceRegistry:
+		if reg == nil {
+			reg = getproviders.NewRegistry(nil, nil, os.Getenv)
+		}
+		mr := &moduleRegistry{reg: reg}
+		vs, err := mr.versions(ctx, src)
+		if err != nil {
+			return err
+		}
+		v := selectVersion(vs, nil)
+		if v == nil {
+			return fmt.Errorf("the module registry at %s has no released version of %s", src.Host, src.PackageAddr())
+		}
+		loc, err := mr.location(ctx, src, v)
+		if err != nil {
+			return err
+		}
+		if sub, err = f.fetch(loc, pkg); err != nil {
+			return err
+		}
+		sub = joinSubdir(sub, src.Subdir)
+	default:
+		return copyTree(source, dst)
+	}
+	return copyTree(joinPkgDir(pkg, sub), dst)
 }
 
 // IsLocalPath reports whether src is a relative path as module sources

@@ -1,25 +1,23 @@
 package initwd
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
+	"net/http"
 	"os"
-	"os/exec"
-	"path"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/datadir"
+	"github.com/strata-dev/strata/internal/getproviders"
 )
 
 // ModulesDir is where init installs remote module packages, one directory
@@ -41,6 +39,14 @@ type Options struct {
 	// TestModules are the modules of test files' run blocks
 	// (module { source = ... }), installed after the configuration's.
 	TestModules []TestModule
+	// Registry finds module registries (service discovery, the CLI
+	// configuration's host blocks and credentials); nil means discovery
+	// with no configuration and no credentials.
+	Registry *getproviders.Registry
+	// HTTPClient downloads http(s) packages; nil means
+	// http.DefaultClient. Give it the CLI configuration's credentials
+	// (getproviders.Credentials.Client) so that each host gets its token.
+	HTTPClient *http.Client
 }
 
 // TestModule is the module a test file's run block uses instead of the
@@ -92,6 +98,8 @@ func InstallModules(ctx context.Context, root *configs.Module, opts Options) (ma
 		upgrade: opts.Upgrade,
 		parser:  configs.NewParser(),
 		records: map[string]configs.ModuleRecord{},
+		reg:     opts.Registry,
+		client:  opts.HTTPClient,
 	}
 	for _, r := range old.Modules {
 		inst.records[r.Key] = r
@@ -127,8 +135,9 @@ type moduleInstaller struct {
 	// records is the manifest being built: what was there before, with
 	// what this run installs replacing it, keyed by module key.
 	records map[string]configs.ModuleRecord
-	// git is the path of the git program, found on first use.
-	git string
+	// reg finds module registries; client downloads http(s) packages.
+	reg    *getproviders.Registry
+	client *http.Client
 	// loadDiags holds the diagnostics of loading the modules' files.
 	loadDiags hcl.Diagnostics
 }
@@ -203,10 +212,18 @@ func (i *moduleInstaller) installCall(call *configs.ModuleCall, cp addrs.Module,
 // directories are user data, which colorstring must not read as markup.
 func (i *moduleInstaller) installModule(call *configs.ModuleCall, p addrs.Module, from moduleOrigin) (moduleOrigin, string, hcl.Diagnostics) {
 	key := configs.ManifestKey(p)
-	kind := classifyModuleSource(call.Source)
-	if call.Version != "" && (kind == moduleSourceLocal || kind == moduleSourceGitFile) {
+	src, err := addrs.ParseModuleSource(call.Source)
+	if err != nil {
+		return moduleOrigin{}, "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid module source address",
+			Detail:   err.Error(),
+			Subject:  call.SourceRange.Ptr(),
+		}}
+	}
+	if _, isRegistry := src.(addrs.ModuleSourceRegistry); call.Version != "" && !isRegistry {
 		reason := "a module registry source address must have either three or four slash-separated components"
-		if kind == moduleSourceLocal {
+		if _, local := src.(addrs.ModuleSourceLocal); local {
 			reason = fmt.Sprintf("can't use local directory %q as a module registry address", call.Source)
 		}
 		return moduleOrigin{}, "", hcl.Diagnostics{{
@@ -217,10 +234,9 @@ func (i *moduleInstaller) installModule(call *configs.ModuleCall, p addrs.Module
 		}}
 	}
 
-	switch kind {
-	case moduleSourceLocal:
-		src := normalizeLocalModuleSource(call.Source)
-		dir := filepath.Join(from.dir, filepath.FromSlash(src))
+	switch src := src.(type) {
+	case addrs.ModuleSourceLocal:
+		dir := filepath.Join(from.dir, filepath.FromSlash(string(src)))
 		if from.pkgDir != "" && !withinDir(from.pkgDir, dir) {
 			return moduleOrigin{}, "", hcl.Diagnostics{{
 				Severity: hcl.DiagError,
@@ -230,85 +246,199 @@ func (i *moduleInstaller) installModule(call *configs.ModuleCall, p addrs.Module
 			}}
 		}
 		origin := moduleOrigin{dir: dir, pkgDir: from.pkgDir, pkgAddr: from.pkgAddr}
-		if rec, ok := i.kept(key, src); ok {
+		if rec, ok := i.kept(key, src.String(), nil); ok {
 			origin.dir = rec.Dir
 			return origin, origin.dir, nil
 		}
 		i.forget(key)
-		// A package an earlier init cloned for this key is stale now.
+		// A package an earlier init downloaded for this key is stale now.
 		os.RemoveAll(filepath.Join(ModulesDir(), key))
 		if !hasModuleFiles(dir) {
 			return moduleOrigin{}, "", hcl.Diagnostics{unreadableModuleDir(call, dir)}
 		}
 		i.logf("- %s in %s", key, dir)
-		i.records[key] = configs.ModuleRecord{Key: key, Source: src, Dir: dir}
+		i.records[key] = configs.ModuleRecord{Key: key, Source: src.String(), Dir: dir}
 		return origin, dir, nil
 
-	case moduleSourceGitFile:
-		gs, err := parseGitFileSource(call.Source)
+	case addrs.ModuleSourceRegistry:
+		return i.installRegistryModule(call, key, src)
+
+	case addrs.ModuleSourceRemote:
+		pkgDir := filepath.Join(ModulesDir(), key)
+		if rec, ok := i.kept(key, src.String(), nil); ok {
+			return moduleOrigin{dir: rec.Dir, pkgDir: pkgDir, pkgAddr: src.ForDisplay()}, src.String(), nil
+		}
+		i.forget(key)
+		i.logf("Downloading %s for %s...", src.ForDisplay(), key)
+		sub, err := i.download(src, pkgDir)
+		if err != nil {
+			return moduleOrigin{}, "", hcl.Diagnostics{downloadFailed(call, src.ForDisplay(), err)}
+		}
+		return i.installed(call, key, src.String(), "", moduleOrigin{dir: joinPkgDir(pkgDir, sub), pkgDir: pkgDir, pkgAddr: src.ForDisplay()})
+
+	default:
+		panic(fmt.Sprintf("unknown module source type %T", src))
+	}
+}
+
+// installRegistryModule installs the newest version of a registry module
+// that meets the call's constraints, unless an earlier init installed one
+// that still does (and -upgrade is not set).
+func (i *moduleInstaller) installRegistryModule(call *configs.ModuleCall, key string, src addrs.ModuleSourceRegistry) (moduleOrigin, string, hcl.Diagnostics) {
+	pkgDir := filepath.Join(ModulesDir(), key)
+	var constraints version.Constraints
+	if call.Version != "" {
+		c, err := version.NewConstraint(call.Version)
 		if err != nil {
 			return moduleOrigin{}, "", hcl.Diagnostics{{
 				Severity: hcl.DiagError,
-				Summary:  "Invalid module source address",
-				Detail:   fmt.Sprintf("Failed to parse module source address %q: %s.", call.Source, err),
+				Summary:  "Invalid version constraint",
+				Detail:   fmt.Sprintf("This string does not use correct version constraint syntax: %s.", err),
 				Subject:  call.SourceRange.Ptr(),
 			}}
 		}
-		pkgDir := filepath.Join(ModulesDir(), key)
-		origin := moduleOrigin{dir: pkgDir, pkgDir: pkgDir, pkgAddr: gs.display}
-		if gs.subdir != "" {
-			origin.dir = filepath.Join(pkgDir, filepath.FromSlash(gs.subdir))
-		}
-		if rec, ok := i.kept(key, call.Source); ok {
-			origin.dir = rec.Dir
-			return origin, call.Source, nil
-		}
-		i.forget(key)
-		i.logf("Downloading %s for %s...", gs.display, key)
-		if err := i.gitClone(gs, pkgDir); err != nil {
+		constraints = c
+	}
+	where := fmt.Sprintf("%s:%d", call.DeclRange.Filename, call.DeclRange.Start.Line)
+	if rec, ok := i.kept(key, src.String(), constraints); ok {
+		return moduleOrigin{dir: rec.Dir, pkgDir: pkgDir, pkgAddr: src.PackageAddr()}, src.String(), nil
+	}
+	i.forget(key)
+	reg := i.registry()
+	vs, err := reg.versions(i.ctx, src)
+	if err != nil {
+		if errors.Is(err, errModuleNotFound) {
 			return moduleOrigin{}, "", hcl.Diagnostics{{
 				Severity: hcl.DiagError,
-				Summary:  "Failed to download module",
-				Detail: fmt.Sprintf("Could not download module %q (%s:%d) source code from %q: %s.",
-					call.Name, call.DeclRange.Filename, call.DeclRange.Start.Line, gs.display, strings.TrimSuffix(err.Error(), ".")),
-				Subject: call.SourceRange.Ptr(),
+				Summary:  "Module not found",
+				Detail:   fmt.Sprintf("Module %q (from %s) cannot be found in the module registry at %s.", call.Name, where, src.Host),
+				Subject:  call.DeclRange.Ptr(),
 			}}
 		}
-		if !hasModuleFiles(origin.dir) {
-			return moduleOrigin{}, "", hcl.Diagnostics{unreadableModuleDir(call, origin.dir)}
+		var unreachable getproviders.ErrHostUnreachable
+		if errors.As(err, &unreachable) {
+			err = unreachable.Err
 		}
-		i.logf("- %s in %s", key, origin.dir)
-		i.records[key] = configs.ModuleRecord{Key: key, Source: call.Source, Dir: origin.dir}
-		return origin, call.Source, nil
-
-	case moduleSourceOtherLocal:
 		return moduleOrigin{}, "", hcl.Diagnostics{{
 			Severity: hcl.DiagError,
-			Summary:  "Unsupported module source",
-			Detail:   fmt.Sprintf("strata cannot install module %q for %s: only local paths starting with ./ or ../ and git repositories given as git::file:// URLs are supported. To use a git repository in a directory on this machine, write the source as \"git::file:///path/to/repo.git\".", call.Source, p),
-			Subject:  call.SourceRange.Ptr(),
+			Summary:  "Error accessing remote module registry",
+			Detail:   fmt.Sprintf("Failed to retrieve available versions for module %q (%s) from %s: %s.", call.Name, where, src.Host, err),
+			Subject:  call.DeclRange.Ptr(),
 		}}
-
-	case moduleSourceNetwork:
+	}
+	v := selectVersion(vs, constraints)
+	if v == nil {
+		detail := fmt.Sprintf("There is no available version of module %q (%s) which matches the given version constraint.", src.PackageAddr(), where)
+		if len(vs) > 0 {
+			detail += fmt.Sprintf(" The newest available version is %s.", vs[0])
+		}
 		return moduleOrigin{}, "", hcl.Diagnostics{{
 			Severity: hcl.DiagError,
-			Summary:  "Failed to download module",
-			Detail:   fmt.Sprintf("strata cannot fetch module %q for %s because it needs the network: only local paths (./ or ../) and git repositories on this machine (git::file:// URLs) are supported. Copy the module into the configuration and call it with a local path, or clone its repository and use a git::file:// source.", call.Source, p),
-			Subject:  call.SourceRange.Ptr(),
+			Summary:  "Unresolvable module version constraint",
+			Detail:   detail,
+			Subject:  call.DeclRange.Ptr(),
 		}}
+	}
+	i.logf("Downloading %s %s for %s...", src.PackageAddr(), v, key)
+	loc, err := reg.location(i.ctx, src, v)
+	if err != nil {
+		return moduleOrigin{}, "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Error accessing remote module registry",
+			Detail:   fmt.Sprintf("Failed to retrieve a download URL for %s %s from %s: %s.", src.PackageAddr(), v, src.Host, err),
+			Subject:  call.DeclRange.Ptr(),
+		}}
+	}
+	sub, err := i.download(loc, pkgDir)
+	if err != nil {
+		return moduleOrigin{}, "", hcl.Diagnostics{downloadFailed(call, loc.String(), err)}
+	}
+	dir := joinPkgDir(pkgDir, joinSubdir(sub, src.Subdir))
+	return i.installed(call, key, src.String(), v.String(), moduleOrigin{dir: dir, pkgDir: pkgDir, pkgAddr: src.PackageAddr()})
+}
 
-	default:
-		panic(fmt.Sprintf("unknown module source kind %d", kind))
+// installed checks a downloaded module has configuration files and
+// records it.
+func (i *moduleInstaller) installed(call *configs.ModuleCall, key, source, ver string, origin moduleOrigin) (moduleOrigin, string, hcl.Diagnostics) {
+	if !hasModuleFiles(origin.dir) {
+		return moduleOrigin{}, "", hcl.Diagnostics{unreadableModuleDir(call, origin.dir)}
+	}
+	i.logf("- %s in %s", key, origin.dir)
+	i.records[key] = configs.ModuleRecord{Key: key, Source: source, Version: ver, Dir: origin.dir}
+	return origin, source, nil
+}
+
+// download fetches a package into pkgDir, replacing what is there only
+// once the download has succeeded: it is made in a temporary directory
+// beside it, inside the modules directory. It returns the subdirectory
+// of pkgDir the source selects.
+func (i *moduleInstaller) download(src addrs.ModuleSourceRemote, pkgDir string) (string, error) {
+	if err := os.MkdirAll(ModulesDir(), 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(ModulesDir(), ".download-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	f := &fetcher{ctx: i.ctx, client: i.client, git: gitRunner{ctx: i.ctx}}
+	staged := filepath.Join(tmp, "pkg")
+	sub, err := f.fetch(src, staged)
+	if err != nil {
+		return "", err
+	}
+	if err := os.RemoveAll(pkgDir); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(pkgDir), 0o755); err != nil {
+		return "", err
+	}
+	if err := os.Rename(staged, pkgDir); err != nil {
+		return "", err
+	}
+	return sub, nil
+}
+
+// registry returns the module registry client.
+func (i *moduleInstaller) registry() *moduleRegistry {
+	if i.reg == nil {
+		i.reg = getproviders.NewRegistry(nil, nil, os.Getenv)
+	}
+	return &moduleRegistry{reg: i.reg}
+}
+
+// joinPkgDir is the directory of a module in a package.
+func joinPkgDir(pkgDir, sub string) string {
+	if sub == "" {
+		return pkgDir
+	}
+	return filepath.Join(pkgDir, filepath.FromSlash(sub))
+}
+
+func downloadFailed(call *configs.ModuleCall, from string, err error) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Failed to download module",
+		Detail: fmt.Sprintf("Could not download module %q (%s:%d) source code from %q: %s.",
+			call.Name, call.DeclRange.Filename, call.DeclRange.Start.Line, from, strings.TrimSuffix(err.Error(), ".")),
+		Subject: call.DeclRange.Ptr(),
 	}
 }
 
 // kept returns the record of a module an earlier init installed from the
-// same source, when it can be used again: not with -upgrade, and not when
-// its directory has gone.
-func (i *moduleInstaller) kept(key, source string) (configs.ModuleRecord, bool) {
+// same source, when it can be used again: not with -upgrade, not when its
+// directory has gone, and for a registry module only when its version
+// still meets the constraints.
+func (i *moduleInstaller) kept(key, source string, constraints version.Constraints) (configs.ModuleRecord, bool) {
 	rec, ok := i.records[key]
 	if !ok || i.upgrade || rec.Source != source || !hasModuleFiles(rec.Dir) {
 		return configs.ModuleRecord{}, false
+	}
+	if constraints != nil {
+		v, err := version.NewVersion(rec.Version)
+		if err != nil || !constraints.Check(v) {
+			return configs.ModuleRecord{}, false
+		}
 	}
 	return rec, true
 }
@@ -363,211 +493,4 @@ func hasModuleFiles(dir string) bool {
 func withinDir(root, p string) bool {
 	rel, err := filepath.Rel(root, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// moduleSourceKind says how init can install a module source.
-type moduleSourceKind int
-
-const (
-	// moduleSourceLocal is a path relative to the calling module.
-	moduleSourceLocal moduleSourceKind = iota
-	// moduleSourceGitFile is a git repository on this machine,
-	// git::file:///path.
-	moduleSourceGitFile
-	// moduleSourceOtherLocal is another source on this machine that
-	// Terraform installs through go-getter (an absolute path, file://, or
-	// git:: without file://); strata does not.
-	moduleSourceOtherLocal
-	// moduleSourceNetwork needs the network: registry addresses, hosted
-	// VCS shorthands, http(s), git over the network, s3, gcs...
-	moduleSourceNetwork
-)
-
-// classifyModuleSource says which kind of source src is.
-func classifyModuleSource(src string) moduleSourceKind {
-	if configs.IsLocalModuleSource(src) {
-		return moduleSourceLocal
-	}
-	getter, rest := splitForcedGetter(src)
-	switch {
-	case getter == "git" && strings.HasPrefix(rest, "file://"):
-		return moduleSourceGitFile
-	case strings.HasPrefix(rest, "file://") || strings.HasPrefix(rest, "/") || filepath.IsAbs(rest):
-		return moduleSourceOtherLocal
-	default:
-		return moduleSourceNetwork
-	}
-}
-
-// splitForcedGetter splits go-getter's "getter::" prefix off a source, as
-// in "git::https://example.com/x.git".
-func splitForcedGetter(src string) (getter, rest string) {
-	i := strings.Index(src, "::")
-	if i <= 0 || strings.ContainsAny(src[:i], "/:?") {
-		return "", src
-	}
-	return src[:i], src[i+2:]
-}
-
-// normalizeLocalModuleSource cleans a local source as Terraform does
-// before recording it: "./modules/app/" becomes "./modules/app".
-func normalizeLocalModuleSource(src string) string {
-	src = strings.ReplaceAll(src, `\`, "/")
-	clean := path.Clean(src)
-	if strings.HasPrefix(clean, "../") {
-		return clean
-	}
-	return "./" + clean
-}
-
-// gitFileSource is a parsed git::file:// module source.
-type gitFileSource struct {
-	// repo is the URL given to git clone: the source without "git::",
-	// the subdirectory and the arguments strata interprets.
-	repo string
-	// ref is the tag, branch or commit to check out; empty for the
-	// remote's default branch.
-	ref string
-	// depth makes a shallow clone when positive.
-	depth int
-	// subdir is the module's directory inside the repository, or empty.
-	subdir string
-	// display is the package address as Terraform prints it: the source
-	// without the subdirectory.
-	display string
-}
-
-// parseGitFileSource parses "git::file:///path/repo.git//subdir?ref=v1",
-// splitting the subdirectory off as go-getter does: after the first "//"
-// that follows the scheme, with any query string staying with the
-// repository.
-func parseGitFileSource(src string) (gitFileSource, error) {
-	_, rest := splitForcedGetter(src)
-	pkg, subdir := splitPackageSubdir(rest)
-	if subdir != "" {
-		subdir = path.Clean(subdir)
-		if subdir == "." {
-			subdir = ""
-		}
-		if subdir == ".." || strings.HasPrefix(subdir, "../") || path.IsAbs(subdir) {
-			return gitFileSource{}, fmt.Errorf("subdirectory path %q leads outside of the module package", subdir)
-		}
-	}
-	u, err := url.Parse(pkg)
-	if err != nil {
-		return gitFileSource{}, err
-	}
-	if u.Path == "" || u.Path == "/" {
-		return gitFileSource{}, errors.New("a git::file:// source needs the path of a repository, such as git::file:///srv/modules.git")
-	}
-	gs := gitFileSource{subdir: subdir, display: "git::" + pkg}
-	q := u.Query()
-	gs.ref = q.Get("ref")
-	if q.Has("ref") && gs.ref == "" {
-		return gitFileSource{}, errors.New("the ref argument is empty")
-	}
-	if strings.HasPrefix(gs.ref, "-") {
-		return gitFileSource{}, fmt.Errorf("the ref %q is not a tag, branch or commit", gs.ref)
-	}
-	if d := q.Get("depth"); d != "" {
-		n, err := strconv.Atoi(d)
-		if err != nil || n < 0 {
-			return gitFileSource{}, fmt.Errorf("the depth argument %q is not a whole number", d)
-		}
-		gs.depth = n
-	}
-	q.Del("ref")
-	q.Del("depth")
-	for k := range q {
-		return gitFileSource{}, fmt.Errorf("the argument %q is not supported; a git::file:// source accepts ref and depth", k)
-	}
-	u.RawQuery = ""
-	gs.repo = u.String()
-	return gs, nil
-}
-
-// splitPackageSubdir splits "file:///x.git//sub?ref=v1" into the package
-// "file:///x.git?ref=v1" and the subdirectory "sub", as go-getter's
-// SourceDirSubdir does.
-func splitPackageSubdir(src string) (pkg, subdir string) {
-	stop := len(src)
-	if i := strings.Index(src, "?"); i >= 0 {
-		stop = i
-	}
-	offset := 0
-	if i := strings.Index(src[:stop], "://"); i >= 0 {
-		offset = i + 3
-	}
-	i := strings.Index(src[offset:stop], "//")
-	if i < 0 {
-		return src, ""
-	}
-	i += offset
-	pkg, subdir = src[:i], src[i+2:]
-	if q := strings.Index(subdir, "?"); q >= 0 {
-		pkg += subdir[q:]
-		subdir = subdir[:q]
-	}
-	return pkg, subdir
-}
-
-// gitClone clones a repository into dir, replacing whatever is there, and
-// checks out the ref as go-getter does: a shallow clone of the ref when a
-// depth is given, else a full clone followed by a checkout, so that tags,
-// branches and commits all work.
-func (i *moduleInstaller) gitClone(gs gitFileSource, dir string) error {
-	if i.git == "" {
-		git, err := exec.LookPath("git")
-		if err != nil {
-			return errors.New("strata runs the git program to install git sources, and git was not found on PATH. Install git, or copy the module into the configuration and call it with a local path")
-		}
-		i.git = git
-	}
-	if err := os.RemoveAll(dir); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return err
-	}
-	args := []string{"clone"}
-	if gs.depth > 0 {
-		args = append(args, "--depth", strconv.Itoa(gs.depth))
-		if gs.ref != "" {
-			args = append(args, "--branch", gs.ref)
-		}
-	}
-	args = append(args, "--", gs.repo, dir)
-	if err := i.runGit("", args...); err != nil {
-		os.RemoveAll(dir)
-		return err
-	}
-	if gs.ref != "" && gs.depth == 0 {
-		if err := i.runGit(dir, "checkout", gs.ref, "--"); err != nil {
-			os.RemoveAll(dir)
-			return err
-		}
-	}
-	if _, err := os.Stat(filepath.Join(dir, ".gitmodules")); err == nil {
-		if err := i.runGit(dir, "submodule", "update", "--init", "--recursive"); err != nil {
-			os.RemoveAll(dir)
-			return err
-		}
-	}
-	return nil
-}
-
-func (i *moduleInstaller) runGit(dir string, args ...string) error {
-	cmd := exec.CommandContext(i.ctx, i.git, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(out.String())
-		if ee, ok := err.(*exec.ExitError); ok && msg != "" {
-			return fmt.Errorf("git %s exited with %d: %s", args[0], ee.ExitCode(), msg)
-		}
-		return fmt.Errorf("git %s: %w", args[0], err)
-	}
-	return nil
 }

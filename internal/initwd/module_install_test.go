@@ -12,38 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
 )
-
-func TestModuleSourceClassify(t *testing.T) {
-	t.Parallel()
-	tests := map[string]moduleSourceKind{
-		"./modules/net":                            moduleSourceLocal,
-		"../shared":                                moduleSourceLocal,
-		"git::file:///srv/modules.git":             moduleSourceGitFile,
-		"git::file:///srv/modules.git//vpc?ref=v1": moduleSourceGitFile,
-		"/srv/modules/net":                         moduleSourceOtherLocal,
-		"file:///srv/modules/net":                  moduleSourceOtherLocal,
-		"git::/srv/modules.git":                    moduleSourceOtherLocal,
-		"hashicorp/consul/aws":                     moduleSourceNetwork,
-		"app.terraform.io/corp/net/aws":            moduleSourceNetwork,
-		"github.com/hashicorp/example":             moduleSourceNetwork,
-		"git@github.com:hashicorp/example.git":     moduleSourceNetwork,
-		"git::https://example.com/net.git":         moduleSourceNetwork,
-		"git::ssh://git@example.com/net.git":       moduleSourceNetwork,
-		"s3::https://s3.amazonaws.com/b/net.zip":   moduleSourceNetwork,
-		"gcs::https://www.googleapis.com/b/net":    moduleSourceNetwork,
-		"https://example.com/net.zip":              moduleSourceNetwork,
-		"hg::http://example.com/net":               moduleSourceNetwork,
-	}
-	for src, want := range tests {
-		t.Run(src, func(t *testing.T) {
-			if got := classifyModuleSource(src); got != want {
-				t.Errorf("wrong kind for %q: got %d, want %d", src, got, want)
-			}
-		})
-	}
-}
 
 func TestModuleSourceNormalizeLocal(t *testing.T) {
 	t.Parallel()
@@ -54,15 +25,18 @@ func TestModuleSourceNormalizeLocal(t *testing.T) {
 		"./a/../b":         "./b",
 		"../shared":        "../shared",
 		"../shared/./x":    "../shared/x",
-		`.\modules\win`:    "./modules/win",
 		"./modules/../../": "./..",
 		"../":              "./..",
 		"./":               "./.",
 	}
 	for src, want := range tests {
 		t.Run(src, func(t *testing.T) {
-			if got := normalizeLocalModuleSource(src); got != want {
-				t.Errorf("normalizeLocalModuleSource(%q) = %q, want %q", src, got, want)
+			got, err := addrs.ParseModuleSource(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != want {
+				t.Errorf("ParseModuleSource(%q) = %q, want %q", src, got, want)
 			}
 		})
 	}
@@ -72,43 +46,52 @@ func TestModuleSourceParseGit(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
 		src     string
-		want    gitFileSource
+		want    gitSource
 		wantErr string
 	}{
 		"plain": {
 			src:  "git::file:///srv/net.git",
-			want: gitFileSource{repo: "file:///srv/net.git", display: "git::file:///srv/net.git"},
+			want: gitSource{repo: "file:///srv/net.git"},
 		},
 		"ref": {
 			src:  "git::file:///srv/net.git?ref=v1.0",
-			want: gitFileSource{repo: "file:///srv/net.git", ref: "v1.0", display: "git::file:///srv/net.git?ref=v1.0"},
+			want: gitSource{repo: "file:///srv/net.git", ref: "v1.0"},
 		},
 		"subdir and ref": {
 			src:  "git::file:///srv/net.git//modules/vpc?ref=v1.0",
-			want: gitFileSource{repo: "file:///srv/net.git", ref: "v1.0", subdir: "modules/vpc", display: "git::file:///srv/net.git?ref=v1.0"},
+			want: gitSource{repo: "file:///srv/net.git", ref: "v1.0"},
 		},
 		"subdir cleaned": {
 			src:  "git::file:///srv/net.git//vpc/",
-			want: gitFileSource{repo: "file:///srv/net.git", subdir: "vpc", display: "git::file:///srv/net.git"},
+			want: gitSource{repo: "file:///srv/net.git"},
 		},
 		"depth": {
 			src:  "git::file:///srv/net.git?ref=main&depth=1",
-			want: gitFileSource{repo: "file:///srv/net.git", ref: "main", depth: 1, display: "git::file:///srv/net.git?ref=main&depth=1"},
+			want: gitSource{repo: "file:///srv/net.git", ref: "main", depth: 1},
 		},
 		"commit": {
 			src:  "git::file:///srv/net.git?ref=0123456789abcdef0123456789abcdef01234567",
-			want: gitFileSource{repo: "file:///srv/net.git", ref: "0123456789abcdef0123456789abcdef01234567", display: "git::file:///srv/net.git?ref=0123456789abcdef0123456789abcdef01234567"},
+			want: gitSource{repo: "file:///srv/net.git", ref: "0123456789abcdef0123456789abcdef01234567"},
 		},
 		"subdir escapes":   {src: "git::file:///srv/net.git//../x", wantErr: "leads outside of the module package"},
 		"empty ref":        {src: "git::file:///srv/net.git?ref=", wantErr: "ref argument is empty"},
 		"option as ref":    {src: "git::file:///srv/net.git?ref=--upload-pack=x", wantErr: "is not a tag, branch or commit"},
 		"bad depth":        {src: "git::file:///srv/net.git?depth=deep", wantErr: "not a whole number"},
-		"unknown argument": {src: "git::file:///srv/net.git?sshkey=abc", wantErr: `argument "sshkey" is not supported`},
+		"sshkey":           {src: "git::file:///srv/net.git?sshkey=abc", wantErr: "sshkey argument is not supported"},
+		"unknown argument": {src: "git::file:///srv/net.git?x=1", wantErr: `argument "x" is not supported`},
+		"https":            {src: "git::https://example.com/net.git?ref=v1&depth=2", want: gitSource{repo: "https://example.com/net.git", ref: "v1", depth: 2}},
+		"ssh":              {src: "git::ssh://git@example.com:2222/net.git", want: gitSource{repo: "ssh://git@example.com:2222/net.git"}},
+		"scp":              {src: "git@example.com:org/net.git?ref=main", want: gitSource{repo: "ssh://git@example.com/org/net.git", ref: "main"}},
+		"github":           {src: "github.com/org/net//sub?ref=v2", want: gitSource{repo: "https://github.com/org/net.git", ref: "v2"}},
 		"no path":          {src: "git::file://", wantErr: "needs the path of a repository"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			got, err := parseGitFileSource(tc.src)
+			src, err := addrs.ParseModuleSource(tc.src)
+			var got gitSource
+			if err == nil {
+				got, err = parseGitSource(src.(addrs.ModuleSourceRemote))
+			}
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("wrong error %v, want one containing %q", err, tc.wantErr)
@@ -118,7 +101,7 @@ func TestModuleSourceParseGit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(gitFileSource{})); diff != "" {
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(gitSource{})); diff != "" {
 				t.Errorf("wrong result (-want +got)\n%s", diff)
 			}
 		})
@@ -259,35 +242,35 @@ func TestInstallModulesLocal(t *testing.T) {
 			wantOut:     "Initializing modules...\n- warn in warn\n",
 			wantRecords: []configs.ModuleRecord{rootRecord(), {Key: "warn", Source: "./warn", Dir: "warn"}},
 		},
-		"absolute path": {
-			files:       map[string]string{"main.tf": "module \"abs\" {\n  source = \"/srv/modules/abs\"\n}\n"},
-			wantOut:     "Initializing modules...\n",
-			wantRecords: []configs.ModuleRecord{rootRecord()},
-			wantDiags:   []string{"Unsupported module source"},
-			wantDetail:  `write the source as "git::file:///path/to/repo.git"`,
-			wantSubject: `"/srv/modules/abs"`,
-		},
-		"network source next to a local one": {
+		"unreachable registry next to a local one": {
 			files: map[string]string{
-				"main.tf":    "module \"ok\" {\n  source = \"./ok\"\n}\nmodule \"consul\" {\n  source  = \"hashicorp/consul/aws\"\n  version = \"0.1.0\"\n}\n",
+				"main.tf":    "module \"ok\" {\n  source = \"./ok\"\n}\nmodule \"consul\" {\n  source  = \"127.0.0.1:1/hashicorp/consul/aws\"\n  version = \"0.1.0\"\n}\n",
 				"ok/main.tf": `output "a" { value = 1 }`,
 			},
 			wantOut:     "Initializing modules...\n- ok in ok\n",
 			wantRecords: []configs.ModuleRecord{rootRecord(), {Key: "ok", Source: "./ok", Dir: "ok"}},
-			wantDiags:   []string{"Failed to download module"},
-			wantDetail:  `strata cannot fetch module "hashicorp/consul/aws" for module.consul because it needs the network`,
-			wantSubject: `"hashicorp/consul/aws"`,
+			wantDiags:   []string{"Error accessing remote module registry"},
+			wantDetail:  `Failed to retrieve available versions for module "consul" (main.tf:4) from 127.0.0.1:1: failed to request discovery document`,
+			wantSubject: `module "consul"`,
 		},
-		"network source in a nested module": {
+		"unreachable git server in a nested module": {
 			files: map[string]string{
 				"main.tf":     "module \"net\" {\n  source = \"./net\"\n}\n",
-				"net/main.tf": "module \"vpc\" {\n  source = \"git::https://example.com/vpc.git?ref=v1\"\n}\n",
+				"net/main.tf": "module \"vpc\" {\n  source = \"git::http://127.0.0.1:1/vpc.git?ref=v1\"\n}\n",
 			},
-			wantOut:     "Initializing modules...\n- net in net\n",
+			wantOut:     "Initializing modules...\n- net in net\nDownloading git::http://127.0.0.1:1/vpc.git?ref=v1 for net.vpc...\n",
 			wantRecords: []configs.ModuleRecord{rootRecord(), {Key: "net", Source: "./net", Dir: "net"}},
 			wantDiags:   []string{"Failed to download module"},
-			wantDetail:  `strata cannot fetch module "git::https://example.com/vpc.git?ref=v1" for module.net.module.vpc because it needs the network`,
-			wantSubject: `"git::https://example.com/vpc.git?ref=v1"`,
+			wantDetail:  `Could not download module "vpc" (net/main.tf:1) source code from "git::http://127.0.0.1:1/vpc.git?ref=v1": git clone exited with 128`,
+			wantSubject: `module "vpc"`,
+		},
+		"unparsable source": {
+			files:       map[string]string{"main.tf": "module \"x\" {\n  source = \"example.com/x.zip\"\n}\n"},
+			wantOut:     "Initializing modules...\n",
+			wantRecords: []configs.ModuleRecord{rootRecord()},
+			wantDiags:   []string{"Invalid module source address"},
+			wantDetail:  `use "./example.com/x.zip" instead`,
+			wantSubject: `"example.com/x.zip"`,
 		},
 	}
 	for name, tc := range tests {

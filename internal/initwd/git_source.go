@@ -1,0 +1,142 @@
+package initwd
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/strata-dev/strata/internal/addrs"
+)
+
+// gitSource is a git repository to clone, from a git:: source.
+type gitSource struct {
+	// repo is the URL given to git clone: the package URL without the
+	// arguments strata interprets.
+	repo string
+	// ref is the tag, branch or commit to check out; empty for the
+	// remote's default branch.
+	ref string
+	// depth makes a shallow clone when positive.
+	depth int
+}
+
+// parseGitSource reads the repository URL and the ref and depth
+// arguments of a git:: package: git::https://, git::http://, git::ssh://
+// (scp-style git@host:path has become ssh:// when parsed) and
+// git::file://.
+func parseGitSource(src addrs.ModuleSourceRemote) (gitSource, error) {
+	u, err := url.Parse(src.URL())
+	if err != nil {
+		return gitSource{}, err
+	}
+	switch u.Scheme {
+	case "https", "http", "ssh", "file", "git":
+	default:
+		return gitSource{}, fmt.Errorf("the git URL scheme %q is not supported; use https://, http://, ssh:// or file://", u.Scheme)
+	}
+	if u.Path == "" || u.Path == "/" {
+		return gitSource{}, errors.New("a git source needs the path of a repository, such as git::https://example.com/modules.git")
+	}
+	var gs gitSource
+	q := u.Query()
+	gs.ref = q.Get("ref")
+	if q.Has("ref") && gs.ref == "" {
+		return gitSource{}, errors.New("the ref argument is empty")
+	}
+	if strings.HasPrefix(gs.ref, "-") {
+		return gitSource{}, fmt.Errorf("the ref %q is not a tag, branch or commit", gs.ref)
+	}
+	if d := q.Get("depth"); d != "" {
+		n, err := strconv.Atoi(d)
+		if err != nil || n < 0 {
+			return gitSource{}, fmt.Errorf("the depth argument %q is not a whole number", d)
+		}
+		gs.depth = n
+	}
+	q.Del("ref")
+	q.Del("depth")
+	if q.Has("sshkey") {
+		return gitSource{}, errors.New("the sshkey argument is not supported; strata runs git, which uses ssh's own keys and agent: add the key to ssh-agent or ~/.ssh/config instead")
+	}
+	for k := range q {
+		return gitSource{}, fmt.Errorf("the argument %q is not supported; a git source accepts ref and depth", k)
+	}
+	u.RawQuery = ""
+	gs.repo = u.String()
+	return gs, nil
+}
+
+// gitRunner runs the git program.
+type gitRunner struct {
+	ctx context.Context
+	// git is the path of the git program, found on first use.
+	git string
+}
+
+// clone clones a repository into dir, which must not exist, and checks
+// out the ref as go-getter does: a shallow clone of the ref when a depth
+// is given, else a full clone followed by a checkout, so that tags,
+// branches and commits all work.
+func (g *gitRunner) clone(gs gitSource, dir string) error {
+	if g.git == "" {
+		git, err := exec.LookPath("git")
+		if err != nil {
+			return errors.New("strata runs the git program to install git sources, and git was not found on PATH. Install git, or copy the module into the configuration and call it with a local path")
+		}
+		g.git = git
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return err
+	}
+	args := []string{"clone"}
+	if gs.depth > 0 {
+		args = append(args, "--depth", strconv.Itoa(gs.depth))
+		if gs.ref != "" {
+			args = append(args, "--branch", gs.ref)
+		}
+	}
+	args = append(args, "--", gs.repo, dir)
+	if err := g.run("", args...); err != nil {
+		return err
+	}
+	if gs.ref != "" && gs.depth == 0 {
+		if err := g.run(dir, "checkout", gs.ref, "--"); err != nil {
+			return err
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".gitmodules")); err == nil {
+		if err := g.run(dir, "submodule", "update", "--init", "--recursive"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (g *gitRunner) run(dir string, args ...string) error {
+	ctx := g.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	cmd := exec.CommandContext(ctx, g.git, args...)
+	cmd.Dir = dir
+	// No prompt for a password on the terminal: init fails instead of
+	// hanging.
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(out.String())
+		if ee, ok := err.(*exec.ExitError); ok && msg != "" {
+			return fmt.Errorf("git %s exited with %d: %s", args[0], ee.ExitCode(), msg)
+		}
+		return fmt.Errorf("git %s: %w", args[0], err)
+	}
+	return nil
+}
