@@ -174,7 +174,7 @@ func isLocalModulePath(src string) bool {
 // recording it: "./modules/app/" becomes "./modules/app".
 func cleanLocalModulePath(src string) string {
 	clean := path.Clean(strings.ReplaceAll(src, `\`, "/"))
-	if strings.HasPrefix(clean, "../") || clean == ".." {
+	if strings.HasPrefix(clean, "../") {
 		return clean
 	}
 	return "./" + clean
