@@ -59,23 +59,32 @@ func TestE2EInitModules(t *testing.T) {
 	}
 }
 
-// TestE2EInitModuleNetworkSource: a module that would need the network
-// fails init with exit code 1 and a diagnostic at its source.
-func TestE2EInitModuleNetworkSource(t *testing.T) {
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), "module \"consul\" {\n  source  = \"hashicorp/consul/aws\"\n  version = \"0.1.0\"\n}\n")
-	r := mustStrata(t, dir, 1, "init", "-no-color")
-	if !strings.Contains(r.stdout, "Initializing modules...\n") || strings.Contains(r.stdout, "Initializing provider plugins") {
-		t.Errorf("wrong output:\n%s", r.stdout)
+// TestE2EInitModuleRegistryUnreachable: a registry that does not answer
+// fails init with exit code 1 and Terraform's diagnostic, at the module
+// block.
+func TestE2EInitModuleRegistryUnreachable(t *testing.T) {
+	files := map[string]string{"main.tf": "module \"consul\" {\n  source  = \"127.0.0.1:1/hashicorp/consul/aws\"\n  version = \"0.1.0\"\n}\n"}
+	want := []string{
+		"Error: Error accessing remote module registry",
+		"on main.tf line 1:",
+		`1: module "consul" {`,
+		`Failed to retrieve available versions for module "consul" (main.tf:1) from 127.0.0.1:1: failed to request discovery document: Get "https://127.0.0.1:1/.well-known/terraform.json": dial tcp 127.0.0.1:1: connect: connection refused.`,
 	}
-	for _, want := range []string{
-		"Error: Failed to download module",
-		"on main.tf line 2, in module \"consul\":",
-		`2:   source  = "hashicorp/consul/aws"`,
-		`strata cannot fetch module "hashicorp/consul/aws" for module.consul because it needs the network`,
-	} {
-		if !strings.Contains(flat(r.stderr), flat(want)) {
-			t.Errorf("error output lacks %q:\n%s", want, r.stderr)
+	sdir, tdir := twinDirs(t, files)
+	r := strataEnv(t, sdir, []string{"TF_REGISTRY_DISCOVERY_RETRY=0"}, "init", "-no-color")
+	if r.code != 1 || !strings.Contains(r.stdout, "Initializing modules...\n") || strings.Contains(r.stdout, "Initializing provider plugins") {
+		t.Errorf("wrong output:\n%+v", r)
+	}
+	for _, w := range want {
+		if !strings.Contains(flat(r.stderr), flat(w)) {
+			t.Errorf("error output lacks %q:\n%s", w, r.stderr)
+		}
+	}
+	if tr, ok := terraformEnv(t, tdir, []string{"TF_REGISTRY_DISCOVERY_RETRY=0"}, "init", "-no-color"); ok {
+		for _, w := range want {
+			if !strings.Contains(flat(tr.stdout), flat(w)) {
+				t.Errorf("terraform's output lacks %q:\n%s", w, tr.stdout)
+			}
 		}
 	}
 }
