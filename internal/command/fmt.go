@@ -62,7 +62,7 @@ func newFmtCommand(d *Deps, runF func(*fmtOptions, []string) error) *cobra.Comma
 }
 
 // fmtExtensions are the file kinds fmt rewrites.
-var fmtExtensions = []string{".tf", ".tfvars", ".tftest.hcl"}
+var fmtExtensions = []string{".tf", ".tofu", ".tfvars", ".tftest.hcl"}
 
 func runFmt(d *Deps, opts *fmtOptions, args []string) error {
 	v := d.newView(opts.view)

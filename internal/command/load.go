@@ -43,7 +43,7 @@ func loadConfigDir(v diagView, dir string) (*configs.Config, *configs.Parser, hc
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  noConfigFiles,
-			Detail:   "The directory has no strata configuration files (*.tf or *.tf.json). Run this command in a directory holding a configuration, or use -chdir=DIR.",
+			Detail:   "The directory has no strata configuration files (*.tf, *.tf.json, *.tofu or *.tofu.json). Run this command in a directory holding a configuration, or use -chdir=DIR.",
 		})
 	}
 	return cfg, p, diags

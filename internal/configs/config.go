@@ -5,7 +5,6 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
@@ -422,10 +421,14 @@ type snapshotReader map[string][]byte
 func (r snapshotReader) files(dir string) (map[string][]byte, error) {
 	dir = path.Clean(filepath.ToSlash(dir))
 	out := map[string][]byte{}
-	for k, src := range r {
-		if path.Dir(k) == dir && (strings.HasSuffix(k, ".tf") || strings.HasSuffix(k, ".tf.json")) {
-			out[path.Base(k)] = src
+	var names []string
+	for k := range r {
+		if path.Dir(k) == dir {
+			names = append(names, path.Base(k))
 		}
+	}
+	for _, n := range ConfigFileNames(names) {
+		out[n] = r[path.Join(dir, n)]
 	}
 	if len(out) == 0 && dir != "." {
 		return nil, fmt.Errorf("no files for %s in the plan's configuration snapshot", dir)

@@ -11,7 +11,7 @@ import (
 // (override.tf, NAME_override.tf, and their .tf.json forms): loaded after
 // the others, its blocks merge into theirs instead of declaring new ones.
 func IsOverrideFile(name string) bool {
-	base := strings.TrimSuffix(strings.TrimSuffix(name, ".json"), ".tf")
+	base := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(name, ".json"), ".tf"), ".tofu")
 	return base == "override" || strings.HasSuffix(base, "_override")
 }
 

@@ -100,12 +100,40 @@ func ModuleFiles(dir string) ([]string, error) {
 		if e.IsDir() || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "#") || strings.HasSuffix(n, "~") {
 			continue
 		}
-		if strings.HasSuffix(n, ".tf") || strings.HasSuffix(n, ".tf.json") {
-			names = append(names, n)
-		}
+		names = append(names, n)
 	}
-	sort.Strings(names)
-	return names, nil
+	return ConfigFileNames(names), nil
+}
+
+// ConfigFileNames returns, sorted, the names among names that are
+// configuration files: *.tf and *.tf.json, and OpenTofu's *.tofu and
+// *.tofu.json. As in OpenTofu, foo.tofu takes the place of foo.tf, and
+// foo.tofu.json that of foo.tf.json, when both are present: a module can
+// carry a file for each tool.
+func ConfigFileNames(names []string) []string {
+	present := map[string]bool{}
+	for _, n := range names {
+		present[n] = true
+	}
+	var out []string
+	for _, n := range names {
+		switch {
+		case strings.HasSuffix(n, ".tf"):
+			if present[strings.TrimSuffix(n, ".tf")+".tofu"] {
+				continue
+			}
+		case strings.HasSuffix(n, ".tf.json"):
+			if present[strings.TrimSuffix(n, ".tf.json")+".tofu.json"] {
+				continue
+			}
+		case strings.HasSuffix(n, ".tofu"), strings.HasSuffix(n, ".tofu.json"):
+		default:
+			continue
+		}
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // LoadModuleFromSources loads a module from file sources keyed by file name,

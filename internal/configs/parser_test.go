@@ -264,3 +264,24 @@ func TestParserParseFile(t *testing.T) {
 		})
 	}
 }
+
+func TestConfigFileNames(t *testing.T) {
+	tests := map[string]struct {
+		in, want []string
+	}{
+		"terraform only":   {[]string{"b.tf", "a.tf.json", "x.tfvars", "README.md"}, []string{"a.tf.json", "b.tf"}},
+		"tofu shadows tf":  {[]string{"main.tf", "main.tofu", "other.tf"}, []string{"main.tofu", "other.tf"}},
+		"json pairs":       {[]string{"a.tf.json", "a.tofu.json", "a.tf"}, []string{"a.tf", "a.tofu.json"}},
+		"no cross shadow":  {[]string{"a.tf.json", "a.tofu"}, []string{"a.tf.json", "a.tofu"}},
+		"override files":   {[]string{"override.tf", "override.tofu", "x_override.tf.json"}, []string{"override.tofu", "x_override.tf.json"}},
+		"tofu alone":       {[]string{"z.tofu", "y.tofu.json"}, []string{"y.tofu.json", "z.tofu"}},
+		"not config files": {[]string{"a.tofutest.hcl", "a.tftest.hcl", "tofu", "a.tfstate"}, nil},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, ConfigFileNames(tc.in)); diff != "" {
+				t.Errorf("wrong result (-want +got)\n%s", diff)
+			}
+		})
+	}
+}

@@ -1,0 +1,3 @@
+resource "terraform_data" "b" {
+  input = "from only.tf"
+}
