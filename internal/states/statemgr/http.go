@@ -13,8 +13,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -83,9 +81,9 @@ const httpTimeout = 2 * time.Minute
 // local file, replayed into the remote state by the next Read.
 type HTTP struct {
 	Config HTTPConfig
-	// JournalPath is the local file holding the journal of an apply in
-	// progress.
-	JournalPath string
+	// RemoteJournal is the local journal of an apply in progress; its
+	// JournalPath is the file.
+	RemoteJournal
 	// Version is written into snapshots as terraform_version.
 	Version string
 
@@ -94,9 +92,8 @@ type HTTP struct {
 	lockBody []byte // the lock info sent to LOCK; nil when unlocked
 	lockID   string
 
-	read    []byte // the state last read or written
-	serial  uint64
-	journal *Journal
+	read   []byte // the state last read or written
+	serial uint64
 }
 
 var _ Manager = (*HTTP)(nil)
@@ -159,13 +156,14 @@ func NewHTTP(cfg HTTPConfig, journalPath, version string) (*HTTP, error) {
 		tlsCfg.Certificates = []tls.Certificate{cert}
 	}
 	tr.TLSClientConfig = tlsCfg
-	return &HTTP{
-		Config:      cfg,
-		JournalPath: journalPath,
-		Version:     version,
-		client:      &http.Client{Transport: tr, Timeout: httpTimeout},
-		address:     addr,
-	}, nil
+	m := &HTTP{
+		Config:  cfg,
+		Version: version,
+		client:  &http.Client{Transport: tr, Timeout: httpTimeout},
+		address: addr,
+	}
+	m.RemoteJournal = NewRemoteJournal(journalPath, m.Write, func() uint64 { return m.serial })
+	return m, nil
 }
 
 func parseHTTPURL(name, s string) (*url.URL, error) {
@@ -383,35 +381,18 @@ func (m *HTTP) ForceUnlock(id string, confirm func(*LockInfo) bool) (bool, error
 func (m *HTTP) Read() (*states.State, []Pending, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), httpTimeout)
 	defer cancel()
-	replay := fileExists(m.JournalPath)
-	if replay && m.lockBody == nil && m.Config.LockAddress != "" {
-		err := m.Lock(ctx, NewLockInfo("OperationTypeRecover", m.Version), 0)
-		var le *LockError
-		if errors.As(err, &le) {
-			replay = false // in use: the owner of the lock recovers it
-		} else if err != nil {
-			return nil, nil, err
-		} else {
-			defer m.Unlock()
-		}
+	replay, release, err := m.LockForRecovery(ctx, m.lockBody != nil, m.Config.LockAddress != "", func(ctx context.Context) error {
+		return m.Lock(ctx, NewLockInfo("OperationTypeRecover", m.Version), 0)
+	}, m.Unlock)
+	if err != nil {
+		return nil, nil, err
 	}
+	defer release()
 	s, err := m.readSnapshot(ctx)
 	if err != nil || !replay {
 		return s, nil, err
 	}
-	s, pending, replayed, err := replayJournal(m.JournalPath, s)
-	if err != nil {
-		return nil, nil, err
-	}
-	if replayed {
-		if err := m.Write(s); err != nil {
-			return nil, nil, fmt.Errorf("recovering the state journal %s: %w", m.JournalPath, err)
-		}
-	}
-	if err := os.Remove(m.JournalPath); err == nil {
-		syncDir(filepath.Dir(m.JournalPath))
-	}
-	return s, pending, nil
+	return m.Recover(s)
 }
 
 func (m *HTTP) readSnapshot(ctx context.Context) (*states.State, error) {
@@ -487,34 +468,4 @@ func (m *HTTP) Delete(ctx context.Context) error {
 		return nil
 	}
 	return statusError("deleting the state at "+m.String(), code, body)
-}
-
-// BeginJournal implements Manager. The journal is a local file: a remote
-// write per resource would make apply as slow as the network. The state
-// reached is written to the backend every TF_STATE_PERSIST_INTERVAL
-// seconds (20 by default) as well, and the journal restarted on top of it.
-func (m *HTTP) BeginJournal(base *states.State) (*Journal, error) {
-	j, err := openJournal(m.JournalPath, base.Lineage, m.serial)
-	if err != nil {
-		return nil, err
-	}
-	m.journal = j
-	// The state reached is written to the backend at intervals too.
-	j.startCheckpoints(base, persistInterval(), func(s *states.State) (uint64, error) {
-		if err := m.Write(s); err != nil {
-			return 0, err
-		}
-		return s.Serial, nil
-	})
-	return j, nil
-}
-
-// EndJournal implements Manager: the final snapshot is sent once, then
-// the local journal is removed.
-func (m *HTTP) EndJournal(final *states.State) error {
-	if err := endJournal(m.journal, func() error { return m.Write(final) }); err != nil {
-		return err
-	}
-	m.journal = nil
-	return nil
 }

@@ -2,10 +2,7 @@ package statemgr
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/strata-dev/strata/internal/states"
@@ -64,27 +61,3 @@ func (m *Local) Exists() bool {
 
 // String implements Manager: the path new snapshots are written to.
 func (m *Local) String() string { return m.OutPath }
-
-// openJournal creates the journal file at path with a header naming the
-// snapshot (lineage and serial) its records extend, synced to disk. It is
-// the journal of managers whose snapshot is not a local file.
-func openJournal(path, lineage string, serial uint64) (*Journal, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("cannot create state journal: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("cannot create state journal: %w", err)
-	}
-	head, _ := json.Marshal(journalHeader{Journal: 1, Lineage: lineage, Serial: serial})
-	if _, err := f.Write(append(head, '\n')); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return nil, err
-	}
-	syncDir(filepath.Dir(path))
-	return &Journal{path: path, f: f}, nil
-}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -76,9 +74,9 @@ type PG struct {
 	Config PGConfig
 	// Workspace is the workspace, the row's name.
 	Workspace string
-	// JournalPath is the local file holding the journal of an apply in
-	// progress.
-	JournalPath string
+	// RemoteJournal is the local journal of an apply in progress; its
+	// JournalPath is the file.
+	RemoteJournal
 	// Version is written into snapshots as terraform_version.
 	Version string
 
@@ -86,10 +84,9 @@ type PG struct {
 	conn      *pgx.Conn // the session holding the lock; nil when unlocked
 	lockKey   int64
 
-	read    []byte // the data last read from or written to the row
-	row     bool   // whether the row existed then
-	serial  uint64
-	journal *Journal
+	read   []byte // the data last read from or written to the row
+	row    bool   // whether the row existed then
+	serial uint64
 }
 
 // NewPG returns a manager for workspace's state in the pg backend.
@@ -100,7 +97,9 @@ func NewPG(cfg PGConfig, workspace, journalPath, version string) *PG {
 	if workspace == "" {
 		workspace = DefaultWorkspace
 	}
-	return &PG{Config: cfg, Workspace: workspace, JournalPath: journalPath, Version: version}
+	m := &PG{Config: cfg, Workspace: workspace, Version: version}
+	m.RemoteJournal = NewRemoteJournal(journalPath, m.Write, func() uint64 { return m.serial })
+	return m
 }
 
 // String implements Manager.
@@ -473,20 +472,15 @@ func (m *PG) Unlock() error {
 func (m *PG) Read() (*states.State, []Pending, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), pgTimeout)
 	defer cancel()
-	replay := fileExists(m.JournalPath)
-	if replay && m.conn == nil {
-		err := m.Lock(ctx, NewLockInfo("OperationTypeRecover", m.Version), 0)
-		var le *LockError
-		if errors.As(err, &le) {
-			replay = false // in use: the owner of the lock recovers it
-		} else if err != nil {
-			return nil, nil, err
-		} else {
-			defer m.Unlock()
-		}
+	replay, release, err := m.LockForRecovery(ctx, m.conn != nil, true, func(ctx context.Context) error {
+		return m.Lock(ctx, NewLockInfo("OperationTypeRecover", m.Version), 0)
+	}, m.Unlock)
+	if err != nil {
+		return nil, nil, err
 	}
+	defer release()
 	var s *states.State
-	err := m.withConn(ctx, func(c *pgx.Conn) error {
+	err = m.withConn(ctx, func(c *pgx.Conn) error {
 		var err error
 		if s, err = m.readSnapshot(ctx, c); err != nil {
 			return err
@@ -503,19 +497,7 @@ func (m *PG) Read() (*states.State, []Pending, error) {
 	if err != nil || !replay {
 		return s, nil, err
 	}
-	s, pending, replayed, err := replayJournal(m.JournalPath, s)
-	if err != nil {
-		return nil, nil, err
-	}
-	if replayed {
-		if err := m.Write(s); err != nil {
-			return nil, nil, fmt.Errorf("recovering the state journal %s: %w", m.JournalPath, err)
-		}
-	}
-	if err := os.Remove(m.JournalPath); err == nil {
-		syncDir(filepath.Dir(m.JournalPath))
-	}
-	return s, pending, nil
+	return m.Recover(s)
 }
 
 // ReadStored reads the workspace's stored snapshot, without recovering a
@@ -626,36 +608,6 @@ func describeSnapshot(data string) string {
 		return "it now holds something unreadable"
 	}
 	return fmt.Sprintf("it now holds serial %d of lineage %s", s.Serial, s.Lineage)
-}
-
-// BeginJournal implements Manager. The journal is a local file: a remote
-// write per resource would make apply as slow as the network. The state
-// reached is written to the backend every TF_STATE_PERSIST_INTERVAL
-// seconds (20 by default) as well, and the journal restarted on top of it.
-func (m *PG) BeginJournal(base *states.State) (*Journal, error) {
-	j, err := openJournal(m.JournalPath, base.Lineage, m.serial)
-	if err != nil {
-		return nil, err
-	}
-	m.journal = j
-	// The state reached is written to the backend at intervals too.
-	j.startCheckpoints(base, persistInterval(), func(s *states.State) (uint64, error) {
-		if err := m.Write(s); err != nil {
-			return 0, err
-		}
-		return s.Serial, nil
-	})
-	return j, nil
-}
-
-// EndJournal implements Manager: the final snapshot is written to the
-// database once, then the local journal is removed.
-func (m *PG) EndJournal(final *states.State) error {
-	if err := endJournal(m.journal, func() error { return m.Write(final) }); err != nil {
-		return err
-	}
-	m.journal = nil
-	return nil
 }
 
 // ForceUnlock implements Manager. An advisory lock can be released only
