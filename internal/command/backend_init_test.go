@@ -17,6 +17,17 @@ import (
 // -reconfigure and -migrate-state, against a real PostgreSQL server (see
 // package pgtest).
 
+// backendStateFile is .terraform/terraform.tfstate as Terraform writes it.
+type backendStateFile struct {
+	Version          int    `json:"version"`
+	TerraformVersion string `json:"terraform_version"`
+	Backend          *struct {
+		Type   string          `json:"type"`
+		Config json.RawMessage `json:"config"`
+		Hash   uint64          `json:"hash"`
+	} `json:"backend,omitempty"`
+}
+
 // readBackendFile decodes .terraform/terraform.tfstate in dir.
 func readBackendFile(t *testing.T, dir string) backendStateFile {
 	t.Helper()

@@ -10,12 +10,12 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/backend"
 	"github.com/strata-dev/strata/internal/cliconfig"
 	"github.com/strata-dev/strata/internal/depsfile"
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/providers/builtin"
 	"github.com/strata-dev/strata/internal/providers/plugin"
-	"github.com/strata-dev/strata/internal/states/statemgr"
 )
 
 // Deps is what commands need from the outside world. Tests replace parts
@@ -38,8 +38,9 @@ type Deps struct {
 	// noColor is the -no-color every command accepts, as in Terraform;
 	// commands that list it in their help also take it as their own flag.
 	noColor bool
-	// inmem holds the workspaces of an inmem backend for this process.
-	inmem *statemgr.InmemStore
+	// backends are the backends configured by this command, by type and
+	// configuration (see configuredBackend).
+	backends map[string]backend.Backend
 	// log is the core log (TF_LOG, TF_LOG_CORE), set up by Run.
 	log hclog.Logger
 }

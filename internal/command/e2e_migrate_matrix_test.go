@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/strata-dev/strata/internal/backend/local"
 	"github.com/strata-dev/strata/internal/states/statemgr/pgtest"
 )
 
@@ -417,7 +418,7 @@ func strataImprovements(t *testing.T, c migCase, o migOutcome) migOutcome {
 	o.Held, o.Pulled = fix(o.Held), fix(o.Pulled)
 	if c.from == "none" && !migBackends[c.to].workspaces {
 		for _, ws := range []string{"default", "w2"} {
-			file := "file " + localStatePath(nil, ws)
+			file := "file " + (&local.Backend{Path: local.DefaultStatePath, WorkspaceDir: local.DefaultWorkspaceDir}).StatePath(ws)
 			snapshot := fmt.Sprintf("L(%s) s+0 [terraform_data.a=%q]", ws, ws)
 			delete(o.Held, file+".backup")
 			if ws == c.selected {

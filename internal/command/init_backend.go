@@ -10,8 +10,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/pflag"
-	"github.com/zclconf/go-cty/cty"
 
+	"github.com/strata-dev/strata/internal/backend"
+	"github.com/strata-dev/strata/internal/backend/local"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/states"
@@ -73,40 +74,21 @@ func loadSelectedWorkspace(ctx context.Context, d *Deps, mod *configs.Module) hc
 	if diags.HasErrors() {
 		return diags
 	}
-	switch be.typeName() {
-	case "http":
+	if singleState(be) {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error loading state: workspaces not supported"}}
-	case "local":
-		_, diags = backendStateManager(d, be, ws, nil)
+	}
+	names, diags := backendWorkspaces(ctx, d, be)
+	if diags.HasErrors() {
 		return diags
-	case "pg":
-		names, diags := backendWorkspaces(ctx, d, be)
-		if diags.HasErrors() {
-			return diags
-		}
-		for _, n := range names {
-			if n == ws {
-				return nil
-			}
-		}
-		// A new workspace's row is created under its lock, as
-		// "workspace new" does.
-		mgr, diags := backendStateManager(d, be, ws, nil)
-		if diags.HasErrors() {
-			return diags
-		}
-		if err := mgr.Lock(ctx, statemgr.NewLockInfo("OperationTypeInvalid", d.Version), 0); err != nil {
-			return errorDiag("Error loading state", err)
-		}
-		_, _, err := mgr.Read()
-		if uerr := mgr.Unlock(); err == nil {
-			err = uerr
-		}
-		if err != nil {
-			return errorDiag("Error loading state", err)
+	}
+	for _, n := range names {
+		if n == ws {
+			return nil
 		}
 	}
-	return nil
+	// A new workspace is created under its lock, as "workspace new"
+	// does.
+	return createWorkspace(ctx, d, be, ws, "OperationTypeInvalid", "Error loading state")
 }
 
 // configureBackend is initBackend's configuration and migration step.
@@ -119,7 +101,7 @@ func configureBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.
 	if flags.reconfigure {
 		saved = nil
 	}
-	var cfg *backendConfig
+	var cfg *backend.Config
 	if mod.Backend != nil {
 		var cdiags hcl.Diagnostics
 		cfg, cdiags = decodeBackendBlock(mod.Backend)
@@ -127,16 +109,12 @@ func configureBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.
 		if cdiags.HasErrors() {
 			return diags
 		}
-		over, odiags := parseBackendOverrides(cfg.Type, flags.configs)
+		over, odiags := backend.Overrides(cfg.Type, flags.configs)
 		diags = append(diags, odiags...)
 		if odiags.HasErrors() {
 			return diags
 		}
-		vals := cfg.Config.AsValueMap()
-		for name, val := range over {
-			vals[name] = val
-		}
-		cfg.Config = cty.ObjectVal(vals)
+		cfg.Merge(over)
 	} else if len(flags.configs) > 0 {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
@@ -145,13 +123,12 @@ func configureBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.
 		})
 	}
 
-	var old *backendConfig
+	var old *backend.Config
 	if saved != nil {
-		c, err := saved.config()
-		if err != nil {
+		var err error
+		if old, err = saved.Configured(); err != nil {
 			return append(diags, errorDiag("Failed to load the backend state", fmt.Errorf("the backend recorded in %s: %w. Run \"strata init -reconfigure\" to ignore it", backendStatePath(), err))...)
 		}
-		old = &backendConfig{Type: saved.Type, Config: c, Hash: saved.Hash}
 	}
 
 	switch {
@@ -179,7 +156,8 @@ func configureBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.
 		if _, mdiags := backendStateManager(d, cfg, statemgr.DefaultWorkspace, nil); hasErrorsOf(&diags, mdiags) {
 			return diags
 		}
-		if (cfg.Type != "local" || !sameLocalPaths(nil, cfg)) && localStateExists(nil) {
+		defLocal, toLocal := localBackend(d, nil), localBackend(d, cfg)
+		if (toLocal == nil || !sameLocalPaths(defLocal, toLocal)) && defLocal.StateExists() {
 			copied, mdiags := bi.migrateFrom(nil, cfg)
 			if hasErrorsOf(&diags, mdiags) {
 				return diags
@@ -191,17 +169,17 @@ func configureBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.
 			// same file as the default one (the same path, or the same
 			// workspace directory with workspaces besides default):
 			// then none is emptied, as in Terraform.
-			if cfg.Type == "local" && localPathsConflict(nil, cfg) {
+			if toLocal != nil && localPathsConflict(defLocal, toLocal) {
 				copied = nil
 			}
 			for _, ws := range copied {
-				if err := emptyLocalState(localStatePath(nil, ws)); err != nil {
+				if err := emptyLocalState(defLocal.StatePath(ws)); err != nil {
 					diags = append(diags, errorDiag("Failed to empty the migrated local state", err)...)
 				}
 			}
 		}
 
-	case old.Type == cfg.Type && old.Config.Equals(cfg.Config).True():
+	case old.Type == cfg.Type && old.Value.Equals(cfg.Value).True():
 		// Unchanged; the block may have moved arguments to
 		// -backend-config, which changes its hash.
 		if _, mdiags := backendStateManager(d, cfg, statemgr.DefaultWorkspace, nil); hasErrorsOf(&diags, mdiags) {
@@ -265,7 +243,7 @@ func emptyLocalState(path string) error {
 	return statemgr.WriteFileAtomic(path, nil, 0o600)
 }
 
-func (bi *backendInit) migrate(from, to *backendConfig) hcl.Diagnostics {
+func (bi *backendInit) migrate(from, to *backend.Config) hcl.Diagnostics {
 	_, diags := bi.migrateFrom(from, to)
 	return diags
 }
@@ -275,8 +253,8 @@ func (bi *backendInit) migrate(from, to *backendConfig) hcl.Diagnostics {
 // unless -force-copy, as Terraform does: one question for the default
 // workspace alone, one for all of them otherwise. It returns the
 // workspaces whose state was copied or was already there.
-func (bi *backendInit) migrateFrom(from, to *backendConfig) ([]string, hcl.Diagnostics) {
-	srcType, dstType := from.typeName(), to.typeName()
+func (bi *backendInit) migrateFrom(from, to *backend.Config) ([]string, hcl.Diagnostics) {
+	srcType, dstType := from.TypeName(), to.TypeName()
 	names, diags := backendWorkspaces(bi.ctx, bi.d, from)
 	if diags.HasErrors() {
 		return nil, diags
@@ -299,7 +277,7 @@ func (bi *backendInit) migrateFrom(from, to *backendConfig) ([]string, hcl.Diagn
 	case len(names) == 1 && names[0] == statemgr.DefaultWorkspace:
 		return migrated(statemgr.DefaultWorkspace, statemgr.DefaultWorkspace, force)
 
-	case dstType == "http":
+	case singleState(to):
 		// The destination has one state: only the selected workspace
 		// can go there.
 		current := workspaceName(bi.d)
@@ -402,9 +380,10 @@ func (bi *backendInit) confirmAction(query, description string) (bool, hcl.Diagn
 // first unless force: into an empty workspace, whether to copy; over a
 // different state, whether to overwrite it. It reports whether the
 // destination now holds the source's state.
-func (bi *backendInit) copyWorkspace(from, to *backendConfig, src, dst string, force bool) (bool, hcl.Diagnostics) {
-	srcType, dstType := from.typeName(), to.typeName()
-	if srcType == "local" && dstType == "local" && sameFile(localStatePath(from, src), localStatePath(to, dst)) {
+func (bi *backendInit) copyWorkspace(from, to *backend.Config, src, dst string, force bool) (bool, hcl.Diagnostics) {
+	srcType, dstType := from.TypeName(), to.TypeName()
+	fromLocal, toLocal := localBackend(bi.d, from), localBackend(bi.d, to)
+	if fromLocal != nil && toLocal != nil && sameFile(fromLocal.StatePath(src), toLocal.StatePath(dst)) {
 		// Two local backends sharing a workspace directory (another
 		// path only), or a default path (another workspace directory
 		// only), keep that workspace in one file: it is already there.
@@ -486,7 +465,7 @@ func (bi *backendInit) copyWorkspace(from, to *backendConfig, src, dst string, f
 	// Into local state the copy keeps its serial even over another state,
 	// as Terraform's does: the file then holds the very snapshot of the
 	// source, and plans saved before the move still apply.
-	keepSerial := dstState.Empty() || dstType == "local"
+	keepSerial := dstState.Empty() || toLocal != nil
 	if err := statemgr.WriteMigrated(dstMgr, srcState, keepSerial); err != nil {
 		return false, append(diags, errorDiag("Error copying state", fmt.Errorf("copying the state from the previous %q backend to the newly configured %q backend: %w", srcType, dstType, err))...)
 	}
@@ -496,9 +475,9 @@ func (bi *backendInit) copyWorkspace(from, to *backendConfig, src, dst string, f
 // workspaceManager returns the state manager of workspace ws of the
 // backend b (nil: the default local backend), creating a local
 // workspace's directory.
-func (bi *backendInit) workspaceManager(b *backendConfig, ws string) (statemgr.Manager, hcl.Diagnostics) {
-	if b.typeName() == "local" {
-		path := localStatePath(b, ws)
+func (bi *backendInit) workspaceManager(b *backend.Config, ws string) (statemgr.Manager, hcl.Diagnostics) {
+	if l := localBackend(bi.d, b); l != nil {
+		path := l.StatePath(ws)
 		if ws != statemgr.DefaultWorkspace {
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				return nil, errorDiag("Failed to create workspace", err)
@@ -544,19 +523,18 @@ func tempStateFile(s *states.State) (string, func()) {
 	return f.Name(), func() { _ = os.Remove(f.Name()) }
 }
 
-// sameLocalPaths reports whether two local backends (nil: the default)
-// keep their state in the same files.
-func sameLocalPaths(a, b *backendConfig) bool {
-	pa, da := localPaths(a)
-	pb, db := localPaths(b)
-	return sameFile(pa, pb) && sameFile(da, db)
+// sameLocalPaths reports whether two local backends keep their state in
+// the same files.
+func sameLocalPaths(a, b *local.Backend) bool {
+	return sameFile(a.Path, b.Path) && sameFile(a.WorkspaceDir, b.WorkspaceDir)
 }
 
 // localPathsConflict reports whether the local backend b keeps any
-// workspace of the local backend a (nil: the default) in the same file.
-func localPathsConflict(a, b *backendConfig) bool {
-	for _, ws := range localWorkspaces(a) {
-		if sameFile(localStatePath(a, ws), localStatePath(b, ws)) {
+// workspace of the local backend a in the same file.
+func localPathsConflict(a, b *local.Backend) bool {
+	names, _ := a.Workspaces(context.Background())
+	for _, ws := range names {
+		if sameFile(a.StatePath(ws), b.StatePath(ws)) {
 			return true
 		}
 	}

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/strata-dev/strata/internal/backend"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/datadir"
@@ -87,54 +87,17 @@ func workspaces(ctx context.Context, d *Deps, mod *configs.Module) ([]string, hc
 	return backendWorkspaces(ctx, d, be)
 }
 
-// backendWorkspaces lists the workspaces of the backend be (nil: the
-// default local backend), sorted, with "default" first.
-func backendWorkspaces(ctx context.Context, d *Deps, be *backendConfig) ([]string, hcl.Diagnostics) {
-	switch be.typeName() {
-	case "http":
-		// The http backend has one state: the default workspace.
-		return []string{statemgr.DefaultWorkspace}, nil
-	case "pg":
-		mgr, diags := pgStateManager(d, be.attrs(), be.Range, statemgr.DefaultWorkspace)
-		if diags.HasErrors() {
-			return nil, diags
-		}
-		names, err := mgr.(*statemgr.PG).Workspaces(ctx)
-		if err != nil {
-			return nil, errorDiag("Failed to list workspaces", err)
-		}
-		return withDefault(names), nil
-	case "inmem":
-		return withDefault(d.inmemStore(be).Workspaces()), nil
-	case "local":
-		return localWorkspaces(be), nil
-	default:
-		return nil, hcl.Diagnostics{unsupportedBackend(be.Type, be.Range.Ptr())}
-	}
-}
-
 // singleStateBackend reports, with Terraform's plain error text on
 // stderr, that the configured backend has a single state (http), so that
 // the workspace commands other than show cannot work there. prefix is
 // what Terraform puts before the error (for "workspace new").
 func singleStateBackend(v *views.View, mod *configs.Module, prefix string) bool {
 	be, diags := resolveBackend(mod)
-	if diags.HasErrors() || be.typeName() != "http" {
+	if diags.HasErrors() || !singleState(be) {
 		return false // errors are reported by workspaces
 	}
 	fmt.Fprint(v.Stderr, v.Colorize("[red]"+prefix+"workspaces not supported[reset]")+"\n")
 	return true
-}
-
-func withDefault(names []string) []string {
-	out := []string{statemgr.DefaultWorkspace}
-	for _, n := range names {
-		if n != statemgr.DefaultWorkspace {
-			out = append(out, n)
-		}
-	}
-	sort.Strings(out[1:])
-	return out
 }
 
 func runWorkspaceList(ctx context.Context, d *Deps) error {
@@ -206,30 +169,11 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 		}
 	}
 	be, _ := resolveBackend(mod) // its errors were reported by workspaces
-	if be.typeName() == "http" {
+	if singleState(be) {
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Workspaces not supported", Detail: "The http backend stores a single state and does not support workspaces."}})
 		return errReported
 	}
-	if be.typeName() == "pg" {
-		mgr, mdiags := pgStateManager(d, be.attrs(), be.Range, name)
-		if hasErrors(v, mdiags) {
-			return errReported
-		}
-		// Taking the lock creates the workspace's row, as in Terraform.
-		if err := mgr.Lock(ctx, statemgr.NewLockInfo("OperationTypeWorkspaceNew", d.Version), 0); err != nil {
-			v.Diagnostics(errorDiag("Failed to create workspace", err))
-			return errReported
-		}
-		_, _, err := mgr.Read()
-		_ = mgr.Unlock()
-		if err != nil {
-			v.Diagnostics(errorDiag("Failed to create workspace", err))
-			return errReported
-		}
-	} else if be.typeName() == "inmem" {
-		d.inmemStore(be).Manager(name, TerraformCompatVersion)
-	} else if err := os.MkdirAll(filepath.Dir(localStatePath(be, name)), 0o755); err != nil {
-		v.Diagnostics(errorDiag("Failed to create workspace", err))
+	if diags := createWorkspace(ctx, d, be, name, "OperationTypeWorkspaceNew", "Failed to create workspace"); hasErrors(v, diags) {
 		return errReported
 	}
 	if err := selectWorkspace(name); err != nil {
@@ -310,16 +254,12 @@ func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColo
 		return errReported
 	}
 	be, _ := resolveBackend(mod) // its errors were reported by workspaces
-	isPG := be.typeName() == "pg"
-	var mgr statemgr.Manager
-	switch {
-	case isPG:
-		mgr, diags = pgStateManager(d, be.attrs(), be.Range, name)
-	case be.typeName() == "inmem":
-		mgr = d.inmemStore(be).Manager(name, TerraformCompatVersion)
-	default:
-		mgr = statemgr.NewLocal(localStatePath(be, name), "", "-", TerraformCompatVersion)
+	b, diags := d.configuredBackend(be)
+	if hasErrors(v, diags) {
+		return errReported
 	}
+	// A local state read here keeps no backup: it is about to go.
+	mgr, diags := backendStateManager(d, be, name, &stateFlags{backupPath: "-"})
 	if hasErrors(v, diags) {
 		return errReported
 	}
@@ -338,20 +278,35 @@ func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColo
 			Detail: fmt.Sprintf("Workspace %q is currently tracking %d resources. Deleting this workspace would cause strata to lose track of any associated remote objects, which would then require you to delete them manually outside of strata. You should destroy these objects with strata before deleting the workspace. If you want to delete this workspace anyway, and have strata forget about these managed objects, use the -force option to disable this safety check.", name, len(s.Resources))}})
 		return errReported
 	}
-	switch {
-	case isPG:
-		err = mgr.(*statemgr.PG).DeleteWorkspace(ctx, name)
-	case be.typeName() == "inmem":
-		d.inmemStore(be).DeleteWorkspace(name)
-	default:
-		err = os.RemoveAll(filepath.Dir(localStatePath(be, name)))
-	}
+	err = b.DeleteWorkspace(ctx, name)
 	if err != nil {
 		v.Diagnostics(errorDiag("Failed to delete workspace", err))
 		return errReported
 	}
 	v.Outputf("[reset][green]Deleted workspace %q![reset]\n", name)
 	return nil
+}
+
+// createWorkspace makes workspace name of the backend be exist: its state
+// is read under the lock (taken for operation), which creates it (local:
+// its directory; pg: its row, as in Terraform; inmem: its entry). Errors
+// of the lock or the read are summarised as summary.
+func createWorkspace(ctx context.Context, d *Deps, be *backend.Config, name, operation, summary string) hcl.Diagnostics {
+	mgr, diags := backendStateManager(d, be, name, nil)
+	if diags.HasErrors() {
+		return diags
+	}
+	if err := mgr.Lock(ctx, statemgr.NewLockInfo(operation, d.Version), 0); err != nil {
+		return append(diags, errorDiag(summary, err)...)
+	}
+	_, _, err := mgr.Read()
+	if uerr := mgr.Unlock(); err == nil {
+		err = uerr
+	}
+	if err != nil {
+		return append(diags, errorDiag(summary, err)...)
+	}
+	return diags
 }
 
 // copyIntoWorkspace writes the state file at path into the workspace just

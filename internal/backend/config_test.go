@@ -1,4 +1,4 @@
-package command
+package backend
 
 import (
 	"testing"
@@ -28,7 +28,8 @@ func TestBackendHashMatchesTerraform(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatal(diags)
 			}
-			if got := backendHash("pg", f.Body, backendSchemas["pg"]); got != tc.want {
+			pg, _ := Lookup("pg")
+			if got := Hash("pg", f.Body, pg.Schema); got != tc.want {
 				t.Errorf("hash %d, want %d", got, tc.want)
 			}
 		})

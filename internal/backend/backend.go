@@ -1,0 +1,100 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/backend/backendbase"
+	"github.com/strata-dev/strata/internal/states"
+	"github.com/strata-dev/strata/internal/states/statemgr"
+)
+
+// Backend is a configured backend: where the state of each workspace is
+// kept.
+type Backend interface {
+	// StateMgr returns the state manager of workspace ws, through which
+	// the state is locked, read, written and unlocked. A workspace that
+	// does not exist yet is created when its state is first read (local:
+	// its directory, now; pg: its row, by Read).
+	StateMgr(ctx context.Context, ws string) (statemgr.Manager, hcl.Diagnostics)
+	// Workspaces lists the workspaces, sorted, default first.
+	Workspaces(ctx context.Context) ([]string, hcl.Diagnostics)
+	// DeleteWorkspace removes workspace ws and its state; the caller has
+	// checked that it may (it exists, is not default, and is empty or
+	// forced).
+	DeleteWorkspace(ctx context.Context, ws string) error
+}
+
+// StateReader is a Backend whose states terraform_remote_state can read.
+type StateReader interface {
+	// ReadState reads workspace ws's stored state without changing
+	// anything: no lock, no journal recovery, no workspace created. found
+	// is false when nothing is stored.
+	ReadState(ctx context.Context, ws string) (s *states.State, found bool, err error)
+}
+
+// ErrWorkspacesNotSupported is the error of a backend that keeps a single
+// state asked for another workspace.
+var ErrWorkspacesNotSupported = backendbase.ErrWorkspacesNotSupported
+
+// Options are what configuring a backend needs from the process.
+type Options struct {
+	// Getenv reads the environment variables that stand in for unset
+	// arguments.
+	Getenv func(string) string
+	// DataDir is the working directory's data directory (.terraform).
+	DataDir string
+	// Version is the Terraform version whose format strata writes.
+	Version string
+}
+
+// Configure returns the backend c configures; nil is the default local
+// backend.
+func Configure(c *Config, o Options) (Backend, hcl.Diagnostics) {
+	t, ok := Lookup(c.TypeName())
+	if !ok {
+		return nil, hcl.Diagnostics{Unsupported(c.Type, c.Range.Ptr())}
+	}
+	s := &backendbase.Settings{Values: c.Args(), Getenv: o.Getenv, DataDir: o.DataDir, Version: o.Version}
+	if c != nil {
+		s.Range = c.Range
+	}
+	return t.New(s)
+}
+
+// ReadState reads workspace ws's stored state from a backend of type t
+// configured with args (environment variables from getenv for the
+// others), without changing anything: for terraform_remote_state, which
+// checks ReadsState first. A configuration error is returned as an error
+// whose text is the diagnostic's detail as a clause.
+func (t *Type) ReadState(ctx context.Context, args map[string]cty.Value, getenv func(string) string, ws string) (*states.State, bool, error) {
+	b, diags := t.New(&backendbase.Settings{Values: args, Getenv: getenv})
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			return nil, false, errors.New(clause(d.Detail))
+		}
+	}
+	r, ok := b.(StateReader)
+	if !ok {
+		return nil, false, fmt.Errorf("the %q backend's states cannot be read from another configuration", t.Name)
+	}
+	return r.ReadState(ctx, ws)
+}
+
+// clause turns a sentence into an error message: lower-case first letter,
+// no full stop.
+func clause(s string) string {
+	s = strings.TrimSuffix(s, ".")
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToLower(r)) + s[n:]
+}

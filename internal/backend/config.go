@@ -1,0 +1,276 @@
+package backend
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/strata-dev/strata/internal/backend/backendbase"
+)
+
+// Config is an effective backend configuration: the backend block merged
+// with init's -backend-config options. A nil *Config is the default local
+// backend.
+type Config struct {
+	Type string
+	// Value is an object with every argument of the type's schema, null
+	// where unset (environment variables then apply).
+	Value cty.Value
+	// Hash is Terraform's hash of the backend block alone, without the
+	// -backend-config options.
+	Hash uint64
+	// Range is the backend block, for diagnostics.
+	Range hcl.Range
+}
+
+// TypeName is the backend's type, DefaultType for nil.
+func (c *Config) TypeName() string {
+	if c == nil {
+		return DefaultType
+	}
+	return c.Type
+}
+
+// Args returns the arguments that are set.
+func (c *Config) Args() map[string]cty.Value {
+	out := map[string]cty.Value{}
+	if c == nil {
+		return out
+	}
+	for name, v := range c.Value.AsValueMap() {
+		if !v.IsNull() {
+			out[name] = v
+		}
+	}
+	return out
+}
+
+// Merge sets the arguments of over (init's -backend-config options) over
+// c's.
+func (c *Config) Merge(over map[string]cty.Value) {
+	vals := c.Value.AsValueMap()
+	for name, val := range over {
+		vals[name] = val
+	}
+	c.Value = cty.ObjectVal(vals)
+}
+
+// Object makes the full configuration object of schema from the
+// arguments that are set.
+func Object(schema backendbase.Schema, set map[string]cty.Value) cty.Value {
+	vals := map[string]cty.Value{}
+	for name, ty := range schema {
+		if v, ok := set[name]; ok {
+			vals[name] = v
+		} else {
+			vals[name] = cty.NullVal(ty)
+		}
+	}
+	return cty.ObjectVal(vals)
+}
+
+// Hash is Terraform's hash of a backend block: cty's hash of the tuple of
+// the type and the block decoded with every argument optional.
+func Hash(typ string, body hcl.Body, schema backendbase.Schema) uint64 {
+	spec := hcldec.ObjectSpec{}
+	for name, ty := range schema {
+		spec[name] = &hcldec.AttrSpec{Name: name, Type: ty}
+	}
+	val, _ := hcldec.Decode(body, spec, nil)
+	if val == cty.NilVal {
+		val = cty.UnknownVal(cty.Object(schema))
+	}
+	return uint64(cty.TupleVal([]cty.Value{cty.StringVal(typ), val}).Hash())
+}
+
+// DecodeBlock checks a backend block of type typ and returns its
+// configuration, before any -backend-config options.
+func DecodeBlock(typ string, body hcl.Body, rng hcl.Range) (*Config, hcl.Diagnostics) {
+	t, ok := Lookup(typ)
+	if !ok {
+		return nil, hcl.Diagnostics{Unsupported(typ, rng.Ptr())}
+	}
+	set, diags := DecodeBody(body, t.Schema)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return &Config{
+		Type:  typ,
+		Value: Object(t.Schema, set),
+		Hash:  Hash(typ, body, t.Schema),
+		Range: rng,
+	}, diags
+}
+
+// DecodeBody evaluates the arguments of a backend block or of a
+// -backend-config file, which may be literal values only (no variables or
+// other references), each converted to its type in schema. Null arguments
+// are left out, as if not set.
+func DecodeBody(body hcl.Body, schema backendbase.Schema) (map[string]cty.Value, hcl.Diagnostics) {
+	attrs, diags := body.JustAttributes()
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	names := make([]string, 0, len(attrs))
+	for name := range attrs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	vals := map[string]cty.Value{}
+	for _, name := range names {
+		a := attrs[name]
+		ty, ok := schema[name]
+		if !ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported argument",
+				Detail:   fmt.Sprintf("An argument named %q is not expected here.", name),
+				Subject:  a.NameRange.Ptr(),
+			})
+			continue
+		}
+		v, vdiags := a.Expr.Value(nil)
+		diags = append(diags, vdiags...)
+		if vdiags.HasErrors() {
+			continue
+		}
+		if v.IsNull() {
+			continue // as if not set
+		}
+		cv, err := convert.Convert(v, ty)
+		if err != nil || !cv.IsWhollyKnown() {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Incorrect attribute value type",
+				Detail:   fmt.Sprintf("Inappropriate value for attribute %q: %s required.", name, typeNoun(ty)),
+				Subject:  a.Expr.Range().Ptr(),
+			})
+			continue
+		}
+		vals[name] = cv
+	}
+	return vals, diags
+}
+
+func typeNoun(ty cty.Type) string {
+	if ty == cty.Bool {
+		return "a bool is"
+	}
+	return "a " + ty.FriendlyName() + " is"
+}
+
+// Overrides reads init's -backend-config options for a backend of type
+// typ: files of arguments, and KEY=VALUE pairs whose value is taken as a
+// string and converted to the argument's type. Later options win.
+func Overrides(typ string, items []string) (map[string]cty.Value, hcl.Diagnostics) {
+	var schema backendbase.Schema
+	if t, ok := Lookup(typ); ok {
+		schema = t.Schema
+	}
+	out := map[string]cty.Value{}
+	var diags hcl.Diagnostics
+	for _, item := range items {
+		if item == "" {
+			continue
+		}
+		eq := strings.Index(item, "=")
+		if eq < 0 {
+			vals, fdiags := decodeFile(item, schema)
+			diags = append(diags, fdiags...)
+			for name, v := range vals {
+				out[name] = v
+			}
+			continue
+		}
+		name, raw := item[:eq], item[eq+1:]
+		ty, ok := schema[name]
+		if !ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid backend configuration argument",
+				Detail:   fmt.Sprintf("The backend configuration argument %q given on the command line is not expected for the selected backend type.", name),
+			})
+			continue
+		}
+		v, err := convert.Convert(cty.StringVal(raw), ty)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid backend configuration value",
+				Detail:   fmt.Sprintf("Invalid backend configuration value for %s: %s required, not %q.", item, strings.TrimSuffix(typeNoun(ty), " is"), raw),
+			})
+			continue
+		}
+		out[name] = v
+	}
+	return out, diags
+}
+
+// decodeFile reads a -backend-config file: HCL, or JSON when its name
+// ends in .json.
+func decodeFile(path string, schema backendbase.Schema) (map[string]cty.Value, hcl.Diagnostics) {
+	p := hclparse.NewParser()
+	var f *hcl.File
+	var diags hcl.Diagnostics
+	if _, err := os.Stat(path); err != nil {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to read file",
+			Detail:   fmt.Sprintf("The file %q could not be read.", path),
+		}}
+	}
+	if strings.HasSuffix(path, ".json") {
+		f, diags = p.ParseJSONFile(path)
+	} else {
+		f, diags = p.ParseHCLFile(path)
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	vals, adiags := DecodeBody(f.Body, schema)
+	return vals, append(diags, adiags...)
+}
+
+// ValueArgs checks terraform_remote_state's config argument, an object of
+// the backend's arguments, against t's schema, converting each to its
+// type. Null arguments are left out, as if not set.
+func ValueArgs(t *Type, c cty.Value) (map[string]cty.Value, hcl.Diagnostics) {
+	vals := map[string]cty.Value{}
+	var diags hcl.Diagnostics
+	bad := func(format string, args ...any) {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid backend configuration", Detail: fmt.Sprintf(format, args...)})
+	}
+	if c.IsNull() {
+		return vals, nil
+	}
+	if !c.Type().IsObjectType() && !c.Type().IsMapType() {
+		bad("The config argument must be an object of the %q backend's arguments.", t.Name)
+		return vals, diags
+	}
+	for it := c.ElementIterator(); it.Next(); {
+		k, v := it.Element()
+		name := k.AsString()
+		ty, ok := t.Schema[name]
+		if !ok {
+			bad("The %q backend has no argument named %q.", t.Name, name)
+			continue
+		}
+		if v.IsNull() {
+			continue
+		}
+		cv, err := convert.Convert(v, ty)
+		if err != nil || !cv.IsWhollyKnown() {
+			bad("Inappropriate value for the %q backend's argument %q: a %s is required.", t.Name, name, ty.FriendlyName())
+			continue
+		}
+		vals[name] = cv
+	}
+	return vals, diags
+}

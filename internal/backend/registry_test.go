@@ -1,0 +1,112 @@
+package backend
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/backend/local"
+)
+
+func TestRegistry(t *testing.T) {
+	tests := map[string]struct {
+		known, reads, single bool
+	}{
+		"local": {known: true, reads: true},
+		"pg":    {known: true, reads: true},
+		"http":  {known: true, reads: true, single: true},
+		"inmem": {known: true},
+		"s3":    {},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			typ, ok := Lookup(name)
+			if ok != tc.known {
+				t.Fatalf("Lookup found %v, want %v", ok, tc.known)
+			}
+			if !ok {
+				return
+			}
+			if typ.Name != name || typ.ReadsState() != tc.reads || typ.SingleState != tc.single {
+				t.Errorf("got name %q, reads state %v, single state %v", typ.Name, typ.ReadsState(), typ.SingleState)
+			}
+		})
+	}
+}
+
+func TestRegistryMessages(t *testing.T) {
+	want := `The backend "s3" is not supported by this version of strata. Supported backends: local, pg, http (and inmem, for testing).`
+	if got := Unsupported("s3", nil).Detail; got != want {
+		t.Errorf("Unsupported:\n got %s\nwant %s", got, want)
+	}
+	if got, want := StateReaderNames(), `"local", "pg" and "http"`; got != want {
+		t.Errorf("StateReaderNames = %s, want %s", got, want)
+	}
+}
+
+func TestConfigureDefaultIsLocal(t *testing.T) {
+	b, diags := Configure(nil, Options{Version: "1.11.4"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	l, ok := b.(*local.Backend)
+	if !ok {
+		t.Fatalf("got %T, want *local.Backend", b)
+	}
+	if l.Path != "terraform.tfstate" || l.WorkspaceDir != "terraform.tfstate.d" {
+		t.Errorf("paths %q, %q", l.Path, l.WorkspaceDir)
+	}
+	if _, diags := Configure(&Config{Type: "s3"}, Options{}); !diags.HasErrors() || diags[0].Summary != "Unsupported backend type" {
+		t.Errorf("an unknown type: %v", diags)
+	}
+}
+
+func TestTypeReadState(t *testing.T) {
+	dir := t.TempDir()
+	typ, _ := Lookup("local")
+	args := map[string]cty.Value{"path": cty.StringVal(filepath.Join(dir, "none.tfstate"))}
+	if _, found, err := typ.ReadState(context.Background(), args, nil, "default"); err != nil || found {
+		t.Errorf("found %v, err %v; want nothing found", found, err)
+	}
+	pg, _ := Lookup("pg")
+	env := map[string]string{"PG_SKIP_TABLE_CREATION": "yes please"}
+	_, _, err := pg.ReadState(context.Background(), nil, func(k string) string { return env[k] }, "default")
+	want := `the environment variable PG_SKIP_TABLE_CREATION must be true or false, not "yes please"`
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+}
+
+func TestValueArgs(t *testing.T) {
+	pg, _ := Lookup("pg")
+	tests := map[string]struct {
+		in       cty.Value
+		want     map[string]cty.Value
+		wantDiag []string
+	}{
+		"null": {cty.NullVal(cty.DynamicPseudoType), map[string]cty.Value{}, nil},
+		"converted": {cty.ObjectVal(map[string]cty.Value{"skip_table_creation": cty.StringVal("true"), "conn_str": cty.NullVal(cty.String)}),
+			map[string]cty.Value{"skip_table_creation": cty.True}, nil},
+		"not an object": {cty.StringVal("x"), map[string]cty.Value{}, []string{`The config argument must be an object of the "pg" backend's arguments.`}},
+		"unknown and wrong type": {cty.ObjectVal(map[string]cty.Value{"bucket": cty.StringVal("b"), "skip_index_creation": cty.StringVal("nope")}), map[string]cty.Value{},
+			[]string{`The "pg" backend has no argument named "bucket".`, `Inappropriate value for the "pg" backend's argument "skip_index_creation": a bool is required.`}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, diags := ValueArgs(pg, tc.in)
+			if diff := cmp.Diff(tc.want, got, cmp.Comparer(func(a, b cty.Value) bool { return a.RawEquals(b) })); diff != "" {
+				t.Errorf("wrong result (-want +got):\n%s", diff)
+			}
+			var details []string
+			for _, d := range diags {
+				details = append(details, d.Detail)
+			}
+			if diff := cmp.Diff(tc.wantDiag, details); diff != "" {
+				t.Errorf("wrong diagnostics (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
