@@ -211,3 +211,38 @@ func TestE2EModuleRegistryUpgrade(t *testing.T) {
 		}
 	}
 }
+
+// TestE2ETestRegistryModule: a test file's run block may use a registry
+// module instead of the module under test; init installs it under the run
+// block's key, as terraform init does, and test runs it.
+func TestE2ETestRegistryModule(t *testing.T) {
+	s, _, env := moduleSourcesFixture(t)
+	files := map[string]string{
+		"main.tf": "output \"root\" {\n  value = 1\n}\n",
+		"tests/host.tftest.hcl": "run \"sub\" {\n  module {\n    source  = \"" + s.Host + "/acme/thing/null//sub\"\n    version = \"2.0.0\"\n  }\n" +
+			"  assert {\n    condition     = output.v == \"reg2.0.0/sub\"\n    error_message = \"wrong module: ${output.v}\"\n  }\n}\n",
+		"tests/reg.tftest.hcl": "run \"helper\" {\n  module {\n    source  = \"acme/thing/null\"\n    version = \"~> 1.0\"\n  }\n  variables {\n    suffix = \"!\"\n  }\n" +
+			"  assert {\n    condition     = output.v == \"reg1.1.0!\"\n    error_message = \"wrong module: ${output.v}\"\n  }\n}\n",
+	}
+	sdir, tdir := twinDirs(t, files)
+	if r := strataEnv(t, sdir, env, "init", "-no-color"); r.code != 0 || !strings.Contains(r.stdout, "Downloading registry.terraform.io/acme/thing/null 1.1.0 for test.tests.reg.helper...") {
+		t.Fatalf("strata init: %+v", r)
+	}
+	manifest := string(readFile(t, filepath.Join(sdir, ".terraform/modules/modules.json")))
+	if r := strataEnv(t, sdir, env, "test", "-no-color"); r.code != 0 || !strings.Contains(r.stdout, `run "helper"... pass`) || !strings.Contains(r.stdout, `run "sub"... pass`) {
+		t.Errorf("strata test: %+v", r)
+	}
+	tr, ok := terraformEnv(t, tdir, env, "init", "-no-color")
+	if !ok {
+		return
+	}
+	if tr.code != 0 {
+		t.Fatalf("terraform init: %s", tr.stdout)
+	}
+	if got := string(readFile(t, filepath.Join(tdir, ".terraform/modules/modules.json"))); got != manifest {
+		t.Errorf("manifests differ:\nstrata:    %s\nterraform: %s", manifest, got)
+	}
+	if tr, _ := terraformEnv(t, tdir, env, "test", "-no-color"); tr.code != 0 {
+		t.Errorf("terraform test: %s", tr.stdout)
+	}
+}

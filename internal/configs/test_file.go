@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/addrs"
 )
 
 // TestFile is one test file (.tftest.hcl or .tftest.json): the run blocks
@@ -514,7 +515,7 @@ func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
 			srcExpr := mc.Attributes["source"].Expr
 			sdiags := gohcl.DecodeExpression(srcExpr, nil, &m.Source)
 			diags = append(diags, sdiags...)
-			if !sdiags.HasErrors() && !IsLocalModuleSource(m.Source) && !registrySource.MatchString(m.Source) {
+			if !sdiags.HasErrors() && !IsLocalModuleSource(m.Source) && !addrs.IsModuleRegistrySource(m.Source) {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Invalid module source address",
@@ -556,9 +557,6 @@ func (r *TestRun) decodePlanOptions(b *hcl.Block) hcl.Diagnostics {
 	return diags
 }
 
-// registrySource matches module registry addresses: NAMESPACE/NAME/SYSTEM,
-// optionally after a hostname and followed by //SUBDIR.
-var registrySource = regexp.MustCompile(`^([a-zA-Z0-9.-]+\.[a-zA-Z]{2,}(:[0-9]+)?/)?[0-9A-Za-z][0-9A-Za-z_-]*/[0-9A-Za-z][0-9A-Za-z_-]*/[0-9a-z]+(//.*)?$`)
 
 // TestModuleKey returns the module manifest key of the module of run
 // block run in the test file at path (relative to the module under test,
