@@ -557,7 +557,6 @@ func (r *TestRun) decodePlanOptions(b *hcl.Block) hcl.Diagnostics {
 	return diags
 }
 
-
 // TestModuleKey returns the module manifest key of the module of run
 // block run in the test file at path (relative to the module under test,
 // with slashes), as Terraform's init records it: test.tests.main.setup
