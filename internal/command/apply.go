@@ -110,6 +110,8 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		return errReported
 	}
 	targets, replaces, tdiags := opts.targets.parse()
+	excludes, xdiags := opts.targets.parseExcludes()
+	tdiags = append(tdiags, xdiags...)
 	if len(replaces) > 0 && mode != plans.NormalMode {
 		tdiags = append(tdiags, replaceModeDiag)
 	}
@@ -124,7 +126,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	ctx, cancel := applyInterrupts(ctx, d, v)
 	defer cancel()
 
-	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, ForceReplace: replaces})
+	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, Excludes: excludes, ForceReplace: replaces})
 	if diags.HasErrors() {
 		plan, diags = validatedFailure(ctx, op, plan, diags)
 		if partialPlan(plan) {
@@ -156,6 +158,8 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	}
 	if len(targets) > 0 {
 		v.Diagnostics(hcl.Diagnostics{incompleteApplyWarning})
+	} else if len(excludes) > 0 {
+		v.Diagnostics(hcl.Diagnostics{incompleteExcludeWarning})
 	}
 	return nil
 }

@@ -79,6 +79,8 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 		opts.vars.input = false // prompts would corrupt the JSON stream
 	}
 	targets, replaces, tdiags := opts.targets.parse()
+	excludes, xdiags := opts.targets.parseExcludes()
+	tdiags = append(tdiags, xdiags...)
 	if len(replaces) > 0 && mode != plans.NormalMode {
 		tdiags = append(tdiags, replaceModeDiag)
 	}
@@ -95,7 +97,7 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	defer op.release()
 	ctx, cancel := d.interruptContext(ctx, func() { v.Interrupted(false) }, nil)
 	defer cancel()
-	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, ForceReplace: replaces, GenerateConfigOut: opts.generateConfig})
+	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, Excludes: excludes, ForceReplace: replaces, GenerateConfigOut: opts.generateConfig})
 	generated, gdiags := writeGeneratedConfig(op, plan, opts.generateConfig)
 	diags = append(diags, gdiags...)
 	if diags.HasErrors() {

@@ -27,6 +27,10 @@ type PlanOpts struct {
 	// Targets limits the plan to these resources or instances and what
 	// they depend on (-target).
 	Targets []addrs.Target
+	// Excludes leaves these resources or instances out of the plan, with
+	// everything that depends on them (or, destroying, everything they
+	// depend on): OpenTofu's -exclude. It is not used with Targets.
+	Excludes []addrs.Target
 	// ForceReplace plans these instances for replacement (-replace).
 	ForceReplace []addrs.Target
 	// GenerateConfigOut, when set, is the file configuration is generated
@@ -148,10 +152,20 @@ func (e *Engine) plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 The -target option is not for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when strata specifically suggests to use it as part of an error message.`,
 		})
 	}
+	if len(opts.Excludes) > 0 && !diags.HasErrors() {
+		pruneExcluded(cg, opts.Excludes, opts.Mode == plans.DestroyMode)
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Resource targeting is in effect",
+			Detail: `You are creating a plan with the -exclude option, which means that the result of this plan may not represent all of the changes requested by the current configuration.
+
+The -exclude option is not for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes.`,
+		})
+	}
 	if diags.HasErrors() {
 		return nil, nil, diags
 	}
-	plan := &plans.Plan{Mode: opts.Mode, Changes: &plans.Changes{}, PrevRunState: prevRun, VariableValues: map[string]cty.Value{}, SkipRefresh: opts.SkipRefresh, Targets: opts.Targets, ForceReplace: opts.ForceReplace, Timestamp: opts.timestamp}
+	plan := &plans.Plan{Mode: opts.Mode, Changes: &plans.Changes{}, PrevRunState: prevRun, VariableValues: map[string]cty.Value{}, SkipRefresh: opts.SkipRefresh, Targets: opts.Targets, Excludes: opts.Excludes, ForceReplace: opts.ForceReplace, Timestamp: opts.timestamp}
 	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, w.closeWhenDone(cg.g, w.withModuleOverrides(pw.visit)))...))
 	diags = append(diags, w.closeEphemerals(context.WithoutCancel(ctx))...)
 
@@ -280,6 +294,11 @@ func (pw *planWalk) addDrift(c *plans.ResourceInstanceChange) {
 // -target, its resource is planned in full, or a target names it.
 func (pw *planWalk) targeted(addr addrs.AbsResourceInstance) bool {
 	r := addr.ContainingResource()
+	for _, t := range pw.opts.Excludes {
+		if t.ContainsInstance(addr) {
+			return false
+		}
+	}
 	if len(pw.opts.Targets) == 0 || pw.whole[r.String()] || pw.whole[r.Config().String()] {
 		return true
 	}
@@ -550,4 +569,50 @@ func pruneToTargets(cg *configGraph, targets []addrs.Target, destroy bool) map[s
 		}
 	}
 	return whole
+}
+
+// pruneExcluded removes from the graph what -exclude leaves out, as
+// OpenTofu does: the resources the excludes name as a whole (a resource, or
+// everything in a module) and everything that depends on a resource they
+// name, even on one instance only; when destroying, the resources those
+// depend on instead, which cannot be destroyed while they remain. An
+// excluded instance of a resource that is otherwise planned is left out by
+// planWalk.targeted.
+func pruneExcluded(cg *configGraph, excludes []addrs.Target, destroy bool) {
+	g := cg.g
+	remove := map[node]bool{}
+	for _, n := range g.Vertices() {
+		var matches func(t addrs.Target) bool
+		switch n := n.(type) {
+		case *resourceNode:
+			matches = func(t addrs.Target) bool { return t.ContainsConfig(n.addr) }
+		case *orphanNode:
+			matches = func(t addrs.Target) bool { return t.ContainsResource(n.addr) }
+		default:
+			continue
+		}
+		for _, t := range excludes {
+			if !matches(t) {
+				continue
+			}
+			if !t.Instance {
+				remove[n] = true
+			}
+			if destroy {
+				for _, d := range g.Descendants(n) {
+					switch d.(type) {
+					case *resourceNode, *orphanNode:
+						remove[d] = true
+					}
+				}
+			} else {
+				for _, d := range g.Ancestors(n) {
+					remove[d] = true
+				}
+			}
+		}
+	}
+	for n := range remove {
+		g.Remove(n)
+	}
 }

@@ -44,6 +44,8 @@ type Plan struct {
 	SkipRefresh bool
 	// Targets and ForceReplace record -target and -replace.
 	Targets, ForceReplace []addrs.Target
+	// Excludes records -exclude.
+	Excludes []addrs.Target
 	// DriftedResources are the changes refreshing found made outside
 	// strata: Before is the previous run's object, After the refreshed one
 	// (null when it was deleted).

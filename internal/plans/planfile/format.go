@@ -45,6 +45,7 @@ type planJSON struct {
 type optionsJSON struct {
 	SkipRefresh bool     `json:"skip_refresh,omitempty"`
 	Targets     []string `json:"targets,omitempty"`
+	Excludes    []string `json:"excludes,omitempty"`
 	Replace     []string `json:"replace,omitempty"`
 }
 

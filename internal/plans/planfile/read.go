@@ -122,7 +122,7 @@ func decodePlan(pj *planJSON) (*plans.Plan, error) {
 	for _, list := range []struct {
 		in  []string
 		out *[]addrs.Target
-	}{{pj.Options.Targets, &p.Targets}, {pj.Options.Replace, &p.ForceReplace}} {
+	}{{pj.Options.Targets, &p.Targets}, {pj.Options.Excludes, &p.Excludes}, {pj.Options.Replace, &p.ForceReplace}} {
 		for _, s := range list.in {
 			t, diags := addrs.ParseTarget(s)
 			if diags.HasErrors() {

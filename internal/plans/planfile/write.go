@@ -133,6 +133,9 @@ func encodePlan(p *plans.Plan) (*planJSON, error) {
 	for _, t := range p.Targets {
 		pj.Options.Targets = append(pj.Options.Targets, t.String())
 	}
+	for _, t := range p.Excludes {
+		pj.Options.Excludes = append(pj.Options.Excludes, t.String())
+	}
 	for _, t := range p.ForceReplace {
 		pj.Options.Replace = append(pj.Options.Replace, t.String())
 	}
