@@ -5,7 +5,8 @@ import (
 	"fmt"
 
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/strata-dev/strata/internal/ctyjson"
 )
 
 // encodePaths renders attribute paths as the state file's

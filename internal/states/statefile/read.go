@@ -8,9 +8,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/go-version"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/ctyjson"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/upgrade"
 )

@@ -7,9 +7,8 @@ import (
 	"sort"
 	"strconv"
 
-	ctyjson "github.com/zclconf/go-cty/cty/json"
-
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/ctyjson"
 	"github.com/strata-dev/strata/internal/states"
 )
 

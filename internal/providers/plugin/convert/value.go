@@ -4,9 +4,9 @@ import (
 	"errors"
 
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 	"github.com/zclconf/go-cty/cty/msgpack"
 
+	"github.com/strata-dev/strata/internal/ctyjson"
 	"github.com/strata-dev/strata/internal/providers/plugin/proto/tfplugin5"
 	"github.com/strata-dev/strata/internal/providers/plugin/proto/tfplugin6"
 )
