@@ -55,7 +55,7 @@ func TestImportDirection(t *testing.T) {
 		"internal/moduletest": {"addrs", "configs", "engine", "lang/funcs", "lang/marks", "plans", "providers",
 			"providers/mock", "states"},
 		"internal/cliconfig":            {"addrs", "getproviders"},
-		"internal/initwd":               {"addrs", "configs", "datadir"},
+		"internal/initwd":               {"addrs", "configs", "datadir", "getproviders"},
 		"internal/providercache":        {"addrs", "configs", "depsfile", "getproviders"},
 		"internal/command/jsonfunction": {"providers"},
 		"internal/command/jsonprovider": {"addrs", "command/jsonfunction", "configs/configschema", "providers"},
