@@ -9,63 +9,94 @@ import (
 
 // TestImportDirection enforces the package map of DESIGN.md and STYLE.md:
 // imports flow downward only. Each package lists the strata packages it
-// may import directly.
+// may import directly; a package the map does not list fails the test, so
+// that every new package is placed in a layer when it is added.
 func TestImportDirection(t *testing.T) {
-	const mod = "github.com/strata-dev/strata/"
+	const mod = "github.com/strata-dev/strata"
 	allowed := map[string][]string{
-		"internal/addrs":                       {},
-		"internal/tailbuf":                     {},
-		"internal/datadir":                     {},
-		"internal/ctyjson":                     {},
-		"internal/logging":                     {},
-		"internal/configs/configschema":        {},
-		"internal/engine/dag":                  {},
-		"internal/lang/marks":                  {},
-		"internal/lang/funcs":                  {},
-		"internal/configs/format":              {},
-		"internal/configs/genconfig":           {"addrs", "configs/configschema", "lang/marks"},
-		"internal/configs":                     {"addrs", "configs/configschema", "datadir"},
-		"internal/lang":                        {"addrs", "configs/configschema", "lang/funcs", "lang/marks"},
-		"internal/providers":                   {"addrs", "configs/configschema"},
-		"internal/providers/providertest":      {"providers", "configs/configschema", "ctyjson"},
-		"internal/providers/builtin":           {"addrs", "providers", "providers/builtin/terraform"},
-		"internal/providers/builtin/terraform": {"providers", "configs/configschema", "backend", "ctyjson"},
-		"internal/providers/plugin": {"addrs", "providers", "configs/configschema", "providers/plugin/convert",
-			"providers/plugin/proto/tfplugin5", "providers/plugin/proto/tfplugin6", "tailbuf", "datadir", "logging"},
-		"internal/providers/plugin/convert":         {"providers", "configs/configschema", "providers/plugin/proto/tfplugin5", "providers/plugin/proto/tfplugin6", "ctyjson"},
+		// Leaves.
+		"internal/addrs":                            {},
+		"internal/tailbuf":                          {},
+		"internal/datadir":                          {},
+		"internal/logging":                          {},
+		"internal/configs/configschema":             {},
+		"internal/configs/format":                   {},
+		"internal/engine/dag":                       {},
+		"internal/lang/marks":                       {},
+		"internal/lang/funcs":                       {},
+		"internal/upgrade":                          {},
 		"internal/providers/plugin/proto/tfplugin5": {},
 		"internal/providers/plugin/proto/tfplugin6": {},
-		"internal/upgrade":                          {"providers", "configs/configschema"},
-		"internal/states":                           {"addrs"},
-		"internal/states/statefile":                 {"states", "addrs", "upgrade", "ctyjson"},
-		"internal/states/statemgr":                  {"states", "states/statefile", "addrs"},
-		"internal/backend/backendbase":              {"states/statemgr"},
-		"internal/backend/local":                    {"backend/backendbase", "states", "states/statefile", "states/statemgr"},
-		"internal/backend/pg":                       {"backend/backendbase", "states", "states/statemgr"},
-		"internal/backend/http":                     {"backend/backendbase", "states", "states/statemgr"},
-		"internal/backend/inmem":                    {"backend/backendbase", "states/statemgr"},
+
+		// Models.
+		"internal/configs":           {"addrs", "configs/configschema", "datadir"},
+		"internal/configs/genconfig": {"addrs", "configs/configschema", "lang/marks"},
+		"internal/lang":              {"addrs", "configs/configschema", "lang/funcs", "lang/marks"},
+		"internal/providers":         {"addrs", "configs/configschema"},
+		"internal/upgrade/object":    {"providers", "configs/configschema"},
+		"internal/states":            {"addrs"},
+		"internal/states/statefile":  {"states", "addrs", "upgrade"},
+		"internal/plans":             {"addrs", "states", "configs/configschema"},
+		"internal/plans/objchange":   {"configs/configschema"},
+		"internal/plans/planfile":    {"addrs", "lang/marks", "plans", "states/statefile"},
+		"internal/depsfile":          {"addrs"},
+		"internal/getproviders":      {"addrs"},
+
+		// Adapters: state storage, providers, installers.
+		"internal/states/statemgr":     {"states", "states/statefile", "addrs"},
+		"internal/backend/backendbase": {"states/statemgr"},
+		"internal/backend/local":       {"backend/backendbase", "states", "states/statefile", "states/statemgr"},
+		"internal/backend/pg":          {"backend/backendbase", "states", "states/statemgr"},
+		"internal/backend/http":        {"backend/backendbase", "states", "states/statemgr"},
+		"internal/backend/inmem":       {"backend/backendbase", "states/statemgr"},
 		"internal/backend": {"backend/backendbase", "backend/local", "backend/pg", "backend/http", "backend/inmem",
 			"states", "states/statemgr"},
-		"internal/plans":           {"addrs", "states", "configs/configschema"},
-		"internal/plans/objchange": {"configs/configschema"},
-		"internal/engine/hooks":    {"addrs", "plans"},
+		"internal/providers/providertest":      {"providers", "configs/configschema"},
+		"internal/providers/mock":              {"providers", "configs/configschema"},
+		"internal/providers/builtin/terraform": {"providers", "configs/configschema", "backend"},
+		"internal/providers/builtin":           {"addrs", "providers", "providers/builtin/terraform"},
+		"internal/providers/plugin/convert":    {"providers", "configs/configschema", "providers/plugin/proto/tfplugin5", "providers/plugin/proto/tfplugin6"},
+		"internal/providers/plugin": {"addrs", "providers", "configs/configschema", "providers/plugin/convert",
+			"providers/plugin/proto/tfplugin5", "providers/plugin/proto/tfplugin6", "tailbuf", "datadir", "logging"},
+		"internal/cliconfig":     {"addrs", "getproviders"},
+		"internal/initwd":        {"addrs", "configs", "datadir", "getproviders"},
+		"internal/providercache": {"addrs", "configs", "depsfile", "getproviders"},
+
+		// The engine and what runs it.
+		"internal/engine/hooks": {"addrs", "plans"},
 		"internal/engine": {"addrs", "configs", "configs/configschema", "configs/genconfig", "engine/dag", "engine/hooks", "lang", "lang/marks",
-			"plans", "plans/objchange", "providers", "providers/mock", "states", "tailbuf", "upgrade", "ctyjson"},
-		"internal/providers/mock": {"providers", "configs/configschema", "ctyjson"},
+			"plans", "plans/objchange", "providers", "providers/mock", "states", "tailbuf", "upgrade/object"},
 		"internal/moduletest": {"addrs", "configs", "engine", "lang/funcs", "lang/marks", "plans", "providers",
 			"providers/mock", "states"},
-		"internal/cliconfig":            {"addrs", "getproviders"},
-		"internal/initwd":               {"addrs", "configs", "datadir", "getproviders"},
-		"internal/providercache":        {"addrs", "configs", "depsfile", "getproviders"},
-		"internal/command/jsonfunction": {"providers"},
-		"internal/command/jsonprovider": {"addrs", "command/jsonfunction", "configs/configschema", "providers"},
-		"internal/command/views/render": {"configs/configschema", "plans"},
-		"internal/command/views":        {"addrs", "plans", "states", "engine/hooks", "configs/configschema", "command/views/render", "moduletest"},
+
+		// Presentation and commands.
+		"internal/command/jsonfunction":     {"providers"},
+		"internal/command/jsonprovider":     {"addrs", "command/jsonfunction", "configs/configschema", "providers"},
+		"internal/command/views/render":     {"configs/configschema", "plans"},
+		"internal/command/views/jsonformat": {"addrs", "configs", "configs/configschema", "lang", "lang/marks", "plans", "states"},
+		"internal/command/views":            {"addrs", "plans", "states", "engine/hooks", "configs/configschema", "command/views/render", "moduletest"},
+		"internal/command": {"addrs", "backend", "backend/local", "cliconfig", "command/jsonfunction", "command/jsonprovider",
+			"command/views", "command/views/jsonformat", "command/views/render", "configs", "configs/configschema",
+			"configs/format", "configs/genconfig", "datadir", "depsfile", "engine", "engine/hooks", "getproviders",
+			"initwd", "lang/funcs", "lang/marks", "logging", "moduletest", "plans", "plans/planfile", "providercache",
+			"providers", "providers/builtin", "providers/plugin", "states", "states/statefile", "states/statemgr"},
+		"main": {"command"},
+
+		// Test helpers and tools, which nothing but tests and make
+		// targets import.
+		"internal":                           {},
+		"internal/states/statemgr/pgtest":    {},
+		"internal/getproviders/registrytest": {},
+		"internal/initwd/sourcetest":         {},
+		"internal/provbuild":                 {},
+		"internal/bench":                     {"provbuild"},
+		"internal/compat":                    {"provbuild"},
 	}
 	out, err := exec.Command("go", "list", "-json", "../...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
+	seen := map[string]bool{}
 	dec := json.NewDecoder(strings.NewReader(string(out)))
 	for dec.More() {
 		var pkg struct {
@@ -75,22 +106,32 @@ func TestImportDirection(t *testing.T) {
 		if err := dec.Decode(&pkg); err != nil {
 			t.Fatal(err)
 		}
-		rel := strings.TrimPrefix(pkg.ImportPath, mod)
+		rel := strings.TrimPrefix(strings.TrimPrefix(pkg.ImportPath, mod), "/")
+		if rel == "" {
+			rel = "main"
+		}
+		seen[rel] = true
 		allow, ok := allowed[rel]
 		if !ok {
-			continue // command, main and tools may import anything below them
+			t.Errorf("%s is not in the package map: add it to this test at its layer, with the strata packages it may import", rel)
+			continue
 		}
 		set := map[string]bool{}
 		for _, a := range allow {
 			set["internal/"+a] = true
 		}
 		for _, imp := range pkg.Imports {
-			if !strings.HasPrefix(imp, mod) {
+			if !strings.HasPrefix(imp, mod+"/") {
 				continue
 			}
-			if dep := strings.TrimPrefix(imp, mod); !set[dep] {
+			if dep := strings.TrimPrefix(imp, mod+"/"); !set[dep] {
 				t.Errorf("%s imports %s, which the package map does not allow", rel, dep)
 			}
+		}
+	}
+	for rel := range allowed {
+		if !seen[rel] {
+			t.Errorf("the package map lists %s, which does not exist: remove it", rel)
 		}
 	}
 }

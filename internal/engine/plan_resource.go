@@ -21,7 +21,7 @@ import (
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/providers/mock"
 	"github.com/strata-dev/strata/internal/states"
-	"github.com/strata-dev/strata/internal/upgrade"
+	"github.com/strata-dev/strata/internal/upgrade/object"
 )
 
 // resourceType bundles what every instance operation of one resource needs.
@@ -193,7 +193,7 @@ func (pw *planWalk) untargetedValue(ctx context.Context, rt *resourceType, addr 
 	if obj == nil {
 		return cty.NilVal, false
 	}
-	v, pd := upgrade.ResourceObject(ctx, rt.p, addr.Resource.Resource.Type, rt.schema, rt.version, obj.SchemaVersion, obj.AttrsJSON, obj.AttrsFlat)
+	v, pd := object.Upgrade(ctx, rt.p, addr.Resource.Resource.Type, rt.schema, rt.version, obj.SchemaVersion, obj.AttrsJSON, obj.AttrsFlat)
 	if pd.HasErrors() {
 		return cty.NilVal, false
 	}
@@ -249,7 +249,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 	if err := pw.acquire(ctx); err != nil {
 		return null, obj, cancelledDiags(err)
 	}
-	v, pd := upgrade.ResourceObject(ctx, rt.p, addr.Resource.Resource.Type, rt.schema, rt.version, obj.SchemaVersion, obj.AttrsJSON, obj.AttrsFlat)
+	v, pd := object.Upgrade(ctx, rt.p, addr.Resource.Resource.Type, rt.schema, rt.version, obj.SchemaVersion, obj.AttrsJSON, obj.AttrsFlat)
 	pw.release()
 	diags = append(diags, instanceDiags(pd, addr, "Failed to upgrade resource state")...)
 	if pd.HasErrors() {

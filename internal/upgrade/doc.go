@@ -1,7 +1,7 @@
-// Package upgrade owns upgrades of stored data: whole state files from older
-// format versions to the current one (bytes in, bytes out), and each prior
-// object through its provider's UpgradeResourceState.
+// Package upgrade owns upgrades of whole state files from older format
+// versions to the current one: bytes in, bytes out. Upgrading each prior
+// object through its provider's UpgradeResourceState is the subpackage
+// object's.
 //
-// It imports addrs, providers and configschema; statefile and the engine
-// import it.
+// It imports nothing of strata's; statefile imports it.
 package upgrade

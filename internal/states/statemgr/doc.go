@@ -1,5 +1,6 @@
 // Package statemgr persists state snapshots and guards them with locks.
-// Manager is what commands use; it has two implementations.
+// Manager is what commands use; internal/backend chooses the
+// implementation from the configured backend.
 //
 // Local keeps the state in a file: it writes atomically (temporary file,
 // fsync, rename, fsync of the directory), keeps a backup of the previous
@@ -9,8 +10,10 @@
 //
 // PG keeps each workspace's state in a row of the table Terraform's pg
 // backend uses, locked with Postgres advisory locks that the server
-// releases when their holder's session ends. Its journal is a local file
-// replayed into the database by the next command.
+// releases when their holder's session ends. HTTP keeps the state behind
+// a URL, locked with LOCK/UNLOCK requests. Both embed RemoteJournal: the
+// journal is a local file replayed into the store by the next command.
+// Inmem keeps it in the process's memory, for tests.
 //
 // It imports states and statefile.
 package statemgr

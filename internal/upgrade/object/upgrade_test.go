@@ -1,4 +1,4 @@
-package upgrade
+package object
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/strata-dev/strata/internal/providers/providertest"
 )
 
-func TestResourceObject(t *testing.T) {
+func TestUpgrade(t *testing.T) {
 	schema := &configschema.Block{Attributes: map[string]*configschema.Attribute{
 		"id":   {Type: cty.String, Computed: true},
 		"size": {Type: cty.Number, Optional: true},
@@ -119,7 +119,7 @@ func TestResourceObject(t *testing.T) {
 			if tc.raw != "" {
 				raw = []byte(tc.raw)
 			}
-			got, diags := ResourceObject(context.Background(), p, "test_thing", tc.schema, tc.current, tc.from, raw, tc.flat)
+			got, diags := Upgrade(context.Background(), p, "test_thing", tc.schema, tc.current, tc.from, raw, tc.flat)
 			if n := len(p.Calls()); n != tc.wantCalls {
 				t.Errorf("provider called %d times, want %d", n, tc.wantCalls)
 			}

@@ -1,4 +1,4 @@
-package upgrade
+package object
 
 import (
 	"context"
@@ -10,12 +10,12 @@ import (
 	"github.com/strata-dev/strata/internal/providers"
 )
 
-// ResourceObject runs one stored object through its provider's
+// Upgrade runs one stored object through its provider's
 // UpgradeResourceState, turning the raw JSON (or, from very old states,
 // flat map) written with schema version `from` into a value of the
 // provider's current schema. An object stored by a newer schema version
 // than the provider's is refused.
-func ResourceObject(ctx context.Context, p providers.Interface, typeName string, schema *configschema.Block, current int64, from uint64, rawJSON []byte, flat map[string]string) (cty.Value, providers.Diagnostics) {
+func Upgrade(ctx context.Context, p providers.Interface, typeName string, schema *configschema.Block, current int64, from uint64, rawJSON []byte, flat map[string]string) (cty.Value, providers.Diagnostics) {
 	if from > uint64(current) {
 		return cty.NilVal, providers.Diagnostics{}.Errorf("Resource instance managed by newer provider version",
 			"The current state of %s was created by a newer provider version than is currently selected (schema version %d, but this provider supports up to %d). Upgrade the provider to work with this state.", typeName, from, current)
