@@ -129,8 +129,15 @@ output "p" {
 			t.Fatalf("%s apply -destroy: %s", run.bin, r.stderr)
 		}
 	}
-	// show -json of a state with no resources leaves out its checks, so
-	// the state files are compared.
+	// show -json of a state with no resources and outputs leaves out its
+	// checks, as no state at all.
+	for _, d := range []string{dir, tfDir} {
+		want := runIn(t, d, "", tf, "show", "-json").stdout
+		if got := runIn(t, d, "", strataBin, "show", "-json").stdout; got != want {
+			t.Errorf("show -json after destroy: terraform %s, strata %s", want, got)
+		}
+	}
+	// So the state files are compared.
 	recorded := func(dir string) []any {
 		var st struct {
 			CheckResults []any `json:"check_results"`

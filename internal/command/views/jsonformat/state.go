@@ -79,8 +79,10 @@ func State(s *states.State, schema SchemaFunc, terraformVersion string) ([]byte,
 		doc.TerraformVersion = terraformVersion
 		doc.Values = vals
 	}
-	// As Terraform, the check results the last apply recorded.
-	if s != nil {
+	// As Terraform, the check results the last apply recorded; a state
+	// without resources and outputs is shown as no state at all, whatever
+	// checks it recorded.
+	if !s.Empty() {
 		checks, err := plans.DecodeStateChecks(s.CheckResults)
 		if err != nil {
 			return nil, fmt.Errorf("the state's check results: %w", err)
