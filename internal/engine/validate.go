@@ -19,6 +19,7 @@ import (
 // unknown, so expressions depending on them are checked only for type.
 func (e *Engine) Validate(ctx context.Context) hcl.Diagnostics {
 	w := e.newWalker(nil, true)
+	w.validating = true
 	defer w.ps.closeAll(context.WithoutCancel(ctx))
 	cg, diags := w.buildConfigGraph(ctx)
 	diags = append(diags, cycleDiags(cg.g)...)
@@ -31,11 +32,7 @@ func (e *Engine) Validate(ctx context.Context) hcl.Diagnostics {
 			if n.call != nil {
 				return w.evalVariable(n, nil)
 			}
-			v := cty.UnknownVal(n.cfg.Type)
-			if n.cfg.Ephemeral {
-				v = v.Mark(marks.Ephemeral)
-			}
-			w.ev.setVariable(addrs.RootModuleInstance, n.cfg.Name, v)
+			w.ev.setVariable(addrs.RootModuleInstance, n.cfg.Name, unknownVariable(n.cfg))
 		case *localNode:
 			return w.evalLocal(n)
 		case *moduleNode:

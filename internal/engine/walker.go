@@ -47,6 +47,11 @@ type walker struct {
 	// input variables' validation rules are not checked there (a destroy
 	// checks them in the normal plan it makes first).
 	destroying bool
+	// validating is set in the walk of validate: as in Terraform, every
+	// reference to an input variable is unknown there, so that the
+	// configuration is judged for all values; a variable's validation
+	// rules alone see its own value.
+	validating bool
 }
 
 // newWalker prepares a walk over state; pure is true for plan and
@@ -216,8 +221,24 @@ func (w *walker) finishVariable(cfg *configs.Variable, mi addrs.ModuleInstance, 
 		}
 		diags = append(diags, d...)
 	}
+	if w.validating {
+		conv = unknownVariable(cfg)
+	}
 	w.ev.setVariable(mi, cfg.Name, conv)
 	return diags
+}
+
+// unknownVariable is the value a reference to a variable has in validate:
+// unknown, of its type, with its sensitivity and ephemerality.
+func unknownVariable(cfg *configs.Variable) cty.Value {
+	v := cty.UnknownVal(cfg.Type)
+	if cfg.Sensitive {
+		v = v.Mark(marks.Sensitive)
+	}
+	if cfg.Ephemeral {
+		v = v.Mark(marks.Ephemeral)
+	}
+	return v
 }
 
 // missingVariable reports a required root module variable with no value.
