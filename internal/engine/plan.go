@@ -166,7 +166,11 @@ The -exclude option is not for routine use, and is provided only for exceptional
 		return nil, nil, diags
 	}
 	plan := &plans.Plan{Mode: opts.Mode, Changes: &plans.Changes{}, PrevRunState: prevRun, VariableValues: map[string]cty.Value{}, SkipRefresh: opts.SkipRefresh, Targets: opts.Targets, Excludes: opts.Excludes, ForceReplace: opts.ForceReplace, Timestamp: opts.timestamp}
-	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, w.closeWhenDone(cg.g, w.withModuleOverrides(pw.visit)))...))
+	var skipped skippedVariables
+	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16, OnSkip: skipped.onSkip}, skipped.visit(w.closeWhenDone(cg.g, w.withModuleOverrides(pw.visit))))...))
+	if !w.destroying {
+		skipped.report(w, cg)
+	}
 	diags = append(diags, w.closeEphemerals(context.WithoutCancel(ctx))...)
 
 	if !diags.HasErrors() && opts.Mode == plans.NormalMode {
