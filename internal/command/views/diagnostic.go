@@ -139,10 +139,33 @@ func underline(line string, ln int, h hcl.Range) string {
 // expressionValues lists the values of the variables an expression in the
 // diagnostic refers to, as Terraform does ("├────────────────" lines).
 func expressionValues(d *hcl.Diagnostic) string {
-	if d.Expression == nil || d.EvalContext == nil {
+	var lines []string
+	for _, v := range diagnosticValues(d) {
+		lines = append(lines, fmt.Sprintf("    │ %s %s", v.Traversal, v.Statement))
+	}
+	if call := functionCall(d); call != "" {
+		lines = append([]string{"    │ while calling " + call}, lines...)
+	}
+	if len(lines) == 0 {
 		return ""
 	}
-	var lines []string
+	return "    ├────────────────\n" + strings.Join(lines, "\n") + "\n"
+}
+
+// JSONValue is one value a diagnostic's expression refers to, as the
+// snippets of Terraform's JSON diagnostics list them.
+type JSONValue struct {
+	Traversal string `json:"traversal"`
+	Statement string `json:"statement"`
+}
+
+// diagnosticValues describes the values of the variables the expression
+// of a diagnostic refers to, sorted by traversal, each once.
+func diagnosticValues(d *hcl.Diagnostic) []JSONValue {
+	if d.Expression == nil || d.EvalContext == nil {
+		return nil
+	}
+	var out []JSONValue
 	seen := map[string]bool{}
 	for _, trav := range d.Expression.Variables() {
 		v, diags := trav.TraverseAbs(d.EvalContext)
@@ -158,16 +181,10 @@ func expressionValues(d *hcl.Diagnostic) string {
 		if desc == "" {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("    │ %s %s", name, desc))
+		out = append(out, JSONValue{Traversal: name, Statement: desc})
 	}
-	sort.Strings(lines)
-	if call := functionCall(d); call != "" {
-		lines = append([]string{"    │ while calling " + call}, lines...)
-	}
-	if len(lines) == 0 {
-		return ""
-	}
-	return "    ├────────────────\n" + strings.Join(lines, "\n") + "\n"
+	sort.Slice(out, func(i, j int) bool { return out[i].Traversal < out[j].Traversal })
+	return out
 }
 
 // functionCall describes the function call a diagnostic is about, with

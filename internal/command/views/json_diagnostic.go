@@ -34,15 +34,14 @@ type JSONPos struct {
 
 // JSONSnippet is the source a diagnostic points at: the lines of its
 // range, the block it is in, and where in the code the range starts and
-// ends. Values is always empty: strata does not describe the expression
-// values involved.
+// ends, and the values of the expression involved.
 type JSONSnippet struct {
-	Context              *string `json:"context"`
-	Code                 string  `json:"code"`
-	StartLine            int     `json:"start_line"`
-	HighlightStartOffset int     `json:"highlight_start_offset"`
-	HighlightEndOffset   int     `json:"highlight_end_offset"`
-	Values               []any   `json:"values"`
+	Context              *string     `json:"context"`
+	Code                 string      `json:"code"`
+	StartLine            int         `json:"start_line"`
+	HighlightStartOffset int         `json:"highlight_start_offset"`
+	HighlightEndOffset   int         `json:"highlight_end_offset"`
+	Values               []JSONValue `json:"values"`
 }
 
 // NewJSONDiagnostic describes d, with a snippet from files (by file name)
@@ -65,6 +64,11 @@ func NewJSONDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File) JSONDiagno
 		End:      JSONPos{rng.End.Line, rng.End.Column, rng.End.Byte},
 	}
 	out.Snippet = jsonSnippet(rng, files[rng.Filename])
+	if out.Snippet != nil {
+		if vals := diagnosticValues(d); len(vals) > 0 {
+			out.Snippet.Values = vals
+		}
+	}
 	return out
 }
 
@@ -90,7 +94,7 @@ func jsonSnippet(rng hcl.Range, f *hcl.File) *JSONSnippet {
 	}
 	end := min(rng.End.Line, len(lines))
 	code := strings.Join(lines[rng.Start.Line-1:end], "\n")
-	out := &JSONSnippet{Code: code, StartLine: rng.Start.Line, HighlightStartOffset: rng.Start.Column - 1, HighlightEndOffset: len(code), Values: []any{}}
+	out := &JSONSnippet{Code: code, StartLine: rng.Start.Line, HighlightStartOffset: rng.Start.Column - 1, HighlightEndOffset: len(code), Values: []JSONValue{}}
 	if rng.End.Line == rng.Start.Line {
 		out.HighlightEndOffset = rng.End.Column - 1
 	}
