@@ -1,0 +1,184 @@
+package command
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Shapes found by running real public modules through both tools (the
+// Invicton-Labs assertion module, label and context modules, ...): each
+// test compares with terraform when it is installed.
+
+// writeFiles writes files (relative path -> text) into a new directory.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, name), src)
+	}
+	return dir
+}
+
+// assertionModule is the shape of Invicton-Labs/assertion/null: a
+// validation rule of one variable refers to another variable.
+const assertionModule = `variable "condition" {
+  type = bool
+  validation {
+    condition     = var.error_message == "" ? var.condition : var.condition
+    error_message = "ASSERTION FAILURE: ${var.error_message}"
+  }
+}
+variable "error_message" {
+  type = string
+}
+variable "other" {
+  type    = string
+  default = null
+  validation {
+    condition     = var.condition != null ? true : var.other == null
+    error_message = "other"
+  }
+}
+variable "n" {
+  type    = number
+  default = 1
+  validation {
+    condition     = var.n < 3
+    error_message = "n too big"
+  }
+}
+variable "path" {
+  type    = string
+  default = "main.tf"
+}
+locals {
+  content = file(var.path)
+}
+resource "terraform_data" "r" {
+  count = var.n
+  input = local.content
+}
+`
+
+// TestE2EValidateVariablesUnknown: validate judges the configuration for
+// all values, as Terraform's: every reference to a variable is unknown,
+// so a rule referring to another variable, or a function of a module
+// argument, cannot fail; a rule on its own variable's value given in a
+// module block still does.
+func TestE2EValidateVariablesUnknown(t *testing.T) {
+	for _, tc := range []struct {
+		name, call string
+		valid      bool
+	}{
+		{"cross-variable rule", `condition = false
+  error_message = "sample"`, true},
+		{"function of an argument", `condition = true
+  error_message = "sample"
+  path = "missing.txt"`, true},
+		{"own value", `condition = true
+  error_message = "sample"
+  n = 5`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeFiles(t, map[string]string{
+				"m/main.tf": assertionModule,
+				"main.tf":   "module \"a\" {\n  source = \"./m\"\n  " + tc.call + "\n}\n",
+			})
+			mustStrata(t, dir, 0, "init", "-no-color")
+			got := strata(t, dir, "validate", "-json", "-no-color")
+			var doc struct {
+				Valid bool `json:"valid"`
+			}
+			if err := json.Unmarshal([]byte(got.stdout), &doc); err != nil || doc.Valid != tc.valid {
+				t.Errorf("validate -json: valid %v (%v), want %v\n%s", doc.Valid, err, tc.valid, got.stdout)
+			}
+			if tf, err := exec.LookPath("terraform"); err == nil {
+				r := runIn(t, dir, "", tf, "validate", "-json", "-no-color")
+				if r.code != got.code || r.stdout != got.stdout {
+					t.Errorf("terraform validate -json: exit %d, strata %d\nterraform: %s\n   strata: %s", r.code, got.code, r.stdout, got.stdout)
+				}
+			}
+		})
+	}
+}
+
+// TestE2EErroredPlanSkippedRules: when a variable's validation fails in
+// the plan, a rule of another variable that refers to it is not checked;
+// the errored plan still lists that variable's instances (status unknown),
+// as Terraform's does, and resources and outputs that use the failed
+// variable have no instances.
+func TestE2EErroredPlanSkippedRules(t *testing.T) {
+	files := map[string]string{
+		"m/main.tf": assertionModule + `output "o" {
+  value = var.condition
+  precondition {
+    condition     = var.condition != null
+    error_message = "o"
+  }
+}
+`,
+		"main.tf": `module "a" {
+  source        = "./m"
+  condition     = false
+  error_message = "sample"
+}
+module "b" {
+  source        = "./m"
+  count         = 2
+  condition     = false
+  error_message = "sample"
+}
+`,
+	}
+	checks := func(bin string) any {
+		dir := writeFiles(t, files)
+		if r := runIn(t, dir, "", bin, "init", "-no-color"); r.code != 0 {
+			t.Fatalf("%s init: %s", bin, r.stderr)
+		}
+		if r := runIn(t, dir, "", bin, "plan", "-no-color", "-out=p"); r.code != 1 {
+			t.Fatalf("%s plan: exit %d, want 1\n%s", bin, r.code, r.stderr)
+		}
+		r := runIn(t, dir, "", bin, "show", "-json", "p")
+		var doc struct {
+			Checks any `json:"checks"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+			t.Fatalf("%s show -json p: %v\n%s", bin, err, r.stderr)
+		}
+		return doc.Checks
+	}
+	got := checks(strataBin)
+	want := []any{}
+	if err := json.Unmarshal([]byte(erroredPlanChecks), &want); err != nil {
+		t.Fatal(err)
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		if diff := cmp.Diff(checks(tf), want); diff != "" {
+			t.Errorf("terraform's checks are not the expected ones (-terraform +expected)\n%s", diff)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("checks of the errored plan (-want +strata)\n%s", diff)
+	}
+}
+
+// erroredPlanChecks is what terraform 1.11.4 records for
+// TestE2EErroredPlanSkippedRules.
+const erroredPlanChecks = `[
+{"address":{"kind":"output_value","module":"module.a","name":"o","to_display":"module.a.output.o"},"status":"unknown"},
+{"address":{"kind":"var","module":"module.a","name":"condition","to_display":"module.a.var.condition"},"status":"fail","instances":[{"address":{"module":"module.a","to_display":"module.a.var.condition"},"status":"fail","problems":[{"message":"ASSERTION FAILURE: sample"}]}]},
+{"address":{"kind":"var","module":"module.a","name":"n","to_display":"module.a.var.n"},"status":"pass","instances":[{"address":{"module":"module.a","to_display":"module.a.var.n"},"status":"pass"}]},
+{"address":{"kind":"var","module":"module.a","name":"other","to_display":"module.a.var.other"},"status":"unknown","instances":[{"address":{"module":"module.a","to_display":"module.a.var.other"},"status":"unknown"}]},
+{"address":{"kind":"output_value","module":"module.b","name":"o","to_display":"module.b.output.o"},"status":"unknown"},
+{"address":{"kind":"var","module":"module.b","name":"condition","to_display":"module.b.var.condition"},"status":"fail","instances":[{"address":{"module":"module.b[0]","to_display":"module.b[0].var.condition"},"status":"fail","problems":[{"message":"ASSERTION FAILURE: sample"}]},{"address":{"module":"module.b[1]","to_display":"module.b[1].var.condition"},"status":"fail","problems":[{"message":"ASSERTION FAILURE: sample"}]}]},
+{"address":{"kind":"var","module":"module.b","name":"n","to_display":"module.b.var.n"},"status":"pass","instances":[{"address":{"module":"module.b[0]","to_display":"module.b[0].var.n"},"status":"pass"},{"address":{"module":"module.b[1]","to_display":"module.b[1].var.n"},"status":"pass"}]},
+{"address":{"kind":"var","module":"module.b","name":"other","to_display":"module.b.var.other"},"status":"unknown","instances":[{"address":{"module":"module.b[0]","to_display":"module.b[0].var.other"},"status":"unknown"},{"address":{"module":"module.b[1]","to_display":"module.b[1].var.other"},"status":"unknown"}]}
+]`
