@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"compress/bzip2"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -15,6 +14,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/ulikunitz/xz"
 )
 
 // archiveFormats are the archive file name endings strata unpacks,
@@ -47,7 +48,7 @@ func unpackArchive(format, file, dst string) error {
 	switch format {
 	case "zip":
 		return unpackZip(file, dst)
-	case "tar", "tar.gz", "tgz", "tar.bz2", "tbz2":
+	case "tar", "tar.gz", "tgz", "tar.bz2", "tbz2", "tar.xz", "txz":
 		f, err := os.Open(file)
 		if err != nil {
 			return err
@@ -64,12 +65,16 @@ func unpackArchive(format, file, dst string) error {
 			r = gz
 		case "tar.bz2", "tbz2":
 			r = bzip2.NewReader(f)
+		case "tar.xz", "txz":
+			xr, err := xz.NewReader(f)
+			if err != nil {
+				return fmt.Errorf("unpacking the %s archive: %w", format, err)
+			}
+			r = xr
 		}
 		return unpackTar(r, dst)
-	case "tar.xz", "txz":
-		return errors.New("strata cannot unpack .tar.xz archives; publish the module as .zip, .tar.gz or .tar.bz2")
 	default:
-		return fmt.Errorf("unsupported archive format %q; strata unpacks zip, tar, tar.gz (tgz) and tar.bz2 (tbz2)", format)
+		return fmt.Errorf("unsupported archive format %q; strata unpacks zip, tar, tar.gz (tgz), tar.bz2 (tbz2) and tar.xz (txz)", format)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -301,5 +302,56 @@ func TestInstallModulesUnsafeArchives(t *testing.T) {
 	}
 	if got := string(readFile(t, ".terraform/modules/m/alias/up")); !strings.Contains(got, `"v"`) {
 		t.Errorf("link inside the package not followed: %q", got)
+	}
+}
+
+// TestInstallModulesArchiveFormats: every archive format go-getter
+// unpacks for modules, by extension or by the archive argument.
+func TestInstallModulesArchiveFormats(t *testing.T) {
+	s := sourcetest.New(t)
+	entries := sourcetest.Files(moduleFiles)
+	tarball := sourcetest.Tar(t, entries)
+	archives := map[string][]byte{
+		"m.zip":    sourcetest.Zip(t, entries),
+		"m.tar":    tarball,
+		"m.tar.gz": sourcetest.TarGz(t, entries),
+		"m.tgz":    sourcetest.TarGz(t, entries),
+		"m.tar.xz": sourcetest.TarXz(t, entries),
+		"m.txz":    sourcetest.TarXz(t, entries),
+		"m-xz":     sourcetest.TarXz(t, entries),
+	}
+	if bz, err := exec.LookPath("bzip2"); err == nil {
+		cmd := exec.Command(bz, "-c")
+		cmd.Stdin = bytes.NewReader(tarball)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		archives["m.tar.bz2"], archives["m.tbz2"] = out, out
+	}
+	var main strings.Builder
+	var names []string
+	for name, data := range archives {
+		s.AddFile("/a/"+name, data)
+		src := s.PlainURL + "/a/" + name + "//sub"
+		if name == "m-xz" {
+			src += "?archive=tar.xz"
+		}
+		call := strings.NewReplacer(".", "_", "-", "_").Replace(name)
+		names = append(names, call)
+		main.WriteString(moduleCall(call, src, ""))
+	}
+	moduleWorkdir(t, map[string]string{"main.tf": main.String()})
+	out, diags := installFrom(t, s, false, nil)
+	if diags.HasErrors() {
+		t.Fatalf("%s\n%s", diags, out)
+	}
+	for _, call := range names {
+		if got := string(readFile(t, filepath.Join(".terraform/modules", call, "sub/main.tf"))); got != moduleFiles["sub/main.tf"] {
+			t.Errorf("%s: sub/main.tf is %q", call, got)
+		}
+	}
+	if !strings.Contains(out, "?archive=tar.xz for m_xz...") {
+		t.Errorf("output:\n%s", out)
 	}
 }

@@ -26,6 +26,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/ulikunitz/xz"
 )
 
 // T is what the server needs of a test; testing.TB has it.
@@ -335,7 +337,33 @@ func TarGz(t T, entries []Entry) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	gz := gzip.NewWriter(&b)
-	tw := tar.NewWriter(gz)
+	gz.Write(Tar(t, entries))
+	if err := gz.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TarXz returns an xz-compressed tar archive of entries.
+func TarXz(t T, entries []Entry) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	xw, err := xz.NewWriter(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xw.Write(Tar(t, entries))
+	if err := xw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// Tar returns an uncompressed tar archive of entries.
+func Tar(t T, entries []Entry) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	tw := tar.NewWriter(&b)
 	for _, e := range entries {
 		h := &tar.Header{Name: e.Name, Mode: 0o644, Size: int64(len(e.Body)), Typeflag: tar.TypeReg}
 		switch {
@@ -352,9 +380,6 @@ func TarGz(t T, entries []Entry) []byte {
 		}
 	}
 	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := gz.Close(); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
