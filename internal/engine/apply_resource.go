@@ -152,7 +152,7 @@ func (aw *applyWalk) stateValues(ctx context.Context, n *resourceNode, addr addr
 
 // applyDataInstance reads a data source the plan deferred to apply.
 func (aw *applyWalk) applyDataInstance(ctx context.Context, n *resourceNode, rt *resourceType, addr addrs.AbsResourceInstance, x *expansion) (cty.Value, hcl.Diagnostics) {
-	unknown := cty.UnknownVal(rt.schema.ImpliedType())
+	unknown := cty.UnknownVal(rt.ty)
 	config, diags := aw.evalResourceConfig(ctx, n, rt, x.keyData(addr.Resource.Key))
 	if diags.HasErrors() {
 		return unknown, diags
@@ -186,7 +186,7 @@ func (aw *applyWalk) applyDataInstance(ctx context.Context, n *resourceNode, rt 
 // against the provider contract.
 func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *resourceType, c *plans.ResourceInstanceChange, x *expansion, deps []addrs.AbsResource) (cty.Value, hcl.Diagnostics) {
 	addr := c.Addr
-	unknown := cty.UnknownVal(rt.schema.ImpliedType())
+	unknown := cty.UnknownVal(rt.ty)
 	if addr.Resource.Resource.Mode == addrs.DataResourceMode {
 		v, diags := aw.applyDataInstance(ctx, n, rt, addr, x)
 		return v, aw.checkNested(n, addr.Module, diags)
@@ -202,7 +202,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 		return unknown, diags
 	}
 	unmarkedConfig, configPaths := marks.Paths(config)
-	prior := cty.NullVal(rt.schema.ImpliedType())
+	prior := cty.NullVal(rt.ty)
 	var priorPrivate []byte
 	if c.Action == plans.Update {
 		prior, _ = c.Before.UnmarkDeep()
@@ -227,7 +227,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 		return unknown, diags
 	}
 	final := presp.PlannedState
-	if final == cty.NilVal || len(final.Type().TestConformance(rt.schema.ImpliedType())) > 0 {
+	if final == cty.NilVal || len(final.Type().TestConformance(rt.ty)) > 0 {
 		return unknown, append(diags, inconsistent("Provider produced invalid plan", rt, addr,
 			[]error{fmt.Errorf("the planned state does not match the schema")}, planInvalid))
 	}
@@ -351,12 +351,12 @@ func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs
 	diags = append(diags, withObject(providerDiags(resp.Diagnostics, body, subject), addr)...)
 	newVal = resp.NewState
 	if newVal == cty.NilVal {
-		newVal = cty.NullVal(rt.schema.ImpliedType())
+		newVal = cty.NullVal(rt.ty)
 	}
-	if len(newVal.Type().TestConformance(rt.schema.ImpliedType())) > 0 {
+	if len(newVal.Type().TestConformance(rt.ty)) > 0 {
 		diags = append(diags, inconsistent("Provider produced invalid object", rt, addr,
 			[]error{fmt.Errorf("the new state does not match the schema")}, objectInvalid))
-		newVal = cty.NullVal(rt.schema.ImpliedType())
+		newVal = cty.NullVal(rt.ty)
 		if action != plans.Delete {
 			// Nothing usable to save; keep what we had.
 			newVal = cty.NilVal
@@ -428,7 +428,7 @@ func (aw *applyWalk) applyDestroy(ctx context.Context, n *destroyNode) hcl.Diagn
 		return diags
 	}
 	prior, _ := c.Before.UnmarkDeep()
-	null := cty.NullVal(rt.schema.ImpliedType())
+	null := cty.NullVal(rt.ty)
 	var private []byte
 	if obj := aw.objectOf(n.addr, deposed); obj != nil {
 		private = obj.Private

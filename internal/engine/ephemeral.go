@@ -89,7 +89,7 @@ func (w *walker) openEphemeralIn(ctx context.Context, n *resourceNode, addr addr
 // checks its postconditions. Its value is unknown when the configuration
 // is not known yet, or when the provider defers the open during plan.
 func (w *walker) openEphemeralInstance(ctx context.Context, n *resourceNode, rt *resourceType, addr addrs.AbsResourceInstance, key lang.InstanceKeyData) (cty.Value, hcl.Diagnostics) {
-	unknown := cty.UnknownVal(rt.schema.ImpliedType()).Mark(marks.Ephemeral)
+	unknown := cty.UnknownVal(rt.ty).Mark(marks.Ephemeral)
 	scope := w.ev.scope(addr.Module).WithKey(key)
 	var diags hcl.Diagnostics
 	for _, rule := range n.cfg.Preconditions {
@@ -146,7 +146,7 @@ func (w *walker) openEphemeralInstance(ctx context.Context, n *resourceNode, rt 
 	}
 	result := resp.Result
 	if result == cty.NilVal || result.IsNull() {
-		result = cty.NullVal(rt.schema.ImpliedType())
+		result = cty.NullVal(rt.ty)
 	}
 	oe := &openEphemeral{addr: addr, typeName: addr.Resource.Resource.Type, p: p, private: resp.Private}
 	if !w.ephemeral.add(oe) {

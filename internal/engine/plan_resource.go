@@ -30,6 +30,7 @@ type resourceType struct {
 	provider addrs.AbsProviderConfig
 	p        providers.Interface
 	schema   *configschema.Block
+	ty       cty.Type // schema.ImpliedType()
 	version  int64
 }
 
@@ -45,7 +46,7 @@ func (w *walker) resourceType(ctx context.Context, addr addrs.AbsResource, provi
 	if o, ok := w.override(addr); ok {
 		p = overrideProvider(addr.Resource, schema, version, o)
 	}
-	return &resourceType{addr: addr, provider: provider, p: p, schema: schema, version: version}, nil
+	return &resourceType{addr: addr, provider: provider, p: p, schema: schema, ty: w.impliedType(schema), version: version}, nil
 }
 
 // override returns the Overrides entry for addr.
@@ -225,7 +226,7 @@ func (pw *planWalk) planDestroyResource(ctx context.Context, addr addrs.AbsResou
 // result. It returns a null value when there is no object or the refresh
 // found it gone.
 func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, deposed string) (cty.Value, *states.ObjectSrc, hcl.Diagnostics) {
-	null := cty.NullVal(rt.schema.ImpliedType())
+	null := cty.NullVal(rt.ty)
 	var obj *states.ObjectSrc
 	if deposed == "" {
 		obj = pw.state.Object(addr)
@@ -274,7 +275,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 			// The object was deleted outside strata.
 			pw.addDrift(&plans.ResourceInstanceChange{
 				Addr: addr, DeposedKey: deposed, ProviderAddr: rt.provider, Action: plans.Delete,
-				Before: v, After: cty.NullVal(rt.schema.ImpliedType()), SchemaVersion: rt.version,
+				Before: v, After: cty.NullVal(rt.ty), SchemaVersion: rt.version,
 			})
 			if deposed == "" {
 				pw.state.SetObject(addr, nil, rt.provider)
@@ -283,7 +284,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 			}
 			return null, nil, diags
 		}
-		if errs := nv.Type().TestConformance(rt.schema.ImpliedType()); len(errs) > 0 {
+		if errs := nv.Type().TestConformance(rt.ty); len(errs) > 0 {
 			return null, obj, append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Provider produced invalid object",
@@ -318,7 +319,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 // its planned new value for references.
 func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt *resourceType, key addrs.InstanceKey, x *expansion) (cty.Value, hcl.Diagnostics) {
 	addr := rt.addr.Instance(key)
-	unknown := cty.UnknownVal(rt.schema.ImpliedType())
+	unknown := cty.UnknownVal(rt.ty)
 	importID, idiags := pw.importBlock(ctx, rt, addr)
 	if idiags.HasErrors() {
 		return unknown, idiags
@@ -391,7 +392,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	}
 	if change.Action.IsReplace() {
 		// Plan the replacement object as a create.
-		null := cty.NullVal(rt.schema.ImpliedType())
+		null := cty.NullVal(rt.ty)
 		planned, resp, pdiags = pw.planChange(ctx, n, rt, addr, null, rawConfig, nil)
 		diags = append(diags, pdiags...)
 		if pdiags.HasErrors() {
@@ -447,7 +448,7 @@ func (pw *planWalk) planChange(ctx context.Context, n *resourceNode, rt *resourc
 		return cty.NilVal, resp, append(diags, inconsistent("Provider produced invalid plan", rt, addr,
 			[]error{fmt.Errorf("the provider returned no planned state")}, planInvalid))
 	}
-	if errs := planned.Type().TestConformance(rt.schema.ImpliedType()); len(errs) > 0 {
+	if errs := planned.Type().TestConformance(rt.ty); len(errs) > 0 {
 		return cty.NilVal, resp, append(diags, inconsistent("Provider produced invalid plan", rt, addr, errs, planInvalid))
 	}
 	if !resp.LegacyTypeSystem {
@@ -462,7 +463,7 @@ func (pw *planWalk) planChange(ctx context.Context, n *resourceNode, rt *resourc
 // is known, or plans to read it during apply otherwise.
 func (pw *planWalk) planDataInstance(ctx context.Context, n *resourceNode, rt *resourceType, key addrs.InstanceKey, x *expansion) (cty.Value, hcl.Diagnostics) {
 	addr := rt.addr.Instance(key)
-	unknown := cty.UnknownVal(rt.schema.ImpliedType())
+	unknown := cty.UnknownVal(rt.ty)
 	config, diags := pw.evalResourceConfig(ctx, n, rt, x.keyData(key))
 	if diags.HasErrors() {
 		return unknown, pw.checkNested(n, addr.Module, diags)
@@ -512,14 +513,14 @@ func (pw *planWalk) planDataInstance(ctx context.Context, n *resourceNode, rt *r
 		}
 		pw.addChange(&plans.ResourceInstanceChange{
 			Addr: addr, ProviderAddr: rt.provider, Action: plans.Read, Reason: plans.ReasonReadBecauseCheckNested,
-			Before: cty.NullVal(rt.schema.ImpliedType()), After: planned,
+			Before: cty.NullVal(rt.ty), After: planned,
 		})
 		return planned, pw.checkNested(n, addr.Module, diags)
 	}
 	if reason != plans.ReasonNone {
 		pw.addChange(&plans.ResourceInstanceChange{
 			Addr: addr, ProviderAddr: rt.provider, Action: plans.Read, Reason: reason,
-			Before: cty.NullVal(rt.schema.ImpliedType()), After: plannedDataObject(rt.schema, unmarked),
+			Before: cty.NullVal(rt.ty), After: plannedDataObject(rt.schema, unmarked),
 		})
 		// Postconditions on what only the apply will read are unknown.
 		diags = append(diags, pw.checkPostconditions(n, addr, x.keyData(key), plannedDataObject(rt.schema, unmarked))...)
@@ -608,7 +609,7 @@ func (pw *planWalk) planDelete(ctx context.Context, rt *resourceType, addr addrs
 		if prior, ok := pw.untargetedValue(ctx, rt, addr); ok {
 			pw.addChange(&plans.ResourceInstanceChange{
 				Addr: addr, ProviderAddr: rt.provider, Action: plans.Forget, Reason: reason,
-				Before: prior, After: cty.NullVal(rt.schema.ImpliedType()), SchemaVersion: rt.version,
+				Before: prior, After: cty.NullVal(rt.ty), SchemaVersion: rt.version,
 			})
 		}
 		return nil
@@ -627,7 +628,7 @@ func (pw *planWalk) planDelete(ctx context.Context, rt *resourceType, addr addrs
 	}
 	pw.addChange(&plans.ResourceInstanceChange{
 		Addr: addr, ProviderAddr: rt.provider, Action: plans.Delete, Reason: reason,
-		Before: prior, After: cty.NullVal(rt.schema.ImpliedType()), SchemaVersion: rt.version,
+		Before: prior, After: cty.NullVal(rt.ty), SchemaVersion: rt.version,
 	})
 	return diags
 }
@@ -672,7 +673,7 @@ func (pw *planWalk) planDeposedDeletes(ctx context.Context, rt *resourceType, ad
 		}
 		pw.addChange(&plans.ResourceInstanceChange{
 			Addr: addr, DeposedKey: dk, ProviderAddr: rt.provider, Action: plans.Delete,
-			Before: prior, After: cty.NullVal(rt.schema.ImpliedType()), SchemaVersion: rt.version,
+			Before: prior, After: cty.NullVal(rt.ty), SchemaVersion: rt.version,
 		})
 	}
 	return diags

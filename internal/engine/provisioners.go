@@ -96,7 +96,7 @@ func (w *walker) validateProvisioners(n *resourceNode, rt *resourceType) hcl.Dia
 	if n.cfg.ForEach != nil {
 		key.EachKey, key.EachValue = cty.UnknownVal(cty.String), cty.DynamicVal
 	}
-	scope := w.ev.scope(rt.addr.Module).WithKey(key).WithSelf(cty.UnknownVal(rt.schema.ImpliedType()))
+	scope := w.ev.scope(rt.addr.Module).WithKey(key).WithSelf(cty.UnknownVal(rt.ty))
 	var diags hcl.Diagnostics
 	for _, p := range provs {
 		_, d := scope.EvalBlock(p.Config, localExecSchema)

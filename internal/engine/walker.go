@@ -52,6 +52,20 @@ type walker struct {
 	// configuration is judged for all values; a variable's validation
 	// rules alone see its own value.
 	validating bool
+	// types caches the implied type of each resource schema
+	// (*configschema.Block -> cty.Type): the engine needs it several times
+	// per instance, and building it allocates a new object type each time.
+	types sync.Map
+}
+
+// impliedType returns schema's implied type, built once per walk.
+func (w *walker) impliedType(schema *configschema.Block) cty.Type {
+	if t, ok := w.types.Load(schema); ok {
+		return t.(cty.Type)
+	}
+	t := schema.ImpliedType()
+	w.types.Store(schema, t)
+	return t
 }
 
 // newWalker prepares a walk over state; pure is true for plan and

@@ -1,6 +1,8 @@
 package terraform
 
 import (
+	"sync"
+
 	"github.com/hashicorp/go-uuid"
 	"github.com/zclconf/go-cty/cty"
 
@@ -10,6 +12,9 @@ import (
 
 // dataSchema is the schema of terraform_data. Like Terraform's, it carries
 // no descriptions, so that schema documents match.
+// dataType is the type of a terraform_data object, built once.
+var dataType = sync.OnceValue(func() cty.Type { return dataSchema().ImpliedType() })
+
 func dataSchema() *configschema.Block {
 	return &configschema.Block{
 		Attributes: map[string]*configschema.Attribute{

@@ -63,7 +63,7 @@ func (p *Provider) UpgradeResourceState(_ context.Context, req providers.Upgrade
 			"terraform_data has schema version 0; the state holds version %d, written by a newer tool.", req.Version)
 		return resp
 	}
-	v, err := ctyjson.Unmarshal(req.RawStateJSON, dataSchema().ImpliedType())
+	v, err := ctyjson.Unmarshal(req.RawStateJSON, dataType())
 	if err != nil {
 		resp.Diagnostics = providers.ErrorDiag("Invalid terraform_data state", err)
 		return resp
