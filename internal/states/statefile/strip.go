@@ -31,7 +31,7 @@ type stripped struct {
 // (encoding/json matches keys without regard to case), escapes in keys,
 // or invalid structure.
 func stripDependencies(src []byte) (stripped, error) {
-	st := stripped{doc: make([]byte, 0, len(src)/8), deps: map[[2]int][]addrs.AbsResource{}, cache: depCache{}}
+	st := stripped{doc: make([]byte, 0, len(src)), deps: map[[2]int][]addrs.AbsResource{}, cache: depCache{}}
 	sc := &structScanner{src: src}
 	last := 0 // start of src not yet copied to doc
 	// walk reads the object at sc.i, at depth len(path) below the
