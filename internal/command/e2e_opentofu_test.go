@@ -1,6 +1,8 @@
 package command
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -71,4 +73,73 @@ func summaryLines(out string) string {
 		}
 	}
 	return strings.Join(keep, "\n") + "\n"
+}
+
+// TestE2ETofuEnabled: OpenTofu's lifecycle { enabled = ... } on resources,
+// data sources and module calls: one instance without a key when true,
+// none when false, and the resource or module is then null; disabling
+// destroys what there was, "because enabled is false"; a resource that
+// used count = 1 moves to the address without a key.
+func TestE2ETofuEnabled(t *testing.T) {
+	dir := copyTree(t, "tofu_enabled")
+	mustStrata(t, dir, 0, "validate", "-no-color")
+	mustStrata(t, dir, 0, "apply", "-no-color", "-auto-approve")
+	out := mustStrata(t, dir, 0, "output", "-json").stdout
+	if flat(out) != flat(`{ "a": { "sensitive": false, "type": "string", "value": "a" }, "m": { "sensitive": false, "type": "string", "value": "in" }, "s": { "sensitive": false, "type": "bool", "value": true } }`) {
+		t.Errorf("outputs when enabled:\n%s", out)
+	}
+	r := mustStrata(t, dir, 0, "plan", "-no-color", "-var", "on=false")
+	golden(t, "tofu_enabled", "disable.golden", r.stdout)
+	r = mustStrata(t, dir, 0, "plan", "-json", "-var", "on=false")
+	if !strings.Contains(r.stdout, `"reason":"delete_because_enabled_false"`) {
+		t.Errorf("plan -json does not give the reason:\n%s", r.stdout)
+	}
+	mustStrata(t, dir, 0, "apply", "-no-color", "-auto-approve", "-var", "on=false")
+	if got := mustStrata(t, dir, 0, "state", "list").stdout; got != "" {
+		t.Errorf("state when disabled:\n%s", got)
+	}
+	if got := mustStrata(t, dir, 0, "output", "-raw", "a").stdout; got != "disabled" {
+		t.Errorf("output a when disabled: %q", got)
+	}
+
+	// From count = 1 to enabled: the instance moves.
+	dir = t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {\n  count = 1\n}\n")
+	mustStrata(t, dir, 0, "apply", "-no-color", "-auto-approve")
+	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {\n  lifecycle {\n    enabled = true\n  }\n}\n")
+	r = mustStrata(t, dir, 0, "plan", "-no-color")
+	if !strings.Contains(r.stdout, "# terraform_data.a[0] has moved to terraform_data.a") || !strings.Contains(r.stdout, "Plan: 0 to add, 0 to change, 0 to destroy.") {
+		t.Errorf("plan from count to enabled:\n%s", r.stdout)
+	}
+
+	errors := map[string]struct{ config, want string }{
+		"with count": {"resource \"terraform_data\" \"a\" {\n  count = 1\n  lifecycle {\n    enabled = true\n  }\n}\n",
+			`Invalid combination of "count", "enabled", and "for_each"`},
+		"module with for_each": {"module \"m\" {\n  source = \"./m\"\n  for_each = {}\n  lifecycle {\n    enabled = true\n  }\n}\n",
+			`Invalid combination of "count", "enabled", and "for_each"`},
+		"not a bool": {"resource \"terraform_data\" \"a\" {\n  lifecycle {\n    enabled = \"maybe\"\n  }\n}\n",
+			"Incorrect value type"},
+		"null": {"variable \"v\" {\n  type = bool\n  default = null\n}\nresource \"terraform_data\" \"a\" {\n  lifecycle {\n    enabled = var.v\n  }\n}\n",
+			`The given "enabled" argument value is null.`},
+		"unknown": {"resource \"terraform_data\" \"b\" {}\nresource \"terraform_data\" \"a\" {\n  lifecycle {\n    enabled = terraform_data.b.id != \"\"\n  }\n}\n",
+			`The "enabled" value depends on resource attributes that cannot be determined until apply`},
+		"sensitive": {"resource \"terraform_data\" \"a\" {\n  lifecycle {\n    enabled = sensitive(true)\n  }\n}\n",
+			"Sensitive values, or values derived from sensitive values, cannot be used as enabled arguments."},
+		"module lifecycle argument": {"module \"m\" {\n  source = \"./m\"\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n",
+			`An argument named "prevent_destroy" is not expected here.`},
+	}
+	for name, c := range errors {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "main.tf"), c.config)
+			if err := os.MkdirAll(filepath.Join(dir, "m"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(dir, "m", "main.tf"), "")
+			r := strata(t, dir, "plan", "-no-color")
+			if r.code != 1 || !strings.Contains(flat(r.stderr), c.want) {
+				t.Errorf("exit %d, want 1 and %q:\n%s", r.code, c.want, r.stderr)
+			}
+		})
+	}
 }

@@ -23,8 +23,11 @@ type ModuleCall struct {
 	// Inputs holds the arguments that set the child's input variables.
 	Inputs hcl.Attributes
 
-	Count     hcl.Expression
-	ForEach   hcl.Expression
+	Count   hcl.Expression
+	ForEach hcl.Expression
+	// Enabled is OpenTofu's lifecycle { enabled = ... }: one instance,
+	// without a key, or none; nil when absent.
+	Enabled   hcl.Expression
 	DependsOn []hcl.Traversal
 	// Providers maps provider configurations of the child (InChild) to the
 	// caller's configurations passed to them (InParent).
@@ -149,6 +152,18 @@ func decodeModuleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 		mc.Providers = passed
 	}
 	for _, b := range content.Blocks {
+		if b.Type == "lifecycle" && !isEmptyBody(b.Body) {
+			// OpenTofu 1.11's lifecycle block of module calls, which
+			// Terraform reserves: only enabled. An empty one is still
+			// refused as Terraform refuses it.
+			lc, ldiags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}}})
+			diags = append(diags, ldiags...)
+			if attr, ok := lc.Attributes["enabled"]; ok {
+				mc.Enabled = attr.Expr
+				diags = append(diags, checkEnabledCombination(mc.Count, mc.ForEach, attr, "module instances")...)
+			}
+			continue
+		}
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Reserved block type name in module block",
@@ -225,4 +240,13 @@ func (c *ModuleCall) PassedFor(ref ProviderRef) (ProviderRef, bool) {
 		}
 	}
 	return ProviderRef{}, false
+}
+
+// isEmptyBody reports whether a block's body has no arguments or blocks.
+func isEmptyBody(body hcl.Body) bool {
+	if sb, ok := body.(*hclsyntax.Body); ok {
+		return len(sb.Attributes) == 0 && len(sb.Blocks) == 0
+	}
+	attrs, diags := body.JustAttributes()
+	return len(attrs) == 0 && !diags.HasErrors()
 }

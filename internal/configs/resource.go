@@ -19,8 +19,11 @@ type Resource struct {
 	// resource type's schema.
 	Config hcl.Body
 
-	Count     hcl.Expression
-	ForEach   hcl.Expression
+	Count   hcl.Expression
+	ForEach hcl.Expression
+	// Enabled is OpenTofu's lifecycle { enabled = ... }: one instance,
+	// without a key, or none; nil when absent.
+	Enabled   hcl.Expression
 	DependsOn []hcl.Traversal
 	// ProviderRef is the `provider` meta-argument, or nil for the implied
 	// provider configuration.
@@ -101,6 +104,7 @@ var lifecycleSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "create_before_destroy"}, {Name: "prevent_destroy"},
 		{Name: "ignore_changes"}, {Name: "replace_triggered_by"},
+		{Name: "enabled"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}},
 }
@@ -197,6 +201,17 @@ func decodeResource(block *hcl.Block, mode addrs.ResourceMode) (*Resource, hcl.D
 
 func (r *Resource) decodeLifecycle(block *hcl.Block) hcl.Diagnostics {
 	content, diags := block.Body.Content(lifecycleSchema)
+	if attr, ok := content.Attributes["enabled"]; ok {
+		r.Enabled = attr.Expr
+		what := "resources"
+		switch r.Mode {
+		case addrs.DataResourceMode:
+			what = "data sources"
+		case addrs.EphemeralResourceMode:
+			what = "ephemeral resources"
+		}
+		diags = append(diags, checkEnabledCombination(r.Count, r.ForEach, attr, what)...)
+	}
 	if r.Managed == nil {
 		// Data and ephemeral resources accept only conditions.
 		what := "data resource"
@@ -298,4 +313,18 @@ func decodeProviderRef(expr hcl.Expression) (*ProviderRef, hcl.Diagnostics) {
 		ref.Alias = step.Name
 	}
 	return ref, warnings
+}
+
+// checkEnabledCombination refuses OpenTofu's lifecycle enabled together
+// with count or for_each, as OpenTofu does.
+func checkEnabledCombination(count, forEach hcl.Expression, enabled *hcl.Attribute, what string) hcl.Diagnostics {
+	if count == nil && forEach == nil {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  `Invalid combination of "count", "enabled", and "for_each"`,
+		Detail:   fmt.Sprintf(`The "count", "enabled", and "for_each" meta-arguments are mutually-exclusive. Only one may be used to be explicit about the number of %s to be created.`, what),
+		Subject:  enabled.NameRange.Ptr(),
+	}}
 }

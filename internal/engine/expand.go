@@ -17,7 +17,9 @@ import (
 // expansion is the set of instances a resource's count or for_each
 // produces.
 type expansion struct {
-	// mode is 0 for a single instance, 'C' for count, 'E' for for_each.
+	// mode is 0 for a single instance, 'C' for count, 'E' for for_each,
+	// 'B' for OpenTofu's lifecycle enabled (one instance without a key,
+	// or none).
 	mode rune
 	keys []addrs.InstanceKey
 	// each holds each.value per for_each key.
@@ -39,6 +41,8 @@ func emptyExpansion(cfg *configs.Resource) *expansion {
 		x.mode = 'C'
 	case cfg.ForEach != nil:
 		x.mode = 'E'
+	case cfg.Enabled != nil:
+		x.mode = 'B'
 	}
 	return x
 }
@@ -70,7 +74,38 @@ func (x *expansion) has(k addrs.InstanceKey) bool {
 // expandResource evaluates a resource's count or for_each in one module
 // instance.
 func (w *walker) expandResource(r *configs.Resource, mi addrs.ModuleInstance) (*expansion, hcl.Diagnostics) {
+	if r.Enabled != nil {
+		return expandEnabled(r.Enabled, w.ev.scope(mi))
+	}
 	return expandCount(r.Count, r.ForEach, w.ev.scope(mi))
+}
+
+// expandEnabled evaluates OpenTofu's lifecycle enabled argument: one
+// instance without a key when true, none when false. As in OpenTofu, the
+// value must be a known, non-null, non-sensitive, non-ephemeral bool.
+func expandEnabled(enabled hcl.Expression, scope *lang.Scope) (*expansion, hcl.Diagnostics) {
+	v, diags := scope.EvalExpr(enabled, cty.Bool)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	switch {
+	case marks.ContainsEphemeral(v):
+		return nil, invalidExpansion(enabled, "enabled", `The given "enabled" value is derived from an ephemeral value, which means that strata cannot persist it between plan/apply rounds. Use only non-ephemeral values here.`)
+	case v.HasMark(marks.Sensitive):
+		return nil, invalidExpansion(enabled, "enabled", "Sensitive values, or values derived from sensitive values, cannot be used as enabled arguments.")
+	}
+	v, _ = v.Unmark()
+	switch {
+	case !v.IsKnown():
+		return nil, invalidExpansion(enabled, "enabled", `The "enabled" value depends on resource attributes that cannot be determined until apply, so strata cannot predict whether the instance will be created. To work around this, first apply a configuration without it, so that the values it depends on are known.`)
+	case v.IsNull():
+		return nil, invalidExpansion(enabled, "enabled", `The given "enabled" argument value is null. A boolean is required.`)
+	}
+	x := &expansion{mode: 'B'}
+	if v.True() {
+		x.keys = []addrs.InstanceKey{addrs.NoKey}
+	}
+	return x, diags
 }
 
 // expandCount evaluates the count or for_each argument of a resource or
@@ -183,6 +218,11 @@ func resourceValue(x *expansion, values map[addrs.InstanceKey]cty.Value) cty.Val
 			attrs[string(k.(addrs.StringKey))] = orDynamic(values[k])
 		}
 		return cty.ObjectVal(attrs)
+	case 'B':
+		if len(x.keys) == 0 {
+			// Disabled: null, as in OpenTofu.
+			return cty.NullVal(cty.DynamicPseudoType)
+		}
 	}
 	return orDynamic(values[addrs.NoKey])
 }

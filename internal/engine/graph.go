@@ -440,7 +440,7 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 	case *moduleNode:
 		var refs []*lang.Reference
 		var diags hcl.Diagnostics
-		for _, e := range []hcl.Expression{n.call.Count, n.call.ForEach} {
+		for _, e := range []hcl.Expression{n.call.Count, n.call.ForEach, n.call.Enabled} {
 			r, d := lang.ReferencesInExpr(e)
 			refs, diags = append(refs, r...), append(diags, d...)
 		}
@@ -463,7 +463,7 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 	case *resourceNode:
 		var refs []*lang.Reference
 		var diags hcl.Diagnostics
-		for _, e := range []hcl.Expression{n.cfg.Count, n.cfg.ForEach} {
+		for _, e := range []hcl.Expression{n.cfg.Count, n.cfg.ForEach, n.cfg.Enabled} {
 			r, d := lang.ReferencesInExpr(e)
 			refs, diags = append(refs, r...), append(diags, d...)
 		}

@@ -137,6 +137,10 @@ func (pw *planWalk) planResource(ctx context.Context, n *resourceNode, addr addr
 			if x.mode == 'E' {
 				reason = plans.ReasonDeleteBecauseEachKey
 			}
+		default:
+			if x.mode == 'B' {
+				reason = plans.ReasonDeleteBecauseEnabledFalse
+			}
 		}
 		diags = append(diags, pw.planDelete(ctx, rt, addr.Instance(key), reason, n)...)
 	}

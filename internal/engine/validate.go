@@ -82,8 +82,19 @@ func (w *walker) validateModuleCall(n *moduleNode) hcl.Diagnostics {
 	for _, caller := range w.ev.moduleInstances(n.path.Parent()) {
 		key, d := validateCount(n.call.Count, n.call.ForEach, w.ev.scope(caller))
 		diags = append(diags, d...)
+		diags = append(diags, validateEnabled(n.call.Enabled, w.ev.scope(caller))...)
 		w.ev.setModuleExpansion(caller, n.call.Name, &expansion{keys: []addrs.InstanceKey{addrs.NoKey}, unknown: &key})
 	}
+	return diags
+}
+
+// validateEnabled checks OpenTofu's lifecycle enabled argument, when
+// set, is a bool.
+func validateEnabled(enabled hcl.Expression, scope *lang.Scope) hcl.Diagnostics {
+	if enabled == nil {
+		return nil
+	}
+	_, diags := scope.EvalExpr(enabled, cty.Bool)
 	return diags
 }
 
@@ -123,6 +134,7 @@ func (w *walker) validateResource(ctx context.Context, n *resourceNode, mi addrs
 	}
 	key, d := validateCount(n.cfg.Count, n.cfg.ForEach, w.ev.scope(mi))
 	diags = append(diags, d...)
+	diags = append(diags, validateEnabled(n.cfg.Enabled, w.ev.scope(mi))...)
 	if diags.HasErrors() {
 		return diags
 	}

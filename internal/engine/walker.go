@@ -472,7 +472,13 @@ func (w *walker) evalChildOutput(n *outputNode) hcl.Diagnostics {
 func (w *walker) expandModule(n *moduleNode) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, caller := range w.ev.moduleInstances(n.path.Parent()) {
-		x, d := expandCount(n.call.Count, n.call.ForEach, w.ev.scope(caller))
+		var x *expansion
+		var d hcl.Diagnostics
+		if n.call.Enabled != nil {
+			x, d = expandEnabled(n.call.Enabled, w.ev.scope(caller))
+		} else {
+			x, d = expandCount(n.call.Count, n.call.ForEach, w.ev.scope(caller))
+		}
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			continue

@@ -89,4 +89,7 @@ const (
 	// ReasonDeleteBecauseNoMoveTarget: a moved block moved the object to
 	// a resource that is not in the configuration.
 	ReasonDeleteBecauseNoMoveTarget
+	// ReasonDeleteBecauseEnabledFalse: OpenTofu's lifecycle enabled is
+	// false.
+	ReasonDeleteBecauseEnabledFalse
 )

@@ -148,6 +148,7 @@ var jsonReasons = map[plans.ActionReason]string{
 	plans.ReasonDeleteBecauseEachKey:          "delete_because_each_key",
 	plans.ReasonDeleteBecauseNoModule:         "delete_because_no_module",
 	plans.ReasonDeleteBecauseNoMoveTarget:     "delete_because_no_move_target",
+	plans.ReasonDeleteBecauseEnabledFalse:     "delete_because_enabled_false",
 	plans.ReasonReadBecauseConfigUnknown:      "read_because_config_unknown",
 	plans.ReasonReadBecauseDependencyPending:  "read_because_dependency_pending",
 	plans.ReasonReadBecauseCheckNested:        "read_because_check_nested",

@@ -414,6 +414,8 @@ func actionReason(rc *plans.ResourceInstanceChange) string {
 		return "delete_because_no_module"
 	case plans.ReasonDeleteBecauseNoMoveTarget:
 		return "delete_because_no_move_target"
+	case plans.ReasonDeleteBecauseEnabledFalse:
+		return "delete_because_enabled_false"
 	case plans.ReasonReadBecauseDependencyPending:
 		return "read_because_dependency_pending"
 	case plans.ReasonReadBecauseCheckNested:

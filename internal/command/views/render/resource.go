@@ -149,6 +149,8 @@ func header(c Change, a addr) string {
 			fmt.Fprintf(&b, "\n  # (because %s is not in configuration)", esc(a.module))
 		case plans.ReasonDeleteBecauseNoMoveTarget:
 			fmt.Fprintf(&b, "\n  # (because %s was moved to %s, which is not in configuration)", esc(c.PrevAddr), esc(c.Addr))
+		case plans.ReasonDeleteBecauseEnabledFalse:
+			b.WriteString("\n  # (because enabled is false)")
 		}
 		if c.Deposed != "" {
 			b.WriteString("\n  # (left over from a partially-failed replacement of this instance)")
