@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -182,3 +183,36 @@ const erroredPlanChecks = `[
 {"address":{"kind":"var","module":"module.b","name":"n","to_display":"module.b.var.n"},"status":"pass","instances":[{"address":{"module":"module.b[0]","to_display":"module.b[0].var.n"},"status":"pass"},{"address":{"module":"module.b[1]","to_display":"module.b[1].var.n"},"status":"pass"}]},
 {"address":{"kind":"var","module":"module.b","name":"other","to_display":"module.b.var.other"},"status":"unknown","instances":[{"address":{"module":"module.b[0]","to_display":"module.b[0].var.other"},"status":"unknown"},{"address":{"module":"module.b[1]","to_display":"module.b[1].var.other"},"status":"unknown"}]}
 ]`
+
+// TestE2EValidateJSONCRLF: snippets of a file with CRLF line endings (as
+// in Invicton-Labs/terraform-null-merge-network-rules) hold the lines
+// without their carriage returns, as Terraform's.
+func TestE2EValidateJSONCRLF(t *testing.T) {
+	main, err := os.ReadFile(filepath.Join("testdata", "validate-json", "main.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := writeFiles(t, map[string]string{"main.tf": strings.ReplaceAll(string(main), "\n", "\r\n")})
+	got := strata(t, dir, "validate", "-json", "-no-color")
+	var doc struct {
+		Diagnostics []struct {
+			Snippet *struct {
+				Code string `json:"code"`
+			} `json:"snippet"`
+		} `json:"diagnostics"`
+	}
+	if err := json.Unmarshal([]byte(got.stdout), &doc); err != nil || len(doc.Diagnostics) == 0 {
+		t.Fatalf("validate -json: %v\n%s", err, got.stdout)
+	}
+	for _, d := range doc.Diagnostics {
+		if d.Snippet != nil && strings.Contains(d.Snippet.Code, "\r") {
+			t.Errorf("snippet code has a carriage return: %q", d.Snippet.Code)
+		}
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		r := runIn(t, dir, "", tf, "validate", "-json", "-no-color")
+		if r.stdout != got.stdout {
+			t.Errorf("terraform validate -json differs:\nterraform: %s\n   strata: %s", r.stdout, got.stdout)
+		}
+	}
+}

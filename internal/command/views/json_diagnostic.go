@@ -93,7 +93,11 @@ func jsonSnippet(rng hcl.Range, f *hcl.File) *JSONSnippet {
 		return nil
 	}
 	end := min(rng.End.Line, len(lines))
-	code := strings.Join(lines[rng.Start.Line-1:end], "\n")
+	covered := make([]string, 0, end-rng.Start.Line+1)
+	for _, l := range lines[rng.Start.Line-1 : end] {
+		covered = append(covered, strings.TrimSuffix(l, "\r")) // CRLF files, as Terraform reads lines
+	}
+	code := strings.Join(covered, "\n")
 	out := &JSONSnippet{Code: code, StartLine: rng.Start.Line, HighlightStartOffset: rng.Start.Column - 1, HighlightEndOffset: len(code), Values: []JSONValue{}}
 	if rng.End.Line == rng.Start.Line {
 		out.HighlightEndOffset = rng.End.Column - 1
