@@ -18,7 +18,7 @@ func TestWriteMirrorTwice(t *testing.T) {
 	if err := os.WriteFile(bin, []byte("binary"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p := Release{"null", "3.1.0"}
+	p := Release{Name: "null", Version: "3.1.0"}
 	mirror := filepath.Join(dir, "mirror")
 	for i := 0; i < 2; i++ {
 		cfg, err := WriteMirror(mirror, map[Release]string{p: bin})
