@@ -66,7 +66,14 @@ func TestImportDirection(t *testing.T) {
 		// The engine and what runs it.
 		"internal/engine/hooks": {"addrs", "plans"},
 		"internal/engine": {"ctyjson", "addrs", "configs", "configs/configschema", "configs/genconfig", "engine/dag", "engine/hooks", "lang", "lang/marks",
-			"plans", "plans/objchange", "providers", "providers/mock", "states", "tailbuf", "upgrade/object"},
+			"plans", "plans/objchange", "providers", "providers/mock", "states", "tailbuf", "upgrade/object",
+			"provisioners", "provisioners/localexec", "provisioners/remoteexec", "provisioners/file"},
+		"internal/communicator/ssh":         {},
+		"internal/communicator/ssh/sshtest": {},
+		"internal/provisioners":             {"communicator/ssh", "configs/configschema"},
+		"internal/provisioners/localexec":   {"provisioners", "configs/configschema", "tailbuf"},
+		"internal/provisioners/remoteexec":  {"provisioners", "configs/configschema"},
+		"internal/provisioners/file":        {"provisioners", "configs/configschema"},
 		"internal/moduletest": {"addrs", "configs", "engine", "lang/funcs", "lang/marks", "plans", "providers",
 			"providers/mock", "states"},
 

@@ -7,9 +7,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 )
 
-// Provisioner is a `provisioner` block in a resource or removed block.
-// Only the local-exec type is supported: decoding any other type, or a
-// connection block, is an error.
+// Provisioner is a `provisioner` block in a resource or removed block, of
+// one of the types strata runs: local-exec, remote-exec and file.
 type Provisioner struct {
 	Type string
 	// Config is the body without the meta-arguments when and on_failure,
@@ -17,6 +16,14 @@ type Provisioner struct {
 	Config    hcl.Body
 	When      ProvisionerWhen
 	OnFailure ProvisionerOnFailure
+	// Connection is the body of the connection configuration the
+	// provisioner uses: the arguments of its own connection block over
+	// those of its resource's (or removed block's), argument by argument,
+	// as Terraform merges them. It is nil when neither has one.
+	Connection hcl.Body
+
+	// connection is the provisioner's own connection block.
+	connection *hcl.Block
 
 	DeclRange hcl.Range
 	TypeRange hcl.Range
@@ -81,6 +88,9 @@ var provisionerSchema = &hcl.BodySchema{
 
 // removedProvisionerTypes are the types Terraform 0.15 removed; Terraform
 // says so when a configuration still uses one.
+// supportedProvisionerTypes are the types strata runs.
+var supportedProvisionerTypes = map[string]bool{"local-exec": true, "remote-exec": true, "file": true}
+
 var removedProvisionerTypes = map[string]bool{"chef": true, "habitat": true, "puppet": true, "salt-masterless": true}
 
 // decodeProvisioner decodes a provisioner block. It returns nil for a type
@@ -92,7 +102,7 @@ func decodeProvisioner(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 		TypeRange: block.LabelRanges[0],
 	}
 	switch {
-	case p.Type == "local-exec":
+	case supportedProvisionerTypes[p.Type]:
 	case removedProvisionerTypes[p.Type]:
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -104,7 +114,7 @@ func decodeProvisioner(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Unsupported provisioner type",
-			Detail:   fmt.Sprintf("The provisioner type %q is not supported by strata; only local-exec is.", p.Type),
+			Detail:   fmt.Sprintf("The provisioner type %q is not supported by strata; only local-exec, remote-exec and file are.", p.Type),
 			Subject:  p.TypeRange.Ptr(),
 		}}
 	}
@@ -156,7 +166,11 @@ func decodeProvisioner(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 			escape = b
 			p.Config = hcl.MergeBodies([]hcl.Body{p.Config, b.Body})
 		case "connection":
-			diags = append(diags, unsupportedConnection(b))
+			if p.connection != nil {
+				diags = append(diags, duplicateConnection(b, "provisioner", p.connection))
+				continue
+			}
+			p.connection = b
 		default:
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -168,19 +182,48 @@ func decodeProvisioner(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 	}
 	if p.When == ProvisionerWhenDestroy {
 		diags = append(diags, destroyProvisionerRefs(p.Config)...)
+		if p.connection != nil {
+			diags = append(diags, destroyProvisionerRefs(p.connection.Body)...)
+		}
 	}
 	return p, diags
 }
 
-// unsupportedConnection is the error for a connection block, which only
-// the remote-exec and file provisioners use.
-func unsupportedConnection(b *hcl.Block) *hcl.Diagnostic {
+// duplicateConnection is the error for a second connection block in a
+// resource, removed or provisioner block (what).
+func duplicateConnection(b *hcl.Block, what string, first *hcl.Block) *hcl.Diagnostic {
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
-		Summary:  "Unsupported connection block",
-		Detail:   "A connection block configures the remote-exec and file provisioners, whose provisioner types are not supported by strata; only local-exec is. Remove the connection block.",
+		Summary:  "Duplicate connection block",
+		Detail:   fmt.Sprintf("This %s already has a connection block at %s.", what, first.DefRange),
 		Subject:  b.DefRange.Ptr(),
 	}
+}
+
+// connectProvisioners sets the Connection of each of provs from its own
+// connection block and conn, the block of their resource or removed
+// block (nil when there is none). When one of provs runs at destroy
+// time, it reports the references of conn such a provisioner may not
+// make.
+func connectProvisioners(provs []*Provisioner, conn *hcl.Block) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	checked := false
+	for _, p := range provs {
+		switch {
+		case conn == nil && p.connection == nil:
+		case conn == nil:
+			p.Connection = p.connection.Body
+		case p.connection == nil:
+			p.Connection = conn.Body
+		default:
+			p.Connection = &mergedBody{base: conn.Body, override: p.connection.Body}
+		}
+		if conn != nil && p.When == ProvisionerWhenDestroy && !checked {
+			checked = true
+			diags = append(diags, destroyProvisionerRefs(conn.Body)...)
+		}
+	}
+	return diags
 }
 
 // destroyProvisionerRefs reports references a destroy-time provisioner

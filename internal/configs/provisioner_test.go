@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,16 +12,26 @@ type provisionerSummary struct {
 	When      string
 	OnFailure string
 	Args      []string
-	DeclRange string
+	// Connection lists the connection arguments as NAME@LINE, the line
+	// saying which block each comes from.
+	Connection []string `cmp:",omitempty"`
+	DeclRange  string
 }
 
 func summarizeProvisioners(provs []*Provisioner) []provisionerSummary {
 	var out []provisionerSummary
 	for _, p := range provs {
 		attrs, _ := p.Config.JustAttributes()
+		var conn []string
+		if p.Connection != nil {
+			cattrs, _ := p.Connection.JustAttributes()
+			for _, name := range sortedKeys(cattrs) {
+				conn = append(conn, fmt.Sprintf("%s@%d", name, cattrs[name].Expr.Range().Start.Line))
+			}
+		}
 		out = append(out, provisionerSummary{
 			Type: p.Type, When: p.When.String(), OnFailure: p.OnFailure.String(),
-			Args: sortedKeys(attrs), DeclRange: fmtRange(&p.DeclRange),
+			Args: sortedKeys(attrs), Connection: conn, DeclRange: fmtRange(&p.DeclRange),
 		})
 	}
 	return out
@@ -73,32 +84,100 @@ resource "terraform_data" "a" {
 `,
 			want: []provisionerSummary{{Type: "local-exec", When: "create", OnFailure: "fail", Args: []string{"command", "when"}, DeclRange: "main.tf:3,3-3,27"}},
 		},
-		"unsupported types and connection blocks": {
+		"unsupported types": {
 			src: `
 resource "terraform_data" "a" {
-  connection {
-    host = "x"
-  }
-  provisioner "remote-exec" {
-    inline = ["x"]
-  }
-  provisioner "file" {}
+  provisioner "puppet" {}
   provisioner "chef" {}
   provisioner "local-exec" {
     command = "true"
-    connection {}
     lifecycle {}
   }
 }
 `,
-			want: []provisionerSummary{{Type: "local-exec", When: "create", OnFailure: "fail", Args: []string{"command"}, DeclRange: "main.tf:11,3-11,27"}},
+			want: []provisionerSummary{{Type: "local-exec", When: "create", OnFailure: "fail", Args: []string{"command"}, DeclRange: "main.tf:5,3-5,27"}},
 			wantDiags: []diag{
-				errDiag("Unsupported connection block", "main.tf:3,3-3,13"),
-				errDiag("Unsupported provisioner type", "main.tf:6,15-6,28"),
-				errDiag("Unsupported provisioner type", "main.tf:9,15-9,21"),
-				errDiag(`The "chef" provisioner has been removed`, "main.tf:10,15-10,21"),
-				errDiag("Unsupported connection block", "main.tf:13,5-13,15"),
-				errDiag("Reserved block type name in provisioner block", "main.tf:14,5-14,14"),
+				errDiag(`The "puppet" provisioner has been removed`, "main.tf:3,15-3,23"),
+				errDiag(`The "chef" provisioner has been removed`, "main.tf:4,15-4,21"),
+				errDiag("Reserved block type name in provisioner block", "main.tf:7,5-7,14"),
+			},
+		},
+		"connection blocks": {
+			src: `
+resource "terraform_data" "a" {
+  provisioner "remote-exec" {
+    inline = ["x"]
+  }
+  connection {
+    host = "x"
+    user = "u"
+  }
+  provisioner "file" {
+    content     = "x"
+    destination = "/tmp/x"
+    connection {
+      user     = "v"
+      password = "p"
+    }
+    connection {}
+  }
+  connection {}
+}
+`,
+			want: []provisionerSummary{
+				{Type: "remote-exec", When: "create", OnFailure: "fail", Args: []string{"inline"}, Connection: []string{"host@7", "user@8"}, DeclRange: "main.tf:3,3-3,28"},
+				{Type: "file", When: "create", OnFailure: "fail", Args: []string{"content", "destination"}, Connection: []string{"host@7", "password@15", "user@14"}, DeclRange: "main.tf:10,3-10,21"},
+			},
+			wantDiags: []diag{
+				errDiag("Duplicate connection block", "main.tf:17,5-17,15"),
+				errDiag("Duplicate connection block", "main.tf:19,3-19,13"),
+			},
+		},
+		"connection of a provisioner alone": {
+			src: `
+resource "terraform_data" "a" {
+  provisioner "remote-exec" {
+    inline = ["x"]
+    connection {
+      host = "x"
+    }
+  }
+  provisioner "local-exec" {
+    command = "true"
+  }
+}
+`,
+			want: []provisionerSummary{
+				{Type: "remote-exec", When: "create", OnFailure: "fail", Args: []string{"inline"}, Connection: []string{"host@6"}, DeclRange: "main.tf:3,3-3,28"},
+				{Type: "local-exec", When: "create", OnFailure: "fail", Args: []string{"command"}, DeclRange: "main.tf:9,3-9,27"},
+			},
+		},
+		"destroy-time connection references": {
+			src: `
+variable "v" {}
+resource "terraform_data" "a" {
+  count = 1
+  connection {
+    host = self.input
+    user = var.v
+  }
+  provisioner "remote-exec" {
+    when   = destroy
+    inline = ["x"]
+    connection {
+      password = terraform_data.b.id
+      port     = count.index
+    }
+  }
+}
+resource "terraform_data" "b" {}
+`,
+			want: []provisionerSummary{
+				{Type: "remote-exec", When: "destroy", OnFailure: "fail", Args: []string{"inline"}, Connection: []string{"host@6", "password@13", "port@14", "user@7"}, DeclRange: "main.tf:9,3-9,28"},
+			},
+			wantDiags: []diag{
+				errDiag("Invalid reference from destroy provisioner", "main.tf:7,12-7,17"),
+				errDiag("Invalid reference from destroy provisioner", "main.tf:13,18-13,37"),
 			},
 		},
 		"bad keywords": {
@@ -165,6 +244,7 @@ removed {
     command = "echo created"
   }
   connection {}
+  connection {}
 }
 removed {
   from = module.m
@@ -183,9 +263,9 @@ removed {
 `)
 	assertDiags(t, diags, []diag{
 		errDiag("Invalid provisioner block", "main.tf:8,3-8,27"),
-		errDiag("Unsupported connection block", "main.tf:11,3-11,13"),
-		errDiag("Invalid provisioner block", "main.tf:15,3-15,27"),
-		errDiag("Invalid reference from destroy provisioner", "main.tf:24,15-24,44"),
+		errDiag("Duplicate connection block", "main.tf:12,3-12,13"),
+		errDiag("Invalid provisioner block", "main.tf:16,3-16,27"),
+		errDiag("Invalid reference from destroy provisioner", "main.tf:25,15-25,44"),
 	})
 	if len(mod.Removed) != 3 {
 		t.Fatalf("%d removed blocks decoded, want 3", len(mod.Removed))

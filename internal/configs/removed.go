@@ -15,8 +15,8 @@ import (
 type Removed struct {
 	From    addrs.Target
 	Destroy bool
-	// Provisioners are the destroy-time local-exec provisioners to run
-	// before a removed resource's objects are destroyed.
+	// Provisioners are the destroy-time provisioners to run before a
+	// removed resource's objects are destroyed.
 	Provisioners []*Provisioner
 	DeclRange    hcl.Range
 }
@@ -32,6 +32,7 @@ func decodeRemoved(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 		return nil, diags
 	}
 	r := &Removed{Destroy: true, DeclRange: block.DefRange}
+	var connection *hcl.Block
 	attr := content.Attributes["from"]
 	trav, tdiags := hcl.AbsTraversalForExpr(attr.Expr)
 	if tdiags.HasErrors() {
@@ -78,7 +79,11 @@ func decodeRemoved(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 				continue
 			}
 			if b.Type == "connection" {
-				diags = append(diags, unsupportedConnection(b))
+				if connection != nil {
+					diags = append(diags, duplicateConnection(b, "removed block", connection))
+					continue
+				}
+				connection = b
 				continue
 			}
 			p, pdiags := decodeProvisioner(b)
@@ -98,6 +103,7 @@ func decodeRemoved(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 			r.Provisioners = append(r.Provisioners, p)
 		}
 	}
+	diags = append(diags, connectProvisioners(r.Provisioners, connection)...)
 	return r, diags
 }
 

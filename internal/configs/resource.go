@@ -154,6 +154,7 @@ func decodeResource(block *hcl.Block, mode addrs.ResourceMode) (*Resource, hcl.D
 		r.Managed = &ManagedLifecycle{}
 	}
 	var lifecycleRange *hcl.Range
+	var connection *hcl.Block
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "lifecycle":
@@ -179,7 +180,11 @@ func decodeResource(block *hcl.Block, mode addrs.ResourceMode) (*Resource, hcl.D
 				continue
 			}
 			if b.Type == "connection" {
-				diags = append(diags, unsupportedConnection(b))
+				if connection != nil {
+					diags = append(diags, duplicateConnection(b, "resource", connection))
+					continue
+				}
+				connection = b
 				continue
 			}
 			p, pdiags := decodeProvisioner(b)
@@ -195,6 +200,9 @@ func decodeResource(block *hcl.Block, mode addrs.ResourceMode) (*Resource, hcl.D
 				Subject:  b.TypeRange.Ptr(),
 			})
 		}
+	}
+	if r.Managed != nil {
+		diags = append(diags, connectProvisioners(r.Managed.Provisioners, connection)...)
 	}
 	return r, diags
 }

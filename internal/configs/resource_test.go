@@ -577,7 +577,6 @@ data "terraform_remote_state" "b" {
 				},
 			},
 			wantDiags: []diag{
-				errDiag("Unsupported connection block", "main.tf:3,3-3,13"),
 				errDiag("Unsupported block type", "main.tf:11,3-11,14"),
 			},
 		},

@@ -1,15 +1,9 @@
 package engine
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
-	"syscall"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -20,12 +14,17 @@ import (
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/lang"
 	"github.com/strata-dev/strata/internal/lang/marks"
+	"github.com/strata-dev/strata/internal/provisioners"
+	"github.com/strata-dev/strata/internal/provisioners/file"
+	"github.com/strata-dev/strata/internal/provisioners/localexec"
+	"github.com/strata-dev/strata/internal/provisioners/remoteexec"
 	"github.com/strata-dev/strata/internal/states"
-	"github.com/strata-dev/strata/internal/tailbuf"
 )
 
-// Provisioners: strata runs local-exec, the one provisioner that needs no
-// connection to the object, as Terraform does. Creation-time provisioners
+// Provisioners: strata runs local-exec, remote-exec and file, as
+// Terraform does; internal/provisioners and its subpackages implement
+// them, and the engine evaluates their blocks and connection blocks and
+// picks one by type. Creation-time provisioners
 // run right after their object is created, before the apply of the
 // instance is reported complete; a failure taints the object unless
 // on_failure = continue. Destroy-time provisioners run right before the
@@ -33,18 +32,23 @@ import (
 // when, on_failure, what destroy-time ones may refer to) is in
 // internal/configs.
 
-// localExecSchema is the local-exec provisioner's configuration.
-var localExecSchema = &configschema.Block{Attributes: map[string]*configschema.Attribute{
-	"command":     {Type: cty.String, Required: true},
-	"interpreter": {Type: cty.List(cty.String), Optional: true},
-	"working_dir": {Type: cty.String, Optional: true},
-	"environment": {Type: cty.Map(cty.String), Optional: true},
-	"quiet":       {Type: cty.Bool, Optional: true},
-}}
+// provisionerTypes are the provisioners by type. configs rejects the
+// blocks of any other type.
+var provisionerTypes = map[string]provisioners.Provisioner{
+	"local-exec":  localexec.Provisioner{},
+	"remote-exec": remoteexec.Provisioner{},
+	"file":        file.Provisioner{},
+}
 
-// localExecOutputMax is how much of a failed command's output the error
-// repeats: its last 8 KiB, as Terraform.
-const localExecOutputMax = 8 * 1024
+// provisionerSchema returns the schema of a provisioner block. It panics
+// for a type configs does not accept.
+func provisionerSchema(p *configs.Provisioner) *configschema.Block {
+	prov, ok := provisionerTypes[p.Type]
+	if !ok {
+		panic(fmt.Sprintf("unknown provisioner type %q", p.Type))
+	}
+	return prov.Schema()
+}
 
 // suppressedOutput replaces each line a provisioner prints when its
 // configuration holds a sensitive value.
@@ -81,9 +85,10 @@ func (w *walker) removedProvisioners(addr addrs.AbsResourceInstance) []*configs.
 	return nil
 }
 
-// validateProvisioners checks a resource's provisioner blocks against the
-// local-exec schema once per module instance, with self and the instance
-// key unknown, as Terraform's validation does.
+// validateProvisioners checks a resource's provisioner blocks and their
+// connection blocks against their schemas, and the provisioners' own
+// rules, once per module instance, with self and the instance key
+// unknown, as Terraform's validation does.
 func (w *walker) validateProvisioners(n *resourceNode, rt *resourceType) hcl.Diagnostics {
 	provs := resourceProvisioners(n)
 	if len(provs) == 0 {
@@ -99,8 +104,19 @@ func (w *walker) validateProvisioners(n *resourceNode, rt *resourceType) hcl.Dia
 	scope := w.ev.scope(rt.addr.Module).WithKey(key).WithSelf(cty.UnknownVal(rt.ty))
 	var diags hcl.Diagnostics
 	for _, p := range provs {
-		_, d := scope.EvalBlock(p.Config, localExecSchema)
+		cfg, d := scope.EvalBlock(p.Config, provisionerSchema(p))
 		diags = append(diags, d...)
+		if !d.HasErrors() {
+			vd := provisionerTypes[p.Type].Validate(cfg)
+			for _, diag := range vd {
+				diag.Subject = p.DeclRange.Ptr()
+			}
+			diags = append(diags, vd...)
+		}
+		if p.Connection != nil {
+			_, d := scope.EvalBlock(p.Connection, provisioners.ConnectionSchema)
+			diags = append(diags, d...)
+		}
 	}
 	return diags
 }
@@ -124,10 +140,21 @@ func destroyKeyData(k addrs.InstanceKey) lang.InstanceKeyData {
 func (w *walker) provision(ctx context.Context, addr addrs.AbsResourceInstance, provs []*configs.Provisioner, scope *lang.Scope) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, p := range provs {
-		cfg, d := scope.EvalBlock(p.Config, localExecSchema)
+		cfg, d := scope.EvalBlock(p.Config, provisionerSchema(p))
 		diags = append(diags, withObject(d, addr)...)
 		if d.HasErrors() {
 			return diags
+		}
+		// The connection's marks do not matter: its secrets are shown
+		// only as whether they are set.
+		conn := cty.NullVal(provisioners.ConnectionSchema.ImpliedType())
+		if p.Connection != nil {
+			conn, d = scope.EvalBlock(p.Connection, provisioners.ConnectionSchema)
+			diags = append(diags, withObject(d, addr)...)
+			if d.HasErrors() {
+				return diags
+			}
+			conn, _ = conn.UnmarkDeep()
 		}
 		w.hook(func(h hooks.Hook) { h.PreProvision(addr, p.Type) })
 		ephemeral := marks.ContainsEphemeral(cfg)
@@ -144,15 +171,17 @@ func (w *walker) provision(ctx context.Context, addr addrs.AbsResourceInstance, 
 				w.hook(func(h hooks.Hook) { h.ProvisionOutput(addr, p.Type, msg) })
 			}
 		}
-		pd := runLocalExec(ctx, unmarked, output)
+		pd := provisionerTypes[p.Type].Provision(ctx, provisioners.Request{Config: unmarked, Connection: conn, Output: output})
 		var err error
-		if pd != nil {
-			pd.Subject = p.Config.MissingItemRange().Ptr()
-			err = errors.New(pd.Summary)
+		if pd.HasErrors() {
+			for _, d := range pd {
+				d.Subject = p.Config.MissingItemRange().Ptr()
+			}
+			err = errors.New(pd[0].Summary)
 		}
 		w.hook(func(h hooks.Hook) { h.PostProvision(addr, p.Type, err) })
-		if pd != nil && p.OnFailure == configs.ProvisionerOnFailureFail {
-			return append(diags, withObject(hcl.Diagnostics{pd}, addr)...)
+		if pd.HasErrors() && p.OnFailure == configs.ProvisionerOnFailureFail {
+			return append(diags, withObject(pd, addr)...)
 		}
 	}
 	return diags
@@ -195,109 +224,19 @@ func (aw *applyWalk) destroyProvisioning(ctx context.Context, n *resourceNode, a
 	}
 }
 
-// runLocalExec runs a local-exec provisioner's command, configured as
-// localExecSchema describes, sending output each line the command prints
-// on stdout or stderr. It returns the error diagnostic, without subject,
-// when the command cannot run or fails. When ctx is cancelled (Ctrl-C),
-// the command's whole process group is killed.
-func runLocalExec(ctx context.Context, cfg cty.Value, output func(string)) *hcl.Diagnostic {
-	command := ""
-	if v := cfg.GetAttr("command"); !v.IsNull() {
-		command = v.AsString()
-	}
-	if command == "" {
-		return &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid local-exec provisioner command",
-			Detail:   "The command must be a non-empty string.",
-		}
-	}
-	args := []string{"/bin/sh", "-c"}
-	if v := cfg.GetAttr("interpreter"); !v.IsNull() && v.LengthInt() > 0 {
-		args = nil
-		for _, a := range v.AsValueSlice() {
-			if !a.IsNull() {
-				args = append(args, a.AsString())
-			}
-		}
-	}
-	args = append(args, command)
-	env := os.Environ()
-	if v := cfg.GetAttr("environment"); !v.IsNull() {
-		for k, e := range v.AsValueMap() {
-			if !e.IsNull() {
-				env = append(env, k+"="+e.AsString())
-			}
-		}
-	}
-	failed := func(format string, a ...any) *hcl.Diagnostic {
-		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "local-exec provisioner error", Detail: fmt.Sprintf(format, a...)}
-	}
-
-	// The command writes to a pipe, not to a Go writer, so that Wait does
-	// not wait for processes it started in the background that keep the
-	// pipe open.
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return failed("Failed to initialize pipe for output: %s", err)
-	}
-	defer pr.Close()
-	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	cmd.Stdout, cmd.Stderr = pw, pw
-	cmd.Env = env
-	if v := cfg.GetAttr("working_dir"); !v.IsNull() {
-		cmd.Dir = v.AsString()
-	}
-	// Its own process group, so that Ctrl-C, which cancels ctx, stops the
-	// command and everything it started.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
-
-	tail := tailbuf.New(localExecOutputMax)
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		r := bufio.NewReader(io.TeeReader(pr, tail))
-		for {
-			line, err := r.ReadString('\n')
-			if line != "" {
-				output(line)
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	if q := cfg.GetAttr("quiet"); !q.IsNull() && q.True() {
-		output("local-exec: Executing: Suppressed by quiet=true")
-	} else {
-		output(fmt.Sprintf("Executing: %q", args))
-	}
-	err = cmd.Start()
-	if err == nil {
-		err = cmd.Wait()
-	}
-	pw.Close()
-	select {
-	case <-copied:
-	case <-ctx.Done():
-		// Something the command started may hold the pipe open.
-	}
-	if err != nil {
-		return failed("Error running command '%s': %v. Output: %s", command, err, tail.String())
-	}
-	return nil
-}
-
-// provisionerReferences returns the references provisioner blocks make:
-// a creation-time provisioner runs after what its command refers to.
+// provisionerReferences returns the references provisioner blocks and
+// their connection blocks make: a creation-time provisioner runs after
+// what it refers to.
 func provisionerReferences(provs []*configs.Provisioner) ([]*lang.Reference, hcl.Diagnostics) {
 	var refs []*lang.Reference
 	var diags hcl.Diagnostics
 	for _, p := range provs {
-		r, d := lang.BlockReferences(p.Config, localExecSchema)
+		r, d := lang.BlockReferences(p.Config, provisionerSchema(p))
 		refs, diags = append(refs, r...), append(diags, d...)
+		if p.Connection != nil {
+			r, d := lang.BlockReferences(p.Connection, provisioners.ConnectionSchema)
+			refs, diags = append(refs, r...), append(diags, d...)
+		}
 	}
 	return refs, diags
 }
