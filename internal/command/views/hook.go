@@ -99,10 +99,15 @@ func (h *UIHook) PreProvision(addr addrs.AbsResourceInstance, typeName string) {
 }
 
 // ProvisionOutput implements hooks.Hook: each non-blank line, without
-// trailing spaces, after "ADDR (TYPE): ".
+// trailing spaces, after "ADDR (TYPE): "; a message with none, such as a
+// blank line a command prints, is an empty line, as in Terraform.
 func (h *UIHook) ProvisionOutput(addr addrs.AbsResourceInstance, typeName, msg string) {
 	prefix := h.View.Colorize(fmt.Sprintf("[reset][bold]%s (%s):[reset] ", addr, typeName))
-	for _, line := range provisionLines(msg) {
+	lines := provisionLines(msg)
+	if len(lines) == 0 {
+		h.View.Raw("\n")
+	}
+	for _, line := range lines {
 		// The command's own output is not markup.
 		h.View.Raw(prefix + line + "\n")
 	}

@@ -109,6 +109,10 @@ func Start(t testing.TB, opts Options) *Server {
 		"AllowTcpForwarding yes",
 		"AllowAgentForwarding yes",
 		"LogLevel ERROR",
+		// Bash sources ~/.bashrc for commands sshd starts unless it runs
+		// nested: what the machine's user has there is not the tests'
+		// business.
+		"SetEnv SHLVL=1",
 	}
 	if opts.HostCertificate {
 		ca, _ := newKey(t)

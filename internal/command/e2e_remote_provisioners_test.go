@@ -1,0 +1,394 @@
+package command
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-dev/strata/internal/communicator/ssh/sshtest"
+)
+
+// remoteProvisionerConfig exercises remote-exec and file against the test
+// sshd: a file, a directory with and without a trailing slash, content,
+// inline commands, script files, a failure (the object is tainted), a
+// failure with on_failure = continue, a per-provisioner connection over a
+// resource's, a sensitive value in the command (output suppressed), a
+// connection through a bastion host (the same server) and a destroy-time
+// provisioner referring to self.
+const remoteProvisionerConfig = `
+variable "port" {}
+variable "user" {}
+variable "key_file" {}
+variable "host_key" {}
+variable "dest" {}
+variable "secret" {
+  default   = "hunter2"
+  sensitive = true
+}
+locals {
+  conn = {
+    host        = "127.0.0.1"
+    port        = var.port
+    user        = var.user
+    private_key = file(var.key_file)
+  }
+}
+resource "terraform_data" "files" {
+  # A destroy-time provisioner's connection may refer only to self.
+  input = {
+    dest     = var.dest
+    port     = var.port
+    user     = var.user
+    key      = file(var.key_file)
+    host_key = var.host_key
+  }
+  connection {
+    host        = "127.0.0.1"
+    port        = self.input.port
+    user        = self.input.user
+    private_key = self.input.key
+    host_key    = self.input.host_key
+    agent       = false
+  }
+  provisioner "file" {
+    source      = "src"
+    destination = "${self.input.dest}/copy"
+  }
+  provisioner "file" {
+    source      = "src/"
+    destination = self.input.dest
+  }
+  provisioner "file" {
+    content     = "hello ${self.input.dest}\n"
+    destination = "${self.input.dest}/content.txt"
+  }
+  provisioner "file" {
+    source      = "src/a.txt"
+    destination = "${self.input.dest}/copy/"
+  }
+  provisioner "remote-exec" {
+    inline = [
+      "cd ${self.input.dest}",
+      "find . -type f | sort",
+      "echo",
+      "cat content.txt",
+      "printf 'no newline'",
+    ]
+  }
+  provisioner "remote-exec" {
+    when   = destroy
+    inline = ["rm -r ${self.input.dest}/copy && echo removed copy"]
+  }
+}
+resource "terraform_data" "scripts" {
+  connection {
+    host        = local.conn.host
+    port        = local.conn.port
+    user        = local.conn.user
+    private_key = local.conn.private_key
+    agent       = false
+  }
+  provisioner "remote-exec" {
+    scripts = ["one.sh", "two.sh"]
+  }
+  provisioner "remote-exec" {
+    script = "one.sh"
+  }
+}
+resource "terraform_data" "fail" {
+  connection {
+    host        = local.conn.host
+    port        = local.conn.port
+    user        = local.conn.user
+    private_key = local.conn.private_key
+    agent       = false
+  }
+  provisioner "remote-exec" {
+    inline = ["echo failing", "exit 3"]
+  }
+}
+resource "terraform_data" "cont" {
+  connection {
+    host  = local.conn.host
+    user  = "nobody-at-all"
+    agent = false
+  }
+  provisioner "remote-exec" {
+    inline     = ["echo continuing", "exit 4"]
+    on_failure = continue
+    connection {
+      port        = local.conn.port
+      user        = local.conn.user
+      private_key = local.conn.private_key
+    }
+  }
+}
+resource "terraform_data" "secret" {
+  connection {
+    host        = local.conn.host
+    port        = local.conn.port
+    user        = local.conn.user
+    private_key = local.conn.private_key
+    agent       = false
+  }
+  provisioner "remote-exec" {
+    inline = ["echo ${var.secret}"]
+  }
+}
+resource "terraform_data" "bastion" {
+  connection {
+    host         = local.conn.host
+    port         = local.conn.port
+    user         = local.conn.user
+    private_key  = local.conn.private_key
+    agent        = false
+    bastion_host = "127.0.0.1"
+    script_path  = "${var.dest}/../bastion_%RAND%.sh"
+  }
+  provisioner "remote-exec" {
+    inline = ["echo through the bastion"]
+  }
+}
+`
+
+// remoteProvisionerRun is what one tool did with remoteProvisionerConfig:
+// apply, then destroy.
+type remoteProvisionerRun struct {
+	outputs []map[string][]string
+	stderr  []string
+	codes   []int
+	state   []string
+	// files are the files in the destination after the apply.
+	files []string
+}
+
+var scriptPathRe = regexp.MustCompile(`(/terraform|/bastion)_[0-9]+\.sh`)
+
+func runRemoteProvisioners(t *testing.T, bin string, srv *sshtest.Server, dest string) remoteProvisionerRun {
+	t.Helper()
+	if err := os.RemoveAll(dest); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dest, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), remoteProvisionerConfig)
+	if err := os.MkdirAll(filepath.Join(dir, "src", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "src", "a.txt"), "a\n")
+	writeFile(t, filepath.Join(dir, "src", "sub", "b.txt"), "b\n")
+	writeFile(t, filepath.Join(dir, "one.sh"), "echo script one\n")
+	writeFile(t, filepath.Join(dir, "two.sh"), "#!/bin/bash\necho script two \"$BASH_VERSION\" | cut -c1-16\n")
+	vars := []string{
+		"-var", "port=" + strconv.Itoa(srv.Port), "-var", "user=" + srv.User, "-var", "key_file=" + srv.UserKeyPath,
+		"-var", "host_key=" + srv.HostKey, "-var", "dest=" + dest,
+	}
+	if filepath.Base(bin) == "terraform" {
+		if res := runIn(t, dir, "", bin, "init", "-no-color", "-input=false"); res.code != 0 {
+			t.Fatalf("terraform init: %s%s", res.stdout, res.stderr)
+		}
+	}
+	var r remoteProvisionerRun
+	for i, args := range [][]string{{"apply"}, {"destroy"}} {
+		res := runIn(t, dir, "", bin, append(append(args, "-auto-approve", "-no-color", "-input=false"), vars...)...)
+		stdout := scriptPathRe.ReplaceAllString(productless(res.stdout), "${1}_RAND.sh")
+		var kept []string
+		for _, l := range strings.Split(stdout, "\n") {
+			if !strings.Contains(l, "Still creating...") && !strings.Contains(l, "Still destroying...") {
+				kept = append(kept, l)
+			}
+		}
+		r.outputs = append(r.outputs, byResource(strings.Join(kept, "\n")))
+		r.stderr = append(r.stderr, normalize(scriptPathRe.ReplaceAllString(productless(res.stderr), "${1}_RAND.sh")))
+		r.codes = append(r.codes, res.code)
+		if i == 0 {
+			r.state = instanceStatuses(t, filepath.Join(dir, "terraform.tfstate"))
+			filepath.Walk(dest, func(p string, fi os.FileInfo, err error) error {
+				if err == nil && !fi.IsDir() {
+					rel, _ := filepath.Rel(dest, p)
+					data, _ := os.ReadFile(p)
+					r.files = append(r.files, rel+" "+fi.Mode().String()+" "+strings.TrimSpace(string(data)))
+				}
+				return nil
+			})
+		}
+	}
+	return r
+}
+
+func instanceStatuses(t *testing.T, path string) []string {
+	t.Helper()
+	var st struct {
+		Resources []struct {
+			Name      string `json:"name"`
+			Instances []struct {
+				Status string `json:"status"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(readFile(t, path), &st); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, res := range st.Resources {
+		for _, inst := range res.Instances {
+			out = append(out, strings.TrimSpace(res.Name+" "+inst.Status))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestE2ERemoteProvisioners applies remoteProvisionerConfig against a
+// real sshd on loopback and checks what strata printed, copied, ran and
+// recorded.
+func TestE2ERemoteProvisioners(t *testing.T) {
+	srv := sshtest.Start(t, sshtest.Options{})
+	dest := filepath.Join(t.TempDir(), "dest")
+	got := runRemoteProvisioners(t, strataBin, srv, dest)
+
+	if diff := cmp.Diff([]int{1, 0}, got.codes); diff != "" {
+		t.Errorf("wrong exit codes (-want +got)\n%s\n%s", diff, got.stderr)
+	}
+	wantFiles := []string{
+		"a.txt -rw-r--r-- a",
+		"content.txt -rw-r--r-- hello " + dest,
+		"copy/a.txt -rw-r--r-- a",
+		// A destination ending in a slash names a file in it.
+		"copy/copy -rw-r--r-- a",
+		"copy/sub/b.txt -rw-r--r-- b",
+		"sub/b.txt -rw-r--r-- b",
+	}
+	for i, f := range got.files {
+		got.files[i] = scriptPathRe.ReplaceAllString(f, "${1}_RAND.sh")
+	}
+	if diff := cmp.Diff(wantFiles, got.files); diff != "" {
+		t.Errorf("wrong files after apply (-want +got)\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"bastion", "cont", "fail tainted", "files", "scripts", "secret"}, got.state); diff != "" {
+		t.Errorf("wrong state (-want +got)\n%s", diff)
+	}
+	connecting := func(addr string, bastion bool) []string {
+		p := addr + " (remote-exec): "
+		out := []string{
+			p + "Connecting to remote host via SSH...", p + "  Host: 127.0.0.1", p + "  User: " + srv.User,
+			p + "  Password: false", p + "  Private key: true", p + "  Certificate: false", p + "  SSH Agent: false",
+			p + "  Checking Host Key: false", p + "  Target Platform: unix",
+		}
+		if bastion {
+			out = append(out, p+"Using configured bastion host...", p+"  Host: 127.0.0.1", p+"  User: "+srv.User,
+				p+"  Password: false", p+"  Private key: true", p+"  Certificate: false", p+"  SSH Agent: false",
+				p+"  Checking Host Key: false")
+		}
+		return append(out, p+"Connected!")
+	}
+	files := []string{
+		"terraform_data.files: Creating...",
+		"terraform_data.files: Provisioning with 'file'...",
+		"terraform_data.files: Provisioning with 'file'...",
+		"terraform_data.files: Provisioning with 'file'...",
+		"terraform_data.files: Provisioning with 'file'...",
+		"terraform_data.files: Provisioning with 'remote-exec'...",
+	}
+	files = append(files, strings.ReplaceAll(strings.Join(connecting("terraform_data.files", false), "\n"), "Checking Host Key: false", "Checking Host Key: true"))
+	files = strings.Split(strings.Join(files, "\n"), "\n")
+	p := "terraform_data.files (remote-exec): "
+	files = append(files, p+"./a.txt", p+"./content.txt", p+"./copy/a.txt", p+"./copy/copy", p+"./copy/sub/b.txt", p+"./sub/b.txt",
+		p+"hello "+dest, p+"no newline", "terraform_data.files: Creation complete after Ns [id=<uuid>]")
+	if diff := cmp.Diff(files, got.outputs[0]["terraform_data.files"]); diff != "" {
+		t.Errorf("wrong output for terraform_data.files (-want +got)\n%s", diff)
+	}
+	secret := got.outputs[0]["terraform_data.secret"]
+	if len(secret) < 3 || secret[2] != "terraform_data.secret (remote-exec): (output suppressed due to sensitive value in config)" {
+		t.Errorf("output with a sensitive value not suppressed: %q", secret)
+	}
+	for _, l := range secret {
+		if strings.Contains(l, "hunter2") {
+			t.Errorf("a sensitive value was printed: %q", l)
+		}
+	}
+	bastion := append([]string{"terraform_data.bastion: Creating...", "terraform_data.bastion: Provisioning with 'remote-exec'..."},
+		connecting("terraform_data.bastion", true)...)
+	bastion = append(bastion, "terraform_data.bastion (remote-exec): through the bastion", "terraform_data.bastion: Creation complete after Ns [id=<uuid>]")
+	if diff := cmp.Diff(bastion, got.outputs[0]["terraform_data.bastion"]); diff != "" {
+		t.Errorf("wrong output for terraform_data.bastion (-want +got)\n%s", diff)
+	}
+	scripts := strings.Join(got.outputs[0]["terraform_data.scripts"], "\n")
+	if !strings.Contains(scripts, "(remote-exec): script one\n") || !strings.Contains(scripts, "(remote-exec): script two 5.") ||
+		strings.Count(scripts, "script one") != 2 {
+		t.Errorf("wrong output for terraform_data.scripts:\n%s", scripts)
+	}
+	stderr := flat(got.stderr[0])
+	for _, want := range []string{
+		`Error: remote-exec provisioner error with terraform_data.fail, on main.tf line 89, in resource "terraform_data" "fail":`,
+		`error executing "/tmp/terraform_RAND.sh": Process exited with status 3`,
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("errors lack %q:\n%s", want, got.stderr[0])
+		}
+	}
+	if strings.Contains(stderr, "status 4") {
+		t.Errorf("a failure with on_failure = continue was reported:\n%s", got.stderr[0])
+	}
+	destroy := got.outputs[1]["terraform_data.files"]
+	if !slicesContain(destroy, "terraform_data.files (remote-exec): removed copy") {
+		t.Errorf("destroy-time provisioner did not run:\n%s", strings.Join(destroy, "\n"))
+	}
+	if _, err := os.Stat(filepath.Join(dest, "copy")); !os.IsNotExist(err) {
+		t.Errorf("destroy-time provisioner did not remove the copy: %v", err)
+	}
+}
+
+func slicesContain(lines []string, want string) bool {
+	for _, l := range lines {
+		if l == want {
+			return true
+		}
+	}
+	return false
+}
+
+// TestE2ERemoteProvisionersMatchTerraform applies remoteProvisionerConfig
+// with both tools against the same sshd and destination, and compares
+// what they print resource by resource, their errors, exit codes, the
+// files they copied and the states they recorded.
+func TestE2ERemoteProvisionersMatchTerraform(t *testing.T) {
+	tf := terraformBin(t)
+	srv := sshtest.Start(t, sshtest.Options{})
+	dest := filepath.Join(t.TempDir(), "dest")
+	want := runRemoteProvisioners(t, tf, srv, dest)
+	got := runRemoteProvisioners(t, strataBin, srv, dest)
+	if diff := cmp.Diff(want.codes, got.codes); diff != "" {
+		t.Errorf("exit codes differ (-terraform +strata)\n%s", diff)
+	}
+	for i := range want.outputs {
+		if diff := cmp.Diff(want.outputs[i], got.outputs[i]); diff != "" {
+			t.Errorf("step %d: output differs (-terraform +strata)\n%s", i+1, diff)
+		}
+		if diff := cmp.Diff(flat(want.stderr[i]), flat(got.stderr[i])); diff != "" {
+			t.Errorf("step %d: errors differ (-terraform +strata)\n%s\n--- terraform\n%s\n--- strata\n%s", i+1, diff, want.stderr[i], got.stderr[i])
+		}
+	}
+	norm := func(files []string) []string {
+		out := make([]string, len(files))
+		for i, f := range files {
+			out[i] = scriptPathRe.ReplaceAllString(f, "${1}_RAND.sh")
+		}
+		return out
+	}
+	if diff := cmp.Diff(norm(want.files), norm(got.files)); diff != "" {
+		t.Errorf("copied files differ (-terraform +strata)\n%s", diff)
+	}
+	if diff := cmp.Diff(want.state, got.state); diff != "" {
+		t.Errorf("states differ (-terraform +strata)\n%s", diff)
+	}
+}
