@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -114,6 +115,10 @@ func runTFFixture(t *testing.T, bin, src, mirror string) fixtureResult {
 	return res
 }
 
+// recoveryNoteRe matches strata's note on where it saved the state of
+// what a failed cleanup left.
+var recoveryNoteRe = regexp.MustCompile(`\nTheir state is saved in errored_test[.0-9]*\.tfstate: destroy them with strata\s+destroy\s+-state=errored_test[.0-9]*\.tfstate\.\n`)
+
 // normalizeFixtureOutput makes the two tools' output comparable: the
 // product name and what changes from run to run (ids, times).
 func normalizeFixtureOutput(s string) string {
@@ -170,9 +175,16 @@ func TestE2ETerraformFixtures(t *testing.T) {
 			check("test exit code", want.human.code, got.human.code)
 			check("test -json exit code", want.json.code, got.json.code)
 			check("stdout", normalizeFixtureOutput(want.human.stdout), normalizeFixtureOutput(got.human.stdout))
-			check("stderr", normalizeFixtureOutput(want.human.stderr), normalizeFixtureOutput(got.human.stderr))
 			check("-json events", want.events, got.events)
-			check("recovery state files", want.recoveryStates, got.recoveryStates)
+			// strata saves what a failed cleanup left (a deliberate
+			// difference: Terraform 1.11 saves nothing) and says where.
+			leftSome := strings.Contains(want.human.stderr, "left the following resources in state")
+			if n := len(got.recoveryStates); leftSome != (n == 2) || len(want.recoveryStates) != 0 {
+				ok = false
+				t.Errorf("recovery state files: terraform %v, strata %v (terraform left objects: %v)", want.recoveryStates, got.recoveryStates, leftSome)
+			}
+			got.human.stderr = recoveryNoteRe.ReplaceAllString(got.human.stderr, "")
+			check("stderr", normalizeFixtureOutput(want.human.stderr), normalizeFixtureOutput(got.human.stderr))
 			mu.Lock()
 			defer mu.Unlock()
 			if ok {

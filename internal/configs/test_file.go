@@ -56,7 +56,10 @@ type TestMockProvider struct {
 	// DuringPlan is the mock provider's override_during = plan: made-up
 	// values are known when planning.
 	DuringPlan bool
-	DeclRange  hcl.Range
+	// ResourceDuringPlan holds the override_during of mock_resource
+	// blocks that set it, by type name: it wins over DuringPlan.
+	ResourceDuringPlan map[string]bool
+	DeclRange          hcl.Range
 }
 
 // TestOverride is an override_resource or override_data block: the
@@ -289,11 +292,19 @@ func (mp *TestMockProvider) addBlocks(blocks hcl.Blocks) hcl.Diagnostics {
 	for _, b := range blocks {
 		switch b.Type {
 		case "mock_resource", "mock_data":
-			c, cdiags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "defaults"}}})
+			c, cdiags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "defaults"}, {Name: "override_during"}}})
 			diags = append(diags, cdiags...)
 			var expr hcl.Expression = hcl.StaticExpr(cty.EmptyObjectVal, b.DefRange)
 			if a, ok := c.Attributes["defaults"]; ok {
 				expr = a.Expr
+			}
+			if a, ok := c.Attributes["override_during"]; ok && b.Type == "mock_resource" {
+				during, odiags := decodeOverrideDuring(a)
+				diags = append(diags, odiags...)
+				if mp.ResourceDuringPlan == nil {
+					mp.ResourceDuringPlan = map[string]bool{}
+				}
+				mp.ResourceDuringPlan[b.Labels[0]] = during
 			}
 			if b.Type == "mock_resource" {
 				mp.Resources[b.Labels[0]] = expr

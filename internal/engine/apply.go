@@ -25,6 +25,15 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 			Detail:   "strata produced an invalid plan with errors, so it cannot be applied.",
 		}}
 	}
+	if !plan.Applyable() && plan.Changes.HasChanges() {
+		// As in Terraform: a refresh-only plan whose only changes are
+		// output values not yet known is not applyable.
+		return plan.PriorState, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot apply non-applyable plan",
+			Detail:   "The given plan is not applyable. If this seems like a bug in strata, then please report it!",
+		}}
+	}
 	aw := e.newApplyWalk(plan)
 	w := aw.walker
 	defer w.ps.closeAll(context.WithoutCancel(ctx))

@@ -345,7 +345,9 @@ func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs
 	})
 	var body hcl.Body
 	var subject *hcl.Range
-	if n != nil {
+	if n != nil && action != plans.Delete {
+		// As in Terraform, what a provider reports about a destroy has
+		// no source location: the configuration is not involved.
 		body, subject = n.cfg.Config, n.cfg.DeclRange.Ptr()
 	}
 	diags = append(diags, withObject(providerDiags(resp.Diagnostics, body, subject), addr)...)

@@ -385,6 +385,31 @@ output "nullable" { value = module.m.nullable }
 		}
 	})
 
+	t.Run("null for a required non-nullable variable", func(t *testing.T) {
+		t.Parallel()
+		e := builtinEngine(testConfigInline(t, map[string]string{
+			"main.tf": `
+module "m" {
+  source = "./child"
+  x      = null
+}
+`,
+			"child/main.tf": `
+variable "x" {
+  type     = string
+  nullable = false
+}
+`,
+		}))
+		_, diags := e.Plan(context.Background(), nil, PlanOpts{})
+		// Terraform's wording, for root and module variables alike.
+		// (The test configuration's paths are absolute.)
+		want := "The given value is not suitable for module.m.var.x defined at .*child/main.tf:2,1-13: required variable may not be set to null."
+		if len(diags) != 1 || diags[0].Summary != "Required variable not set" || !regexp.MustCompile("^"+want+"$").MatchString(diags[0].Detail) {
+			t.Errorf("diagnostics: %v\nwant detail %q", diags, want)
+		}
+	})
+
 	t.Run("sensitive stays marked", func(t *testing.T) {
 		t.Parallel()
 		e := builtinEngine(testConfigInline(t, map[string]string{

@@ -198,7 +198,7 @@ func (w *walker) finishVariable(cfg *configs.Variable, mi addrs.ModuleInstance, 
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Required variable not set",
-			Detail:   fmt.Sprintf("Unsupported null value for non-nullable variable %q.", cfg.Name),
+			Detail:   fmt.Sprintf("The given value is not suitable for %s defined at %s: required variable may not be set to null.", inModuleInstance(mi, "var."+cfg.Name), cfg.DeclRange),
 			Subject:  rng.Ptr(),
 		})
 	}

@@ -224,6 +224,11 @@ func referencesWithout(expr hcl.Expression, extra map[string]cty.Value) ([]*Refe
 
 func (s *Scope) evalContextWith(refs []*Reference, extra map[string]cty.Value) (*hcl.EvalContext, hcl.Diagnostics) {
 	ctx, diags := s.EvalContext(refs)
+	if ctx.Variables == nil && len(extra) > 0 {
+		// A child context holding provider functions has no variables
+		// of its own; its parent's are still seen through it.
+		ctx.Variables = map[string]cty.Value{}
+	}
 	for name, v := range extra {
 		ctx.Variables[name] = v
 	}

@@ -3,7 +3,6 @@ package moduletest
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -17,9 +16,8 @@ import (
 // the reverse order of their creation, each with the configuration and
 // variables of the last run that applied to it. A state that cannot be
 // destroyed is saved through SaveRecovery and reported, so that nothing
-// is lost.
-func (fr *fileRun) cleanup(ctx context.Context) hcl.Diagnostics {
-	var diags hcl.Diagnostics
+// is lost. It reports whether a destroy failed.
+func (fr *fileRun) cleanup(ctx context.Context) (failed bool) {
 	for i := len(fr.sh.order) - 1; i >= 0; i-- {
 		entry := fr.sh.states[fr.sh.order[i]]
 		if entry.state.Empty() || !hasManaged(entry.state) {
@@ -37,32 +35,59 @@ func (fr *fileRun) cleanup(ctx context.Context) hcl.Diagnostics {
 		left := entry.state
 		if !pdiags.HasErrors() && plan != nil {
 			var adiags hcl.Diagnostics
-			left, adiags = eng.Apply(ctx, plan)
+			var after *states.State
+			after, adiags = eng.Apply(ctx, plan)
 			ddiags = append(ddiags, adiags...)
+			if after != nil {
+				left = after
+			}
 		}
 		if !ddiags.HasErrors() {
 			continue
 		}
-		diags = append(diags, ddiags...)
-		var addrs []string
-		for _, a := range left.AllInstances() {
-			addrs = append(addrs, "  - "+a.String())
+		failed = true
+		c := &Cleanup{Run: entry.run, Diagnostics: ddiags, Left: leftObjects(left)}
+		if fr.rn.SaveRecovery != nil && len(c.Left) > 0 {
+			c.Recovery, c.RecoveryErr = fr.rn.SaveRecovery(fr.f, left)
 		}
-		detail := fmt.Sprintf("strata could not destroy what run %q created in %s. These objects are left:\n%s", entry.run.Config.Name, fr.f.Path, strings.Join(addrs, "\n"))
-		if fr.rn.SaveRecovery != nil {
-			if where, err := fr.rn.SaveRecovery(fr.f, left); err != nil {
-				detail += fmt.Sprintf("\n\nThe state could not be saved either (%s): record these objects and delete them by hand.", err)
-			} else {
-				detail += fmt.Sprintf("\n\nTheir state is saved in %s: destroy them with strata destroy -state=%s, or delete them by hand.", where, where)
+		fr.rn.Reporter.CleanupFailed(fr.f, c)
+	}
+	return failed
+}
+
+// Cleanup is what a failed destroy at the end of a file left: the run
+// that last applied to the state, the errors, the managed objects still
+// in the state, and where their state was saved (Recovery, empty if it
+// could not be: RecoveryErr says why).
+type Cleanup struct {
+	Run         *Run
+	Diagnostics hcl.Diagnostics
+	// Left are the managed objects' addresses, a deposed object's
+	// followed by its key in parentheses.
+	Left        []string
+	Recovery    string
+	RecoveryErr error
+}
+
+// leftObjects lists the managed objects of s, sorted.
+func leftObjects(s *states.State) []string {
+	var out []string
+	for _, r := range s.SortedResources() {
+		if r.Addr.Resource.Mode != addrs.ManagedResourceMode {
+			continue
+		}
+		for _, k := range r.SortedKeys() {
+			inst := r.Instances[k]
+			addr := r.Addr.Instance(k).String()
+			if inst.Current != nil {
+				out = append(out, addr)
+			}
+			for _, dk := range sortedNames(inst.Deposed) {
+				out = append(out, fmt.Sprintf("%s (%s)", addr, dk))
 			}
 		}
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Failed to clean up after tests",
-			Detail:   detail,
-		})
 	}
-	return diags
+	return out
 }
 
 // hasManaged reports whether s holds a managed resource.

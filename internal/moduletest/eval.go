@@ -342,7 +342,7 @@ func (fr *fileRun) asserts(r *Run, console *engine.Console, outputs cty.Value, c
 			diags = append(diags, &hcl.Diagnostic{
 				Severity:    hcl.DiagError,
 				Summary:     "Unknown condition value",
-				Detail:      "Condition expression could not be evaluated at this time: a value it depends on is known only after the plan is applied, and this run block has command = plan. Assert on values known during the plan, or use command = apply in this run block.",
+				Detail:      "Condition expression could not be evaluated at this time. This means you have executed a `run` block with `command = plan` and one of the values your condition depended on is not known until after the plan has been applied. Either remove this value from your condition, or execute an `apply` command from this `run` block. Alternatively, if there is an override for this value, you can make it available during the plan phase by setting `override_during = plan` in the `override_` block.",
 				Subject:     a.Condition.Range().Ptr(),
 				Expression:  a.Condition,
 				EvalContext: ctx,
@@ -485,12 +485,17 @@ func expectedWhilePlanning(expected hcl.Diagnostics, rc *configs.TestRun) hcl.Di
 			continue
 		}
 		stopped[addr] = false
-		diags = append(diags, &hcl.Diagnostic{
+		d := &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  "Expected failure while planning",
 			Detail:   fmt.Sprintf("A custom condition within %s failed during the planning stage and prevented the requested apply operation. While this was an expected failure, the apply operation could not be executed and so the overall test case will be marked as a failure and the original diagnostic included in the test report.", addr),
-			Subject:  t.SourceRange().Ptr(),
-		})
+		}
+		// As in terraform test, the warning points at the expectation
+		// for outputs only.
+		if t.RootName() == "output" {
+			d.Subject = t.SourceRange().Ptr()
+		}
+		diags = append(diags, d)
 	}
 	return diags
 }
@@ -511,4 +516,46 @@ func missingFailures(rc *configs.TestRun, hit map[string]bool) hcl.Diagnostics {
 		})
 	}
 	return diags
+}
+
+// requiredVariables rewords the engine's errors about required variables
+// with no value as terraform test does: the value can come from the test
+// file too.
+func requiredVariables(diags hcl.Diagnostics, run string) hcl.Diagnostics {
+	const prefix = "The root module input variable "
+	for i, d := range diags {
+		if d.Summary != "No value for required variable" || !strings.HasPrefix(d.Detail, prefix) {
+			continue
+		}
+		name, _, ok := strings.Cut(strings.TrimPrefix(d.Detail, prefix+`"`), `"`)
+		if !ok {
+			continue
+		}
+		c := *d
+		c.Detail = fmt.Sprintf("The module under test for run block %q has a required variable %q with no set value. Use a -var or -var-file command line argument or add this variable into a \"variables\" block within the test file or run block.", run, name)
+		diags[i] = &c
+	}
+	return diags
+}
+
+// untypedUnknowns replaces the outputs of an object of outputs whose
+// value is not known by an unknown of no particular type, as plan files
+// record them: later runs' diagnostics do not describe them, as terraform
+// test's do not.
+func untypedUnknowns(outputs cty.Value) cty.Value {
+	if !outputs.IsKnown() || outputs.IsNull() || !outputs.Type().IsObjectType() {
+		return outputs
+	}
+	m := outputs.AsValueMap()
+	for name, v := range m {
+		if v.IsKnown() {
+			continue
+		}
+		_, ms := v.Unmark()
+		m[name] = cty.DynamicVal.WithMarks(ms)
+	}
+	if len(m) == 0 {
+		return outputs
+	}
+	return cty.ObjectVal(m)
 }

@@ -84,7 +84,7 @@ func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *conf
 			if err != nil {
 				return nil, err
 			}
-			return &mock.Provider{Schema: schema, Resources: resources, DataSources: data, DuringPlan: during}, nil
+			return &mock.Provider{Schema: schema, Resources: resources, DataSources: data, DuringPlan: during, ResourceDuringPlan: mp.ResourceDuringPlan}, nil
 		}
 		diags = append(diags, addOverrides(overrides, nil, mp.Overrides, mp.DuringPlan)...)
 	}

@@ -29,9 +29,10 @@ type Reporter interface {
 	// run r being destroyed.
 	Teardown(f *File)
 	TeardownRun(f *File, r *Run)
-	// FileDone reports a finished file, with diagnostics that belong to
-	// no run (a failed cleanup).
-	FileDone(f *File, diags hcl.Diagnostics)
+	// CleanupFailed reports a state that could not be destroyed.
+	CleanupFailed(f *File, c *Cleanup)
+	// FileDone reports a finished file.
+	FileDone(f *File)
 }
 
 // Runner runs test files against the module in Dir.
@@ -127,14 +128,13 @@ func (rn *Runner) runFile(ctx context.Context, f *File) {
 		r.Elapsed = time.Since(r.Start)
 	})
 	rn.Reporter.Teardown(f)
-	diags := fr.cleanup(context.WithoutCancel(ctx))
-	if diags.HasErrors() {
+	if fr.cleanup(context.WithoutCancel(ctx)) {
 		f.Status = f.Status.merge(Error)
 	}
 	if f.Status == Pending {
 		f.Status = Pass
 	}
-	rn.Reporter.FileDone(f, diags)
+	rn.Reporter.FileDone(f)
 }
 
 // outputsBefore returns the outputs of the finished runs that come before
@@ -206,6 +206,7 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 		return
 	}
 	plan, console, pdiags := eng.PlanWithConsole(ctx, prior, opts)
+	pdiags = requiredVariables(pdiags, rc.Name)
 	if console != nil {
 		defer func() { console.Close(context.WithoutCancel(ctx)) }()
 	}
@@ -267,7 +268,7 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 		outputs = stateOutputs(newState)
 	}
 	outputs = withNullOutputs(outputs, cfg)
-	fr.sh.setOutputs(rc.Name, outputs)
+	fr.sh.setOutputs(rc.Name, untypedUnknowns(outputs))
 	diags = append(diags, missingFailures(rc, hit)...)
 	diags = append(diags, fr.asserts(r, console, outputs, cfg, undeclared)...)
 	r.Diagnostics = diags

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/addrs"
@@ -33,7 +32,10 @@ func (r *recorder) Teardown(*File) { r.events = append(r.events, "teardown") }
 func (r *recorder) TeardownRun(_ *File, run *Run) {
 	r.events = append(r.events, "destroy "+run.Config.Name)
 }
-func (r *recorder) FileDone(f *File, _ hcl.Diagnostics) {
+func (r *recorder) CleanupFailed(_ *File, c *Cleanup) {
+	r.events = append(r.events, fmt.Sprintf("cleanup failed %s %v", c.Run.Config.Name, c.Left))
+}
+func (r *recorder) FileDone(f *File) {
 	r.events = append(r.events, "file done "+f.Status.String())
 }
 

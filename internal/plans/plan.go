@@ -172,3 +172,24 @@ func (c *Changes) Counts() (add, change, destroy int) {
 func (p *Plan) HasChanges() bool {
 	return p.Changes.HasChanges() || (p.Mode == RefreshOnlyMode && len(p.DriftedResources) > 0)
 }
+
+// Applyable reports whether the plan may be applied, as Terraform decides
+// it: not errored, and with changes; in refresh-only mode, with changes to
+// the state: drifted objects or root outputs with new known values (an
+// output not known until apply changes nothing yet).
+func (p *Plan) Applyable() bool {
+	switch {
+	case p.Errored:
+		return false
+	case p.Mode != RefreshOnlyMode:
+		return p.Changes.HasChanges()
+	case len(p.DriftedResources) > 0:
+		return true
+	}
+	for _, o := range p.Changes.Outputs {
+		if o.Action != NoOp && (o.After == cty.NilVal || o.After.IsWhollyKnown()) {
+			return true
+		}
+	}
+	return false
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/mitchellh/go-wordwrap"
 
 	"github.com/strata-dev/strata/internal/moduletest"
 )
@@ -112,8 +113,43 @@ func (t *testHuman) Teardown(f *moduletest.File) {
 
 func (t *testHuman) TeardownRun(*moduletest.File, *moduletest.Run) {}
 
-func (t *testHuman) FileDone(f *moduletest.File, diags hcl.Diagnostics) {
-	t.v.Diagnostics(diags)
+// CleanupFailed prints what terraform test prints when a destroy fails,
+// and then where strata saved the state of what is left.
+func (t *testHuman) CleanupFailed(f *moduletest.File, c *moduletest.Cleanup) {
+	id := f.Path + "/" + c.Run.Config.Name
+	var b strings.Builder
+	if c.Diagnostics.HasErrors() {
+		b.WriteString(wordwrap.WrapString(fmt.Sprintf("strata encountered an error destroying resources created while executing %s.", id), 78) + "\n")
+	}
+	t.errorOutput(b.String())
+	t.v.Diagnostics(c.Diagnostics)
+	if len(c.Left) == 0 {
+		return
+	}
+	b.Reset()
+	b.WriteString("\n" + wordwrap.WrapString(fmt.Sprintf("strata left the following resources in state after executing %s, and they need to be cleaned up manually:", id), 78) + "\n")
+	for _, addr := range c.Left {
+		fmt.Fprintf(&b, "  - %s\n", addr)
+	}
+	b.WriteString("\n" + recoveryNote(c) + "\n")
+	t.errorOutput(b.String())
+}
+
+// recoveryNote says where the state of what a failed cleanup left is.
+func recoveryNote(c *moduletest.Cleanup) string {
+	if c.RecoveryErr != nil {
+		return wordwrap.WrapString(fmt.Sprintf("Their state could not be saved either (%s): record these objects and delete them by hand.", c.RecoveryErr), 78)
+	}
+	return wordwrap.WrapString(fmt.Sprintf("Their state is saved in %s: destroy them with strata destroy -state=%s.", c.Recovery, c.Recovery), 78)
+}
+
+func (t *testHuman) errorOutput(s string) {
+	if s != "" {
+		fmt.Fprint(t.v.Stderr, s)
+	}
+}
+
+func (t *testHuman) FileDone(f *moduletest.File) {
 	t.v.Output(fmt.Sprintf("%s... %s\n", escape(f.Path), statusColor(f.Status)))
 }
 
@@ -201,8 +237,32 @@ func (t *testJSON) TeardownRun(f *moduletest.File, r *moduletest.Run) {
 	t.runEvent(f, r, "tearing down", map[string]any{"progress": "teardown", "elapsed": elapsed})
 }
 
-func (t *testJSON) FileDone(f *moduletest.File, diags hcl.Diagnostics) {
-	t.j.diagnostics(diags, map[string]any{"@testfile": f.Path})
+// CleanupFailed writes terraform test's test_cleanup event (the objects
+// left, with strata's recovery_state, where it saved them) and the
+// destroy's diagnostics.
+func (t *testJSON) CleanupFailed(f *moduletest.File, c *moduletest.Cleanup) {
+	id := f.Path + "/" + c.Run.Config.Name
+	fields := map[string]any{"@testfile": f.Path, "@testrun": c.Run.Config.Name}
+	if len(c.Left) > 0 {
+		failed := []map[string]any{}
+		for _, addr := range c.Left {
+			entry := map[string]any{"instance": addr}
+			if i := strings.Index(addr, " ("); i > 0 {
+				entry = map[string]any{"instance": addr[:i], "deposed_key": strings.Trim(addr[i+2:], ")")}
+			}
+			failed = append(failed, entry)
+		}
+		body := map[string]any{"failed_resources": failed}
+		if c.Recovery != "" {
+			body["recovery_state"] = c.Recovery
+		}
+		t.j.emit("error", fmt.Sprintf("strata left some resources in state after executing %s, they need to be cleaned up manually.", id), "test_cleanup",
+			map[string]any{"@testfile": f.Path, "@testrun": c.Run.Config.Name, "test_cleanup": body})
+	}
+	t.j.diagnostics(c.Diagnostics, fields)
+}
+
+func (t *testJSON) FileDone(f *moduletest.File) {
 	human := "fail"
 	if f.Status == moduletest.Pass {
 		human = "pass"

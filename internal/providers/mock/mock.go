@@ -31,6 +31,18 @@ type Provider struct {
 	// (override_during = plan) instead of leaving them unknown until
 	// apply.
 	DuringPlan bool
+	// ResourceDuringPlan overrides DuringPlan for the resource types it
+	// names (a mock_resource block's override_during).
+	ResourceDuringPlan map[string]bool
+}
+
+// duringPlan reports whether resources of the type get their made-up
+// values when planning.
+func (p *Provider) duringPlan(typeName string) bool {
+	if v, ok := p.ResourceDuringPlan[typeName]; ok {
+		return v
+	}
+	return p.DuringPlan
 }
 
 var _ providers.Interface = (*Provider)(nil)
@@ -83,7 +95,7 @@ func (p *Provider) PlanResourceChange(_ context.Context, req providers.PlanResou
 	}
 	schema := p.Schema.ResourceTypes[req.TypeName].Block
 	isNull := func(v cty.Value) bool { return v.IsKnown() && v.IsNull() }
-	if p.DuringPlan && req.PriorState.IsNull() {
+	if p.duringPlan(req.TypeName) && req.PriorState.IsNull() {
 		planned := withDefaults(schema, req.ProposedNewState, p.Resources[req.TypeName], isNull)
 		return providers.PlanResourceChangeResponse{PlannedState: planned, PlannedPrivate: req.PriorPrivate}
 	}

@@ -150,3 +150,33 @@ func TestPlanDuringPlan(t *testing.T) {
 		t.Errorf("apply changed the planned object")
 	}
 }
+
+// TestResourceDuringPlan: a mock_resource block's override_during wins
+// over the mock provider's, either way.
+func TestResourceDuringPlan(t *testing.T) {
+	tests := map[string]struct {
+		provider  bool
+		resource  map[string]bool
+		wantKnown bool
+	}{
+		"provider plan":                {provider: true, wantKnown: true},
+		"provider apply":               {wantKnown: false},
+		"resource plan wins":           {resource: map[string]bool{"thing": true}, wantKnown: true},
+		"resource apply wins":          {provider: true, resource: map[string]bool{"thing": false}, wantKnown: false},
+		"other type keeps the default": {resource: map[string]bool{"other": true}, wantKnown: false},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			p := &Provider{
+				Schema:             providers.GetProviderSchemaResponse{ResourceTypes: map[string]providers.Schema{"thing": {Block: thing}}},
+				DuringPlan:         tc.provider,
+				ResourceDuringPlan: tc.resource,
+			}
+			proposed := object(cty.NullVal(cty.String), cty.NullVal(cty.Number), cty.NullVal(cty.String))
+			planned := p.PlanResourceChange(context.Background(), providers.PlanResourceChangeRequest{TypeName: "thing", ProposedNewState: proposed, Config: proposed}).PlannedState
+			if got := planned.GetAttr("id").IsKnown(); got != tc.wantKnown {
+				t.Errorf("id known %v, want %v", got, tc.wantKnown)
+			}
+		})
+	}
+}

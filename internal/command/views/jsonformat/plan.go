@@ -113,7 +113,7 @@ func Plan(p *plans.Plan, cfg *configs.Config, schema SchemaFunc, opts PlanOption
 	doc := planDoc{
 		FormatVersion:    PlanFormatVersion,
 		TerraformVersion: opts.TerraformVersion,
-		Applyable:        !p.Errored && p.HasChanges(),
+		Applyable:        p.Applyable(),
 		Complete:         !p.Errored && len(p.Targets) == 0,
 		Errored:          p.Errored,
 	}

@@ -34,4 +34,10 @@ run "second" {
     condition     = output.id == "p-p-one-two"
     error_message = "id is ${output.id}"
   }
+  # A provider function beside output (Terraform's
+  # provider-functions-available fixture).
+  assert {
+    condition     = provider::stratafw::upper(output.id) == "P-P-ONE-TWO"
+    error_message = "upper is ${provider::stratafw::upper(output.id)}"
+  }
 }
