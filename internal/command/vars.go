@@ -69,7 +69,8 @@ func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFla
 		name = strings.TrimPrefix(name, "TF_VAR_")
 		decl, ok := mod.Variables[name]
 		if !ok && keep {
-			decl, ok = &configs.Variable{Name: name}, true
+			vals[name] = engine.InputValue{Value: parseUndeclaredValue(value)}
+			continue
 		}
 		if !ok {
 			continue
@@ -101,7 +102,8 @@ func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFla
 			name = strings.TrimSpace(name)
 			decl, declared := mod.Variables[name]
 			if !declared && keep {
-				decl, declared = &configs.Variable{Name: name}, true
+				vals[name] = engine.InputValue{Value: parseUndeclaredValue(raw)}
+				continue
 			}
 			if !declared {
 				diags = append(diags, &hcl.Diagnostic{
@@ -156,6 +158,24 @@ func parseVarValue(decl *configs.Variable, raw, source string) (cty.Value, hcl.D
 	}
 	v, vdiags := expr.Value(nil)
 	return v, vdiags
+}
+
+// parseUndeclaredValue interprets a -var or TF_VAR_ value for a variable
+// the root module does not declare, kept for strata test, where the
+// module of a run block may declare it: as an HCL expression when it is
+// one that refers to nothing ("[1, 2]", "3"), else as the string it is
+// ("foo", "Hello, world!"). Terraform keeps such values unparsed until a
+// module declares them; an untyped declaration takes them as strings.
+func parseUndeclaredValue(raw string) cty.Value {
+	expr, diags := hclsyntax.ParseExpression([]byte(raw), "", hcl.InitialPos)
+	if diags.HasErrors() || len(expr.Variables()) > 0 {
+		return cty.StringVal(raw)
+	}
+	v, vdiags := expr.Value(nil)
+	if vdiags.HasErrors() {
+		return cty.StringVal(raw)
+	}
+	return v
 }
 
 // loadVarFile reads a .tfvars or .tfvars.json file into vals. Values for

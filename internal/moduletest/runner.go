@@ -248,6 +248,9 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 		}
 		kept, expected = sortFailures(rc, adiags, hit)
 		diags = append(diags, kept...)
+		if len(rc.Target) > 0 {
+			diags = append(diags, incompleteApplyWarning)
+		}
 		if diags.HasErrors() || newState == nil {
 			r.fail(Error, diags...)
 			return
@@ -440,4 +443,15 @@ func dropUndeclaredWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
 		out = append(out, d)
 	}
 	return out
+}
+
+// incompleteApplyWarning follows an apply run with plan_options' target,
+// as it follows strata apply -target.
+var incompleteApplyWarning = &hcl.Diagnostic{
+	Severity: hcl.DiagWarning,
+	Summary:  "Applied changes may be incomplete",
+	Detail: `The plan was created with the -target option in effect, so some changes requested in the configuration may have been ignored and the output values may not be fully updated. Run the following command to verify that no other changes are pending:
+    strata plan
+
+Note that the -target option is not suitable for routine use, and is provided only for exceptional situations such as recovering from errors or mistakes, or when strata specifically suggests to use it as part of an error message.`,
 }

@@ -69,8 +69,8 @@ func (t *testHuman) RunDone(f *moduletest.File, r *moduletest.Run) {
 
 // runDiagnostics prints a run's diagnostics as terraform test does:
 // warnings with the same summary and a source location folded into the
-// first ("and one more similar warning elsewhere"), each warning followed
-// by a blank line.
+// first ("and one more similar warning elsewhere"), and a blank line after
+// them when there are warnings.
 func (t *testHuman) runDiagnostics(diags hcl.Diagnostics) {
 	var out hcl.Diagnostics
 	diags = sortDiagnostics(diags)
@@ -88,11 +88,13 @@ func (t *testHuman) runDiagnostics(diags hcl.Diagnostics) {
 		first[d.Summary] = len(out)
 		out = append(out, d)
 	}
+	warned := false
 	for i, d := range out {
 		if d.Severity != hcl.DiagWarning {
 			t.v.Diagnostics(hcl.Diagnostics{d})
 			continue
 		}
+		warned = true
 		if n := more[i]; n > 0 {
 			c := *d
 			if n == 1 {
@@ -103,6 +105,10 @@ func (t *testHuman) runDiagnostics(diags hcl.Diagnostics) {
 			d = &c
 		}
 		t.v.Diagnostics(hcl.Diagnostics{d})
+	}
+	if warned {
+		// Warnings go to stdout: a blank line separates them from what
+		// follows, as in terraform test.
 		t.v.Output("\n")
 	}
 }
