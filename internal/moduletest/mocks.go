@@ -86,13 +86,22 @@ func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *conf
 			}
 			return &mock.Provider{Schema: schema, Resources: resources, DataSources: data, DuringPlan: during, ResourceDuringPlan: mp.ResourceDuringPlan}, nil
 		}
-		diags = append(diags, addOverrides(overrides, nil, mp.Overrides, mp.DuringPlan)...)
+		diags = append(diags, addOverrides(overrides, mp.Overrides, mp.DuringPlan)...)
 	}
-	diags = append(diags, addOverrides(overrides, cfg, tf.Overrides, false)...)
-	diags = append(diags, addOverrides(overrides, cfg, rc.Overrides, false)...)
+	diags = append(diags, addOverrides(overrides, tf.Overrides, false)...)
+	diags = append(diags, addOverrides(overrides, rc.Overrides, false)...)
 	modules := map[string]cty.Value{}
-	diags = append(diags, addModuleOverrides(modules, cfg, tf.ModuleOverrides)...)
-	diags = append(diags, addModuleOverrides(modules, cfg, rc.ModuleOverrides)...)
+	diags = append(diags, addModuleOverrides(modules, tf.ModuleOverrides)...)
+	diags = append(diags, addModuleOverrides(modules, rc.ModuleOverrides)...)
+	// As in terraform test, the run's own override targets must be in
+	// its configuration; the file's need only be in one of the
+	// configurations its runs use, and are checked at the end.
+	for _, t := range runOverrideTargets(rc) {
+		if !overrideTargetExists(cfg, t) {
+			diags = append(diags, missingOverrideTarget(t))
+		}
+	}
+	fr.sh.sawOverrideTargets(cfg, fileOverrideTargets(tf))
 	eng.ConfigProviders = byConfig
 	eng.Overrides = overrides
 	eng.ModuleOverrides = modules
@@ -101,7 +110,7 @@ func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *conf
 
 // addModuleOverrides evaluates override_module blocks into m, keyed by
 // the module's path without instance keys.
-func addModuleOverrides(m map[string]cty.Value, cfg *configs.Config, overrides []*configs.TestModuleOverride) hcl.Diagnostics {
+func addModuleOverrides(m map[string]cty.Value, overrides []*configs.TestModuleOverride) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	ctx := &hcl.EvalContext{Functions: funcs.Functions(".", false)}
 	for _, o := range overrides {
@@ -114,9 +123,6 @@ func addModuleOverrides(m map[string]cty.Value, cfg *configs.Config, overrides [
 				Subject:  o.Target.SourceRange().Ptr(),
 			})
 			continue
-		}
-		if cfg.Descendant(mi.Module()) == nil {
-			diags = append(diags, missingOverrideTarget(o.Target))
 		}
 		v, vdiags := o.Outputs.Value(ctx)
 		diags = append(diags, vdiags...)
@@ -149,17 +155,11 @@ func staticValues(exprs map[string]hcl.Expression) (map[string]cty.Value, hcl.Di
 }
 
 // addOverrides evaluates override blocks into m, keyed by target address.
-// duringPlan is the default of their override_during. With cfg, a target
-// the configuration does not have is warned about, as terraform test does.
-func addOverrides(m map[string]engine.Override, cfg *configs.Config, overrides []*configs.TestOverride, duringPlan bool) hcl.Diagnostics {
+// duringPlan is the default of their override_during.
+func addOverrides(m map[string]engine.Override, overrides []*configs.TestOverride, duringPlan bool) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	ctx := &hcl.EvalContext{Functions: funcs.Functions(".", false)}
 	for _, o := range overrides {
-		if cfg != nil {
-			if addr, adiags := addrs.ParseAbsResourceInstance(o.Target); !adiags.HasErrors() && cfg.Resource(addr.Module.Module(), addr.Resource.Resource) == nil {
-				diags = append(diags, missingOverrideTarget(o.Target))
-			}
-		}
 		v, vdiags := o.Values.Value(ctx)
 		diags = append(diags, vdiags...)
 		if !vdiags.HasErrors() {
@@ -182,4 +182,79 @@ func missingOverrideTarget(target hcl.Traversal) *hcl.Diagnostic {
 		Detail:   fmt.Sprintf("The override target %s does not exist within the configuration under test. This could indicate a typo in the target address or an unnecessary override.", addrs.TraversalString(target)),
 		Subject:  target.SourceRange().Ptr(),
 	}
+}
+
+// fileOverrideTargets lists the targets of a file's override blocks, its
+// mock providers' included, in the order of the file.
+func fileOverrideTargets(tf *configs.TestFile) []hcl.Traversal {
+	var out []hcl.Traversal
+	for _, key := range sortedNames(tf.MockProviders) {
+		for _, o := range tf.MockProviders[key].Overrides {
+			out = append(out, o.Target)
+		}
+	}
+	for _, o := range tf.Overrides {
+		out = append(out, o.Target)
+	}
+	for _, o := range tf.ModuleOverrides {
+		out = append(out, o.Target)
+	}
+	return out
+}
+
+// runOverrideTargets lists the targets of a run block's override blocks.
+func runOverrideTargets(rc *configs.TestRun) []hcl.Traversal {
+	var out []hcl.Traversal
+	for _, o := range rc.Overrides {
+		out = append(out, o.Target)
+	}
+	for _, o := range rc.ModuleOverrides {
+		out = append(out, o.Target)
+	}
+	return out
+}
+
+// overrideTargetExists reports whether cfg has the resource, data source
+// or module call an override block targets.
+func overrideTargetExists(cfg *configs.Config, target hcl.Traversal) bool {
+	if mi, ok := addrs.ParseModuleInstance(target); ok {
+		return cfg.Descendant(mi.Module()) != nil
+	}
+	addr, diags := addrs.ParseAbsResourceInstance(target)
+	return diags.HasErrors() || cfg.Resource(addr.Module.Module(), addr.Resource.Resource) != nil
+}
+
+// overrideKey identifies an override block by where its target is.
+func overrideKey(t hcl.Traversal) string { return t.SourceRange().String() }
+
+// sawOverrideTargets records which of targets cfg has.
+func (sh *fileState) sawOverrideTargets(cfg *configs.Config, targets []hcl.Traversal) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if sh.overridesFound == nil {
+		sh.overridesFound = map[string]bool{}
+	}
+	for _, t := range targets {
+		if overrideTargetExists(cfg, t) {
+			sh.overridesFound[overrideKey(t)] = true
+		}
+	}
+}
+
+// missingFileOverrides warns about the file's override targets that none
+// of the configurations its runs used has. Nothing is said when no run
+// got as far as its overrides.
+func (fr *fileRun) missingFileOverrides() hcl.Diagnostics {
+	fr.sh.mu.Lock()
+	defer fr.sh.mu.Unlock()
+	if fr.sh.overridesFound == nil {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	for _, t := range fileOverrideTargets(fr.f.Config) {
+		if !fr.sh.overridesFound[overrideKey(t)] {
+			diags = append(diags, missingOverrideTarget(t))
+		}
+	}
+	return diags
 }

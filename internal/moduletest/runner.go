@@ -91,6 +91,9 @@ type fileState struct {
 	order []string
 	// outputs are the finished runs' outputs, by run name.
 	outputs map[string]cty.Value
+	// overridesFound records the file's override blocks (by
+	// overrideKey) whose target a run's configuration has.
+	overridesFound map[string]bool
 }
 
 // fileRun is the working set of one run of a file.
@@ -131,6 +134,7 @@ func (rn *Runner) runFile(ctx context.Context, f *File) {
 	if fr.cleanup(context.WithoutCancel(ctx)) {
 		f.Status = f.Status.merge(Error)
 	}
+	f.Diagnostics = fr.missingFileOverrides()
 	if f.Status == Pending {
 		f.Status = Pass
 	}

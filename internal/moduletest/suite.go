@@ -22,6 +22,9 @@ type File struct {
 	Config *configs.TestFile
 	Runs   []*Run
 	Status Status
+	// Diagnostics are about the file as a whole (override blocks whose
+	// target no run's configuration has), reported when it is done.
+	Diagnostics hcl.Diagnostics
 }
 
 // Run is one run block and its outcome.

@@ -72,6 +72,16 @@ func (t *testHuman) RunDone(f *moduletest.File, r *moduletest.Run) {
 // first ("and one more similar warning elsewhere"), and a blank line after
 // them when there are warnings.
 func (t *testHuman) runDiagnostics(diags hcl.Diagnostics) {
+	if t.diagnostics(diags) {
+		// Warnings go to stdout: a blank line separates them from what
+		// follows, as in terraform test.
+		t.v.Output("\n")
+	}
+}
+
+// diagnostics prints diags with warnings folded as runDiagnostics says,
+// and reports whether there were warnings.
+func (t *testHuman) diagnostics(diags hcl.Diagnostics) bool {
 	var out hcl.Diagnostics
 	diags = sortDiagnostics(diags)
 	first := map[string]int{}
@@ -106,11 +116,7 @@ func (t *testHuman) runDiagnostics(diags hcl.Diagnostics) {
 		}
 		t.v.Diagnostics(hcl.Diagnostics{d})
 	}
-	if warned {
-		// Warnings go to stdout: a blank line separates them from what
-		// follows, as in terraform test.
-		t.v.Output("\n")
-	}
+	return warned
 }
 
 func (t *testHuman) Teardown(f *moduletest.File) {
@@ -157,6 +163,7 @@ func (t *testHuman) errorOutput(s string) {
 
 func (t *testHuman) FileDone(f *moduletest.File) {
 	t.v.Output(fmt.Sprintf("%s... %s\n", escape(f.Path), statusColor(f.Status)))
+	t.diagnostics(f.Diagnostics)
 }
 
 func (t *testHuman) Summary(files []*moduletest.File) {
@@ -269,6 +276,7 @@ func (t *testJSON) CleanupFailed(f *moduletest.File, c *moduletest.Cleanup) {
 }
 
 func (t *testJSON) FileDone(f *moduletest.File) {
+	defer t.j.diagnostics(f.Diagnostics, map[string]any{"@testfile": f.Path})
 	human := "fail"
 	if f.Status == moduletest.Pass {
 		human = "pass"
