@@ -330,6 +330,10 @@ func (fr *fileRun) asserts(r *Run, console *engine.Console, outputs cty.Value, c
 		extra["var"] = cty.ObjectVal(all)
 	}
 	for _, a := range r.Config.Asserts {
+		if eph := ephemeralRefs(a.Condition); len(eph) > 0 {
+			diags = append(diags, ephemeralAssert(a.Condition, eph)...)
+			continue
+		}
 		v, vdiags := console.EvalExprWith(a.Condition, cty.Bool, extra)
 		if vdiags.HasErrors() {
 			diags = append(diags, vdiags...)
@@ -558,4 +562,48 @@ func untypedUnknowns(outputs cty.Value) cty.Value {
 		return outputs
 	}
 	return cty.ObjectVal(m)
+}
+
+// ephemeralRefs returns the ephemeral resources expr refers to
+// (ephemeral.TYPE.NAME, with an instance key when it gives one).
+func ephemeralRefs(expr hcl.Expression) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range expr.Variables() {
+		if t.RootName() != "ephemeral" || len(t) < 3 {
+			continue
+		}
+		n := 3
+		if len(t) > 3 {
+			if _, ok := t[3].(hcl.TraverseIndex); ok {
+				n = 4
+			}
+		}
+		addr := addrs.TraversalString(t[:n])
+		if !seen[addr] {
+			seen[addr] = true
+			out = append(out, addr)
+		}
+	}
+	return out
+}
+
+// ephemeralAssert reports an assertion on ephemeral resources as
+// terraform test does: they are closed before the assertions run.
+func ephemeralAssert(cond hcl.Expression, refs []string) hcl.Diagnostics {
+	diags := hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Ephemeral resources cannot be asserted",
+		Detail:   "Ephemeral resources are closed when the test is finished, and are not available within the test context for assertions.",
+		Subject:  cond.Range().Ptr(),
+	}}
+	for _, addr := range refs {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Ephemeral resource instance has expired",
+			Detail:   fmt.Sprintf("The remote object for %s is no longer available due to a renewal error, so strata cannot evaluate this expression.", addr),
+			Subject:  cond.Range().Ptr(),
+		})
+	}
+	return diags
 }
