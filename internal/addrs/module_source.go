@@ -219,6 +219,24 @@ func parseRegistrySource(raw string) (ModuleSourceRegistry, bool) {
 	return r, true
 }
 
+// ModuleRegistryAddrProblem says why raw, which is not a registry
+// address, cannot be read as one, as Terraform says it when a module call
+// sets version: the number of parts, or the hostname.
+func ModuleRegistryAddrProblem(raw string) string {
+	pkg, _ := SplitPackageSubdir(raw)
+	parts := strings.Split(pkg, "/")
+	if len(parts) == 4 && !registryHostPart.MatchString(parts[0]) {
+		return fmt.Sprintf("invalid module registry hostname %q", parts[0])
+	}
+	if len(parts) == 3 && strings.ContainsAny(parts[0], ".:") {
+		return "source address must have three more components after the hostname: the namespace, the name, and the target system"
+	}
+	if len(parts) == 3 || len(parts) == 4 {
+		return fmt.Sprintf("%q is not a valid NAMESPACE/NAME/SYSTEM module registry address", pkg)
+	}
+	return "a module registry source address must have either three or four slash-separated components"
+}
+
 // IsModuleRegistrySource reports whether raw parses as a registry address.
 func IsModuleRegistrySource(raw string) bool {
 	_, ok := parseRegistrySource(raw)

@@ -19,6 +19,9 @@ type ModuleCall struct {
 	Source      string
 	SourceRange hcl.Range
 	Version     string
+	// VersionRange is the version argument's expression, where problems
+	// with the constraint are reported.
+	VersionRange hcl.Range
 
 	// Inputs holds the arguments that set the child's input variables.
 	Inputs hcl.Attributes
@@ -120,6 +123,7 @@ func decodeModuleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 		}
 	}
 	if attr, ok := content.Attributes["version"]; ok {
+		mc.VersionRange = attr.Expr.Range()
 		v, vdiags := attr.Expr.Value(nil)
 		if vdiags.HasErrors() || v.Type() != cty.String || v.IsNull() {
 			diags = append(diags, invalidAttr(attr, "Invalid version constraint", "The module version must be a literal string."))

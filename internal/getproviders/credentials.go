@@ -66,6 +66,8 @@ type ErrUnauthorized struct {
 	// HaveCredentials is set when strata sent a token, which the host
 	// therefore rejected.
 	HaveCredentials bool
+	// Status is the HTTP status line ("401 Unauthorized"), when known.
+	Status string
 }
 
 func (e ErrUnauthorized) Error() string {

@@ -71,7 +71,7 @@ func (r *Registry) client() *http.Client {
 func (r *Registry) unauthorized(host string, err error) error {
 	var se statusError
 	if errors.As(err, &se) && unauthorized(se.code) {
-		return ErrUnauthorized{Host: host, HaveCredentials: r.Credentials.ForHost(host) != ""}
+		return ErrUnauthorized{Host: host, HaveCredentials: r.Credentials.ForHost(host) != "", Status: se.status}
 	}
 	return err
 }
@@ -94,13 +94,15 @@ func (r *Registry) APIClient() *http.Client { return r.client() }
 type ErrServiceNotOffered struct{ Host, Service string }
 
 func (e ErrServiceNotOffered) Error() string {
-	what := "a Terraform provider registry"
-	if e.Service == "modules.v1" {
-		what = "a Terraform module registry"
-	} else if e.Service != "providers.v1" {
-		what = "the service " + e.Service
+	switch e.Service {
+	case "providers.v1":
+		return fmt.Sprintf("host %s does not offer a Terraform provider registry", e.Host)
+	case "modules.v1":
+		// Terraform's words for modules.
+		return fmt.Sprintf("host %s does not provide a modules service", e.Host)
+	default:
+		return fmt.Sprintf("host %s does not offer the service %s", e.Host, e.Service)
 	}
-	return fmt.Sprintf("host %s does not offer %s", e.Host, what)
 }
 
 func (r *Registry) serviceURL(ctx context.Context, host, service string) (*url.URL, error) {

@@ -212,18 +212,11 @@ func (i *moduleInstaller) installCall(call *configs.ModuleCall, cp addrs.Module,
 // directories are user data, which colorstring must not read as markup.
 func (i *moduleInstaller) installModule(call *configs.ModuleCall, p addrs.Module, from moduleOrigin) (moduleOrigin, string, hcl.Diagnostics) {
 	key := configs.ManifestKey(p)
-	src, err := addrs.ParseModuleSource(call.Source)
-	if err != nil {
-		return moduleOrigin{}, "", hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid module source address",
-			Detail:   err.Error(),
-			Subject:  call.SourceRange.Ptr(),
-		}}
-	}
-	if _, isRegistry := src.(addrs.ModuleSourceRegistry); call.Version != "" && !isRegistry {
-		reason := "a module registry source address must have either three or four slash-separated components"
-		if _, local := src.(addrs.ModuleSourceLocal); local {
+	// With a version, the source must be a registry address: Terraform
+	// reads it as one before anything else.
+	if call.Version != "" && !addrs.IsModuleRegistrySource(call.Source) {
+		reason := addrs.ModuleRegistryAddrProblem(call.Source)
+		if configs.IsLocalModuleSource(call.Source) {
 			reason = fmt.Sprintf("can't use local directory %q as a module registry address", call.Source)
 		}
 		return moduleOrigin{}, "", hcl.Diagnostics{{
@@ -234,6 +227,15 @@ func (i *moduleInstaller) installModule(call *configs.ModuleCall, p addrs.Module
 		}}
 	}
 
+	src, err := addrs.ParseModuleSource(call.Source)
+	if err != nil {
+		return moduleOrigin{}, "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid module source address",
+			Detail:   err.Error(),
+			Subject:  call.SourceRange.Ptr(),
+		}}
+	}
 	switch src := src.(type) {
 	case addrs.ModuleSourceLocal:
 		dir := filepath.Join(from.dir, filepath.FromSlash(string(src)))
@@ -293,8 +295,8 @@ func (i *moduleInstaller) installRegistryModule(call *configs.ModuleCall, key st
 			return moduleOrigin{}, "", hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid version constraint",
-				Detail:   fmt.Sprintf("This string does not use correct version constraint syntax: %s.", err),
-				Subject:  call.SourceRange.Ptr(),
+				Detail:   "This string does not use correct version constraint syntax.",
+				Subject:  call.VersionRange.Ptr(),
 			}}
 		}
 		constraints = c

@@ -31,6 +31,11 @@ var errModuleNotFound = errors.New("module not found")
 // host's modules.v1 service.
 func (m *moduleRegistry) endpoint(ctx context.Context, s addrs.ModuleSourceRegistry, rel string) (*url.URL, error) {
 	base, err := m.reg.ServiceURL(ctx, s.Host, "modules.v1")
+	var unauthorized getproviders.ErrUnauthorized
+	if errors.As(err, &unauthorized) && unauthorized.Status != "" {
+		// Terraform's words when discovery itself is refused.
+		return nil, fmt.Errorf("failed to request discovery document: %s", unauthorized.Status)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -233,7 +233,7 @@ func TestInstallModulesRegistryToken(t *testing.T) {
 	s.AddModule("acme/thing/null", "1.0.0", "/pkg/m.zip")
 	moduleWorkdir(t, map[string]string{"main.tf": moduleCall("m", s.Host+"/acme/thing/null", "")})
 	_, diags := installFrom(t, s, false, nil)
-	if len(diags) != 1 || !strings.Contains(diags[0].Detail, "requires authentication credentials") {
+	if len(diags) != 1 || !strings.Contains(diags[0].Detail, "failed to request discovery document: 401 Unauthorized") {
 		t.Fatalf("wrong diagnostics without a token: %s", diags)
 	}
 	_, diags = installFrom(t, s, false, getproviders.Credentials{s.Host: "sekrit"})

@@ -1,0 +1,68 @@
+package command
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/strata-dev/strata/internal/getproviders/registrytest"
+)
+
+// errorsFrom returns the diagnostics part of init's output: from the first
+// "Error:" on, product names unified and lines unwrapped.
+func errorsFrom(out string) string {
+	if i := strings.Index(out, "Error: "); i >= 0 {
+		out = out[i:]
+	}
+	return paragraphs(strings.TrimSpace(out))
+}
+
+// TestE2EModuleRegistryErrorsMatchTerraform: init's diagnostics for a
+// registry module that cannot be installed are Terraform's.
+func TestE2EModuleRegistryErrorsMatchTerraform(t *testing.T) {
+	s, _, env := moduleSourcesFixture(t)
+	locked, _, lockedEnv := moduleSourcesFixture(t)
+	locked.RequireToken("sekrit")
+	locked.AddModule("acme/thing/null", "1.0.0", "/nowhere.zip")
+	providersOnly := registrytest.New(t)
+	tests := map[string]struct {
+		source, version string
+		env             []string
+		want            string
+	}{
+		"no match":           {"acme/thing/null", "~> 7.0", env, "Unresolvable module version constraint"},
+		"not found":          {s.Host + "/acme/nope/null", "", env, "Module not found"},
+		"bad constraint":     {"acme/thing/null", "nope", env, "Invalid version constraint"},
+		"needs a token":      {locked.Host + "/acme/thing/null", "", lockedEnv, "Error accessing remote module registry"},
+		"no module registry": {providersOnly.Host + "/acme/thing/null", "", append(env, "SSL_CERT_FILE="+providersOnly.CertFile), "Error accessing remote module registry"},
+		"version on a path":  {"example.com/x.zip", "1.0.0", env, "Invalid registry module source address"},
+		"bad namespace":      {"ac.me/thing/null", "1.0.0", env, "Invalid registry module source address"},
+		"download 404":       {s.Host + "/acme/gitthing/null", "0.2.0", env, "Failed to download module"},
+		"version on git":     {"git::https://example.com/x.git", "1.0.0", env, "Invalid registry module source address"},
+	}
+	s.AddModule("acme/gitthing/null", "0.2.0", "/nowhere.tar.gz")
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			call := fmt.Sprintf("module \"m\" {\n  source = %q\n", tc.source)
+			if tc.version != "" {
+				call += fmt.Sprintf("  version = %q\n", tc.version)
+			}
+			sdir, tdir := twinDirs(t, map[string]string{"main.tf": call + "}\n"})
+			r := strataEnv(t, sdir, tc.env, "init", "-no-color")
+			if r.code != 1 {
+				t.Fatalf("strata init: %+v", r)
+			}
+			got := errorsFrom(r.stderr)
+			if tc.want != "" && !strings.HasPrefix(got, "Error: "+tc.want) {
+				t.Errorf("strata's error is not %q:\n%s", tc.want, got)
+			}
+			tr, ok := terraformEnv(t, tdir, tc.env, "init", "-no-color")
+			if !ok {
+				return
+			}
+			if want := errorsFrom(tr.stdout); got != want {
+				t.Errorf("errors differ:\nstrata:\n%s\nterraform:\n%s", got, want)
+			}
+		})
+	}
+}
