@@ -246,3 +246,29 @@ func TestE2ETestRegistryModule(t *testing.T) {
 		t.Errorf("terraform test: %s", tr.stdout)
 	}
 }
+
+// TestE2EInitFromRemoteModule: init -from-module copies a registry
+// module's newest version, or a git repository's subdirectory, into an
+// empty directory and initialises it, as terraform init does.
+func TestE2EInitFromRemoteModule(t *testing.T) {
+	s, _, env := moduleSourcesFixture(t)
+	for _, source := range []string{"acme/thing/null", "git::" + s.PlainURL + "/git/mod.git//sub?ref=v1.0.0"} {
+		sdir, tdir := t.TempDir(), t.TempDir()
+		r := strataEnv(t, sdir, env, "init", "-no-color", "-from-module="+source)
+		if r.code != 0 || !strings.Contains(r.stdout, fmt.Sprintf("Copying configuration from %q...", source)) {
+			t.Fatalf("%s: strata init: %+v", source, r)
+		}
+		got := string(readFile(t, filepath.Join(sdir, "main.tf")))
+		if tr, ok := terraformEnv(t, tdir, env, "init", "-no-color", "-from-module="+source); ok {
+			if tr.code != 0 {
+				t.Fatalf("%s: terraform init: %s", source, tr.stdout)
+			}
+			if want := string(readFile(t, filepath.Join(tdir, "main.tf"))); got != want {
+				t.Errorf("%s: main.tf differs:\nstrata:\n%s\nterraform:\n%s", source, got, want)
+			}
+		}
+		if !strings.Contains(got, `"reg2.0.0`) && !strings.Contains(got, `"v1/sub"`) {
+			t.Errorf("%s: copied the wrong module:\n%s", source, got)
+		}
+	}
+}
