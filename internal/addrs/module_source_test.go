@@ -83,3 +83,17 @@ func TestParseModuleSource(t *testing.T) {
 		})
 	}
 }
+
+// The reasons are terraform init's for the same sources with a version.
+func TestModuleRegistryAddrProblem(t *testing.T) {
+	tests := map[string]string{
+		"git::https://example.com/x.git": `invalid module registry hostname "git::https:"`,
+		"example.com/x.zip":              "a module registry source address must have either three or four slash-separated components",
+		"ac.me/thing/null":               "source address must have three more components after the hostname: the namespace, the name, and the target system",
+	}
+	for raw, want := range tests {
+		if got := ModuleRegistryAddrProblem(raw); got != want {
+			t.Errorf("ModuleRegistryAddrProblem(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}
