@@ -216,3 +216,48 @@ func TestE2EValidateJSONCRLF(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EDestroyValidatesFirst: a destroy of an invalid configuration
+// fails, as Terraform validates before every plan, also when the state is
+// empty or -refresh=false skips the normal plan (the tls provider's
+// tls_public_key example reads file("~/.ssh/...")).
+func TestE2EDestroyValidatesFirst(t *testing.T) {
+	files := map[string]string{"main.tf": `resource "terraform_data" "a" {
+  input = "x"
+}
+data "terraform_remote_state" "x" {
+  backend = "local"
+  config = {
+    path = file("missing.txt")
+  }
+}
+`}
+	state := `{"version":4,"terraform_version":"1.11.4","serial":1,"lineage":"5f1d1d34-4e5a-4e2b-8e8e-4a6f1e1f6a11","outputs":{},"resources":[{"mode":"managed","type":"terraform_data","name":"a","provider":"provider[\"terraform.io/builtin/terraform\"]","instances":[{"schema_version":0,"attributes":{"id":"x","input":{"value":"x","type":"string"},"output":{"value":"x","type":"string"},"triggers_replace":null},"sensitive_attributes":[]}]}],"check_results":null}`
+	tf, _ := exec.LookPath("terraform")
+	for _, tc := range []struct {
+		name  string
+		state string
+		args  []string
+	}{
+		{"empty state", "", []string{"destroy", "-auto-approve", "-no-color"}},
+		{"no refresh", state, []string{"destroy", "-auto-approve", "-no-color", "-refresh=false"}},
+		{"plan -destroy", "", []string{"plan", "-destroy", "-no-color"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, bin := range []string{strataBin, tf} {
+				if bin == "" {
+					continue
+				}
+				dir := writeFiles(t, files)
+				if tc.state != "" {
+					writeFile(t, filepath.Join(dir, "terraform.tfstate"), tc.state)
+				}
+				runIn(t, dir, "", bin, "init", "-no-color")
+				r := runIn(t, dir, "", bin, tc.args...)
+				if r.code != 1 || !strings.Contains(r.stderr, "Error: Invalid function argument") {
+					t.Errorf("%s %s: exit %d, want 1 with the file() error\n%s%s", bin, tc.args[0], r.code, r.stdout, r.stderr)
+				}
+			}
+		})
+	}
+}

@@ -63,6 +63,14 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 	if opts.Mode == plans.DestroyMode && !opts.SkipRefresh && !prevRun.Empty() {
 		return e.destroyPlan(ctx, prevRun, opts)
 	}
+	if opts.Mode == plans.DestroyMode {
+		// Without the normal plan first, the configuration is still
+		// validated, as Terraform validates before every plan: a destroy
+		// of an invalid configuration fails even with nothing to destroy.
+		if diags := e.Validate(ctx); diags.HasErrors() {
+			return nil, diags
+		}
+	}
 	plan, _, diags := e.plan(ctx, prevRun, opts)
 	return plan, diags
 }
