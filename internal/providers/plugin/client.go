@@ -146,6 +146,9 @@ func NewClient(path string, opts ...Option) (providers.Interface, error) {
 	if err != nil {
 		return nil, err
 	}
+	if key := binaryKey(path); key != "" {
+		p.binary = fmt.Sprintf("%s\x00v%d", key, p.version)
+	}
 	return p, nil
 }
 

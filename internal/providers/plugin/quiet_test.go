@@ -34,6 +34,7 @@ func TestPluginLogsOnlyWhenAsked(t *testing.T) {
 					os.Unsetenv(name)
 				}
 			}
+			sharedSchemas.Clear() // so that GetProviderSchema reaches the plugin
 			var logged syncBuffer
 			p := start(t, "stratafw",
 				WithGetenv(func(k string) string { return tt.env[k] }),

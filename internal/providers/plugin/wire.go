@@ -50,6 +50,9 @@ type schemaSet struct {
 	// provider declares none (then none is sent).
 	providerMeta *configschema.Block
 	planDestroy  bool
+	// optional is the get_provider_schema_optional capability: other
+	// processes of the same binary may use these schemas without asking.
+	optional bool
 }
 
 type upgradeRequest struct {

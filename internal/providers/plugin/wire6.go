@@ -52,6 +52,7 @@ func (w *wire6) getProviderSchema(ctx context.Context) (*schemaSet, error) {
 			Diagnostics:            convert.Diagnostics6(resp.GetDiagnostics()),
 		},
 		planDestroy: resp.GetServerCapabilities().GetPlanDestroy(),
+		optional:    resp.GetServerCapabilities().GetGetProviderSchemaOptional(),
 	}
 	var errs []error
 	set.resp.Provider, err = convert.ProviderSchema6(resp.GetProvider())
