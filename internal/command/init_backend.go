@@ -430,7 +430,7 @@ func (bi *backendInit) copyWorkspace(from, to *backend.Config, src, dst string, 
 		return false, append(diags, errorDiag("Failed to load state", err)...)
 	}
 	switch {
-	case srcState.Lineage == dstState.Lineage && sameSnapshot(srcState, withSerial(dstState, srcState.Serial)):
+	case srcState.Lineage == dstState.Lineage && statefile.SameData(srcState, withSerial(dstState, srcState.Serial)):
 		return true, diags // already there
 	}
 	if !force {

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/strata-dev/strata/internal/command/statecmd"
 	"github.com/strata-dev/strata/internal/logging"
 	"github.com/strata-dev/strata/internal/providers/plugin"
 )
@@ -134,6 +135,12 @@ func normalizeArgs(args []string) []string {
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // flagErrorText rewrites cobra's messages to name flags with one dash.
+// usageError reports wrong arguments the way strata reports flag errors.
+func usageError(d *Deps, cmd *cobra.Command, msg string) error {
+	fmt.Fprintf(d.Stderr, "Error: %s\n\nFor more help, run: %s -help\n", msg, cmd.CommandPath())
+	return errReported
+}
+
 func flagErrorText(err error) string {
 	return strings.ReplaceAll(err.Error(), "--", "-")
 }
@@ -211,9 +218,9 @@ Global options (use these before the subcommand, if any):
 		newImportCommand(d, nil),
 		newVersionCommand(d, nil),
 		newWorkspaceCommand(d),
-		newStateCommand(d),
-		newTaintCommand(d, nil, false),
-		newTaintCommand(d, nil, true),
+		statecmd.New(d.stateEnv()),
+		statecmd.NewTaint(d.stateEnv(), false),
+		statecmd.NewTaint(d.stateEnv(), true),
 		newForceUnlockCommand(d, nil),
 		newTestCommand(d, nil),
 	)

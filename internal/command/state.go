@@ -154,20 +154,3 @@ func pendingAdvice(action string) string {
 		return "The state still holds the object as last recorded, and the next plan reads its current state from the provider, so running the operation again is safe."
 	}
 }
-
-// useTimestampedBackup makes a local state's backup PATH.<time>.backup,
-// as state commands do; other backends keep no local backup.
-func useTimestampedBackup(mgr statemgr.Manager) {
-	if l, ok := mgr.(*statemgr.Local); ok {
-		l.BackupPath = timestampedBackup(l.OutPath)
-	}
-}
-
-// localOutPath is the file a local state is written to, "" for other
-// backends.
-func localOutPath(mgr statemgr.Manager) string {
-	if l, ok := mgr.(*statemgr.Local); ok {
-		return l.OutPath
-	}
-	return ""
-}

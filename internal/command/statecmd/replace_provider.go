@@ -1,4 +1,4 @@
-package command
+package statecmd
 
 import (
 	"context"
@@ -20,7 +20,7 @@ type stateReplaceProviderOptions struct {
 	autoApprove bool
 }
 
-func newStateReplaceProviderCommand(d *Deps, runF func(*stateReplaceProviderOptions, []string) error) *cobra.Command {
+func newStateReplaceProviderCommand(d *Env, runF func(*stateReplaceProviderOptions, []string) error) *cobra.Command {
 	opts := &stateReplaceProviderOptions{}
 	cmd := &cobra.Command{
 		Use:   "replace-provider [options] FROM_PROVIDER_FQN TO_PROVIDER_FQN",
@@ -49,29 +49,22 @@ func newStateReplaceProviderCommand(d *Deps, runF func(*stateReplaceProviderOpti
 	return cmd
 }
 
-func runStateReplaceProvider(ctx context.Context, d *Deps, opts *stateReplaceProviderOptions, fromArg, toArg string) error {
+func runStateReplaceProvider(ctx context.Context, d *Env, opts *stateReplaceProviderOptions, fromArg, toArg string) error {
 	v := d.newView(opts.view)
 	from, err := addrs.ParseProviderSource(fromArg)
 	if err != nil {
 		v.Diagnostics(invalidProviderDiags("from", fromArg, err))
-		return errReported
+		return d.Reported
 	}
 	to, err := addrs.ParseProviderSource(toArg)
 	if err != nil {
 		v.Diagnostics(invalidProviderDiags("to", toArg, err))
-		return errReported
+		return d.Reported
 	}
-	mgr := stateCommandManager(d, v, &opts.state)
-	if mgr == nil {
-		return errReported
-	}
-	if opts.state.backupPath == "" {
-		useTimestampedBackup(mgr)
-	}
-	s, release, ok := openStateCommand(ctx, d, v, mgr, &opts.state, "state-replace-provider", true)
+	mgr, s, release, ok := d.open(ctx, v, &opts.state, openOptions{operation: "state-replace-provider", lock: true, timestampedBackup: true, requireFile: true})
 	defer release()
 	if !ok {
-		return errReported
+		return d.Reported
 	}
 
 	var matched []*states.Resource
@@ -96,7 +89,7 @@ func runStateReplaceProvider(ctx context.Context, d *Deps, opts *stateReplacePro
 	v.Output(b.String())
 	if !opts.autoApprove {
 		v.Output("\n[bold]Do you want to make these changes?[reset]\nOnly 'yes' will be accepted to continue.\n\nEnter a value: ")
-		answer, ok := readAnswer(d.Stdin)
+		answer, ok := d.ReadAnswer()
 		if !ok {
 			v.Output("\n")
 			v.Diagnostics(hcl.Diagnostics{{
@@ -104,7 +97,7 @@ func runStateReplaceProvider(ctx context.Context, d *Deps, opts *stateReplacePro
 				Summary:  "Error asking for approval",
 				Detail:   "The input ended before an answer was given. Answer \"yes\" to approve, or use -auto-approve.",
 			}})
-			return errReported
+			return d.Reported
 		}
 		if answer != "yes" {
 			v.Output("Cancelled replacing providers.\n")
@@ -114,8 +107,8 @@ func runStateReplaceProvider(ctx context.Context, d *Deps, opts *stateReplacePro
 	for _, r := range matched {
 		r.ProviderConfig.Provider = to
 	}
-	if !writeStateCommand(v, mgr, s) {
-		return errReported
+	if !write(v, mgr, s) {
+		return d.Reported
 	}
 	v.Outputf("\nSuccessfully replaced provider for %d resources.\n", len(matched))
 	return nil

@@ -1,4 +1,4 @@
-package command
+package statecmd
 
 import (
 	"context"
@@ -19,7 +19,7 @@ type stateRmOptions struct {
 	dryRun bool
 }
 
-func newStateRmCommand(d *Deps, runF func(*stateRmOptions, []string) error) *cobra.Command {
+func newStateRmCommand(d *Env, runF func(*stateRmOptions, []string) error) *cobra.Command {
 	opts := &stateRmOptions{}
 	cmd := &cobra.Command{
 		Use:   "rm [options] ADDRESS...",
@@ -59,27 +59,20 @@ func newStateRmCommand(d *Deps, runF func(*stateRmOptions, []string) error) *cob
 	return cmd
 }
 
-func runStateRm(ctx context.Context, d *Deps, opts *stateRmOptions, args []string) error {
+func runStateRm(ctx context.Context, d *Env, opts *stateRmOptions, args []string) error {
 	v := d.newView(opts.view)
 	var targets []stateTarget
 	for _, a := range args {
 		t, diags := parseStateTarget(a)
 		if hasErrors(v, diags) {
-			return errReported
+			return d.Reported
 		}
 		targets = append(targets, t)
 	}
-	mgr := stateCommandManager(d, v, &opts.state)
-	if mgr == nil {
-		return errReported
-	}
-	if opts.state.backupPath == "" {
-		useTimestampedBackup(mgr)
-	}
-	s, release, ok := openStateCommand(ctx, d, v, mgr, &opts.state, "state-rm", true)
+	mgr, s, release, ok := d.open(ctx, v, &opts.state, openOptions{operation: "state-rm", lock: true, timestampedBackup: true, requireFile: true})
 	defer release()
 	if !ok {
-		return errReported
+		return d.Reported
 	}
 
 	// Like Terraform, remove what the addresses match, and fail only when
@@ -110,7 +103,7 @@ func runStateRm(ctx context.Context, d *Deps, opts *stateRmOptions, args []strin
 			Summary:  "Invalid target address",
 			Detail:   "No matching objects found. To view the available instances, use \"strata state list\". Please modify the address to reference a specific instance.",
 		}})
-		return errReported
+		return d.Reported
 	}
 
 	var b strings.Builder
@@ -127,8 +120,8 @@ func runStateRm(ctx context.Context, d *Deps, opts *stateRmOptions, args []strin
 		v.Diagnostics(warnings)
 		return nil
 	}
-	if !writeStateCommand(v, mgr, s) {
-		return errReported
+	if !write(v, mgr, s) {
+		return d.Reported
 	}
 	fmt.Fprintf(&b, "Successfully removed %d resource instance(s).\n", len(remove))
 	v.Raw(b.String())

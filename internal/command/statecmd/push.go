@@ -1,7 +1,6 @@
-package command
+package statecmd
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -21,7 +20,7 @@ type statePushOptions struct {
 	force bool
 }
 
-func newStatePushCommand(d *Deps, runF func(*statePushOptions, []string) error) *cobra.Command {
+func newStatePushCommand(d *Env, runF func(*statePushOptions, []string) error) *cobra.Command {
 	opts := &statePushOptions{}
 	cmd := &cobra.Command{
 		Use:   "push [options] PATH",
@@ -60,7 +59,7 @@ func newStatePushCommand(d *Deps, runF func(*statePushOptions, []string) error) 
 	return cmd
 }
 
-func runStatePush(ctx context.Context, d *Deps, opts *statePushOptions, path string) error {
+func runStatePush(ctx context.Context, d *Env, opts *statePushOptions, path string) error {
 	v := d.newView(opts.view)
 	var data []byte
 	var err error
@@ -81,23 +80,21 @@ func runStatePush(ctx context.Context, d *Deps, opts *statePushOptions, path str
 			Summary:  "Error reading source state",
 			Detail:   fmt.Sprintf("Error reading %s: %s", name, err),
 		}})
-		return errReported
+		return d.Reported
 	}
 
-	mgr := stateCommandManager(d, v, &stateFlags{lock: opts.state.lock, lockTimeout: opts.state.lockTimeout})
-	if mgr == nil {
-		return errReported
-	}
-	useTimestampedBackup(mgr)
-	cur, release, ok := openStateCommand(ctx, d, v, mgr, &opts.state, "state-push", false)
+	// Only the lock options apply: push always writes to the selected
+	// workspace, with a timestamped backup.
+	mgr, cur, release, ok := d.open(ctx, v, &stateFlags{lock: opts.state.lock, lockTimeout: opts.state.lockTimeout},
+		openOptions{operation: "state-push", lock: true, timestampedBackup: true})
 	defer release()
 	if !ok {
-		return errReported
+		return d.Reported
 	}
 	exists := mgr.Exists()
 	if exists && !opts.force {
 		if diags := checkPush(pushed, cur); hasErrors(v, diags) {
-			return errReported
+			return d.Reported
 		}
 	}
 	// The pushed snapshot keeps its serial when it is the newer one, as
@@ -107,8 +104,8 @@ func runStatePush(ctx context.Context, d *Deps, opts *statePushOptions, path str
 	if exists && pushed.Serial > cur.Serial {
 		pushed.Serial--
 	}
-	if !writeStateCommand(v, mgr, pushed) {
-		return errReported
+	if !write(v, mgr, pushed) {
+		return d.Reported
 	}
 	return nil
 }
@@ -122,7 +119,7 @@ func checkPush(pushed, cur *states.State) hcl.Diagnostics {
 		detail = fmt.Sprintf("Cannot import state with lineage %q over unrelated state with lineage %q.", pushed.Lineage, cur.Lineage)
 	case pushed.Serial < cur.Serial:
 		detail = fmt.Sprintf("Cannot import state with serial %d over newer state with serial %d.", pushed.Serial, cur.Serial)
-	case pushed.Serial == cur.Serial && !sameSnapshot(pushed, cur):
+	case pushed.Serial == cur.Serial && !statefile.SameData(pushed, cur):
 		detail = fmt.Sprintf("Cannot overwrite existing state with serial %d with a different state that has the same serial.", cur.Serial)
 	default:
 		return nil
@@ -132,14 +129,4 @@ func checkPush(pushed, cur *states.State) hcl.Diagnostics {
 		Summary:  "Failed to write state",
 		Detail:   detail + " Check that you are pushing the state you mean to, or use -force to overwrite the current state anyway.",
 	}}
-}
-
-// sameSnapshot reports whether two states hold the same data, whichever
-// version of strata or Terraform wrote them.
-func sameSnapshot(a, b *states.State) bool {
-	ac, bc := a.DeepCopy(), b.DeepCopy()
-	ac.TerraformVersion, bc.TerraformVersion = "", ""
-	ad, err1 := statefile.Write(ac)
-	bd, err2 := statefile.Write(bc)
-	return err1 == nil && err2 == nil && bytes.Equal(ad, bd)
 }

@@ -1,4 +1,4 @@
-package command
+package statecmd
 
 import (
 	"context"
@@ -13,7 +13,7 @@ type statePullOptions struct {
 	view viewFlags
 }
 
-func newStatePullCommand(d *Deps, runF func(*statePullOptions) error) *cobra.Command {
+func newStatePullCommand(d *Env, runF func(*statePullOptions) error) *cobra.Command {
 	opts := &statePullOptions{}
 	cmd := &cobra.Command{
 		Use:   "pull [options]",
@@ -47,17 +47,13 @@ func newStatePullCommand(d *Deps, runF func(*statePullOptions) error) *cobra.Com
 	return cmd
 }
 
-func runStatePull(ctx context.Context, d *Deps, opts *statePullOptions) error {
+func runStatePull(ctx context.Context, d *Env, opts *statePullOptions) error {
 	v := d.newView(opts.view)
 	dv := stderrView(d, opts.view)
-	mgr := stateCommandManager(d, dv, &stateFlags{})
-	if mgr == nil {
-		return errReported
-	}
-	s, release, ok := openStateCommand(ctx, d, dv, mgr, nil, "state-pull", false)
+	mgr, s, release, ok := d.open(ctx, dv, &stateFlags{}, openOptions{operation: "state-pull"})
 	release()
 	if !ok {
-		return errReported
+		return d.Reported
 	}
 	if !mgr.Exists() {
 		// No state: nothing to print, as with Terraform.
@@ -66,7 +62,7 @@ func runStatePull(ctx context.Context, d *Deps, opts *statePullOptions) error {
 	data, err := statefile.Write(s)
 	if err != nil {
 		dv.Diagnostics(errorDiag("Failed to encode the state", err))
-		return errReported
+		return d.Reported
 	}
 	// Terraform prints the document and then a newline of its own.
 	v.Raw(string(data) + "\n")

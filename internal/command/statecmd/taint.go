@@ -1,4 +1,4 @@
-package command
+package statecmd
 
 import (
 	"context"
@@ -21,7 +21,7 @@ type taintOptions struct {
 
 // newTaintCommand builds `strata taint`, or `strata untaint` when untaint
 // is set.
-func newTaintCommand(d *Deps, runF func(*taintOptions, []string) error, untaint bool) *cobra.Command {
+func newTaintCommand(d *Env, runF func(*taintOptions, []string) error, untaint bool) *cobra.Command {
 	opts := &taintOptions{untaint: untaint}
 	cmd := &cobra.Command{
 		Use:   "taint [options] <address>",
@@ -77,13 +77,17 @@ func newTaintCommand(d *Deps, runF func(*taintOptions, []string) error, untaint 
 	}
 	fs := cmd.Flags()
 	fs.BoolVar(&opts.allowMissing, "allow-missing", false, "If specified, the command will succeed (exit code 0)\neven if the resource is missing.")
-	opts.state.register(fs, true)
+	fs.StringVar(&opts.state.statePath, "state", "", "Path to read and save state (unless -state-out is specified).\nDefaults to \"terraform.tfstate\". Legacy option for the local\nbackend only.")
+	fs.StringVar(&opts.state.stateOut, "state-out", "", "Path to write state to that is different than \"-state\". This\ncan be used to preserve the old state. Legacy option for the local\nbackend only.")
+	fs.StringVar(&opts.state.backupPath, "backup", "", "Path to backup the existing state file before modifying.\nDefaults to the \"-state-out\" path with \".backup\" extension. Set\nto \"-\" to disable backup. Legacy option for the local backend only.")
+	fs.BoolVar(&opts.state.lock, "lock", true, "Don't hold a state lock during the operation. This is\ndangerous if others might concurrently run commands against the\nsame workspace.")
+	fs.DurationVar(&opts.state.lockTimeout, "lock-timeout", 0, "Duration to retry a state lock.")
 	registerIgnoreRemoteVersion(fs)
 	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
 	return cmd
 }
 
-func runTaint(ctx context.Context, d *Deps, opts *taintOptions, arg string) error {
+func runTaint(ctx context.Context, d *Env, opts *taintOptions, arg string) error {
 	v := d.newView(opts.view)
 	verb, operation := "tainted", "taint"
 	if opts.untaint {
@@ -91,7 +95,7 @@ func runTaint(ctx context.Context, d *Deps, opts *taintOptions, arg string) erro
 	}
 	addr, diags := parseInstanceAddr(arg)
 	if hasErrors(v, diags) {
-		return errReported
+		return d.Reported
 	}
 	if addr.Resource.Resource.Mode == addrs.DataResourceMode {
 		v.Diagnostics(hcl.Diagnostics{{
@@ -99,16 +103,12 @@ func runTaint(ctx context.Context, d *Deps, opts *taintOptions, arg string) erro
 			Summary:  fmt.Sprintf("Resource instance %s cannot be %s", addr, verb),
 			Detail:   "Only managed resources can be tainted: strata reads a data source again on every plan, so there is nothing to replace.",
 		}})
-		return errReported
+		return d.Reported
 	}
-	mgr := stateCommandManager(d, v, &opts.state)
-	if mgr == nil {
-		return errReported
-	}
-	s, release, ok := openStateCommand(ctx, d, v, mgr, &opts.state, operation, false)
+	mgr, s, release, ok := d.open(ctx, v, &opts.state, openOptions{operation: operation, lock: true})
 	defer release()
 	if !ok {
-		return errReported
+		return d.Reported
 	}
 
 	obj := s.Object(addr)
@@ -126,7 +126,7 @@ func runTaint(ctx context.Context, d *Deps, opts *taintOptions, arg string) erro
 			return nil
 		}
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No such resource instance", Detail: detail}})
-		return errReported
+		return d.Reported
 	}
 	if opts.untaint && obj.Status != states.ObjectTainted {
 		v.Diagnostics(hcl.Diagnostics{{
@@ -134,7 +134,7 @@ func runTaint(ctx context.Context, d *Deps, opts *taintOptions, arg string) erro
 			Summary:  "Resource instance is not tainted",
 			Detail:   fmt.Sprintf("Resource instance %s is not currently tainted, and so it cannot be untainted.", addr),
 		}})
-		return errReported
+		return d.Reported
 	}
 
 	updated := *obj
@@ -143,8 +143,8 @@ func runTaint(ctx context.Context, d *Deps, opts *taintOptions, arg string) erro
 		updated.Status = states.ObjectReady
 	}
 	s.SetObject(addr, &updated, s.Resource(addr.ContainingResource()).ProviderConfig)
-	if !writeStateCommand(v, mgr, s) {
-		return errReported
+	if !write(v, mgr, s) {
+		return d.Reported
 	}
 	if opts.untaint {
 		v.Outputf("Resource instance %s has been successfully untainted.\n", addr)

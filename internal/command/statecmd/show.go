@@ -1,4 +1,4 @@
-package command
+package statecmd
 
 import (
 	"context"
@@ -10,9 +10,7 @@ import (
 
 	"github.com/strata-dev/strata/internal/command/views/render"
 	"github.com/strata-dev/strata/internal/ctyjson"
-	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/lang/marks"
-	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/states"
 )
 
@@ -22,7 +20,7 @@ type stateShowOptions struct {
 	state stateFlags
 }
 
-func newStateShowCommand(d *Deps, runF func(*stateShowOptions, []string) error) *cobra.Command {
+func newStateShowCommand(d *Env, runF func(*stateShowOptions, []string) error) *cobra.Command {
 	opts := &stateShowOptions{}
 	cmd := &cobra.Command{
 		Use:   "show [options] ADDRESS",
@@ -53,7 +51,7 @@ func newStateShowCommand(d *Deps, runF func(*stateShowOptions, []string) error) 
 
 const stateShowAdvice = "This command requires that the address references one specific instance. To view the available instances, use \"strata state list\". Please modify the address to reference a specific instance."
 
-func runStateShow(ctx context.Context, d *Deps, opts *stateShowOptions, arg string) error {
+func runStateShow(ctx context.Context, d *Env, opts *stateShowOptions, arg string) error {
 	v := d.newView(opts.view)
 	dv := stderrView(d, opts.view)
 	addr, diags := parseInstanceAddr(arg)
@@ -63,32 +61,27 @@ func runStateShow(ctx context.Context, d *Deps, opts *stateShowOptions, arg stri
 			Summary:  "Error parsing instance address",
 			Detail:   diags[0].Detail + "\n\n" + stateShowAdvice,
 		}})
-		return errReported
+		return d.Reported
 	}
-	mgr := stateCommandManager(d, dv, &opts.state)
-	if mgr == nil {
-		return errReported
-	}
-	s, release, ok := openStateCommand(ctx, d, dv, mgr, nil, "state-show", true)
+	_, s, release, ok := d.open(ctx, dv, &opts.state, openOptions{operation: "state-show", requireFile: true})
 	release()
 	if !ok {
-		return errReported
+		return d.Reported
 	}
 	obj := s.Object(addr)
 	if obj == nil {
 		dv.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No instance found for the given address", Detail: stateShowAdvice}})
-		return errReported
+		return d.Reported
 	}
 	provider := s.Resource(addr.ContainingResource()).ProviderConfig
-	e := &engine.Engine{Providers: d.Providers(".")}
-	schema := schemaLookup(ctx, e)(&plans.ResourceInstanceChange{Addr: addr, ProviderAddr: provider})
+	schema := d.ResourceSchema(ctx, provider, addr)
 	if schema == nil {
 		dv.Diagnostics(hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to load plugin schemas",
 			Detail:   fmt.Sprintf("strata has no schema for the resource type %q of provider %s, so it cannot show %s. Run \"strata init\" to install the provider, or use \"strata state pull\" to see the stored object as JSON.", addr.Resource.Resource.Type, provider.Provider.ForDisplay(), addr),
 		}})
-		return errReported
+		return d.Reported
 	}
 	val, err := ctyjson.Unmarshal(obj.AttrsJSON, schema.ImpliedType())
 	if err != nil {
@@ -97,7 +90,7 @@ func runStateShow(ctx context.Context, d *Deps, opts *stateShowOptions, arg stri
 			Summary:  "Stored object does not match the schema",
 			Detail:   fmt.Sprintf("The object stored for %s does not conform to the current schema of %q: %s. Run \"strata plan\" or \"strata apply\" so that the provider upgrades it.", addr, addr.Resource.Resource.Type, err),
 		}})
-		return errReported
+		return d.Reported
 	}
 	val = marks.Apply(val, obj.SensitivePaths)
 	text := render.StateResource(addr.String(), val, schema)

@@ -1,4 +1,4 @@
-package command
+package statecmd
 
 import (
 	"context"
@@ -20,7 +20,7 @@ type stateListOptions struct {
 	id    string
 }
 
-func newStateListCommand(d *Deps, runF func(*stateListOptions, []string) error) *cobra.Command {
+func newStateListCommand(d *Env, runF func(*stateListOptions, []string) error) *cobra.Command {
 	opts := &stateListOptions{}
 	cmd := &cobra.Command{
 		Use:   "list [options] [address...]",
@@ -57,28 +57,24 @@ func newStateListCommand(d *Deps, runF func(*stateListOptions, []string) error) 
 	return cmd
 }
 
-func runStateList(ctx context.Context, d *Deps, opts *stateListOptions, args []string) error {
+func runStateList(ctx context.Context, d *Env, opts *stateListOptions, args []string) error {
 	v := d.newView(opts.view)
 	dv := stderrView(d, opts.view)
 	var targets []stateTarget
 	for _, a := range args {
 		t, diags := parseStateTarget(a)
 		if hasErrors(dv, diags) {
-			return errReported
+			return d.Reported
 		}
 		targets = append(targets, t)
 	}
-	mgr := stateCommandManager(d, dv, &opts.state)
-	if mgr == nil {
-		return errReported
-	}
-	s, release, ok := openStateCommand(ctx, d, dv, mgr, nil, "state-list", true)
+	_, s, release, ok := d.open(ctx, dv, &opts.state, openOptions{operation: "state-list", requireFile: true})
 	release()
 	if !ok {
-		return errReported
+		return d.Reported
 	}
 	if diags := checkTargetsExist(s, targets); hasErrors(dv, diags) {
-		return errReported
+		return d.Reported
 	}
 	// As Terraform does, each filter prints its matches in turn, so an
 	// instance two filters match is printed twice.

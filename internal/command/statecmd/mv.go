@@ -1,9 +1,8 @@
-package command
+package statecmd
 
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -24,7 +23,7 @@ type stateMvOptions struct {
 	dryRun    bool
 }
 
-func newStateMvCommand(d *Deps, runF func(*stateMvOptions, []string) error) *cobra.Command {
+func newStateMvCommand(d *Env, runF func(*stateMvOptions, []string) error) *cobra.Command {
 	opts := &stateMvOptions{}
 	cmd := &cobra.Command{
 		Use:   "mv [options] SOURCE DESTINATION",
@@ -69,27 +68,20 @@ func newStateMvCommand(d *Deps, runF func(*stateMvOptions, []string) error) *cob
 	return cmd
 }
 
-func runStateMv(ctx context.Context, d *Deps, opts *stateMvOptions, fromArg, toArg string) error {
+func runStateMv(ctx context.Context, d *Env, opts *stateMvOptions, fromArg, toArg string) error {
 	v := d.newView(opts.view)
 	from, diags := parseStateTarget(fromArg)
 	if hasErrors(v, diags) {
-		return errReported
+		return d.Reported
 	}
 	to, diags := parseStateTarget(toArg)
 	if hasErrors(v, diags) {
-		return errReported
+		return d.Reported
 	}
-	mgr := stateCommandManager(d, v, &opts.state)
-	if mgr == nil {
-		return errReported
-	}
-	if opts.state.backupPath == "" {
-		useTimestampedBackup(mgr)
-	}
-	src, release, ok := openStateCommand(ctx, d, v, mgr, &opts.state, "state-mv", true)
+	mgr, src, release, ok := d.open(ctx, v, &opts.state, openOptions{operation: "state-mv", lock: true, timestampedBackup: true, requireFile: true})
 	defer release()
 	if !ok {
-		return errReported
+		return d.Reported
 	}
 
 	dst, dmgr, where := src, (*statemgr.Local)(nil), "the current state"
@@ -98,19 +90,19 @@ func runStateMv(ctx context.Context, d *Deps, opts *stateMvOptions, fromArg, toA
 		if backup == "" {
 			backup = timestampedBackup(opts.stateOut)
 		}
-		dmgr = statemgr.NewLocal(opts.stateOut, "", backup, TerraformCompatVersion)
+		dmgr = statemgr.NewLocal(opts.stateOut, "", backup, d.StateVersion)
 		var drelease func()
-		dst, drelease, ok = openStateCommand(ctx, d, v, dmgr, &opts.state, "state-mv", false)
+		dst, drelease, ok = d.read(ctx, v, dmgr, &opts.state, "state-mv", false)
 		defer drelease()
 		if !ok {
-			return errReported
+			return d.Reported
 		}
 		where = "the destination state"
 	}
 
 	moved, diags := moveInState(src, dst, from, to, where)
 	if hasErrors(v, diags) {
-		return errReported
+		return d.Reported
 	}
 	var b strings.Builder
 	verb := "Move"
@@ -126,22 +118,15 @@ func runStateMv(ctx context.Context, d *Deps, opts *stateMvOptions, fromArg, toA
 	}
 	// The destination first: should writing the source then fail, the
 	// object is in both states rather than in neither.
-	if dmgr != nil && !writeStateCommand(v, dmgr, dst) {
-		return errReported
+	if dmgr != nil && !write(v, dmgr, dst) {
+		return d.Reported
 	}
-	if !writeStateCommand(v, mgr, src) {
-		return errReported
+	if !write(v, mgr, src) {
+		return d.Reported
 	}
 	fmt.Fprintf(&b, "Successfully moved %d object(s).\n", len(moved))
 	v.Raw(b.String())
 	return nil
-}
-
-// samePath reports whether two paths name the same file.
-func samePath(a, b string) bool {
-	aa, err1 := filepath.Abs(a)
-	bb, err2 := filepath.Abs(b)
-	return err1 == nil && err2 == nil && aa == bb
 }
 
 // movedObject is one line of state mv's report.

@@ -1,0 +1,56 @@
+package command
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/command/statecmd"
+	"github.com/strata-dev/strata/internal/command/views"
+	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/engine"
+	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/states"
+	"github.com/strata-dev/strata/internal/states/statemgr"
+)
+
+// stateEnv is what the state commands (package statecmd: state list, mv,
+// rm..., taint and untaint) need of d.
+func (d *Deps) stateEnv() *statecmd.Env {
+	return &statecmd.Env{
+		Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr,
+		NoColor:    func() bool { return d.noColor },
+		Reported:   errReported,
+		Usage:      func(cmd *cobra.Command, msg string) error { return usageError(d, cmd, msg) },
+		Help:       helpText,
+		FlagError:  flagErrorText,
+		ReadAnswer: func() (string, bool) { return readAnswer(d.Stdin) },
+		StateManager: func(v *views.View, statePath, stateOut, backupPath string) statemgr.Manager {
+			return stateCommandManager(d, v, &stateFlags{statePath: statePath, stateOut: stateOut, backupPath: backupPath})
+		},
+		ReadState: func(ctx context.Context, mgr statemgr.Manager, lock bool, timeout time.Duration, operation string) (*states.State, func(), hcl.Diagnostics) {
+			return openState(ctx, d, mgr, &stateFlags{lock: lock, lockTimeout: timeout}, operation)
+		},
+		ResourceSchema: func(ctx context.Context, provider addrs.AbsProviderConfig, addr addrs.AbsResourceInstance) *configschema.Block {
+			e := &engine.Engine{Providers: d.Providers(".")}
+			return schemaLookup(ctx, e)(&plans.ResourceInstanceChange{Addr: addr, ProviderAddr: provider})
+		},
+		StateVersion: TerraformCompatVersion,
+	}
+}
+
+// stateCommandManager returns the manager of the state a command that
+// works on the state alone (state commands, force-unlock) uses: -state
+// when given, else the backend's and workspace's state. Errors in the
+// configuration do not matter here; only its backend does.
+func stateCommandManager(d *Deps, v *views.View, f *stateFlags) statemgr.Manager {
+	cfg, _, _ := loadConfig(&views.View{})
+	mgr, diags := stateManager(d, rootOf(cfg), f)
+	if hasErrors(v, diags) {
+		return nil
+	}
+	return mgr
+}

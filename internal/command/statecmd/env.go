@@ -1,0 +1,221 @@
+package statecmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/command/views"
+	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/states"
+	"github.com/strata-dev/strata/internal/states/statemgr"
+)
+
+// Env is what the state commands need of the rest of the CLI. Package
+// command builds it from its Deps.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// NoColor reports the -no-color every command accepts (known once the
+	// command line is parsed).
+	NoColor func() bool
+	// Reported is the error a command returns once it has reported what
+	// went wrong: exit status 1, nothing more printed.
+	Reported error
+	// Usage reports wrong arguments as flag errors are reported, and
+	// returns Reported.
+	Usage func(cmd *cobra.Command, msg string) error
+	// Help is a command's help text.
+	Help func(cmd *cobra.Command) string
+	// FlagError is the text of a flag parsing error.
+	FlagError func(err error) string
+	// ReadAnswer reads one answer to a prompt from Stdin; ok is false when
+	// the input ended first.
+	ReadAnswer func() (answer string, ok bool)
+	// StateManager returns the manager of the state at statePath, or of
+	// the selected workspace of the working directory's backend when
+	// statePath is empty; a local state is written to stateOut and backed
+	// up to backupPath when they are set. It reports its errors to v and
+	// then returns nil.
+	StateManager func(v *views.View, statePath, stateOut, backupPath string) statemgr.Manager
+	// ReadState locks mgr unless lock is false (waiting up to timeout)
+	// and reads it; the returned function unlocks. Warnings about a
+	// recovered journal are among the diagnostics.
+	ReadState func(ctx context.Context, mgr statemgr.Manager, lock bool, timeout time.Duration, operation string) (*states.State, func(), hcl.Diagnostics)
+	// ResourceSchema returns the schema of a resource's type, from the
+	// provider that manages it; nil when it cannot be had.
+	ResourceSchema func(ctx context.Context, provider addrs.AbsProviderConfig, addr addrs.AbsResourceInstance) *configschema.Block
+	// StateVersion is the terraform_version new local state files record
+	// (state mv -state-out).
+	StateVersion string
+}
+
+// viewFlags are the output options of a state command.
+type viewFlags struct {
+	noColor bool
+}
+
+// stateFlags are a state command's options for the state it works on.
+type stateFlags struct {
+	statePath   string
+	stateOut    string
+	backupPath  string
+	lock        bool
+	lockTimeout time.Duration
+}
+
+func (d *Env) newView(f viewFlags) *views.View {
+	return &views.View{Stdout: d.Stdout, Stderr: d.Stderr, NoColor: f.noColor || d.NoColor()}
+}
+
+// stderrView returns a view that sends every diagnostic, warnings too, to
+// stderr: for commands whose stdout is data for other programs.
+func stderrView(d *Env, f viewFlags) *views.View {
+	return &views.View{Stdout: d.Stderr, Stderr: d.Stderr, NoColor: f.noColor || d.NoColor()}
+}
+
+// usageError reports wrong arguments the way strata reports flag errors.
+func usageError(d *Env, cmd *cobra.Command, msg string) error {
+	return d.Usage(cmd, msg)
+}
+
+// hasErrors writes diagnostics and reports whether any is an error.
+func hasErrors(v *views.View, diags hcl.Diagnostics) bool {
+	v.Diagnostics(diags)
+	return diags.HasErrors()
+}
+
+// errorDiag turns a Go error into a single error diagnostic.
+func errorDiag(summary string, err error) hcl.Diagnostics {
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: err.Error()}}
+}
+
+// hideHelpFlag defines -help as a hidden flag, so that a command with no
+// other options shows no empty "Options:" heading.
+func hideHelpFlag(cmd *cobra.Command) {
+	cmd.Flags().BoolP("help", "h", false, "Show this help output.")
+	_ = cmd.Flags().MarkHidden("help")
+}
+
+// registerLockFlags adds -lock and -lock-timeout.
+func registerLockFlags(fs *pflag.FlagSet, f *stateFlags) {
+	fs.BoolVar(&f.lock, "lock", true, "Don't hold a state lock during the operation. This is\ndangerous if others might concurrently run commands\nagainst the same workspace.")
+	fs.DurationVar(&f.lockTimeout, "lock-timeout", 0, "Duration to retry a state lock.")
+}
+
+// registerIgnoreRemoteVersion accepts Terraform's -ignore-remote-version,
+// which has no meaning without a remote backend.
+func registerIgnoreRemoteVersion(fs *pflag.FlagSet) {
+	var ignored bool
+	fs.BoolVar(&ignored, "ignore-remote-version", false, "Accepted for compatibility with Terraform. strata has no remote\nbackend whose version could differ, so it has no effect.")
+}
+
+// timestampedBackup is the backup path state commands use by default, as
+// Terraform's do: PATH.<unix time>.backup.
+func timestampedBackup(path string) string {
+	return fmt.Sprintf("%s.%d.backup", path, time.Now().Unix())
+}
+
+// openOptions say how a command opens its state.
+type openOptions struct {
+	// operation names the command in the lock information.
+	operation string
+	// lock takes the state lock as the -lock and -lock-timeout options
+	// say; without it the state is read unlocked.
+	lock bool
+	// timestampedBackup backs a local state up to PATH.<time>.backup
+	// before the first write, unless -backup names another path.
+	timestampedBackup bool
+	// requireFile makes a missing state an error, as it is for
+	// Terraform's state commands.
+	requireFile bool
+}
+
+// open is how every state command opens the state it works on: the file
+// -state names, else the state of the selected workspace of the working
+// directory's backend; backed up, locked and read as o says. It reports
+// its errors to v and returns ok false. The release function unlocks; it
+// is always safe to call.
+func (d *Env) open(ctx context.Context, v *views.View, f *stateFlags, o openOptions) (mgr statemgr.Manager, s *states.State, release func(), ok bool) {
+	mgr = d.StateManager(v, f.statePath, f.stateOut, f.backupPath)
+	if mgr == nil {
+		return nil, nil, func() {}, false
+	}
+	if o.timestampedBackup && f.backupPath == "" {
+		if l, isLocal := mgr.(*statemgr.Local); isLocal {
+			l.BackupPath = timestampedBackup(l.OutPath)
+		}
+	}
+	lock := f
+	if !o.lock {
+		lock = nil
+	}
+	s, release, ok = d.read(ctx, v, mgr, lock, o.operation, o.requireFile)
+	return mgr, s, release, ok
+}
+
+// read locks the state when f asks for it (f == nil: never) and reads it.
+// With requireFile, a missing state file is an error. The release
+// function unlocks.
+func (d *Env) read(ctx context.Context, v *views.View, mgr statemgr.Manager, f *stateFlags, operation string, requireFile bool) (*states.State, func(), bool) {
+	lock, timeout := false, time.Duration(0)
+	if f != nil {
+		lock, timeout = f.lock, f.lockTimeout
+	}
+	s, release, diags := d.ReadState(ctx, mgr, lock, timeout, operation)
+	if hasErrors(v, diags) {
+		release()
+		return nil, func() {}, false
+	}
+	if requireFile && !mgr.Exists() {
+		release()
+		v.Diagnostics(noStateFileDiags())
+		return nil, func() {}, false
+	}
+	return s, release, true
+}
+
+func noStateFileDiags() hcl.Diagnostics {
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "No state file was found",
+		Detail:   "State management commands require a state file. Run this command in a directory where strata has been run or use the -state flag to point the command to a specific state location.",
+	}}
+}
+
+// write saves s through mgr, which writes the backup and increases the
+// serial.
+func write(v *views.View, mgr statemgr.Manager, s *states.State) bool {
+	if err := mgr.Write(s); err != nil {
+		v.Diagnostics(hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to write state",
+			Detail:   fmt.Sprintf("Error writing the state to %s: %s. The state file is unchanged.", mgr, err),
+		}})
+		return false
+	}
+	return true
+}
+
+// localOutPath is the file a local state is written to, "" for other
+// backends.
+func localOutPath(mgr statemgr.Manager) string {
+	if l, ok := mgr.(*statemgr.Local); ok {
+		return l.OutPath
+	}
+	return ""
+}
+
+// samePath reports whether two paths name the same file.
+func samePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
+}
