@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -64,5 +65,26 @@ func TestE2EModuleRegistryErrorsMatchTerraform(t *testing.T) {
 				t.Errorf("errors differ:\nstrata:\n%s\nterraform:\n%s", got, want)
 			}
 		})
+	}
+}
+
+// TestE2EModuleRegistryCredentials: the token of the CLI configuration's
+// credentials block for the registry's host is sent, and the module
+// installs, with both tools.
+func TestE2EModuleRegistryCredentials(t *testing.T) {
+	s, _, env := moduleSourcesFixture(t)
+	s.RequireToken("sekrit")
+	cfg := filepath.Join(t.TempDir(), "creds.tfrc")
+	writeFile(t, cfg, fmt.Sprintf("credentials %q {\n  token = \"sekrit\"\n}\n", s.Host))
+	env = append(env, "TF_CLI_CONFIG_FILE="+cfg)
+	sdir, tdir := twinDirs(t, map[string]string{"main.tf": fmt.Sprintf("module \"m\" {\n  source  = %q\n  version = \"1.0.0\"\n}\n", s.Host+"/acme/thing/null")})
+	if r := strataEnv(t, sdir, env, "init", "-no-color"); r.code != 0 {
+		t.Fatalf("strata init: %+v", r)
+	}
+	if got := s.Authorization("/v1/modules/acme/thing/null/versions"); got != "Bearer sekrit" {
+		t.Errorf("versions request had Authorization %q", got)
+	}
+	if tr, ok := terraformEnv(t, tdir, env, "init", "-no-color"); ok && tr.code != 0 {
+		t.Errorf("terraform init: %s", tr.stdout)
 	}
 }
