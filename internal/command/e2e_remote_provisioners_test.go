@@ -2,6 +2,7 @@ package command
 
 import (
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -391,4 +392,115 @@ func TestE2ERemoteProvisionersMatchTerraform(t *testing.T) {
 	if diff := cmp.Diff(want.state, got.state); diff != "" {
 		t.Errorf("states differ (-terraform +strata)\n%s", diff)
 	}
+}
+
+// TestE2ERemoteProvisionerErrorsMatchTerraform: the errors of remote
+// provisioners that cannot run — a missing source or script, another
+// connection type than ssh, no connection block, an invalid private key,
+// an unreachable host — are Terraform's, word for word.
+func TestE2ERemoteProvisionerErrorsMatchTerraform(t *testing.T) {
+	tf := terraformBin(t)
+	srv := sshtest.Start(t, sshtest.Options{})
+	closed := freeLoopbackPort(t)
+	config := `
+variable "port" {}
+variable "key_file" {}
+variable "closed" {}
+resource "terraform_data" "missing_source" {
+  connection {
+    host        = "127.0.0.1"
+    port        = var.port
+    private_key = file(var.key_file)
+  }
+  provisioner "file" {
+    source      = "missing"
+    destination = "/tmp/x"
+  }
+}
+resource "terraform_data" "type" {
+  connection {
+    type = "ftp"
+    host = "x"
+  }
+  provisioner "remote-exec" {
+    inline = ["a"]
+  }
+}
+resource "terraform_data" "no_connection" {
+  provisioner "remote-exec" {
+    inline = ["a"]
+  }
+}
+resource "terraform_data" "bad_key" {
+  connection {
+    host        = "127.0.0.1"
+    port        = var.port
+    private_key = "garbage"
+  }
+  provisioner "file" {
+    content     = "x"
+    destination = "/tmp/x"
+  }
+}
+resource "terraform_data" "missing_script" {
+  connection {
+    host        = "127.0.0.1"
+    port        = var.port
+    private_key = file(var.key_file)
+  }
+  provisioner "remote-exec" {
+    script = "missing.sh"
+  }
+}
+resource "terraform_data" "unreachable" {
+  connection {
+    host        = "127.0.0.1"
+    port        = var.closed
+    private_key = file(var.key_file)
+    agent       = false
+    timeout     = "1500ms"
+  }
+  provisioner "remote-exec" {
+    inline = ["a"]
+  }
+}
+`
+	do := func(bin string) (string, string, []string) {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), config)
+		if bin == tf {
+			runIn(t, dir, "", tf, "init", "-no-color", "-input=false")
+		}
+		res := runIn(t, dir, "", bin, "apply", "-auto-approve", "-no-color", "-input=false",
+			"-var", "port="+strconv.Itoa(srv.Port), "-var", "key_file="+srv.UserKeyPath, "-var", "closed="+strconv.Itoa(closed))
+		var unreachable []string
+		for _, l := range byResource(productless(res.stdout))["terraform_data.unreachable"] {
+			if !strings.Contains(l, "Still creating") {
+				unreachable = append(unreachable, l)
+			}
+		}
+		return strconv.Itoa(res.code), flat(productless(res.stderr)), unreachable
+	}
+	wantCode, wantErr, wantOut := do(tf)
+	gotCode, gotErr, gotOut := do(strataBin)
+	if wantCode != gotCode {
+		t.Errorf("exit code %s, terraform's %s", gotCode, wantCode)
+	}
+	if diff := cmp.Diff(wantErr, gotErr); diff != "" {
+		t.Errorf("errors differ (-terraform +strata)\n%s", diff)
+	}
+	// Two attempts to connect within the timeout, at 0s and 1s.
+	if diff := cmp.Diff(wantOut, gotOut); diff != "" {
+		t.Errorf("output for the unreachable host differs (-terraform +strata)\n%s", diff)
+	}
+}
+
+func freeLoopbackPort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }

@@ -64,7 +64,7 @@ func provision(ctx context.Context, req provisioners.Request) error {
 		}
 		fi, err := os.Stat(name)
 		if err != nil {
-			return fmt.Errorf("Upload failed: %v", err)
+			return err
 		}
 		if fi.IsDir() {
 			srcDir = name
@@ -72,7 +72,7 @@ func provision(ctx context.Context, req provisioners.Request) error {
 				srcDir += "/"
 			}
 		} else if src, err = os.Open(name); err != nil {
-			return fmt.Errorf("Upload failed: %v", err)
+			return err
 		}
 	}
 	if src != nil {
