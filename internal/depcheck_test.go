@@ -42,6 +42,7 @@ func TestImportDirection(t *testing.T) {
 		"internal/plans/planfile":    {"addrs", "lang/marks", "plans", "states/statefile"},
 		"internal/depsfile":          {"addrs"},
 		"internal/getproviders":      {"addrs"},
+		"internal/runrecord":         {"lang/marks"},
 
 		// Adapters: state storage, providers, installers.
 		"internal/states/statemgr":     {"states", "states/statefile", "addrs"},
@@ -89,7 +90,7 @@ func TestImportDirection(t *testing.T) {
 			"command/views", "command/views/jsonformat", "command/views/render", "configs", "configs/configschema",
 			"configs/format", "configs/genconfig", "datadir", "depsfile", "engine", "engine/hooks", "getproviders",
 			"initwd", "lang/funcs", "lang/marks", "logging", "moduletest", "plans", "plans/planfile", "providercache",
-			"providers", "providers/builtin", "providers/plugin", "states", "states/statefile", "states/statemgr"},
+			"providers", "providers/builtin", "providers/plugin", "runrecord", "states", "states/statefile", "states/statemgr"},
 		"main": {"command"},
 
 		// Test helpers and tools, which nothing but tests and make

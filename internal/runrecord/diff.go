@@ -1,0 +1,260 @@
+package runrecord
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/strata-dev/strata/internal/lang/marks"
+)
+
+// SensitiveMark is the cty mark on sensitive values.
+const SensitiveMark = marks.Sensitive
+
+// Diff returns the attribute paths where before and after differ, with
+// their values as JSON. It descends into objects and maps; lists, sets
+// and tuples compare whole. Values carrying the sensitive mark, or under a
+// path writeOnly reports, are stored as marks only; so are unknown values.
+// writeOnly may be nil.
+func Diff(before, after cty.Value, writeOnly func(cty.Path) bool) []AttrChange {
+	var out []AttrChange
+	diffValue(nil, before, after, writeOnly, &out)
+	return out
+}
+
+func diffValue(path cty.Path, before, after cty.Value, writeOnly func(cty.Path) bool, out *[]AttrChange) {
+	if writeOnly != nil && len(path) > 0 && writeOnly(path) {
+		// Write-only values are never stored, so nothing can be said about
+		// whether they changed, except that one is set now.
+		if after.IsNull() && before.IsNull() {
+			return
+		}
+		*out = append(*out, AttrChange{Path: FormatPath(path), BeforeMark: MarkWriteOnly, AfterMark: MarkWriteOnly, path: path})
+		return
+	}
+	bu, bm := before.UnmarkDeep()
+	au, am := after.UnmarkDeep()
+	_, bs := bm[SensitiveMark]
+	_, as := am[SensitiveMark]
+	if bu.IsWhollyKnown() && au.IsWhollyKnown() && bu.Equals(au).True() && bs == as {
+		return
+	}
+	// Descend where both sides are objects or maps, or one side is null.
+	// Marks on an object or map pass down to its attributes (childKeys).
+	bt, _ := before.Unmark()
+	at, _ := after.Unmark()
+	if at.IsKnown() && bt.IsKnown() && !(bt.IsNull() && at.IsNull()) &&
+		(descendable(bt.Type()) || bt.IsNull()) && (descendable(at.Type()) || at.IsNull()) {
+		for _, k := range childKeys(before, after) {
+			diffValue(append(path[:len(path):len(path)], k.step), k.get(before), k.get(after), writeOnly, out)
+		}
+		return
+	}
+	c := AttrChange{Path: FormatPath(path), path: path}
+	c.Before, c.BeforeMark = encodeValue(before)
+	c.After, c.AfterMark = encodeValue(after)
+	*out = append(*out, c)
+}
+
+func descendable(t cty.Type) bool {
+	return t.IsObjectType() || t.IsMapType()
+}
+
+type child struct {
+	step cty.PathStep
+	get  func(cty.Value) cty.Value
+}
+
+// childKeys lists the attributes or keys of two object or map values (one
+// may be null), sorted.
+func childKeys(vals ...cty.Value) []child {
+	seen := map[string]bool{}
+	var names []string
+	isMap := false
+	for _, v := range vals {
+		u, _ := v.Unmark()
+		switch {
+		case u.Type().IsObjectType():
+			for name := range u.Type().AttributeTypes() {
+				if !seen[name] {
+					seen[name] = true
+					names = append(names, name)
+				}
+			}
+		case u.Type().IsMapType():
+			isMap = true
+			if u.IsNull() {
+				continue
+			}
+			for it := u.ElementIterator(); it.Next(); {
+				k, _ := it.Element()
+				if !seen[k.AsString()] {
+					seen[k.AsString()] = true
+					names = append(names, k.AsString())
+				}
+			}
+		}
+	}
+	sort.Strings(names)
+	out := make([]child, 0, len(names))
+	for _, name := range names {
+		name := name
+		var step cty.PathStep = cty.GetAttrStep{Name: name}
+		if isMap {
+			step = cty.IndexStep{Key: cty.StringVal(name)}
+		}
+		out = append(out, child{step: step, get: func(v cty.Value) cty.Value {
+			u, m := v.Unmark()
+			if u.IsNull() || !u.IsKnown() {
+				return cty.NullVal(cty.DynamicPseudoType).WithMarks(m)
+			}
+			switch {
+			case u.Type().IsObjectType():
+				if !u.Type().HasAttribute(name) {
+					return cty.NullVal(cty.DynamicPseudoType)
+				}
+				return u.GetAttr(name).WithMarks(m)
+			case u.Type().IsMapType():
+				k := cty.StringVal(name)
+				if !u.HasIndex(k).True() {
+					return cty.NullVal(u.Type().ElementType())
+				}
+				return u.Index(k).WithMarks(m)
+			}
+			return cty.NullVal(cty.DynamicPseudoType)
+		}})
+	}
+	return out
+}
+
+// encodeValue returns v as JSON, or a mark when it is not stored.
+func encodeValue(v cty.Value) (json.RawMessage, string) {
+	u, marks := v.UnmarkDeep()
+	if _, ok := marks[SensitiveMark]; ok {
+		return nil, MarkSensitive
+	}
+	if !u.IsWhollyKnown() {
+		return nil, MarkUnknown
+	}
+	if u.IsNull() {
+		return nil, ""
+	}
+	b, err := ctyjson.Marshal(u, u.Type())
+	if err != nil {
+		return nil, MarkUnknown
+	}
+	return b, ""
+}
+
+// FormatPath renders an attribute path as in Terraform's diagnostics:
+// tags["env"], rule[0].port.
+func FormatPath(p cty.Path) string {
+	var b strings.Builder
+	for _, s := range p {
+		switch s := s.(type) {
+		case cty.GetAttrStep:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s.Name)
+		case cty.IndexStep:
+			switch s.Key.Type() {
+			case cty.String:
+				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
+			case cty.Number:
+				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
+			default:
+				b.WriteString("[?]")
+			}
+		}
+	}
+	return b.String()
+}
+
+// FillAfter completes the changes whose After was unknown at plan time
+// from the applied object's attributes (JSON, as the state stores them).
+// Paths listed in sensitive are stored as marks.
+func FillAfter(changes []AttrChange, attrsJSON []byte, sensitive []cty.Path) {
+	var obj any
+	need := false
+	for _, c := range changes {
+		if c.AfterMark == MarkUnknown {
+			need = true
+		}
+	}
+	if !need || json.Unmarshal(attrsJSON, &obj) != nil {
+		return
+	}
+	for i := range changes {
+		c := &changes[i]
+		if c.AfterMark != MarkUnknown {
+			continue
+		}
+		if underAny(c.path, sensitive) {
+			c.AfterMark = MarkSensitive
+			continue
+		}
+		v, ok := lookup(obj, c.path)
+		if !ok {
+			continue
+		}
+		c.AfterMark = ""
+		if v != nil {
+			c.After, _ = json.Marshal(v)
+		}
+	}
+}
+
+// underAny reports whether p is one of paths or under one of them.
+func underAny(p cty.Path, paths []cty.Path) bool {
+	for _, s := range paths {
+		if len(s) <= len(p) && cty.Path(p[:len(s)]).Equals(s) {
+			return true
+		}
+		// A sensitive value inside the attribute makes the whole value
+		// sensitive when it is stored as one piece.
+		if len(s) > len(p) && cty.Path(s[:len(p)]).Equals(p) {
+			return true
+		}
+	}
+	return false
+}
+
+func lookup(v any, p cty.Path) (any, bool) {
+	for _, s := range p {
+		switch s := s.(type) {
+		case cty.GetAttrStep:
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, false
+			}
+			v, ok = m[s.Name]
+			if !ok {
+				return nil, false
+			}
+		case cty.IndexStep:
+			switch s.Key.Type() {
+			case cty.String:
+				m, ok := v.(map[string]any)
+				if !ok {
+					return nil, false
+				}
+				v = m[s.Key.AsString()]
+			case cty.Number:
+				l, ok := v.([]any)
+				i, _ := s.Key.AsBigFloat().Int64()
+				if !ok || i < 0 || int(i) >= len(l) {
+					return nil, false
+				}
+				v = l[i]
+			default:
+				return nil, false
+			}
+		}
+	}
+	return v, true
+}

@@ -1,0 +1,122 @@
+package runrecord
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/zclconf/go-cty/cty"
+)
+
+func TestDiff(t *testing.T) {
+	obj := func(m map[string]cty.Value) cty.Value { return cty.ObjectVal(m) }
+	secret := func(v cty.Value) cty.Value { return v.Mark(SensitiveMark) }
+	ty := cty.Object(map[string]cty.Type{"id": cty.String, "n": cty.Number})
+	tests := map[string]struct {
+		before, after cty.Value
+		writeOnly     string
+		want          []AttrChange
+	}{
+		"equal": {
+			before: obj(map[string]cty.Value{"id": cty.StringVal("a")}),
+			after:  obj(map[string]cty.Value{"id": cty.StringVal("a")}),
+		},
+		"create": {
+			before: cty.NullVal(ty),
+			after:  obj(map[string]cty.Value{"id": cty.UnknownVal(cty.String), "n": cty.NumberIntVal(3)}),
+			want: []AttrChange{
+				{Path: "id", AfterMark: MarkUnknown},
+				{Path: "n", After: []byte(`3`)},
+			},
+		},
+		"delete": {
+			before: obj(map[string]cty.Value{"id": cty.StringVal("x"), "n": cty.NullVal(cty.Number)}),
+			after:  cty.NullVal(ty),
+			want:   []AttrChange{{Path: "id", Before: []byte(`"x"`)}},
+		},
+		"map key": {
+			before: obj(map[string]cty.Value{"tags": cty.MapVal(map[string]cty.Value{"env": cty.StringVal("dev"), "k": cty.StringVal("v")})}),
+			after:  obj(map[string]cty.Value{"tags": cty.MapVal(map[string]cty.Value{"env": cty.StringVal("prod"), "k": cty.StringVal("v")})}),
+			want:   []AttrChange{{Path: `tags["env"]`, Before: []byte(`"dev"`), After: []byte(`"prod"`)}},
+		},
+		"list whole": {
+			before: obj(map[string]cty.Value{"l": cty.ListVal([]cty.Value{cty.StringVal("a")})}),
+			after:  obj(map[string]cty.Value{"l": cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b")})}),
+			want:   []AttrChange{{Path: "l", Before: []byte(`["a"]`), After: []byte(`["a","b"]`)}},
+		},
+		"sensitive changed": {
+			before: obj(map[string]cty.Value{"pw": secret(cty.StringVal("old-secret"))}),
+			after:  obj(map[string]cty.Value{"pw": secret(cty.StringVal("new-secret"))}),
+			want:   []AttrChange{{Path: "pw", BeforeMark: MarkSensitive, AfterMark: MarkSensitive}},
+		},
+		"sensitive equal": {
+			before: obj(map[string]cty.Value{"pw": secret(cty.StringVal("s"))}),
+			after:  obj(map[string]cty.Value{"pw": secret(cty.StringVal("s"))}),
+		},
+		"sensitive inside a list": {
+			before: obj(map[string]cty.Value{"l": cty.ListValEmpty(cty.String)}),
+			after:  obj(map[string]cty.Value{"l": cty.ListVal([]cty.Value{secret(cty.StringVal("s"))})}),
+			want:   []AttrChange{{Path: "l", Before: []byte(`[]`), AfterMark: MarkSensitive}},
+		},
+		"whole object sensitive": {
+			before: cty.NullVal(cty.Object(map[string]cty.Type{"a": cty.String})),
+			after:  secret(obj(map[string]cty.Value{"a": cty.StringVal("s")})),
+			want:   []AttrChange{{Path: "a", AfterMark: MarkSensitive}},
+		},
+		"write-only": {
+			before:    obj(map[string]cty.Value{"wo": cty.NullVal(cty.String), "id": cty.StringVal("a")}),
+			after:     obj(map[string]cty.Value{"wo": cty.StringVal("s3cret"), "id": cty.StringVal("b")}),
+			writeOnly: "wo",
+			want: []AttrChange{
+				{Path: "id", Before: []byte(`"a"`), After: []byte(`"b"`)},
+				{Path: "wo", BeforeMark: MarkWriteOnly, AfterMark: MarkWriteOnly},
+			},
+		},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			var wo func(cty.Path) bool
+			if tt.writeOnly != "" {
+				wo = func(p cty.Path) bool { return FormatPath(p) == tt.writeOnly }
+			}
+			got := Diff(tt.before, tt.after, wo)
+			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreUnexported(AttrChange{}), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("wrong result (-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestFillAfter(t *testing.T) {
+	changes := Diff(cty.NullVal(cty.Object(map[string]cty.Type{"id": cty.String, "out": cty.String, "tok": cty.String})),
+		cty.ObjectVal(map[string]cty.Value{"id": cty.UnknownVal(cty.String), "out": cty.UnknownVal(cty.String), "tok": cty.UnknownVal(cty.String)}), nil)
+	FillAfter(changes, []byte(`{"id":"abc","out":"x","tok":"secret"}`), []cty.Path{cty.GetAttrPath("tok")})
+	want := []AttrChange{
+		{Path: "id", After: []byte(`"abc"`)},
+		{Path: "out", After: []byte(`"x"`)},
+		{Path: "tok", AfterMark: MarkSensitive},
+	}
+	if diff := cmp.Diff(want, changes, cmpopts.IgnoreUnexported(AttrChange{})); diff != "" {
+		t.Errorf("wrong result (-want +got)\n%s", diff)
+	}
+}
+
+func TestGlob(t *testing.T) {
+	tests := []struct {
+		pattern, s string
+		want       bool
+	}{
+		{"terraform_data.*", "terraform_data.a", true},
+		{"terraform_data.*", "module.m.terraform_data.a", false},
+		{"*terraform_data.a", "module.m.terraform_data.a", true},
+		{`a.b["x"]`, `a.b["x"]`, true},
+		{`a.b[?]`, `a.b[0]`, true},
+		{`a.b[?]`, `a.b[10]`, false},
+		{"*", "", true},
+	}
+	for _, tt := range tests {
+		if got := Glob(tt.pattern, tt.s); got != tt.want {
+			t.Errorf("Glob(%q, %q) = %v, want %v", tt.pattern, tt.s, got, tt.want)
+		}
+	}
+}

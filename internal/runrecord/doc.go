@@ -1,0 +1,15 @@
+// Package runrecord keeps the run records: one Run per command that plans
+// or changes state, with one Entry per resource instance the run
+// considered (its planned action, its outcome and each changed attribute)
+// and one per drift found by refresh, after Chef's Action Collection and
+// Puppet's per-attribute change reports.
+//
+// Records are written as the run goes, through a Writer whose single
+// goroutine batches them into transactions, so that the apply's own
+// goroutines only hand events over a channel and a killed run keeps its
+// record up to the crash. Storage is behind the Store interface; Open
+// gives the embedded SQLite store (a file under the data directory).
+//
+// It imports only lang/marks of strata's (values are diffed as go-cty
+// values) and must not import internal/command or internal/engine.
+package runrecord

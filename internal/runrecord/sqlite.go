@@ -1,0 +1,558 @@
+package runrecord
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// schemaVersion is stored as the database's user_version.
+const schemaVersion = 1
+
+const schemaSQL = `
+CREATE TABLE IF NOT EXISTS runs (
+	id TEXT PRIMARY KEY,
+	command TEXT NOT NULL,
+	args TEXT NOT NULL,
+	started_at INTEGER NOT NULL,
+	ended_at INTEGER NOT NULL,
+	outcome TEXT NOT NULL,
+	noop INTEGER NOT NULL,
+	user TEXT NOT NULL,
+	host TEXT NOT NULL,
+	pid INTEGER NOT NULL,
+	version TEXT NOT NULL,
+	workspace TEXT NOT NULL,
+	backend TEXT NOT NULL,
+	config_hash TEXT NOT NULL,
+	lineage_before TEXT NOT NULL,
+	serial_before INTEGER NOT NULL,
+	lineage_after TEXT NOT NULL,
+	serial_after INTEGER NOT NULL,
+	plan_file TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_started ON runs(started_at);
+CREATE TABLE IF NOT EXISTS entries (
+	run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	seq INTEGER NOT NULL,
+	kind TEXT NOT NULL,
+	address TEXT NOT NULL,
+	deposed TEXT NOT NULL,
+	type TEXT NOT NULL,
+	module TEXT NOT NULL,
+	provider TEXT NOT NULL,
+	action TEXT NOT NULL,
+	action_reason TEXT NOT NULL,
+	replace_paths TEXT NOT NULL,
+	import_id TEXT NOT NULL,
+	moved_from TEXT NOT NULL,
+	outcome TEXT NOT NULL,
+	reason TEXT NOT NULL,
+	diagnostics TEXT NOT NULL,
+	started_at INTEGER NOT NULL,
+	ended_at INTEGER NOT NULL,
+	PRIMARY KEY (run_id, seq)
+);
+CREATE INDEX IF NOT EXISTS entries_address ON entries(address);
+CREATE TABLE IF NOT EXISTS changes (
+	run_id TEXT NOT NULL,
+	seq INTEGER NOT NULL,
+	idx INTEGER NOT NULL,
+	path TEXT NOT NULL,
+	before TEXT,
+	after TEXT,
+	before_mark TEXT NOT NULL,
+	after_mark TEXT NOT NULL,
+	PRIMARY KEY (run_id, seq, idx),
+	FOREIGN KEY (run_id, seq) REFERENCES entries(run_id, seq) ON DELETE CASCADE
+);
+`
+
+// sqliteStore is the embedded Store: one SQLite database file.
+type sqliteStore struct {
+	db *sql.DB
+}
+
+// Open opens (creating it and its directory when needed) the SQLite run
+// record database at path. The file is written in WAL mode: a committed
+// batch survives the process being killed.
+func Open(path string) (Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	s := &sqliteStore{db: db}
+	if err := s.migrate(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("run records in %s: %w", path, err)
+	}
+	// The file may hold attribute values: only its owner reads it.
+	_ = os.Chmod(path, 0o600)
+	return s, nil
+}
+
+func (s *sqliteStore) migrate() error {
+	var v int
+	if err := s.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil {
+		return err
+	}
+	if v > schemaVersion {
+		return fmt.Errorf("the database was written by a newer strata (schema %d; this one knows %d)", v, schemaVersion)
+	}
+	if v == schemaVersion {
+		return nil
+	}
+	if _, err := s.db.Exec(schemaSQL); err != nil {
+		return err
+	}
+	_, err := s.db.Exec(fmt.Sprintf("PRAGMA user_version = %d", schemaVersion))
+	return err
+}
+
+func (s *sqliteStore) Close() error { return s.db.Close() }
+
+func nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromNanos(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func (s *sqliteStore) Write(ctx context.Context, b Batch) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, r := range b.Runs {
+		args := r.Args
+		if args == nil {
+			args = []string{}
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO runs (id, command, args, started_at, ended_at, outcome, noop, user, host, pid, version, workspace, backend, config_hash, lineage_before, serial_before, lineage_after, serial_after, plan_file)
+			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+			ON CONFLICT(id) DO UPDATE SET command=excluded.command, args=excluded.args, started_at=excluded.started_at, ended_at=excluded.ended_at, outcome=excluded.outcome, noop=excluded.noop,
+			user=excluded.user, host=excluded.host, pid=excluded.pid, version=excluded.version, workspace=excluded.workspace, backend=excluded.backend, config_hash=excluded.config_hash,
+			lineage_before=excluded.lineage_before, serial_before=excluded.serial_before, lineage_after=excluded.lineage_after, serial_after=excluded.serial_after, plan_file=excluded.plan_file`,
+			r.ID, r.Command, jsonText(args), nanos(r.Started), nanos(r.Ended), r.Outcome, r.Noop, r.User, r.Host, r.PID, r.Version, r.Workspace, r.Backend, r.ConfigHash,
+			r.LineageBefore, int64(r.SerialBefore), r.LineageAfter, int64(r.SerialAfter), r.PlanFile)
+		if err != nil {
+			return err
+		}
+	}
+	if len(b.Entries) > 0 {
+		ins, err := tx.PrepareContext(ctx, `INSERT INTO entries (run_id, seq, kind, address, deposed, type, module, provider, action, action_reason, replace_paths, import_id, moved_from, outcome, reason, diagnostics, started_at, ended_at)
+			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+			ON CONFLICT(run_id, seq) DO UPDATE SET kind=excluded.kind, address=excluded.address, deposed=excluded.deposed, type=excluded.type, module=excluded.module, provider=excluded.provider,
+			action=excluded.action, action_reason=excluded.action_reason, replace_paths=excluded.replace_paths, import_id=excluded.import_id, moved_from=excluded.moved_from,
+			outcome=excluded.outcome, reason=excluded.reason, diagnostics=excluded.diagnostics, started_at=excluded.started_at, ended_at=excluded.ended_at`)
+		if err != nil {
+			return err
+		}
+		defer ins.Close()
+		del, err := tx.PrepareContext(ctx, `DELETE FROM changes WHERE run_id = ? AND seq = ?`)
+		if err != nil {
+			return err
+		}
+		defer del.Close()
+		insc, err := tx.PrepareContext(ctx, `INSERT INTO changes (run_id, seq, idx, path, before, after, before_mark, after_mark) VALUES (?,?,?,?,?,?,?,?)`)
+		if err != nil {
+			return err
+		}
+		defer insc.Close()
+		for _, e := range b.Entries {
+			paths := e.ReplacePaths
+			if paths == nil {
+				paths = []string{}
+			}
+			if _, err := ins.ExecContext(ctx, e.RunID, e.Seq, e.Kind, e.Address, e.Deposed, e.Type, e.Module, e.Provider, e.Action, e.ActionReason, jsonText(paths),
+				e.Import, e.MovedFrom, string(e.Outcome), e.Reason, e.Diagnostics, nanos(e.Started), nanos(e.Ended)); err != nil {
+				return err
+			}
+			if e.Changes == nil {
+				continue
+			}
+			if _, err := del.ExecContext(ctx, e.RunID, e.Seq); err != nil {
+				return err
+			}
+			for i, c := range e.Changes {
+				if _, err := insc.ExecContext(ctx, e.RunID, e.Seq, i, c.Path, nullText(c.Before), nullText(c.After), c.BeforeMark, c.AfterMark); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return tx.Commit()
+}
+
+func nullText(b json.RawMessage) any {
+	if b == nil {
+		return nil
+	}
+	return string(b)
+}
+
+const runColumns = `id, command, args, started_at, ended_at, outcome, noop, user, host, pid, version, workspace, backend, config_hash, lineage_before, serial_before, lineage_after, serial_after, plan_file`
+
+type scanner interface{ Scan(...any) error }
+
+func scanRun(sc scanner) (Run, error) {
+	var r Run
+	var args string
+	var started, ended, sb, sa int64
+	err := sc.Scan(&r.ID, &r.Command, &args, &started, &ended, &r.Outcome, &r.Noop, &r.User, &r.Host, &r.PID, &r.Version, &r.Workspace, &r.Backend, &r.ConfigHash,
+		&r.LineageBefore, &sb, &r.LineageAfter, &sa, &r.PlanFile)
+	if err != nil {
+		return r, err
+	}
+	_ = json.Unmarshal([]byte(args), &r.Args)
+	r.Started, r.Ended = fromNanos(started), fromNanos(ended)
+	r.SerialBefore, r.SerialAfter = uint64(sb), uint64(sa)
+	return r, nil
+}
+
+func (s *sqliteStore) Runs(ctx context.Context, f RunFilter) ([]Run, error) {
+	q := `SELECT ` + runColumns + ` FROM runs WHERE 1=1`
+	var args []any
+	if !f.Since.IsZero() {
+		q += ` AND started_at >= ?`
+		args = append(args, f.Since.UnixNano())
+	}
+	if f.Command != "" {
+		q += ` AND command = ?`
+		args = append(args, f.Command)
+	}
+	if f.Outcome != "" {
+		q += ` AND outcome = ?`
+		args = append(args, f.Outcome)
+	}
+	q += ` ORDER BY started_at DESC, id DESC`
+	if f.Limit > 0 {
+		q += fmt.Sprintf(` LIMIT %d`, f.Limit)
+	}
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	var out []Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if out[i].Counts, err = s.counts(ctx, out[i].ID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (s *sqliteStore) counts(ctx context.Context, runID string) (map[Outcome]int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT outcome, count(*) FROM entries WHERE run_id = ? AND kind = ? GROUP BY outcome`, runID, KindChange)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	m := map[Outcome]int{}
+	for rows.Next() {
+		var o string
+		var n int
+		if err := rows.Scan(&o, &n); err != nil {
+			return nil, err
+		}
+		m[Outcome(o)] = n
+	}
+	return m, rows.Err()
+}
+
+// ErrAmbiguous is returned by Run for a prefix that matches several runs.
+var ErrAmbiguous = errors.New("the run ID prefix matches more than one run")
+
+func (s *sqliteStore) Run(ctx context.Context, id string) (*Run, error) {
+	var rows *sql.Rows
+	var err error
+	if id == "" {
+		rows, err = s.db.QueryContext(ctx, `SELECT `+runColumns+` FROM runs ORDER BY started_at DESC, id DESC LIMIT 1`)
+	} else {
+		rows, err = s.db.QueryContext(ctx, `SELECT `+runColumns+` FROM runs WHERE id = ? OR substr(id, 1, ?) = ? ORDER BY id = ? DESC LIMIT 2`, id, len(id), id, id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var found []Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		found = append(found, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	switch {
+	case len(found) == 0:
+		return nil, nil
+	case len(found) > 1 && found[0].ID != id:
+		return nil, ErrAmbiguous
+	}
+	r := found[0]
+	if r.Counts, err = s.counts(ctx, r.ID); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+const entryColumns = `seq, kind, address, deposed, type, module, provider, action, action_reason, replace_paths, import_id, moved_from, outcome, reason, diagnostics, started_at, ended_at`
+
+func (s *sqliteStore) Entries(ctx context.Context, runID string, f EntryFilter) ([]Entry, error) {
+	q := `SELECT ` + entryColumns + ` FROM entries WHERE run_id = ?`
+	args := []any{runID}
+	if f.Type != "" {
+		q += ` AND type = ?`
+		args = append(args, f.Type)
+	}
+	if f.Module != "" {
+		q += ` AND (module = ? OR module LIKE ? ESCAPE '\')`
+		args = append(args, f.Module, likeEscape(f.Module)+".%")
+	}
+	if f.Kind != "" {
+		q += ` AND kind = ?`
+		args = append(args, f.Kind)
+	}
+	if len(f.Outcomes) > 0 {
+		q += ` AND outcome IN (` + strings.TrimSuffix(strings.Repeat("?,", len(f.Outcomes)), ",") + `)`
+		for _, o := range f.Outcomes {
+			args = append(args, string(o))
+		}
+	}
+	q += ` ORDER BY seq`
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	bySeq := map[int]int{}
+	for rows.Next() {
+		e := Entry{RunID: runID}
+		var paths, outcome string
+		var started, ended int64
+		if err := rows.Scan(&e.Seq, &e.Kind, &e.Address, &e.Deposed, &e.Type, &e.Module, &e.Provider, &e.Action, &e.ActionReason, &paths, &e.Import, &e.MovedFrom,
+			&outcome, &e.Reason, &e.Diagnostics, &started, &ended); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if f.Address != "" && !Glob(f.Address, e.Address) {
+			continue
+		}
+		_ = json.Unmarshal([]byte(paths), &e.ReplacePaths)
+		e.Outcome = Outcome(outcome)
+		e.Started, e.Ended = fromNanos(started), fromNanos(ended)
+		e.Changes = []AttrChange{}
+		bySeq[e.Seq] = len(out)
+		out = append(out, e)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	crows, err := s.db.QueryContext(ctx, `SELECT seq, path, before, after, before_mark, after_mark FROM changes WHERE run_id = ? ORDER BY seq, idx`, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer crows.Close()
+	for crows.Next() {
+		var seq int
+		c, err := scanChange(crows, &seq)
+		if err != nil {
+			return nil, err
+		}
+		if i, ok := bySeq[seq]; ok {
+			out[i].Changes = append(out[i].Changes, c)
+		}
+	}
+	return out, crows.Err()
+}
+
+func scanChange(sc scanner, lead ...any) (AttrChange, error) {
+	var c AttrChange
+	var before, after sql.NullString
+	if err := sc.Scan(append(lead, &c.Path, &before, &after, &c.BeforeMark, &c.AfterMark)...); err != nil {
+		return c, err
+	}
+	if before.Valid {
+		c.Before = json.RawMessage(before.String)
+	}
+	if after.Valid {
+		c.After = json.RawMessage(after.String)
+	}
+	return c, nil
+}
+
+func likeEscape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return r.Replace(s)
+}
+
+func (s *sqliteStore) History(ctx context.Context, address, attr string) ([]HistoryItem, error) {
+	q := `SELECT r.id, r.command, e.ended_at, r.started_at, r.user, e.kind, e.address, e.action, e.outcome, c.path, c.before, c.after, c.before_mark, c.after_mark
+		FROM changes c JOIN entries e ON e.run_id = c.run_id AND e.seq = c.seq JOIN runs r ON r.id = c.run_id
+		WHERE e.address = ? AND r.noop = 0 AND (e.kind = ? OR e.outcome IN (?, ?))`
+	args := []any{address, KindDrift, string(Updated), string(Unknown)}
+	if attr != "" {
+		q += ` AND (c.path = ? OR c.path LIKE ? ESCAPE '\' OR c.path LIKE ? ESCAPE '\')`
+		args = append(args, attr, likeEscape(attr)+".%", likeEscape(attr)+"[%")
+	}
+	q += ` ORDER BY r.started_at, r.id, e.kind = 'change', c.idx`
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []HistoryItem
+	for rows.Next() {
+		var h HistoryItem
+		var ended, started int64
+		var outcome string
+		c, err := scanChange(rows, &h.RunID, &h.Command, &ended, &started, &h.User, &h.Kind, &h.Address, &h.Action, &outcome)
+		if err != nil {
+			return nil, err
+		}
+		h.AttrChange = c
+		h.Outcome = Outcome(outcome)
+		h.Time = fromNanos(ended)
+		if h.Time.IsZero() {
+			h.Time = fromNanos(started)
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+func (s *sqliteStore) Recover(ctx context.Context, host string, alive func(pid int) bool) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, pid FROM runs WHERE outcome = ? AND host = ?`, RunRunning, host)
+	if err != nil {
+		return err
+	}
+	var dead []string
+	for rows.Next() {
+		var id string
+		var pid int
+		if err := rows.Scan(&id, &pid); err != nil {
+			rows.Close()
+			return err
+		}
+		if !alive(pid) {
+			dead = append(dead, id)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, id := range dead {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE entries SET outcome = ?, reason = 'the provider call was under way when the process died: the object may have changed' WHERE run_id = ? AND outcome = ? AND started_at != 0`, string(Unknown), id, string(Unprocessed))
+		if err == nil {
+			_, err = tx.ExecContext(ctx, `UPDATE entries SET reason = 'the run died before reaching it' WHERE run_id = ? AND outcome = ? AND started_at = 0`, id, string(Unprocessed))
+		}
+		if err == nil {
+			_, err = tx.ExecContext(ctx, `UPDATE runs SET outcome = ? WHERE id = ?`, RunCrashed, id)
+		}
+		if err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *sqliteStore) Prune(ctx context.Context, r Retention) (int, error) {
+	var n int64
+	if r.Keep > 0 {
+		res, err := s.db.ExecContext(ctx, `DELETE FROM runs WHERE id NOT IN (SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT ?)`, r.Keep)
+		if err != nil {
+			return 0, err
+		}
+		k, _ := res.RowsAffected()
+		n += k
+	}
+	if r.MaxAge > 0 {
+		res, err := s.db.ExecContext(ctx, `DELETE FROM runs WHERE started_at < ?`, time.Now().Add(-r.MaxAge).UnixNano())
+		if err != nil {
+			return 0, err
+		}
+		k, _ := res.RowsAffected()
+		n += k
+	}
+	return int(n), nil
+}
+
+// Glob reports whether s matches pattern, where * matches any run of
+// characters and ? any one character; everything else (including the
+// brackets of instance keys) matches itself.
+func Glob(pattern, s string) bool {
+	p, t := []rune(pattern), []rune(s)
+	pi, ti, star, mark := 0, 0, -1, 0
+	for ti < len(t) {
+		switch {
+		case pi < len(p) && (p[pi] == '?' || p[pi] == t[ti]):
+			pi++
+			ti++
+		case pi < len(p) && p[pi] == '*':
+			star, mark = pi, ti
+			pi++
+		case star >= 0:
+			pi = star + 1
+			mark++
+			ti = mark
+		default:
+			return false
+		}
+	}
+	for pi < len(p) && p[pi] == '*' {
+		pi++
+	}
+	return pi == len(p)
+}

@@ -1,0 +1,71 @@
+package runrecord
+
+import (
+	"context"
+	"time"
+)
+
+// Store keeps run records. Write applies a batch in one transaction;
+// the queries read what is committed. The SQLite store (Open) is the
+// embedded one; a shared one (such as the pg backend's database) would
+// implement the same interface.
+type Store interface {
+	// Write stores the batch's runs and entries, replacing those with the
+	// same ID (runs) or run ID and Seq (entries), all or nothing.
+	Write(ctx context.Context, b Batch) error
+	// Runs lists runs, latest first.
+	Runs(ctx context.Context, f RunFilter) ([]Run, error)
+	// Run returns one run, the latest when id is "", or (nil, nil) when
+	// there is none. A unique prefix of an ID finds its run.
+	Run(ctx context.Context, id string) (*Run, error)
+	// Entries lists a run's entries in order, with their changes.
+	Entries(ctx context.Context, runID string, f EntryFilter) ([]Entry, error)
+	// History lists the stored changes of one resource instance (and
+	// attribute path and the paths under it, when attr is not ""), oldest
+	// first, from runs that changed something (not noop runs).
+	History(ctx context.Context, address, attr string) ([]HistoryItem, error)
+	// Recover marks runs of this host left "running" by a process that
+	// is gone as crashed, and their in-flight entries as unknown.
+	Recover(ctx context.Context, host string, alive func(pid int) bool) error
+	// Prune deletes runs beyond the retention, returning how many.
+	Prune(ctx context.Context, r Retention) (int, error)
+	Close() error
+}
+
+// Batch is what Write stores.
+type Batch struct {
+	Runs    []Run
+	Entries []Entry
+}
+
+// RunFilter selects runs; zero fields select everything.
+type RunFilter struct {
+	Limit   int
+	Since   time.Time
+	Command string
+	Outcome string
+}
+
+// EntryFilter selects entries; zero fields select everything.
+type EntryFilter struct {
+	// Outcomes keeps entries with one of these outcomes.
+	Outcomes []Outcome
+	// Type keeps entries of this resource type.
+	Type string
+	// Module keeps entries in this module instance ("module.a").
+	Module string
+	// Address keeps entries whose address matches this glob (* and ?).
+	Address string
+	// Kind keeps entries of this kind (change, drift).
+	Kind string
+}
+
+// Retention bounds how many runs are kept: the newest Keep runs (0: no
+// limit) that are younger than MaxAge (0: no limit).
+type Retention struct {
+	Keep   int
+	MaxAge time.Duration
+}
+
+// DefaultRetention keeps the last 1,000 runs.
+var DefaultRetention = Retention{Keep: 1000}
