@@ -350,9 +350,11 @@ func TestE2EModuleErrors(t *testing.T) {
 			},
 			want: []string{`Error: Invalid combination of "count" and "for_each"`, "on main.tf line 4, in module \"m\""},
 		},
-		"source not a literal": {
-			files: map[string]string{"main.tf": "variable \"d\" {\n  default = \"./child\"\n}\nmodule \"m\" {\n  source = var.d\n}\n"},
-			want:  []string{"Error: Variables not allowed", "on main.tf line 5, in module \"m\""},
+		"source not static": {
+			// A variable is allowed (OpenTofu's early evaluation), but
+			// not a resource attribute.
+			files: map[string]string{"main.tf": "resource \"terraform_data\" \"d\" {}\nmodule \"m\" {\n  source = terraform_data.d.output\n}\n"},
+			want:  []string{"Error: Dynamic value in static context", "on main.tf line 3, in module \"m\""},
 		},
 		"remote source not installed": {
 			files: map[string]string{"main.tf": "module \"m\" {\n  source = \"git::https://example.com/mod.git\"\n}\n"},

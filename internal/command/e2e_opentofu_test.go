@@ -143,3 +143,124 @@ func TestE2ETofuEnabled(t *testing.T) {
 		})
 	}
 }
+
+// TestE2ETofuEarlyEvaluation: a module call's source may use variables and
+// locals known when the configuration is loaded, as in OpenTofu 1.8: the
+// default, variable files, TF_VAR_, -var, and for a saved plan the values
+// it was made with. A remote source so computed is what init installs.
+// What is not static is an error.
+func TestE2ETofuEarlyEvaluation(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"main.tf": `variable "which" {
+  type    = string
+  default = "a"
+}
+
+locals {
+  dir = "./mods/${var.which}"
+}
+
+module "m" {
+  source = local.dir
+}
+
+output "name" {
+  value = module.m.name
+}
+`,
+		"mods/a/main.tf": `output "name" { value = "a" }`,
+		"mods/b/main.tf": `output "name" { value = "b" }`,
+	})
+	r := mustStrata(t, dir, 0, "init", "-no-color")
+	if !strings.Contains(r.stdout, "- m in mods/a") {
+		t.Errorf("init:\n%s", r.stdout)
+	}
+	planned := func(r result) string {
+		for _, l := range strings.Split(r.stdout, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "+ name") {
+				return strings.TrimSpace(l)
+			}
+		}
+		return r.stdout
+	}
+	if got := planned(mustStrata(t, dir, 0, "plan", "-no-color")); got != `+ name = "a"` {
+		t.Errorf("default: %s", got)
+	}
+	if got := planned(mustStrata(t, dir, 0, "plan", "-no-color", "-var", "which=b")); got != `+ name = "b"` {
+		t.Errorf("-var: %s", got)
+	}
+	writeFile(t, filepath.Join(dir, "vars.tfvars"), "which = \"b\"\n")
+	if got := planned(mustStrata(t, dir, 0, "plan", "-no-color", "-var-file=vars.tfvars")); got != `+ name = "b"` {
+		t.Errorf("-var-file: %s", got)
+	}
+	env := runInEnv(t, dir, []string{"TF_VAR_which=b"}, "plan", "-no-color")
+	if got := planned(env); got != `+ name = "b"` {
+		t.Errorf("TF_VAR_: %s", got)
+	}
+	mustStrata(t, dir, 0, "plan", "-no-color", "-var", "which=b", "-out=p.tfplan")
+	mustStrata(t, dir, 0, "apply", "-no-color", "p.tfplan")
+	if got := mustStrata(t, dir, 0, "output", "-raw", "name").stdout; got != "b" {
+		t.Errorf("applied saved plan made with -var: output %q", got)
+	}
+
+	// A git source whose ref is a variable: init installs what it says.
+	bare, _ := moduleRepo(t)
+	gdir := t.TempDir()
+	writeTree(t, gdir, map[string]string{"main.tf": `variable "ref" {
+  default = "v1.0"
+}
+
+locals {
+  repo = "git::file://` + filepath.ToSlash(bare) + `"
+}
+
+module "vpc" {
+  source = "${local.repo}//vpc?ref=${var.ref}"
+}
+
+output "vpc" {
+  value = module.vpc.version
+}
+`})
+	mustStrata(t, gdir, 0, "init", "-no-color")
+	mustStrata(t, gdir, 0, "apply", "-no-color", "-auto-approve")
+	if got := mustStrata(t, gdir, 0, "output", "-raw", "vpc").stdout; got != "one" {
+		t.Errorf("module installed from the computed git source says %q", got)
+	}
+
+	errors := map[string]string{
+		"no value":      "variable \"req\" {\n  type = string\n}\nmodule \"r\" {\n  source = var.req\n}\n",
+		"resource":      "resource \"terraform_data\" \"x\" {}\nmodule \"d\" {\n  source = \"./mods/${terraform_data.x.id}\"\n}\n",
+		"sensitive":     "variable \"s\" {\n  default = \"./mods/a\"\n  sensitive = true\n}\nmodule \"s\" {\n  source = var.s\n}\n",
+		"local cycle":   "locals {\n  a = local.b\n  b = local.a\n}\nmodule \"c\" {\n  source = local.a\n}\n",
+		"file function": "module \"f\" {\n  source = file(\"x\")\n}\n",
+	}
+	wants := map[string]string{
+		"no value":      "Error: Variable value required for early evaluation",
+		"resource":      "Error: Dynamic value in static context",
+		"sensitive":     "Error: Sensitive value not allowed",
+		"local cycle":   "Error: Circular reference",
+		"file function": "Error: Function calls not allowed",
+	}
+	for name, config := range errors {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, map[string]string{"main.tf": config, "mods/a/main.tf": ""})
+			r := strata(t, dir, "validate", "-no-color")
+			if r.code != 1 || !strings.Contains(r.stderr, wants[name]) {
+				t.Errorf("exit %d, want 1 and %q:\n%s", r.code, wants[name], r.stderr)
+			}
+		})
+	}
+}
+
+// runInEnv runs strata in dir with extra environment variables.
+func runInEnv(t *testing.T, dir string, env []string, args ...string) result {
+	t.Helper()
+	for _, kv := range env {
+		name, value, _ := strings.Cut(kv, "=")
+		t.Setenv(name, value)
+	}
+	return strata(t, dir, args...)
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/configs"
 )
@@ -33,7 +34,14 @@ func loadConfig(v diagView) (*configs.Config, *configs.Parser, hcl.Diagnostics) 
 // loadConfigDir is loadConfig for the configuration in dir, which import
 // -config names.
 func loadConfigDir(v diagView, dir string) (*configs.Config, *configs.Parser, hcl.Diagnostics) {
+	return loadConfigDirVars(v, dir, nil)
+}
+
+// loadConfigDirVars is loadConfigDir with the -var and -var-file options
+// of the command, for early evaluation.
+func loadConfigDirVars(v diagView, dir string, vf *varFlags) (*configs.Config, *configs.Parser, hcl.Diagnostics) {
 	p := configs.NewParser()
+	p.SetRootVariables(dir, earlyVariables(vf))
 	cfg, diags := p.LoadConfig(dir)
 	v.SetFiles(p.Files())
 	if cfg != nil && !diags.HasErrors() {
@@ -55,6 +63,7 @@ func loadConfigDir(v diagView, dir string) (*configs.Config, *configs.Parser, hc
 func loadConfigForInit(v diagView) (*configs.Config, hcl.Diagnostics) {
 	p := configs.NewParser()
 	p.SkipCallChecks()
+	p.SetRootVariables(".", earlyVariables(nil))
 	cfg, diags := p.LoadConfig(".")
 	v.SetFiles(p.Files())
 	if cfg != nil && !diags.HasErrors() {
@@ -81,6 +90,7 @@ func dropNoConfigFiles(diags hcl.Diagnostics) hcl.Diagnostics {
 // Terraform does.
 func loadRootModule(v diagView) (*configs.Module, hcl.Diagnostics) {
 	p := configs.NewParser()
+	p.SetRootVariables(".", earlyVariables(nil))
 	mod, diags := p.LoadModule(".")
 	v.SetFiles(p.Files())
 	return mod, diags
@@ -193,4 +203,20 @@ func checkRequiredVersions(cfg *configs.Config) hcl.Diagnostics {
 		diags = append(diags, checkRequiredVersion(c)...)
 	})
 	return diags
+}
+
+// earlyVariables returns the root variable values OpenTofu's early
+// evaluation (module source and version) sees: those of TF_VAR_
+// environment variables, variable files and, with vf, -var and -var-file.
+// Their errors are reported when the variables are collected for the
+// operation itself.
+func earlyVariables(vf *varFlags) func(*configs.Module) map[string]cty.Value {
+	return func(mod *configs.Module) map[string]cty.Value {
+		vals, _ := collectVariables(nil, mod, configs.NewParser(), vf, false)
+		out := make(map[string]cty.Value, len(vals))
+		for name, iv := range vals {
+			out[name] = iv.Value
+		}
+		return out
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/plans"
@@ -50,6 +51,8 @@ func readPlan(d *Deps, v diagView, path string) (*planfile.Contents, *configs.Co
 		}}
 	}
 	p := configs.NewParser()
+	// Early evaluation sees the variable values the plan was made with.
+	p.SetRootVariables(".", func(*configs.Module) map[string]cty.Value { return c.Plan.VariableValues })
 	cfg, diags := p.LoadConfigFromSnapshot(c.Config)
 	v.SetFiles(p.Files())
 	return c, cfg, diags

@@ -260,17 +260,25 @@ module "m" {
 			},
 			want: []diag{errDiag(`Invalid combination of "count" and "for_each"`, "main.tf:5,3-5,11")},
 		},
-		"source from a variable": {
-			// Terraform adds "Unsuitable value type" at the same place.
+		"source from a resource": {
+			// Variables and locals are allowed (OpenTofu's early
+			// evaluation), not what is known only while planning.
 			files: map[string]string{"main.tf": `
-variable "dir" {
-  default = "./child"
+resource "terraform_data" "d" {}
+module "m" {
+  source = terraform_data.d.output
 }
+`},
+			want: []diag{errDiag("Dynamic value in static context", "main.tf:4,12-4,35")},
+		},
+		"source from a variable without a value": {
+			files: map[string]string{"main.tf": `
+variable "dir" {}
 module "m" {
   source = var.dir
 }
 `},
-			want: []diag{errDiag("Variables not allowed", "main.tf:6,12-6,15")},
+			want: []diag{errDiag("Variable value required for early evaluation", "main.tf:4,12-4,19")},
 		},
 		"source from a function": {
 			files: map[string]string{"main.tf": `

@@ -26,6 +26,11 @@ type ModuleCall struct {
 	// Inputs holds the arguments that set the child's input variables.
 	Inputs hcl.Attributes
 
+	// sourceExpr and versionExpr are source and version arguments that
+	// refer to variables or locals, evaluated once the module is loaded
+	// (OpenTofu's early evaluation); nil when they are literal.
+	sourceExpr, versionExpr *hcl.Attribute
+
 	Count   hcl.Expression
 	ForEach hcl.Expression
 	// Enabled is OpenTofu's lifecycle { enabled = ... }: one instance,
@@ -95,9 +100,13 @@ func decodeModuleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 		mc.SourceRange = attr.Expr.Range()
 		v, vdiags := attr.Expr.Value(nil)
 		switch {
+		case vdiags.HasErrors() && len(attr.Expr.Variables()) > 0:
+			// OpenTofu's early evaluation: variables and locals known
+			// before anything is planned. See Module.evalStaticCalls.
+			mc.sourceExpr = attr
 		case vdiags.HasErrors():
-			// hcl names what is not allowed (variables, function calls)
-			// and points at it, as Terraform's message does.
+			// hcl names what is not allowed (function calls) and
+			// points at it, as Terraform's message does.
 			summary, subject := "Variables not allowed", attr.Expr.Range().Ptr()
 			if d := vdiags[0]; d.Subject != nil {
 				summary, subject = d.Summary, d.Subject
@@ -108,27 +117,17 @@ func decodeModuleCall(block *hcl.Block) (*ModuleCall, hcl.Diagnostics) {
 				Detail:   "The module source must be a literal string: it is needed to install the module, before any expression can be evaluated.",
 				Subject:  subject,
 			})
-		case v.Type() != cty.String || v.IsNull() || v.AsString() == "":
-			diags = append(diags, invalidAttr(attr, "Invalid module source address", "The module source must be a non-empty string, such as \"./modules/network\"."))
-		case v.AsString() == "." || v.AsString() == "..":
-			// Terraform reads these as remote addresses it cannot install.
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid module source address",
-				Detail:   fmt.Sprintf("strata failed to determine your intended installation method for remote module package %q.\n\nIf you intended this as a path relative to the current module, use \"./%s\" instead. The \"./\" prefix indicates that the address is a relative filesystem path.", v.AsString(), v.AsString()),
-				Subject:  attr.Expr.Range().Ptr(),
-			})
 		default:
-			mc.Source = v.AsString()
+			diags = append(diags, mc.setSource(attr, v)...)
 		}
 	}
 	if attr, ok := content.Attributes["version"]; ok {
 		mc.VersionRange = attr.Expr.Range()
 		v, vdiags := attr.Expr.Value(nil)
-		if vdiags.HasErrors() || v.Type() != cty.String || v.IsNull() {
-			diags = append(diags, invalidAttr(attr, "Invalid version constraint", "The module version must be a literal string."))
+		if vdiags.HasErrors() && len(attr.Expr.Variables()) > 0 {
+			mc.versionExpr = attr // early evaluation, as for source
 		} else {
-			mc.Version = v.AsString()
+			diags = append(diags, mc.setVersion(attr, v, vdiags.HasErrors())...)
 		}
 	}
 	if attr, ok := content.Attributes["count"]; ok {
@@ -253,4 +252,31 @@ func isEmptyBody(body hcl.Body) bool {
 	}
 	attrs, diags := body.JustAttributes()
 	return len(attrs) == 0 && !diags.HasErrors()
+}
+
+// setSource checks and sets the module source from its value.
+func (mc *ModuleCall) setSource(attr *hcl.Attribute, v cty.Value) hcl.Diagnostics {
+	switch {
+	case !v.IsKnown() || v.Type() != cty.String || v.IsNull() || v.AsString() == "":
+		return hcl.Diagnostics{invalidAttr(attr, "Invalid module source address", "The module source must be a non-empty string, such as \"./modules/network\".")}
+	case v.AsString() == "." || v.AsString() == "..":
+		// Terraform reads these as remote addresses it cannot install.
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid module source address",
+			Detail:   fmt.Sprintf("strata failed to determine your intended installation method for remote module package %q.\n\nIf you intended this as a path relative to the current module, use \"./%s\" instead. The \"./\" prefix indicates that the address is a relative filesystem path.", v.AsString(), v.AsString()),
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	mc.Source = v.AsString()
+	return nil
+}
+
+// setVersion checks and sets the module version constraint from its value.
+func (mc *ModuleCall) setVersion(attr *hcl.Attribute, v cty.Value, failed bool) hcl.Diagnostics {
+	if failed || !v.IsKnown() || v.Type() != cty.String || v.IsNull() {
+		return hcl.Diagnostics{invalidAttr(attr, "Invalid version constraint", "The module version must be a literal string.")}
+	}
+	mc.Version = v.AsString()
+	return nil
 }

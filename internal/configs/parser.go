@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Parser reads configuration files and remembers their sources for
@@ -18,6 +19,10 @@ type Parser struct {
 	// skipCallChecks leaves out the checks of module calls against the
 	// modules they call; see SkipCallChecks.
 	skipCallChecks bool
+	// rootDir and rootVariables give the root module's variable values
+	// for early evaluation; see SetRootVariables.
+	rootDir       string
+	rootVariables func(*Module) map[string]cty.Value
 }
 
 // SkipCallChecks makes LoadConfig leave out the checks of each module call
@@ -167,5 +172,10 @@ func (p *Parser) LoadModuleFromSources(dir string, sources map[string][]byte) (*
 	}
 	diags = append(diags, mod.checkRemoved()...)
 	diags = append(diags, mod.checkImportProviders()...)
+	var given map[string]cty.Value
+	if p.rootVariables != nil && filepath.Clean(dir) == p.rootDir {
+		given = p.rootVariables(mod)
+	}
+	diags = append(diags, mod.evalStaticCalls(given)...)
 	return mod, diags
 }
