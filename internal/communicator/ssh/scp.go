@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // DefaultShebang starts an uploaded script that has none.
@@ -52,7 +53,7 @@ func (c *Communicator) UploadScript(ctx context.Context, dst string, r io.Reader
 	if c.cfg.TargetPlatform == TargetPlatformWindows {
 		return nil
 	}
-	var out bytes.Buffer
+	var out lockedBuffer
 	if err := c.Run(ctx, "chmod 0777 "+dst, &out, &out); err != nil {
 		return fmt.Errorf("Error chmodding script file to 0777 in remote machine %v: %s", err, strings.TrimSpace(out.String()))
 	}
@@ -207,4 +208,23 @@ func scpDirEntries(w io.Writer, ack *bufio.Reader, dir string) error {
 		}
 	}
 	return nil
+}
+
+// lockedBuffer is a bytes.Buffer that a command's stdout and stderr can
+// share: the session copies each in its own goroutine.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
