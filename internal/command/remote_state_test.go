@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -137,5 +138,57 @@ output "values" {
 	}
 	if _, ok := readPGState(t, conn, "producer", "nope"); ok {
 		t.Error("reading a missing workspace created it")
+	}
+}
+
+// TestE2ERemoteStateLocalWorkspace: a named workspace of a local backend
+// with its own path is read from workspace_dir/NAME/terraform.tfstate,
+// whatever path's file name, where the producer wrote it, as Terraform
+// reads it.
+func TestE2ERemoteStateLocalWorkspace(t *testing.T) {
+	producer := t.TempDir()
+	writeFile(t, filepath.Join(producer, "main.tf"), `terraform {
+  backend "local" {
+    path = "custom.tfstate"
+  }
+}
+output "ws" {
+  value = terraform.workspace
+}
+`)
+	mustStrata(t, producer, 0, "init", "-no-color")
+	mustStrata(t, producer, 0, "workspace", "new", "-no-color", "x")
+	mustStrata(t, producer, 0, "apply", "-auto-approve", "-no-color")
+	if _, err := os.Stat(filepath.Join(producer, "terraform.tfstate.d", "x", "terraform.tfstate")); err != nil {
+		t.Fatalf("the producer's state is not where Terraform keeps it: %v", err)
+	}
+	consumer := t.TempDir()
+	writeFile(t, filepath.Join(consumer, "main.tf"), fmt.Sprintf(`data "terraform_remote_state" "x" {
+  backend   = "local"
+  workspace = "x"
+  config = {
+    path          = %q
+    workspace_dir = %q
+  }
+}
+output "read" {
+  value = data.terraform_remote_state.x.outputs.ws
+}
+`, filepath.Join(producer, "custom.tfstate"), filepath.Join(producer, "terraform.tfstate.d")))
+	mustStrata(t, consumer, 0, "apply", "-auto-approve", "-no-color")
+	if r := mustStrata(t, consumer, 0, "output", "-raw", "read"); r.stdout != "x" {
+		t.Errorf("read = %q, want x", r.stdout)
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		tfDir := t.TempDir()
+		writeFile(t, filepath.Join(tfDir, "main.tf"), string(readFile(t, filepath.Join(consumer, "main.tf"))))
+		for _, args := range [][]string{{"init"}, {"apply", "-auto-approve"}} {
+			if r := runIn(t, tfDir, "", tf, append(args, "-no-color", "-input=false")...); r.code != 0 {
+				t.Fatalf("terraform %s: %s%s", args[0], r.stdout, r.stderr)
+			}
+		}
+		if r := runIn(t, tfDir, "", tf, "output", "-raw", "read"); r.stdout != "x" {
+			t.Errorf("terraform reads %q, want x", r.stdout)
+		}
 	}
 }
