@@ -264,3 +264,67 @@ func runInEnv(t *testing.T, dir string, env []string, args ...string) result {
 	}
 	return strata(t, dir, args...)
 }
+
+// TestE2ETofuEarlyEvaluationBackend: a backend block's arguments may use
+// static variables and locals too; a different value is a changed backend
+// configuration, which needs init again.
+func TestE2ETofuEarlyEvaluationBackend(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"main.tf": `variable "env" {
+  default = "dev"
+}
+
+locals {
+  state = "states/${var.env}.tfstate"
+}
+
+terraform {
+  backend "local" {
+    path = local.state
+  }
+}
+
+resource "terraform_data" "a" {}
+`, "states/.keep": ""})
+	mustStrata(t, dir, 0, "init", "-no-color")
+	mustStrata(t, dir, 0, "apply", "-no-color", "-auto-approve")
+	if _, err := os.Stat(filepath.Join(dir, "states", "dev.tfstate")); err != nil {
+		t.Fatalf("state not where the evaluated path says: %v", err)
+	}
+	t.Setenv("TF_VAR_env", "prod")
+	r := mustStrata(t, dir, 1, "plan", "-no-color")
+	if !strings.Contains(flat(r.stderr), "Backend configuration block has changed") {
+		t.Errorf("plan with another value:\n%s", r.stderr)
+	}
+	mustStrata(t, dir, 0, "init", "-no-color", "-reconfigure")
+	r = mustStrata(t, dir, 0, "plan", "-no-color")
+	if !strings.Contains(r.stdout, "Plan: 1 to add") {
+		t.Errorf("plan with the prod state (empty):\n%s", r.stdout)
+	}
+
+	bad := t.TempDir()
+	writeFile(t, filepath.Join(bad, "main.tf"), "resource \"terraform_data\" \"a\" {}\nterraform {\n  backend \"local\" {\n    path = terraform_data.a.id\n  }\n}\n")
+	r = strata(t, bad, "init", "-no-color")
+	if r.code != 1 || !strings.Contains(r.stderr, "Error: Dynamic value in static context") {
+		t.Errorf("backend from a resource: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// TestE2ETofuProviderForEachRefused: OpenTofu's for_each in provider blocks
+// is not supported; it is refused as Terraform refuses it.
+func TestE2ETofuProviderForEachRefused(t *testing.T) {
+	tf := terraformBin(t)
+	config := "provider \"terraform\" {\n  alias    = \"x\"\n  for_each = toset([\"a\"])\n}\nresource \"terraform_data\" \"a\" {}\n"
+	var outs []result
+	for _, bin := range []string{tf, strataBin} {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), config)
+		outs = append(outs, runIn(t, dir, "", bin, "validate", "-no-color"))
+	}
+	if outs[1].code != 1 || outs[0].code != 1 {
+		t.Errorf("exit codes: strata %d, terraform %d", outs[1].code, outs[0].code)
+	}
+	if g, w := normalize(outs[1].stderr), normalize(productless(outs[0].stderr)); g != w {
+		t.Errorf("error differs from Terraform's:\n--- terraform\n%s\n--- strata\n%s", w, g)
+	}
+}

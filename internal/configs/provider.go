@@ -31,7 +31,7 @@ func (p *Provider) moduleKey() string {
 }
 
 var providerSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"}},
+	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"}, {Name: "for_each"}},
 }
 
 func decodeProvider(block *hcl.Block) (*Provider, hcl.Diagnostics) {
@@ -40,6 +40,16 @@ func decodeProvider(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 	content, remain, cdiags := block.Body.PartialContent(providerSchema)
 	diags = append(diags, cdiags...)
 	p.Config = remain
+	if attr, ok := content.Attributes["for_each"]; ok {
+		// OpenTofu 1.9's provider for_each is not supported: refused as
+		// Terraform refuses it.
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Reserved argument name in provider block",
+			Detail:   `The provider argument name "for_each" is reserved for use by strata in a future version.`,
+			Subject:  attr.NameRange.Ptr(),
+		})
+	}
 	if attr, ok := content.Attributes["alias"]; ok {
 		// A string, as in Terraform. (hcl.RelTraversalForExpr was tried
 		// first here, but its result has no root, so RootName panicked for

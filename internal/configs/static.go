@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
@@ -53,6 +54,7 @@ type staticScope struct {
 // module calls that refer to variables or locals. given are the root
 // module's variable values, nil for other modules.
 func (m *Module) evalStaticCalls(given map[string]cty.Value) hcl.Diagnostics {
+	diags := m.evalStaticBackend(given)
 	var names []string
 	for name, mc := range m.ModuleCalls {
 		if mc.sourceExpr != nil || mc.versionExpr != nil {
@@ -60,11 +62,10 @@ func (m *Module) evalStaticCalls(given map[string]cty.Value) hcl.Diagnostics {
 		}
 	}
 	if len(names) == 0 {
-		return nil
+		return diags
 	}
 	sort.Strings(names)
 	s := &staticScope{mod: m, given: given, locals: map[string]cty.Value{}, evaluating: map[string]bool{}}
-	var diags hcl.Diagnostics
 	for _, name := range names {
 		mc := m.ModuleCalls[name]
 		if attr := mc.sourceExpr; attr != nil {
@@ -234,4 +235,51 @@ func traversalString(trav hcl.Traversal) string {
 		}
 	}
 	return out
+}
+
+// evalStaticBackend evaluates the arguments of the backend block that
+// refer to variables or locals (OpenTofu's early evaluation, as for module
+// sources), and replaces the block's body by one of literal values, which
+// the backend decodes as it decodes any other.
+func (m *Module) evalStaticBackend(given map[string]cty.Value) hcl.Diagnostics {
+	if m.Backend == nil {
+		return nil
+	}
+	attrs, adiags := m.Backend.Config.JustAttributes()
+	if adiags.HasErrors() {
+		return nil // reported when the backend decodes its block
+	}
+	dynamic := false
+	for _, a := range attrs {
+		if len(a.Expr.Variables()) > 0 {
+			dynamic = true
+		}
+	}
+	if !dynamic {
+		return nil
+	}
+	s := &staticScope{mod: m, given: given, locals: map[string]cty.Value{}, evaluating: map[string]bool{}}
+	var diags hcl.Diagnostics
+	body := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}, SrcRange: m.Backend.DeclRange, EndRange: m.Backend.DeclRange}
+	for name, a := range attrs {
+		var expr hclsyntax.Expression
+		if len(a.Expr.Variables()) == 0 {
+			if se, ok := a.Expr.(hclsyntax.Expression); ok {
+				expr = se
+			}
+		}
+		if expr == nil {
+			v, d := s.eval(a.Expr, fmt.Sprintf("The backend argument %q", name))
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				continue
+			}
+			expr = &hclsyntax.LiteralValueExpr{Val: v, SrcRange: a.Expr.Range()}
+		}
+		body.Attributes[name] = &hclsyntax.Attribute{Name: name, Expr: expr, SrcRange: a.Range, NameRange: a.NameRange}
+	}
+	if !diags.HasErrors() {
+		m.Backend.Config = body
+	}
+	return diags
 }
