@@ -261,3 +261,58 @@ data "terraform_remote_state" "x" {
 		})
 	}
 }
+
+// TestE2EProviderSelections: before planning, the providers the lock
+// file selects must be installed and the configuration's providers must
+// have selections its constraints allow, as Terraform checks (found on
+// hashicorp/terraform-cidr-subnets, whose test needs the retired
+// hashicorp/testing provider); validate says a provider is missing in
+// Terraform's words.
+func TestE2EProviderSelections(t *testing.T) {
+	main := `terraform {
+  required_providers {
+    null = {
+      source  = "hashicorp/null"
+      version = ">= 3.1, != 3.2.0"
+    }
+    random = {
+      source = "hashicorp/random"
+    }
+  }
+}
+resource "terraform_data" "a" {}
+`
+	lock := `provider "registry.terraform.io/hashicorp/null" {
+  version     = "3.0.0"
+  constraints = ">= 3.0.0"
+}
+`
+	tf, _ := exec.LookPath("terraform")
+	for _, tc := range []struct {
+		name, lock string
+		args       []string
+		want       string
+	}{
+		{"not installed", lock, []string{"plan", "-no-color"}, "Error: Required plugins are not installed"},
+		{"not installed, validate", lock, []string{"validate", "-no-color"}, "Error: registry.terraform.io/hashicorp/null: there is no package for registry.terraform.io/hashicorp/null 3.0.0 cached in .terraform/providers"},
+		{"no selections", "", []string{"plan", "-no-color"}, "provider registry.terraform.io/hashicorp/random: required by this configuration but no version is selected"},
+		{"missing, validate", "", []string{"validate", "-json"}, `"summary": "Missing required provider"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, bin := range []string{strataBin, tf} {
+				if bin == "" {
+					continue
+				}
+				files := map[string]string{"main.tf": main}
+				if tc.lock != "" {
+					files[".terraform.lock.hcl"] = tc.lock
+				}
+				dir := writeFiles(t, files)
+				r := runIn(t, dir, "", bin, tc.args...)
+				if r.code != 1 || !strings.Contains(r.stdout+r.stderr, tc.want) {
+					t.Errorf("%s %s: exit %d, want 1 and %q\n%s%s", bin, tc.args[0], r.code, tc.want, r.stdout, r.stderr)
+				}
+			}
+		})
+	}
+}

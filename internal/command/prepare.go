@@ -44,6 +44,13 @@ func prepareOperationIn(ctx context.Context, d *Deps, v views.Operation, configD
 		diags = dropNoConfigFiles(diags)
 	}
 	diags = append(devOverrideWarnings(d), diags...)
+	if !diags.HasErrors() {
+		if missing := uninstalledDiags(uninstalledProviders(d)); missing != nil {
+			diags = append(diags, missing...)
+		} else {
+			diags = append(diags, checkDependencyLocks(d, cfg)...)
+		}
+	}
 	if hasErrors(v, diags) {
 		return nil, errReported
 	}

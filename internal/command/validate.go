@@ -51,6 +51,16 @@ func runValidate(ctx context.Context, d *Deps, opts *validateOptions) error {
 	v := d.newView(opts.view)
 	cfg, parser, diags := loadConfig(v)
 	if !diags.HasErrors() {
+		// As Terraform's, a provider the lock file selects and that is
+		// not installed stops validate, each reported on its own.
+		for _, problem := range uninstalledProviders(d) {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: problem})
+		}
+	}
+	if !diags.HasErrors() {
+		diags = append(diags, missingProviders(d, cfg)...)
+	}
+	if !diags.HasErrors() {
 		diags = append(diags, newEngine(d, cfg, hooks.Nil{}, 0).Validate(ctx)...)
 	}
 	if !opts.noTests && cfg != nil {

@@ -153,7 +153,7 @@ func (ps *providerSet) get(ctx context.Context, addr addrs.AbsProviderConfig) (p
 		f, ok = ps.factories[addr.Provider]
 	}
 	if !ok {
-		return nil, fmt.Errorf("provider %s is not available; run \"strata init\" to install the providers this configuration uses", addr.Provider.ForDisplay())
+		return nil, missingProvider{addr.Provider}
 	}
 	p, err := f()
 	if err != nil {
@@ -235,4 +235,21 @@ func (e *Engine) workspace() string {
 func (e *Engine) cwd() string {
 	wd, _ := os.Getwd()
 	return wd
+}
+
+// missingProvider is the error for a provider that is not installed.
+type missingProvider struct{ provider addrs.Provider }
+
+func (m missingProvider) Error() string {
+	return fmt.Sprintf("provider %s is not available; run \"strata init\" to install the providers this configuration uses", m.provider.ForDisplay())
+}
+
+// missingProviderDiag reports a provider that is not installed as
+// Terraform's validation does.
+func missingProviderDiag(m missingProvider) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Missing required provider",
+		Detail:   fmt.Sprintf("This configuration requires provider %s, but that provider isn't available. You may be able to install it automatically by running:\n  strata init", m.provider),
+	}
 }

@@ -48,6 +48,9 @@ func (e *Engine) Validate(ctx context.Context) hcl.Diagnostics {
 			return d
 		case *providerNode:
 			schema, err := w.ps.schema(ctx, n.addr)
+			if m, ok := err.(missingProvider); ok {
+				return hcl.Diagnostics{missingProviderDiag(m)}
+			}
 			if err != nil {
 				return errorDiags("Failed to load provider schema", err, rangePtr(n.cfg))
 			}
