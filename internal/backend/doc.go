@@ -19,8 +19,12 @@
 // schema) and `New(*backendbase.Settings) (*Backend, hcl.Diagnostics)`
 // whose *Backend implements Backend (and StateReader, to be readable by
 // terraform_remote_state), plus one line in the registry in registry.go.
-// A remote backend's state manager implements statemgr.Manager and embeds
-// statemgr.RemoteJournal for the journal of an apply. Nothing outside
+// A remote backend's state manager, in its package too, implements
+// statemgr.Manager with what every manager shares: statemgr.FreshState
+// when nothing is stored, statemgr.EncodeSnapshot for the bytes to store
+// (serial and lineage rules), statemgr.LockInfo and LockError for its
+// lock, and an embedded statemgr.RemoteJournal for the journal of an
+// apply. Nothing outside
 // this package compares backend type names.
 //
 // It imports statemgr, states, statefile and its implementations; the

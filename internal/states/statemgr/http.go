@@ -404,12 +404,12 @@ func (m *HTTP) readSnapshot(ctx context.Context) (*states.State, error) {
 	switch code {
 	case http.StatusOK:
 	case http.StatusNoContent, http.StatusNotFound:
-		return freshState(), nil
+		return FreshState(), nil
 	default:
 		return nil, statusError("reading the state from "+m.String(), code, data)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return freshState(), nil
+		return FreshState(), nil
 	}
 	if want := hdr.Get("Content-MD5"); want != "" {
 		sum := md5.Sum(data)
@@ -419,7 +419,7 @@ func (m *HTTP) readSnapshot(ctx context.Context) (*states.State, error) {
 	}
 	s, err := statefile.Read(data)
 	if errors.Is(err, statefile.ErrEmpty) {
-		return freshState(), nil
+		return FreshState(), nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("failed to load state from %s: %w", m, err)
@@ -431,7 +431,7 @@ func (m *HTTP) readSnapshot(ctx context.Context) (*states.State, error) {
 // Write implements Manager: the whole snapshot is sent with update_method,
 // with ?ID=<lock ID> while the lock is held.
 func (m *HTTP) Write(s *states.State) error {
-	data, err := encodeSnapshot(s, m.Version, m.read, m.serial, m.read != nil)
+	data, err := EncodeSnapshot(s, m.Version, m.read, m.serial, m.read != nil)
 	if err != nil || data == nil {
 		return err
 	}

@@ -135,7 +135,7 @@ func (m *Inmem) Read() (*states.State, []Pending, error) {
 	data := m.ws().data
 	m.store.mu.Unlock()
 	if data == nil {
-		return freshState(), nil, nil
+		return FreshState(), nil, nil
 	}
 	s, err := statefile.Read(data)
 	if err != nil {
@@ -149,7 +149,7 @@ func (m *Inmem) Write(s *states.State) error {
 	m.store.mu.Lock()
 	defer m.store.mu.Unlock()
 	w := m.ws()
-	data, err := encodeSnapshot(s, m.Version, w.data, w.serial, w.data != nil)
+	data, err := EncodeSnapshot(s, m.Version, w.data, w.serial, w.data != nil)
 	if err != nil || data == nil {
 		return err
 	}

@@ -117,14 +117,14 @@ func (m *Local) Read() (*states.State, []Pending, error) {
 func (m *Local) readSnapshot() (*states.State, error) {
 	src, err := os.ReadFile(m.Path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return freshState(), nil
+		return FreshState(), nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading state file %s: %w", m.Path, err)
 	}
 	s, err := statefile.Read(src)
 	if errors.Is(err, statefile.ErrEmpty) && m.AllowEmpty {
-		return freshState(), nil
+		return FreshState(), nil
 	}
 	if errors.Is(err, statefile.ErrEmpty) {
 		// Unlike Terraform, which reads such a file as "no state" and
@@ -144,7 +144,7 @@ func (m *Local) readSnapshot() (*states.State, error) {
 // Write saves s as the new snapshot, unless it is identical to the
 // snapshot on disk. The serial is increased on every real write.
 func (m *Local) Write(s *states.State) error {
-	data, err := encodeSnapshot(s, m.Version, m.read, m.serial, m.read != nil || fileExists(m.OutPath))
+	data, err := EncodeSnapshot(s, m.Version, m.read, m.serial, m.read != nil || fileExists(m.OutPath))
 	if err != nil || data == nil {
 		return err
 	}

@@ -519,17 +519,17 @@ func (m *PG) readSnapshot(ctx context.Context, c *pgx.Conn) (*states.State, erro
 	err := c.QueryRow(ctx, "SELECT data FROM "+m.table()+" WHERE name = $1", m.Workspace).Scan(&data)
 	m.read, m.row, m.serial = nil, err == nil, 0
 	if errors.Is(err, pgx.ErrNoRows) {
-		return freshState(), nil
+		return FreshState(), nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the state from %s: %w", m, err)
 	}
 	if data == nil || *data == "" {
-		return freshState(), nil
+		return FreshState(), nil
 	}
 	s, err := statefile.Read([]byte(*data))
 	if errors.Is(err, statefile.ErrEmpty) {
-		return freshState(), nil
+		return FreshState(), nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("failed to load state from %s: %w", m, err)
@@ -541,7 +541,7 @@ func (m *PG) readSnapshot(ctx context.Context, c *pgx.Conn) (*states.State, erro
 // createWorkspace adds the workspace's row with an empty state, unless
 // someone else just did.
 func (m *PG) createWorkspace(ctx context.Context, c *pgx.Conn) error {
-	s := freshState()
+	s := FreshState()
 	s.TerraformVersion = m.Version
 	s.Serial = 1
 	data, err := statefile.Write(s)
@@ -559,7 +559,7 @@ func (m *PG) createWorkspace(ctx context.Context, c *pgx.Conn) error {
 // manager last read or wrote: a state changed meanwhile by someone who
 // did not respect the lock is reported, not overwritten.
 func (m *PG) Write(s *states.State) error {
-	data, err := encodeSnapshot(s, m.Version, m.read, m.serial, m.read != nil)
+	data, err := EncodeSnapshot(s, m.Version, m.read, m.serial, m.read != nil)
 	if err != nil || data == nil {
 		return err
 	}

@@ -10,23 +10,23 @@ import (
 	"github.com/strata-dev/strata/internal/states/statefile"
 )
 
-// freshState is the state of a workspace with nothing stored yet: empty,
-// with a new lineage.
-func freshState() *states.State {
+// FreshState is the state of a workspace with nothing stored yet: empty,
+// with a new lineage. A manager's Read returns it when nothing is stored.
+func FreshState() *states.State {
 	s := states.New()
 	s.Lineage, _ = uuid.GenerateUUID()
 	return s
 }
 
-// encodeSnapshot prepares s to replace the snapshot a manager last read or
-// wrote (prev, with serial) and returns the bytes to store, or nil when
-// nothing needs storing: s is identical to prev, or there was no state
+// EncodeSnapshot is how every manager's Write encodes: it prepares s to
+// replace the snapshot the manager last read or wrote (prev, with serial)
+// and returns the bytes to store, or nil when nothing needs storing: s is identical to prev, or there was no state
 // before (stored is false) and there is none now. Only a real change
 // increases the serial, as in Terraform: prev laid out otherwise (edited
 // by hand, written by another tool or in an older format) or recording
 // another terraform_version, but with the same content, is rewritten with
 // its serial. s is updated with the serial and version stored.
-func encodeSnapshot(s *states.State, version string, prev []byte, serial uint64, stored bool) ([]byte, error) {
+func EncodeSnapshot(s *states.State, version string, prev []byte, serial uint64, stored bool) ([]byte, error) {
 	if s.Lineage == "" {
 		s.Lineage, _ = uuid.GenerateUUID()
 	}

@@ -80,7 +80,7 @@ func TestEncodeSnapshot(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			data, err := encodeSnapshot(tc.s, "1.0.0", tc.prev, tc.serial, tc.stored)
+			data, err := EncodeSnapshot(tc.s, "1.0.0", tc.prev, tc.serial, tc.stored)
 			if err != nil {
 				t.Fatal(err)
 			}
