@@ -19,7 +19,8 @@ func errorsFrom(out string) string {
 }
 
 // TestE2EModuleRegistryErrorsMatchTerraform: init's diagnostics for a
-// registry module that cannot be installed are Terraform's.
+// registry module (or a git repository or archive) that cannot be
+// installed are Terraform's.
 func TestE2EModuleRegistryErrorsMatchTerraform(t *testing.T) {
 	s, _, env := moduleSourcesFixture(t)
 	locked, _, lockedEnv := moduleSourcesFixture(t)
@@ -31,15 +32,17 @@ func TestE2EModuleRegistryErrorsMatchTerraform(t *testing.T) {
 		env             []string
 		want            string
 	}{
-		"no match":           {"acme/thing/null", "~> 7.0", env, "Unresolvable module version constraint"},
-		"not found":          {s.Host + "/acme/nope/null", "", env, "Module not found"},
-		"bad constraint":     {"acme/thing/null", "nope", env, "Invalid version constraint"},
-		"needs a token":      {locked.Host + "/acme/thing/null", "", lockedEnv, "Error accessing remote module registry"},
-		"no module registry": {providersOnly.Host + "/acme/thing/null", "", append(env, "SSL_CERT_FILE="+providersOnly.CertFile), "Error accessing remote module registry"},
-		"version on a path":  {"example.com/x.zip", "1.0.0", env, "Invalid registry module source address"},
-		"bad namespace":      {"ac.me/thing/null", "1.0.0", env, "Invalid registry module source address"},
-		"download 404":       {s.Host + "/acme/gitthing/null", "0.2.0", env, "Failed to download module"},
-		"version on git":     {"git::https://example.com/x.git", "1.0.0", env, "Invalid registry module source address"},
+		"no match":               {"acme/thing/null", "~> 7.0", env, "Unresolvable module version constraint"},
+		"not found":              {s.Host + "/acme/nope/null", "", env, "Module not found"},
+		"bad constraint":         {"acme/thing/null", "nope", env, "Invalid version constraint"},
+		"needs a token":          {locked.Host + "/acme/thing/null", "", lockedEnv, "Error accessing remote module registry"},
+		"no module registry":     {providersOnly.Host + "/acme/thing/null", "", append(env, "SSL_CERT_FILE="+providersOnly.CertFile), "Error accessing remote module registry"},
+		"version on a path":      {"example.com/x.zip", "1.0.0", env, "Invalid registry module source address"},
+		"git repository missing": {"git::" + s.PlainURL + "/git/nope.git?ref=v1", "", env, "Failed to download module"},
+		"archive missing":        {s.PlainURL + "/nope.zip", "", env, "Failed to download module"},
+		"bad namespace":          {"ac.me/thing/null", "1.0.0", env, "Invalid registry module source address"},
+		"download 404":           {s.Host + "/acme/gitthing/null", "0.2.0", env, "Failed to download module"},
+		"version on git":         {"git::https://example.com/x.git", "1.0.0", env, "Invalid registry module source address"},
 	}
 	s.AddModule("acme/gitthing/null", "0.2.0", "/nowhere.tar.gz")
 	for name, tc := range tests {

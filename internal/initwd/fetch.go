@@ -47,7 +47,10 @@ func (f *fetcher) fetchPackage(src addrs.ModuleSourceRemote, dst string, hops in
 			return "", err
 		}
 		f.git.ctx = f.ctx
-		return "", f.git.clone(gs, dst)
+		if err := f.git.clone(gs, dst); err != nil {
+			return "", fmt.Errorf("error downloading '%s': %w", src.URL(), err)
+		}
+		return "", nil
 	case "http", "https":
 		return f.fetchHTTP(src.URL(), dst, hops)
 	case "file":

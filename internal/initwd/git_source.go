@@ -134,7 +134,8 @@ func (g *gitRunner) run(dir string, args ...string) error {
 	if err := cmd.Run(); err != nil {
 		msg := strings.TrimSpace(out.String())
 		if ee, ok := err.(*exec.ExitError); ok && msg != "" {
-			return fmt.Errorf("git %s exited with %d: %s", args[0], ee.ExitCode(), msg)
+			// Terraform's (go-getter's) words.
+			return fmt.Errorf("%s exited with %d: %s", g.git, ee.ExitCode(), msg)
 		}
 		return fmt.Errorf("git %s: %w", args[0], err)
 	}

@@ -274,7 +274,7 @@ func (i *moduleInstaller) installModule(call *configs.ModuleCall, p addrs.Module
 		i.logf("Downloading %s for %s...", src.ForDisplay(), key)
 		sub, err := i.download(src, pkgDir)
 		if err != nil {
-			return moduleOrigin{}, "", hcl.Diagnostics{downloadFailed(call, src.ForDisplay(), err)}
+			return moduleOrigin{}, "", hcl.Diagnostics{downloadFailed(call, src.ForDisplay(), err, false)}
 		}
 		return i.installed(call, key, src.String(), "", moduleOrigin{dir: joinPkgDir(pkgDir, sub), pkgDir: pkgDir, pkgAddr: src.ForDisplay()})
 
@@ -353,7 +353,7 @@ func (i *moduleInstaller) installRegistryModule(call *configs.ModuleCall, key st
 	}
 	sub, err := i.download(loc, pkgDir)
 	if err != nil {
-		return moduleOrigin{}, "", hcl.Diagnostics{downloadFailed(call, loc.String(), err)}
+		return moduleOrigin{}, "", hcl.Diagnostics{downloadFailed(call, loc.String(), err, true)}
 	}
 	dir := joinPkgDir(pkgDir, joinSubdir(sub, src.Subdir))
 	return i.installed(call, key, src.String(), v.String(), moduleOrigin{dir: dir, pkgDir: pkgDir, pkgAddr: src.PackageAddr()})
@@ -387,7 +387,9 @@ func (i *moduleInstaller) download(src addrs.ModuleSourceRemote, pkgDir string) 
 	staged := filepath.Join(tmp, "pkg")
 	sub, err := f.fetch(src, staged)
 	if err != nil {
-		return "", err
+		// Name the package's own directory, as git's "Cloning into" does
+		// in Terraform's messages, not the staging one.
+		return "", errors.New(strings.ReplaceAll(err.Error(), staged, pkgDir))
 	}
 	if err := os.RemoveAll(pkgDir); err != nil {
 		return "", err
@@ -417,13 +419,19 @@ func joinPkgDir(pkgDir, sub string) string {
 	return filepath.Join(pkgDir, filepath.FromSlash(sub))
 }
 
-func downloadFailed(call *configs.ModuleCall, from string, err error) *hcl.Diagnostic {
+// downloadFailed reports a package that could not be downloaded. As in
+// Terraform, the error ends the detail as it is for a module's own
+// source, and with a full stop for a registry module's package.
+func downloadFailed(call *configs.ModuleCall, from string, err error, fullStop bool) *hcl.Diagnostic {
+	msg := strings.TrimSpace(err.Error())
+	if fullStop {
+		msg = strings.TrimSuffix(msg, ".") + "."
+	}
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Failed to download module",
-		Detail: fmt.Sprintf("Could not download module %q (%s:%d) source code from %q: %s.",
-			call.Name, call.DeclRange.Filename, call.DeclRange.Start.Line, from, strings.TrimSuffix(err.Error(), ".")),
-		Subject: call.DeclRange.Ptr(),
+		Detail:   fmt.Sprintf("Could not download module %q (%s:%d) source code from %q: %s", call.Name, call.DeclRange.Filename, call.DeclRange.Start.Line, from, msg),
+		Subject:  call.DeclRange.Ptr(),
 	}
 }
 

@@ -261,7 +261,7 @@ func TestInstallModulesLocal(t *testing.T) {
 			wantOut:     "Initializing modules...\n- net in net\nDownloading git::http://127.0.0.1:1/vpc.git?ref=v1 for net.vpc...\n",
 			wantRecords: []configs.ModuleRecord{rootRecord(), {Key: "net", Source: "./net", Dir: "net"}},
 			wantDiags:   []string{"Failed to download module"},
-			wantDetail:  `Could not download module "vpc" (net/main.tf:1) source code from "git::http://127.0.0.1:1/vpc.git?ref=v1": git clone exited with 128`,
+			wantDetail:  `Could not download module "vpc" (net/main.tf:1) source code from "git::http://127.0.0.1:1/vpc.git?ref=v1": error downloading 'http://127.0.0.1:1/vpc.git?ref=v1': `,
 			wantSubject: `module "vpc"`,
 		},
 		"unparsable source": {
@@ -493,13 +493,13 @@ func TestInstallModulesGit(t *testing.T) {
 			source:     url + "?ref=nope",
 			wantOut:    "Initializing modules...\nDownloading " + url + "?ref=nope for g...\n",
 			wantDiags:  []string{"Failed to download module"},
-			wantDetail: `Could not download module "g" (main.tf:1) source code from "` + url + `?ref=nope": git checkout exited with`,
+			wantDetail: `Could not download module "g" (main.tf:1) source code from "` + url + `?ref=nope": error downloading '`,
 		},
 		"no repository": {
 			source:     "git::file:///nonexistent/repo.git",
 			wantOut:    "Initializing modules...\nDownloading git::file:///nonexistent/repo.git for g...\n",
 			wantDiags:  []string{"Failed to download module"},
-			wantDetail: `Could not download module "g" (main.tf:1) source code from "git::file:///nonexistent/repo.git": git clone exited with 128`,
+			wantDetail: `Could not download module "g" (main.tf:1) source code from "git::file:///nonexistent/repo.git": error downloading 'file:///nonexistent/repo.git': `,
 		},
 		"missing subdirectory": {
 			source:     url + "//nothere?ref=v1.0",

@@ -17,6 +17,7 @@ import (
 	"encoding/pem"
 	"fmt"
 	"html"
+	"io"
 	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
@@ -92,6 +93,8 @@ func New(t T) *Server {
 			Path: filepath.Join(strings.TrimSpace(string(execPath)), "git-http-backend"),
 			Root: "/git/",
 			Env:  []string{"GIT_PROJECT_ROOT=" + s.GitRoot, "GIT_HTTP_EXPORT_ALL=1"},
+			// A missing repository is logged there; the client gets a 404.
+			Stderr: io.Discard,
 		}
 	}
 	s.TLS = httptest.NewTLSServer(http.HandlerFunc(s.serve))
