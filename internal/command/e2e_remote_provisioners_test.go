@@ -80,7 +80,9 @@ resource "terraform_data" "files" {
       "find . -type f | sort",
       "echo",
       "cat content.txt",
-      "printf 'no newline'",
+      # Terraform may print a last line without newline after the
+      # creation is complete: strata prints it before.
+      "printf 'last line\\n'",
     ]
   }
   provisioner "remote-exec" {
@@ -304,7 +306,7 @@ func TestE2ERemoteProvisioners(t *testing.T) {
 	files = strings.Split(strings.Join(files, "\n"), "\n")
 	p := "terraform_data.files (remote-exec): "
 	files = append(files, p+"./a.txt", p+"./content.txt", p+"./copy/a.txt", p+"./copy/copy", p+"./copy/sub/b.txt", p+"./sub/b.txt",
-		p+"hello "+dest, p+"no newline", "terraform_data.files: Creation complete after Ns [id=<uuid>]")
+		p+"hello "+dest, p+"last line", "terraform_data.files: Creation complete after Ns [id=<uuid>]")
 	if diff := cmp.Diff(files, got.outputs[0]["terraform_data.files"]); diff != "" {
 		t.Errorf("wrong output for terraform_data.files (-want +got)\n%s", diff)
 	}
@@ -330,7 +332,7 @@ func TestE2ERemoteProvisioners(t *testing.T) {
 	}
 	stderr := flat(got.stderr[0])
 	for _, want := range []string{
-		`Error: remote-exec provisioner error with terraform_data.fail, on main.tf line 89, in resource "terraform_data" "fail":`,
+		`Error: remote-exec provisioner error with terraform_data.fail, on main.tf line ` + strconv.Itoa(lineOf(remoteProvisionerConfig, `inline = ["echo failing", "exit 3"]`)-1) + `, in resource "terraform_data" "fail":`,
 		`error executing "/tmp/terraform_RAND.sh": Process exited with status 3`,
 	} {
 		if !strings.Contains(stderr, want) {
@@ -503,4 +505,103 @@ func freeLoopbackPort(t *testing.T) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
+}
+
+// TestE2ERemoteProvisionerValidateMatchTerraform: validate finds the same
+// errors in remote provisioner and connection blocks as Terraform, by
+// summary and detail (strata's also point at the provisioner block).
+func TestE2ERemoteProvisionerValidateMatchTerraform(t *testing.T) {
+	tf := terraformBin(t)
+	config := `
+resource "terraform_data" "a" {
+  connection {
+    port = 22
+  }
+  provisioner "remote-exec" {}
+}
+resource "terraform_data" "b" {
+  connection {
+    host  = "x"
+    bogus = 1
+  }
+  provisioner "remote-exec" {
+    inline = ["a"]
+    script = "x.sh"
+  }
+  # Not validated: validation stops at the first provisioner with errors.
+  provisioner "file" {
+    destination = "/tmp/x"
+  }
+}
+resource "terraform_data" "d" {
+  connection {
+    host = "x"
+  }
+  provisioner "file" {
+    content     = "a"
+    source      = "x"
+    destination = "/tmp/x"
+  }
+}
+resource "terraform_data" "e" {
+  provisioner "file" {
+    destination = "/tmp/x"
+  }
+}
+resource "terraform_data" "f" {
+  provisioner "file" {
+    content = "a"
+  }
+}
+resource "terraform_data" "c" {
+  connection {
+    type       = "winrm"
+    host       = self.id
+    https      = true
+    proxy_host = "p"
+  }
+  provisioner "remote-exec" {
+    inline = ["a"]
+  }
+}
+`
+	errorsOf := func(bin string) []string {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), config)
+		if bin == tf {
+			runIn(t, dir, "", tf, "init", "-no-color", "-input=false")
+		}
+		res := runIn(t, dir, "", bin, "validate", "-no-color")
+		if res.code != 1 {
+			t.Fatalf("%s validate: exit %d\n%s%s", bin, res.code, res.stdout, res.stderr)
+		}
+		// Each diagnostic: its summary and its detail, without the
+		// source location.
+		var out []string
+		for _, block := range strings.Split(res.stderr, "\nError: ")[1:] {
+			var kept []string
+			for _, l := range strings.Split(block, "\n") {
+				if strings.HasPrefix(l, "  on ") || regexp.MustCompile(`^ *[0-9]+: `).MatchString(l) || strings.TrimSpace(l) == "" {
+					continue
+				}
+				kept = append(kept, l)
+			}
+			out = append(out, flat(strings.Join(kept, " ")))
+		}
+		sort.Strings(out)
+		return out
+	}
+	want := errorsOf(tf)
+	got := errorsOf(strataBin)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("validate errors differ (-terraform +strata)\n%s", diff)
+	}
+	if len(got) != 7 {
+		t.Errorf("%d errors, want 7: %q", len(got), got)
+	}
+}
+
+// lineOf returns the number of the line of src that contains s.
+func lineOf(src, s string) int {
+	return strings.Count(src[:strings.Index(src, s)], "\n") + 1
 }

@@ -88,7 +88,8 @@ func (w *walker) removedProvisioners(addr addrs.AbsResourceInstance) []*configs.
 // validateProvisioners checks a resource's provisioner blocks and their
 // connection blocks against their schemas, and the provisioners' own
 // rules, once per module instance, with self and the instance key
-// unknown, as Terraform's validation does.
+// unknown, as Terraform's validation does: up to the first provisioner
+// with errors.
 func (w *walker) validateProvisioners(n *resourceNode, rt *resourceType) hcl.Diagnostics {
 	provs := resourceProvisioners(n)
 	if len(provs) == 0 {
@@ -116,6 +117,11 @@ func (w *walker) validateProvisioners(n *resourceNode, rt *resourceType) hcl.Dia
 		if p.Connection != nil {
 			_, d := scope.EvalBlock(p.Connection, provisioners.ConnectionSchema)
 			diags = append(diags, d...)
+		}
+		if diags.HasErrors() {
+			// The rest would repeat the errors of a shared connection
+			// block; Terraform stops here too.
+			return diags
 		}
 	}
 	return diags

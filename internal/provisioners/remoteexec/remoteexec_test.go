@@ -93,7 +93,7 @@ func TestProvision(t *testing.T) {
 	var mu sync.Mutex
 	var out []string
 	req := provisioners.Request{
-		Config:     config(map[string]cty.Value{"inline": cty.ListVal([]cty.Value{cty.StringVal("echo one"), cty.StringVal("echo two >&2"), cty.StringVal("exit 7")})}),
+		Config:     config(map[string]cty.Value{"inline": cty.ListVal([]cty.Value{cty.StringVal("echo one"), cty.StringVal("echo two >&2"), cty.StringVal("printf three"), cty.StringVal("exit 7")})}),
 		Connection: conn(s),
 		Output:     func(l string) { mu.Lock(); out = append(out, l); mu.Unlock() },
 	}
@@ -102,7 +102,8 @@ func TestProvision(t *testing.T) {
 		scriptPath.ReplaceAllString(diags[0].Detail, "SCRIPT") != `error executing "SCRIPT": Process exited with status 7` {
 		t.Fatalf("wrong diagnostics %v", diags)
 	}
-	if diff := cmp.Diff([]string{"one", "two"}, out[2:]); diff != "" {
+	// A last line without newline is shown too.
+	if diff := cmp.Diff([]string{"one", "two", "three"}, out[2:]); diff != "" {
 		t.Errorf("wrong output (-want +got)\n%s", diff)
 	}
 	if !strings.HasPrefix(out[0], "Connecting to remote host via SSH...\n") || out[1] != "Connected!" {
