@@ -403,6 +403,14 @@ resource "terraform_data" "a" {
   provisioner "local-exec" {
     comand = "x"
   }
+  # Not validated: as in Terraform, validation stops at the first
+  # provisioner of a resource with errors.
+  provisioner "local-exec" {
+    command = "x"
+    bogus   = 1
+  }
+}
+resource "terraform_data" "b" {
   provisioner "local-exec" {
     command = self.nope
   }
