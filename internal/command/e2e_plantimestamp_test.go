@@ -89,9 +89,6 @@ output "t" {
 	}
 	if len(bins) == 2 {
 		norm := func(s string) string {
-			// In automation Terraform ends a saved plan's output
-			// there; strata still says where it saved it.
-			s, _, _ = strings.Cut(s, "\n─")
 			s = stamp.ReplaceAllString(s, "<timestamp>")
 			s = year.ReplaceAllString(s, `"<year>"`)
 			return normalize(strings.NewReplacer("Terraform", "strata", "terraform", "strata").Replace(s))

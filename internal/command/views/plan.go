@@ -219,13 +219,15 @@ func (v *View) rule() string {
 	return planRule + "\n"
 }
 
-// PlanSaved ends a plan run with -out. In automation it leaves out the
-// advice about the next command, as Terraform does.
+// PlanSaved ends a plan run with -out. In automation (TF_IN_AUTOMATION)
+// it says nothing, as Terraform says nothing there: automation knows where
+// it saved the plan and what it runs next.
 func (v *View) PlanSaved(path string, automation bool) {
-	v.Outputf(v.rule()+"Saved the plan to: %s\n", path)
-	if !automation {
-		v.Outputf("\nTo perform exactly these actions, run the following command to apply:\n    strata apply %q\n", path)
+	if automation {
+		return
 	}
+	v.Outputf(v.rule()+"Saved the plan to: %s\n", path)
+	v.Outputf("\nTo perform exactly these actions, run the following command to apply:\n    strata apply %q\n", path)
 }
 
 const planRule = "\n─────────────────────────────────────────────────────────────────────────────\n"
