@@ -316,3 +316,54 @@ resource "terraform_data" "a" {}
 		})
 	}
 }
+
+// TestE2EValidateJSONFunctionCall: a diagnostic about a function call
+// describes the call and the function's signature in its snippet
+// (function_call), as Terraform's (found on the tls provider's
+// tls_public_key example: file() of a missing key).
+func TestE2EValidateJSONFunctionCall(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"main.tf": `locals {
+  a = file("missing.txt")
+  b = format("%d", "x")
+  c = cidrsubnet("10.0.0.0/8", 40, 1)
+  d = lookup({}, "x")
+  e = tolist(["a", 1, {}])
+}
+output "o" { value = [local.a, local.b, local.c, local.d, local.e] }
+`})
+	calls := func(bin string) map[int]any {
+		r := runIn(t, dir, "", bin, "validate", "-json")
+		var doc struct {
+			Diagnostics []struct {
+				Range   struct{ Start struct{ Line int } } `json:"range"`
+				Snippet struct {
+					FunctionCall any `json:"function_call"`
+				} `json:"snippet"`
+			} `json:"diagnostics"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+			t.Fatalf("%s validate -json: %v\n%s", bin, err, r.stdout)
+		}
+		out := map[int]any{}
+		for _, d := range doc.Diagnostics { // terraform's order varies
+			out[d.Range.Start.Line] = d.Snippet.FunctionCall
+		}
+		return out
+	}
+	got := calls(strataBin)
+	var file any
+	if err := json.Unmarshal([]byte(`{"called_as":"file","signature":{"name":"file","params":[{"name":"path","type":"string"}],"return_type":"string"}}`), &file); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(file, got[2]); diff != "" {
+		t.Errorf("file() call (-want +got)\n%s", diff)
+	}
+	if len(got) != 5 {
+		t.Errorf("got %d diagnostics, want 5: %v", len(got), got)
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		if diff := cmp.Diff(calls(tf), got); diff != "" {
+			t.Errorf("function calls differ from terraform's (-terraform +strata)\n%s", diff)
+		}
+	}
+}

@@ -1,9 +1,15 @@
 package views
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/customdecode"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 // JSONDiagnostic is a diagnostic as Terraform's machine-readable outputs
@@ -36,12 +42,34 @@ type JSONPos struct {
 // range, the block it is in, and where in the code the range starts and
 // ends, and the values of the expression involved.
 type JSONSnippet struct {
-	Context              *string     `json:"context"`
-	Code                 string      `json:"code"`
-	StartLine            int         `json:"start_line"`
-	HighlightStartOffset int         `json:"highlight_start_offset"`
-	HighlightEndOffset   int         `json:"highlight_end_offset"`
-	Values               []JSONValue `json:"values"`
+	Context              *string           `json:"context"`
+	Code                 string            `json:"code"`
+	StartLine            int               `json:"start_line"`
+	HighlightStartOffset int               `json:"highlight_start_offset"`
+	HighlightEndOffset   int               `json:"highlight_end_offset"`
+	Values               []JSONValue       `json:"values"`
+	FunctionCall         *JSONFunctionCall `json:"function_call,omitempty"`
+}
+
+// JSONFunctionCall describes the function call a diagnostic is about, as
+// Terraform's snippets do.
+type JSONFunctionCall struct {
+	CalledAs  string        `json:"called_as"`
+	Signature *JSONFunction `json:"signature,omitempty"`
+}
+
+// JSONFunction is a function's signature in a diagnostic.
+type JSONFunction struct {
+	Name          string              `json:"name"`
+	Params        []JSONFunctionParam `json:"params"`
+	VariadicParam *JSONFunctionParam  `json:"variadic_param,omitempty"`
+	ReturnType    json.RawMessage     `json:"return_type"`
+}
+
+// JSONFunctionParam is one parameter of a JSONFunction.
+type JSONFunctionParam struct {
+	Name string          `json:"name"`
+	Type json.RawMessage `json:"type"`
 }
 
 // NewJSONDiagnostic describes d, with a snippet from files (by file name)
@@ -68,6 +96,7 @@ func NewJSONDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File) JSONDiagno
 		if vals := diagnosticValues(d); len(vals) > 0 {
 			out.Snippet.Values = vals
 		}
+		out.Snippet.FunctionCall = jsonFunctionCall(d)
 	}
 	return out
 }
@@ -108,4 +137,68 @@ func jsonSnippet(rng hcl.Range, f *hcl.File) *JSONSnippet {
 		}
 	}
 	return out
+}
+
+// jsonFunctionCall describes the function call of a diagnostic about one,
+// with the function's signature when it is known.
+func jsonFunctionCall(d *hcl.Diagnostic) *JSONFunctionCall {
+	extra, ok := hcl.DiagnosticExtra[hclsyntax.FunctionCallDiagExtra](d)
+	if !ok || extra.CalledFunctionName() == "" {
+		return nil
+	}
+	name := extra.CalledFunctionName()
+	out := &JSONFunctionCall{CalledAs: name}
+	if d.EvalContext == nil {
+		return out
+	}
+	f, ok := d.EvalContext.Functions[name]
+	if !ok {
+		return out
+	}
+	param := func(p function.Parameter) JSONFunctionParam {
+		return JSONFunctionParam{Name: p.Name, Type: jsonType(p.Type)}
+	}
+	sig := &JSONFunction{Name: name, Params: []JSONFunctionParam{}, ReturnType: jsonType(functionReturnType(f))}
+	for _, p := range f.Params() {
+		sig.Params = append(sig.Params, param(p))
+	}
+	if vp := f.VarParam(); vp != nil {
+		p := param(*vp)
+		sig.VariadicParam = &p
+	}
+	out.Signature = sig
+	return out
+}
+
+func jsonType(t cty.Type) json.RawMessage {
+	if t.Equals(customdecode.ExpressionClosureType) {
+		return json.RawMessage(`"dynamic"`)
+	}
+	b, err := ctyjson.MarshalType(t)
+	if err != nil {
+		return json.RawMessage(`"dynamic"`)
+	}
+	return b
+}
+
+// functionReturnType is what f returns for arguments of its parameters'
+// types, or dynamic when that depends on the values.
+func functionReturnType(f function.Function) (t cty.Type) {
+	defer func() {
+		if recover() != nil {
+			t = cty.DynamicPseudoType
+		}
+	}()
+	var args []cty.Type
+	for _, p := range f.Params() {
+		args = append(args, p.Type)
+	}
+	if vp := f.VarParam(); vp != nil {
+		args = append(args, vp.Type)
+	}
+	rt, err := f.ReturnType(args)
+	if err != nil {
+		return cty.DynamicPseudoType
+	}
+	return rt
 }
