@@ -153,6 +153,12 @@ func TestE2EModuleSourcesMatchTerraform(t *testing.T) {
 		t.Errorf("plans differ:\nstrata:\n%s\nterraform:\n%s", plan.stdout, tplan.stdout)
 	}
 
+	// The modules command lists the calls as Terraform does: sources as
+	// recorded, versions and the constraints that allow more.
+	if r, tr := strataEnv(t, sdir, env, "modules", "-no-color"), mustTerraform(t, tdir, env, "modules", "-no-color"); r.stdout != tr {
+		t.Errorf("modules differ:\nstrata:\n%s\nterraform:\n%s", r.stdout, tr)
+	}
+
 	// Each plans in the other's directory, with nothing to install again.
 	if r := strataEnv(t, tdir, env, "plan", "-no-color"); r.code != 0 || r.stdout != plan.stdout {
 		t.Errorf("strata plan in terraform's directory: %+v", r)
@@ -271,4 +277,15 @@ func TestE2EInitFromRemoteModule(t *testing.T) {
 			t.Errorf("%s: copied the wrong module:\n%s", source, got)
 		}
 	}
+}
+
+// mustTerraform runs terraform, which must be installed and succeed, and
+// returns its output.
+func mustTerraform(t *testing.T, dir string, env []string, args ...string) string {
+	t.Helper()
+	r, ok := terraformEnv(t, dir, env, args...)
+	if !ok || r.code != 0 {
+		t.Fatalf("terraform %s: %+v", strings.Join(args, " "), r)
+	}
+	return r.stdout
 }

@@ -65,14 +65,21 @@ func runModules(d *Deps, opts *modulesOptions) error {
 					version = rec.Version
 				}
 			}
-			entries = append(entries, moduleEntry{Key: name, Source: call.Source, Version: version})
+			// Sources as init recorded them (registry.terraform.io/...,
+			// git::https://github.com/...), as Terraform lists them.
+			source := configs.NormalizeModuleSource(call.Source)
+			entries = append(entries, moduleEntry{Key: name, Source: source, Version: version})
 			head, more := "├── ", "│\u00a0\u00a0 "
 			if i == len(names)-1 {
 				head, more = "└── ", "    "
 			}
-			tree.WriteString(indent + head + `"` + name + `"[` + call.Source + "]")
+			tree.WriteString(indent + head + `"` + name + `"[` + source + "]")
 			if version != "" {
 				tree.WriteString(" " + version)
+				// The constraint, when it allows more than the version.
+				if call.Version != "" && call.Version != version {
+					tree.WriteString(" (" + call.Version + ")")
+				}
 			}
 			tree.WriteString("\n")
 			if child := c.Children[name]; child != nil {
