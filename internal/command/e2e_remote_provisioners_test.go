@@ -22,7 +22,8 @@ import (
 // failure with on_failure = continue, a per-provisioner connection over a
 // resource's, a sensitive value in the command (output suppressed), a
 // connection through a bastion host (the same server) and a destroy-time
-// provisioner referring to self.
+// provisioner referring to self. The bastion resource's connection holds
+// a password (the bastion's defaults to it) from a sensitive variable.
 const remoteProvisionerConfig = `
 variable "port" {}
 variable "user" {}
@@ -154,6 +155,8 @@ resource "terraform_data" "bastion" {
     agent        = false
     bastion_host = "127.0.0.1"
     script_path  = "${var.dest}/../bastion_%RAND%.sh"
+    # A secret in the connection does not suppress the output.
+    password = var.secret
   }
   provisioner "remote-exec" {
     inline = ["echo through the bastion"]
@@ -284,12 +287,12 @@ func TestE2ERemoteProvisioners(t *testing.T) {
 		p := addr + " (remote-exec): "
 		out := []string{
 			p + "Connecting to remote host via SSH...", p + "  Host: 127.0.0.1", p + "  User: " + srv.User,
-			p + "  Password: false", p + "  Private key: true", p + "  Certificate: false", p + "  SSH Agent: false",
+			p + "  Password: " + strconv.FormatBool(bastion), p + "  Private key: true", p + "  Certificate: false", p + "  SSH Agent: false",
 			p + "  Checking Host Key: false", p + "  Target Platform: unix",
 		}
 		if bastion {
 			out = append(out, p+"Using configured bastion host...", p+"  Host: 127.0.0.1", p+"  User: "+srv.User,
-				p+"  Password: false", p+"  Private key: true", p+"  Certificate: false", p+"  SSH Agent: false",
+				p+"  Password: true", p+"  Private key: true", p+"  Certificate: false", p+"  SSH Agent: false",
 				p+"  Checking Host Key: false")
 		}
 		return append(out, p+"Connected!")
