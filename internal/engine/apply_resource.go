@@ -185,6 +185,7 @@ func (aw *applyWalk) applyDataInstance(ctx context.Context, n *resourceNode, rt 
 // object of one instance, checking the final plan and the new state
 // against the provider contract.
 func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *resourceType, c *plans.ResourceInstanceChange, x *expansion, deps []addrs.AbsResource) (cty.Value, hcl.Diagnostics) {
+	rt = aw.forInstance(rt, c.Addr.Resource.Key)
 	addr := c.Addr
 	unknown := cty.UnknownVal(rt.ty)
 	if addr.Resource.Resource.Mode == addrs.DataResourceMode {
@@ -429,6 +430,7 @@ func (aw *applyWalk) applyDestroy(ctx context.Context, n *destroyNode) hcl.Diagn
 	if diags.HasErrors() {
 		return diags
 	}
+	rt = aw.forInstance(rt, n.addr.Resource.Key)
 	prior, _ := c.Before.UnmarkDeep()
 	null := cty.NullVal(rt.ty)
 	var private []byte

@@ -84,7 +84,7 @@ func (e *Engine) NewConsole(ctx context.Context, state *states.State, vars map[s
 		}
 	}
 	pw := &planWalk{walker: w, opts: PlanOpts{Variables: vars}}
-	diags = append(diags, sub.Walk(ctx, 1, pw.visit)...)
+	diags = append(diags, sub.Walk(ctx, 1, w.withModuleOverrides(pw.visit))...)
 	scope := w.ev.scope(addrs.RootModuleInstance)
 	fns := scope.Functions()
 	delete(fns, "plantimestamp")

@@ -50,7 +50,8 @@ type Engine struct {
 	Overrides map[string]Override
 	// ModuleOverrides replace module calls, for strata test's
 	// override_module: nothing in the module at the key's path (such as
-	// module.a.module.b) is planned or applied, and its outputs are the
+	// module.a.module.b), or in the one module instance the key names
+	// (module.a[1]), is planned or applied, and its outputs are the
 	// value's attributes.
 	ModuleOverrides map[string]cty.Value
 

@@ -42,6 +42,16 @@ type evaluator struct {
 	// providerFuncs resolves provider-defined functions; nil where
 	// none can be called.
 	providerFuncs *providerFunctions
+	// overridden holds the module instances strata test's
+	// override_module replaces one by one (module.a[1]), with their
+	// outputs: they and what is in them are left out of every walk.
+	overridden map[string]instanceOverride
+}
+
+// instanceOverride is a module instance replaced by given outputs.
+type instanceOverride struct {
+	mi      addrs.ModuleInstance
+	outputs cty.Value
 }
 
 // newEvaluator returns an evaluator for one walk. pure makes impure
@@ -146,7 +156,11 @@ func (ev *evaluator) moduleInstances(p addrs.Module) []addrs.ModuleInstance {
 			continue
 		}
 		for _, k := range x.keys {
-			out = append(out, parent.Child(name, k))
+			child := parent.Child(name, k)
+			if _, skip := ev.overridden[child.String()]; skip {
+				continue
+			}
+			out = append(out, child)
 		}
 	}
 	return out

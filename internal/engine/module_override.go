@@ -40,6 +40,8 @@ func (w *walker) withModuleOverrides(visit func(context.Context, node) hcl.Diagn
 			for _, mi := range w.ev.moduleInstances(out.path) {
 				w.ev.setOutput(mi, out.cfg.Name, v)
 			}
+			// An override of one instance wins over the whole call's.
+			w.setInstanceOverrides(out)
 		}
 		return nil
 	}

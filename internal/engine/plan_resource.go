@@ -61,6 +61,22 @@ func (w *walker) override(addr addrs.AbsResource) (Override, bool) {
 	return o, ok
 }
 
+// forInstance returns rt, or for an instance that strata test's
+// override_resource or override_data targets by its key
+// (test_resource.a[1]), a copy whose provider is that override's.
+func (w *walker) forInstance(rt *resourceType, key addrs.InstanceKey) *resourceType {
+	if len(w.e.Overrides) == 0 || key == addrs.NoKey {
+		return rt
+	}
+	o, ok := w.e.Overrides[rt.addr.Instance(key).String()]
+	if !ok {
+		return rt
+	}
+	c := *rt
+	c.p = overrideProvider(rt.addr.Resource, rt.schema, rt.version, o)
+	return &c
+}
+
 // overrideProvider is the mock provider that stands in for the real one
 // for an overridden resource or data source.
 func overrideProvider(r addrs.Resource, schema *configschema.Block, version int64, o Override) providers.Interface {
@@ -322,6 +338,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 // planManagedInstance plans one instance of a managed resource and returns
 // its planned new value for references.
 func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt *resourceType, key addrs.InstanceKey, x *expansion) (cty.Value, hcl.Diagnostics) {
+	rt = pw.forInstance(rt, key)
 	addr := rt.addr.Instance(key)
 	unknown := cty.UnknownVal(rt.ty)
 	importID, idiags := pw.importBlock(ctx, rt, addr)
@@ -466,6 +483,7 @@ func (pw *planWalk) planChange(ctx context.Context, n *resourceNode, rt *resourc
 // planDataInstance reads a data source during plan when its configuration
 // is known, or plans to read it during apply otherwise.
 func (pw *planWalk) planDataInstance(ctx context.Context, n *resourceNode, rt *resourceType, key addrs.InstanceKey, x *expansion) (cty.Value, hcl.Diagnostics) {
+	rt = pw.forInstance(rt, key)
 	addr := rt.addr.Instance(key)
 	unknown := cty.UnknownVal(rt.ty)
 	config, diags := pw.evalResourceConfig(ctx, n, rt, x.keyData(key))

@@ -80,6 +80,14 @@ func (e *Engine) newWalker(state *states.State, pure bool) *walker {
 		configured: map[string]bool{},
 	}
 	w.ev.providerFuncs = &providerFunctions{ps: w.ps}
+	for key, v := range e.ModuleOverrides {
+		if mi, ok := addrs.ParseModuleInstanceStr(key); ok && mi.String() != mi.Module().String() {
+			if w.ev.overridden == nil {
+				w.ev.overridden = map[string]instanceOverride{}
+			}
+			w.ev.overridden[mi.String()] = instanceOverride{mi: mi, outputs: v}
+		}
+	}
 	return w
 }
 
@@ -464,7 +472,23 @@ func (w *walker) evalChildOutput(n *outputNode) hcl.Diagnostics {
 		w.ev.setOutput(mi, n.cfg.Name, v)
 		diags = append(diags, d...)
 	}
+	w.setInstanceOverrides(n)
 	return diags
+}
+
+// setInstanceOverrides gives the module instances an override_module
+// replaces (module.a[1]) its outputs (null for those it does not give).
+func (w *walker) setInstanceOverrides(n *outputNode) {
+	for _, o := range w.ev.overridden {
+		if !o.mi.Module().Equal(n.path) {
+			continue
+		}
+		v := cty.NullVal(cty.DynamicPseudoType)
+		if o.outputs.Type().IsObjectType() && o.outputs.Type().HasAttribute(n.cfg.Name) {
+			v = o.outputs.GetAttr(n.cfg.Name)
+		}
+		w.ev.setOutput(o.mi, n.cfg.Name, v)
+	}
 }
 
 // expandModule evaluates a module call's count or for_each in every

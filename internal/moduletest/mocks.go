@@ -109,7 +109,7 @@ func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *conf
 }
 
 // addModuleOverrides evaluates override_module blocks into m, keyed by
-// the module's path without instance keys.
+// the module instance address they target (module.a or module.a[1]).
 func addModuleOverrides(m map[string]cty.Value, overrides []*configs.TestModuleOverride) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	ctx := &hcl.EvalContext{Functions: funcs.Functions(".", false)}
@@ -127,7 +127,9 @@ func addModuleOverrides(m map[string]cty.Value, overrides []*configs.TestModuleO
 		v, vdiags := o.Outputs.Value(ctx)
 		diags = append(diags, vdiags...)
 		if !vdiags.HasErrors() {
-			m[mi.Module().String()] = v
+			// module.a overrides every instance of the call; module.a[1]
+			// that one only, as in terraform test.
+			m[mi.String()] = v
 		}
 	}
 	return diags
