@@ -107,6 +107,13 @@ func TestE2EModuleTest(t *testing.T) {
 		plugin bool
 		// initFails is set where init refuses the test files too.
 		initFails bool
+		// onlyStrata is set for what Terraform 1.11 does not have
+		// (parallel runs came with Terraform 1.12).
+		onlyStrata bool
+		// recovery is set where the cleanup fails: strata saves the
+		// state of what is left (once per run of the tests), Terraform
+		// does not.
+		recovery bool
 	}{
 		"passing":    {code: 0, summary: "Success! 1 passed, 0 failed.", ordered: true},
 		"failing":    {code: 1, summary: "Failure! 0 passed, 1 failed.", ordered: true},
@@ -140,11 +147,20 @@ func TestE2EModuleTest(t *testing.T) {
 		"invalid_assert": {code: 1, summary: "", ordered: true, initFails: true},
 		"override_module": {code: 0, summary: "Success! 3 passed, 0 failed.", ordered: true,
 			destroyed: "destroy inner real\n"},
+		// parallel = true: states destroyed in the reverse order of the
+		// runs that last applied to them in the file, whatever order
+		// the runs finished in.
+		"parallel": {code: 1, summary: "Failure! 2 passed, 1 failed, 2 skipped.", ordered: true, onlyStrata: true,
+			destroyed: "destroy d\ndestroy b\n"},
+		// A destroy that fails at the end of the file: the same report
+		// as terraform test, and the state saved.
+		"destroy_fails": {code: 1, summary: "Success! 1 passed, 0 failed.", recovery: true},
 	}
 	tf, tfErr := exec.LookPath("terraform")
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
+			var recovery []string
 			run := func(bin string) (human, jsonOut result, destroyed, junit string) {
 				dir := copyTree(t, filepath.Join("moduletest", name))
 				initArgs := []string{"init", "-no-color"}
@@ -163,6 +179,7 @@ func TestE2EModuleTest(t *testing.T) {
 					os.Remove(filepath.Join(dir, "log.txt"))
 				}
 				jsonOut = runIn(t, dir, "", bin, "test", "-json")
+				recovery, _ = filepath.Glob(filepath.Join(dir, "errored_test*.tfstate"))
 				return human, jsonOut, destroyed, junit
 			}
 			human, js, destroyed, junit := run(strataBin)
@@ -176,11 +193,18 @@ func TestE2EModuleTest(t *testing.T) {
 			if destroyed != tc.destroyed {
 				t.Errorf("cleanup destroyed:\n%s\nwant:\n%s", destroyed, tc.destroyed)
 			}
+			if want := map[bool]int{true: 2}[tc.recovery]; len(recovery) != want {
+				t.Errorf("recovery states %v, want %d", recovery, want)
+			}
+			if tc.recovery && (!strings.Contains(human.stderr, "strata left the following resources in state after executing\ntests/fails.tftest.hcl/create, and they need to be cleaned up manually:\n  - terraform_data.item\n") ||
+				!strings.Contains(human.stderr, "Their state is saved in errored_test.tfstate")) {
+				t.Errorf("cleanup failure report:\n%s", human.stderr)
+			}
 			if tc.ordered {
 				golden(t, filepath.Join("moduletest", name), "stdout.golden", human.stdout)
 				golden(t, filepath.Join("moduletest", name), "junit.golden", junit)
 			}
-			if tfErr != nil {
+			if tfErr != nil || tc.onlyStrata {
 				return
 			}
 			tfHuman, tfJSON, tfDestroyed, tfJunit := run(tf)

@@ -140,6 +140,32 @@ func runTest(ctx context.Context, d *Deps, opts *testOptions) error {
 		RunParallelism: opts.runParallelism,
 		SaveRecovery:   saveTestRecovery,
 	}
+	// As in terraform test, a first interrupt lets the running
+	// operations finish and skips the runs and files still to come; a
+	// second stops the operations. The cleanup happens either way.
+	stop := make(chan struct{})
+	runner.Stop = stop
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if d.Interrupts != nil {
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			for n := 0; n < 2; n++ {
+				select {
+				case <-d.Interrupts:
+				case <-done:
+					return
+				}
+				view.Interrupted(n == 1)
+				if n == 0 {
+					close(stop)
+				} else {
+					cancel()
+				}
+			}
+		}()
+	}
 	runner.Run(ctx, files)
 	view.Summary(files)
 	if opts.junitXML != "" {

@@ -55,6 +55,9 @@ type Runner struct {
 	// RunParallelism bounds how many run blocks of a file run at the
 	// same time (DefaultRunParallelism when not positive).
 	RunParallelism int
+	// Stop, once closed, skips the runs not yet started and the files
+	// after (the running operations finish); nil never stops.
+	Stop <-chan struct{}
 	// SaveRecovery keeps a state that cleanup could not destroy, so that
 	// nothing is lost; it returns where it wrote it.
 	SaveRecovery func(f *File, s *states.State) (string, error)
@@ -71,6 +74,16 @@ func (rn *Runner) Run(ctx context.Context, files []*File) {
 			continue
 		}
 		rn.runFile(ctx, f)
+	}
+}
+
+// stopped reports whether Stop is closed.
+func (rn *Runner) stopped() bool {
+	select {
+	case <-rn.Stop:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -137,6 +150,10 @@ func (rn *Runner) runFile(ctx context.Context, f *File) {
 	f.Diagnostics = fr.missingFileOverrides()
 	if f.Status == Pending {
 		f.Status = Pass
+		if rn.stopped() {
+			// Stopped before any run: the file was skipped.
+			f.Status = Skip
+		}
 	}
 	rn.Reporter.FileDone(f)
 }

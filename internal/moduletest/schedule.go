@@ -132,7 +132,7 @@ func (fr *fileRun) schedule(ctx context.Context, limit int, exec func(i int, r *
 				sem <- struct{}{}
 				defer func() { <-sem }()
 			}
-			if skip || ctx.Err() != nil {
+			if skip || ctx.Err() != nil || fr.rn.stopped() {
 				r.Status = Skip
 				seq.finish(i)
 				return

@@ -21,7 +21,16 @@ type Test interface {
 	Summary(files []*moduletest.File)
 	// Diagnostics reports problems outside any file or run.
 	Diagnostics(diags hcl.Diagnostics)
+	// Interrupted reports an interrupt: the first (hard false) lets the
+	// running operations finish and skips the rest; the second stops
+	// them.
+	Interrupted(hard bool)
 }
+
+const (
+	testInterrupted     = "\nInterrupt received.\nPlease wait for strata to exit or data loss may occur.\nGracefully shutting down...\n"
+	testHardInterrupted = "\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n"
+)
 
 // NewTestView returns the human view, or the -json stream when j is set.
 // verbose, when set, prints what a run produced (its plan or its state)
@@ -177,6 +186,14 @@ func (t *testHuman) Summary(files []*moduletest.File) {
 
 func (t *testHuman) Diagnostics(diags hcl.Diagnostics) { t.v.Diagnostics(diags) }
 
+func (t *testHuman) Interrupted(hard bool) {
+	if hard {
+		t.errorOutput(wordwrap.WrapString(testHardInterrupted, 78) + "\n")
+		return
+	}
+	t.errorOutput(testInterrupted + "\n")
+}
+
 // escape protects text from colorstring markup.
 func escape(s string) string { return strings.ReplaceAll(s, "[", "[[") }
 
@@ -293,3 +310,11 @@ func (t *testJSON) Summary(files []*moduletest.File) {
 }
 
 func (t *testJSON) Diagnostics(diags hcl.Diagnostics) { t.j.Diagnostics(diags) }
+
+func (t *testJSON) Interrupted(hard bool) {
+	msg := testInterrupted
+	if hard {
+		msg = testHardInterrupted
+	}
+	t.j.emit("info", msg, "log", map[string]any{})
+}

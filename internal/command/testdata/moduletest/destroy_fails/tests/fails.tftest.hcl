@@ -1,0 +1,5 @@
+run "create" {
+  variables {
+    name = "kept"
+  }
+}
