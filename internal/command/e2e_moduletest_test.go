@@ -154,7 +154,7 @@ func TestE2EModuleTest(t *testing.T) {
 			destroyed: "destroy d\ndestroy b\n"},
 		// A destroy that fails at the end of the file: the same report
 		// as terraform test, and the state saved.
-		"destroy_fails": {code: 1, summary: "Success! 1 passed, 0 failed.", recovery: true},
+		"destroy_fails": {code: 1, summary: "Failure! 1 passed, 0 failed.", recovery: true},
 	}
 	tf, tfErr := exec.LookPath("terraform")
 	for name, tc := range tests {
