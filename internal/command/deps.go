@@ -12,6 +12,7 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/backend"
 	"github.com/strata-dev/strata/internal/cliconfig"
+	"github.com/strata-dev/strata/internal/datadir"
 	"github.com/strata-dev/strata/internal/depsfile"
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/providers/builtin"
@@ -111,6 +112,9 @@ func installedProviders(dir string, getenv func(string) string) map[addrs.Provid
 	m := builtin.Factories()
 	found, _ := plugin.FindInstalled(dir)
 	locks, _ := depsfile.Load(filepath.Join(dir, depsfile.FileName))
+	// Schemas of providers that allow it are kept beside the installed
+	// providers, so that a command need not ask a large provider for them.
+	schemaCache := plugin.WithSchemaCacheDir(datadir.In(dir, "schemas"))
 	for _, inst := range found { // sorted oldest to newest
 		if inst.Provider.IsBuiltIn() {
 			continue
@@ -118,7 +122,7 @@ func installedProviders(dir string, getenv func(string) string) map[addrs.Provid
 		if l := locks[inst.Provider]; l != nil && l.Version != inst.Version.String() {
 			continue
 		}
-		m[inst.Provider] = plugin.Factory(inst.Path, plugin.WithName(inst.Provider.ForDisplay()+" v"+inst.Version.String()))
+		m[inst.Provider] = plugin.Factory(inst.Path, plugin.WithName(inst.Provider.ForDisplay()+" v"+inst.Version.String()), schemaCache)
 	}
 	// Run has refused a TF_REATTACH_PROVIDERS it cannot parse.
 	reattach, _ := plugin.ParseReattach(getenv(plugin.ReattachEnv))

@@ -42,12 +42,13 @@ const pluginName = "provider"
 type Option func(*options)
 
 type options struct {
-	logger       hclog.Logger
-	logOutput    io.Writer
-	getenv       func(string) string
-	startTimeout time.Duration
-	name         string
-	versions     []int
+	logger         hclog.Logger
+	logOutput      io.Writer
+	getenv         func(string) string
+	startTimeout   time.Duration
+	name           string
+	versions       []int
+	schemaCacheDir string
 }
 
 // WithLogger sends the plugin's log output (its stderr, parsed by level)
@@ -148,6 +149,7 @@ func NewClient(path string, opts ...Option) (providers.Interface, error) {
 	}
 	if key := binaryKey(path); key != "" {
 		p.binary = fmt.Sprintf("%s\x00v%d", key, p.version)
+		p.schemaCacheDir = o.schemaCacheDir
 	}
 	return p, nil
 }

@@ -36,6 +36,8 @@ type Client struct {
 	// binary identifies the plugin's executable for the schemas shared
 	// between processes of it ("" for a reattached provider).
 	binary string
+	// schemaCacheDir is where schemas are kept between commands ("": not).
+	schemaCacheDir string
 
 	closed    atomic.Bool
 	closeOnce sync.Once
@@ -69,9 +71,9 @@ func (p *Client) schema(ctx context.Context) (*schemaSet, providers.Diagnostics)
 	if p.schemas != nil {
 		return p.schemas, p.schemas.resp.Diagnostics
 	}
-	if set, ok := sharedSchemas.Load(p.binary); ok && p.binary != "" {
-		p.schemas = set.(*schemaSet)
-		return p.schemas, p.schemas.resp.Diagnostics
+	if set := p.cachedSchema(); set != nil {
+		p.schemas = set
+		return set, set.resp.Diagnostics
 	}
 	set, err := p.wire.getProviderSchema(ctx)
 	if set == nil {
@@ -82,29 +84,10 @@ func (p *Client) schema(ctx context.Context) (*schemaSet, providers.Diagnostics)
 			"The provider %s returned a schema strata cannot use: %s. This is a bug in the provider; please report it in the provider's issue tracker.", p.name, err)
 	}
 	p.schemas = set
-	if set.optional && p.binary != "" && !set.resp.Diagnostics.HasErrors() {
-		sharedSchemas.Store(p.binary, set)
+	if err == nil {
+		p.keepSchema(set)
 	}
 	return set, set.resp.Diagnostics
-}
-
-// sharedSchemas holds, by plugin executable (see binaryKey), the schemas
-// of providers that declare get_provider_schema_optional. strata starts a
-// new process of a provider for each walk (plan, then apply); a provider
-// with that capability does not need to be asked for its schemas again,
-// which for the largest providers takes seconds and tens of megabytes.
-// Terraform shares schemas between processes the same way.
-var sharedSchemas sync.Map
-
-// binaryKey identifies the executable at path: its path, size and
-// modification time, so that a binary replaced during the process (a
-// provider developer rebuilding it) is asked afresh.
-func binaryKey(path string) string {
-	st, err := os.Stat(path)
-	if err != nil {
-		return ""
-	}
-	return fmt.Sprintf("%s\x00%d\x00%d", path, st.Size(), st.ModTime().UnixNano())
 }
 
 func (p *Client) resourceSchema(ctx context.Context, typeName string) (*schemaSet, providers.Schema, providers.Diagnostics) {

@@ -17,6 +17,7 @@ import (
 // the call itself failed (transport, crash, unimplemented).
 type wire interface {
 	getProviderSchema(ctx context.Context) (*schemaSet, error)
+	decodeSchema(raw []byte) (*schemaSet, error)
 	validateProviderConfig(ctx context.Context, config dynVal) (prepared *dynVal, diags providers.Diagnostics, err error)
 	validateResourceConfig(ctx context.Context, typeName string, config dynVal) (providers.Diagnostics, error)
 	validateDataResourceConfig(ctx context.Context, typeName string, config dynVal) (providers.Diagnostics, error)
@@ -53,6 +54,9 @@ type schemaSet struct {
 	// optional is the get_provider_schema_optional capability: other
 	// processes of the same binary may use these schemas without asking.
 	optional bool
+	// raw is the response as received, kept when optional to be written
+	// to the schema cache.
+	raw []byte
 }
 
 type upgradeRequest struct {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/providers/plugin/convert"
 	"github.com/strata-dev/strata/internal/providers/plugin/proto/tfplugin6"
@@ -44,6 +46,26 @@ func (w *wire6) getProviderSchema(ctx context.Context) (*schemaSet, error) {
 	if err != nil {
 		return nil, err
 	}
+	set, err := w.convertSchema(resp)
+	if set.optional {
+		set.raw, _ = proto.Marshal(resp)
+	}
+	return set, err
+}
+
+// decodeSchema converts schemas kept from an earlier process (schemaSet.raw).
+func (w *wire6) decodeSchema(raw []byte) (*schemaSet, error) {
+	resp := &tfplugin6.GetProviderSchema_Response{}
+	if err := proto.Unmarshal(raw, resp); err != nil {
+		return nil, err
+	}
+	set, err := w.convertSchema(resp)
+	set.raw = raw
+	return set, err
+}
+
+func (w *wire6) convertSchema(resp *tfplugin6.GetProviderSchema_Response) (*schemaSet, error) {
+	var err error
 	set := &schemaSet{
 		resp: providers.GetProviderSchemaResponse{
 			ResourceTypes:          map[string]providers.Schema{},

@@ -1,0 +1,106 @@
+package plugin
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// Schemas of a provider that declares get_provider_schema_optional do not
+// change for a given executable, and the largest providers take seconds
+// and tens of megabytes to produce them. strata keeps them twice: in
+// memory for the other processes of the same binary in this command
+// (plan, then apply), and, when the client has a schema cache directory,
+// on disk for the next commands. Both are keyed by the executable's path,
+// size and modification time and the protocol version (Client.binary), so
+// a rebuilt or upgraded provider is asked afresh.
+
+// sharedSchemas holds the schemas of this process's clients by
+// Client.binary.
+var sharedSchemas sync.Map
+
+// binaryKey identifies the executable at path: its path, size and
+// modification time.
+func binaryKey(path string) string {
+	st, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%s\x00%d\x00%d", abs, st.Size(), st.ModTime().UnixNano())
+}
+
+// WithSchemaCacheDir keeps the schemas of providers that declare
+// get_provider_schema_optional in dir, so that later commands start them
+// without asking for their schemas.
+func WithSchemaCacheDir(dir string) Option {
+	return func(o *options) { o.schemaCacheDir = dir }
+}
+
+// cachedSchema returns the schemas kept for p's binary, from memory or
+// from the cache directory, or nil.
+func (p *Client) cachedSchema() *schemaSet {
+	if p.binary == "" {
+		return nil
+	}
+	if set, ok := sharedSchemas.Load(p.binary); ok {
+		return set.(*schemaSet)
+	}
+	path := p.schemaCachePath()
+	if path == "" {
+		return nil
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	set, err := p.wire.decodeSchema(raw)
+	if err != nil || !set.optional || set.resp.Diagnostics.HasErrors() {
+		// Unreadable or not from a provider that allows it: ask.
+		return nil
+	}
+	sharedSchemas.Store(p.binary, set)
+	return set
+}
+
+// keepSchema records set for later processes of p's binary, when the
+// provider allows it. A cache file that cannot be written is not an
+// error: the next command asks again.
+func (p *Client) keepSchema(set *schemaSet) {
+	if p.binary == "" || !set.optional || set.resp.Diagnostics.HasErrors() {
+		return
+	}
+	sharedSchemas.Store(p.binary, set)
+	path := p.schemaCachePath()
+	if path == "" || len(set.raw) == 0 {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".schema-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(set.raw)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// schemaCachePath is the cache file for p's binary, or "" without a
+// cache directory.
+func (p *Client) schemaCachePath() string {
+	if p.schemaCacheDir == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(p.binary))
+	return filepath.Join(p.schemaCacheDir, hex.EncodeToString(sum[:16])+".pb")
+}
