@@ -61,12 +61,14 @@ type TestModule struct {
 // (.terraform/modules/modules.json) byte for byte as Terraform writes it.
 // It returns the files of the modules it read, for diagnostics' snippets.
 //
-// Local sources (./x, ../x) are read in place. Git repositories on this
-// machine (git::file://...) are cloned with the git program into
-// .terraform/modules/KEY; a module already installed from the same source
-// is kept unless opts.Upgrade is set. Every other source needs the network
-// and is reported as an error. Records of module calls no longer in the
-// configuration are kept, as Terraform keeps them.
+// Local sources (./x, ../x) are read in place. Every other source (see
+// addrs.ParseModuleSource) is downloaded into .terraform/modules/KEY:
+// registry modules at the newest version their constraint allows, git
+// repositories with the git program, http(s) archives, absolute paths as
+// symbolic links. A module already installed from the same source (and,
+// for a registry module, at a version its constraint still allows) is
+// kept unless opts.Upgrade is set. Records of module calls no longer in
+// the configuration are kept, as Terraform keeps them.
 //
 // The manifest is written even when some module fails, so that what was
 // installed is not fetched again.
@@ -155,15 +157,15 @@ func (i *moduleInstaller) logf(format string, args ...any) {
 // address, which its local calls must not leave.
 type moduleOrigin struct {
 	dir string
-	// pkgDir is the root of the cloned package holding the module, and
-	// pkgAddr its address as Terraform prints it; both empty for modules
-	// of the working directory.
+	// pkgDir is the root of the downloaded package holding the module,
+	// and pkgAddr its address as Terraform prints it; both empty for
+	// modules of the working directory.
 	pkgDir, pkgAddr string
 }
 
 // installCalls installs the modules that mod, at path p, calls, and then
 // theirs, depth first with siblings by name. stack holds the identities
-// (directory or git source) of the modules above, to stop a module that
+// (directory or recorded source) of the modules above, to stop a module that
 // calls itself.
 func (i *moduleInstaller) installCalls(mod *configs.Module, p addrs.Module, from moduleOrigin, stack []string) hcl.Diagnostics {
 	var diags hcl.Diagnostics
