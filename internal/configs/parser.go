@@ -173,7 +173,7 @@ func (p *Parser) LoadModuleFromSources(dir string, sources map[string][]byte) (*
 	diags = append(diags, mod.checkRemoved()...)
 	diags = append(diags, mod.checkImportProviders()...)
 	var given map[string]cty.Value
-	if p.rootVariables != nil && filepath.Clean(dir) == p.rootDir {
+	if p.rootVariables != nil && filepath.Clean(dir) == p.rootDir && mod.hasStaticExprs() {
 		given = p.rootVariables(mod)
 	}
 	diags = append(diags, mod.evalStaticCalls(given)...)

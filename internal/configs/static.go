@@ -50,6 +50,26 @@ type staticScope struct {
 	evaluating map[string]bool
 }
 
+// hasStaticExprs reports whether the module has anything for early
+// evaluation: a module call's source or version, or a backend argument,
+// that refers to something.
+func (m *Module) hasStaticExprs() bool {
+	for _, mc := range m.ModuleCalls {
+		if mc.sourceExpr != nil || mc.versionExpr != nil {
+			return true
+		}
+	}
+	if m.Backend != nil {
+		attrs, _ := m.Backend.Config.JustAttributes()
+		for _, a := range attrs {
+			if len(a.Expr.Variables()) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // evalStaticCalls evaluates the source and version arguments of the
 // module calls that refer to variables or locals. given are the root
 // module's variable values, nil for other modules.
