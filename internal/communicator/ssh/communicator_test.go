@@ -384,3 +384,19 @@ func TestNewScriptPath(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+func TestRunCancel(t *testing.T) {
+	s := sshtest.Start(t, sshtest.Options{})
+	c, _ := connect(t, baseConfig(s))
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	var out syncBuffer
+	err := c.Run(ctx, "echo started; sleep 30", &out, &out)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("wrong error %v", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("Run returned %s after being cancelled", d)
+	}
+}
