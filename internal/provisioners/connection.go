@@ -57,9 +57,9 @@ var ErrNoConnection = errors.New("Missing connection configuration for provision
 // SSHConfig decodes a connection block's value, conforming to
 // ConnectionSchema, wholly known and unmarked, into an SSH configuration
 // with Terraform's defaults: user root, port 22, the agent when
-// SSH_AUTH_SOCK is set, a timeout of 5 minutes, and bastion settings
-// defaulting to the target's. It returns an error for a connection
-// strata cannot make: another type than ssh, or a proxy.
+// SSH_AUTH_SOCK is set, a timeout of 5 minutes, bastion settings
+// defaulting to the target's, and a proxy's scheme to http. It returns
+// an error for a connection strata cannot make: another type than ssh.
 func SSHConfig(conn cty.Value) (commssh.Config, error) {
 	if conn.IsNull() {
 		return commssh.Config{}, ErrNoConnection
@@ -88,9 +88,6 @@ func SSHConfig(conn cty.Value) (commssh.Config, error) {
 		return commssh.Config{}, errors.New("connection type 'winrm' not supported: strata connects to remote hosts over SSH only")
 	default:
 		return commssh.Config{}, fmt.Errorf("connection type '%s' not supported", t)
-	}
-	if h := str("proxy_host"); h != "" {
-		return commssh.Config{}, errors.New("connecting through a proxy (proxy_host) is not supported by strata: use a bastion host (bastion_host) instead")
 	}
 	cfg := commssh.Config{
 		Host:           str("host"),
@@ -160,6 +157,21 @@ func SSHConfig(conn cty.Value) (commssh.Config, error) {
 			b.Certificate = cfg.Certificate
 		}
 		cfg.Bastion = b
+	}
+	if h := str("proxy_host"); h != "" {
+		p := &commssh.Proxy{
+			Scheme:       str("proxy_scheme"),
+			Host:         h,
+			UserName:     str("proxy_user_name"),
+			UserPassword: str("proxy_user_password"),
+		}
+		if p.Port, err = num("proxy_port"); err != nil {
+			return cfg, err
+		}
+		if p.Scheme == "" {
+			p.Scheme = "http"
+		}
+		cfg.Proxy = p
 	}
 	return cfg, nil
 }

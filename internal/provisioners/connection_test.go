@@ -91,8 +91,17 @@ func TestSSHConfig(t *testing.T) {
 			wantErr: "connection type 'ftp' not supported",
 		},
 		"proxy": {
-			attrs:   map[string]cty.Value{"host": cty.StringVal("h"), "proxy_host": cty.StringVal("p")},
-			wantErr: "connecting through a proxy (proxy_host) is not supported by strata: use a bastion host (bastion_host) instead",
+			attrs: map[string]cty.Value{"host": cty.StringVal("h"), "proxy_host": cty.StringVal("p"), "proxy_port": cty.NumberIntVal(3128)},
+			want: commssh.Config{Host: "h", Port: 22, User: "root", TargetPlatform: "unix", Timeout: 5 * time.Minute,
+				Proxy: &commssh.Proxy{Scheme: "http", Host: "p", Port: 3128}},
+		},
+		"socks proxy": {
+			attrs: map[string]cty.Value{
+				"host": cty.StringVal("h"), "proxy_scheme": cty.StringVal("socks5"), "proxy_host": cty.StringVal("p"),
+				"proxy_user_name": cty.StringVal("u"), "proxy_user_password": cty.StringVal("pw"),
+			},
+			want: commssh.Config{Host: "h", Port: 22, User: "root", TargetPlatform: "unix", Timeout: 5 * time.Minute,
+				Proxy: &commssh.Proxy{Scheme: "socks5", Host: "p", UserName: "u", UserPassword: "pw"}},
 		},
 		"bad platform": {
 			attrs:   map[string]cty.Value{"host": cty.StringVal("h"), "target_platform": cty.StringVal("plan9")},

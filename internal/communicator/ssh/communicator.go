@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
+	"golang.org/x/net/proxy"
 )
 
 // dialTimeout bounds each TCP connection attempt; Connect retries until
@@ -197,7 +198,7 @@ func (c *Communicator) connect(ctx context.Context) error {
 			return fatalError{err}
 		}
 		baddr := net.JoinHostPort(b.Host, strconv.Itoa(b.Port))
-		bconn, err := dial(ctx, baddr)
+		bconn, err := c.dial(ctx, baddr)
 		if err != nil {
 			return err
 		}
@@ -210,7 +211,7 @@ func (c *Communicator) connect(ctx context.Context) error {
 		if conn, err = c.bastion.DialContext(ctx, "tcp", addr); err != nil {
 			return fmt.Errorf("Error connecting to target through the bastion host: %w", err)
 		}
-	} else if conn, err = dial(ctx, addr); err != nil {
+	} else if conn, err = c.dial(ctx, addr); err != nil {
 		return err
 	}
 	cc, chans, reqs, err := ssh.NewClientConn(conn, addr, cfg)
@@ -229,9 +230,16 @@ func (c *Communicator) connect(ctx context.Context) error {
 	return nil
 }
 
-func dial(ctx context.Context, addr string) (net.Conn, error) {
-	d := net.Dialer{Timeout: dialTimeout}
-	return d.DialContext(ctx, "tcp", addr)
+// dial connects to the first hop, through the proxy when there is one.
+func (c *Communicator) dial(ctx context.Context, addr string) (net.Conn, error) {
+	d, err := c.cfg.Proxy.dialer()
+	if err != nil {
+		return nil, err
+	}
+	if cd, ok := d.(proxy.ContextDialer); ok {
+		return cd.DialContext(ctx, "tcp", addr)
+	}
+	return d.Dial("tcp", addr)
 }
 
 // Disconnect closes the connection, when there is one.

@@ -43,6 +43,8 @@ type Config struct {
 
 	// Bastion, when not nil, is the host the connection goes through.
 	Bastion *Bastion
+	// Proxy, when not nil, is the proxy the first hop goes through.
+	Proxy *Proxy
 }
 
 // Bastion is a jump host: the connection to the target is a TCP
@@ -89,6 +91,15 @@ func (c *Config) Describe() []string {
 		fmt.Fprintf(&b, "  Certificate: %t\n", bh.Certificate != "")
 		fmt.Fprintf(&b, "  SSH Agent: %t\n", c.Agent)
 		fmt.Fprintf(&b, "  Checking Host Key: %t\n", bh.HostKey != "")
+		out = append(out, b.String())
+	}
+	if p := c.Proxy; p != nil {
+		b.Reset()
+		fmt.Fprintf(&b, "Using configured proxy host...\n")
+		fmt.Fprintf(&b, "  ProxyHost: %s\n", p.Host)
+		fmt.Fprintf(&b, "  ProxyPort: %d\n", p.Port)
+		fmt.Fprintf(&b, "  ProxyUserName: %s\n", p.UserName)
+		fmt.Fprintf(&b, "  ProxyUserPassword: %t\n", p.UserPassword != "")
 		out = append(out, b.String())
 	}
 	return out
