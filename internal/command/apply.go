@@ -125,6 +125,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	defer op.release()
 	ctx, cancel := applyInterrupts(ctx, d, v)
 	defer cancel()
+	rec := startRunRecord(d, applyCommandName(opts), op)
 
 	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, Excludes: excludes, ForceReplace: replaces})
 	if diags.HasErrors() {
@@ -133,8 +134,10 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 			v.Plan(plan, schemaLookup(ctx, op.engine), relevantAttrs(ctx, op.engine, op.cfg, plan))
 		}
 		v.Diagnostics(diags)
+		rec.finish(nil, diags, ctx.Err() != nil)
 		return errReported
 	}
+	rec.planned(plan, schemaLookup(ctx, op.engine), false, len(targets) > 0 || len(excludes) > 0)
 	if !opts.refreshCommand {
 		v.Plan(plan, schemaLookup(ctx, op.engine), relevantAttrs(ctx, op.engine, op.cfg, plan))
 	}
@@ -143,17 +146,19 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	v.Diagnostics(dropCheckDiags(diags))
 	if plan.HasChanges() && !opts.autoApprove {
 		if !confirm(d, d.newView(opts.view), opts.destroy) {
+			rec.finish(nil, nil, true)
 			return errReported
 		}
 	}
 	if ctx.Err() != nil {
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Apply cancelled", Detail: "The run was interrupted before any change was made."}})
+		rec.finish(nil, nil, true)
 		return errReported
 	}
 	if opts.refreshCommand {
 		plan.Mode = plans.RefreshOnlyMode
 	}
-	if err := applyPlan(ctx, d, v, op, plan, opts.destroy, opts.refreshCommand); err != nil {
+	if err := applyPlan(ctx, d, v, op, plan, opts.destroy, opts.refreshCommand, rec); err != nil {
 		return err
 	}
 	if len(targets) > 0 {
@@ -178,15 +183,16 @@ func applyInterrupts(ctx context.Context, d *Deps, v views.Operation) (context.C
 
 // applyPlan applies a plan with the state journal running, saves the new
 // state and reports what was done.
-func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, plan *plans.Plan, destroy, outputsOnly bool) error {
+func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, plan *plans.Plan, destroy, outputsOnly bool, rec *runRecorder) error {
 	counter := &countHook{}
-	op.engine.Hooks = append(op.engine.Hooks, counter)
+	op.engine.Hooks = append(op.engine.Hooks, counter, rec.hook())
 	journal, err := op.mgr.BeginJournal(op.state)
 	if err != nil {
 		v.Diagnostics(errorDiag("Failed to start the state journal", err))
+		rec.finish(nil, errorDiag("Failed to start the state journal", err), false)
 		return errReported
 	}
-	op.engine.Recorder = journal
+	op.engine.Recorder = rec.tee(journal)
 	newState, adiags := op.engine.Apply(ctx, plan)
 	newState.Lineage, newState.Serial = op.state.Lineage, op.state.Serial
 	if outputsOnly {
@@ -196,6 +202,7 @@ func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, p
 		newState.CheckResults = nil
 	}
 	sdiags := saveState(d, op.mgr, newState)
+	rec.finish(newState, append(append(hcl.Diagnostics{}, adiags...), sdiags...), ctx.Err() != nil)
 	v.Diagnostics(adiags)
 	v.Diagnostics(sdiags)
 	if adiags.HasErrors() || sdiags.HasErrors() || ctx.Err() != nil {
@@ -214,6 +221,17 @@ func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, p
 	}
 	v.Applied(operation, imported, add, change, destroyed, newState.Outputs)
 	return nil
+}
+
+// applyCommandName names an apply-like run in its record.
+func applyCommandName(opts *applyOptions) string {
+	switch {
+	case opts.refreshCommand:
+		return "refresh"
+	case opts.destroy:
+		return "destroy"
+	}
+	return "apply"
 }
 
 // confirm asks the user to approve the plan; only "yes" approves.

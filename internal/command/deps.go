@@ -44,6 +44,9 @@ type Deps struct {
 	backends map[string]backend.Backend
 	// log is the core log (TF_LOG, TF_LOG_CORE), set up by Run.
 	log hclog.Logger
+	// args are the command's arguments after the global options, for
+	// the run record (set by Run).
+	args []string
 }
 
 // logger is the core log; silent when Run did not set one up.

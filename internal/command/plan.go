@@ -97,9 +97,15 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	defer op.release()
 	ctx, cancel := d.interruptContext(ctx, func() { v.Interrupted(false) }, nil)
 	defer cancel()
+	rec := startRunRecord(d, "plan", op)
 	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, Excludes: excludes, ForceReplace: replaces, GenerateConfigOut: opts.generateConfig})
 	generated, gdiags := writeGeneratedConfig(op, plan, opts.generateConfig)
 	diags = append(diags, gdiags...)
+	if opts.out != "" {
+		rec.setPlanFile(opts.out)
+	}
+	rec.planned(plan, schemaLookup(ctx, op.engine), true, len(targets) > 0 || len(excludes) > 0)
+	defer func() { rec.finish(nil, diags, ctx.Err() != nil) }()
 	if diags.HasErrors() {
 		plan, diags = validatedFailure(ctx, op, plan, diags)
 		if partialPlan(plan) {

@@ -117,5 +117,12 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 	ctx, cancel := applyInterrupts(ctx, d, v)
 	defer cancel()
 	op := &operation{cfg: cfg, engine: newEngine(d, cfg, v.Hook(), opts.parallelism), mgr: mgr, state: state, release: release}
-	return applyPlan(ctx, d, v, op, plan, plan.Mode == plans.DestroyMode, false)
+	name := "apply"
+	if plan.Mode == plans.DestroyMode {
+		name = "destroy"
+	}
+	rec := startRunRecord(d, name, op)
+	rec.setPlanFile(path)
+	rec.planned(plan, schemaLookup(ctx, op.engine), false, len(plan.Targets) > 0 || len(plan.Excludes) > 0)
+	return applyPlan(ctx, d, v, op, plan, plan.Mode == plans.DestroyMode, false, rec)
 }

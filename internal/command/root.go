@@ -42,6 +42,7 @@ func Run(args []string, d *Deps) int {
 		return 1
 	}
 	log.Info(fmt.Sprintf("CLI command args: %#v", args))
+	d.args = args
 	if chdir != "" {
 		if err := os.Chdir(chdir); err != nil {
 			fmt.Fprintf(d.Stderr, "Error handling -chdir option: %s\n", err)
@@ -223,6 +224,8 @@ Global options (use these before the subcommand, if any):
 		statecmd.NewTaint(d.stateEnv(), true),
 		newForceUnlockCommand(d, nil),
 		newTestCommand(d, nil),
+		newRunsCommand(d),
+		newHistoryCommand(d),
 	)
 	return root
 }

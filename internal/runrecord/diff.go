@@ -20,13 +20,24 @@ const SensitiveMark = marks.Sensitive
 // and tuples compare whole. Values carrying the sensitive mark, or under a
 // path writeOnly reports, are stored as marks only; so are unknown values.
 // writeOnly may be nil.
-func Diff(before, after cty.Value, writeOnly func(cty.Path) bool) []AttrChange {
+//
+// secrets, when not nil, holds sensitive strings seen elsewhere in the
+// run: an unmarked value that contains one (terraform_data's output
+// copies its sensitive input without the mark) is stored as a mark too.
+func Diff(before, after cty.Value, writeOnly func(cty.Path) bool, secrets Secrets) []AttrChange {
 	var out []AttrChange
-	diffValue(nil, before, after, writeOnly, &out)
+	d := differ{writeOnly: writeOnly, secrets: secrets}
+	d.diffValue(nil, before, after, &out)
 	return out
 }
 
-func diffValue(path cty.Path, before, after cty.Value, writeOnly func(cty.Path) bool, out *[]AttrChange) {
+type differ struct {
+	writeOnly func(cty.Path) bool
+	secrets   Secrets
+}
+
+func (d differ) diffValue(path cty.Path, before, after cty.Value, out *[]AttrChange) {
+	writeOnly := d.writeOnly
 	if writeOnly != nil && len(path) > 0 && writeOnly(path) {
 		// Write-only values are never stored, so nothing can be said about
 		// whether they changed, except that one is set now.
@@ -50,13 +61,13 @@ func diffValue(path cty.Path, before, after cty.Value, writeOnly func(cty.Path) 
 	if at.IsKnown() && bt.IsKnown() && !(bt.IsNull() && at.IsNull()) &&
 		(descendable(bt.Type()) || bt.IsNull()) && (descendable(at.Type()) || at.IsNull()) {
 		for _, k := range childKeys(before, after) {
-			diffValue(append(path[:len(path):len(path)], k.step), k.get(before), k.get(after), writeOnly, out)
+			d.diffValue(append(path[:len(path):len(path)], k.step), k.get(before), k.get(after), out)
 		}
 		return
 	}
 	c := AttrChange{Path: FormatPath(path), path: path}
-	c.Before, c.BeforeMark = encodeValue(before)
-	c.After, c.AfterMark = encodeValue(after)
+	c.Before, c.BeforeMark = d.secrets.redact(encodeValue(before))
+	c.After, c.AfterMark = d.secrets.redact(encodeValue(after))
 	*out = append(*out, c)
 }
 
@@ -176,37 +187,34 @@ func FormatPath(p cty.Path) string {
 }
 
 // FillAfter completes the changes whose After was unknown at plan time
-// from the applied object's attributes (JSON, as the state stores them).
-// Paths listed in sensitive are stored as marks.
-func FillAfter(changes []AttrChange, attrsJSON []byte, sensitive []cty.Path) {
-	var obj any
-	need := false
-	for _, c := range changes {
-		if c.AfterMark == MarkUnknown {
-			need = true
-		}
-	}
-	if !need || json.Unmarshal(attrsJSON, &obj) != nil {
-		return
-	}
+// from the applied object's value. Paths listed in sensitive, and values
+// holding one of the secrets, are stored as marks.
+func FillAfter(changes []AttrChange, newVal cty.Value, sensitive []cty.Path, secrets Secrets) {
 	for i := range changes {
 		c := &changes[i]
-		if c.AfterMark != MarkUnknown {
+		if c.AfterMark != MarkUnknown || c.path == nil {
 			continue
 		}
 		if underAny(c.path, sensitive) {
 			c.AfterMark = MarkSensitive
 			continue
 		}
-		v, ok := lookup(obj, c.path)
-		if !ok {
+		v, err := c.path.Apply(newVal)
+		if err != nil {
 			continue
 		}
-		c.AfterMark = ""
-		if v != nil {
-			c.After, _ = json.Marshal(v)
+		c.After, c.AfterMark = secrets.redact(encodeValue(v))
+	}
+}
+
+// NeedsFill reports whether some change waits for FillAfter.
+func NeedsFill(changes []AttrChange) bool {
+	for _, c := range changes {
+		if c.AfterMark == MarkUnknown {
+			return true
 		}
 	}
+	return false
 }
 
 // underAny reports whether p is one of paths or under one of them.
@@ -224,37 +232,49 @@ func underAny(p cty.Path, paths []cty.Path) bool {
 	return false
 }
 
-func lookup(v any, p cty.Path) (any, bool) {
-	for _, s := range p {
-		switch s := s.(type) {
-		case cty.GetAttrStep:
-			m, ok := v.(map[string]any)
-			if !ok {
-				return nil, false
+// Secrets is a set of sensitive strings to keep out of the record even
+// where they appear without the sensitive mark.
+type Secrets map[string]struct{}
+
+// minSecretLen is the shortest secret also searched for inside longer
+// values; shorter ones only match a whole value.
+const minSecretLen = 4
+
+// Add records the sensitive strings inside v (marked parts of it).
+func (s Secrets) Add(v cty.Value) {
+	if s == nil || !v.ContainsMarked() {
+		return
+	}
+	_ = cty.Walk(v, func(_ cty.Path, v cty.Value) (bool, error) {
+		if !v.HasMark(SensitiveMark) {
+			return true, nil
+		}
+		u, _ := v.UnmarkDeep()
+		_ = cty.Walk(u, func(_ cty.Path, leaf cty.Value) (bool, error) {
+			if leaf.IsKnown() && !leaf.IsNull() && leaf.Type() == cty.String && leaf.AsString() != "" {
+				s[leaf.AsString()] = struct{}{}
 			}
-			v, ok = m[s.Name]
-			if !ok {
-				return nil, false
+			return true, nil
+		})
+		return false, nil
+	})
+}
+
+// redact replaces a JSON value holding a secret by the sensitive mark.
+func (s Secrets) redact(v json.RawMessage, mark string) (json.RawMessage, string) {
+	if len(s) == 0 || v == nil {
+		return v, mark
+	}
+	for secret := range s {
+		quoted, _ := json.Marshal(secret)
+		if len(secret) >= minSecretLen {
+			// Inside a longer string or structure, JSON-escaped.
+			if strings.Contains(string(v), string(quoted[1:len(quoted)-1])) {
+				return nil, MarkSensitive
 			}
-		case cty.IndexStep:
-			switch s.Key.Type() {
-			case cty.String:
-				m, ok := v.(map[string]any)
-				if !ok {
-					return nil, false
-				}
-				v = m[s.Key.AsString()]
-			case cty.Number:
-				l, ok := v.([]any)
-				i, _ := s.Key.AsBigFloat().Int64()
-				if !ok || i < 0 || int(i) >= len(l) {
-					return nil, false
-				}
-				v = l[i]
-			default:
-				return nil, false
-			}
+		} else if string(v) == string(quoted) {
+			return nil, MarkSensitive
 		}
 	}
-	return v, true
+	return v, mark
 }

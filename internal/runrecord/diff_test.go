@@ -15,6 +15,7 @@ func TestDiff(t *testing.T) {
 	tests := map[string]struct {
 		before, after cty.Value
 		writeOnly     string
+		secrets       Secrets
 		want          []AttrChange
 	}{
 		"equal": {
@@ -63,6 +64,16 @@ func TestDiff(t *testing.T) {
 			after:  secret(obj(map[string]cty.Value{"a": cty.StringVal("s")})),
 			want:   []AttrChange{{Path: "a", AfterMark: MarkSensitive}},
 		},
+		"unmarked copy of a secret": {
+			before:  obj(map[string]cty.Value{"in": secret(cty.StringVal("hunter2")), "out": cty.StringVal("hunter2"), "msg": cty.StringVal("pw is hunter2!")}),
+			after:   obj(map[string]cty.Value{"in": secret(cty.StringVal("x")), "out": cty.StringVal("x"), "msg": cty.StringVal("pw is x!")}),
+			secrets: Secrets{"hunter2": {}, "x": {}},
+			want: []AttrChange{
+				{Path: "in", BeforeMark: MarkSensitive, AfterMark: MarkSensitive},
+				{Path: "msg", BeforeMark: MarkSensitive, After: []byte(`"pw is x!"`)},
+				{Path: "out", BeforeMark: MarkSensitive, AfterMark: MarkSensitive},
+			},
+		},
 		"write-only": {
 			before:    obj(map[string]cty.Value{"wo": cty.NullVal(cty.String), "id": cty.StringVal("a")}),
 			after:     obj(map[string]cty.Value{"wo": cty.StringVal("s3cret"), "id": cty.StringVal("b")}),
@@ -79,7 +90,7 @@ func TestDiff(t *testing.T) {
 			if tt.writeOnly != "" {
 				wo = func(p cty.Path) bool { return FormatPath(p) == tt.writeOnly }
 			}
-			got := Diff(tt.before, tt.after, wo)
+			got := Diff(tt.before, tt.after, wo, tt.secrets)
 			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreUnexported(AttrChange{}), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("wrong result (-want +got)\n%s", diff)
 			}
@@ -89,9 +100,17 @@ func TestDiff(t *testing.T) {
 
 func TestFillAfter(t *testing.T) {
 	changes := Diff(cty.NullVal(cty.Object(map[string]cty.Type{"id": cty.String, "out": cty.String, "tok": cty.String})),
-		cty.ObjectVal(map[string]cty.Value{"id": cty.UnknownVal(cty.String), "out": cty.UnknownVal(cty.String), "tok": cty.UnknownVal(cty.String)}), nil)
-	FillAfter(changes, []byte(`{"id":"abc","out":"x","tok":"secret"}`), []cty.Path{cty.GetAttrPath("tok")})
+		cty.ObjectVal(map[string]cty.Value{"id": cty.UnknownVal(cty.String), "out": cty.UnknownVal(cty.String), "tok": cty.UnknownVal(cty.String), "cp": cty.UnknownVal(cty.String)}), nil, nil)
+	if !NeedsFill(changes) {
+		t.Fatal("NeedsFill is false with unknown values")
+	}
+	newVal := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("abc"), "out": cty.StringVal("x"), "tok": cty.StringVal("secret"), "cp": cty.StringVal("the secret")})
+	FillAfter(changes, newVal, []cty.Path{cty.GetAttrPath("tok")}, Secrets{"secret": {}})
+	if NeedsFill(changes) {
+		t.Error("NeedsFill is still true")
+	}
 	want := []AttrChange{
+		{Path: "cp", AfterMark: MarkSensitive},
 		{Path: "id", After: []byte(`"abc"`)},
 		{Path: "out", After: []byte(`"x"`)},
 		{Path: "tok", AfterMark: MarkSensitive},

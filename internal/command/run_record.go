@@ -1,0 +1,562 @@
+package command
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/user"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/command/views"
+	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/datadir"
+	"github.com/strata-dev/strata/internal/engine/hooks"
+	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/runrecord"
+	"github.com/strata-dev/strata/internal/states"
+)
+
+// The run record adapter: it turns a plan and the engine's hook events
+// into runrecord entries (see website/docs/runs.md). Everything it does on
+// the apply's goroutines is a map update under a mutex and a channel send;
+// the runrecord.Writer does the writing.
+
+// runsDBFile is the run record database's name in the data directory.
+const runsDBFile = "runs.db"
+
+// openRunStore opens the working directory's run records.
+func openRunStore() (runrecord.Store, error) {
+	return runrecord.Open(datadir.Join(runsDBFile))
+}
+
+// runsEnabled reports whether commands record runs: STRATA_RUNS=0 (or
+// false, off) turns recording off.
+func runsEnabled(d *Deps) bool {
+	switch strings.ToLower(d.Getenv("STRATA_RUNS")) {
+	case "0", "false", "off", "no":
+		return false
+	}
+	return true
+}
+
+// runRetention reads STRATA_RUNS_KEEP (a number of runs) and
+// STRATA_RUNS_MAX_AGE (a Go duration such as 720h, or a number of days
+// followed by d).
+func runRetention(d *Deps) runrecord.Retention {
+	r := runrecord.DefaultRetention
+	if v := d.Getenv("STRATA_RUNS_KEEP"); v != "" {
+		if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+			r.Keep = n
+		}
+	}
+	if v := d.Getenv("STRATA_RUNS_MAX_AGE"); v != "" {
+		if days, ok := strings.CutSuffix(v, "d"); ok {
+			if n, err := strconv.Atoi(days); err == nil {
+				r.MaxAge = time.Duration(n) * 24 * time.Hour
+			}
+		} else if dur, err := time.ParseDuration(v); err == nil {
+			r.MaxAge = dur
+		}
+	}
+	return r
+}
+
+// runRecorder records one run. A nil *runRecorder records nothing, so
+// that callers need not check whether recording is on.
+type runRecorder struct {
+	hooks.Nil
+	store runrecord.Store
+	w     *runrecord.Writer
+	d     *Deps
+
+	mu      sync.Mutex
+	secrets runrecord.Secrets
+	run     runrecord.Run
+	seq     int
+	entries map[string]*recEntry
+	order   []*recEntry
+}
+
+type recEntry struct {
+	e       runrecord.Entry
+	planned plans.Action
+	done    bool
+	obj     *states.ObjectSrc
+	// ty is the resource type's implied type, to decode obj.
+	ty cty.Type
+}
+
+// fill completes values known only after apply from the new object.
+func (r *runRecorder) fill(re *recEntry) bool {
+	if re.obj == nil || re.ty == cty.NilType || !runrecord.NeedsFill(re.e.Changes) {
+		return false
+	}
+	v, err := ctyjson.Unmarshal(re.obj.AttrsJSON, re.ty)
+	if err != nil {
+		return false
+	}
+	runrecord.FillAfter(re.e.Changes, v, re.obj.SensitivePaths, r.secrets)
+	return true
+}
+
+func entryKey(addr addrs.AbsResourceInstance, deposed string) string {
+	return addr.String() + "\x00" + deposed
+}
+
+// startRunRecord starts the record of a command: opens the store, marks
+// runs left running by dead processes as crashed, prunes and writes the
+// run as running. It returns nil, after logging why, when recording is
+// off or the store cannot be opened: records never stop a command.
+func startRunRecord(d *Deps, command string, op *operation) *runRecorder {
+	if !runsEnabled(d) {
+		return nil
+	}
+	store, err := openRunStore()
+	if err != nil {
+		d.logger().Warn(fmt.Sprintf("run records are off for this run: %s", err))
+		return nil
+	}
+	host, _ := os.Hostname()
+	ctx := context.Background()
+	if err := store.Recover(ctx, host, processAlive); err != nil {
+		d.logger().Warn(fmt.Sprintf("run records: recovering crashed runs: %s", err))
+	}
+	if _, err := store.Prune(ctx, runRetention(d)); err != nil {
+		d.logger().Warn(fmt.Sprintf("run records: pruning: %s", err))
+	}
+	r := &runRecorder{store: store, w: runrecord.NewWriter(store, 4096), d: d, entries: map[string]*recEntry{}}
+	now := time.Now().UTC()
+	r.run = runrecord.Run{
+		ID: newRunID(now), Command: command, Args: runrecord.RedactArgs(d.args), Started: now, Outcome: runrecord.RunRunning,
+		User: userName(), Host: host, PID: os.Getpid(), Version: d.Version, Backend: "local",
+	}
+	if op != nil {
+		r.run.Workspace = op.engine.Workspace
+		if op.cfg != nil && op.cfg.Module != nil && op.cfg.Module.Backend != nil {
+			r.run.Backend = op.cfg.Module.Backend.Type
+		}
+		r.run.ConfigHash = configHash(op.files)
+		if op.state != nil {
+			r.run.LineageBefore, r.run.SerialBefore = op.state.Lineage, op.state.Serial
+		}
+	}
+	r.w.PutRun(r.run)
+	return r
+}
+
+// newRunID is sortable by start time and unique enough: the UTC time to
+// the second and four random hex digits.
+func newRunID(t time.Time) string {
+	var b [2]byte
+	_, _ = rand.Read(b[:])
+	return t.Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}
+
+func userName() string {
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return os.Getenv("USER")
+}
+
+// processAlive reports whether a process of this host is still running.
+func processAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}
+
+// configHash is a SHA-256 over the configuration files' names and bytes.
+func configHash(files map[string]*hcl.File) string {
+	if len(files) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, n := range names {
+		fmt.Fprintf(h, "%s\x00%d\x00", n, len(files[n].Bytes))
+		h.Write(files[n].Bytes)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// setPlanFile records the saved plan a run applies or writes.
+func (r *runRecorder) setPlanFile(path string) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	r.run.PlanFile = path
+	run := r.run
+	r.mu.Unlock()
+	r.w.PutRun(run)
+}
+
+// planned records the plan's changes, one entry each, and the drift it
+// found. In a noop run (plan) an entry with changes is skipped: it says
+// what would change. Instances of the prior state the plan left out
+// because of -target are skipped too.
+func (r *runRecorder) planned(plan *plans.Plan, schema views.SchemaFunc, noop bool, targeted bool) {
+	if r == nil || plan == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.run.Noop = noop
+	r.w.PutRun(r.run)
+	now := time.Now().UTC()
+	// Sensitive strings anywhere in the plan are kept out of the record
+	// wherever they appear, marked or not.
+	r.secrets = runrecord.Secrets{}
+	for _, c := range plan.DriftedResources {
+		r.secrets.Add(c.Before)
+		r.secrets.Add(c.After)
+	}
+	if plan.Changes != nil {
+		for _, c := range plan.Changes.Resources {
+			if c.Action != plans.NoOp {
+				r.secrets.Add(c.Before)
+				r.secrets.Add(c.After)
+			}
+		}
+	}
+	for _, c := range plan.DriftedResources {
+		e := r.newEntry(c, runrecord.KindDrift)
+		e.Outcome = ""
+		e.Changes = runrecord.Diff(c.Before, c.After, writeOnlyFunc(schema, c), r.secrets)
+		if len(e.Changes) == 0 {
+			continue
+		}
+		e.Started, e.Ended = now, now
+		r.w.PutEntry(*e)
+	}
+	seen := map[string]bool{}
+	if plan.Changes != nil {
+		for _, c := range plan.Changes.Resources {
+			key := entryKey(c.Addr, c.DeposedKey)
+			seen[key] = true
+			e := r.newEntry(c, runrecord.KindChange)
+			re := &recEntry{e: *e, planned: c.Action}
+			if c.Action != plans.NoOp && !noop && schema != nil {
+				if b := schema(c); b != nil {
+					re.ty = b.ImpliedType()
+				}
+			}
+			r.entries[key] = re
+			r.order = append(r.order, re)
+			switch {
+			case c.Action == plans.NoOp:
+				re.e.Outcome, re.done = runrecord.UpToDate, true
+				re.e.Changes = []runrecord.AttrChange{}
+			case noop:
+				re.e.Outcome, re.e.Reason, re.done = runrecord.Skipped, "plan only: this run changes nothing", true
+				re.e.Changes = runrecord.Diff(c.Before, c.After, writeOnlyFunc(schema, c), r.secrets)
+			default:
+				re.e.Outcome = runrecord.Unprocessed
+				re.e.Changes = runrecord.Diff(c.Before, c.After, writeOnlyFunc(schema, c), r.secrets)
+			}
+			r.w.PutEntry(re.e)
+		}
+	}
+	if targeted && plan.PriorState != nil {
+		for _, addr := range plan.PriorState.AllInstances() {
+			if seen[entryKey(addr, "")] || addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
+				continue
+			}
+			r.seq++
+			e := runrecord.Entry{RunID: r.run.ID, Seq: r.seq, Kind: runrecord.KindChange, Address: addr.String(), Type: addr.Resource.Resource.Type,
+				Module: addr.Module.String(), Action: "no-op", Outcome: runrecord.Skipped, Reason: "not targeted (-target/-exclude)", Changes: []runrecord.AttrChange{}}
+			r.w.PutEntry(e)
+		}
+	}
+}
+
+func (r *runRecorder) newEntry(c *plans.ResourceInstanceChange, kind string) *runrecord.Entry {
+	r.seq++
+	e := &runrecord.Entry{
+		RunID: r.run.ID, Seq: r.seq, Kind: kind, Address: c.Addr.String(), Deposed: c.DeposedKey,
+		Type: c.Addr.Resource.Resource.Type, Module: c.Addr.Module.String(), Provider: c.ProviderAddr.String(),
+		Action: recordAction(c.Action), ActionReason: recordReason(c.Reason),
+	}
+	if c.Addr.Resource.Resource.Mode == addrs.DataResourceMode {
+		e.Type = "data." + e.Type
+	}
+	for _, p := range c.RequiredReplace {
+		e.ReplacePaths = append(e.ReplacePaths, runrecord.FormatPath(p))
+	}
+	if c.Importing != nil {
+		e.Import = c.Importing.ID
+	}
+	if c.PrevRunAddr != nil && c.PrevRunAddr.String() != c.Addr.String() {
+		e.MovedFrom = c.PrevRunAddr.String()
+	}
+	return e
+}
+
+// writeOnlyFunc reports the write-only attributes of a change's type.
+func writeOnlyFunc(schema views.SchemaFunc, c *plans.ResourceInstanceChange) func(cty.Path) bool {
+	if schema == nil {
+		return nil
+	}
+	block := schema(c)
+	if block == nil {
+		return nil
+	}
+	return func(p cty.Path) bool { return writeOnlyPath(block, p) }
+}
+
+func writeOnlyPath(b *configschema.Block, p cty.Path) bool {
+	for i, step := range p {
+		s, ok := step.(cty.GetAttrStep)
+		if !ok {
+			continue
+		}
+		if a, ok := b.Attributes[s.Name]; ok {
+			if a.WriteOnly {
+				return true
+			}
+			if a.NestedType != nil {
+				return writeOnlyPath(&configschema.Block{Attributes: a.NestedType.Attributes}, p[i+1:])
+			}
+			return false
+		}
+		nb, ok := b.BlockTypes[s.Name]
+		if !ok {
+			return false
+		}
+		b = &nb.Block
+	}
+	return false
+}
+
+func recordAction(a plans.Action) string {
+	switch a {
+	case plans.NoOp:
+		return "no-op"
+	case plans.Create:
+		return "create"
+	case plans.Read:
+		return "read"
+	case plans.Update:
+		return "update"
+	case plans.DeleteThenCreate:
+		return "replace"
+	case plans.CreateThenDelete:
+		return "replace_create_before_destroy"
+	case plans.Delete:
+		return "delete"
+	case plans.Forget:
+		return "forget"
+	}
+	return "unknown"
+}
+
+func recordReason(r plans.ActionReason) string {
+	switch r {
+	case plans.ReasonReplaceBecauseCannotUpdate:
+		return "replace_because_cannot_update"
+	case plans.ReasonReplaceBecauseTainted:
+		return "replace_because_tainted"
+	case plans.ReasonReplaceByRequest:
+		return "replace_by_request"
+	case plans.ReasonReplaceByTriggers:
+		return "replace_by_triggers"
+	case plans.ReasonDeleteBecauseNoResourceConfig:
+		return "delete_because_no_resource_config"
+	case plans.ReasonDeleteBecauseWrongRepetition:
+		return "delete_because_wrong_repetition"
+	case plans.ReasonDeleteBecauseCountIndex:
+		return "delete_because_count_index"
+	case plans.ReasonDeleteBecauseEachKey:
+		return "delete_because_each_key"
+	case plans.ReasonDeleteBecauseNoModule:
+		return "delete_because_no_module"
+	case plans.ReasonReadBecauseConfigUnknown:
+		return "read_because_config_unknown"
+	case plans.ReasonReadBecauseDependencyPending:
+		return "read_because_dependency_pending"
+	case plans.ReasonReadBecauseCheckNested:
+		return "read_because_check_nested"
+	case plans.ReasonDeleteBecauseNoMoveTarget:
+		return "delete_because_no_move_target"
+	case plans.ReasonDeleteBecauseEnabledFalse:
+		return "delete_because_enabled_false"
+	}
+	return ""
+}
+
+// PreApply implements hooks.Hook: the entry's operation started.
+func (r *runRecorder) PreApply(addr addrs.AbsResourceInstance, deposed string, _ plans.Action, _ string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	re := r.entries[entryKey(addr, deposed)]
+	if re == nil || !re.e.Started.IsZero() {
+		return
+	}
+	re.e.Started = time.Now().UTC()
+	e := re.e
+	e.Changes = nil
+	r.w.PutEntry(e)
+}
+
+// PostApply implements hooks.Hook: the operation finished. The delete
+// half of a replace leaves the entry open for its create.
+func (r *runRecorder) PostApply(addr addrs.AbsResourceInstance, deposed string, action plans.Action, _ string, _ time.Duration, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	re := r.entries[entryKey(addr, deposed)]
+	if re == nil || re.done {
+		return
+	}
+	e := &re.e
+	var changes []runrecord.AttrChange
+	switch {
+	case err != nil:
+		e.Outcome, e.Diagnostics = runrecord.Failed, err.Error()
+	case action == plans.Delete && re.planned != plans.Delete:
+		return
+	default:
+		e.Outcome = runrecord.Updated
+		if r.fill(re) {
+			changes = e.Changes
+		}
+	}
+	re.done = true
+	e.Ended = time.Now().UTC()
+	out := *e
+	out.Changes = changes
+	r.w.PutEntry(out)
+}
+
+// recorderTee passes state changes on to the journal and keeps each new
+// object for its entry, to fill in values known only after apply.
+type recorderTee struct {
+	states.Recorder
+	r *runRecorder
+}
+
+// Set implements states.Recorder. The engine may report the end of an
+// operation (PostApply) before or after it records the new object.
+func (t recorderTee) Set(addr addrs.AbsResourceInstance, deposed string, obj *states.ObjectSrc, provider addrs.AbsProviderConfig) error {
+	if obj != nil {
+		r := t.r
+		r.mu.Lock()
+		if re := r.entries[entryKey(addr, deposed)]; re != nil {
+			re.obj = obj
+			if re.done && re.e.Outcome == runrecord.Updated && r.fill(re) {
+				r.w.PutEntry(re.e)
+			}
+		}
+		r.mu.Unlock()
+	}
+	return t.Recorder.Set(addr, deposed, obj, provider)
+}
+
+// tee wraps the journal so the recorder sees new objects; it returns rec
+// itself when recording is off.
+func (r *runRecorder) tee(rec states.Recorder) states.Recorder {
+	if r == nil {
+		return rec
+	}
+	return recorderTee{Recorder: rec, r: r}
+}
+
+// hook is the recorder as an engine hook, or a no-op hook.
+func (r *runRecorder) hook() hooks.Hook {
+	if r == nil {
+		return hooks.Nil{}
+	}
+	return r
+}
+
+// finish settles the entries the run did not reach and closes the record:
+// an entry a diagnostic names failed; the others were never reached
+// because the run was interrupted (unprocessed) or because something they
+// depend on failed (skipped); in a run without errors they were done
+// without a provider call (a forget, a read). state is the state the run
+// saved (nil if none).
+func (r *runRecorder) finish(state *states.State, diags hcl.Diagnostics, interrupted bool) {
+	if r == nil {
+		return
+	}
+	byObject := map[string]string{}
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		if o, ok := d.Extra.(interface{ DiagnosticObject() string }); ok && o.DiagnosticObject() != "" {
+			msg := d.Summary
+			if d.Detail != "" {
+				msg += ": " + d.Detail
+			}
+			if byObject[o.DiagnosticObject()] == "" {
+				byObject[o.DiagnosticObject()] = msg
+			}
+		}
+	}
+	r.mu.Lock()
+	now := time.Now().UTC()
+	for _, re := range r.order {
+		if re.done {
+			continue
+		}
+		e := re.e
+		e.Changes = nil
+		switch msg, named := byObject[e.Address]; {
+		case named:
+			e.Outcome, e.Diagnostics = runrecord.Failed, msg
+		case !e.Started.IsZero():
+			e.Outcome, e.Reason = runrecord.Unknown, "the operation did not report its end"
+		case interrupted:
+			e.Outcome, e.Reason = runrecord.Unprocessed, "the run was interrupted before reaching it"
+		case diags.HasErrors():
+			e.Outcome, e.Reason = runrecord.Skipped, "not applied because of an error in something it depends on"
+		default:
+			e.Outcome = runrecord.Updated
+		}
+		if e.Ended.IsZero() && e.Outcome != runrecord.Unprocessed && e.Outcome != runrecord.Skipped {
+			e.Ended = now
+		}
+		re.done = true
+		r.w.PutEntry(e)
+	}
+	run := r.run
+	r.mu.Unlock()
+	run.Ended = now
+	switch {
+	case interrupted:
+		run.Outcome = runrecord.RunInterrupted
+	case diags.HasErrors():
+		run.Outcome = runrecord.RunFailed
+	default:
+		run.Outcome = runrecord.RunSucceeded
+	}
+	run.LineageAfter, run.SerialAfter = run.LineageBefore, run.SerialBefore
+	if state != nil {
+		run.LineageAfter, run.SerialAfter = state.Lineage, state.Serial
+	}
+	r.w.PutRun(run)
+	if err := r.w.Close(); err != nil {
+		r.d.logger().Warn(fmt.Sprintf("run records: %s", err))
+	}
+	_ = r.store.Close()
+}
