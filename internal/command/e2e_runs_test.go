@@ -1,0 +1,339 @@
+package command
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// runsShowDoc is the -json document of runs show, as documented in
+// website/docs/runs.md.
+type runsShowDoc struct {
+	FormatVersion string `json:"format_version"`
+	Run           struct {
+		ID      string         `json:"id"`
+		Command string         `json:"command"`
+		Args    []string       `json:"args"`
+		Outcome string         `json:"outcome"`
+		Noop    bool           `json:"noop"`
+		Counts  map[string]int `json:"counts"`
+	} `json:"run"`
+	Entries []struct {
+		Kind        string `json:"kind"`
+		Address     string `json:"address"`
+		Action      string `json:"action"`
+		Outcome     string `json:"outcome"`
+		Reason      string `json:"reason"`
+		Diagnostics string `json:"diagnostics"`
+		Changes     []struct {
+			Path       string          `json:"path"`
+			Before     json.RawMessage `json:"before"`
+			After      json.RawMessage `json:"after"`
+			BeforeMark string          `json:"before_mark"`
+			AfterMark  string          `json:"after_mark"`
+		} `json:"changes"`
+	} `json:"entries"`
+}
+
+func runsShow(t *testing.T, dir string, args ...string) runsShowDoc {
+	t.Helper()
+	r := mustStrata(t, dir, 0, append([]string{"runs", "show", "-json"}, args...)...)
+	var doc runsShowDoc
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("runs show -json: %v\n%s", err, r.stdout)
+	}
+	return doc
+}
+
+// outcomes maps each change entry's address to its outcome.
+func (doc runsShowDoc) outcomes() map[string]string {
+	m := map[string]string{}
+	for _, e := range doc.Entries {
+		if e.Kind == "change" {
+			m[e.Address] = e.Outcome
+		}
+	}
+	return m
+}
+
+const runsOutcomesConfig = `
+variable "mode" {
+  default = "ok"
+}
+resource "terraform_data" "a" {
+  input = "same"
+}
+resource "terraform_data" "b" {
+  count = var.mode == "ok" ? 0 : 1
+  input = "new"
+}
+resource "terraform_data" "fail" {
+  input            = "x"
+  triggers_replace = var.mode
+  provisioner "local-exec" {
+    command = var.mode == "fail" ? "echo provisioner says no; exit 3" : "true"
+  }
+}
+resource "terraform_data" "dep" {
+  input = terraform_data.fail.output
+}
+resource "terraform_data" "slow" {
+  triggers_replace = var.mode
+  provisioner "local-exec" {
+    command = var.mode == "slow" ? "touch slow.started; sleep 3" : "true"
+  }
+}
+resource "terraform_data" "after_slow" {
+  input = terraform_data.slow.id
+}
+`
+
+// TestE2ERunsOutcomes: an apply where one resource fails records it as
+// failed with the provider's message, what depends on it as skipped, the
+// new resource as updated and the untouched one as up_to_date; an
+// interrupted apply records what it never reached as unprocessed.
+func TestE2ERunsOutcomes(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), runsOutcomesConfig)
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+
+	mustStrata(t, dir, 1, "apply", "-auto-approve", "-no-color", "-var", "mode=fail")
+	doc := runsShow(t, dir)
+	want := map[string]string{
+		"terraform_data.a":          "up_to_date",
+		"terraform_data.b[0]":       "updated",
+		"terraform_data.fail":       "failed",
+		"terraform_data.dep":        "skipped",
+		"terraform_data.slow":       "updated",
+		"terraform_data.after_slow": "updated",
+	}
+	if diff := cmp.Diff(want, doc.outcomes()); diff != "" {
+		t.Errorf("wrong outcomes (-want +got)\n%s", diff)
+	}
+	if doc.Run.Command != "apply" || doc.Run.Outcome != "failed" || doc.Run.Noop {
+		t.Errorf("run: %s %s noop=%v, want a failed apply", doc.Run.Command, doc.Run.Outcome, doc.Run.Noop)
+	}
+	if got := strings.Join(doc.Run.Args, " "); got != "apply -auto-approve -no-color -var mode=(redacted)" {
+		t.Errorf("args = %q: -var values must be redacted", got)
+	}
+	for _, e := range doc.Entries {
+		switch e.Address {
+		case "terraform_data.fail":
+			if !strings.Contains(e.Diagnostics, "exit status 3") && !strings.Contains(e.Diagnostics, "provisioner") {
+				t.Errorf("failed entry's diagnostics do not say why: %q", e.Diagnostics)
+			}
+			if e.Action != "replace" {
+				t.Errorf("fail: action %q, want replace", e.Action)
+			}
+		case "terraform_data.dep":
+			if e.Reason == "" {
+				t.Errorf("skipped entry has no reason")
+			}
+		}
+	}
+	// Filters.
+	failed := runsShow(t, dir, "-status=failed,skipped")
+	if diff := cmp.Diff(map[string]string{"terraform_data.fail": "failed", "terraform_data.dep": "skipped"}, failed.outcomes()); diff != "" {
+		t.Errorf("-status=failed,skipped (-want +got)\n%s", diff)
+	}
+	if got := runsShow(t, dir, "-address=terraform_data.*slow*").outcomes(); len(got) != 2 {
+		t.Errorf("-address glob: %v", got)
+	}
+	human := mustStrata(t, dir, 0, "runs", "show", "-no-color").stdout
+	for _, s := range []string{"terraform_data.fail: replace, failed", "terraform_data.dep: update, skipped", "terraform_data.a: no-op, up_to_date"} {
+		if !strings.Contains(human, s) {
+			t.Errorf("runs show lacks %q:\n%s", s, human)
+		}
+	}
+
+	// Interrupted while slow's provisioner runs: after_slow is never
+	// reached.
+	cmd := exec.Command(strataBin, "apply", "-auto-approve", "-no-color", "-var", "mode=slow")
+	cmd.Dir = dir
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(filepath.Join(dir, "slow.started")); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(os.Interrupt)
+	_ = cmd.Wait()
+	doc = runsShow(t, dir)
+	if doc.Run.Outcome != "interrupted" {
+		t.Errorf("run outcome %q, want interrupted\n%s", doc.Run.Outcome, out.String())
+	}
+	if got := doc.outcomes()["terraform_data.after_slow"]; got != "unprocessed" {
+		t.Errorf("after_slow: %q, want unprocessed\n%s", got, out.String())
+	}
+
+	list := mustStrata(t, dir, 0, "runs", "list", "-json", "-command=apply")
+	var l struct {
+		Runs []struct {
+			Outcome string `json:"outcome"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(list.stdout), &l); err != nil {
+		t.Fatal(err)
+	}
+	var outcomes []string
+	for _, r := range l.Runs {
+		outcomes = append(outcomes, r.Outcome)
+	}
+	if diff := cmp.Diff([]string{"interrupted", "failed", "succeeded"}, outcomes); diff != "" {
+		t.Errorf("runs list, latest first (-want +got)\n%s", diff)
+	}
+}
+
+// TestE2ERunsHistory: history shows an attribute's value over three
+// applies, and a plan (a noop run) says what would change without
+// entering the history.
+func TestE2ERunsHistory(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `
+variable "v" {}
+resource "terraform_data" "a" {
+  input = var.v
+}
+`)
+	for _, v := range []string{"one", "two", "three"} {
+		mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color", "-var", "v="+v)
+	}
+	mustStrata(t, dir, 0, "plan", "-no-color", "-var", "v=four")
+	plan := runsShow(t, dir)
+	if !plan.Run.Noop || plan.Run.Command != "plan" || plan.outcomes()["terraform_data.a"] != "skipped" {
+		t.Errorf("plan run: noop=%v command=%s outcomes=%v", plan.Run.Noop, plan.Run.Command, plan.outcomes())
+	}
+
+	r := mustStrata(t, dir, 0, "history", "-json", "-attribute=input", "terraform_data.a")
+	var doc struct {
+		Changes []struct {
+			Command string          `json:"command"`
+			Path    string          `json:"path"`
+			Before  json.RawMessage `json:"before"`
+			After   json.RawMessage `json:"after"`
+		} `json:"changes"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	var got []string
+	for _, c := range doc.Changes {
+		got = append(got, c.Command+" "+c.Path+": "+string(c.Before)+" -> "+string(c.After))
+	}
+	want := []string{`apply input: null -> "one"`, `apply input: "one" -> "two"`, `apply input: "two" -> "three"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("history (-want +got)\n%s", diff)
+	}
+	// The output attribute is known only after apply: the record has the
+	// applied value.
+	human := mustStrata(t, dir, 0, "history", "-attribute", "output", "terraform_data.a").stdout
+	if !strings.Contains(human, `"two"   "three"`) {
+		t.Errorf("history of output lacks the applied value:\n%s", human)
+	}
+}
+
+// TestE2ERunsNoSecrets: sensitive values never reach the database file,
+// even where terraform_data copies them, unmarked, into its output; the
+// record holds a mark instead.
+func TestE2ERunsNoSecrets(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `
+variable "pw" {
+  sensitive = true
+}
+resource "terraform_data" "s" {
+  input = var.pw
+}
+resource "terraform_data" "msg" {
+  input = "uses ${nonsensitive(var.pw)} openly"
+}
+`)
+	secrets := []string{"first-s3cret-value", "second-s3cret-value"}
+	for _, pw := range secrets {
+		mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color", "-var", "pw="+pw)
+	}
+	mustStrata(t, dir, 0, "plan", "-no-color", "-var", "pw=third-s3cret-value", "-refresh=true")
+	secrets = append(secrets, "third-s3cret-value")
+	files, _ := filepath.Glob(filepath.Join(dir, ".terraform", "runs.db*"))
+	if len(files) == 0 {
+		t.Fatal("no run record database")
+	}
+	for _, f := range files {
+		data := readFile(t, f)
+		for _, s := range secrets {
+			if bytes.Contains(data, []byte(s)) {
+				t.Errorf("%s contains the sensitive value %q", filepath.Base(f), s)
+			}
+		}
+	}
+	doc := runsShow(t, dir)
+	marks := 0
+	for _, e := range doc.Entries {
+		for _, c := range e.Changes {
+			if c.BeforeMark == "sensitive" {
+				marks++
+			}
+		}
+	}
+	if marks == 0 {
+		t.Errorf("no sensitive marks in the plan's record: %+v", doc.Entries)
+	}
+}
+
+// TestE2ERunsKill: a kill -9 mid-apply leaves the run's record up to the
+// crash; the next command marks it crashed and what it never reached
+// unprocessed.
+func TestE2ERunsKill(t *testing.T) {
+	const n = 300
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), chainConfig(n))
+	cmd := exec.Command(strataBin, "apply", "-auto-approve", "-no-color")
+	cmd.Dir = dir
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(out.String(), "Creating...") && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+	killed := runsShow(t, dir)
+	if killed.Run.Outcome != "running" {
+		t.Fatalf("killed run's outcome before recovery: %q, want running", killed.Run.Outcome)
+	}
+	mustStrata(t, dir, 2, "plan", "-no-color", "-detailed-exitcode")
+	doc := runsShow(t, dir, killed.Run.ID)
+	if doc.Run.Outcome != "crashed" {
+		t.Errorf("outcome after the next command: %q, want crashed", doc.Run.Outcome)
+	}
+	counts := doc.Run.Counts
+	if total := counts["updated"] + counts["unknown"] + counts["unprocessed"]; total != n {
+		t.Errorf("counts %v do not cover the %d resources", counts, n)
+	}
+	if counts["unprocessed"] == 0 {
+		t.Errorf("nothing unprocessed after a kill mid-apply: %v", counts)
+	}
+	inState := stateResourceCount(t, filepath.Join(dir, "terraform.tfstate"))
+	if counts["updated"] > inState {
+		t.Errorf("%d recorded as updated but only %d in the state", counts["updated"], inState)
+	}
+	t.Logf("killed after %d creates in state; record: %v", inState, counts)
+}
