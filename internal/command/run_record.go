@@ -17,7 +17,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/command/views"
@@ -90,25 +89,26 @@ type runRecorder struct {
 	order   []*recEntry
 }
 
+// A recEntry is changed by the hooks of its own instance (mu) and by
+// finish, after the walk; the map of entries is not changed once the
+// apply starts, so the hooks look entries up without r.mu.
 type recEntry struct {
+	mu      sync.Mutex
 	e       runrecord.Entry
 	planned plans.Action
 	done    bool
 	obj     *states.ObjectSrc
-	// ty is the resource type's implied type, to decode obj.
-	ty cty.Type
 }
 
-// fill completes values known only after apply from the new object.
+// fill completes values known only after apply from the new object, in
+// a new slice: the writer may still hold the old one.
 func (r *runRecorder) fill(re *recEntry) bool {
-	if re.obj == nil || re.ty == cty.NilType || !runrecord.NeedsFill(re.e.Changes) {
+	if re.obj == nil || !runrecord.NeedsFill(re.e.Changes) {
 		return false
 	}
-	v, err := ctyjson.Unmarshal(re.obj.AttrsJSON, re.ty)
-	if err != nil {
-		return false
-	}
-	runrecord.FillAfter(re.e.Changes, v, re.obj.SensitivePaths, r.secrets)
+	cs := append([]runrecord.AttrChange(nil), re.e.Changes...)
+	runrecord.FillAfter(cs, re.obj.AttrsJSON, re.obj.SensitivePaths, r.secrets)
+	re.e.Changes = cs
 	return true
 }
 
@@ -137,7 +137,7 @@ func startRunRecord(d *Deps, command string, op *operation) *runRecorder {
 	if _, err := store.Prune(ctx, runRetention(d)); err != nil {
 		d.logger().Warn(fmt.Sprintf("run records: pruning: %s", err))
 	}
-	r := &runRecorder{store: store, w: runrecord.NewWriter(store, 4096), d: d, entries: map[string]*recEntry{}}
+	r := &runRecorder{store: store, w: runrecord.NewWriter(store, 16384), d: d, entries: map[string]*recEntry{}}
 	now := time.Now().UTC()
 	r.run = runrecord.Run{
 		ID: newRunID(now), Command: command, Args: runrecord.RedactArgs(d.args), Started: now, Outcome: runrecord.RunRunning,
@@ -256,11 +256,6 @@ func (r *runRecorder) planned(plan *plans.Plan, schema views.SchemaFunc, noop bo
 			seen[key] = true
 			e := r.newEntry(c, runrecord.KindChange)
 			re := &recEntry{e: *e, planned: c.Action}
-			if c.Action != plans.NoOp && !noop && schema != nil {
-				if b := schema(c); b != nil {
-					re.ty = b.ImpliedType()
-				}
-			}
 			r.entries[key] = re
 			r.order = append(r.order, re)
 			switch {
@@ -406,10 +401,13 @@ func recordReason(r plans.ActionReason) string {
 
 // PreApply implements hooks.Hook: the entry's operation started.
 func (r *runRecorder) PreApply(addr addrs.AbsResourceInstance, deposed string, _ plans.Action, _ string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	re := r.entries[entryKey(addr, deposed)]
-	if re == nil || !re.e.Started.IsZero() {
+	if re == nil {
+		return
+	}
+	re.mu.Lock()
+	defer re.mu.Unlock()
+	if !re.e.Started.IsZero() {
 		return
 	}
 	re.e.Started = time.Now().UTC()
@@ -421,10 +419,13 @@ func (r *runRecorder) PreApply(addr addrs.AbsResourceInstance, deposed string, _
 // PostApply implements hooks.Hook: the operation finished. The delete
 // half of a replace leaves the entry open for its create.
 func (r *runRecorder) PostApply(addr addrs.AbsResourceInstance, deposed string, action plans.Action, _ string, _ time.Duration, err error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	re := r.entries[entryKey(addr, deposed)]
-	if re == nil || re.done {
+	if re == nil {
+		return
+	}
+	re.mu.Lock()
+	defer re.mu.Unlock()
+	if re.done {
 		return
 	}
 	e := &re.e
@@ -459,14 +460,14 @@ type recorderTee struct {
 func (t recorderTee) Set(addr addrs.AbsResourceInstance, deposed string, obj *states.ObjectSrc, provider addrs.AbsProviderConfig) error {
 	if obj != nil {
 		r := t.r
-		r.mu.Lock()
 		if re := r.entries[entryKey(addr, deposed)]; re != nil {
+			re.mu.Lock()
 			re.obj = obj
 			if re.done && re.e.Outcome == runrecord.Updated && r.fill(re) {
 				r.w.PutEntry(re.e)
 			}
+			re.mu.Unlock()
 		}
-		r.mu.Unlock()
 	}
 	return t.Recorder.Set(addr, deposed, obj, provider)
 }
@@ -513,34 +514,60 @@ func (r *runRecorder) finish(state *states.State, diags hcl.Diagnostics, interru
 			}
 		}
 	}
+	// The hooks only carry an error's summary: add its detail.
+	details := map[string]string{}
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && d.Detail != "" && details[d.Summary] == "" {
+			details[d.Summary] = d.Summary + ": " + d.Detail
+		}
+	}
 	r.mu.Lock()
 	now := time.Now().UTC()
 	for _, re := range r.order {
-		if re.done {
-			continue
-		}
-		e := re.e
-		e.Changes = nil
-		switch msg, named := byObject[e.Address]; {
-		case named:
-			e.Outcome, e.Diagnostics = runrecord.Failed, msg
-		case !e.Started.IsZero():
-			e.Outcome, e.Reason = runrecord.Unknown, "the operation did not report its end"
-		case interrupted:
-			e.Outcome, e.Reason = runrecord.Unprocessed, "the run was interrupted before reaching it"
-		case diags.HasErrors():
-			e.Outcome, e.Reason = runrecord.Skipped, "not applied because of an error in something it depends on"
-		default:
-			e.Outcome = runrecord.Updated
-		}
-		if e.Ended.IsZero() && e.Outcome != runrecord.Unprocessed && e.Outcome != runrecord.Skipped {
-			e.Ended = now
-		}
-		re.done = true
-		r.w.PutEntry(e)
+		re.mu.Lock()
+		r.settle(re, byObject, details, diags, interrupted, now)
+		re.mu.Unlock()
 	}
 	run := r.run
 	r.mu.Unlock()
+	r.close(run, state, diags, interrupted, now)
+}
+
+// settle gives an entry the run did not finish its outcome.
+func (r *runRecorder) settle(re *recEntry, byObject, details map[string]string, diags hcl.Diagnostics, interrupted bool, now time.Time) {
+	if re.done {
+		if re.e.Outcome == runrecord.Failed && details[re.e.Diagnostics] != "" {
+			re.e.Diagnostics = details[re.e.Diagnostics]
+			e := re.e
+			e.Changes = nil
+			r.w.PutEntry(e)
+		}
+		return
+	}
+	e := re.e
+	e.Changes = nil
+	switch msg, named := byObject[e.Address]; {
+	case named:
+		e.Outcome, e.Diagnostics = runrecord.Failed, msg
+	case !e.Started.IsZero():
+		e.Outcome, e.Reason = runrecord.Unknown, "the operation did not report its end"
+	case interrupted:
+		e.Outcome, e.Reason = runrecord.Unprocessed, "the run was interrupted before reaching it"
+	case diags.HasErrors():
+		e.Outcome, e.Reason = runrecord.Skipped, "not applied because of an error in something it depends on"
+	default:
+		e.Outcome = runrecord.Updated
+	}
+	if e.Ended.IsZero() && e.Outcome != runrecord.Unprocessed && e.Outcome != runrecord.Skipped {
+		e.Ended = now
+	}
+	re.done = true
+	re.e.Outcome = e.Outcome
+	r.w.PutEntry(e)
+}
+
+// close writes the run's end and closes the store.
+func (r *runRecorder) close(run runrecord.Run, state *states.State, diags hcl.Diagnostics, interrupted bool, now time.Time) {
 	run.Ended = now
 	switch {
 	case interrupted:

@@ -65,7 +65,7 @@ func (d differ) diffValue(path cty.Path, before, after cty.Value, out *[]AttrCha
 		}
 		return
 	}
-	c := AttrChange{Path: FormatPath(path), path: path}
+	c := AttrChange{Path: FormatPath(path), path: path, ty: after.Type()}
 	c.Before, c.BeforeMark = d.secrets.redact(encodeValue(before))
 	c.After, c.AfterMark = d.secrets.redact(encodeValue(after))
 	*out = append(*out, c)
@@ -187,9 +187,11 @@ func FormatPath(p cty.Path) string {
 }
 
 // FillAfter completes the changes whose After was unknown at plan time
-// from the applied object's value. Paths listed in sensitive, and values
-// holding one of the secrets, are stored as marks.
-func FillAfter(changes []AttrChange, newVal cty.Value, sensitive []cty.Path, secrets Secrets) {
+// from the applied object's attributes, as the state stores them (JSON).
+// Paths listed in sensitive, and values holding one of the secrets, are
+// stored as marks.
+func FillAfter(changes []AttrChange, attrsJSON []byte, sensitive []cty.Path, secrets Secrets) {
+	var top map[string]json.RawMessage
 	for i := range changes {
 		c := &changes[i]
 		if c.AfterMark != MarkUnknown || c.path == nil {
@@ -199,12 +201,72 @@ func FillAfter(changes []AttrChange, newVal cty.Value, sensitive []cty.Path, sec
 			c.AfterMark = MarkSensitive
 			continue
 		}
-		v, err := c.path.Apply(newVal)
-		if err != nil {
+		if top == nil {
+			if json.Unmarshal(attrsJSON, &top) != nil {
+				return
+			}
+		}
+		raw, ok := lookupJSON(top, c.path)
+		if !ok {
 			continue
 		}
-		c.After, c.AfterMark = secrets.redact(encodeValue(v))
+		if c.ty == cty.DynamicPseudoType || !(c.ty.IsObjectType() || c.ty.IsMapType()) {
+			// A dynamically-typed attribute is stored with its type.
+			var w map[string]json.RawMessage
+			if len(raw) > 0 && raw[0] == '{' && json.Unmarshal(raw, &w) == nil && len(w) == 2 && w["type"] != nil && w["value"] != nil {
+				raw = w["value"]
+			}
+		}
+		if string(raw) == "null" || raw == nil {
+			c.After, c.AfterMark = nil, ""
+			continue
+		}
+		c.After, c.AfterMark = secrets.redact(append(json.RawMessage(nil), raw...), "")
 	}
+}
+
+// lookupJSON finds the value at p in a JSON object split into attributes.
+func lookupJSON(top map[string]json.RawMessage, p cty.Path) (json.RawMessage, bool) {
+	var cur json.RawMessage
+	for i, step := range p {
+		switch s := step.(type) {
+		case cty.GetAttrStep:
+			m := top
+			if i > 0 {
+				m = nil
+				if json.Unmarshal(cur, &m) != nil {
+					return nil, false
+				}
+			}
+			v, ok := m[s.Name]
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case cty.IndexStep:
+			if i == 0 {
+				return nil, false
+			}
+			switch s.Key.Type() {
+			case cty.String:
+				var m map[string]json.RawMessage
+				if json.Unmarshal(cur, &m) != nil {
+					return nil, false
+				}
+				cur = m[s.Key.AsString()]
+			case cty.Number:
+				var l []json.RawMessage
+				n, _ := s.Key.AsBigFloat().Int64()
+				if json.Unmarshal(cur, &l) != nil || n < 0 || int(n) >= len(l) {
+					return nil, false
+				}
+				cur = l[n]
+			default:
+				return nil, false
+			}
+		}
+	}
+	return cur, cur != nil
 }
 
 // NeedsFill reports whether some change waits for FillAfter.

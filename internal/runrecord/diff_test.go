@@ -104,8 +104,7 @@ func TestFillAfter(t *testing.T) {
 	if !NeedsFill(changes) {
 		t.Fatal("NeedsFill is false with unknown values")
 	}
-	newVal := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("abc"), "out": cty.StringVal("x"), "tok": cty.StringVal("secret"), "cp": cty.StringVal("the secret")})
-	FillAfter(changes, newVal, []cty.Path{cty.GetAttrPath("tok")}, Secrets{"secret": {}})
+	FillAfter(changes, []byte(`{"id":"abc","out":"x","tok":"secret","cp":"the secret"}`), []cty.Path{cty.GetAttrPath("tok")}, Secrets{"secret": {}})
 	if NeedsFill(changes) {
 		t.Error("NeedsFill is still true")
 	}
@@ -137,5 +136,31 @@ func TestGlob(t *testing.T) {
 		if got := Glob(tt.pattern, tt.s); got != tt.want {
 			t.Errorf("Glob(%q, %q) = %v, want %v", tt.pattern, tt.s, got, tt.want)
 		}
+	}
+}
+
+func TestFillAfterNested(t *testing.T) {
+	before := cty.ObjectVal(map[string]cty.Value{
+		"dyn":   cty.NullVal(cty.DynamicPseudoType),
+		"typed": cty.NullVal(cty.DynamicPseudoType),
+		"tags":  cty.MapVal(map[string]cty.Value{"env": cty.StringVal("a")}),
+		"l":     cty.ListVal([]cty.Value{cty.StringVal("a")}),
+	})
+	after := cty.ObjectVal(map[string]cty.Value{
+		"dyn":   cty.UnknownVal(cty.DynamicPseudoType),
+		"typed": cty.UnknownVal(cty.String),
+		"tags":  cty.MapVal(map[string]cty.Value{"env": cty.UnknownVal(cty.String)}),
+		"l":     cty.UnknownVal(cty.List(cty.String)),
+	})
+	changes := Diff(before, after, nil, nil)
+	FillAfter(changes, []byte(`{"dyn":{"type":"string","value":"v"},"typed":{"value":"w","type":"string"},"tags":{"env":"b"},"l":["x","y"]}`), nil, nil)
+	want := []AttrChange{
+		{Path: "dyn", After: []byte(`"v"`)},
+		{Path: "l", Before: []byte(`["a"]`), After: []byte(`["x","y"]`)},
+		{Path: `tags["env"]`, Before: []byte(`"a"`), After: []byte(`"b"`)},
+		{Path: "typed", After: []byte(`"w"`)},
+	}
+	if diff := cmp.Diff(want, changes, cmpopts.IgnoreUnexported(AttrChange{})); diff != "" {
+		t.Errorf("wrong result (-want +got)\n%s", diff)
 	}
 }

@@ -130,8 +130,10 @@ type AttrChange struct {
 	AfterMark  string          `json:"after_mark,omitempty"`
 
 	// path locates the attribute to fill an unknown After from the
-	// applied object.
+	// applied object; ty is the planned value's type, to recognise the
+	// {"type": ..., "value": ...} of a dynamically-typed attribute.
 	path cty.Path
+	ty   cty.Type
 }
 
 // HistoryItem is one change to an attribute in a run, for `history`.

@@ -59,21 +59,10 @@ CREATE TABLE IF NOT EXISTS entries (
 	diagnostics TEXT NOT NULL,
 	started_at INTEGER NOT NULL,
 	ended_at INTEGER NOT NULL,
+	changes TEXT NOT NULL,
 	PRIMARY KEY (run_id, seq)
 );
 CREATE INDEX IF NOT EXISTS entries_address ON entries(address);
-CREATE TABLE IF NOT EXISTS changes (
-	run_id TEXT NOT NULL,
-	seq INTEGER NOT NULL,
-	idx INTEGER NOT NULL,
-	path TEXT NOT NULL,
-	before TEXT,
-	after TEXT,
-	before_mark TEXT NOT NULL,
-	after_mark TEXT NOT NULL,
-	PRIMARY KEY (run_id, seq, idx),
-	FOREIGN KEY (run_id, seq) REFERENCES entries(run_id, seq) ON DELETE CASCADE
-);
 `
 
 // sqliteStore is the embedded Store: one SQLite database file.
@@ -166,55 +155,33 @@ func (s *sqliteStore) Write(ctx context.Context, b Batch) error {
 		}
 	}
 	if len(b.Entries) > 0 {
-		ins, err := tx.PrepareContext(ctx, `INSERT INTO entries (run_id, seq, kind, address, deposed, type, module, provider, action, action_reason, replace_paths, import_id, moved_from, outcome, reason, diagnostics, started_at, ended_at)
-			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+		// An entry written again without changes keeps the stored ones.
+		ins, err := tx.PrepareContext(ctx, `INSERT INTO entries (run_id, seq, kind, address, deposed, type, module, provider, action, action_reason, replace_paths, import_id, moved_from, outcome, reason, diagnostics, started_at, ended_at, changes)
+			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,coalesce(?, '[]'))
 			ON CONFLICT(run_id, seq) DO UPDATE SET kind=excluded.kind, address=excluded.address, deposed=excluded.deposed, type=excluded.type, module=excluded.module, provider=excluded.provider,
 			action=excluded.action, action_reason=excluded.action_reason, replace_paths=excluded.replace_paths, import_id=excluded.import_id, moved_from=excluded.moved_from,
-			outcome=excluded.outcome, reason=excluded.reason, diagnostics=excluded.diagnostics, started_at=excluded.started_at, ended_at=excluded.ended_at`)
+			outcome=excluded.outcome, reason=excluded.reason, diagnostics=excluded.diagnostics, started_at=excluded.started_at, ended_at=excluded.ended_at,
+			changes=coalesce(?, changes)`)
 		if err != nil {
 			return err
 		}
 		defer ins.Close()
-		del, err := tx.PrepareContext(ctx, `DELETE FROM changes WHERE run_id = ? AND seq = ?`)
-		if err != nil {
-			return err
-		}
-		defer del.Close()
-		insc, err := tx.PrepareContext(ctx, `INSERT INTO changes (run_id, seq, idx, path, before, after, before_mark, after_mark) VALUES (?,?,?,?,?,?,?,?)`)
-		if err != nil {
-			return err
-		}
-		defer insc.Close()
 		for _, e := range b.Entries {
 			paths := e.ReplacePaths
 			if paths == nil {
 				paths = []string{}
 			}
+			var changes any
+			if e.Changes != nil {
+				changes = jsonText(e.Changes)
+			}
 			if _, err := ins.ExecContext(ctx, e.RunID, e.Seq, e.Kind, e.Address, e.Deposed, e.Type, e.Module, e.Provider, e.Action, e.ActionReason, jsonText(paths),
-				e.Import, e.MovedFrom, string(e.Outcome), e.Reason, e.Diagnostics, nanos(e.Started), nanos(e.Ended)); err != nil {
+				e.Import, e.MovedFrom, string(e.Outcome), e.Reason, e.Diagnostics, nanos(e.Started), nanos(e.Ended), changes, changes); err != nil {
 				return err
-			}
-			if e.Changes == nil {
-				continue
-			}
-			if _, err := del.ExecContext(ctx, e.RunID, e.Seq); err != nil {
-				return err
-			}
-			for i, c := range e.Changes {
-				if _, err := insc.ExecContext(ctx, e.RunID, e.Seq, i, c.Path, nullText(c.Before), nullText(c.After), c.BeforeMark, c.AfterMark); err != nil {
-					return err
-				}
 			}
 		}
 	}
 	return tx.Commit()
-}
-
-func nullText(b json.RawMessage) any {
-	if b == nil {
-		return nil
-	}
-	return string(b)
 }
 
 const runColumns = `id, command, args, started_at, ended_at, outcome, noop, user, host, pid, version, workspace, backend, config_hash, lineage_before, serial_before, lineage_after, serial_after, plan_file`
@@ -338,7 +305,7 @@ func (s *sqliteStore) Run(ctx context.Context, id string) (*Run, error) {
 	return &r, nil
 }
 
-const entryColumns = `seq, kind, address, deposed, type, module, provider, action, action_reason, replace_paths, import_id, moved_from, outcome, reason, diagnostics, started_at, ended_at`
+const entryColumns = `seq, kind, address, deposed, type, module, provider, action, action_reason, replace_paths, import_id, moved_from, outcome, reason, diagnostics, started_at, ended_at, changes`
 
 func (s *sqliteStore) Entries(ctx context.Context, runID string, f EntryFilter) ([]Entry, error) {
 	q := `SELECT ` + entryColumns + ` FROM entries WHERE run_id = ?`
@@ -367,14 +334,13 @@ func (s *sqliteStore) Entries(ctx context.Context, runID string, f EntryFilter) 
 		return nil, err
 	}
 	var out []Entry
-	bySeq := map[int]int{}
+	defer rows.Close()
 	for rows.Next() {
 		e := Entry{RunID: runID}
-		var paths, outcome string
+		var paths, outcome, changes string
 		var started, ended int64
 		if err := rows.Scan(&e.Seq, &e.Kind, &e.Address, &e.Deposed, &e.Type, &e.Module, &e.Provider, &e.Action, &e.ActionReason, &paths, &e.Import, &e.MovedFrom,
-			&outcome, &e.Reason, &e.Diagnostics, &started, &ended); err != nil {
-			rows.Close()
+			&outcome, &e.Reason, &e.Diagnostics, &started, &ended, &changes); err != nil {
 			return nil, err
 		}
 		if f.Address != "" && !Glob(f.Address, e.Address) {
@@ -384,44 +350,13 @@ func (s *sqliteStore) Entries(ctx context.Context, runID string, f EntryFilter) 
 		e.Outcome = Outcome(outcome)
 		e.Started, e.Ended = fromNanos(started), fromNanos(ended)
 		e.Changes = []AttrChange{}
-		bySeq[e.Seq] = len(out)
+		if err := json.Unmarshal([]byte(changes), &e.Changes); err != nil {
+			return nil, fmt.Errorf("entry %d of run %s: %w", e.Seq, runID, err)
+		}
+		nullsAsNil(e.Changes)
 		out = append(out, e)
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	crows, err := s.db.QueryContext(ctx, `SELECT seq, path, before, after, before_mark, after_mark FROM changes WHERE run_id = ? ORDER BY seq, idx`, runID)
-	if err != nil {
-		return nil, err
-	}
-	defer crows.Close()
-	for crows.Next() {
-		var seq int
-		c, err := scanChange(crows, &seq)
-		if err != nil {
-			return nil, err
-		}
-		if i, ok := bySeq[seq]; ok {
-			out[i].Changes = append(out[i].Changes, c)
-		}
-	}
-	return out, crows.Err()
-}
-
-func scanChange(sc scanner, lead ...any) (AttrChange, error) {
-	var c AttrChange
-	var before, after sql.NullString
-	if err := sc.Scan(append(lead, &c.Path, &before, &after, &c.BeforeMark, &c.AfterMark)...); err != nil {
-		return c, err
-	}
-	if before.Valid {
-		c.Before = json.RawMessage(before.String)
-	}
-	if after.Valid {
-		c.After = json.RawMessage(after.String)
-	}
-	return c, nil
+	return out, rows.Err()
 }
 
 func likeEscape(s string) string {
@@ -430,16 +365,10 @@ func likeEscape(s string) string {
 }
 
 func (s *sqliteStore) History(ctx context.Context, address, attr string) ([]HistoryItem, error) {
-	q := `SELECT r.id, r.command, e.ended_at, r.started_at, r.user, e.kind, e.address, e.action, e.outcome, c.path, c.before, c.after, c.before_mark, c.after_mark
-		FROM changes c JOIN entries e ON e.run_id = c.run_id AND e.seq = c.seq JOIN runs r ON r.id = c.run_id
-		WHERE e.address = ? AND r.noop = 0 AND (e.kind = ? OR e.outcome IN (?, ?))`
-	args := []any{address, KindDrift, string(Updated), string(Unknown)}
-	if attr != "" {
-		q += ` AND (c.path = ? OR c.path LIKE ? ESCAPE '\' OR c.path LIKE ? ESCAPE '\')`
-		args = append(args, attr, likeEscape(attr)+".%", likeEscape(attr)+"[%")
-	}
-	q += ` ORDER BY r.started_at, r.id, e.kind = 'change', c.idx`
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT r.id, r.command, e.ended_at, r.started_at, r.user, e.kind, e.address, e.action, e.outcome, e.changes
+		FROM entries e JOIN runs r ON r.id = e.run_id
+		WHERE e.address = ? AND r.noop = 0 AND (e.kind = ? OR e.outcome IN (?, ?))
+		ORDER BY r.started_at, r.id, e.kind = 'change', e.seq`, address, KindDrift, string(Updated), string(Unknown))
 	if err != nil {
 		return nil, err
 	}
@@ -448,20 +377,52 @@ func (s *sqliteStore) History(ctx context.Context, address, attr string) ([]Hist
 	for rows.Next() {
 		var h HistoryItem
 		var ended, started int64
-		var outcome string
-		c, err := scanChange(rows, &h.RunID, &h.Command, &ended, &started, &h.User, &h.Kind, &h.Address, &h.Action, &outcome)
-		if err != nil {
+		var outcome, changes string
+		if err := rows.Scan(&h.RunID, &h.Command, &ended, &started, &h.User, &h.Kind, &h.Address, &h.Action, &outcome, &changes); err != nil {
 			return nil, err
 		}
-		h.AttrChange = c
 		h.Outcome = Outcome(outcome)
 		h.Time = fromNanos(ended)
 		if h.Time.IsZero() {
 			h.Time = fromNanos(started)
 		}
-		out = append(out, h)
+		var cs []AttrChange
+		if err := json.Unmarshal([]byte(changes), &cs); err != nil {
+			return nil, fmt.Errorf("entry of run %s: %w", h.RunID, err)
+		}
+		nullsAsNil(cs)
+		for _, c := range cs {
+			if attr != "" && !underPath(c.Path, attr) {
+				continue
+			}
+			item := h
+			item.AttrChange = c
+			out = append(out, item)
+		}
 	}
 	return out, rows.Err()
+}
+
+// nullsAsNil turns the JSON nulls decoded into Before and After back
+// into nil, as they were written.
+func nullsAsNil(cs []AttrChange) {
+	for i := range cs {
+		if string(cs[i].Before) == "null" {
+			cs[i].Before = nil
+		}
+		if string(cs[i].After) == "null" {
+			cs[i].After = nil
+		}
+	}
+}
+
+// underPath reports whether the formatted path p is attr or under it.
+func underPath(p, attr string) bool {
+	if !strings.HasPrefix(p, attr) {
+		return false
+	}
+	rest := p[len(attr):]
+	return rest == "" || rest[0] == '.' || rest[0] == '['
 }
 
 func (s *sqliteStore) Recover(ctx context.Context, host string, alive func(pid int) bool) error {

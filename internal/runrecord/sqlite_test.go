@@ -203,3 +203,27 @@ func TestStorePruneAndRecover(t *testing.T) {
 		t.Errorf("prune by age removed %d, left %v", n, runs)
 	}
 }
+
+// TestWriterCoalesces: writes of one entry queued together end as the
+// last, keeping earlier changes when the last has none.
+func TestWriterCoalesces(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	w := NewWriter(s, 64)
+	// A Flush queued behind the writes makes them one batch only if the
+	// goroutine has not started on them; either way the result is the same.
+	w.PutRun(Run{ID: "r", Command: "apply", Started: t0, Outcome: RunRunning})
+	w.PutEntry(Entry{RunID: "r", Seq: 1, Address: "a.b", Outcome: Unprocessed, Changes: []AttrChange{{Path: "x", After: []byte(`1`)}}})
+	w.PutEntry(Entry{RunID: "r", Seq: 1, Address: "a.b", Outcome: Updated, Started: t0})
+	w.PutRun(Run{ID: "r", Command: "apply", Started: t0, Outcome: RunSucceeded})
+	w.Flush()
+	w.PutEntry(Entry{RunID: "r", Seq: 1, Address: "a.b", Outcome: Updated, Started: t0, Ended: t0})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := s.Run(ctx, "r")
+	es, _ := s.Entries(ctx, "r", EntryFilter{})
+	if r.Outcome != RunSucceeded || len(es) != 1 || es[0].Outcome != Updated || !es[0].Ended.Equal(t0) || len(es[0].Changes) != 1 || string(es[0].Changes[0].After) != "1" {
+		t.Errorf("after coalesced writes: run %s, entries %+v", r.Outcome, es)
+	}
+}

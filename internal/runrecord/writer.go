@@ -3,13 +3,14 @@ package runrecord
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // Writer hands records to a Store from one goroutine, so that callers on
 // the apply's hot path only send on a buffered channel. Records queued
 // together are written in one transaction, in the order they were put;
 // each transaction commits as soon as it is written, so a killed process
-// keeps everything the Writer had reached.
+// keeps everything queued more than Window before it died.
 type Writer struct {
 	store Store
 	ch    chan item
@@ -25,8 +26,11 @@ type item struct {
 	flush chan struct{}
 }
 
-// maxBatch bounds the records written in one transaction.
-const maxBatch = 1024
+// Window is how long the Writer gathers records into one transaction.
+const Window = 20 * time.Millisecond
+
+// maxBatch bounds the records taken into one transaction.
+const maxBatch = 8192
 
 // NewWriter starts a Writer over s with room for buffer queued records.
 func NewWriter(s Store, buffer int) *Writer {
@@ -61,31 +65,63 @@ func (w *Writer) Close() error {
 func (w *Writer) loop() {
 	defer close(w.done)
 	for it := range w.ch {
+		// Writes of the same run or entry queued together collapse into
+		// the last one (an entry keeps the changes of an earlier write
+		// when the last has none): the busier the apply, the fewer rows
+		// are written per operation.
 		var b Batch
 		var flushes []chan struct{}
+		runAt := map[string]int{}
+		type key struct {
+			run string
+			seq int
+		}
+		entryAt := map[key]int{}
 		add := func(it item) {
 			switch {
 			case it.run != nil:
+				if i, ok := runAt[it.run.ID]; ok {
+					b.Runs[i] = *it.run
+					return
+				}
+				runAt[it.run.ID] = len(b.Runs)
 				b.Runs = append(b.Runs, *it.run)
 			case it.entry != nil:
+				k := key{it.entry.RunID, it.entry.Seq}
+				if i, ok := entryAt[k]; ok {
+					e := *it.entry
+					if e.Changes == nil {
+						e.Changes = b.Entries[i].Changes
+					}
+					b.Entries[i] = e
+					return
+				}
+				entryAt[k] = len(b.Entries)
 				b.Entries = append(b.Entries, *it.entry)
 			case it.flush != nil:
 				flushes = append(flushes, it.flush)
 			}
 		}
 		add(it)
+		taken := 1
+		// Gather what comes within the window into this transaction:
+		// an operation's start and end then cost one row write, and a
+		// kill loses at most the window's records.
+		timer := time.NewTimer(Window)
 	more:
-		for len(b.Runs)+len(b.Entries) < maxBatch {
+		for taken < maxBatch && len(flushes) == 0 {
 			select {
 			case it, ok := <-w.ch:
 				if !ok {
 					break more
 				}
 				add(it)
-			default:
+				taken++
+			case <-timer.C:
 				break more
 			}
 		}
+		timer.Stop()
 		if len(b.Runs)+len(b.Entries) > 0 {
 			if err := w.store.Write(context.Background(), b); err != nil {
 				w.mu.Lock()
