@@ -1,6 +1,7 @@
 package command
 
 import (
+	"encoding/base64"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -54,7 +55,9 @@ func moduleSourcesFixture(t *testing.T) (s *sourcetest.Server, files map[string]
 	// git runs "ssh [options] HOST COMMAND"; this runs COMMAND here, with
 	// the repository path below the served repositories.
 	fakeSSH := filepath.Join(home, "fake-ssh")
-	writeFile(t, fakeSSH, "#!/bin/sh\nfor a; do cmd=$a; done\ncmd=$(printf '%s' \"$cmd\" | sed \"s|'/|'"+s.GitRoot+"/|\")\nexec sh -c \"$cmd\"\n")
+	// A key given with -i is logged to ssh.log beside it.
+	writeFile(t, fakeSSH, "#!/bin/sh\nprev=\nfor a; do\n  if [ \"$prev\" = -i ]; then echo \"key:$(cat \"$a\")\" >>"+filepath.Join(home, "ssh.log")+"; fi\n  prev=$a; cmd=$a\ndone\n"+
+		"cmd=$(printf '%s' \"$cmd\" | sed \"s|'/|'"+s.GitRoot+"/|\")\nexec sh -c \"$cmd\"\n")
 	if err := os.Chmod(fakeSSH, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -66,6 +69,7 @@ func moduleSourcesFixture(t *testing.T) (s *sourcetest.Server, files map[string]
 		"GIT_CONFIG_NOSYSTEM=1",
 		"GIT_SSH_COMMAND=" + fakeSSH,
 		"TF_CLI_CONFIG_FILE=" + cliConfig,
+		"STRATA_TEST_SSH_LOG=" + filepath.Join(home, "ssh.log"),
 	}
 
 	calls := []struct{ name, source, version string }{
@@ -288,4 +292,41 @@ func mustTerraform(t *testing.T, dir string, env []string, args ...string) strin
 		t.Fatalf("terraform %s: %+v", strings.Join(args, " "), r)
 	}
 	return r.stdout
+}
+
+// TestE2EModuleGitSSHKey: a git source's sshkey argument (a base64
+// private key) is handed to ssh with -i, as terraform does, and the key
+// file is gone afterwards.
+func TestE2EModuleGitSSHKey(t *testing.T) {
+	_, _, env := moduleSourcesFixture(t)
+	var logFile string
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "STRATA_TEST_SSH_LOG="); ok {
+			logFile = v
+		}
+	}
+	key := base64.StdEncoding.EncodeToString([]byte("not really a key"))
+	files := map[string]string{"main.tf": "module \"m\" {\n  source = \"git::ssh://git@example.invalid/mod.git?ref=v1.0.0&sshkey=" + key + "\"\n}\n"}
+	sdir, tdir := twinDirs(t, files)
+	for _, dir := range []string{sdir, tdir} {
+		os.Remove(logFile)
+		if dir == sdir {
+			if r := strataEnv(t, dir, env, "init", "-no-color"); r.code != 0 {
+				t.Fatalf("strata init: %+v", r)
+			}
+		} else if tr, ok := terraformEnv(t, dir, env, "init", "-no-color"); !ok {
+			return
+		} else if tr.code != 0 {
+			t.Fatalf("terraform init: %s", tr.stdout)
+		}
+		if got := string(readFile(t, logFile)); !strings.Contains(got, "key:not really a key") {
+			t.Errorf("%s: ssh was not given the key: %q", dir, got)
+		}
+		matches, _ := filepath.Glob(filepath.Join(dir, ".terraform", "modules", "*"))
+		for _, m := range matches {
+			if strings.Contains(filepath.Base(m), "sshkey") {
+				t.Errorf("%s: key file left behind: %s", dir, m)
+			}
+		}
+	}
 }

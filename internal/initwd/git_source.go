@@ -3,6 +3,7 @@ package initwd
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/url"
@@ -25,6 +26,8 @@ type gitSource struct {
 	ref string
 	// depth makes a shallow clone when positive.
 	depth int
+	// sshKey is the private key of the sshkey argument, for ssh:// URLs.
+	sshKey []byte
 }
 
 // parseGitSource reads the repository URL and the ref and depth
@@ -60,13 +63,21 @@ func parseGitSource(src addrs.ModuleSourceRemote) (gitSource, error) {
 		}
 		gs.depth = n
 	}
+	if k := q.Get("sshkey"); k != "" {
+		if u.Scheme != "ssh" {
+			return gitSource{}, errors.New("the sshkey argument is only for ssh:// repositories (and git@HOST:PATH)")
+		}
+		key, err := base64.StdEncoding.DecodeString(k)
+		if err != nil {
+			return gitSource{}, fmt.Errorf("the sshkey argument is not a base64-encoded private key: %w", err)
+		}
+		gs.sshKey = key
+	}
 	q.Del("ref")
 	q.Del("depth")
-	if q.Has("sshkey") {
-		return gitSource{}, errors.New("the sshkey argument is not supported; strata runs git, which uses ssh's own keys and agent: add the key to ssh-agent or ~/.ssh/config instead")
-	}
+	q.Del("sshkey")
 	for k := range q {
-		return gitSource{}, fmt.Errorf("the argument %q is not supported; a git source accepts ref and depth", k)
+		return gitSource{}, fmt.Errorf("the argument %q is not supported; a git source accepts ref, depth and sshkey", k)
 	}
 	u.RawQuery = ""
 	gs.repo = u.String()
@@ -78,6 +89,8 @@ type gitRunner struct {
 	ctx context.Context
 	// git is the path of the git program, found on first use.
 	git string
+	// sshCommand, when set, is GIT_SSH_COMMAND for the commands run.
+	sshCommand string
 }
 
 // clone clones a repository into dir, which must not exist, and checks
@@ -94,6 +107,21 @@ func (g *gitRunner) clone(gs gitSource, dir string) error {
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return err
+	}
+	if len(gs.sshKey) > 0 {
+		// As go-getter does: the key in a file of its own (beside the
+		// download, inside the modules directory) given to ssh with -i.
+		keyFile := dir + ".sshkey"
+		if err := os.WriteFile(keyFile, gs.sshKey, 0o600); err != nil {
+			return err
+		}
+		defer os.Remove(keyFile)
+		base := os.Getenv("GIT_SSH_COMMAND")
+		if base == "" {
+			base = "ssh"
+		}
+		g.sshCommand = base + " -i " + shellQuote(keyFile)
+		defer func() { g.sshCommand = "" }()
 	}
 	args := []string{"clone"}
 	if gs.depth > 0 {
@@ -129,6 +157,9 @@ func (g *gitRunner) run(dir string, args ...string) error {
 	// No prompt for a password on the terminal: init fails instead of
 	// hanging.
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+	if g.sshCommand != "" {
+		cmd.Env = append(cmd.Env, "GIT_SSH_COMMAND="+g.sshCommand)
+	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
@@ -140,4 +171,9 @@ func (g *gitRunner) run(dir string, args ...string) error {
 		return fmt.Errorf("git %s: %w", args[0], err)
 	}
 	return nil
+}
+
+// shellQuote quotes s for the shell git runs GIT_SSH_COMMAND with.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
