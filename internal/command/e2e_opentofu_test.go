@@ -54,6 +54,10 @@ func TestE2ETofuExclude(t *testing.T) {
 	if got := mustStrata(t, dir, 0, "state", "list").stdout; got != "terraform_data.base\nterraform_data.dep\n" {
 		t.Errorf("state after destroy -exclude:\n%s", got)
 	}
+	r = mustStrata(t, dir, 0, "refresh", "-no-color", "-exclude=terraform_data.dep")
+	if !strings.Contains(r.stdout, "terraform_data.base: Refreshing") || strings.Contains(r.stdout, "terraform_data.dep: Refreshing") {
+		t.Errorf("refresh -exclude refreshed what it excludes:\n%s", r.stdout)
+	}
 	r = mustStrata(t, dir, 1, "plan", "-no-color", "-exclude=terraform_data.dep", "-target=terraform_data.base")
 	if !strings.Contains(r.stderr, "Invalid combination of arguments") {
 		t.Errorf("-exclude with -target:\n%s", r.stderr)

@@ -39,6 +39,7 @@ func newRefreshCommand(d *Deps, runF func(*applyOptions) error) *cobra.Command {
 	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does.")
 	opts.vars.register(fs)
 	opts.state.register(fs, true)
+	fs.StringArrayVar(&opts.targets.excludes, "exclude", nil, "Leave out of the refresh the given resource and what depends on\nit, as OpenTofu does. Use this option multiple times to\nexclude more than one resource. Cannot be combined with -target.")
 	fs.StringArrayVar(&opts.targets.targets, "target", nil, "Limit the refresh to only the given resource and its\ndependencies. Use this option multiple times to include more\nthan one resource.")
 	return cmd
 }
