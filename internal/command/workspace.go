@@ -88,7 +88,7 @@ func workspaces(ctx context.Context, d *Deps, mod *configs.Module) ([]string, hc
 }
 
 // singleStateBackend reports, with Terraform's plain error text on
-// stderr, that the configured backend has a single state (http), so that
+// stderr, that the configured backend has a single state (as http does), so that
 // the workspace commands other than show cannot work there. prefix is
 // what Terraform puts before the error (for "workspace new").
 func singleStateBackend(v *views.View, mod *configs.Module, prefix string) bool {
@@ -170,7 +170,7 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 	}
 	be, _ := resolveBackend(mod) // its errors were reported by workspaces
 	if singleState(be) {
-		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Workspaces not supported", Detail: "The http backend stores a single state and does not support workspaces."}})
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Workspaces not supported", Detail: fmt.Sprintf("The %s backend stores a single state and does not support workspaces.", be.TypeName())}})
 		return errReported
 	}
 	if diags := createWorkspace(ctx, d, be, name, "OperationTypeWorkspaceNew", "Failed to create workspace"); hasErrors(v, diags) {
