@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -30,6 +31,7 @@ variable "user" {}
 variable "key_file" {}
 variable "host_key" {}
 variable "dest" {}
+variable "proxy_port" {}
 variable "secret" {
   default   = "hunter2"
   sensitive = true
@@ -164,6 +166,26 @@ resource "terraform_data" "bastion" {
 }
 `
 
+// The proxied resource connects through an HTTP proxy.
+const remoteProvisionerProxied = `
+resource "terraform_data" "proxied" {
+  connection {
+    host                = "127.0.0.1"
+    port                = var.port
+    user                = var.user
+    private_key         = file(var.key_file)
+    agent               = false
+    proxy_host          = "127.0.0.1"
+    proxy_port          = var.proxy_port
+    proxy_user_name     = "bob"
+    proxy_user_password = "pw"
+  }
+  provisioner "remote-exec" {
+    inline = ["echo through the proxy"]
+  }
+}
+`
+
 // remoteProvisionerRun is what one tool did with remoteProvisionerConfig:
 // apply, then destroy.
 type remoteProvisionerRun struct {
@@ -177,7 +199,7 @@ type remoteProvisionerRun struct {
 
 var scriptPathRe = regexp.MustCompile(`(/terraform|/bastion)_[0-9]+\.sh`)
 
-func runRemoteProvisioners(t *testing.T, bin string, srv *sshtest.Server, dest string) remoteProvisionerRun {
+func runRemoteProvisioners(t *testing.T, bin string, srv *sshtest.Server, proxyPort int, dest string) remoteProvisionerRun {
 	t.Helper()
 	if err := os.RemoveAll(dest); err != nil {
 		t.Fatal(err)
@@ -186,7 +208,7 @@ func runRemoteProvisioners(t *testing.T, bin string, srv *sshtest.Server, dest s
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), remoteProvisionerConfig)
+	writeFile(t, filepath.Join(dir, "main.tf"), remoteProvisionerConfig+remoteProvisionerProxied)
 	if err := os.MkdirAll(filepath.Join(dir, "src", "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +218,7 @@ func runRemoteProvisioners(t *testing.T, bin string, srv *sshtest.Server, dest s
 	writeFile(t, filepath.Join(dir, "two.sh"), "#!/bin/bash\necho script two \"$BASH_VERSION\" | cut -c1-16\n")
 	vars := []string{
 		"-var", "port=" + strconv.Itoa(srv.Port), "-var", "user=" + srv.User, "-var", "key_file=" + srv.UserKeyPath,
-		"-var", "host_key=" + srv.HostKey, "-var", "dest=" + dest,
+		"-var", "host_key=" + srv.HostKey, "-var", "dest=" + dest, "-var", "proxy_port=" + strconv.Itoa(proxyPort),
 	}
 	if filepath.Base(bin) == "terraform" {
 		if res := runIn(t, dir, "", bin, "init", "-no-color", "-input=false"); res.code != 0 {
@@ -213,7 +235,7 @@ func runRemoteProvisioners(t *testing.T, bin string, srv *sshtest.Server, dest s
 				kept = append(kept, l)
 			}
 		}
-		r.outputs = append(r.outputs, byResource(strings.Join(kept, "\n")))
+		r.outputs = append(r.outputs, completionLast(byResource(strings.Join(kept, "\n"))))
 		r.stderr = append(r.stderr, normalize(scriptPathRe.ReplaceAllString(productless(res.stderr), "${1}_RAND.sh")))
 		r.codes = append(r.codes, res.code)
 		if i == 0 {
@@ -259,8 +281,10 @@ func instanceStatuses(t *testing.T, path string) []string {
 // recorded.
 func TestE2ERemoteProvisioners(t *testing.T) {
 	srv := sshtest.Start(t, sshtest.Options{})
+	var tunnels atomic.Int32
+	proxyPort := sshtest.HTTPProxy(t, &tunnels)
 	dest := filepath.Join(t.TempDir(), "dest")
-	got := runRemoteProvisioners(t, strataBin, srv, dest)
+	got := runRemoteProvisioners(t, strataBin, srv, proxyPort, dest)
 
 	if diff := cmp.Diff([]int{1, 0}, got.codes); diff != "" {
 		t.Errorf("wrong exit codes (-want +got)\n%s\n%s", diff, got.stderr)
@@ -280,7 +304,7 @@ func TestE2ERemoteProvisioners(t *testing.T) {
 	if diff := cmp.Diff(wantFiles, got.files); diff != "" {
 		t.Errorf("wrong files after apply (-want +got)\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"bastion", "cont", "fail tainted", "files", "scripts", "secret"}, got.state); diff != "" {
+	if diff := cmp.Diff([]string{"bastion", "cont", "fail tainted", "files", "proxied", "scripts", "secret"}, got.state); diff != "" {
 		t.Errorf("wrong state (-want +got)\n%s", diff)
 	}
 	connecting := func(addr string, bastion bool) []string {
@@ -328,6 +352,14 @@ func TestE2ERemoteProvisioners(t *testing.T) {
 	if diff := cmp.Diff(bastion, got.outputs[0]["terraform_data.bastion"]); diff != "" {
 		t.Errorf("wrong output for terraform_data.bastion (-want +got)\n%s", diff)
 	}
+	proxied := strings.Join(got.outputs[0]["terraform_data.proxied"], "\n")
+	p = "terraform_data.proxied (remote-exec): "
+	if !strings.Contains(proxied, p+"Using configured proxy host...\n"+p+"  ProxyHost: 127.0.0.1\n"+p+"  ProxyPort: "+strconv.Itoa(proxyPort)+"\n"+p+"  ProxyUserName: bob\n"+p+"  ProxyUserPassword: true\n"+p+"Connected!\n"+p+"through the proxy") {
+		t.Errorf("wrong output for terraform_data.proxied:\n%s", proxied)
+	}
+	if tunnels.Load() < 1 {
+		t.Errorf("no connection went through the proxy")
+	}
 	scripts := strings.Join(got.outputs[0]["terraform_data.scripts"], "\n")
 	if !strings.Contains(scripts, "(remote-exec): script one\n") || !strings.Contains(scripts, "(remote-exec): script two 5.") ||
 		strings.Count(scripts, "script one") != 2 {
@@ -370,9 +402,11 @@ func slicesContain(lines []string, want string) bool {
 func TestE2ERemoteProvisionersMatchTerraform(t *testing.T) {
 	tf := terraformBin(t)
 	srv := sshtest.Start(t, sshtest.Options{})
+	var tunnels atomic.Int32
+	proxyPort := sshtest.HTTPProxy(t, &tunnels)
 	dest := filepath.Join(t.TempDir(), "dest")
-	want := runRemoteProvisioners(t, tf, srv, dest)
-	got := runRemoteProvisioners(t, strataBin, srv, dest)
+	want := runRemoteProvisioners(t, tf, srv, proxyPort, dest)
+	got := runRemoteProvisioners(t, strataBin, srv, proxyPort, dest)
 	if diff := cmp.Diff(want.codes, got.codes); diff != "" {
 		t.Errorf("exit codes differ (-terraform +strata)\n%s", diff)
 	}
@@ -607,4 +641,23 @@ resource "terraform_data" "c" {
 // lineOf returns the number of the line of src that contains s.
 func lineOf(src, s string) int {
 	return strings.Count(src[:strings.Index(src, s)], "\n") + 1
+}
+
+// completionLast moves each resource's "Creation complete" and
+// "Destruction complete" lines after its other lines: Terraform may show
+// the last lines of a script after them, as it does not wait for the
+// script's output to be copied.
+func completionLast(out map[string][]string) map[string][]string {
+	for addr, lines := range out {
+		if addr == "" {
+			continue
+		}
+		sort.SliceStable(lines, func(i, j int) bool {
+			done := func(l string) bool {
+				return strings.Contains(l, ": Creation complete after") || strings.Contains(l, ": Destruction complete after")
+			}
+			return !done(lines[i]) && done(lines[j])
+		})
+	}
+	return out
 }

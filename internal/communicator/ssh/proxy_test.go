@@ -1,13 +1,10 @@
 package ssh_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/base64"
 	"encoding/binary"
 	"io"
 	"net"
-	"net/http"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -16,56 +13,6 @@ import (
 	commssh "github.com/strata-dev/strata/internal/communicator/ssh"
 	"github.com/strata-dev/strata/internal/communicator/ssh/sshtest"
 )
-
-// pipe copies between a and b until either closes.
-func pipe(a, b net.Conn) {
-	go func() { io.Copy(a, b); a.Close() }()
-	io.Copy(b, a)
-	b.Close()
-}
-
-// httpConnectProxy is an HTTP proxy that tunnels CONNECT requests from
-// user "bob" with password "pw". It counts the tunnels it made and
-// returns its port.
-func httpConnectProxy(t *testing.T, tunnels *atomic.Int32) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			conn, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer conn.Close()
-				r, err := http.ReadRequest(bufio.NewReader(conn))
-				if err != nil {
-					return
-				}
-				if r.Method != http.MethodConnect {
-					io.WriteString(conn, "HTTP/1.1 405 Method Not Allowed\r\n\r\n")
-					return
-				}
-				if r.Header.Get("Proxy-Authorization") != "Basic "+base64.StdEncoding.EncodeToString([]byte("bob:pw")) {
-					io.WriteString(conn, "HTTP/1.1 407 Proxy Authentication Required\r\n\r\n")
-					return
-				}
-				target, err := net.Dial("tcp", r.Host)
-				if err != nil {
-					io.WriteString(conn, "HTTP/1.1 502 Bad Gateway\r\n\r\n")
-					return
-				}
-				io.WriteString(conn, "HTTP/1.1 200 Connection established\r\n\r\n")
-				tunnels.Add(1)
-				pipe(conn, target)
-			}()
-		}
-	}()
-	return l.Addr().(*net.TCPAddr).Port
-}
 
 // socks5Proxy is a SOCKS5 proxy without authentication that serves
 // CONNECT to IPv4 addresses. It counts the tunnels it made.
@@ -104,7 +51,9 @@ func socks5Proxy(t *testing.T, tunnels *atomic.Int32) int {
 				}
 				conn.Write([]byte{5, 0, 0, 1, 127, 0, 0, 1, 0, 0})
 				tunnels.Add(1)
-				pipe(conn, target)
+				go func() { io.Copy(conn, target); conn.Close() }()
+				io.Copy(target, conn)
+				target.Close()
 			}()
 		}
 	}()
@@ -114,7 +63,7 @@ func socks5Proxy(t *testing.T, tunnels *atomic.Int32) int {
 func TestProxy(t *testing.T) {
 	s := sshtest.Start(t, sshtest.Options{})
 	var httpTunnels, socksTunnels atomic.Int32
-	hpPort := httpConnectProxy(t, &httpTunnels)
+	hpPort := sshtest.HTTPProxy(t, &httpTunnels)
 	spPort := socks5Proxy(t, &socksTunnels)
 
 	cfg := baseConfig(s)

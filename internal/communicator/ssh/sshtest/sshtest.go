@@ -113,6 +113,10 @@ func Start(t testing.TB, opts Options) *Server {
 		// nested: what the machine's user has there is not the tests'
 		// business.
 		"SetEnv SHLVL=1",
+		// Tests connect many times at once: sshd's default drops
+		// connections beyond 10 unauthenticated ones.
+		"MaxStartups 200",
+		"MaxSessions 100",
 	}
 	if opts.HostCertificate {
 		ca, _ := newKey(t)
