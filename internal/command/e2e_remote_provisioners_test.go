@@ -166,8 +166,36 @@ resource "terraform_data" "bastion" {
 }
 `
 
-// The proxied resource connects through an HTTP proxy.
+// The proxied resource connects through an HTTP proxy, the agent one
+// with the key of the agent SSH_AUTH_SOCK names (the default when no
+// agent argument says otherwise), the cert one with a key the server
+// knows only through the certificate its authority signed.
 const remoteProvisionerProxied = `
+variable "cert_key_file" {}
+variable "cert" {}
+resource "terraform_data" "agent" {
+  connection {
+    host = "127.0.0.1"
+    port = var.port
+    user = var.user
+  }
+  provisioner "remote-exec" {
+    inline = ["echo with the agent"]
+  }
+}
+resource "terraform_data" "cert" {
+  connection {
+    host        = "127.0.0.1"
+    port        = var.port
+    user        = var.user
+    private_key = file(var.cert_key_file)
+    certificate = var.cert
+    agent       = false
+  }
+  provisioner "remote-exec" {
+    inline = ["echo with a certificate"]
+  }
+}
 resource "terraform_data" "proxied" {
   connection {
     host                = "127.0.0.1"
@@ -216,7 +244,10 @@ func runRemoteProvisioners(t *testing.T, bin string, srv *sshtest.Server, proxyP
 	writeFile(t, filepath.Join(dir, "src", "sub", "b.txt"), "b\n")
 	writeFile(t, filepath.Join(dir, "one.sh"), "echo script one\n")
 	writeFile(t, filepath.Join(dir, "two.sh"), "#!/bin/bash\necho script two \"$BASH_VERSION\" | cut -c1-16\n")
+	_, certKey := sshtest.NewKey(t)
+	writeFile(t, filepath.Join(dir, "cert_key"), certKey)
 	vars := []string{
+		"-var", "cert_key_file=" + filepath.Join(dir, "cert_key"), "-var", "cert=" + srv.CertFor(t, certKey),
 		"-var", "port=" + strconv.Itoa(srv.Port), "-var", "user=" + srv.User, "-var", "key_file=" + srv.UserKeyPath,
 		"-var", "host_key=" + srv.HostKey, "-var", "dest=" + dest, "-var", "proxy_port=" + strconv.Itoa(proxyPort),
 	}
@@ -281,6 +312,7 @@ func instanceStatuses(t *testing.T, path string) []string {
 // recorded.
 func TestE2ERemoteProvisioners(t *testing.T) {
 	srv := sshtest.Start(t, sshtest.Options{})
+	sshtest.Agent(t, srv.UserKey, "test key")
 	var tunnels atomic.Int32
 	proxyPort := sshtest.HTTPProxy(t, &tunnels)
 	dest := filepath.Join(t.TempDir(), "dest")
@@ -304,7 +336,7 @@ func TestE2ERemoteProvisioners(t *testing.T) {
 	if diff := cmp.Diff(wantFiles, got.files); diff != "" {
 		t.Errorf("wrong files after apply (-want +got)\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"bastion", "cont", "fail tainted", "files", "proxied", "scripts", "secret"}, got.state); diff != "" {
+	if diff := cmp.Diff([]string{"agent", "bastion", "cert", "cont", "fail tainted", "files", "proxied", "scripts", "secret"}, got.state); diff != "" {
 		t.Errorf("wrong state (-want +got)\n%s", diff)
 	}
 	connecting := func(addr string, bastion bool) []string {
@@ -360,6 +392,16 @@ func TestE2ERemoteProvisioners(t *testing.T) {
 	if tunnels.Load() < 1 {
 		t.Errorf("no connection went through the proxy")
 	}
+	for addr, want := range map[string]string{
+		"terraform_data.agent": "  Password: false\n  Private key: false\n  Certificate: false\n  SSH Agent: true\n",
+		"terraform_data.cert":  "  Password: false\n  Private key: true\n  Certificate: true\n  SSH Agent: false\n",
+	} {
+		lines := strings.Join(got.outputs[0][addr], "\n")
+		lines = strings.ReplaceAll(lines, addr+" (remote-exec): ", "")
+		if !strings.Contains(lines, want) || !strings.Contains(lines, "Connected!\nwith ") {
+			t.Errorf("wrong output for %s:\n%s", addr, lines)
+		}
+	}
 	scripts := strings.Join(got.outputs[0]["terraform_data.scripts"], "\n")
 	if !strings.Contains(scripts, "(remote-exec): script one\n") || !strings.Contains(scripts, "(remote-exec): script two 5.") ||
 		strings.Count(scripts, "script one") != 2 {
@@ -402,6 +444,7 @@ func slicesContain(lines []string, want string) bool {
 func TestE2ERemoteProvisionersMatchTerraform(t *testing.T) {
 	tf := terraformBin(t)
 	srv := sshtest.Start(t, sshtest.Options{})
+	sshtest.Agent(t, srv.UserKey, "test key")
 	var tunnels atomic.Int32
 	proxyPort := sshtest.HTTPProxy(t, &tunnels)
 	dest := filepath.Join(t.TempDir(), "dest")

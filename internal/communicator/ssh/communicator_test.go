@@ -15,7 +15,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	xssh "golang.org/x/crypto/ssh"
-	"golang.org/x/crypto/ssh/agent"
 
 	commssh "github.com/strata-dev/strata/internal/communicator/ssh"
 	"github.com/strata-dev/strata/internal/communicator/ssh/sshtest"
@@ -247,39 +246,9 @@ func TestUserCertificate(t *testing.T) {
 	}
 }
 
-// startAgent serves an in-memory agent holding key on a socket that
-// SSH_AUTH_SOCK names for the test.
-func startAgent(t *testing.T, keyPEM string) {
-	t.Helper()
-	raw, err := xssh.ParseRawPrivateKey([]byte(keyPEM))
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyring := agent.NewKeyring()
-	if err := keyring.Add(agent.AddedKey{PrivateKey: raw, Comment: "test-key"}); err != nil {
-		t.Fatal(err)
-	}
-	sock := filepath.Join(t.TempDir(), "agent.sock")
-	l, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			conn, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() { agent.ServeAgent(keyring, conn); conn.Close() }()
-		}
-	}()
-	t.Setenv("SSH_AUTH_SOCK", sock)
-}
-
 func TestAgentAndBastion(t *testing.T) {
 	s := sshtest.Start(t, sshtest.Options{})
-	startAgent(t, s.UserKey)
+	sshtest.Agent(t, s.UserKey, "test-key")
 	cfg := baseConfig(s)
 	cfg.PrivateKey, cfg.Agent, cfg.AgentIdentity = "", true, "test-key"
 	// The bastion is the same server: the target connection is

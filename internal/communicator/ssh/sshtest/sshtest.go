@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/agent"
 )
 
 // Server is a running sshd that accepts the current user with UserKey,
@@ -166,7 +167,14 @@ func Start(t testing.TB, opts Options) *Server {
 // in authorized_keys format.
 func (s *Server) Cert(t testing.TB) string {
 	t.Helper()
-	signer, err := ssh.ParsePrivateKey([]byte(s.UserKey))
+	return s.CertFor(t, s.UserKey)
+}
+
+// CertFor returns a user certificate for keyPEM, a private key, signed
+// by UserCA, in authorized_keys format.
+func (s *Server) CertFor(t testing.TB, keyPEM string) string {
+	t.Helper()
+	signer, err := ssh.ParsePrivateKey([]byte(keyPEM))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,4 +247,34 @@ func waitListening(port int, exited chan struct{}) bool {
 		time.Sleep(50 * time.Millisecond)
 	}
 	return false
+}
+
+// Agent serves an in-memory SSH agent holding keyPEM, with comment, on a
+// socket that SSH_AUTH_SOCK names for the rest of the test.
+func Agent(t testing.TB, keyPEM, comment string) {
+	t.Helper()
+	raw, err := ssh.ParseRawPrivateKey([]byte(keyPEM))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyring := agent.NewKeyring()
+	if err := keyring.Add(agent.AddedKey{PrivateKey: raw, Comment: comment}); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(t.TempDir(), "agent.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			conn, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() { agent.ServeAgent(keyring, conn); conn.Close() }()
+		}
+	}()
+	t.Setenv("SSH_AUTH_SOCK", sock)
 }
