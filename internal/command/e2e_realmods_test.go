@@ -367,3 +367,32 @@ output "o" { value = [local.a, local.b, local.c, local.d, local.e] }
 		}
 	}
 }
+
+// TestE2EMissingPlanFile: apply and show of a plan file that is not there
+// fail with Terraform's messages (seen when a configuration's plan fails
+// and a script goes on to apply the plan it did not write).
+func TestE2EMissingPlanFile(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}` + "\n"})
+	want := map[string]string{
+		"apply": "Error: Failed to load \"nope.tfplan\" as a plan file\n\nError: stat nope.tfplan: no such file or directory\n",
+		"show":  "Error: Failed to read the given file as a state or plan file\n\nState read error: Error loading statefile: open nope.tfplan: no such file or\ndirectory\n\nPlan read error: couldn't load the provided path as either a local plan file\n(open nope.tfplan: no such file or directory) or a saved cloud plan (open\nnope.tfplan: no such file or directory)\n",
+	}
+	errors := func(s string) string { // from the first error on
+		if i := strings.Index(s, "Error:"); i >= 0 {
+			return s[i:]
+		}
+		return s
+	}
+	tf, _ := exec.LookPath("terraform")
+	for _, cmd := range [][]string{{"apply", "-no-color", "nope.tfplan"}, {"show", "-no-color", "nope.tfplan"}, {"show", "-json", "-no-color", "nope.tfplan"}} {
+		for _, bin := range []string{strataBin, tf} {
+			if bin == "" {
+				continue
+			}
+			r := runIn(t, dir, "", bin, cmd...)
+			if got := errors(r.stderr); r.code != 1 || got != want[cmd[0]] {
+				t.Errorf("%s %v: exit %d\n got: %q\nwant: %q", bin, cmd, r.code, got, want[cmd[0]])
+			}
+		}
+	}
+}

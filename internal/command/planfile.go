@@ -82,6 +82,10 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Destroy can't be used with saved plan", Detail: "Create a destroy plan with \"strata plan -destroy -out=FILE\" and apply that instead."}})
 		return errReported
 	}
+	if _, err := os.Stat(path); err != nil {
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Failed to load %q as a plan file", path), Detail: "Error: " + err.Error()}})
+		return errReported
+	}
 	c, cfg, diags := readPlan(d, v, path)
 	if hasErrors(v, diags) {
 		return errReported

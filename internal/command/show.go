@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"sort"
 	"strings"
@@ -187,6 +188,15 @@ func formatState(ctx context.Context, d *Deps, s *states.State) string {
 // runShowPlan renders a saved plan.
 func runShowPlan(ctx context.Context, d *Deps, opts *showOptions, path string) error {
 	v := d.newView(opts.view)
+	if _, err := os.ReadFile(path); err != nil {
+		// Neither a state nor a plan, in Terraform's words.
+		v.Diagnostics(hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to read the given file as a state or plan file",
+			Detail:   fmt.Sprintf("State read error: Error loading statefile: %s\n\nPlan read error: couldn't load the provided path as either a local plan file (%s) or a saved cloud plan (%s)", err, err, err),
+		}})
+		return errReported
+	}
 	if opts.view.json {
 		return showPlanJSON(ctx, d, v, path)
 	}
