@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -502,5 +503,73 @@ resource "terraform_data" "slow" {
 			t.Fatalf("process %s still running", pid)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestProvisionConnectionDependencies: what a connection block refers
+// to, at resource or provisioner level, orders the resource after it and
+// is recorded as a dependency, as for the provisioner's own arguments.
+func TestProvisionConnectionDependencies(t *testing.T) {
+	e, _ := provisionEngine(t, `
+resource "terraform_data" "host" {
+  input = "127.0.0.1"
+}
+resource "terraform_data" "user" {
+  input = "admin"
+}
+resource "terraform_data" "a" {
+  connection {
+    host = terraform_data.host.output
+  }
+  provisioner "local-exec" {
+    command = "true"
+    connection {
+      user = terraform_data.user.output
+    }
+  }
+}
+`)
+	_, state := planApply(t, e, nil, PlanOpts{})
+	var got []string
+	for _, d := range state.Object(mustInstance(t, "terraform_data.a")).Dependencies {
+		got = append(got, d.String())
+	}
+	sort.Strings(got)
+	if diff := cmp.Diff([]string{"terraform_data.host", "terraform_data.user"}, got); diff != "" {
+		t.Errorf("wrong dependencies (-want +got)\n%s", diff)
+	}
+}
+
+// TestProvisionRemoteWithoutConnection: a remote provisioner without a
+// connection block fails when it runs, in Terraform's words, and taints
+// its object.
+func TestProvisionRemoteWithoutConnection(t *testing.T) {
+	e, h := provisionEngine(t, `
+resource "terraform_data" "a" {
+  provisioner "file" {
+    content     = "x"
+    destination = "/tmp/x"
+  }
+}
+`)
+	plan, diags := e.Plan(context.Background(), nil, PlanOpts{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	state, adiags := e.Apply(context.Background(), plan)
+	if len(adiags) != 1 || adiags[0].Summary != "file provisioner error" || adiags[0].Detail != "Missing connection configuration for provisioner." {
+		t.Fatalf("wrong diagnostics %v", adiags)
+	}
+	if state.Object(mustInstance(t, "terraform_data.a")).Status != states.ObjectTainted {
+		t.Errorf("object not tainted")
+	}
+	want := []string{
+		"apply terraform_data.a Create",
+		"pre terraform_data.a file",
+		"post terraform_data.a error: file provisioner error",
+		"applied terraform_data.a error: file provisioner error",
+	}
+	if diff := cmp.Diff(want, h.of("terraform_data.a")); diff != "" {
+		t.Errorf("wrong events (-want +got)\n%s", diff)
 	}
 }
