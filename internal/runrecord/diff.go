@@ -26,7 +26,7 @@ const SensitiveMark = marks.Sensitive
 // copies its sensitive input without the mark) is stored as a mark too.
 func Diff(before, after cty.Value, writeOnly func(cty.Path) bool, secrets Secrets) []AttrChange {
 	var out []AttrChange
-	d := differ{writeOnly: writeOnly, secrets: secrets}
+	d := differ{writeOnly: writeOnly, secrets: secrets, marked: before.ContainsMarked() || after.ContainsMarked()}
 	d.diffValue(nil, before, after, &out)
 	return out
 }
@@ -34,6 +34,9 @@ func Diff(before, after cty.Value, writeOnly func(cty.Path) bool, secrets Secret
 type differ struct {
 	writeOnly func(cty.Path) bool
 	secrets   Secrets
+	// marked is false when neither value has marks anywhere, so that
+	// nothing needs unmarking.
+	marked bool
 }
 
 func (d differ) diffValue(path cty.Path, before, after cty.Value, out *[]AttrChange) {
@@ -47,10 +50,15 @@ func (d differ) diffValue(path cty.Path, before, after cty.Value, out *[]AttrCha
 		*out = append(*out, AttrChange{Path: FormatPath(path), BeforeMark: MarkWriteOnly, AfterMark: MarkWriteOnly, path: path})
 		return
 	}
-	bu, bm := before.UnmarkDeep()
-	au, am := after.UnmarkDeep()
-	_, bs := bm[SensitiveMark]
-	_, as := am[SensitiveMark]
+	bu, au := before, after
+	var bs, as bool
+	if d.marked {
+		var bm, am cty.ValueMarks
+		bu, bm = before.UnmarkDeep()
+		au, am = after.UnmarkDeep()
+		_, bs = bm[SensitiveMark]
+		_, as = am[SensitiveMark]
+	}
 	if bu.IsWhollyKnown() && au.IsWhollyKnown() && bu.Equals(au).True() && bs == as {
 		return
 	}

@@ -115,8 +115,8 @@ type Entry struct {
 	Diagnostics string    `json:"diagnostics,omitempty"`
 	Started     time.Time `json:"started_at,omitzero"`
 	Ended       time.Time `json:"ended_at,omitzero"`
-	// Changes are the attributes that change (or drifted); nil leaves the
-	// stored ones as they are when an entry is written again.
+	// Changes are the attributes that change (or drifted); when an entry
+	// is written again, nil or empty leaves the stored ones as they are.
 	Changes []AttrChange `json:"changes"`
 }
 

