@@ -357,6 +357,7 @@ func decodeOverride(b *hcl.Block) (*TestOverride, hcl.Diagnostics) {
 	}
 	if a, ok := c.Attributes["values"]; ok {
 		o.Values = a.Expr
+		diags = append(diags, checkObjectAttr(a, b.Type, "a")...)
 	}
 	return o, diags
 }
@@ -417,8 +418,25 @@ func decodeModuleOverride(b *hcl.Block) (*TestModuleOverride, hcl.Diagnostics) {
 	o := &TestModuleOverride{Target: trav, Outputs: hcl.StaticExpr(cty.EmptyObjectVal, b.DefRange), DeclRange: b.DefRange}
 	if a, ok := c.Attributes["outputs"]; ok {
 		o.Outputs = a.Expr
+		diags = append(diags, checkObjectAttr(a, b.Type, "an")...)
 	}
 	return o, diags
+}
+
+// checkObjectAttr reports an override's values or outputs that is not an
+// object, as terraform test does when it reads the file. Expressions that
+// need functions are left to be evaluated later.
+func checkObjectAttr(a *hcl.Attribute, blockName, article string) hcl.Diagnostics {
+	v, diags := a.Expr.Value(nil)
+	if diags.HasErrors() || !v.IsKnown() || v.Type().IsObjectType() || v.Type() == cty.DynamicPseudoType {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Invalid %s attribute", a.Name),
+		Detail:   fmt.Sprintf("%s blocks must specify %s %s attribute that is an object.", blockName, article, a.Name),
+		Subject:  a.Expr.Range().Ptr(),
+	}}
 }
 
 // decodeOverrideDuring decodes override_during: plan or apply, reported
@@ -433,8 +451,8 @@ func decodeOverrideDuring(a *hcl.Attribute) (bool, hcl.Diagnostics) {
 	return false, hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid override_during value",
-		Detail:   "The override_during argument requires one of the following keywords without quotes: plan or apply.",
-		Subject:  a.Expr.Range().Ptr(),
+		Detail:   "The override_during attribute must be a value of plan or apply.",
+		Subject:  a.Range.Ptr(),
 	}}
 }
 
