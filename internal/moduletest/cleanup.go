@@ -3,6 +3,7 @@ package moduletest
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -30,6 +31,9 @@ func (fr *fileRun) cleanup(ctx context.Context) (failed bool) {
 		eng.ConfigProviders, eng.Overrides, eng.ModuleOverrides = entry.providers, entry.overrides, entry.modules
 		// As in terraform test, no normal plan (refresh) comes first: the
 		// conditions that run expected to fail would stop the destroy.
+		stop := fr.rn.ticker(time.Now(), func(elapsed time.Duration) {
+			fr.rn.Reporter.RunProgress(fr.f, entry.run, true, elapsed)
+		})
 		plan, pdiags := eng.Plan(ctx, entry.state, engine.PlanOpts{Mode: plans.DestroyMode, Variables: entry.vars, SkipRefresh: true})
 		ddiags := pdiags
 		left := entry.state
@@ -42,6 +46,7 @@ func (fr *fileRun) cleanup(ctx context.Context) (failed bool) {
 				left = after
 			}
 		}
+		stop()
 		if !ddiags.HasErrors() {
 			continue
 		}

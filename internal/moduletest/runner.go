@@ -25,6 +25,10 @@ type Reporter interface {
 	RunStart(f *File, r *Run)
 	// RunDone reports a finished (or skipped) run with its diagnostics.
 	RunDone(f *File, r *Run)
+	// RunProgress reports, every ProgressInterval, a run still running
+	// (or, with teardown, the state it left still being destroyed), and
+	// for how long.
+	RunProgress(f *File, r *Run, teardown bool, elapsed time.Duration)
 	// Teardown starts a file's cleanup; TeardownRun reports the state of
 	// run r being destroyed.
 	Teardown(f *File)
@@ -58,6 +62,9 @@ type Runner struct {
 	// Stop, once closed, skips the runs not yet started and the files
 	// after (the running operations finish); nil never stops.
 	Stop <-chan struct{}
+	// ProgressInterval is how often a long run or destroy is reported
+	// (RunProgress); 2 seconds, as in terraform test, when zero.
+	ProgressInterval time.Duration
 	// SaveRecovery keeps a state that cleanup could not destroy, so that
 	// nothing is lost; it returns where it wrote it.
 	SaveRecovery func(f *File, s *states.State) (string, error)
@@ -74,6 +81,34 @@ func (rn *Runner) Run(ctx context.Context, files []*File) {
 			continue
 		}
 		rn.runFile(ctx, f)
+	}
+}
+
+// ticker calls report with the time since start every ProgressInterval
+// until the returned function is called.
+func (rn *Runner) ticker(start time.Time, report func(time.Duration)) (stop func()) {
+	interval := rn.ProgressInterval
+	if interval <= 0 {
+		interval = 2 * time.Second
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				report(time.Since(start))
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
 	}
 }
 
@@ -137,10 +172,12 @@ func (rn *Runner) runFile(ctx context.Context, f *File) {
 	rn.Reporter.FileStart(f)
 	sh := &fileState{states: map[string]*stateEntry{}, outputs: map[string]cty.Value{}}
 	fr := &fileRun{rn: rn, f: f, sh: sh}
-	fr.schedule(ctx, rn.RunParallelism, func(i int, r *Run) {
+	fr.schedule(ctx, rn.RunParallelism, func(i int, r *Run, progress func(time.Duration)) {
 		sub := &fileRun{rn: rn, f: f, sh: sh, outputs: sh.outputsBefore(f, i)}
 		r.Start = time.Now()
+		stop := rn.ticker(r.Start, progress)
 		sub.run(ctx, r)
+		stop()
 		r.Elapsed = time.Since(r.Start)
 	})
 	rn.Reporter.Teardown(f)

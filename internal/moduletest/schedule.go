@@ -3,6 +3,7 @@ package moduletest
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -98,12 +99,13 @@ func runRefs(expr hcl.Expression, names map[string]bool) {
 }
 
 // schedule runs the runs of fr's file, each once the runs it depends on
-// have finished, at most limit at a time. exec runs one; a run whose
+// have finished, at most limit at a time. exec runs one, with a function
+// that reports it still running; a run whose
 // dependencies did not all pass or fail (they errored or were skipped),
 // or that starts after ctx is done, is skipped instead. The reporter hears
 // of the runs in file order whatever order they finish in, so that the
 // output does not depend on timing.
-func (fr *fileRun) schedule(ctx context.Context, limit int, exec func(i int, r *Run)) {
+func (fr *fileRun) schedule(ctx context.Context, limit int, exec func(i int, r *Run, progress func(time.Duration))) {
 	runs := fr.f.Runs
 	deps := runDeps(fr.f)
 	if limit <= 0 {
@@ -138,7 +140,7 @@ func (fr *fileRun) schedule(ctx context.Context, limit int, exec func(i int, r *
 				return
 			}
 			seq.start(i)
-			exec(i, r)
+			exec(i, r, func(elapsed time.Duration) { seq.progress(i, elapsed) })
 			seq.finish(i)
 		}()
 	}
@@ -163,6 +165,16 @@ func (s *sequencer) start(i int) {
 	defer s.mu.Unlock()
 	s.started[i] = true
 	s.flush()
+}
+
+// progress reports that run i is still running, once its start has been
+// shown (a parallel run waiting for earlier ones to be reported is not).
+func (s *sequencer) progress(i int, elapsed time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.startShown[i] && !s.done[i] {
+		s.rep.RunProgress(s.f, s.runs[i], false, elapsed)
+	}
 }
 
 func (s *sequencer) finish(i int) {

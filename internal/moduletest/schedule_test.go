@@ -28,7 +28,8 @@ func (r *recorder) RunStart(_ *File, run *Run) { r.events = append(r.events, "st
 func (r *recorder) RunDone(_ *File, run *Run) {
 	r.events = append(r.events, fmt.Sprintf("done %s %s", run.Config.Name, run.Status))
 }
-func (r *recorder) Teardown(*File) { r.events = append(r.events, "teardown") }
+func (r *recorder) RunProgress(*File, *Run, bool, time.Duration) {}
+func (r *recorder) Teardown(*File)                               { r.events = append(r.events, "teardown") }
 func (r *recorder) TeardownRun(_ *File, run *Run) {
 	r.events = append(r.events, "destroy "+run.Config.Name)
 }
@@ -316,5 +317,74 @@ run "b" {
 				}
 			}
 		})
+	}
+}
+
+// progressRecorder counts RunProgress reports by run and kind.
+type progressRecorder struct {
+	recorder
+	mu    sync.Mutex
+	count map[string]int
+}
+
+func (p *progressRecorder) RunProgress(_ *File, r *Run, teardown bool, _ time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	key := "running " + r.Config.Name
+	if teardown {
+		key = "teardown " + r.Config.Name
+	}
+	p.count[key]++
+}
+
+// TestRunProgress: a run or a destroy that takes longer than the
+// interval is reported as still going, as terraform test's -json does
+// every 2 seconds.
+func TestRunProgress(t *testing.T) {
+	dir := t.TempDir()
+	module := "variable \"name\" {\n  type = string\n}\nresource \"test_thing\" \"t\" {\n  name = var.name\n}\n"
+	file := "run \"slow\" {\n  variables {\n    name = \"slow\"\n  }\n}\nrun \"quick\" {\n  command = plan\n  variables {\n    name = \"quick\"\n  }\n}\n"
+	for name, src := range map[string]string{"main.tf": module, "f.tftest.hcl": file} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	parser := configs.NewParser()
+	files, diags := Load(parser, dir, []string{"f.tftest.hcl"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	schema := providers.GetProviderSchemaResponse{ResourceTypes: map[string]providers.Schema{
+		"test_thing": {Block: &configschema.Block{Attributes: map[string]*configschema.Attribute{
+			"name": {Type: cty.String, Required: true},
+			"id":   {Type: cty.String, Computed: true},
+		}}},
+	}}
+	slow := func() (providers.Interface, error) {
+		return &providertest.Provider{Schema: schema, ApplyResourceChangeFn: func(req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
+			time.Sleep(300 * time.Millisecond) // creates and destroys alike
+			if req.PlannedState.IsNull() {
+				return providers.ApplyResourceChangeResponse{NewState: req.PlannedState}
+			}
+			vals := req.PlannedState.AsValueMap()
+			vals["id"] = cty.StringVal("x")
+			return providers.ApplyResourceChangeResponse{NewState: cty.ObjectVal(vals)}
+		}}, nil
+	}
+	rec := &progressRecorder{count: map[string]int{}}
+	rn := &Runner{
+		Dir:        dir,
+		LoadConfig: parser.LoadConfig,
+		NewEngine: func(cfg *configs.Config) *engine.Engine {
+			return &engine.Engine{Config: cfg, Providers: map[addrs.Provider]providers.Factory{addrs.NewDefaultProvider("test"): slow}}
+		},
+		Reporter:         rec,
+		ProgressInterval: 50 * time.Millisecond,
+	}
+	rn.Run(context.Background(), files)
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if rec.count["running slow"] == 0 || rec.count["teardown slow"] == 0 {
+		t.Errorf("no progress reported for the slow run and its destroy: %v", rec.count)
 	}
 }

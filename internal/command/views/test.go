@@ -37,7 +37,7 @@ const (
 // for -verbose.
 func NewTestView(v *View, j *JSON, verbose func(*moduletest.Run)) Test {
 	if j != nil {
-		return &testJSON{j: j, started: map[*moduletest.Run]time.Time{}}
+		return &testJSON{j: j}
 	}
 	return &testHuman{v: v, verbose: verbose}
 }
@@ -67,6 +67,8 @@ func (t *testHuman) FileStart(f *moduletest.File) {
 }
 
 func (t *testHuman) RunStart(*moduletest.File, *moduletest.Run) {}
+
+func (t *testHuman) RunProgress(*moduletest.File, *moduletest.Run, bool, time.Duration) {}
 
 func (t *testHuman) RunDone(f *moduletest.File, r *moduletest.Run) {
 	t.v.Output(fmt.Sprintf("  run %q... %s\n", escape(r.Config.Name), statusColor(r.Status)))
@@ -199,8 +201,7 @@ func escape(s string) string { return strings.ReplaceAll(s, "[", "[[") }
 
 // testJSON writes terraform test's -json events.
 type testJSON struct {
-	j       *JSON
-	started map[*moduletest.Run]time.Time
+	j *JSON
 }
 
 func (t *testJSON) Abstract(files []*moduletest.File) {
@@ -239,7 +240,6 @@ func (t *testJSON) FileStart(f *moduletest.File) {
 }
 
 func (t *testJSON) RunStart(f *moduletest.File, r *moduletest.Run) {
-	t.started[r] = time.Now()
 	t.runEvent(f, r, "in progress", map[string]any{"progress": "starting", "elapsed": 0})
 }
 
@@ -255,16 +255,24 @@ func (t *testJSON) RunDone(f *moduletest.File, r *moduletest.Run) {
 	t.j.diagnostics(r.Diagnostics, map[string]any{"@testfile": f.Path, "@testrun": r.Config.Name})
 }
 
+// RunProgress writes terraform test's periodic "running" (or
+// "teardown") event of a long run.
+func (t *testJSON) RunProgress(f *moduletest.File, r *moduletest.Run, teardown bool, elapsed time.Duration) {
+	if teardown {
+		t.runEvent(f, r, "tearing down", map[string]any{"progress": "teardown", "elapsed": elapsed.Milliseconds()})
+		return
+	}
+	t.runEvent(f, r, "in progress", map[string]any{"progress": "running", "elapsed": elapsed.Milliseconds()})
+}
+
 func (t *testJSON) Teardown(f *moduletest.File) {
 	t.fileEvent(f, "tearing down", map[string]any{"progress": "teardown"})
 }
 
+// TeardownRun starts the destroy of the state r left: elapsed counts from
+// here, as in terraform test.
 func (t *testJSON) TeardownRun(f *moduletest.File, r *moduletest.Run) {
-	elapsed := int64(0)
-	if s, ok := t.started[r]; ok {
-		elapsed = time.Since(s).Milliseconds()
-	}
-	t.runEvent(f, r, "tearing down", map[string]any{"progress": "teardown", "elapsed": elapsed})
+	t.runEvent(f, r, "tearing down", map[string]any{"progress": "teardown", "elapsed": 0})
 }
 
 // CleanupFailed writes terraform test's test_cleanup event (the objects
