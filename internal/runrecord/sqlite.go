@@ -15,8 +15,10 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
-// schemaVersion is stored as the database's user_version.
-const schemaVersion = 1
+// schemaVersion is stored as the database's user_version. Version 1 was
+// a development schema (changes in their own table), never released: it
+// is dropped and created again.
+const schemaVersion = 2
 
 const schemaSQL = `
 CREATE TABLE IF NOT EXISTS runs (
@@ -104,6 +106,11 @@ func (s *sqliteStore) migrate() error {
 	}
 	if v == schemaVersion {
 		return nil
+	}
+	if v == 1 {
+		if _, err := s.db.Exec(`DROP TABLE IF EXISTS changes; DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS runs;`); err != nil {
+			return err
+		}
 	}
 	if _, err := s.db.Exec(schemaSQL); err != nil {
 		return err

@@ -3,6 +3,7 @@ package runrecord
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -225,5 +226,34 @@ func TestWriterCoalesces(t *testing.T) {
 	es, _ := s.Entries(ctx, "r", EntryFilter{})
 	if r.Outcome != RunSucceeded || len(es) != 1 || es[0].Outcome != Updated || !es[0].Ended.Equal(t0) || len(es[0].Changes) != 1 || string(es[0].Changes[0].After) != "1" {
 		t.Errorf("after coalesced writes: run %s, entries %+v", r.Outcome, es)
+	}
+}
+
+// TestOpenDropsDevelopmentSchema: a database of the unreleased schema 1
+// is created again; one of a newer strata is refused.
+func TestOpenDropsDevelopmentSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "runs.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := s.(*sqliteStore).db
+	if _, err := db.Exec(`DROP TABLE entries; CREATE TABLE entries (run_id TEXT); CREATE TABLE changes (x TEXT); PRAGMA user_version = 1`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if s, err = Open(path); err != nil {
+		t.Fatal(err)
+	}
+	seed(t, s)
+	if es, err := s.Entries(context.Background(), "r1", EntryFilter{}); err != nil || len(es) != 3 {
+		t.Errorf("entries after recreating the schema: %d, %v", len(es), err)
+	}
+	if _, err := s.(*sqliteStore).db.Exec(`PRAGMA user_version = 99`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), "newer strata") {
+		t.Errorf("opening a newer schema: %v", err)
 	}
 }
