@@ -337,3 +337,42 @@ func TestE2ERunsKill(t *testing.T) {
 	}
 	t.Logf("killed after %d creates in state; record: %v", inState, counts)
 }
+
+// TestE2ERunsEmptyAndOff: queries in a directory without records say so
+// and create nothing; STRATA_RUNS=0 records nothing.
+func TestE2ERunsEmptyAndOff(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `resource "terraform_data" "a" {}`)
+	if r := mustStrata(t, dir, 0, "runs", "list"); !strings.Contains(r.stdout, "No runs recorded.") {
+		t.Errorf("runs list: %q", r.stdout)
+	}
+	if r := mustStrata(t, dir, 0, "runs", "list", "-json"); !strings.Contains(r.stdout, `"runs": []`) {
+		t.Errorf("runs list -json: %q", r.stdout)
+	}
+	if r := mustStrata(t, dir, 1, "runs", "show", "-no-color"); !strings.Contains(r.stderr, "No runs recorded") {
+		t.Errorf("runs show: %q", r.stderr)
+	}
+	if r := mustStrata(t, dir, 0, "history", "terraform_data.a"); !strings.Contains(r.stdout, "No recorded changes to terraform_data.a.") {
+		t.Errorf("history: %q", r.stdout)
+	}
+	db := filepath.Join(dir, ".terraform", "runs.db")
+	if _, err := os.Stat(db); err == nil {
+		t.Fatal("a query created the database")
+	}
+	cmd := exec.Command(strataBin, "apply", "-auto-approve", "-no-color")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "STRATA_RUNS=0", "TF_IN_AUTOMATION=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("apply: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Error("STRATA_RUNS=0 still wrote run records")
+	}
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	if r := mustStrata(t, dir, 1, "runs", "show", "-no-color", "nope"); !strings.Contains(r.stderr, "No such run") {
+		t.Errorf("runs show nope: %q", r.stderr)
+	}
+	if r := mustStrata(t, dir, 1, "runs", "show", "-status=bogus"); !strings.Contains(r.stderr, "Invalid -status") {
+		t.Errorf("runs show -status=bogus: %q", r.stderr)
+	}
+}

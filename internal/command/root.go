@@ -169,10 +169,12 @@ All other commands:
   fmt           Reformat your configuration in the standard style
   force-unlock  Release a stuck lock on the current workspace
   graph         Generate a Graphviz graph of the steps in an operation
+  history       Show every recorded change to one resource instance
   import        Associate existing infrastructure with a strata resource
   output        Show output values from your root module
   providers     Show the providers required for this configuration
   refresh       Update the state to match remote systems
+  runs          Show the records of past runs (list, show)
   show          Show the current state or a saved plan
   state         Advanced state management
   taint         Mark a resource instance as not fully functional

@@ -184,7 +184,7 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("%q is neither a duration (24h, 7d) nor a date (2006-01-02, or RFC 3339)", s)
+	return time.Time{}, fmt.Errorf("%q is neither a duration (24h, 7d) nor a date (2006-01-02, or RFC 3339).", s)
 }
 
 func runRunsList(ctx context.Context, d *Deps, opts *runsListOptions) error {
