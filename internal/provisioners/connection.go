@@ -1,5 +1,7 @@
 package provisioners
 
+//lint:file-ignore ST1005 errors users read, in Terraform's words
+
 import (
 	"errors"
 	"fmt"

@@ -1,5 +1,7 @@
 package ssh
 
+//lint:file-ignore ST1005 errors users read, in Terraform's words
+
 import (
 	"bytes"
 	"encoding/pem"

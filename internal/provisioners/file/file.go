@@ -4,6 +4,8 @@
 // for directories and trailing slashes. Only the engine imports it.
 package file
 
+//lint:file-ignore ST1005 errors users read, in Terraform's words
+
 import (
 	"context"
 	"fmt"

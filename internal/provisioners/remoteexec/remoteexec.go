@@ -4,6 +4,8 @@
 // and runs it, showing what it prints. Only the engine imports it.
 package remoteexec
 
+//lint:file-ignore ST1005 errors users read, in Terraform's words
+
 import (
 	"bytes"
 	"context"
