@@ -192,8 +192,10 @@ func TestE2EPGBadConfig(t *testing.T) {
 			want:  []string{"Error: Incorrect attribute value type", `Inappropriate value for attribute "skip_table_creation": a bool is required.`},
 		},
 		"reference": {
-			block: "schema_name = var.schema",
-			want:  []string{"Error: Variables not allowed", "main.tf line 3"},
+			// A variable is allowed (OpenTofu's early evaluation), not
+			// what is known only while planning.
+			block: "schema_name = terraform_data.x.id",
+			want:  []string{"Error: Dynamic value in static context", "main.tf line 3"},
 		},
 		"unreachable": {
 			block: "conn_str = \"postgres://postgres@127.0.0.1:1/x?sslmode=disable&connect_timeout=5\"",
