@@ -376,3 +376,23 @@ func TestE2ERunsEmptyAndOff(t *testing.T) {
 		t.Errorf("runs show -status=bogus: %q", r.stderr)
 	}
 }
+
+// TestE2ERunsImport: import records the object it adopted, or its error.
+func TestE2ERunsImport(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `resource "terraform_data" "x" {}`)
+	mustStrata(t, dir, 0, "import", "-no-color", "terraform_data.x", "abc-123")
+	doc := runsShow(t, dir)
+	if doc.Run.Command != "import" || doc.Run.Outcome != "succeeded" || len(doc.Entries) != 1 {
+		t.Fatalf("import run: %+v", doc)
+	}
+	e := doc.Entries[0]
+	if e.Action != "import" || e.Outcome != "updated" || len(e.Changes) != 1 || e.Changes[0].Path != "id" || string(e.Changes[0].After) != `"abc-123"` {
+		t.Errorf("import entry: %+v", e)
+	}
+	mustStrata(t, dir, 1, "import", "-no-color", "terraform_data.nope", "abc")
+	doc = runsShow(t, dir)
+	if doc.Run.Outcome != "failed" || len(doc.Entries) != 1 || doc.Entries[0].Outcome != "failed" || !strings.Contains(doc.Entries[0].Diagnostics, "does not exist") {
+		t.Errorf("failed import: %+v", doc)
+	}
+}

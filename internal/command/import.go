@@ -71,8 +71,11 @@ func runImport(ctx context.Context, d *Deps, opts *importOptions, addrStr, id st
 		return err
 	}
 	defer op.release()
+	rec := startRunRecord(d, "import", op)
 	newState, idiags := op.engine.Import(ctx, op.state, addr, id, op.vars, &importHook{v: v})
 	if hasErrors(v, idiags) {
+		rec.imported(addr, id, nil, addrs.AbsProviderConfig{}, idiags)
+		rec.finish(nil, idiags, ctx.Err() != nil)
 		return errReported
 	}
 	// As Terraform, the state records the root outputs the import lets it
@@ -80,10 +83,17 @@ func runImport(ctx context.Context, d *Deps, opts *importOptions, addrStr, id st
 	for name, o := range op.engine.StateOutputs(ctx, newState, op.vars) {
 		newState.Outputs[name] = o
 	}
+	var provider addrs.AbsProviderConfig
+	if rs := newState.Resource(addr.ContainingResource()); rs != nil {
+		provider = rs.ProviderConfig
+	}
+	rec.imported(addr, id, newState.Object(addr), provider, nil)
 	if err := op.mgr.Write(newState); err != nil {
 		v.Diagnostics(errorDiag("Failed to save state", err))
+		rec.finish(nil, errorDiag("Failed to save state", err), false)
 		return errReported
 	}
+	rec.finish(newState, nil, false)
 	v.Output("\n[reset][bold][green]Import successful![reset]\n\n[green]The resources that were imported are shown above. These resources are now in\nyour strata state and will henceforth be managed by strata.[reset]\n\n")
 	return nil
 }

@@ -587,3 +587,30 @@ func (r *runRecorder) close(run runrecord.Run, state *states.State, diags hcl.Di
 	}
 	_ = r.store.Close()
 }
+
+// imported records the one entry of an import command: the object it
+// brought into the state (obj, nil when it failed) or its error.
+func (r *runRecorder) imported(addr addrs.AbsResourceInstance, id string, obj *states.ObjectSrc, provider addrs.AbsProviderConfig, diags hcl.Diagnostics) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	r.seq++
+	now := time.Now().UTC()
+	e := runrecord.Entry{RunID: r.run.ID, Seq: r.seq, Kind: runrecord.KindChange, Address: addr.String(), Type: addr.Resource.Resource.Type,
+		Module: addr.Module.String(), Provider: provider.String(), Action: "import", Import: id, Outcome: runrecord.Updated, Started: r.run.Started, Ended: now,
+		Changes: []runrecord.AttrChange{}}
+	if diags.HasErrors() || obj == nil {
+		e.Outcome = runrecord.Failed
+		for _, d := range diags {
+			if d.Severity == hcl.DiagError {
+				e.Diagnostics = d.Summary + ": " + d.Detail
+				break
+			}
+		}
+	} else {
+		e.Changes = runrecord.ObjectChanges(obj.AttrsJSON, obj.SensitivePaths, nil)
+	}
+	r.mu.Unlock()
+	r.w.PutEntry(e)
+}

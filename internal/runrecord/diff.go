@@ -348,3 +348,33 @@ func (s Secrets) redact(v json.RawMessage, mark string) (json.RawMessage, string
 	}
 	return v, mark
 }
+
+// ObjectChanges lists an object's top-level attributes that are set, as
+// changes from null: what an import brought into the state. Sensitive
+// paths, and values holding one of the secrets, are stored as marks.
+func ObjectChanges(attrsJSON []byte, sensitive []cty.Path, secrets Secrets) []AttrChange {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(attrsJSON, &top) != nil {
+		return nil
+	}
+	names := make([]string, 0, len(top))
+	for n := range top {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := []AttrChange{}
+	for _, n := range names {
+		raw := top[n]
+		if string(raw) == "null" {
+			continue
+		}
+		c := AttrChange{Path: n, path: cty.GetAttrPath(n)}
+		if underAny(c.path, sensitive) {
+			c.AfterMark = MarkSensitive
+		} else {
+			c.After, c.AfterMark = secrets.redact(append(json.RawMessage(nil), raw...), "")
+		}
+		out = append(out, c)
+	}
+	return out
+}

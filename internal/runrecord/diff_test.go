@@ -164,3 +164,15 @@ func TestFillAfterNested(t *testing.T) {
 		t.Errorf("wrong result (-want +got)\n%s", diff)
 	}
 }
+
+func TestObjectChanges(t *testing.T) {
+	got := ObjectChanges([]byte(`{"id":"i-1","pw":"x","gone":null,"tags":{"a":"b"}}`), []cty.Path{cty.GetAttrPath("pw")}, nil)
+	want := []AttrChange{
+		{Path: "id", After: []byte(`"i-1"`)},
+		{Path: "pw", AfterMark: MarkSensitive},
+		{Path: "tags", After: []byte(`{"a":"b"}`)},
+	}
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(AttrChange{})); diff != "" {
+		t.Errorf("wrong result (-want +got)\n%s", diff)
+	}
+}
