@@ -396,3 +396,55 @@ func TestE2EMissingPlanFile(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EValidateRunModules: validate also validates the local modules
+// that run blocks of the test files load, once per source, so an error of
+// the configuration itself is reported again for module { source = "./" }
+// (Invicton-Labs/terraform-null-merge-network-rules' tests do that).
+func TestE2EValidateRunModules(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"main.tf": `locals {
+  a = 1 + "x"
+}
+`,
+		"helper/main.tf": `locals {
+  b = file("missing.txt")
+}
+`,
+		"tests/a.tftest.hcl": `run "one" {
+  module { source = "./" }
+}
+run "two" {
+  module { source = "./" }
+}
+run "three" {
+  module { source = "./helper" }
+}
+`,
+	})
+	// Terraform needs init to have recorded the run blocks' modules.
+	mustStrata(t, dir, 0, "init", "-no-color")
+	got := strata(t, dir, "validate", "-json", "-no-color")
+	var doc struct {
+		ErrorCount int `json:"error_count"`
+	}
+	if err := json.Unmarshal([]byte(got.stdout), &doc); err != nil || doc.ErrorCount != 3 {
+		t.Errorf("validate -json: %d errors (%v), want 3\n%s", doc.ErrorCount, err, got.stdout)
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		tfDir := writeFiles(t, map[string]string{})
+		for _, name := range []string{"main.tf", "helper/main.tf", "tests/a.tftest.hcl"} {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(tfDir, name)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(tfDir, name), string(readFile(t, filepath.Join(dir, name))))
+		}
+		if r := runIn(t, tfDir, "", tf, "init", "-no-color"); r.code != 0 {
+			t.Fatalf("terraform init: %s", r.stderr)
+		}
+		r := runIn(t, tfDir, "", tf, "validate", "-json", "-no-color")
+		if r.stdout != got.stdout {
+			t.Errorf("terraform validate -json differs:\nterraform: %s\n   strata: %s", r.stdout, got.stdout)
+		}
+	}
+}

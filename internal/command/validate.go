@@ -3,10 +3,12 @@ package command
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 	"github.com/strata-dev/strata/internal/command/views"
+	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/moduletest"
 )
@@ -69,9 +71,18 @@ func runValidate(ctx context.Context, d *Deps, opts *validateOptions) error {
 		if err != nil {
 			diags = append(diags, errorDiag("Failed to find test files", err)...)
 		}
-		_, tdiags := moduletest.Load(parser, ".", paths)
+		tests, tdiags := moduletest.Load(parser, ".", paths)
 		diags = append(diags, tdiags...)
-		v.SetFiles(parser.Files())
+		files := parser.Files()
+		if !tdiags.HasErrors() {
+			var mdiags hcl.Diagnostics
+			files, mdiags = validateRunModules(ctx, d, tests, files)
+			diags = append(diags, mdiags...)
+		}
+		v.SetFiles(files)
+		if opts.json {
+			return validateJSON(d, diags, files)
+		}
 	}
 	if opts.json {
 		return validateJSON(d, diags, parser.Files())
@@ -112,4 +123,39 @@ func validateJSON(d *Deps, diags hcl.Diagnostics, files map[string]*hcl.File) er
 		return errReported
 	}
 	return nil
+}
+
+// validateRunModules validates, as Terraform's validate does, each local
+// module that run blocks of the test files load (once per source, "./"
+// included, so that the configuration's own errors are reported again).
+// It returns files with the modules' sources added, for snippets.
+func validateRunModules(ctx context.Context, d *Deps, tests []*moduletest.File, files map[string]*hcl.File) (map[string]*hcl.File, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	seen := map[string]bool{}
+	merged := map[string]*hcl.File{}
+	for name, f := range files {
+		merged[name] = f
+	}
+	for _, tf := range tests {
+		for _, run := range tf.Runs {
+			m := run.Config.Module
+			if m == nil || !configs.IsLocalModuleSource(m.Source) || seen[m.Source] {
+				continue
+			}
+			seen[m.Source] = true
+			p := configs.NewParser()
+			cfg, cdiags := p.LoadConfig(filepath.Clean(filepath.FromSlash(m.Source)))
+			for name, f := range p.Files() {
+				if _, ok := merged[name]; !ok {
+					merged[name] = f
+				}
+			}
+			diags = append(diags, cdiags...)
+			if cfg == nil || cdiags.HasErrors() {
+				continue
+			}
+			diags = append(diags, newEngine(d, cfg, hooks.Nil{}, 0).Validate(ctx)...)
+		}
+	}
+	return merged, diags
 }
