@@ -214,8 +214,34 @@ resource "terraform_data" "proxied" {
 }
 `
 
+// withRemovedFiles returns remoteProvisionerConfig with the files
+// resource replaced by a removed block with a destroy-time provisioner.
+func withRemovedFiles(t *testing.T) string {
+	t.Helper()
+	start := strings.Index(remoteProvisionerConfig, `resource "terraform_data" "files" {`)
+	end := strings.Index(remoteProvisionerConfig, `resource "terraform_data" "scripts" {`)
+	if start < 0 || end < 0 {
+		t.Fatal("files resource not found")
+	}
+	return remoteProvisionerConfig[:start] + `removed {
+  from = terraform_data.files
+  connection {
+    host        = "127.0.0.1"
+    port        = self.input.port
+    user        = self.input.user
+    private_key = self.input.key
+    agent       = false
+  }
+  provisioner "remote-exec" {
+    when   = destroy
+    inline = ["rm -r ${self.input.dest}/copy && echo removed copy by the removed block"]
+  }
+}
+` + remoteProvisionerConfig[end:]
+}
+
 // remoteProvisionerRun is what one tool did with remoteProvisionerConfig:
-// apply, then destroy.
+// apply, apply without the files resource (withRemovedFiles), destroy.
 type remoteProvisionerRun struct {
 	outputs []map[string][]string
 	stderr  []string
@@ -257,7 +283,12 @@ func runRemoteProvisioners(t *testing.T, bin string, srv *sshtest.Server, proxyP
 		}
 	}
 	var r remoteProvisionerRun
-	for i, args := range [][]string{{"apply"}, {"destroy"}} {
+	for i, args := range [][]string{{"apply"}, {"apply"}, {"destroy"}} {
+		if i == 1 {
+			// The files resource gives way to a removed block, whose
+			// destroy-time provisioner runs.
+			writeFile(t, filepath.Join(dir, "main.tf"), withRemovedFiles(t)+remoteProvisionerProxied)
+		}
 		res := runIn(t, dir, "", bin, append(append(args, "-auto-approve", "-no-color", "-input=false"), vars...)...)
 		stdout := scriptPathRe.ReplaceAllString(productless(res.stdout), "${1}_RAND.sh")
 		var kept []string
@@ -318,7 +349,9 @@ func TestE2ERemoteProvisioners(t *testing.T) {
 	dest := filepath.Join(t.TempDir(), "dest")
 	got := runRemoteProvisioners(t, strataBin, srv, proxyPort, dest)
 
-	if diff := cmp.Diff([]int{1, 0}, got.codes); diff != "" {
+	// The tainted object of terraform_data.fail is replaced in the second
+	// apply, and fails again.
+	if diff := cmp.Diff([]int{1, 1, 0}, got.codes); diff != "" {
 		t.Errorf("wrong exit codes (-want +got)\n%s\n%s", diff, got.stderr)
 	}
 	wantFiles := []string{
@@ -420,7 +453,7 @@ func TestE2ERemoteProvisioners(t *testing.T) {
 		t.Errorf("a failure with on_failure = continue was reported:\n%s", got.stderr[0])
 	}
 	destroy := got.outputs[1]["terraform_data.files"]
-	if !slicesContain(destroy, "terraform_data.files (remote-exec): removed copy") {
+	if !slicesContain(destroy, "terraform_data.files (remote-exec): removed copy by the removed block") {
 		t.Errorf("destroy-time provisioner did not run:\n%s", strings.Join(destroy, "\n"))
 	}
 	if _, err := os.Stat(filepath.Join(dest, "copy")); !os.IsNotExist(err) {
