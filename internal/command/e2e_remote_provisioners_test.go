@@ -573,7 +573,7 @@ resource "terraform_data" "unreachable" {
     port        = var.closed
     private_key = file(var.key_file)
     agent       = false
-    timeout     = "1500ms"
+    timeout     = "2500ms"
   }
   provisioner "remote-exec" {
     inline = ["a"]
@@ -604,7 +604,8 @@ resource "terraform_data" "unreachable" {
 	if diff := cmp.Diff(wantErr, gotErr); diff != "" {
 		t.Errorf("errors differ (-terraform +strata)\n%s", diff)
 	}
-	// Two attempts to connect within the timeout, at 0s and 1s.
+	// Two attempts to connect within the timeout, at 0s and 1s (the next
+	// would be at 3s).
 	if diff := cmp.Diff(wantOut, gotOut); diff != "" {
 		t.Errorf("output for the unreachable host differs (-terraform +strata)\n%s", diff)
 	}

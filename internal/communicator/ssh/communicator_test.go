@@ -288,7 +288,7 @@ func TestConnectRetriesUntilTimeout(t *testing.T) {
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
 	_, key := sshtest.NewKey(t)
-	c, err := commssh.New(commssh.Config{Host: "127.0.0.1", Port: port, User: "u", PrivateKey: key, Timeout: 3500 * time.Millisecond})
+	c, err := commssh.New(commssh.Config{Host: "127.0.0.1", Port: port, User: "u", PrivateKey: key, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,11 +299,12 @@ func TestConnectRetriesUntilTimeout(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("wrong error\nwant: %s\ngot:  %v", want, err)
 	}
-	// Attempts at 0s, 1s and 3s, as Terraform makes them.
+	// Attempts at 0s, 1s and 3s (the next would be at 7s), as Terraform
+	// makes them.
 	if attempts != 3 {
 		t.Errorf("%d attempts, want 3", attempts)
 	}
-	if d := time.Since(start); d < 3500*time.Millisecond || d > 5*time.Second {
+	if d := time.Since(start); d < 5*time.Second || d > 7*time.Second {
 		t.Errorf("Connect took %s", d)
 	}
 
