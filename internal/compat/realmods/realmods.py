@@ -182,18 +182,23 @@ def one(name, repo, sub, fix, out):
                 f.write(se)
         res["times"][tool] = total
     # Each tool plans in the directory the other initialised and applied:
-    # lock files, modules.json and state must be readable by both.
+    # lock files, modules.json and state must suit both. When both fail
+    # alike, the configuration is at fault (a file its destroy removed),
+    # not what the other tool wrote.
+    cross = {}
     for tool, other in (("terraform", "strata"), ("strata", "terraform")):
         cwd = os.path.join(base, other, repo, sub)
         env = dict(os.environ, CHECKPOINT_DISABLE="1")
         rc, so, se, dt = run(tool, ["plan", "-input=false", "-no-color", "-detailed-exitcode", "-lock=false"], cwd, env)
         with open(os.path.join(base, tool, "cross.out"), "w") as f:
             f.write(so + se)
-        res.setdefault("cross", {})[tool] = rc
-        own = results[tool]["plan"][0]  # its own plan, from an empty state as here
-        if rc != own and own != 1 and rc == 1:
-            res["diffs"].append("%s cannot plan in the directory %s initialised: %s" % (
-                tool, other, "; ".join(keylines(so + se))[:300]))
+        cross[tool] = (rc, [ln for ln in keylines(so + se) if ln.startswith("Error")])
+    res["cross"] = {k: v[0] for k, v in cross.items()}
+    if cross["terraform"] != cross["strata"]:
+        for tool, other in (("terraform", "strata"), ("strata", "terraform")):
+            if cross[tool][0] == 1:
+                res["diffs"].append("%s cannot plan in the directory %s initialised: %s" % (
+                    tool, other, "; ".join(cross[tool][1])[:300]))
     t, s = results["terraform"], results["strata"]
     for step, args, kind in STEPS:
         rt, rs = t[step][0], s[step][0]
