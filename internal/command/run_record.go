@@ -250,6 +250,7 @@ func (r *runRecorder) planned(plan *plans.Plan, schema views.SchemaFunc, noop bo
 		r.w.PutEntry(*e)
 	}
 	seen := map[string]bool{}
+	var upToDate []runrecord.Entry
 	if plan.Changes != nil {
 		for _, c := range plan.Changes.Resources {
 			key := entryKey(c.Addr, c.DeposedKey)
@@ -262,6 +263,8 @@ func (r *runRecorder) planned(plan *plans.Plan, schema views.SchemaFunc, noop bo
 			case c.Action == plans.NoOp:
 				re.e.Outcome, re.done = runrecord.UpToDate, true
 				re.e.Changes = []runrecord.AttrChange{}
+				upToDate = append(upToDate, re.e)
+				continue
 			case noop:
 				re.e.Outcome, re.e.Reason, re.done = runrecord.Skipped, "plan only: this run changes nothing", true
 				re.e.Changes = runrecord.Diff(c.Before, c.After, writeOnlyFunc(schema, c), r.secrets)
@@ -272,6 +275,7 @@ func (r *runRecorder) planned(plan *plans.Plan, schema views.SchemaFunc, noop bo
 			r.w.PutEntry(re.e)
 		}
 	}
+	r.w.PutUpToDate(upToDate)
 	if targeted && plan.PriorState != nil {
 		for _, addr := range plan.PriorState.AllInstances() {
 			if seen[entryKey(addr, "")] || addr.Resource.Resource.Mode != addrs.ManagedResourceMode {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -17,8 +19,8 @@ import (
 
 // schemaVersion is stored as the database's user_version. Version 1 was
 // a development schema (changes in their own table), never released: it
-// is dropped and created again.
-const schemaVersion = 2
+// is dropped and created again. Version 3 adds up_to_date.
+const schemaVersion = 3
 
 const schemaSQL = `
 CREATE TABLE IF NOT EXISTS runs (
@@ -66,6 +68,11 @@ CREATE TABLE IF NOT EXISTS entries (
 	PRIMARY KEY (run_id, seq)
 );
 CREATE INDEX IF NOT EXISTS entries_address ON entries(address);
+CREATE TABLE IF NOT EXISTS up_to_date (
+	run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	entries TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS up_to_date_run ON up_to_date(run_id);
 `
 
 // sqliteStore is the embedded Store: one SQLite database file.
@@ -112,6 +119,8 @@ func (s *sqliteStore) migrate() error {
 			return err
 		}
 	}
+	// From version 2 on, every change adds tables: schemaSQL creates
+	// what is missing.
 	if _, err := s.db.Exec(schemaSQL); err != nil {
 		return err
 	}
@@ -159,6 +168,20 @@ func (s *sqliteStore) Write(ctx context.Context, b Batch) error {
 			r.ID, r.Command, jsonText(args), nanos(r.Started), nanos(r.Ended), r.Outcome, r.Noop, r.User, r.Host, r.PID, r.Version, r.Workspace, r.Backend, r.ConfigHash,
 			r.LineageBefore, int64(r.SerialBefore), r.LineageAfter, int64(r.SerialAfter), r.PlanFile)
 		if err != nil {
+			return err
+		}
+	}
+	// Up-to-date entries of a run go in one row, as a JSON array.
+	upToDate := map[string][]compactEntry{}
+	var upRuns []string
+	for _, e := range b.UpToDate {
+		if upToDate[e.RunID] == nil {
+			upRuns = append(upRuns, e.RunID)
+		}
+		upToDate[e.RunID] = append(upToDate[e.RunID], compactEntry{Seq: e.Seq, Address: e.Address, Deposed: e.Deposed, Type: e.Type, Module: e.Module, Provider: e.Provider})
+	}
+	for _, id := range upRuns {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO up_to_date (run_id, entries) VALUES (?, ?)`, id, jsonText(upToDate[id])); err != nil {
 			return err
 		}
 	}
@@ -283,20 +306,63 @@ func (s *sqliteStore) Runs(ctx context.Context, f RunFilter) ([]Run, error) {
 	return out, nil
 }
 
+// compactEntry is how an up-to-date entry is stored: the rest of it is
+// implied.
+type compactEntry struct {
+	Seq      int    `json:"s"`
+	Address  string `json:"a"`
+	Deposed  string `json:"d,omitempty"`
+	Type     string `json:"t"`
+	Module   string `json:"m,omitempty"`
+	Provider string `json:"p"`
+}
+
+// upToDate returns a run's up-to-date entries.
+func (s *sqliteStore) upToDate(ctx context.Context, runID string) ([]Entry, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT entries FROM up_to_date WHERE run_id = ?`, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Entry
+	for rows.Next() {
+		var text string
+		if err := rows.Scan(&text); err != nil {
+			return nil, err
+		}
+		var cs []compactEntry
+		if err := json.Unmarshal([]byte(text), &cs); err != nil {
+			return nil, fmt.Errorf("up-to-date entries of run %s: %w", runID, err)
+		}
+		for _, c := range cs {
+			out = append(out, Entry{RunID: runID, Seq: c.Seq, Kind: KindChange, Address: c.Address, Deposed: c.Deposed, Type: c.Type, Module: c.Module,
+				Provider: c.Provider, Action: "no-op", Outcome: UpToDate, Changes: []AttrChange{}})
+		}
+	}
+	return out, rows.Err()
+}
+
 func (s *sqliteStore) counts(ctx context.Context, runID string) (map[Outcome]int, error) {
+	var n sql.NullInt64
+	if err := s.db.QueryRowContext(ctx, `SELECT sum(json_array_length(entries)) FROM up_to_date WHERE run_id = ?`, runID).Scan(&n); err != nil {
+		return nil, err
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT outcome, count(*) FROM entries WHERE run_id = ? AND kind = ? GROUP BY outcome`, runID, KindChange)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	m := map[Outcome]int{}
+	if n.Int64 > 0 {
+		m[UpToDate] = int(n.Int64)
+	}
 	for rows.Next() {
 		var o string
 		var n int
 		if err := rows.Scan(&o, &n); err != nil {
 			return nil, err
 		}
-		m[Outcome(o)] = n
+		m[Outcome(o)] += n
 	}
 	return m, rows.Err()
 }
@@ -392,7 +458,37 @@ func (s *sqliteStore) Entries(ctx context.Context, runID string, f EntryFilter) 
 		nullsAsNil(e.Changes)
 		out = append(out, e)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	ups, err := s.upToDate(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range ups {
+		if f.keeps(e) {
+			out = append(out, e)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	return out, nil
+}
+
+// keeps applies the filter to an entry in Go, as the SQL does to rows.
+func (f EntryFilter) keeps(e Entry) bool {
+	if f.Type != "" && e.Type != f.Type {
+		return false
+	}
+	if f.Module != "" && e.Module != f.Module && !strings.HasPrefix(e.Module, f.Module+".") {
+		return false
+	}
+	if f.Kind != "" && e.Kind != f.Kind {
+		return false
+	}
+	if len(f.Outcomes) > 0 && !slices.Contains(f.Outcomes, e.Outcome) {
+		return false
+	}
+	return f.Address == "" || Glob(f.Address, e.Address)
 }
 
 func likeEscape(s string) string {

@@ -257,3 +257,60 @@ func TestOpenDropsDevelopmentSchema(t *testing.T) {
 		t.Errorf("opening a newer schema: %v", err)
 	}
 }
+
+// TestStoreUpToDate: up-to-date entries, stored compactly, come back as
+// entries in order with the others, counted and filtered like them.
+func TestStoreUpToDate(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	seed(t, s)
+	w := NewWriter(s, 8)
+	w.PutUpToDate([]Entry{
+		{RunID: "r1", Seq: 4, Address: "module.m.terraform_data.u", Type: "terraform_data", Module: "module.m", Provider: "p"},
+		{RunID: "r1", Seq: 5, Address: "local_file.v", Type: "local_file", Provider: "p"},
+	})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := s.Run(ctx, "r1")
+	if want := (map[Outcome]int{Updated: 1, Failed: 1, UpToDate: 2}); !cmp.Equal(want, r.Counts) {
+		t.Errorf("counts = %v, want %v", r.Counts, want)
+	}
+	tests := map[string]struct {
+		f    EntryFilter
+		want []int
+	}{
+		"all":        {EntryFilter{}, []int{1, 2, 3, 4, 5}},
+		"up_to_date": {EntryFilter{Outcomes: []Outcome{UpToDate}}, []int{4, 5}},
+		"type":       {EntryFilter{Type: "local_file"}, []int{2, 5}},
+		"module":     {EntryFilter{Module: "module.m"}, []int{2, 4}},
+		"glob":       {EntryFilter{Address: "*.u"}, []int{4}},
+		"kind":       {EntryFilter{Kind: KindDrift}, []int{3}},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			es, err := s.Entries(ctx, "r1", tt.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int
+			for _, e := range es {
+				got = append(got, e.Seq)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("wrong result (-want +got)\n%s", diff)
+			}
+		})
+	}
+	es, _ := s.Entries(ctx, "r1", EntryFilter{Outcomes: []Outcome{UpToDate}})
+	want := Entry{RunID: "r1", Seq: 4, Kind: KindChange, Address: "module.m.terraform_data.u", Type: "terraform_data", Module: "module.m", Provider: "p", Action: "no-op", Outcome: UpToDate}
+	if diff := cmp.Diff(want, es[0], cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("wrong entry (-want +got)\n%s", diff)
+	}
+	if n, _ := s.Prune(ctx, Retention{Keep: 1}); n != 2 {
+		t.Errorf("pruned %d runs, want 2", n)
+	}
+	if es, _ := s.Entries(ctx, "r1", EntryFilter{}); len(es) != 0 {
+		t.Errorf("entries of a pruned run remain: %v", es)
+	}
+}

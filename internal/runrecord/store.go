@@ -36,6 +36,10 @@ type Store interface {
 type Batch struct {
 	Runs    []Run
 	Entries []Entry
+	// UpToDate are entries with nothing to do, stored compactly (only
+	// their identity: the action is no-op, the outcome up_to_date); they
+	// are never written again.
+	UpToDate []Entry
 }
 
 // RunFilter selects runs; zero fields select everything.

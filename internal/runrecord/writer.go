@@ -21,9 +21,10 @@ type Writer struct {
 }
 
 type item struct {
-	run   *Run
-	entry *Entry
-	flush chan struct{}
+	run      *Run
+	entry    *Entry
+	upToDate []Entry
+	flush    chan struct{}
 }
 
 // Window is how long the Writer gathers records into one transaction.
@@ -44,6 +45,14 @@ func (w *Writer) PutRun(r Run) { w.ch <- item{run: &r} }
 
 // PutEntry queues an entry (new or updated).
 func (w *Writer) PutEntry(e Entry) { w.ch <- item{entry: &e} }
+
+// PutUpToDate queues entries with nothing to do, written compactly (see
+// Batch.UpToDate).
+func (w *Writer) PutUpToDate(es []Entry) {
+	if len(es) > 0 {
+		w.ch <- item{upToDate: es}
+	}
+}
 
 // Flush waits until everything queued so far is written.
 func (w *Writer) Flush() {
@@ -98,6 +107,8 @@ func (w *Writer) loop() {
 				}
 				entryAt[k] = len(b.Entries)
 				b.Entries = append(b.Entries, *it.entry)
+			case it.upToDate != nil:
+				b.UpToDate = append(b.UpToDate, it.upToDate...)
 			case it.flush != nil:
 				flushes = append(flushes, it.flush)
 			}
@@ -122,7 +133,7 @@ func (w *Writer) loop() {
 			}
 		}
 		timer.Stop()
-		if len(b.Runs)+len(b.Entries) > 0 {
+		if len(b.Runs)+len(b.Entries)+len(b.UpToDate) > 0 {
 			if err := w.store.Write(context.Background(), b); err != nil {
 				w.mu.Lock()
 				if w.err == nil {
