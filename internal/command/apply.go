@@ -24,7 +24,10 @@ type applyOptions struct {
 	state       stateFlags
 	autoApprove bool
 	destroy     bool
-	refreshOnly bool
+	// destroyCommand is set for "strata destroy", which ends with
+	// "Destroy complete!"; apply -destroy ends as any apply does.
+	destroyCommand bool
+	refreshOnly    bool
 	// refreshCommand is set for "strata refresh": outputs only at the end.
 	refreshCommand bool
 	refresh        bool
@@ -33,7 +36,7 @@ type applyOptions struct {
 }
 
 func newApplyCommand(d *Deps, runF func(*applyOptions) error, destroy bool) *cobra.Command {
-	opts := &applyOptions{destroy: destroy}
+	opts := &applyOptions{destroy: destroy, destroyCommand: destroy}
 	cmd := &cobra.Command{
 		Use:   "apply [options] [PLAN]",
 		Short: "Create or update infrastructure",
@@ -158,7 +161,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	if opts.refreshCommand {
 		plan.Mode = plans.RefreshOnlyMode
 	}
-	if err := applyPlan(ctx, d, v, op, plan, opts.destroy, opts.refreshCommand, rec); err != nil {
+	if err := applyPlan(ctx, d, v, op, plan, opts.destroyCommand, opts.refreshCommand, rec); err != nil {
 		return err
 	}
 	if len(targets) > 0 {
@@ -183,7 +186,9 @@ func applyInterrupts(ctx context.Context, d *Deps, v views.Operation) (context.C
 
 // applyPlan applies a plan with the state journal running, saves the new
 // state and reports what was done.
-func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, plan *plans.Plan, destroy, outputsOnly bool, rec *runRecorder) error {
+// applyPlan applies plan. destroyCommand is set for "strata destroy" (its
+// summary is "Destroy complete!"), outputsOnly for "strata refresh".
+func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, plan *plans.Plan, destroyCommand, outputsOnly bool, rec *runRecorder) error {
 	counter := &countHook{}
 	op.engine.Hooks = append(op.engine.Hooks, counter, rec.hook())
 	journal, err := op.mgr.BeginJournal(op.state)
@@ -214,7 +219,7 @@ func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, p
 	counter.mu.Unlock()
 	operation := "apply"
 	switch {
-	case destroy:
+	case destroyCommand:
 		operation = "destroy"
 	case outputsOnly:
 		operation = "refresh"

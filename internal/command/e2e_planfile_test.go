@@ -83,7 +83,7 @@ func TestE2ESavedPlanCI(t *testing.T) {
 	// A destroy plan saved and applied.
 	mustStrata(t, dir, 2, "plan", "-no-color", "-destroy", "-out=destroy.tfplan", "-detailed-exitcode", "-var", `names=["x","y","z"]`)
 	d := mustStrata(t, dir, 0, "apply", "-no-color", "destroy.tfplan")
-	if !strings.Contains(flat(d.stdout), "Destroy complete! Resources: 8 destroyed.") {
+	if !strings.Contains(flat(d.stdout), "Apply complete! Resources: 0 added, 0 changed, 8 destroyed.") {
 		t.Fatalf("destroy plan:\n%s", d.stdout)
 	}
 }

@@ -128,5 +128,7 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 	rec := startRunRecord(d, name, op)
 	rec.setPlanFile(path)
 	rec.planned(plan, schemaLookup(ctx, op.engine), false, len(plan.Targets) > 0 || len(plan.Excludes) > 0)
-	return applyPlan(ctx, d, v, op, plan, plan.Mode == plans.DestroyMode, false, rec)
+	// A saved destroy plan ends as any apply does: "Apply complete!",
+	// as in Terraform.
+	return applyPlan(ctx, d, v, op, plan, false, false, rec)
 }
