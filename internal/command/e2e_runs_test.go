@@ -396,3 +396,35 @@ func TestE2ERunsImport(t *testing.T) {
 		t.Errorf("failed import: %+v", doc)
 	}
 }
+
+// TestE2ERunsStateEdits: commands that edit the state directly record
+// what they changed.
+func TestE2ERunsStateEdits(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"x\" {}\nresource \"terraform_data\" \"y\" {}\n")
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	steps := []struct {
+		args    []string
+		command string
+		want    map[string]string // address → action
+	}{
+		{[]string{"taint", "terraform_data.x"}, "taint", map[string]string{"terraform_data.x": "taint"}},
+		{[]string{"untaint", "terraform_data.x"}, "untaint", map[string]string{"terraform_data.x": "untaint"}},
+		{[]string{"state", "mv", "terraform_data.y", "terraform_data.z"}, "state mv", map[string]string{"terraform_data.y": "remove", "terraform_data.z": "add"}},
+		{[]string{"state", "rm", "terraform_data.x"}, "state rm", map[string]string{"terraform_data.x": "remove"}},
+	}
+	for _, s := range steps {
+		mustStrata(t, dir, 0, s.args...)
+		doc := runsShow(t, dir)
+		got := map[string]string{}
+		for _, e := range doc.Entries {
+			got[e.Address] = e.Action
+		}
+		if doc.Run.Command != s.command || doc.Run.Outcome != "succeeded" {
+			t.Errorf("%v: run %s %s", s.args, doc.Run.Command, doc.Run.Outcome)
+		}
+		if diff := cmp.Diff(s.want, got); diff != "" {
+			t.Errorf("%v: entries (-want +got)\n%s", s.args, diff)
+		}
+	}
+}

@@ -26,6 +26,7 @@ import (
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/runrecord"
 	"github.com/strata-dev/strata/internal/states"
+	"github.com/strata-dev/strata/internal/states/statemgr"
 )
 
 // The run record adapter: it turns a plan and the engine's hook events
@@ -617,4 +618,110 @@ func (r *runRecorder) imported(addr addrs.AbsResourceInstance, id string, obj *s
 	}
 	r.mu.Unlock()
 	r.w.PutEntry(e)
+}
+
+// recordingManager records a run for each state written by a command
+// that edits the state directly (state rm, mv, push, replace-provider,
+// taint, untaint): one entry per resource instance whose object was
+// added, removed, changed or tainted, compared with the state it read.
+type recordingManager struct {
+	statemgr.Manager
+	d      *Deps
+	before *states.State
+}
+
+// Unwrap returns the manager that stores the state.
+func (m *recordingManager) Unwrap() statemgr.Manager { return m.Manager }
+
+// Read implements statemgr.Manager and keeps a copy of what was read.
+func (m *recordingManager) Read() (*states.State, []statemgr.Pending, error) {
+	s, p, err := m.Manager.Read()
+	if err == nil && s != nil {
+		m.before = s.DeepCopy()
+	}
+	return s, p, err
+}
+
+// Write implements statemgr.Manager and records the run.
+func (m *recordingManager) Write(s *states.State) error {
+	err := m.Manager.Write(s)
+	command := "state"
+	if len(m.d.args) > 0 {
+		command = m.d.args[0]
+		if command == "state" && len(m.d.args) > 1 {
+			command += " " + m.d.args[1]
+		}
+	}
+	rec := startRunRecord(m.d, command, nil)
+	if rec == nil {
+		return err
+	}
+	if m.before != nil {
+		rec.run.LineageBefore, rec.run.SerialBefore = m.before.Lineage, m.before.Serial
+	}
+	rec.run.Workspace = workspaceName(m.d)
+	rec.stateEdits(m.before, s)
+	var diags hcl.Diagnostics
+	if err != nil {
+		diags = errorDiag("Failed to save state", err)
+	}
+	rec.finish(s, diags, false)
+	return err
+}
+
+// stateEdits records the instances whose objects differ between two
+// states.
+func (r *runRecorder) stateEdits(before, after *states.State) {
+	objects := func(s *states.State) map[string]*states.ObjectSrc {
+		m := map[string]*states.ObjectSrc{}
+		if s == nil {
+			return m
+		}
+		for _, addr := range s.AllInstances() {
+			m[addr.String()] = s.Object(addr)
+		}
+		return m
+	}
+	b, a := objects(before), objects(after)
+	var addrsSeen []string
+	for k := range b {
+		addrsSeen = append(addrsSeen, k)
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			addrsSeen = append(addrsSeen, k)
+		}
+	}
+	sort.Strings(addrsSeen)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := time.Now().UTC()
+	for _, k := range addrsSeen {
+		bo, ao := b[k], a[k]
+		action := ""
+		switch {
+		case bo == nil && ao == nil:
+		case bo == nil:
+			action = "add"
+		case ao == nil:
+			action = "remove"
+		case bo.Status != ao.Status && ao.Status == states.ObjectTainted:
+			action = "taint"
+		case bo.Status != ao.Status:
+			action = "untaint"
+		case string(bo.AttrsJSON) != string(ao.AttrsJSON):
+			action = "update"
+		}
+		if action == "" {
+			continue
+		}
+		r.seq++
+		e := runrecord.Entry{RunID: r.run.ID, Seq: r.seq, Kind: runrecord.KindChange, Address: k, Action: action, Outcome: runrecord.Updated,
+			Started: now, Ended: now, Changes: []runrecord.AttrChange{}}
+		if addr, diags := addrs.ParseAbsResourceInstanceStr(k); !diags.HasErrors() {
+			e.Type, e.Module = addr.Resource.Resource.Type, addr.Module.String()
+		}
+		r.order = append(r.order, &recEntry{e: e, done: true})
+		r.w.PutEntry(e)
+	}
 }

@@ -29,7 +29,11 @@ func (d *Deps) stateEnv() *statecmd.Env {
 		FlagError:  flagErrorText,
 		ReadAnswer: func() (string, bool) { return readAnswer(d.Stdin) },
 		StateManager: func(v *views.View, statePath, stateOut, backupPath string) statemgr.Manager {
-			return stateCommandManager(d, v, &stateFlags{statePath: statePath, stateOut: stateOut, backupPath: backupPath})
+			mgr := stateCommandManager(d, v, &stateFlags{statePath: statePath, stateOut: stateOut, backupPath: backupPath})
+			if mgr == nil {
+				return nil
+			}
+			return &recordingManager{Manager: mgr, d: d}
 		},
 		ReadState: func(ctx context.Context, mgr statemgr.Manager, lock bool, timeout time.Duration, operation string) (*states.State, func(), hcl.Diagnostics) {
 			return openState(ctx, d, mgr, &stateFlags{lock: lock, lockTimeout: timeout}, operation)

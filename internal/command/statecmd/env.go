@@ -149,7 +149,7 @@ func (d *Env) open(ctx context.Context, v *views.View, f *stateFlags, o openOpti
 		return nil, nil, func() {}, false
 	}
 	if o.timestampedBackup && f.backupPath == "" {
-		if l, isLocal := mgr.(*statemgr.Local); isLocal {
+		if l, isLocal := asLocal(mgr); isLocal {
 			l.BackupPath = timestampedBackup(l.OutPath)
 		}
 	}
@@ -207,10 +207,20 @@ func write(v *views.View, mgr statemgr.Manager, s *states.State) bool {
 // localOutPath is the file a local state is written to, "" for other
 // backends.
 func localOutPath(mgr statemgr.Manager) string {
-	if l, ok := mgr.(*statemgr.Local); ok {
+	if l, ok := asLocal(mgr); ok {
 		return l.OutPath
 	}
 	return ""
+}
+
+// asLocal returns the local state manager mgr is, or wraps (the run
+// record's recording manager has Unwrap).
+func asLocal(mgr statemgr.Manager) (*statemgr.Local, bool) {
+	if u, ok := mgr.(interface{ Unwrap() statemgr.Manager }); ok {
+		mgr = u.Unwrap()
+	}
+	l, ok := mgr.(*statemgr.Local)
+	return l, ok
 }
 
 // samePath reports whether two paths name the same file.
