@@ -514,6 +514,19 @@ func sortChanges(c *plans.Changes) {
 	sort.Slice(c.Outputs, func(i, j int) bool { return c.Outputs[i].Name < c.Outputs[j].Name })
 }
 
+// targetMatcher says which -target or -exclude addresses name node n: a
+// configured resource matches one in any of its module's instances, an
+// orphan matches by its own address. It is nil for other nodes.
+func targetMatcher(n node) func(addrs.Target) bool {
+	switch n := n.(type) {
+	case *resourceNode:
+		return func(t addrs.Target) bool { return t.ContainsConfig(n.addr) }
+	case *orphanNode:
+		return func(t addrs.Target) bool { return t.ContainsResource(n.addr) }
+	}
+	return nil
+}
+
 // pruneToTargets removes from the plan graph everything the targeted
 // resources do not depend on, and outputs that depend on anything removed.
 // When destroying, it keeps what depends on the targets instead: those
@@ -523,15 +536,8 @@ func pruneToTargets(cg *configGraph, targets []addrs.Target, destroy bool) map[s
 	keep := map[node]bool{}
 	whole := map[string]bool{}
 	for _, n := range g.Vertices() {
-		// A configured resource matches a target in any of its module's
-		// instances; an orphan matches by its own address.
-		var matches func(t addrs.Target) bool
-		switch n := n.(type) {
-		case *resourceNode:
-			matches = func(t addrs.Target) bool { return t.ContainsConfig(n.addr) }
-		case *orphanNode:
-			matches = func(t addrs.Target) bool { return t.ContainsResource(n.addr) }
-		default:
+		matches := targetMatcher(n)
+		if matches == nil {
 			continue
 		}
 		for _, t := range targets {
@@ -594,13 +600,8 @@ func pruneExcluded(cg *configGraph, excludes []addrs.Target, destroy bool) {
 	g := cg.g
 	remove := map[node]bool{}
 	for _, n := range g.Vertices() {
-		var matches func(t addrs.Target) bool
-		switch n := n.(type) {
-		case *resourceNode:
-			matches = func(t addrs.Target) bool { return t.ContainsConfig(n.addr) }
-		case *orphanNode:
-			matches = func(t addrs.Target) bool { return t.ContainsResource(n.addr) }
-		default:
+		matches := targetMatcher(n)
+		if matches == nil {
 			continue
 		}
 		for _, t := range excludes {
