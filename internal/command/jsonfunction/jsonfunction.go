@@ -77,7 +77,7 @@ func FromCty(f function.Function) *Signature {
 	param := func(p function.Parameter) *Parameter {
 		return &Parameter{Name: p.Name, Description: p.Description, IsNullable: p.AllowNull, Type: typeJSON(p.Type)}
 	}
-	s := &Signature{Description: f.Description(), ReturnType: typeJSON(returnType(f))}
+	s := &Signature{Description: f.Description(), ReturnType: typeJSON(ReturnType(f))}
 	for _, p := range f.Params() {
 		s.Parameters = append(s.Parameters, param(p))
 	}
@@ -87,7 +87,9 @@ func FromCty(f function.Function) *Signature {
 	return s
 }
 
-func returnType(f function.Function) (t cty.Type) {
+// ReturnType is what f returns for arguments of its parameters' types, or
+// dynamic when that depends on the values.
+func ReturnType(f function.Function) (t cty.Type) {
 	defer func() {
 		if recover() != nil {
 			t = cty.DynamicPseudoType

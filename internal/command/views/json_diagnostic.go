@@ -10,6 +10,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/strata-dev/strata/internal/command/jsonfunction"
 )
 
 // JSONDiagnostic is a diagnostic as Terraform's machine-readable outputs
@@ -158,7 +160,7 @@ func jsonFunctionCall(d *hcl.Diagnostic) *JSONFunctionCall {
 	param := func(p function.Parameter) JSONFunctionParam {
 		return JSONFunctionParam{Name: p.Name, Type: jsonType(p.Type)}
 	}
-	sig := &JSONFunction{Name: name, Params: []JSONFunctionParam{}, ReturnType: jsonType(functionReturnType(f))}
+	sig := &JSONFunction{Name: name, Params: []JSONFunctionParam{}, ReturnType: jsonType(jsonfunction.ReturnType(f))}
 	for _, p := range f.Params() {
 		sig.Params = append(sig.Params, param(p))
 	}
@@ -179,26 +181,4 @@ func jsonType(t cty.Type) json.RawMessage {
 		return json.RawMessage(`"dynamic"`)
 	}
 	return b
-}
-
-// functionReturnType is what f returns for arguments of its parameters'
-// types, or dynamic when that depends on the values.
-func functionReturnType(f function.Function) (t cty.Type) {
-	defer func() {
-		if recover() != nil {
-			t = cty.DynamicPseudoType
-		}
-	}()
-	var args []cty.Type
-	for _, p := range f.Params() {
-		args = append(args, p.Type)
-	}
-	if vp := f.VarParam(); vp != nil {
-		args = append(args, vp.Type)
-	}
-	rt, err := f.ReturnType(args)
-	if err != nil {
-		return cty.DynamicPseudoType
-	}
-	return rt
 }
