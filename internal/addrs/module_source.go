@@ -123,8 +123,10 @@ func ParseModuleSource(raw string) (ModuleSource, error) {
 	r, err := ParseModuleSourceRemote(raw)
 	switch {
 	case errors.Is(err, errUndetected):
+		//lint:ignore ST1005 the diagnostic's detail, in Terraform's words
 		return nil, fmt.Errorf("strata failed to determine your intended installation method for remote module package %q.\n\nIf you intended this as a path relative to the current module, use \"./%s\" instead. The \"./\" prefix indicates that the address is a relative filesystem path.", raw, raw)
 	case err != nil:
+		//lint:ignore ST1005 the diagnostic's detail, in Terraform's words
 		return nil, fmt.Errorf("Failed to parse module source address: %s.", err)
 	}
 	return r, nil
@@ -276,6 +278,7 @@ func detectPackage(pkg string) (detected, getter, subdir string, err error) {
 			if host == "github.com/" {
 				return "", "", "", errors.New("GitHub URLs should be github.com/username/repo")
 			}
+			//lint:ignore ST1005 shown as Terraform shows it
 			return "", "", "", errors.New("Bitbucket URLs should be bitbucket.org/username/repo")
 		}
 		u, perr := url.Parse("https://" + strings.Join(parts[:3], "/"))

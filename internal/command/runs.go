@@ -184,7 +184,7 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("%q is neither a duration (24h, 7d) nor a date (2006-01-02, or RFC 3339).", s)
+	return time.Time{}, fmt.Errorf("%q is neither a duration (24h, 7d) nor a date (2006-01-02, or RFC 3339)", s)
 }
 
 func runRunsList(ctx context.Context, d *Deps, opts *runsListOptions) error {
@@ -261,8 +261,10 @@ func runRunsShow(ctx context.Context, d *Deps, opts *runsShowOptions, id string)
 	}
 	if run == nil {
 		if id == "" {
+			//lint:ignore ST1005 the diagnostic's detail: a sentence
 			return runsError(d, opts.view, "No runs recorded", errors.New("No plan, apply, destroy or refresh has run in this working directory since run records were kept."))
 		}
+		//lint:ignore ST1005 the diagnostic's detail: a sentence
 		return runsError(d, opts.view, "No such run", fmt.Errorf("No recorded run has the ID %q. \"strata runs list\" lists them.", id))
 	}
 	entries, err := store.Entries(ctx, run.ID, runrecord.EntryFilter{Outcomes: outcomes, Type: opts.typ, Module: opts.module, Address: opts.address})

@@ -198,7 +198,7 @@ func unpackTar(r io.Reader, dst string) error {
 		switch h.Typeflag {
 		case tar.TypeDir:
 			err = u.dir(h.Name)
-		case tar.TypeReg, tar.TypeRegA:
+		case tar.TypeReg, '\x00': // '\x00' is the old regular-file flag (tar.TypeRegA)
 			err = u.file(h.Name, fs.FileMode(h.Mode), tr)
 		case tar.TypeSymlink:
 			err = u.link(h.Name, h.Linkname)
