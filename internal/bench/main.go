@@ -112,9 +112,11 @@ type run struct {
 
 func mb(kb int64) int64 { return (kb + 512) / 1024 }
 
-// memory renders the CLI's own peak, and the plugins' when larger.
+// memory renders the CLI's own peak, and the plugins' when larger. The
+// own peak is sampled, so a peak a few percent above it is the CLI's last
+// moments, not a plugin.
 func (r run) memory() string {
-	if r.peakKB > r.ownKB+1024 {
+	if r.peakKB > r.ownKB+r.ownKB/10 {
 		return fmt.Sprintf("%d (%d)", mb(r.ownKB), mb(r.peakKB))
 	}
 	return fmt.Sprint(mb(r.ownKB))
