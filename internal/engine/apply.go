@@ -83,6 +83,7 @@ func (e *Engine) newApplyWalk(plan *plans.Plan) *applyWalk {
 	w.ev.applying = true
 	w.destroying = plan.Mode == plans.DestroyMode
 	aw := &applyWalk{walker: w, plan: plan, byResource: map[string][]*plans.ResourceInstanceChange{}, planned: map[string]bool{}, inputs: map[string]InputValue{}}
+	w.plannedOutputs = plan.ModuleOutputs
 	for _, oc := range plan.Changes.Outputs {
 		aw.planned[oc.Name] = true
 	}

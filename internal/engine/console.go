@@ -32,10 +32,23 @@ func (c *Console) Close(ctx context.Context) {
 // NewConsole prepares a console: it decodes every resource in the state
 // and evaluates the configuration's variables and locals.
 func (e *Engine) NewConsole(ctx context.Context, state *states.State, vars map[string]InputValue) (*Console, hcl.Diagnostics) {
+	return e.newConsole(ctx, state, vars, nil)
+}
+
+// NewConsoleAfterApply prepares a console on the state that applying plan
+// left, seeing child module outputs as the apply saw them: those known
+// when planned keep their planned values (plans.Plan.ModuleOutputs), as
+// the assertions of terraform test see them.
+func (e *Engine) NewConsoleAfterApply(ctx context.Context, state *states.State, vars map[string]InputValue, plan *plans.Plan) (*Console, hcl.Diagnostics) {
+	return e.newConsole(ctx, state, vars, plan.ModuleOutputs)
+}
+
+func (e *Engine) newConsole(ctx context.Context, state *states.State, vars map[string]InputValue, plannedOutputs map[string]cty.Value) (*Console, hcl.Diagnostics) {
 	// As in terraform console, the impure functions (uuid, timestamp,
 	// bcrypt) are called for real, and there is no plantimestamp: there is
 	// no plan.
 	w := e.newWalker(state.DeepCopy(), false)
+	w.plannedOutputs = plannedOutputs
 	defer w.ps.closeAll(context.WithoutCancel(ctx))
 	cg, diags := w.buildConfigGraph(ctx)
 	if diags.HasErrors() {

@@ -143,6 +143,7 @@ func (e *Engine) plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 	w.destroying = opts.Mode == plans.DestroyMode
 	defer w.ps.closeAll(context.WithoutCancel(ctx))
 	pw := &planWalk{walker: w, opts: opts, inState: map[string][]addrs.AbsResource{}}
+	w.recordedOutputs = map[string]cty.Value{}
 
 	cg, diags := w.buildConfigGraph(ctx)
 	pw.cg = cg
@@ -232,6 +233,7 @@ The -exclude option is not for routine use, and is provided only for exceptional
 	}
 	plan.Changes.Resources = w.changes
 	plan.Changes.Outputs = w.outputs
+	plan.ModuleOutputs = w.recordedOutputs
 	sortChanges(plan.Changes)
 	plan.DriftedResources = pw.drift
 	sortChanges(&plans.Changes{Resources: plan.DriftedResources})

@@ -52,6 +52,12 @@ type walker struct {
 	// configuration is judged for all values; a variable's validation
 	// rules alone see its own value.
 	validating bool
+	// recordedOutputs collects child module outputs as planned, in the
+	// walk of Engine.Plan; plannedOutputs holds them, read-only, in the
+	// walk applying that plan. See plans.Plan.ModuleOutputs.
+	recordedOutputs   map[string]cty.Value
+	recordedOutputsMu sync.Mutex
+	plannedOutputs    map[string]cty.Value
 	// types caches the implied type of each resource schema
 	// (*configschema.Block -> cty.Type): the engine needs it several times
 	// per instance, and building it allocates a new object type each time.
@@ -463,17 +469,47 @@ func (w *walker) evalChildOutput(n *outputNode) hcl.Diagnostics {
 		for _, rule := range n.cfg.Preconditions {
 			diags = append(diags, w.rule(outputCheck(n), mi, addrs.NoKey, scope, rule.Condition, rule.ErrorMessage, "Module output value precondition failed", "")...)
 		}
+		key := plans.ModuleOutputKey(mi, n.cfg.Name)
+		if v, ok := w.plannedModuleOutput(key); ok {
+			w.ev.setOutput(mi, n.cfg.Name, v)
+			continue
+		}
 		v, d := scope.EvalExpr(n.cfg.Expr, cty.DynamicPseudoType)
 		if !d.HasErrors() {
 			var ed hcl.Diagnostics
 			v, ed = ephemeralOutput(n.cfg, v)
 			d = append(d, ed...)
 		}
+		if !d.HasErrors() {
+			w.recordModuleOutput(key, v)
+		}
 		w.ev.setOutput(mi, n.cfg.Name, v)
 		diags = append(diags, d...)
 	}
 	w.setInstanceOverrides(n)
 	return diags
+}
+
+// recordModuleOutput keeps a child output's value as planned, in a plan
+// walk that collects them.
+func (w *walker) recordModuleOutput(key string, v cty.Value) {
+	if w.recordedOutputs == nil {
+		return
+	}
+	w.recordedOutputsMu.Lock()
+	w.recordedOutputs[key] = v
+	w.recordedOutputsMu.Unlock()
+}
+
+// plannedModuleOutput returns, in an apply walk, the output's planned
+// value when it was wholly known and carries no ephemeral value (those
+// are opened again in apply).
+func (w *walker) plannedModuleOutput(key string) (cty.Value, bool) {
+	v, ok := w.plannedOutputs[key]
+	if !ok || !v.IsWhollyKnown() || marks.ContainsEphemeral(v) {
+		return cty.NilVal, false
+	}
+	return v, true
 }
 
 // setInstanceOverrides gives the module instances an override_module

@@ -320,7 +320,7 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 		}
 		console.Close(context.WithoutCancel(ctx))
 		var cdiags hcl.Diagnostics
-		console, cdiags = eng.NewConsole(ctx, newState, vars)
+		console, cdiags = eng.NewConsoleAfterApply(ctx, newState, vars, plan)
 		diags = append(diags, cdiags...)
 		if console == nil || cdiags.HasErrors() {
 			r.fail(Error, diags...)

@@ -57,6 +57,17 @@ type Plan struct {
 	// Timestamp is when planning started: the value of plantimestamp(),
 	// the same again when the plan is applied.
 	Timestamp time.Time
+	// ModuleOutputs are the values child module outputs had when planned,
+	// by ModuleOutputKey. Applying the plan keeps those that were wholly
+	// known instead of evaluating them again, as Terraform does. They
+	// live in memory only: a saved plan does not record them, so applying
+	// a saved plan evaluates every output again (as Terraform's does).
+	ModuleOutputs map[string]cty.Value
+}
+
+// ModuleOutputKey is the key of a child module output in ModuleOutputs.
+func ModuleOutputKey(mi addrs.ModuleInstance, name string) string {
+	return mi.String() + "\x00" + name
 }
 
 // Changes holds every resource instance and output change of a plan.
