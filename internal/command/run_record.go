@@ -295,7 +295,7 @@ func (r *runRecorder) newEntry(c *plans.ResourceInstanceChange, kind string) *ru
 	e := &runrecord.Entry{
 		RunID: r.run.ID, Seq: r.seq, Kind: kind, Address: c.Addr.String(), Deposed: c.DeposedKey,
 		Type: c.Addr.Resource.Resource.Type, Module: c.Addr.Module.String(), Provider: c.ProviderAddr.String(),
-		Action: recordAction(c.Action), ActionReason: recordReason(c.Reason),
+		Action: recordAction(c.Action), ActionReason: c.Reason.String(),
 	}
 	if c.Addr.Resource.Resource.Mode == addrs.DataResourceMode {
 		e.Type = "data." + e.Type
@@ -368,40 +368,6 @@ func recordAction(a plans.Action) string {
 		return "forget"
 	}
 	return "unknown"
-}
-
-func recordReason(r plans.ActionReason) string {
-	switch r {
-	case plans.ReasonReplaceBecauseCannotUpdate:
-		return "replace_because_cannot_update"
-	case plans.ReasonReplaceBecauseTainted:
-		return "replace_because_tainted"
-	case plans.ReasonReplaceByRequest:
-		return "replace_by_request"
-	case plans.ReasonReplaceByTriggers:
-		return "replace_by_triggers"
-	case plans.ReasonDeleteBecauseNoResourceConfig:
-		return "delete_because_no_resource_config"
-	case plans.ReasonDeleteBecauseWrongRepetition:
-		return "delete_because_wrong_repetition"
-	case plans.ReasonDeleteBecauseCountIndex:
-		return "delete_because_count_index"
-	case plans.ReasonDeleteBecauseEachKey:
-		return "delete_because_each_key"
-	case plans.ReasonDeleteBecauseNoModule:
-		return "delete_because_no_module"
-	case plans.ReasonReadBecauseConfigUnknown:
-		return "read_because_config_unknown"
-	case plans.ReasonReadBecauseDependencyPending:
-		return "read_because_dependency_pending"
-	case plans.ReasonReadBecauseCheckNested:
-		return "read_because_check_nested"
-	case plans.ReasonDeleteBecauseNoMoveTarget:
-		return "delete_because_no_move_target"
-	case plans.ReasonDeleteBecauseEnabledFalse:
-		return "delete_because_enabled_false"
-	}
-	return ""
 }
 
 // PreApply implements hooks.Hook: the entry's operation started.

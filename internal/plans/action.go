@@ -93,3 +93,39 @@ const (
 	// false.
 	ReasonDeleteBecauseEnabledFalse
 )
+
+// String is the reason's name in Terraform's plan JSON ("action_reason"),
+// such as "replace_because_tainted"; "" for ReasonNone.
+func (r ActionReason) String() string {
+	switch r {
+	case ReasonReplaceBecauseCannotUpdate:
+		return "replace_because_cannot_update"
+	case ReasonReplaceBecauseTainted:
+		return "replace_because_tainted"
+	case ReasonReplaceByRequest:
+		return "replace_by_request"
+	case ReasonReplaceByTriggers:
+		return "replace_by_triggers"
+	case ReasonDeleteBecauseNoResourceConfig:
+		return "delete_because_no_resource_config"
+	case ReasonDeleteBecauseWrongRepetition:
+		return "delete_because_wrong_repetition"
+	case ReasonDeleteBecauseCountIndex:
+		return "delete_because_count_index"
+	case ReasonDeleteBecauseEachKey:
+		return "delete_because_each_key"
+	case ReasonDeleteBecauseNoModule:
+		return "delete_because_no_module"
+	case ReasonReadBecauseConfigUnknown:
+		return "read_because_config_unknown"
+	case ReasonReadBecauseDependencyPending:
+		return "read_because_dependency_pending"
+	case ReasonReadBecauseCheckNested:
+		return "read_because_check_nested"
+	case ReasonDeleteBecauseNoMoveTarget:
+		return "delete_because_no_move_target"
+	case ReasonDeleteBecauseEnabledFalse:
+		return "delete_because_enabled_false"
+	}
+	return ""
+}

@@ -393,33 +393,8 @@ func actionNames(a plans.Action) []string {
 
 // actionReason is the "action_reason" of a change, "" for none.
 func actionReason(rc *plans.ResourceInstanceChange) string {
-	switch rc.Reason {
-	case plans.ReasonReplaceBecauseCannotUpdate:
-		return "replace_because_cannot_update"
-	case plans.ReasonReplaceBecauseTainted:
-		return "replace_because_tainted"
-	case plans.ReasonReplaceByRequest:
-		return "replace_by_request"
-	case plans.ReasonReplaceByTriggers:
-		return "replace_by_triggers"
-	case plans.ReasonDeleteBecauseNoResourceConfig:
-		return "delete_because_no_resource_config"
-	case plans.ReasonDeleteBecauseWrongRepetition:
-		return "delete_because_wrong_repetition"
-	case plans.ReasonDeleteBecauseCountIndex:
-		return "delete_because_count_index"
-	case plans.ReasonDeleteBecauseEachKey:
-		return "delete_because_each_key"
-	case plans.ReasonDeleteBecauseNoModule:
-		return "delete_because_no_module"
-	case plans.ReasonDeleteBecauseNoMoveTarget:
-		return "delete_because_no_move_target"
-	case plans.ReasonDeleteBecauseEnabledFalse:
-		return "delete_because_enabled_false"
-	case plans.ReasonReadBecauseDependencyPending:
-		return "read_because_dependency_pending"
-	case plans.ReasonReadBecauseCheckNested:
-		return "read_because_check_nested"
+	if r := rc.Reason.String(); r != "" {
+		return r
 	}
 	if rc.Action == plans.Read {
 		// Plans from before reasons were recorded for reads deferred them
