@@ -42,12 +42,7 @@ output "o" {
 	}
 	run := func(bin string) []string {
 		dir := t.TempDir()
-		for name, text := range files {
-			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			writeFile(t, filepath.Join(dir, name), text)
-		}
+		writeTree(t, dir, files)
 		cli := filepath.Join(dir, "cli.tfrc")
 		writeFile(t, cli, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
 		var got []string

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -36,12 +35,7 @@ output "all" { value = module.m }
 	}
 	run := func(bin string) []string {
 		dir := t.TempDir()
-		for name, text := range files {
-			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			writeFile(t, filepath.Join(dir, name), text)
-		}
+		writeTree(t, dir, files)
 		step := func(args ...string) string {
 			r := runIn(t, dir, "", bin, args...)
 			if r.code != 0 {
