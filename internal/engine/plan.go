@@ -24,6 +24,12 @@ type PlanOpts struct {
 	Variables map[string]InputValue
 	// SkipRefresh skips ReadResource (-refresh=false).
 	SkipRefresh bool
+	// RefreshOnly, when not nil and SkipRefresh is not set, limits
+	// refreshing to the managed resource instances it returns true for
+	// (with their deposed objects); the others are planned from their
+	// prior state as stored, as with -refresh=false. strata watch uses it
+	// to refresh only the instances whose turn has come.
+	RefreshOnly func(addrs.AbsResourceInstance) bool
 	// Targets limits the plan to these resources or instances and what
 	// they depend on (-target).
 	Targets []addrs.Target
@@ -52,6 +58,11 @@ func (o PlanOpts) forceReplace(addr addrs.AbsResourceInstance) bool {
 		}
 	}
 	return false
+}
+
+// refresh reports whether the plan refreshes the instance.
+func (o PlanOpts) refresh(addr addrs.AbsResourceInstance) bool {
+	return !o.SkipRefresh && (o.RefreshOnly == nil || o.RefreshOnly(addr))
 }
 
 // Plan compares the configuration with prevRun (which may be nil for no

@@ -278,7 +278,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 	}
 	v = markSchemaSensitive(marks.Apply(v, obj.SensitivePaths), rt.schema)
 	private := obj.Private
-	if !pw.opts.SkipRefresh && addr.Resource.Resource.Mode == addrs.ManagedResourceMode && !pw.justImported(addr, deposed) {
+	if pw.opts.refresh(addr) && addr.Resource.Resource.Mode == addrs.ManagedResourceMode && !pw.justImported(addr, deposed) {
 		pw.hook(func(h hooks.Hook) { h.PreRefresh(addr, hooks.IDOf(v)) })
 		unmarked, paths := marks.Paths(v)
 		if err := pw.acquire(ctx); err != nil {

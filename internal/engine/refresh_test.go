@@ -2,10 +2,15 @@ package engine
 
 import (
 	"context"
+	"sort"
+	"sync"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/providers/providertest"
@@ -64,5 +69,92 @@ output "size" { value = test_thing.a.size }
 	}
 	if applies() != before {
 		t.Fatal("a refresh-only apply must not change remote objects")
+	}
+}
+
+// TestPlanRefreshOnlySubset refreshes only the instances RefreshOnly
+// selects: the others are planned from their stored prior state, so drift
+// in them is neither seen nor planned away.
+func TestPlanRefreshOnlySubset(t *testing.T) {
+	tests := map[string]struct {
+		refresh   func(addrs.AbsResourceInstance) bool
+		skip      bool
+		wantReads []string
+		wantDrift map[string]plans.Action
+		wantPlan  map[string]plans.Action
+	}{
+		"all (nil)": {
+			wantReads: []string{"a", "b", "c"},
+			wantDrift: map[string]plans.Action{"test_thing.a": plans.Update, "test_thing.b": plans.Update, "test_thing.c": plans.Delete},
+			wantPlan:  map[string]plans.Action{"test_thing.a": plans.Update, "test_thing.b": plans.Update, "test_thing.c": plans.Create},
+		},
+		"only b and c": {
+			refresh:   func(a addrs.AbsResourceInstance) bool { return a.String() != "test_thing.a" },
+			wantReads: []string{"b", "c"},
+			wantDrift: map[string]plans.Action{"test_thing.b": plans.Update, "test_thing.c": plans.Delete},
+			wantPlan:  map[string]plans.Action{"test_thing.a": plans.NoOp, "test_thing.b": plans.Update, "test_thing.c": plans.Create},
+		},
+		"none": {
+			refresh:   func(addrs.AbsResourceInstance) bool { return false },
+			wantDrift: map[string]plans.Action{},
+			wantPlan:  map[string]plans.Action{"test_thing.a": plans.NoOp, "test_thing.b": plans.NoOp, "test_thing.c": plans.NoOp},
+		},
+		"skip refresh wins": {
+			refresh:   func(addrs.AbsResourceInstance) bool { return true },
+			skip:      true,
+			wantDrift: map[string]plans.Action{},
+			wantPlan:  map[string]plans.Action{"test_thing.a": plans.NoOp, "test_thing.b": plans.NoOp, "test_thing.c": plans.NoOp},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			p := &providertest.Provider{Schema: testSchema()}
+			e := testEngine(t, p, `
+resource "test_thing" "a" { name = "a" }
+resource "test_thing" "b" { name = "b" }
+resource "test_thing" "c" { name = "c" }
+`)
+			_, state := planApply(t, e, nil, PlanOpts{})
+			var mu sync.Mutex
+			var reads []string
+			// Outside strata, every object's name changed and c was deleted.
+			p.ReadResourceFn = func(req providers.ReadResourceRequest) providers.ReadResourceResponse {
+				name := req.PriorState.GetAttr("name").AsString()
+				mu.Lock()
+				reads = append(reads, name)
+				mu.Unlock()
+				if name == "c" {
+					return providers.ReadResourceResponse{NewState: cty.NullVal(req.PriorState.Type())}
+				}
+				v := req.PriorState.AsValueMap()
+				v["name"] = cty.StringVal(name + "-changed")
+				return providers.ReadResourceResponse{NewState: cty.ObjectVal(v)}
+			}
+			plan, diags := e.Plan(context.Background(), state, PlanOpts{RefreshOnly: tc.refresh, SkipRefresh: tc.skip})
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			sort.Strings(reads)
+			if diff := cmp.Diff(tc.wantReads, reads); diff != "" {
+				t.Errorf("wrong instances refreshed (-want +got)\n%s", diff)
+			}
+			drift := map[string]plans.Action{}
+			for _, c := range plan.DriftedResources {
+				drift[c.Addr.String()] = c.Action
+			}
+			if diff := cmp.Diff(tc.wantDrift, drift); diff != "" {
+				t.Errorf("wrong drift (-want +got)\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.wantPlan, actions(plan)); diff != "" {
+				t.Errorf("wrong plan (-want +got)\n%s", diff)
+			}
+			// An instance left alone keeps its stored object in the
+			// plan's prior state.
+			if tc.refresh != nil && !tc.refresh(mustInstance(t, "test_thing.a")) {
+				if got := objectAttr(t, plan.PriorState, "test_thing.a", "name"); got != `"a"` {
+					t.Errorf("prior state of test_thing.a: name = %s, want the stored \"a\"", got)
+				}
+			}
+		})
 	}
 }
