@@ -2,12 +2,10 @@ package render
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 
-	"github.com/mitchellh/colorstring"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/configs/configschema"
@@ -257,25 +255,6 @@ func parseAddr(s string) addr {
 	return a
 }
 
-// escMarker is inserted into user text that looks like color markup so
-// that Colorize leaves it alone; Colorize removes it again.
-const escMarker = "\uE000"
-
-var markupRe = regexp.MustCompile(`(?i)\[[a-z0-9_-]+\]`)
-
-// esc protects user text from being read as color markup.
-func esc(s string) string {
-	if !strings.Contains(s, "[") {
-		return s
-	}
-	return markupRe.ReplaceAllStringFunc(s, func(m string) string {
-		if _, ok := colorstring.DefaultColors[m[1:len(m)-1]]; ok {
-			return "[" + escMarker + m[1:]
-		}
-		return m
-	})
-}
-
 // quote renders a string as a quoted literal.
 func quote(s string) string {
 	return esc(strconv.Quote(s))
@@ -303,11 +282,4 @@ func validIdent(s string) bool {
 		}
 	}
 	return true
-}
-
-// Colorize turns the markup in text rendered by this package into terminal
-// colors, or removes it when disable is true.
-func Colorize(s string, disable bool) string {
-	c := colorstring.Colorize{Colors: colorstring.DefaultColors, Disable: disable, Reset: true}
-	return strings.ReplaceAll(c.Color(s), escMarker, "")
 }
