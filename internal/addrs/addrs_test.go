@@ -46,6 +46,7 @@ func TestAbsProviderConfigRoundTrip(t *testing.T) {
 		"builtin": `provider["terraform.io/builtin/terraform"]`,
 		"alias":   `provider["registry.terraform.io/hashicorp/aws"].west`,
 		"module":  `module.a.module.b.provider["example.com/x/y"]`,
+		"unicode": `provider["registry.例え.jp/x/y"]`,
 	}
 	for name, in := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -91,13 +91,31 @@ func (p AbsProviderConfig) String() string {
 		b.WriteByte('.')
 	}
 	b.WriteString("provider[")
-	b.WriteString(strconv.Quote(p.Provider.String()))
+	if src := p.Provider.String(); plainASCII(src) {
+		b.Grow(len(src) + 3 + len(p.Alias))
+		b.WriteByte('"')
+		b.WriteString(src)
+		b.WriteByte('"')
+	} else {
+		b.WriteString(strconv.Quote(src))
+	}
 	b.WriteByte(']')
 	if p.Alias != "" {
 		b.WriteByte('.')
 		b.WriteString(p.Alias)
 	}
 	return b.String()
+}
+
+// plainASCII reports whether strconv.Quote would only add the quotes
+// around s, as for every valid provider source address.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // ParseAbsProviderConfig parses the String form of an AbsProviderConfig, as
