@@ -15,9 +15,6 @@
 //   - Ancestors(v) is the transitive closure of Dependents: everything that
 //     is affected when v changes.
 //
-// Reverse returns a copy with every edge flipped, which turns a create
-// ordering into a destroy ordering.
-//
 // # Determinism
 //
 // Every query returns vertices in insertion order (the order in which the

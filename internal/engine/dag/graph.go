@@ -201,20 +201,8 @@ func (g *Graph[V]) closure(v V, next func(*node[V]) map[*node[V]]struct{}) []V {
 	return nodeValues(found)
 }
 
-// Reverse returns a new graph with the same vertices, in the same insertion
-// order, and every edge flipped. Walking the reversed graph visits a vertex
-// only after everything that depended on it, which is the order needed to
-// destroy resources.
-func (g *Graph[V]) Reverse() *Graph[V] {
-	return g.copyGraph(true)
-}
-
 // Clone returns an independent copy of the graph.
 func (g *Graph[V]) Clone() *Graph[V] {
-	return g.copyGraph(false)
-}
-
-func (g *Graph[V]) copyGraph(flip bool) *Graph[V] {
 	r := &Graph[V]{
 		index: make(map[V]*node[V], len(g.index)),
 		nodes: make([]*node[V], 0, len(g.index)),
@@ -231,11 +219,7 @@ func (g *Graph[V]) copyGraph(flip bool) *Graph[V] {
 			continue
 		}
 		for d := range n.out {
-			if flip {
-				r.link(clone[d], clone[n])
-			} else {
-				r.link(clone[n], clone[d])
-			}
+			r.link(clone[n], clone[d])
 		}
 	}
 	return r

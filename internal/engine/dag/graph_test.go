@@ -315,53 +315,6 @@ func TestCyclesLongChain(t *testing.T) {
 	}
 }
 
-func TestTransitiveReduction(t *testing.T) {
-	tests := map[string]struct {
-		edges []edge
-		want  []string
-	}{
-		"triangle": {
-			edges: []edge{{"a", "b"}, {"b", "c"}, {"a", "c"}},
-			want:  []string{"a->b", "b->c"},
-		},
-		"diamond is already reduced": {
-			edges: []edge{{"a", "b"}, {"a", "c"}, {"b", "d"}, {"c", "d"}},
-			want:  []string{"a->b", "a->c", "b->d", "c->d"},
-		},
-		"diamond with shortcut": {
-			edges: []edge{{"a", "b"}, {"a", "c"}, {"b", "d"}, {"c", "d"}, {"a", "d"}},
-			want:  []string{"a->b", "a->c", "b->d", "c->d"},
-		},
-		"complete DAG becomes a chain": {
-			edges: []edge{
-				{"e", "d"}, {"e", "c"}, {"e", "b"}, {"e", "a"},
-				{"d", "c"}, {"d", "b"}, {"d", "a"},
-				{"c", "b"}, {"c", "a"},
-				{"b", "a"},
-			},
-			want: []string{"e->d", "d->c", "c->b", "b->a"},
-		},
-		"shortcut through a long path": {
-			edges: []edge{{"a", "b"}, {"b", "c"}, {"c", "d"}, {"d", "e"}, {"a", "e"}, {"x", "e"}},
-			want:  []string{"a->b", "b->c", "c->d", "d->e", "x->e"},
-		},
-		"cyclic graph is left unchanged": {
-			edges: []edge{{"a", "b"}, {"b", "c"}, {"c", "a"}, {"a", "c"}},
-			want:  []string{"a->b", "a->c", "b->c", "c->a"},
-		},
-	}
-	for name, tc := range tests {
-		t.Run(name, func(t *testing.T) {
-			g := build(nil, tc.edges)
-			g.TransitiveReduction()
-			checkConsistent(t, g)
-			eq(t, "edges", strEdges(g), tc.want)
-		})
-	}
-}
-
-// randomDAG returns a DAG over n vertices inserted in a shuffled order where
-// each edge goes from a higher to a lower number.
 func randomDAG(r *rand.Rand, n int, p float64, local int) *Graph[int] {
 	g := New[int]()
 	for _, v := range r.Perm(n) {
@@ -377,94 +330,6 @@ func randomDAG(r *rand.Rand, n int, p float64, local int) *Graph[int] {
 	return g
 }
 
-// naiveReduction keeps an edge u->c unless c is reachable from u without
-// using that edge.
-func naiveReduction(g *Graph[int]) [][2]int {
-	desc := map[int]map[int]bool{}
-	reaches := func(from, to int) bool {
-		if desc[from] == nil {
-			desc[from] = map[int]bool{}
-			for _, d := range g.Descendants(from) {
-				desc[from][d] = true
-			}
-		}
-		return desc[from][to]
-	}
-	var keep [][2]int
-	for _, e := range edgesOf(g) {
-		u, c := e[0], e[1]
-		redundant := false
-		for _, other := range g.DependsOn(u) {
-			if other != c && reaches(other, c) {
-				redundant = true
-				break
-			}
-		}
-		if !redundant {
-			keep = append(keep, e)
-		}
-	}
-	return keep
-}
-
-func TestTransitiveReductionMatchesNaive(t *testing.T) {
-	tests := map[string]struct {
-		n     int
-		p     float64
-		local int
-	}{
-		"small dense":                  {n: 40, p: 0.3, local: 40},
-		"crosses bitset block":         {n: 700, p: 0.01, local: 700},
-		"local edges across blocks":    {n: 1200, p: 0.3, local: 8},
-		"two block boundary exactness": {n: 1025, p: 0.5, local: 3},
-	}
-	for name, tc := range tests {
-		t.Run(name, func(t *testing.T) {
-			for seed := range uint64(3) {
-				r := rand.New(rand.NewPCG(seed, 42))
-				g := randomDAG(r, tc.n, tc.p, tc.local)
-				// Leave holes in the vertex list so that ids and positions
-				// differ.
-				for range tc.n / 20 {
-					g.Remove(r.IntN(tc.n))
-				}
-				want := naiveReduction(g)
-				before := g.Clone()
-				g.TransitiveReduction()
-				checkConsistent(t, g)
-				got := edgesOf(g)
-				if !slices.Equal(got, want) {
-					t.Fatalf("seed %d: reduction has %d edges, naive %d", seed, len(got), len(want))
-				}
-				// Reachability is preserved.
-				for _, v := range before.Vertices()[:20] {
-					eq(t, fmt.Sprintf("Descendants(%d)", v), g.Descendants(v), before.Descendants(v))
-				}
-			}
-		})
-	}
-}
-
-func TestTransitiveReductionChainFanOut(t *testing.T) {
-	g := chainFanOut(10000)
-	g.TransitiveReduction()
-	// Only the chain edges and the root's edge to the top survive.
-	if got := len(edgesOf(g)); got != 10000 {
-		t.Fatalf("edges after reduction = %d, want 10000", got)
-	}
-	for i := 1; i < 10000; i++ {
-		if !g.HasEdge(i, i-1) {
-			t.Fatalf("chain edge %d->%d removed", i, i-1)
-		}
-	}
-	if !g.HasEdge(-1, 9999) {
-		t.Fatalf("root edge removed")
-	}
-}
-
-// chainFanOut returns a chain 0 <- 1 <- ... <- n-1 where every vertex also
-// depends directly on 0 (like a shared provider), plus a root vertex -1 that
-// depends on every chain vertex. All fan edges are redundant.
 func chainFanOut(n int) *Graph[int] {
 	g := New[int]()
 	g.Add(-1)
@@ -477,44 +342,6 @@ func chainFanOut(n int) *Graph[int] {
 		g.Connect(-1, i)
 	}
 	return g
-}
-
-func TestReverse(t *testing.T) {
-	tests := map[string]struct {
-		verts []string
-		edges []edge
-		want  []string
-	}{
-		"empty": {},
-		"isolated vertex": {
-			verts: []string{"a"},
-		},
-		"chain": {
-			edges: []edge{{"a", "b"}, {"b", "c"}},
-			want:  []string{"b->a", "c->b"},
-		},
-		"fan": {
-			edges: []edge{{"a", "x"}, {"b", "x"}, {"x", "y"}},
-			want:  []string{"x->a", "x->b", "y->x"},
-		},
-	}
-	for name, tc := range tests {
-		t.Run(name, func(t *testing.T) {
-			g := build(tc.verts, tc.edges)
-			before := strEdges(g)
-			r := g.Reverse()
-			checkConsistent(t, r)
-			eq(t, "Vertices", r.Vertices(), g.Vertices())
-			eq(t, "edges", strEdges(r), tc.want)
-			eq(t, "original edges", strEdges(g), before)
-			eq(t, "double reverse", strEdges(r.Reverse()), before)
-			// The copy is independent.
-			r.Connect("new", "a")
-			if g.Has("new") {
-				t.Error("Reverse shares state with the original")
-			}
-		})
-	}
 }
 
 func TestAncestorsDescendants(t *testing.T) {
@@ -551,35 +378,6 @@ func TestAncestorsDescendants(t *testing.T) {
 	})
 }
 
-func TestTopologicalOrder(t *testing.T) {
-	g := build([]string{"x", "a", "b", "c"}, []edge{{"x", "c"}, {"c", "b"}, {"b", "a"}})
-	got, ok := g.TopologicalOrder()
-	if !ok {
-		t.Fatal("unexpected cycle")
-	}
-	eq(t, "TopologicalOrder", got, []string{"a", "b", "c", "x"})
-
-	g.Connect("a", "x")
-	if _, ok := g.TopologicalOrder(); ok {
-		t.Fatal("cycle not detected")
-	}
-}
-
-func BenchmarkTransitiveReduction(b *testing.B) {
-	for _, n := range []int{1000, 10000} {
-		b.Run(fmt.Sprintf("chainFanOut%d", n), func(b *testing.B) {
-			base := chainFanOut(n)
-			b.ResetTimer()
-			for range b.N {
-				b.StopTimer()
-				g := base.Clone()
-				b.StartTimer()
-				g.TransitiveReduction()
-			}
-		})
-	}
-}
-
 func TestDisconnect(t *testing.T) {
 	tests := map[string]struct {
 		edges      []edge
@@ -614,4 +412,18 @@ func TestDisconnect(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestClone(t *testing.T) {
+	g := New[string]()
+	g.Connect("a", "b")
+	g.Connect("b", "c")
+	g.Add("d")
+	c := g.Clone()
+	eq(t, "clone", strEdges(c), strEdges(g))
+	c.Connect("d", "a")
+	c.Remove("c")
+	eq(t, "original after changing the clone", strEdges(g), []string{"a->b", "b->c"})
+	eq(t, "changed clone", strEdges(c), []string{"a->b", "d->a"})
+	checkConsistent(t, c)
 }
