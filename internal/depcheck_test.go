@@ -75,6 +75,7 @@ func TestImportDirection(t *testing.T) {
 		"internal/provisioners/localexec":   {"provisioners", "configs/configschema", "tailbuf"},
 		"internal/provisioners/remoteexec":  {"provisioners", "configs/configschema"},
 		"internal/provisioners/file":        {"provisioners", "configs/configschema"},
+		"internal/watch":                    {"addrs", "engine/hooks", "plans", "runrecord", "states"},
 		"internal/moduletest": {"addrs", "configs", "engine", "lang/funcs", "lang/marks", "plans", "providers",
 			"providers/mock", "states"},
 
@@ -90,7 +91,7 @@ func TestImportDirection(t *testing.T) {
 			"command/views", "command/views/jsonformat", "command/views/render", "configs", "configs/configschema",
 			"configs/format", "configs/genconfig", "datadir", "depsfile", "engine", "engine/hooks", "getproviders",
 			"initwd", "lang/funcs", "lang/marks", "logging", "moduletest", "plans", "plans/planfile", "providercache",
-			"providers", "providers/builtin", "providers/plugin", "runrecord", "states", "states/statefile", "states/statemgr"},
+			"providers", "providers/builtin", "providers/plugin", "runrecord", "states", "states/statefile", "states/statemgr", "watch"},
 		"main": {"command"},
 
 		// Test helpers and tools, which nothing but tests and make

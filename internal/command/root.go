@@ -228,6 +228,7 @@ Global options (use these before the subcommand, if any):
 		newTestCommand(d, nil),
 		newRunsCommand(d),
 		newHistoryCommand(d),
+		newWatchCommand(d, nil),
 	)
 	return root
 }

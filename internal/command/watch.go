@@ -1,0 +1,384 @@
+package command
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/strata-dev/strata/internal/command/views"
+	"github.com/strata-dev/strata/internal/datadir"
+	"github.com/strata-dev/strata/internal/engine"
+	"github.com/strata-dev/strata/internal/engine/hooks"
+	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/states"
+	"github.com/strata-dev/strata/internal/states/statemgr"
+	"github.com/strata-dev/strata/internal/watch"
+)
+
+// watchOptions are the flags of `strata watch`.
+type watchOptions struct {
+	view             viewFlags
+	vars             varFlags
+	state            stateFlags
+	parallelism      int
+	interval         time.Duration
+	jitter           float64
+	converge         bool
+	allowDestroy     bool
+	maxChanges       int
+	convergedTimeout time.Duration
+	debounce         time.Duration
+	listen           string
+	configFile       string
+	// set are the flags given on the command line, which win over the
+	// schedule file.
+	set map[string]bool
+}
+
+func newWatchCommand(d *Deps, runF func(*watchOptions) error) *cobra.Command {
+	opts := &watchOptions{}
+	cmd := &cobra.Command{
+		Use:   "watch [options]",
+		Short: "Detect drift continuously and, with -converge, correct it",
+		Long: `Usage: strata [global options] watch [options]
+
+  Runs in the foreground and plans again and again: on a schedule that
+  refreshes each resource when its turn comes, when configuration or
+  variable files change, on SIGHUP, and on POST /trigger to the -listen
+  endpoint. Drift and pending changes are reported as plan shows them, and
+  each cycle is a run in the run record.
+
+  By default nothing is changed (noop). With -converge, strata applies each
+  plan, under the state lock, as apply -auto-approve would; destroys and
+  replacements need -allow-destroy too.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.set = map[string]bool{}
+			cmd.Flags().Visit(func(f *pflag.Flag) { opts.set[f.Name] = true })
+			if runF != nil {
+				return runF(opts)
+			}
+			return runWatch(cmd.Context(), d, opts)
+		},
+	}
+	fs := cmd.Flags()
+	fs.DurationVar(&opts.interval, "interval", 5*time.Minute, "How often each resource is refreshed.")
+	fs.Float64Var(&opts.jitter, "jitter", 0.1, "Spread refreshes by up to this fraction of the interval.")
+	fs.BoolVar(&opts.converge, "converge", false, "Apply the plans, correcting drift; without it the watch only\nreports.")
+	fs.BoolVar(&opts.allowDestroy, "allow-destroy", false, "With -converge, also apply plans that destroy or replace\nobjects.")
+	fs.IntVar(&opts.maxChanges, "max-changes", 0, "With -converge, do not apply a plan changing more resource\ninstances than this (0: no limit).")
+	fs.DurationVar(&opts.convergedTimeout, "converged-timeout", 0, "Exit 0 once no cycle found drift or changes for this long.")
+	fs.DurationVar(&opts.debounce, "debounce", 500*time.Millisecond, "How long file changes must settle before a cycle starts.")
+	fs.StringVar(&opts.listen, "listen", "", "Serve health, drift and metrics on this address, such as\n127.0.0.1:9100.")
+	fs.StringVar(&opts.configFile, "watch-config", "", "Schedule file with per-type and per-resource intervals.\nDefaults to "+watch.ConfigFile+" when it exists.")
+	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent operations.")
+	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	fs.BoolVar(&opts.view.json, "json", false, "Write the watch's events as JSON lines.")
+	opts.vars.register(fs)
+	opts.state.register(fs, true)
+	return cmd
+}
+
+func runWatch(ctx context.Context, d *Deps, opts *watchOptions) error {
+	opts.vars.input = false // a service has no one to ask
+	ev := watch.NewEvents(d.Stdout, opts.view.json)
+	var v views.Operation
+	if opts.view.json {
+		v = views.NewOperation(&views.View{Stdout: io.Discard, Stderr: io.Discard, NoColor: true}, nil)
+	} else {
+		v = d.newOperationView(opts.view)
+	}
+	sched, diags := watchSchedule(opts)
+	if diags.HasErrors() {
+		reportWatchDiags(ev, v, opts, diags)
+		return errReported
+	}
+	release, err := watch.AcquireLease(watchLeasePath(d, opts), workspaceName(d))
+	if err != nil {
+		reportWatchDiags(ev, v, opts, errorDiag("Another watcher is running", err))
+		return errReported
+	}
+	defer release()
+
+	ctx, cancel := d.interruptContext(ctx, func() { v.Interrupted(false) }, func() {
+		v.Interrupted(true)
+		d.Exit(1)
+	})
+	defer cancel()
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	triggers := make(chan struct{}, 1)
+	go func() {
+		for range hup {
+			select {
+			case triggers <- struct{}{}:
+			default:
+			}
+		}
+	}()
+
+	r := &watchRunner{d: d, opts: opts, v: v}
+	w := watch.New(r, ev, watch.Options{
+		Schedule: sched, Converge: opts.converge, AllowDestroy: opts.allowDestroy, MaxChanges: opts.maxChanges,
+		ConvergedTimeout: opts.convergedTimeout, Debounce: opts.debounce, WatchFiles: true, Triggers: triggers,
+	})
+	if opts.listen != "" {
+		addr, stop, err := w.Serve(opts.listen)
+		if err != nil {
+			reportWatchDiags(ev, v, opts, errorDiag("Cannot serve the status endpoint", err))
+			return errReported
+		}
+		defer stop()
+		ev.Emit(watch.Event{Type: "listening", Address: addr, Message: "status endpoint on http://" + addr})
+	}
+	res, err := w.Run(ctx)
+	if err != nil {
+		reportWatchDiags(ev, v, opts, errorDiag("The watch stopped", err))
+		return errReported
+	}
+	if res.Interrupted {
+		return errReported
+	}
+	return nil
+}
+
+// reportWatchDiags reports diagnostics outside a cycle.
+func reportWatchDiags(ev *watch.Events, v views.Operation, opts *watchOptions, diags hcl.Diagnostics) {
+	if !opts.view.json {
+		v.Diagnostics(diags)
+		return
+	}
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			ev.Emit(watch.Event{Type: "error", Level: "error", Message: d.Summary + ": " + d.Detail})
+		}
+	}
+}
+
+// watchSchedule combines the flags and the schedule file; flags given on
+// the command line win.
+func watchSchedule(opts *watchOptions) (watch.Schedule, hcl.Diagnostics) {
+	s := watch.Schedule{Interval: opts.interval, Jitter: opts.jitter}
+	path := opts.configFile
+	if path == "" {
+		if _, err := os.Stat(watch.ConfigFile); err == nil {
+			path = watch.ConfigFile
+		}
+	}
+	var diags hcl.Diagnostics
+	if path != "" {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return s, errorDiag("Cannot read the watch schedule", err)
+		}
+		fc, fdiags := watch.ParseConfig(src, path)
+		diags = append(diags, fdiags...)
+		if fc != nil {
+			if fc.Interval > 0 && !opts.set["interval"] {
+				s.Interval = fc.Interval
+			}
+			if fc.Jitter != nil && !opts.set["jitter"] {
+				s.Jitter = *fc.Jitter
+			}
+			s.BackoffMax = fc.BackoffMax
+			s.Rules = fc.Rules
+		}
+	}
+	if s.Interval <= 0 {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid interval", Detail: "The -interval must be a positive duration, such as 30s or 5m."})
+	}
+	if s.Jitter < 0 || s.Jitter >= 1 {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid jitter", Detail: "The -jitter is a fraction of the interval from 0 to less than 1, such as 0.1."})
+	}
+	if opts.maxChanges < 0 {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid -max-changes", Detail: "The -max-changes must be 0 (no limit) or more."})
+	}
+	if (opts.allowDestroy || opts.maxChanges > 0) && !opts.converge {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Converge options without -converge",
+			Detail: "-allow-destroy and -max-changes only matter with -converge: this watch reports and changes nothing."})
+	}
+	// A failing resource waits one interval, then two, four...
+	s.BackoffBase = s.Interval
+	return s, diags
+}
+
+// watchLeasePath is the watcher lock of the selected state: one per
+// workspace, or per -state file.
+func watchLeasePath(d *Deps, opts *watchOptions) string {
+	name := "watch-" + workspaceName(d)
+	if opts.state.statePath != "" {
+		sum := sha256.Sum256([]byte(opts.state.statePath))
+		name += "-" + hex.EncodeToString(sum[:6])
+	}
+	return datadir.Join(name + ".lock")
+}
+
+// watchRunner runs a watch's cycles with the code of plan and apply.
+type watchRunner struct {
+	d    *Deps
+	opts *watchOptions
+	v    views.Operation
+}
+
+// Diagnostics implements watch.Runner.
+func (r *watchRunner) Diagnostics(diags hcl.Diagnostics) {
+	if !r.opts.view.json {
+		r.v.Diagnostics(diags)
+	}
+}
+
+// captureView keeps the diagnostics it is given as well as showing them.
+type captureView struct {
+	views.Operation
+	diags hcl.Diagnostics
+}
+
+func (c *captureView) Diagnostics(diags hcl.Diagnostics) {
+	c.diags = append(c.diags, diags...)
+	c.Operation.Diagnostics(diags)
+}
+
+// quietView shows nothing but keeps the diagnostics.
+type quietView struct{ captureView }
+
+func (q *quietView) Diagnostics(diags hcl.Diagnostics) { q.diags = append(q.diags, diags...) }
+
+// Begin implements watch.Runner: it prepares the operation as plan does
+// and releases the state lock at once.
+func (r *watchRunner) Begin(ctx context.Context) (watch.Session, hcl.Diagnostics) {
+	cv := &quietView{captureView{Operation: r.v}}
+	op, err := prepareOperation(ctx, r.d, cv, &r.opts.vars, &r.opts.state, r.opts.parallelism, "OperationTypeApply")
+	if err != nil {
+		if !cv.diags.HasErrors() {
+			cv.diags = append(cv.diags, errorDiag("Cannot start the cycle", err)...)
+		}
+		return nil, cv.diags
+	}
+	op.release()
+	op.release = func() {}
+	s := &watchSession{r: r, op: op, rec: startRunRecord(r.d, "watch", op)}
+	return s, nil
+}
+
+// watchSession is one cycle.
+type watchSession struct {
+	r        *watchRunner
+	op       *operation
+	rec      *runRecorder
+	plan     *plans.Plan
+	targeted bool
+}
+
+// RunID implements watch.Session.
+func (s *watchSession) RunID() string {
+	if s.rec == nil {
+		return ""
+	}
+	return s.rec.run.ID
+}
+
+// State implements watch.Session.
+func (s *watchSession) State() *states.State { return s.op.state }
+
+// Files implements watch.Session.
+func (s *watchSession) Files() []string {
+	var out []string
+	for name := range s.op.files {
+		out = append(out, name)
+	}
+	for _, it := range *s.r.opts.vars.items {
+		if it.file {
+			out = append(out, it.value)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Plan implements watch.Session.
+func (s *watchSession) Plan(ctx context.Context, req watch.PlanRequest) (*plans.Plan, hcl.Diagnostics) {
+	s.op.engine.Hooks = nil
+	if req.Hook != nil {
+		s.op.engine.Hooks = []hooks.Hook{req.Hook}
+	}
+	s.targeted = len(req.Exclude) > 0
+	plan, diags := s.op.engine.Plan(ctx, s.op.state, engine.PlanOpts{Mode: plans.NormalMode, Variables: s.op.vars, RefreshOnly: req.Refresh, Excludes: req.Exclude})
+	if diags.HasErrors() {
+		plan, diags = validatedFailure(ctx, s.op, plan, diags)
+	}
+	s.plan = plan
+	return plan, diags
+}
+
+// Show implements watch.Session.
+func (s *watchSession) Show() {
+	if s.r.opts.view.json || s.plan == nil {
+		return
+	}
+	ctx := context.Background()
+	s.r.v.Plan(s.plan, schemaLookup(ctx, s.op.engine), relevantAttrs(ctx, s.op.engine, s.op.cfg, s.plan))
+}
+
+// Finish implements watch.Session.
+func (s *watchSession) Finish(diags hcl.Diagnostics, interrupted bool) {
+	if s.plan != nil {
+		s.rec.planned(s.plan, schemaLookup(context.Background(), s.op.engine), true, s.targeted)
+	}
+	s.rec.finish(nil, diags, interrupted)
+}
+
+// Apply implements watch.Session: as apply -auto-approve, under the state
+// lock, provided the state has not moved since the cycle read it.
+func (s *watchSession) Apply(ctx context.Context, hook hooks.Hook) watch.ApplyResult {
+	op := s.op
+	if s.r.opts.state.lock {
+		if err := op.mgr.Lock(ctx, statemgr.NewLockInfo("OperationTypeApply", s.r.d.Version), s.r.opts.state.lockTimeout); err != nil {
+			diags := hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error acquiring the state lock", Detail: err.Error()}}
+			// Someone else is changing the state: the next cycle plans
+			// again from what they leave.
+			s.rec.finish(nil, diags, false)
+			return watch.ApplyResult{Diagnostics: diags}
+		}
+		defer func() {
+			if err := op.mgr.Unlock(); err != nil {
+				fmt.Fprintf(s.r.d.Stderr, "Error releasing the state lock: %s\n", err)
+			}
+		}()
+	}
+	cur, _, err := op.mgr.Read()
+	if err != nil {
+		diags := errorDiag("Failed to load state", err)
+		s.rec.finish(nil, diags, false)
+		return watch.ApplyResult{Diagnostics: diags}
+	}
+	if cur.Lineage != op.state.Lineage || cur.Serial != op.state.Serial {
+		s.rec.finish(nil, nil, true)
+		return watch.ApplyResult{Stale: true}
+	}
+	s.rec.planned(s.plan, schemaLookup(ctx, op.engine), false, s.targeted)
+	var v views.Operation
+	cv := &captureView{Operation: s.r.v}
+	v = cv
+	if s.r.opts.view.json {
+		v = &quietView{captureView{Operation: s.r.v}}
+	}
+	op.engine.Hooks = []hooks.Hook{s.r.v.Hook(), hook}
+	_ = applyPlan(ctx, s.r.d, v, op, s.plan, false, false, s.rec)
+	diags := cv.diags
+	if q, ok := v.(*quietView); ok {
+		diags = q.diags
+	}
+	return watch.ApplyResult{Diagnostics: diags, Interrupted: ctx.Err() != nil}
+}
