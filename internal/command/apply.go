@@ -33,6 +33,7 @@ type applyOptions struct {
 	refresh        bool
 	parallelism    int
 	targets        targetFlags
+	strict         bool
 }
 
 func newApplyCommand(d *Deps, runF func(*applyOptions) error, destroy bool) *cobra.Command {
@@ -88,6 +89,7 @@ func newApplyCommand(d *Deps, runF func(*applyOptions) error, destroy bool) *cob
 	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
 	fs.BoolVar(&opts.view.compactWarnings, "compact-warnings", false, "If strata produces any warnings that are not accompanied\nby errors, show them in a more compact form that includes\nonly the summary messages.")
 	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does. Requires -auto-approve or\na plan file.")
+	fs.BoolVar(&opts.strict, "strict", false, strictHelp)
 	opts.vars.register(fs)
 	opts.state.register(fs, true)
 	opts.targets.register(fs)
@@ -126,6 +128,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		return err
 	}
 	defer op.release()
+	setContractChecks(d, op.engine, opts.strict)
 	ctx, cancel := applyInterrupts(ctx, d, v)
 	defer cancel()
 	rec := startRunRecord(d, applyCommandName(opts), op)
@@ -137,6 +140,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 			v.Plan(plan, schemaLookup(ctx, op.engine), relevantAttrs(ctx, op.engine, op.cfg, plan))
 		}
 		v.Diagnostics(diags)
+		reportContract(v, op.engine)
 		rec.finish(nil, diags, ctx.Err() != nil)
 		return errReported
 	}
@@ -211,6 +215,7 @@ func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, p
 	v.Diagnostics(adiags)
 	v.Diagnostics(sdiags)
 	if adiags.HasErrors() || sdiags.HasErrors() || ctx.Err() != nil {
+		reportContract(v, op.engine)
 		return errReported
 	}
 	add, change, destroyed := counter.counts()
@@ -225,6 +230,7 @@ func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, p
 		operation = "refresh"
 	}
 	v.Applied(operation, imported, add, change, destroyed, newState.Outputs)
+	reportContract(v, op.engine)
 	return nil
 }
 

@@ -27,6 +27,7 @@ type planOptions struct {
 	out              string
 	generateConfig   string
 	targets          targetFlags
+	strict           bool
 }
 
 func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
@@ -63,6 +64,7 @@ func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
 	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
 	fs.BoolVar(&opts.view.compactWarnings, "compact-warnings", false, "If strata produces any warnings that are not accompanied\nby errors, show them in a more compact form that includes\nonly the summary messages.")
 	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does. Implies -input=false.")
+	fs.BoolVar(&opts.strict, "strict", false, strictHelp)
 	opts.vars.register(fs)
 	opts.state.register(fs, false)
 	opts.targets.register(fs)
@@ -95,6 +97,7 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 		return perr
 	}
 	defer op.release()
+	setContractChecks(d, op.engine, opts.strict)
 	ctx, cancel := d.interruptContext(ctx, func() { v.Interrupted(false) }, nil)
 	defer cancel()
 	rec := startRunRecord(d, "plan", op)
@@ -118,10 +121,12 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 			}
 		}
 		v.Diagnostics(diags)
+		reportContract(v, op.engine)
 		return errReported
 	}
 	v.Plan(plan, schemaLookup(ctx, op.engine), relevantAttrs(ctx, op.engine, op.cfg, plan))
 	v.Diagnostics(diags)
+	reportContract(v, op.engine)
 	if generated && !inAutomation(d) {
 		v.ConfigGenerated(opts.generateConfig)
 	}

@@ -121,6 +121,7 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 	ctx, cancel := applyInterrupts(ctx, d, v)
 	defer cancel()
 	op := &operation{cfg: cfg, engine: newEngine(d, cfg, v.Hook(), opts.parallelism), mgr: mgr, state: state, release: release}
+	setContractChecks(d, op.engine, opts.strict)
 	name := "apply"
 	if plan.Mode == plans.DestroyMode {
 		name = "destroy"

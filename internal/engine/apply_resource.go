@@ -14,6 +14,7 @@ import (
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/contract"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/lang/marks"
 	"github.com/strata-dev/strata/internal/plans"
@@ -232,15 +233,15 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 		return unknown, append(diags, inconsistent("Provider produced invalid plan", rt, addr,
 			[]error{fmt.Errorf("the planned state does not match the schema")}, planInvalid))
 	}
-	if !presp.LegacyTypeSystem {
-		if errs := objchange.AssertPlanValid(rt.schema, prior, unmarkedConfig, final); len(errs) > 0 {
-			return unknown, append(diags, inconsistent("Provider produced invalid plan", rt, addr, errs, planInvalid))
-		}
-		initial, _ := c.After.UnmarkDeep()
-		if errs := objchange.AssertObjectCompatible(rt.schema, initial, final); len(errs) > 0 {
-			return unknown, append(diags, inconsistent("Provider produced inconsistent final plan", rt, addr, errs,
-				finalPlanInvalid))
-		}
+	if d := aw.contractCheck(rt, addr, contract.PlanValid, presp.LegacyTypeSystem, objchange.AssertPlanValid(rt.schema, prior, unmarkedConfig, final),
+		configPaths, "Provider produced invalid plan", planInvalid); d != nil {
+		return unknown, append(diags, d)
+	}
+	// As in Terraform, the final plan must agree with the initial one
+	// whatever the type system: this is never tolerated.
+	initial, _ := c.After.UnmarkDeep()
+	if errs := objchange.AssertObjectCompatible(rt.schema, initial, final); len(errs) > 0 {
+		return unknown, append(diags, inconsistent("Provider produced inconsistent final plan", rt, addr, errs, finalPlanInvalid))
 	}
 
 	if c.Action == plans.CreateThenDelete {
@@ -252,7 +253,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	if action.IsReplace() {
 		action = plans.Create
 	}
-	newVal, newPrivate, adiags, done := aw.callApply(ctx, rt, addr, "", action, prior, final, unmarkedConfig, presp.PlannedPrivate, n, nil)
+	newVal, newPrivate, adiags, done := aw.callApply(ctx, rt, addr, "", action, prior, final, unmarkedConfig, presp.PlannedPrivate, configPaths, n, nil)
 	defer done(nil)
 	if action != plans.Create || len(provisionersWhen(resourceProvisioners(n), configs.ProvisionerWhenCreate)) == 0 {
 		done(nil)
@@ -271,6 +272,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 		}
 		return unknown, diags
 	}
+	applied := newVal
 	newVal = markSchemaSensitive(marks.Apply(newVal, configPaths), rt.schema)
 	obj, err := encodeObject(newVal, rt.schema, rt.version, newPrivate, deps, c.Action == plans.CreateThenDelete || n.cfg.Managed.CreateBeforeDestroy)
 	if err != nil {
@@ -286,6 +288,11 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 		pdiags := aw.provisionCreated(ctx, n, rt, addr, x.keyData(addr.Resource.Key), newVal, obj)
 		diags = append(diags, pdiags...)
 		done(pdiags)
+	}
+	if !adiags.HasErrors() && obj.Status != states.ObjectTainted {
+		// The operation's slot is free again (done was called), so
+		// that the read takes one of its own.
+		diags = append(diags, aw.verifyRead(ctx, rt, addr, applied, newPrivate, configPaths)...)
 	}
 	// Postconditions see the new object; it is saved either way.
 	diags = append(diags, aw.checkPostconditions(n, addr, x.keyData(addr.Resource.Key), newVal)...)
@@ -303,7 +310,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 // any creation-time provisioners, with their diagnostics: it calls the
 // PostApply hook and frees the operation's slot of -parallelism. Calls
 // after the first do nothing.
-func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, deposed string, action plans.Action, prior, planned, config cty.Value, private []byte, n *resourceNode, before func() hcl.Diagnostics) (newVal cty.Value, newPrivate []byte, diags hcl.Diagnostics, done func(hcl.Diagnostics)) {
+func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, deposed string, action plans.Action, prior, planned, config cty.Value, private []byte, sensitive []cty.Path, n *resourceNode, before func() hcl.Diagnostics) (newVal cty.Value, newPrivate []byte, diags hcl.Diagnostics, done func(hcl.Diagnostics)) {
 	if err := aw.acquire(ctx); err != nil {
 		return cty.NilVal, nil, cancelledDiags(err), func(hcl.Diagnostics) {}
 	}
@@ -377,6 +384,12 @@ func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs
 				resultUnexpected))
 		}
 	}
+	if newVal != cty.NilVal && !newVal.IsNull() && !resp.Diagnostics.HasErrors() && resp.LegacyTypeSystem && newVal.IsWhollyKnown() {
+		if d := aw.contractCheck(rt, addr, contract.ApplyResultConsistent, true, objchange.AssertObjectCompatible(rt.schema, planned, newVal),
+			sensitive, "Provider produced inconsistent result after apply", resultUnexpected); d != nil {
+			diags = append(diags, d)
+		}
+	}
 	if newVal != cty.NilVal {
 		if nid := hooks.IDOf(newVal); nid != "" {
 			newID = nid
@@ -446,7 +459,7 @@ func (aw *applyWalk) applyDestroy(ctx context.Context, n *destroyNode) hcl.Diagn
 		// Deposed objects are not provisioned, as in Terraform.
 		before = aw.destroyProvisioning(ctx, rn, n.addr, c.Before)
 	}
-	newVal, _, adiags, done := aw.callApply(ctx, rt, n.addr, deposed, plans.Delete, prior, null, null, private, rn, before)
+	newVal, _, adiags, done := aw.callApply(ctx, rt, n.addr, deposed, plans.Delete, prior, null, null, private, nil, rn, before)
 	done(nil)
 	diags = append(diags, adiags...)
 	if adiags.HasErrors() {

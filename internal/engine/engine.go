@@ -13,6 +13,7 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/contract"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/states"
@@ -54,6 +55,14 @@ type Engine struct {
 	// (module.a[1]), is planned or applied, and its outputs are the
 	// value's attributes.
 	ModuleOverrides map[string]cty.Value
+	// Strict turns the contract violations strata tolerates from
+	// providers on the legacy type system into errors (-strict).
+	Strict bool
+	// VerifyReads reads every object right after creating or updating
+	// it and checks that the provider returns what apply did.
+	VerifyReads bool
+	// Contract, when set, collects the violations tolerated.
+	Contract *contract.Report
 
 	// schemas caches provider schemas across this engine's operations.
 	schemas schemaCache

@@ -13,6 +13,7 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/contract"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/lang"
 	"github.com/strata-dev/strata/internal/lang/marks"
@@ -375,7 +376,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	// configuration as written.
 	unmarkedConfig := ignoreChanges(rawConfig, unmarkedPrior, lc)
 
-	planned, resp, pdiags := pw.planChange(ctx, n, rt, addr, unmarkedPrior, unmarkedConfig, obj)
+	planned, resp, pdiags := pw.planChange(ctx, n, rt, addr, unmarkedPrior, unmarkedConfig, configPaths, obj)
 	diags = append(diags, pdiags...)
 	if pdiags.HasErrors() {
 		return unknown, diags
@@ -414,7 +415,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	if change.Action.IsReplace() {
 		// Plan the replacement object as a create.
 		null := cty.NullVal(rt.ty)
-		planned, resp, pdiags = pw.planChange(ctx, n, rt, addr, null, rawConfig, nil)
+		planned, resp, pdiags = pw.planChange(ctx, n, rt, addr, null, rawConfig, configPaths, nil)
 		diags = append(diags, pdiags...)
 		if pdiags.HasErrors() {
 			return unknown, diags
@@ -446,7 +447,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 
 // planChange runs ProposedNew and PlanResourceChange and checks the
 // result against the plan validity rules.
-func (pw *planWalk) planChange(ctx context.Context, n *resourceNode, rt *resourceType, addr addrs.AbsResourceInstance, prior, config cty.Value, obj *states.ObjectSrc) (cty.Value, providers.PlanResourceChangeResponse, hcl.Diagnostics) {
+func (pw *planWalk) planChange(ctx context.Context, n *resourceNode, rt *resourceType, addr addrs.AbsResourceInstance, prior, config cty.Value, sensitive []cty.Path, obj *states.ObjectSrc) (cty.Value, providers.PlanResourceChangeResponse, hcl.Diagnostics) {
 	proposed := objchange.ProposedNew(rt.schema, prior, config)
 	var private []byte
 	if obj != nil {
@@ -472,10 +473,9 @@ func (pw *planWalk) planChange(ctx context.Context, n *resourceNode, rt *resourc
 	if errs := planned.Type().TestConformance(rt.ty); len(errs) > 0 {
 		return cty.NilVal, resp, append(diags, inconsistent("Provider produced invalid plan", rt, addr, errs, planInvalid))
 	}
-	if !resp.LegacyTypeSystem {
-		if errs := objchange.AssertPlanValid(rt.schema, prior, config, planned); len(errs) > 0 {
-			return cty.NilVal, resp, append(diags, inconsistent("Provider produced invalid plan", rt, addr, errs, planInvalid))
-		}
+	if d := pw.contractCheck(rt, addr, contract.PlanValid, resp.LegacyTypeSystem, objchange.AssertPlanValid(rt.schema, prior, config, planned),
+		sensitive, "Provider produced invalid plan", planInvalid); d != nil {
+		return cty.NilVal, resp, append(diags, d)
 	}
 	return planned, resp, diags
 }

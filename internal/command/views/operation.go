@@ -1,7 +1,11 @@
 package views
 
 import (
+	"fmt"
+
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/strata-dev/strata/internal/contract"
 
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/plans"
@@ -28,6 +32,9 @@ type Operation interface {
 	Applied(operation string, imported, add, change, destroy int, outputs map[string]*states.OutputValue)
 	// Interrupted reports a first (graceful) or second (hard) Ctrl-C.
 	Interrupted(hard bool)
+	// ContractViolations summarises the provider contract violations
+	// tolerated in the run (never called with none).
+	ContractViolations(vs []contract.Violation)
 }
 
 // NewOperation returns the human view, or the JSON stream when json is
@@ -118,4 +125,25 @@ func (o *OperationJSON) Interrupted(hard bool) {
 		return
 	}
 	o.Log("Interrupt received. Please wait for strata to exit or data loss may occur. Gracefully shutting down...")
+}
+
+// contractSummary is the summary of the warning about tolerated
+// violations.
+const contractSummary = "Provider contract violations tolerated"
+
+// contractAdvice ends the warning.
+const contractAdvice = "Like Terraform, strata does not stop for these (the provider declared the legacy SDK's type system, or read back other values than it applied), but the next plan may show them as changes. Run with -strict (or STRATA_STRICT=1) to make them errors."
+
+// ContractViolations implements Operation: one warning.
+func (o *OperationHuman) ContractViolations(vs []contract.Violation) {
+	o.Diagnostics(hcl.Diagnostics{{
+		Severity: hcl.DiagWarning,
+		Summary:  contractSummary,
+		Detail:   contract.Summary(vs) + "\n" + contractAdvice,
+	}})
+}
+
+// ContractViolations implements Operation: a contract_violations message.
+func (o *OperationJSON) ContractViolations(vs []contract.Violation) {
+	o.emit("warn", fmt.Sprintf("%s: %d", contractSummary, len(vs)), "contract_violations", map[string]any{"violations": vs})
 }
