@@ -26,6 +26,7 @@ func TestImportDirection(t *testing.T) {
 		"internal/lang/funcs":                       {},
 		"internal/upgrade":                          {},
 		"internal/ctyjson":                          {},
+		"internal/contract":                         {},
 		"internal/providers/plugin/proto/tfplugin5": {},
 		"internal/providers/plugin/proto/tfplugin6": {},
 
@@ -67,7 +68,7 @@ func TestImportDirection(t *testing.T) {
 		// The engine and what runs it.
 		"internal/engine/hooks": {"addrs", "plans"},
 		"internal/engine": {"ctyjson", "addrs", "configs", "configs/configschema", "configs/genconfig", "engine/dag", "engine/hooks", "lang", "lang/marks",
-			"plans", "plans/objchange", "providers", "providers/mock", "states", "tailbuf", "upgrade/object",
+			"plans", "plans/objchange", "providers", "providers/mock", "states", "tailbuf", "upgrade/object", "contract",
 			"provisioners", "provisioners/localexec", "provisioners/remoteexec", "provisioners/file"},
 		"internal/communicator/ssh":         {},
 		"internal/communicator/ssh/sshtest": {},
@@ -84,14 +85,14 @@ func TestImportDirection(t *testing.T) {
 		"internal/command/jsonprovider":     {"addrs", "command/jsonfunction", "configs/configschema", "providers"},
 		"internal/command/views/render":     {"configs/configschema", "plans"},
 		"internal/command/views/jsonformat": {"ctyjson", "addrs", "configs", "configs/configschema", "lang", "lang/marks", "plans", "states"},
-		"internal/command/views":            {"addrs", "plans", "states", "engine/hooks", "configs/configschema", "command/jsonfunction", "command/views/render", "moduletest"},
+		"internal/command/views":            {"addrs", "plans", "states", "engine/hooks", "configs/configschema", "command/jsonfunction", "command/views/render", "moduletest", "contract"},
 		"internal/command/statecmd": {"addrs", "command/views", "command/views/render", "configs/configschema", "ctyjson",
 			"lang/marks", "states", "states/statefile", "states/statemgr"},
 		"internal/command": {"ctyjson", "addrs", "backend", "backend/local", "cliconfig", "command/jsonfunction", "command/jsonprovider", "command/statecmd",
 			"command/views", "command/views/jsonformat", "command/views/render", "configs", "configs/configschema",
 			"configs/format", "configs/genconfig", "datadir", "depsfile", "engine", "engine/hooks", "getproviders",
 			"initwd", "lang/funcs", "lang/marks", "logging", "moduletest", "plans", "plans/planfile", "providercache",
-			"providers", "providers/builtin", "providers/plugin", "runrecord", "states", "states/statefile", "states/statemgr", "watch"},
+			"providers", "providers/builtin", "providers/plugin", "runrecord", "states", "states/statefile", "states/statemgr", "watch", "contract"},
 		"main": {"command"},
 
 		// Test helpers and tools, which nothing but tests and make

@@ -211,6 +211,7 @@ func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, p
 		newState.CheckResults = nil
 	}
 	sdiags := saveState(d, op.mgr, newState)
+	rec.contractViolations(op.engine.Contract.Violations())
 	rec.finish(newState, append(append(hcl.Diagnostics{}, adiags...), sdiags...), ctx.Err() != nil)
 	v.Diagnostics(adiags)
 	v.Diagnostics(sdiags)

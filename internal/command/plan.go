@@ -108,6 +108,7 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 		rec.setPlanFile(opts.out)
 	}
 	rec.planned(plan, schemaLookup(ctx, op.engine), true, len(targets) > 0 || len(excludes) > 0)
+	rec.contractViolations(op.engine.Contract.Violations())
 	defer func() { rec.finish(nil, diags, ctx.Err() != nil) }()
 	if diags.HasErrors() {
 		plan, diags = validatedFailure(ctx, op, plan, diags)

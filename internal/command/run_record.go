@@ -21,6 +21,7 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/contract"
 	"github.com/strata-dev/strata/internal/datadir"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/plans"
@@ -689,5 +690,36 @@ func (r *runRecorder) stateEdits(before, after *states.State) {
 		}
 		r.order = append(r.order, &recEntry{e: e, done: true})
 		r.w.PutEntry(e)
+	}
+}
+
+// contractViolations adds the provider contract violations tolerated in
+// the run to the diagnostics of their instances' entries, a line each.
+func (r *runRecorder) contractViolations(vs []contract.Violation) {
+	if r == nil || len(vs) == 0 {
+		return
+	}
+	var order []string
+	lines := map[string][]string{}
+	for _, v := range vs {
+		if lines[v.Address] == nil {
+			order = append(order, v.Address)
+		}
+		lines[v.Address] = append(lines[v.Address], "tolerated contract violation: "+v.String())
+	}
+	for _, addr := range order {
+		re := r.entries[addr+"\x00"]
+		if re == nil {
+			continue
+		}
+		re.mu.Lock()
+		if re.e.Diagnostics != "" {
+			re.e.Diagnostics += "\n"
+		}
+		re.e.Diagnostics += strings.Join(lines[addr], "\n")
+		e := re.e
+		e.Changes = nil
+		r.w.PutEntry(e)
+		re.mu.Unlock()
 	}
 }

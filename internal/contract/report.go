@@ -164,10 +164,15 @@ func Groups(vs []Violation) []Group {
 
 // Summary renders the violations as the detail of one warning: a line per
 // resource instance ("PROVIDER: N tolerated contract violations in
-// ADDR:") followed by an indented line per violation.
-func Summary(vs []Violation) string {
+// ADDR:") followed by an indented line per violation, at most max
+// violation lines in all (0 for no limit), then a line counting the rest.
+func Summary(vs []Violation, max int) string {
 	var b strings.Builder
+	shown := 0
 	for i, g := range Groups(vs) {
+		if max > 0 && shown >= max {
+			break
+		}
 		if i > 0 {
 			b.WriteString("\n")
 		}
@@ -177,8 +182,15 @@ func Summary(vs []Violation) string {
 		}
 		fmt.Fprintf(&b, "%s: %d tolerated contract %s in %s:\n", shortProvider(g.Provider), len(g.Violations), noun, g.Address)
 		for _, v := range g.Violations {
+			if max > 0 && shown >= max {
+				break
+			}
 			fmt.Fprintf(&b, "  - %s\n", v.String())
+			shown++
 		}
+	}
+	if rest := len(vs) - shown; rest > 0 {
+		fmt.Fprintf(&b, "\n... and %d more; the -json output lists them all.\n", rest)
 	}
 	return b.String()
 }

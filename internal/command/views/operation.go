@@ -131,6 +131,9 @@ func (o *OperationJSON) Interrupted(hard bool) {
 // violations.
 const contractSummary = "Provider contract violations tolerated"
 
+// contractLines is how many violations the human warning lists.
+const contractLines = 20
+
 // contractAdvice ends the warning.
 const contractAdvice = "Like Terraform, strata does not stop for these (the provider declared the legacy SDK's type system, or read back other values than it applied), but the next plan may show them as changes. Run with -strict (or STRATA_STRICT=1) to make them errors."
 
@@ -139,7 +142,7 @@ func (o *OperationHuman) ContractViolations(vs []contract.Violation) {
 	o.Diagnostics(hcl.Diagnostics{{
 		Severity: hcl.DiagWarning,
 		Summary:  contractSummary,
-		Detail:   contract.Summary(vs) + "\n" + contractAdvice,
+		Detail:   contract.Summary(vs, contractLines) + "\n" + contractAdvice,
 	}})
 }
 
