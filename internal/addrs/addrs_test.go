@@ -43,10 +43,12 @@ func TestParseAbsResourceInstanceStr(t *testing.T) {
 
 func TestAbsProviderConfigRoundTrip(t *testing.T) {
 	tests := map[string]string{
-		"builtin": `provider["terraform.io/builtin/terraform"]`,
-		"alias":   `provider["registry.terraform.io/hashicorp/aws"].west`,
-		"module":  `module.a.module.b.provider["example.com/x/y"]`,
-		"unicode": `provider["registry.例え.jp/x/y"]`,
+		"builtin":            `provider["terraform.io/builtin/terraform"]`,
+		"alias":              `provider["registry.terraform.io/hashicorp/aws"].west`,
+		"module":             `module.a.module.b.provider["example.com/x/y"]`,
+		"unicode":            `provider["registry.例え.jp/x/y"]`,
+		"instance":           `provider["registry.opentofu.org/hashicorp/aws"].by_region["eu-west-1"]`,
+		"instance in module": `module.a.provider["registry.terraform.io/hashicorp/aws"].r["a]\"b"]`,
 	}
 	for name, in := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -59,10 +61,27 @@ func TestAbsProviderConfigRoundTrip(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range []string{"provider", `provider["a/b/c/d"]`, `provider[x]`, `provider["a"].`} {
+	for _, bad := range []string{"provider", `provider["a/b/c/d"]`, `provider[x]`, `provider["a"].`,
+		`provider["a"].r[1]`, `provider["a"].r["x"`, `provider["a"].["x"]`, `provider["a"].r[]`} {
 		if _, err := ParseAbsProviderConfig(bad); err == nil {
 			t.Errorf("%s: expected error", bad)
 		}
+	}
+}
+
+func TestAbsProviderConfigInstance(t *testing.T) {
+	p, err := ParseAbsProviderConfig(`provider["registry.terraform.io/hashicorp/aws"].by_region["x"]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Alias != "by_region" || p.Key != StringKey("x") {
+		t.Fatalf("alias %q, key %#v", p.Alias, p.Key)
+	}
+	if got, want := p.Config().String(), `provider["registry.terraform.io/hashicorp/aws"].by_region`; got != want {
+		t.Errorf("Config() = %s, want %s", got, want)
+	}
+	if got, want := p.Config().Instance(StringKey("y")).String(), `provider["registry.terraform.io/hashicorp/aws"].by_region["y"]`; got != want {
+		t.Errorf("Instance() = %s, want %s", got, want)
 	}
 }
 

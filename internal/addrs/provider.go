@@ -75,15 +75,34 @@ func ParseProviderSource(s string) (Provider, error) {
 }
 
 // AbsProviderConfig is a provider configuration in a module:
-// `provider["HOST/NS/TYPE"].ALIAS`, prefixed by the module path.
+// `provider["HOST/NS/TYPE"].ALIAS`, prefixed by the module path. With a
+// Key it is one instance of a configuration that uses for_each (an
+// OpenTofu addition): `provider["HOST/NS/TYPE"].ALIAS["KEY"]`.
 type AbsProviderConfig struct {
 	Module   Module
 	Provider Provider
 	Alias    string
+	// Key selects one instance of a configuration with for_each; NoKey
+	// for the configuration itself, or its only instance.
+	Key InstanceKey
+}
+
+// Config returns the configuration p is an instance of: p without its
+// instance key.
+func (p AbsProviderConfig) Config() AbsProviderConfig {
+	p.Key = NoKey
+	return p
+}
+
+// Instance returns the instance of configuration p with the given key.
+func (p AbsProviderConfig) Instance(key InstanceKey) AbsProviderConfig {
+	p.Key = key
+	return p
 }
 
 // String returns the form used in state files, e.g.
-// `provider["registry.terraform.io/hashicorp/aws"].west`.
+// `provider["registry.terraform.io/hashicorp/aws"].west`, followed by the
+// instance key if there is one (`.by_region["eu-west-1"]`).
 func (p AbsProviderConfig) String() string {
 	var b strings.Builder
 	if !p.Module.IsRoot() {
@@ -104,6 +123,7 @@ func (p AbsProviderConfig) String() string {
 		b.WriteByte('.')
 		b.WriteString(p.Alias)
 	}
+	b.WriteString(KeyString(p.Key))
 	return b.String()
 }
 
@@ -153,6 +173,30 @@ func ParseAbsProviderConfig(s string) (AbsProviderConfig, error) {
 			return ret, fmt.Errorf("invalid provider configuration address %q", s)
 		}
 		ret.Alias = rest[1:]
+		if i := strings.IndexByte(ret.Alias, '['); i >= 0 {
+			key, err := parseProviderKey(ret.Alias[i:])
+			if err != nil {
+				return ret, fmt.Errorf("invalid provider configuration address %q: %s", s, err)
+			}
+			ret.Alias, ret.Key = ret.Alias[:i], key
+		}
+		if ret.Alias == "" {
+			return ret, fmt.Errorf("invalid provider configuration address %q", s)
+		}
 	}
 	return ret, nil
+}
+
+// parseProviderKey parses the instance key of a provider configuration
+// address: ["KEY"], a quoted string, as OpenTofu writes it (provider
+// for_each keys are always strings).
+func parseProviderKey(s string) (InstanceKey, error) {
+	if len(s) < 4 || s[0] != '[' || s[len(s)-1] != ']' {
+		return nil, fmt.Errorf("an instance key must be a quoted string in brackets")
+	}
+	k, err := strconv.Unquote(s[1 : len(s)-1])
+	if err != nil {
+		return nil, fmt.Errorf("an instance key must be a quoted string in brackets")
+	}
+	return StringKey(k), nil
 }

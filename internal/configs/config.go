@@ -106,6 +106,9 @@ func (p *Parser) loadConfig(dir string, r moduleReader) (*Config, hcl.Diagnostic
 	root := NewRootConfig(mod)
 	diags = append(diags, rootEphemeralOutputs(mod)...)
 	diags = append(diags, p.loadChildren(root, r, r.manifest(), nil)...)
+	root.DeepEach(func(c *Config) {
+		diags = append(diags, checkProviderInstances(c)...)
+	})
 	return root, diags
 }
 

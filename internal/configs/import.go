@@ -71,6 +71,9 @@ func decodeImport(block *hcl.Block) (*Import, hcl.Diagnostics) {
 	if attr, ok := content.Attributes["provider"]; ok {
 		ref, pdiags := decodeProviderRef(attr.Expr)
 		diags = append(diags, pdiags...)
+		if d := noProviderKey(ref, "The provider argument of an import block"); d != nil {
+			diags, ref = append(diags, d), nil
+		}
 		im.Provider, im.ProviderRange = ref, attr.Range
 	}
 	return im, diags

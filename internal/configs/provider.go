@@ -1,6 +1,8 @@
 package configs
 
 import (
+	"fmt"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -8,8 +10,12 @@ import (
 
 // Provider is a provider configuration block.
 type Provider struct {
-	Name      string
-	Alias     string
+	Name  string
+	Alias string
+	// ForEach is OpenTofu's for_each on an aliased provider configuration:
+	// one provider instance per element, each configured with its own
+	// each.key and each.value. nil when absent.
+	ForEach   hcl.Expression
 	Config    hcl.Body
 	DeclRange hcl.Range
 }
@@ -40,16 +46,6 @@ func decodeProvider(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 	content, remain, cdiags := block.Body.PartialContent(providerSchema)
 	diags = append(diags, cdiags...)
 	p.Config = remain
-	if attr, ok := content.Attributes["for_each"]; ok {
-		// OpenTofu 1.9's provider for_each is not supported: refused as
-		// Terraform refuses it.
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Reserved argument name in provider block",
-			Detail:   `The provider argument name "for_each" is reserved for use by strata in a future version.`,
-			Subject:  attr.NameRange.Ptr(),
-		})
-	}
 	if attr, ok := content.Attributes["alias"]; ok {
 		// A string, as in Terraform. (hcl.RelTraversalForExpr was tried
 		// first here, but its result has no root, so RootName panicked for
@@ -64,5 +60,39 @@ func decodeProvider(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 			})
 		}
 	}
+	if attr, ok := content.Attributes["for_each"]; ok {
+		// OpenTofu 1.9's provider for_each (Terraform reserves the name).
+		p.ForEach = attr.Expr
+		if p.Alias == "" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  `Alias required when using "for_each"`,
+				Detail:   `The for_each argument is allowed only for provider configurations with an alias.`,
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		}
+		diags = append(diags, checkProviderForEachRefs(attr.Expr)...)
+	}
 	return p, diags
+}
+
+// checkProviderForEachRefs refuses references a provider's for_each
+// cannot use. Its instances must be known before anything is planned
+// (OpenTofu evaluates it when it loads the configuration): input
+// variables, local values, path and terraform.workspace only.
+func checkProviderForEachRefs(expr hcl.Expression) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, trav := range expr.Variables() {
+		switch trav.RootName() {
+		case "var", "local", "path", "terraform":
+			continue
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid provider for_each",
+			Detail:   fmt.Sprintf("The for_each argument of a provider configuration can refer only to input variables, local values, path and terraform.workspace, whose values are known before anything is planned, not to %s.", traversalString(trav)),
+			Subject:  trav.SourceRange().Ptr(),
+		})
+	}
+	return diags
 }

@@ -2,9 +2,13 @@ package configs
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/addrs"
 )
@@ -66,6 +70,10 @@ type ProviderRef struct {
 	Name      string
 	Alias     string
 	NameRange hcl.Range
+	// KeyExpr selects one instance of a configuration that uses for_each
+	// (OpenTofu): the expression in NAME.ALIAS[KEY], evaluated for each
+	// instance of the resource or module. nil when there is none.
+	KeyExpr hcl.Expression
 }
 
 // String returns NAME or NAME.ALIAS.
@@ -301,6 +309,24 @@ func decodeConditionBlocks(blocks hcl.Blocks) (pre, post []*CheckRule, diags hcl
 }
 
 func decodeProviderRef(expr hcl.Expression) (*ProviderRef, hcl.Diagnostics) {
+	// NAME.ALIAS[KEY], OpenTofu's reference to one instance of a
+	// configuration with for_each. In JSON the reference is a string,
+	// parsed here as native syntax to find the key expression.
+	if hcljson.IsJSONExpression(expr) {
+		if v, d := expr.Value(nil); !d.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() && strings.Contains(v.AsString(), "[") {
+			rng := expr.Range()
+			start := rng.Start
+			start.Column++ // after the opening quote
+			start.Byte++
+			if native, d := hclsyntax.ParseExpression([]byte(v.AsString()), rng.Filename, start); !d.HasErrors() {
+				expr = native
+			}
+		}
+	}
+	var keyExpr hcl.Expression
+	if ix, ok := expr.(*hclsyntax.IndexExpr); ok {
+		keyExpr, expr = ix.Key, ix.Collection
+	}
 	trav, diags := absTraversalForExpr(expr)
 	invalid := hcl.Diagnostics{{
 		Severity: hcl.DiagError,
@@ -308,11 +334,21 @@ func decodeProviderRef(expr hcl.Expression) (*ProviderRef, hcl.Diagnostics) {
 		Detail:   "A provider reference must be a provider local name, optionally followed by a dot and an alias name: NAME or NAME.ALIAS.",
 		Subject:  expr.Range().Ptr(),
 	}}
-	if diags.HasErrors() || len(trav) > 2 {
+	if diags.HasErrors() {
+		return nil, invalid
+	}
+	if n := len(trav); (n == 2 || n == 3) && keyExpr == nil {
+		// A literal key: NAME.ALIAS["KEY"] parses as one traversal.
+		if step, ok := trav[n-1].(hcl.TraverseIndex); ok {
+			keyExpr = hcl.StaticExpr(step.Key, step.SrcRange)
+			trav = trav[:n-1]
+		}
+	}
+	if len(trav) > 2 {
 		return nil, invalid
 	}
 	warnings := diags
-	ref := &ProviderRef{Name: trav.RootName(), NameRange: trav.SourceRange()}
+	ref := &ProviderRef{Name: trav.RootName(), NameRange: trav.SourceRange(), KeyExpr: keyExpr}
 	if len(trav) == 2 {
 		step, ok := trav[1].(hcl.TraverseAttr)
 		if !ok {
@@ -320,7 +356,29 @@ func decodeProviderRef(expr hcl.Expression) (*ProviderRef, hcl.Diagnostics) {
 		}
 		ref.Alias = step.Name
 	}
+	if keyExpr != nil && ref.Alias == "" {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid provider reference",
+			Detail:   "An instance key can be given only after an alias, as in NAME.ALIAS[KEY], to select an instance of a provider configuration that uses for_each.",
+			Subject:  keyExpr.Range().Ptr(),
+		}}
+	}
 	return ref, warnings
+}
+
+// noProviderKey refuses an instance key in a provider reference where
+// only a whole configuration can be named (what says where).
+func noProviderKey(ref *ProviderRef, what string) *hcl.Diagnostic {
+	if ref == nil || ref.KeyExpr == nil {
+		return nil
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid provider reference",
+		Detail:   what + " names a provider configuration, not one of its instances: remove the instance key.",
+		Subject:  ref.KeyExpr.Range().Ptr(),
+	}
 }
 
 // checkEnabledCombination refuses OpenTofu's lifecycle enabled together

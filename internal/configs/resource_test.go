@@ -250,7 +250,7 @@ resource "terraform_data" "c" {
 			},
 			wantDiags: []diag{
 				errDiag("Invalid provider reference", "main.tf:3,14-3,27"),
-				errDiag("Invalid provider reference", "main.tf:6,14-6,28"),
+				errDiag("Invalid provider reference", "main.tf:6,23-6,28"),
 				errDiag("Invalid provider reference", "main.tf:9,14-9,28"),
 			},
 		},

@@ -194,6 +194,9 @@ func (m *Module) loadRequiredProviders(block *hcl.Block) hcl.Diagnostics {
 						continue
 					}
 					ref, rdiags := decodeProviderRef(e)
+					if d := noProviderKey(ref, "A configuration alias"); d != nil {
+						rdiags = append(rdiags, d)
+					}
 					diags = append(diags, rdiags...)
 					if rdiags.HasErrors() {
 						valid = false
