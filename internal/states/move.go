@@ -14,7 +14,7 @@ func (s *State) MoveInstance(from, to addrs.AbsResourceInstance) bool {
 		return false
 	}
 	inst := fr.Instances[from.Resource.Key]
-	provider := fr.ProviderConfig
+	provider := fr.InstanceProvider(from.Resource.Key)
 	if inst.Current != nil {
 		s.SetObject(to, inst.Current, provider)
 	}

@@ -29,7 +29,9 @@ type State struct {
 
 // Resource is one resource and all its instances.
 type Resource struct {
-	Addr           addrs.AbsResource
+	Addr addrs.AbsResource
+	// ProviderConfig is the provider configuration of every instance,
+	// without instance key: each instance records its own (ProviderKey).
 	ProviderConfig addrs.AbsProviderConfig
 	Instances      map[addrs.InstanceKey]*ResourceInstance
 }
@@ -39,6 +41,33 @@ type Resource struct {
 type ResourceInstance struct {
 	Current *ObjectSrc
 	Deposed map[string]*ObjectSrc
+	// ProviderKey is the instance of the provider configuration that
+	// manages the objects, for a configuration with for_each (OpenTofu);
+	// NoKey otherwise.
+	ProviderKey addrs.InstanceKey
+}
+
+// InstanceProvider returns the provider instance that manages the objects
+// of instance key k: the resource's configuration with the instance's
+// provider key.
+func (r *Resource) InstanceProvider(k addrs.InstanceKey) addrs.AbsProviderConfig {
+	p := r.ProviderConfig
+	if inst := r.Instances[k]; inst != nil {
+		p.Key = inst.ProviderKey
+	}
+	return p
+}
+
+// HasProviderKeys reports whether any instance is managed by an instance
+// of a provider configuration with for_each: the state file then records
+// the provider of each instance instead of the resource's.
+func (r *Resource) HasProviderKeys() bool {
+	for _, inst := range r.Instances {
+		if inst.ProviderKey != addrs.NoKey {
+			return true
+		}
+	}
+	return false
 }
 
 // ObjectStatus says whether an object is usable or must be replaced.
@@ -129,7 +158,7 @@ func (s *State) setObject(addr addrs.AbsResourceInstance, deposed string, obj *O
 		s.Resources[rkey] = r
 	}
 	if obj != nil {
-		r.ProviderConfig = provider
+		r.ProviderConfig = provider.Config()
 	}
 	inst := r.Instances[addr.Resource.Key]
 	if inst == nil {
@@ -138,6 +167,9 @@ func (s *State) setObject(addr addrs.AbsResourceInstance, deposed string, obj *O
 		}
 		inst = &ResourceInstance{}
 		r.Instances[addr.Resource.Key] = inst
+	}
+	if obj != nil {
+		inst.ProviderKey = provider.Key
 	}
 	if deposed == "" {
 		inst.Current = obj
@@ -218,7 +250,7 @@ func (s *State) DeepCopy() *State {
 	for k, r := range s.Resources {
 		nr := &Resource{Addr: r.Addr, ProviderConfig: r.ProviderConfig, Instances: make(map[addrs.InstanceKey]*ResourceInstance, len(r.Instances))}
 		for ik, inst := range r.Instances {
-			ni := &ResourceInstance{}
+			ni := &ResourceInstance{ProviderKey: inst.ProviderKey}
 			if inst.Current != nil {
 				c := *inst.Current
 				ni.Current = &c

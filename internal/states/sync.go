@@ -87,6 +87,19 @@ func (s *SyncState) ResourceProvider(addr addrs.AbsResource) (addrs.AbsProviderC
 	return r.ProviderConfig, true
 }
 
+// InstanceProvider returns the provider instance recorded for a resource
+// instance (with the instance key of a provider configuration with
+// for_each), and whether the resource is in the state.
+func (s *SyncState) InstanceProvider(addr addrs.AbsResourceInstance) (addrs.AbsProviderConfig, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r := s.state.Resource(addr.ContainingResource())
+	if r == nil {
+		return addrs.AbsProviderConfig{}, false
+	}
+	return r.InstanceProvider(addr.Resource.Key), true
+}
+
 // InstanceKeys returns the keys of a resource's instances, in order.
 func (s *SyncState) InstanceKeys(addr addrs.AbsResource) []addrs.InstanceKey {
 	s.mu.RLock()

@@ -43,6 +43,9 @@ func marshalIndentWrite(t *testing.T, s *states.State) []byte {
 		if deps := dc.strings(dc.complete(r, o)); len(deps) > 0 {
 			is.Dependencies, _ = json.Marshal(deps)
 		}
+		if r.HasProviderKeys() {
+			is.Provider = r.InstanceProvider(k).String()
+		}
 		switch k := k.(type) {
 		case addrs.IntKey:
 			is.IndexKey, _ = json.Marshal(int(k))
@@ -55,6 +58,9 @@ func marshalIndentWrite(t *testing.T, s *states.State) []byte {
 		rs := resourceStateV4{
 			Module: r.Addr.Module.String(), Mode: r.Addr.Resource.Mode.StateName(), Type: r.Addr.Resource.Type,
 			Name: r.Addr.Resource.Name, Provider: r.ProviderConfig.String(), Instances: []instanceObjectV4{},
+		}
+		if r.HasProviderKeys() {
+			rs.Provider = ""
 		}
 		for _, k := range r.SortedKeys() {
 			inst := r.Instances[k]

@@ -152,9 +152,15 @@ func readResource(s *states.State, rs resourceStateV4, deps depCache) error {
 		module = inst.Module
 	}
 	addr := addrs.Resource{Mode: mode, Type: rs.Type, Name: rs.Name}.Absolute(module)
-	provider, err := addrs.ParseAbsProviderConfig(rs.Provider)
-	if err != nil {
-		return fmt.Errorf("resource %s: %w", addr, err)
+	var provider addrs.AbsProviderConfig
+	if rs.Provider != "" || len(rs.Instances) == 0 {
+		var err error
+		if provider, err = addrs.ParseAbsProviderConfig(rs.Provider); err != nil {
+			return fmt.Errorf("resource %s: %w", addr, err)
+		}
+		if provider.Key != addrs.NoKey {
+			return fmt.Errorf("resource %s: the provider of a resource cannot have an instance key (%s); only its instances can", addr, rs.Provider)
+		}
 	}
 	if len(rs.Instances) == 0 {
 		// Terraform keeps resources with no instances; so do we, by
@@ -167,6 +173,25 @@ func readResource(s *states.State, rs resourceStateV4, deps depCache) error {
 			return fmt.Errorf("resource %s: %w", addr, err)
 		}
 		iaddr := addr.Instance(key)
+		provider := provider
+		if is.Provider != "" {
+			// OpenTofu's provider for_each: the provider instance is
+			// recorded for each instance, and all are instances of one
+			// configuration.
+			ip, err := addrs.ParseAbsProviderConfig(is.Provider)
+			if err != nil {
+				return fmt.Errorf("instance %s: %w", iaddr, err)
+			}
+			if rs.Provider != "" && ip.Config().String() != rs.Provider {
+				return fmt.Errorf("instance %s has provider %s, which is not an instance of its resource's %s", iaddr, is.Provider, rs.Provider)
+			}
+			if r := s.Resource(addr); r != nil && r.ProviderConfig.String() != ip.Config().String() {
+				return fmt.Errorf("resource %s has instances with different provider configurations: %s and %s", addr, r.ProviderConfig, ip.Config())
+			}
+			provider = ip
+		} else if rs.Provider == "" {
+			return fmt.Errorf("resource %s has no provider, neither for the resource nor for its instance %s", addr, iaddr)
+		}
 		obj := &states.ObjectSrc{
 			SchemaVersion:         is.SchemaVersion,
 			AttrsFlat:             is.AttributesFlat,

@@ -31,7 +31,10 @@ type resourceStateV4 struct {
 	Type      string             `json:"type"`
 	Name      string             `json:"name"`
 	Each      string             `json:"each,omitempty"`
-	Provider  string             `json:"provider"`
+	// Provider is "" when the instances record theirs: OpenTofu writes
+	// the provider of each instance, and none for the resource, when its
+	// instances belong to a provider configuration with for_each.
+	Provider  string             `json:"provider,omitempty"`
 	Instances []instanceObjectV4 `json:"instances"`
 }
 
@@ -39,6 +42,9 @@ type instanceObjectV4 struct {
 	IndexKey json.RawMessage `json:"index_key,omitempty"`
 	Status   string          `json:"status,omitempty"`
 	Deposed  string          `json:"deposed,omitempty"`
+	// Provider is OpenTofu's provider instance of this object, such as
+	// provider["registry.opentofu.org/hashicorp/aws"].by_region["x"].
+	Provider string `json:"provider,omitempty"`
 
 	SchemaVersion       uint64            `json:"schema_version"`
 	AttributesRaw       json.RawMessage   `json:"attributes,omitempty"`

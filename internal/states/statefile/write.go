@@ -150,14 +150,20 @@ func writeResource(w *docWriter, r *states.Resource, dc *dependencyClosure) erro
 	w.string(r.Addr.Resource.Type)
 	w.key("name")
 	w.string(r.Addr.Resource.Name)
-	w.key("provider")
-	w.string(r.ProviderConfig.String())
+	// As OpenTofu writes it: the resource's provider, or, when instances
+	// belong to instances of a provider configuration with for_each, each
+	// instance's and none for the resource.
+	perInstance := r.HasProviderKeys()
+	if !perInstance {
+		w.key("provider")
+		w.string(r.ProviderConfig.String())
+	}
 	w.key("instances")
 	w.open('[')
 	for _, k := range r.SortedKeys() {
 		inst := r.Instances[k]
 		if inst.Current != nil {
-			if err := writeObject(w, r, k, "", inst.Current, dc); err != nil {
+			if err := writeObject(w, r, k, "", inst.Current, dc, perInstance); err != nil {
 				return fmt.Errorf("%s: %w", r.Addr.Instance(k), err)
 			}
 		}
@@ -167,7 +173,7 @@ func writeResource(w *docWriter, r *states.Resource, dc *dependencyClosure) erro
 		}
 		sort.Strings(dks)
 		for _, dk := range dks {
-			if err := writeObject(w, r, k, dk, inst.Deposed[dk], dc); err != nil {
+			if err := writeObject(w, r, k, dk, inst.Deposed[dk], dc, perInstance); err != nil {
 				return fmt.Errorf("%s (deposed %s): %w", r.Addr.Instance(k), dk, err)
 			}
 		}
@@ -179,7 +185,7 @@ func writeResource(w *docWriter, r *states.Resource, dc *dependencyClosure) erro
 
 // writeObject writes one instance entry, its dependencies completed with
 // their transitive dependencies.
-func writeObject(w *docWriter, r *states.Resource, k addrs.InstanceKey, deposed string, o *states.ObjectSrc, dc *dependencyClosure) error {
+func writeObject(w *docWriter, r *states.Resource, k addrs.InstanceKey, deposed string, o *states.ObjectSrc, dc *dependencyClosure, withProvider bool) error {
 	paths, err := encodePaths(o.SensitivePaths)
 	if err != nil {
 		return err
@@ -201,6 +207,10 @@ func writeObject(w *docWriter, r *states.Resource, k addrs.InstanceKey, deposed 
 	if deposed != "" {
 		w.key("deposed")
 		w.string(deposed)
+	}
+	if withProvider {
+		w.key("provider")
+		w.string(r.InstanceProvider(k).String())
 	}
 	w.key("schema_version")
 	w.buf = strconv.AppendUint(w.buf, o.SchemaVersion, 10)
