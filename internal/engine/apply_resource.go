@@ -186,6 +186,15 @@ func (aw *applyWalk) applyDataInstance(ctx context.Context, n *resourceNode, rt 
 // object of one instance, checking the final plan and the new state
 // against the provider contract.
 func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *resourceType, c *plans.ResourceInstanceChange, x *expansion, deps []addrs.AbsResource) (cty.Value, hcl.Diagnostics) {
+	if c.ProviderAddr.Key != rt.provider.Key {
+		// The instance of a provider configuration with for_each that
+		// the plan selected.
+		irt, diags := aw.withProviderInstance(ctx, rt, c.ProviderAddr.Key, c.Addr, "", false)
+		if diags.HasErrors() {
+			return cty.UnknownVal(rt.ty), diags
+		}
+		rt = irt
+	}
 	rt = aw.forInstance(rt, c.Addr.Resource.Key)
 	addr := c.Addr
 	unknown := cty.UnknownVal(rt.ty)

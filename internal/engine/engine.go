@@ -136,7 +136,8 @@ type InputValue struct {
 }
 
 // providerSet holds the provider instances of one operation, one per
-// provider configuration, and their schemas.
+// provider configuration (and per instance of a configuration with
+// for_each), and their schemas.
 type providerSet struct {
 	mu        sync.Mutex
 	factories map[addrs.Provider]providers.Factory
@@ -158,7 +159,7 @@ func (ps *providerSet) get(ctx context.Context, addr addrs.AbsProviderConfig) (p
 	if p, ok := ps.instances[key]; ok {
 		return p, nil
 	}
-	f, ok := ps.byConfig[key]
+	f, ok := ps.byConfig[addr.Config().String()]
 	if !ok {
 		f, ok = ps.factories[addr.Provider]
 	}

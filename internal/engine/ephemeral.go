@@ -90,6 +90,15 @@ func (w *walker) openEphemeralIn(ctx context.Context, n *resourceNode, addr addr
 // is not known yet, or when the provider defers the open during plan.
 func (w *walker) openEphemeralInstance(ctx context.Context, n *resourceNode, rt *resourceType, addr addrs.AbsResourceInstance, key lang.InstanceKeyData) (cty.Value, hcl.Diagnostics) {
 	unknown := cty.UnknownVal(rt.ty).Mark(marks.Ephemeral)
+	if !w.validating {
+		pk, diags := w.providerKey(n, addr, key)
+		if !diags.HasErrors() {
+			rt, diags = w.withProviderInstance(ctx, rt, pk, addr, "", false)
+		}
+		if diags.HasErrors() {
+			return unknown, diags
+		}
+	}
 	scope := w.ev.scope(addr.Module).WithKey(key)
 	var diags hcl.Diagnostics
 	for _, rule := range n.cfg.Preconditions {

@@ -216,7 +216,7 @@ func (w *walker) addModuleNodes(cg *configGraph, c *configs.Config) hcl.Diagnost
 	addResources := func(m map[string]*configs.Resource) {
 		for _, key := range sortedKeys(m) {
 			r := m[key]
-			paddr, pdiags := resourceProvider(c, r)
+			paddr, pkey, pdiags := resourceProvider(c, r)
 			for _, d := range pdiags {
 				// Resources using the same configuration a module call
 				// passes get the same error, about the call: once.
@@ -224,7 +224,7 @@ func (w *walker) addModuleNodes(cg *configGraph, c *configs.Config) hcl.Diagnost
 					diags = append(diags, d)
 				}
 			}
-			n := &resourceNode{addr: addrs.ConfigResource{Module: c.Path, Resource: r.Addr()}, cfg: r, provider: paddr}
+			n := &resourceNode{addr: addrs.ConfigResource{Module: c.Path, Resource: r.Addr()}, cfg: r, provider: paddr, providerKey: pkey}
 			cg.resources[n.addr.String()] = n
 			cg.g.Add(n)
 			cg.g.Connect(n, cg.providerNode(paddr))
@@ -284,6 +284,7 @@ func referencesModule(n node) addrs.Module {
 // providerNode returns the node of a provider configuration, adding one
 // for an implied (block-less) configuration.
 func (cg *configGraph) providerNode(addr addrs.AbsProviderConfig) *providerNode {
+	addr = addr.Config()
 	if n, ok := cg.providers[addr.String()]; ok {
 		return n
 	}
@@ -440,7 +441,11 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 	case *moduleNode:
 		var refs []*lang.Reference
 		var diags hcl.Diagnostics
-		for _, e := range []hcl.Expression{n.call.Count, n.call.ForEach, n.call.Enabled} {
+		exprs := []hcl.Expression{n.call.Count, n.call.ForEach, n.call.Enabled}
+		for _, pp := range n.call.Providers {
+			exprs = append(exprs, pp.InParent.KeyExpr)
+		}
+		for _, e := range exprs {
 			r, d := lang.ReferencesInExpr(e)
 			refs, diags = append(refs, r...), append(diags, d...)
 		}
@@ -455,15 +460,21 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 		if n.cfg == nil {
 			return nil, nil
 		}
+		refs, diags := lang.ReferencesInExpr(n.cfg.ForEach)
 		schema, err := w.ps.schema(ctx, n.addr)
 		if err != nil {
-			return nil, nil // reported when the node runs
+			return refs, diags // reported when the node runs
 		}
-		return lang.BlockReferences(n.cfg.Config, schema.Provider.Block)
+		r, d := lang.BlockReferences(n.cfg.Config, schema.Provider.Block)
+		return append(refs, r...), append(diags, d...)
 	case *resourceNode:
 		var refs []*lang.Reference
 		var diags hcl.Diagnostics
-		for _, e := range []hcl.Expression{n.cfg.Count, n.cfg.ForEach, n.cfg.Enabled} {
+		exprs := []hcl.Expression{n.cfg.Count, n.cfg.ForEach, n.cfg.Enabled}
+		if n.cfg.ProviderRef != nil {
+			exprs = append(exprs, n.cfg.ProviderRef.KeyExpr)
+		}
+		for _, e := range exprs {
 			r, d := lang.ReferencesInExpr(e)
 			refs, diags = append(refs, r...), append(diags, d...)
 		}
@@ -551,8 +562,14 @@ func staticAbs(r addrs.ConfigResource) addrs.AbsResource {
 // resourceProvider resolves the provider configuration a resource in
 // module c uses: a provider block in the module, one its caller passes
 // with the providers argument, or, for a default (unaliased)
-// configuration, the caller's own, up to an implied one in the root.
-func resourceProvider(c *configs.Config, r *configs.Resource) (addrs.AbsProviderConfig, hcl.Diagnostics) {
+// configuration, the caller's own, up to an implied one in the root. When
+// the configuration uses for_each, the key expression says which of its
+// instances each resource instance uses.
+func resourceProvider(c *configs.Config, r *configs.Resource) (addrs.AbsProviderConfig, *providerKeyExpr, hcl.Diagnostics) {
+	var key *providerKeyExpr
+	if r.ProviderRef != nil && r.ProviderRef.KeyExpr != nil {
+		key = &providerKeyExpr{expr: r.ProviderRef.KeyExpr}
+	}
 	ref := configs.ProviderRef{Name: r.ProviderLocalName()}
 	if r.ProviderRef != nil {
 		ref = *r.ProviderRef
@@ -567,17 +584,20 @@ func resourceProvider(c *configs.Config, r *configs.Resource) (addrs.AbsProvider
 		// non-empty one is an error when the configuration is loaded).
 		if cur.Call != nil {
 			if passed, ok := cur.Call.PassedFor(ref); ok {
+				if passed.KeyExpr != nil {
+					key = &providerKeyExpr{expr: passed.KeyExpr, call: cur.Path}
+				}
 				ref, cur, via = passed, cur.Parent, &passed
 				continue
 			}
 		}
 		fqn := cur.Module.ProviderForLocalName(ref.Name)
 		if _, ok := cur.Module.ProviderConfigs[ref.String()]; ok {
-			return addrs.AbsProviderConfig{Module: cur.Path, Provider: fqn, Alias: ref.Alias}, nil
+			return addrs.AbsProviderConfig{Module: cur.Path, Provider: fqn, Alias: ref.Alias}, key, nil
 		}
 		if ref.Alias == "" {
 			if cur.Parent == nil {
-				return addrs.AbsProviderConfig{Provider: fqn}, nil
+				return addrs.AbsProviderConfig{Provider: fqn}, key, nil
 			}
 			// Inherit the caller's default configuration of the same
 			// provider, whatever the caller calls it.
@@ -590,7 +610,7 @@ func resourceProvider(c *configs.Config, r *configs.Resource) (addrs.AbsProvider
 			if !cur.Path.IsRoot() {
 				where = cur.Path.String()
 			}
-			return addrs.AbsProviderConfig{Module: cur.Path, Provider: fqn, Alias: ref.Alias}, hcl.Diagnostics{{
+			return addrs.AbsProviderConfig{Module: cur.Path, Provider: fqn, Alias: ref.Alias}, nil, hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Provider configuration not present",
 				Detail:   fmt.Sprintf("The providers argument passes provider configuration %s, but %s declares no such configuration. Add a provider %q block with alias = %q to %s.", via, where, via.Name, via.Alias, where),
@@ -601,7 +621,7 @@ func resourceProvider(c *configs.Config, r *configs.Resource) (addrs.AbsProvider
 		if !c.Path.IsRoot() {
 			detail = fmt.Sprintf("The resource %s in %s refers to provider configuration %s, which no provider block declares and the module's callers do not pass in. Pass one with the module block's providers argument, such as providers = { %s = %s }.", r.Addr(), c.Path, want, want, want)
 		}
-		return addrs.AbsProviderConfig{Module: c.Path, Provider: c.Module.ProviderForLocalName(want.Name), Alias: want.Alias}, hcl.Diagnostics{{
+		return addrs.AbsProviderConfig{Module: c.Path, Provider: c.Module.ProviderForLocalName(want.Name), Alias: want.Alias}, nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Provider configuration not present",
 			Detail:   detail,

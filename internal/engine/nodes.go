@@ -64,6 +64,9 @@ type resourceNode struct {
 	addr     addrs.ConfigResource
 	cfg      *configs.Resource
 	provider addrs.AbsProviderConfig
+	// providerKey, when provider uses for_each, selects the instance of
+	// each resource instance.
+	providerKey *providerKeyExpr
 	// dependsOn holds, for a data resource, the managed resources its
 	// depends_on (and its modules' depends_on) name, directly or through
 	// other objects, and those its arguments refer to directly: pending

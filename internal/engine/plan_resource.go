@@ -191,10 +191,15 @@ func (pw *planWalk) refreshResource(ctx context.Context, addr addrs.AbsResource,
 		if !pw.targeted(addr.Instance(key)) {
 			continue
 		}
-		v, _, d := pw.readPrior(ctx, rt, addr.Instance(key), "")
+		irt, d := pw.withStateProvider(ctx, rt, addr.Instance(key), "")
+		if d.HasErrors() {
+			diags = append(diags, d...)
+			continue
+		}
+		v, _, d := pw.readPrior(ctx, irt, addr.Instance(key), "")
 		diags = append(diags, d...)
 		for _, dk := range pw.state.DeposedKeys(addr.Instance(key)) {
-			_, _, d := pw.readPrior(ctx, rt, addr.Instance(key), dk)
+			_, _, d := pw.readPrior(ctx, irt, addr.Instance(key), dk)
 			diags = append(diags, d...)
 		}
 		if !v.IsNull() {
@@ -339,9 +344,13 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 // planManagedInstance plans one instance of a managed resource and returns
 // its planned new value for references.
 func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt *resourceType, key addrs.InstanceKey, x *expansion) (cty.Value, hcl.Diagnostics) {
-	rt = pw.forInstance(rt, key)
 	addr := rt.addr.Instance(key)
 	unknown := cty.UnknownVal(rt.ty)
+	rt, kdiags := pw.configuredProvider(ctx, n, rt, addr, x)
+	if kdiags.HasErrors() {
+		return unknown, kdiags
+	}
+	rt = pw.forInstance(rt, key)
 	importID, idiags := pw.importBlock(ctx, rt, addr)
 	if idiags.HasErrors() {
 		return unknown, idiags
@@ -483,9 +492,13 @@ func (pw *planWalk) planChange(ctx context.Context, n *resourceNode, rt *resourc
 // planDataInstance reads a data source during plan when its configuration
 // is known, or plans to read it during apply otherwise.
 func (pw *planWalk) planDataInstance(ctx context.Context, n *resourceNode, rt *resourceType, key addrs.InstanceKey, x *expansion) (cty.Value, hcl.Diagnostics) {
-	rt = pw.forInstance(rt, key)
 	addr := rt.addr.Instance(key)
 	unknown := cty.UnknownVal(rt.ty)
+	rt, kdiags := pw.configuredProvider(ctx, n, rt, addr, x)
+	if kdiags.HasErrors() {
+		return unknown, kdiags
+	}
+	rt = pw.forInstance(rt, key)
 	config, diags := pw.evalResourceConfig(ctx, n, rt, x.keyData(key))
 	if diags.HasErrors() {
 		return unknown, pw.checkNested(n, addr.Module, diags)
@@ -629,12 +642,20 @@ func (pw *planWalk) planDelete(ctx context.Context, rt *resourceType, addr addrs
 	if reason == plans.ReasonDeleteBecauseNoResourceConfig && pw.forgotten(addr) {
 		// Objects to forget are not refreshed: they are no longer strata's.
 		if prior, ok := pw.untargetedValue(ctx, rt, addr); ok {
+			provider := rt.provider
+			if sp, ok := pw.state.InstanceProvider(addr); ok {
+				provider = sp
+			}
 			pw.addChange(&plans.ResourceInstanceChange{
-				Addr: addr, ProviderAddr: rt.provider, Action: plans.Forget, Reason: reason,
+				Addr: addr, ProviderAddr: provider, Action: plans.Forget, Reason: reason,
 				Before: prior, After: cty.NullVal(rt.ty), SchemaVersion: rt.version,
 			})
 		}
 		return nil
+	}
+	rt, diags := pw.withStateProvider(ctx, rt, addr, "")
+	if diags.HasErrors() {
+		return diags
 	}
 	prior, _, diags := pw.readPrior(ctx, rt, addr, "")
 	if diags.HasErrors() || prior.IsNull() {
@@ -688,6 +709,11 @@ func removedBlock(cfg *configs.Config, addr addrs.AbsResourceInstance) *configs.
 func (pw *planWalk) planDeposedDeletes(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, dk := range pw.state.DeposedKeys(addr) {
+		rt, d := pw.withStateProvider(ctx, rt, addr, dk)
+		if d.HasErrors() {
+			diags = append(diags, d...)
+			continue
+		}
 		prior, _, d := pw.readPrior(ctx, rt, addr, dk)
 		diags = append(diags, d...)
 		if d.HasErrors() || prior.IsNull() {

@@ -57,7 +57,18 @@ func (e *Engine) Validate(ctx context.Context) hcl.Diagnostics {
 			if n.cfg == nil {
 				return nil
 			}
-			v, d := w.ev.scope(staticInstance(n.addr.Module)).EvalBlock(n.cfg.Config, schema.Provider.Block)
+			scope := w.ev.scope(staticInstance(n.addr.Module))
+			var d hcl.Diagnostics
+			if n.cfg.ForEach != nil {
+				// Every instance at once, with an unknown each.key.
+				x, xd := w.providerExpansion(n)
+				if xd.HasErrors() {
+					return xd
+				}
+				d, scope = xd, scope.WithKey(x.keyData(addrs.NoKey))
+			}
+			v, bd := scope.EvalBlock(n.cfg.Config, schema.Provider.Block)
+			d = append(d, bd...)
 			if d.HasErrors() {
 				return d
 			}

@@ -33,8 +33,13 @@ type walker struct {
 	mu      sync.Mutex
 	changes []*plans.ResourceInstanceChange
 	outputs []*plans.OutputChange
-	// configured records provider configurations that were configured.
+	// configured records provider configurations (and instances of those
+	// with for_each) that were configured.
 	configured map[string]bool
+	// providerKeys holds the instance keys of each provider configuration
+	// with for_each (by AbsProviderConfig.String(), without key), once
+	// its node has evaluated them.
+	providerKeys map[string]map[addrs.InstanceKey]bool
 	// checkFailed records the check blocks (by checkKey) whose nested
 	// data source failed in this walk.
 	checkFailed map[string]string
@@ -589,11 +594,30 @@ func (w *walker) configureProvider(ctx context.Context, n *providerNode) hcl.Dia
 			Detail:   fmt.Sprintf("To work with the objects in the state that were created with %s, its original provider configuration is required, but it has been removed. This occurs when a provider configuration is removed while objects created by that provider still exist in the state. Re-add the provider configuration to destroy those objects, after which you can remove the provider configuration again.", n.addr),
 		}}
 	}
-	p, err := w.ps.get(ctx, n.addr)
+	if n.cfg != nil && n.cfg.ForEach != nil {
+		// OpenTofu's provider for_each: one provider instance per
+		// element, each configured with its each.key and each.value.
+		x, diags := w.providerExpansion(n)
+		if diags.HasErrors() {
+			return diags
+		}
+		for _, key := range x.keys {
+			diags = append(diags, w.configureProviderInstance(ctx, n, n.addr.Instance(key), x.keyData(key))...)
+		}
+		return diags
+	}
+	return w.configureProviderInstance(ctx, n, n.addr, lang.InstanceKeyData{})
+}
+
+// configureProviderInstance evaluates a provider configuration for one of
+// its instances (addr, with the each.key and each.value of key) and sends
+// it to that instance's provider.
+func (w *walker) configureProviderInstance(ctx context.Context, n *providerNode, addr addrs.AbsProviderConfig, key lang.InstanceKeyData) hcl.Diagnostics {
+	p, err := w.ps.get(ctx, addr)
 	if err != nil {
 		return errorDiags("Failed to start provider", err, nil)
 	}
-	schema, err := w.ps.schema(ctx, n.addr)
+	schema, err := w.ps.schema(ctx, addr)
 	if err != nil {
 		return errorDiags("Failed to load provider schema", err, nil)
 	}
@@ -604,7 +628,7 @@ func (w *walker) configureProvider(ctx context.Context, n *providerNode) hcl.Dia
 		body = n.cfg.Config
 	}
 	if schema.Provider.Block != nil {
-		v, vdiags := w.ev.scope(staticInstance(n.addr.Module)).EvalBlock(body, schema.Provider.Block)
+		v, vdiags := w.ev.scope(staticInstance(n.addr.Module)).WithKey(key).EvalBlock(body, schema.Provider.Block)
 		diags = append(diags, vdiags...)
 		if vdiags.HasErrors() {
 			return diags
@@ -620,7 +644,7 @@ func (w *walker) configureProvider(ctx context.Context, n *providerNode) hcl.Dia
 	cresp := p.ConfigureProvider(ctx, providers.ConfigureProviderRequest{TerraformVersion: w.e.Version, Config: unmarked})
 	diags = append(diags, providerDiags(cresp.Diagnostics, body, rangePtr(n.cfg))...)
 	w.mu.Lock()
-	w.configured[n.addr.String()] = !diags.HasErrors()
+	w.configured[addr.String()] = !diags.HasErrors()
 	w.mu.Unlock()
 	return diags
 }
