@@ -26,11 +26,11 @@ type outputStateV4 struct {
 }
 
 type resourceStateV4 struct {
-	Module    string             `json:"module,omitempty"`
-	Mode      string             `json:"mode"`
-	Type      string             `json:"type"`
-	Name      string             `json:"name"`
-	Each      string             `json:"each,omitempty"`
+	Module string `json:"module,omitempty"`
+	Mode   string `json:"mode"`
+	Type   string `json:"type"`
+	Name   string `json:"name"`
+	Each   string `json:"each,omitempty"`
 	// Provider is "" when the instances record theirs: OpenTofu writes
 	// the provider of each instance, and none for the resource, when its
 	// instances belong to a provider configuration with for_each.
