@@ -112,10 +112,23 @@ var uuidRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}
 // loaded the machine is.
 var elapsedRe = regexp.MustCompile(` complete after [0-9]+(m[0-9]+)?s`)
 
+// strataNoteRe matches the comment lines strata adds to a human plan and
+// Terraform does not print (render.StrataNotePrefix: the replace
+// reasons), whole lines and nothing else.
+var strataNoteRe = regexp.MustCompile(`(?m)^ *# \(strata\) .*\n`)
+
+// dropStrataNotes removes strata's own plan comment lines, so that a plan
+// compares equal to Terraform's; tests of the notes look at them before.
+func dropStrataNotes(s string) string {
+	return strataNoteRe.ReplaceAllString(s, "")
+}
+
 // normalize makes output comparable: ids replaced, trailing spaces gone,
-// and progress lines (printed in whatever order concurrent operations
-// finish) sorted within each run of them.
+// strata's own plan notes dropped (dropStrataNotes), and progress lines
+// (printed in whatever order concurrent operations finish) sorted within
+// each run of them.
 func normalize(s string) string {
+	s = dropStrataNotes(s)
 	s = uuidRe.ReplaceAllString(s, "<uuid>")
 	s = elapsedRe.ReplaceAllString(s, " complete after <t>")
 	lines := strings.Split(s, "\n")

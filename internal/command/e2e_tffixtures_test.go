@@ -133,8 +133,10 @@ func runTFFixture(t *testing.T, bin, src, mirror string) fixtureResult {
 var recoveryNoteRe = regexp.MustCompile(`\nTheir state is saved in errored_test[.0-9]*\.tfstate: destroy them with strata\s+destroy\s+-state=errored_test[.0-9]*\.tfstate\.\n`)
 
 // normalizeFixtureOutput makes the two tools' output comparable: the
-// product name and what changes from run to run (ids, times).
+// product name, what changes from run to run (ids, times), and strata's
+// own plan notes (dropStrataNotes).
 func normalizeFixtureOutput(s string) string {
+	s = dropStrataNotes(s)
 	s = strings.ReplaceAll(s, "Terraform", "strata")
 	s = strings.ReplaceAll(s, "terraform", "strata")
 	return uuidRe.ReplaceAllString(s, "<uuid>")

@@ -119,7 +119,7 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantA
 			b.WriteString(render.ResourceChange(render.Change{
 				Addr: c.Addr.String(), PrevAddr: prev, Importing: importing, Generated: generated, Action: c.Action, Reason: c.Reason,
 				Before: c.Before, After: c.After, Schema: schema(c),
-				RequiresReplace: c.RequiredReplace, Deposed: c.DeposedKey,
+				RequiresReplace: c.RequiredReplace, Deposed: c.DeposedKey, ReplaceReasons: true,
 			}))
 		}
 		add, change, destroy := changes.Counts()

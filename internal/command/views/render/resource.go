@@ -41,6 +41,9 @@ type Change struct {
 	// change left with no difference renders as "". An empty path stands
 	// for the whole object. Nil shows every difference.
 	Relevant []cty.Path
+	// ReplaceReasons adds, to a replacement, strata's comment line saying
+	// why it is replaced and in which order (see StrataNotePrefix).
+	ReplaceReasons bool
 }
 
 // ResourceChange renders one change block as Terraform prints it under
@@ -169,6 +172,9 @@ func header(c Change, a addr) string {
 	b.WriteString("\n")
 	if moved && c.Action != plans.NoOp {
 		fmt.Fprintf(&b, "  # [reset](moved from %s)\n", esc(c.PrevAddr))
+	}
+	if c.ReplaceReasons {
+		b.WriteString(replaceReasons(c))
 	}
 	return b.String()
 }
