@@ -22,7 +22,12 @@ type Import struct {
 	// step's key is static.
 	ToModuleKeys []hcl.Expression
 	ForEach      hcl.Expression
-	ID           hcl.Expression
+	// ID is the import ID expression; nil when Identity is given instead.
+	ID hcl.Expression
+	// Identity is the object expression of the resource identity to
+	// import (Terraform 1.12); nil when ID is given. Exactly one of the
+	// two is set in a valid block.
+	Identity hcl.Expression
 	// Provider is the provider argument, for a target whose configuration
 	// is generated; nil when absent.
 	Provider *ProviderRef
@@ -32,7 +37,7 @@ type Import struct {
 }
 
 var importSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "to", Required: true}, {Name: "id", Required: true}, {Name: "for_each"}, {Name: "provider"}},
+	Attributes: []hcl.AttributeSchema{{Name: "to", Required: true}, {Name: "id"}, {Name: "identity"}, {Name: "for_each"}, {Name: "provider"}},
 }
 
 func decodeImport(block *hcl.Block) (*Import, hcl.Diagnostics) {
@@ -49,7 +54,29 @@ func decodeImport(block *hcl.Block) (*Import, hcl.Diagnostics) {
 			Subject:  attr.Expr.Range().Ptr(),
 		})
 	}
-	im := &Import{ID: content.Attributes["id"].Expr, DeclRange: block.DefRange}
+	im := &Import{DeclRange: block.DefRange}
+	if a, ok := content.Attributes["id"]; ok {
+		im.ID = a.Expr
+	}
+	if a, ok := content.Attributes["identity"]; ok {
+		im.Identity = a.Expr
+	}
+	switch {
+	case im.ID == nil && im.Identity == nil:
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid import block",
+			Detail:   "At least one of 'id' or 'identity' must be specified.",
+			Subject:  block.DefRange.Ptr(),
+		})
+	case im.ID != nil && im.Identity != nil:
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid import block",
+			Detail:   "Only one of 'id' or 'identity' can be specified.",
+			Subject:  block.DefRange.Ptr(),
+		})
+	}
 	if fe, ok := content.Attributes["for_each"]; ok {
 		im.ForEach = fe.Expr
 	}

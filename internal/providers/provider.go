@@ -56,6 +56,45 @@ type Factory func() (Interface, error)
 type Schema struct {
 	Version int64
 	Block   *configschema.Block
+	// Identity is the schema of the resource type's identity (protocol
+	// 5.9 / 6.9), nil when the type has none: a block of attributes only,
+	// Required for those the provider needs to import an object, Optional
+	// for the others. IdentityVersion is its own version, independent of
+	// Version.
+	Identity        *configschema.Block
+	IdentityVersion int64
+}
+
+// IdentityType returns the type of the identity values of a resource type
+// with schema s, cty.NilType when it has no identity.
+func (s Schema) IdentityType() cty.Type {
+	if s.Identity == nil {
+		return cty.NilType
+	}
+	return s.Identity.ImpliedType()
+}
+
+// IdentityUpgrader is implemented by providers that can upgrade an
+// identity stored with an older identity schema version
+// (UpgradeResourceIdentity, protocol 5.9 / 6.9).
+type IdentityUpgrader interface {
+	UpgradeResourceIdentity(ctx context.Context, req UpgradeResourceIdentityRequest) UpgradeResourceIdentityResponse
+}
+
+// UpgradeResourceIdentityRequest is the input of UpgradeResourceIdentity.
+type UpgradeResourceIdentityRequest struct {
+	TypeName string
+	// Version is the identity schema version the raw identity was
+	// written with.
+	Version int64
+	// RawIdentityJSON is the identity exactly as stored.
+	RawIdentityJSON []byte
+}
+
+// UpgradeResourceIdentityResponse is the result of UpgradeResourceIdentity.
+type UpgradeResourceIdentityResponse struct {
+	UpgradedIdentity cty.Value
+	Diagnostics      Diagnostics
 }
 
 // GetProviderSchemaResponse is the result of GetProviderSchema.
@@ -139,6 +178,9 @@ type ReadResourceRequest struct {
 	PriorState   cty.Value
 	Private      []byte
 	ProviderMeta cty.Value
+	// CurrentIdentity is the stored identity, cty.NilVal or null when
+	// there is none (for types with an identity schema only).
+	CurrentIdentity cty.Value
 }
 
 // ReadResourceResponse is the result of ReadResource.
@@ -146,6 +188,9 @@ type ReadResourceResponse struct {
 	NewState    cty.Value
 	Private     []byte
 	Diagnostics Diagnostics
+	// Identity is the identity the provider returned, cty.NilVal when it
+	// returned none.
+	Identity cty.Value
 }
 
 // PlanResourceChangeRequest is the input of PlanResourceChange. A null
@@ -157,6 +202,9 @@ type PlanResourceChangeRequest struct {
 	Config           cty.Value
 	PriorPrivate     []byte
 	ProviderMeta     cty.Value
+	// PriorIdentity is the identity of the prior object, cty.NilVal or
+	// null when there is none.
+	PriorIdentity cty.Value
 }
 
 // PlanResourceChangeResponse is the result of PlanResourceChange.
@@ -170,6 +218,9 @@ type PlanResourceChangeResponse struct {
 	// LegacyTypeSystem exempts old-SDK providers from some consistency
 	// checks, which then only produce warnings in logs.
 	LegacyTypeSystem bool
+	// PlannedIdentity is the identity the provider planned, cty.NilVal
+	// when it returned none.
+	PlannedIdentity cty.Value
 }
 
 // ApplyResourceChangeRequest is the input of ApplyResourceChange. A null
@@ -181,6 +232,9 @@ type ApplyResourceChangeRequest struct {
 	Config         cty.Value
 	PlannedPrivate []byte
 	ProviderMeta   cty.Value
+	// PlannedIdentity is the planned identity, cty.NilVal or null when
+	// there is none.
+	PlannedIdentity cty.Value
 }
 
 // ApplyResourceChangeResponse is the result of ApplyResourceChange.
@@ -189,12 +243,19 @@ type ApplyResourceChangeResponse struct {
 	Private          []byte
 	Diagnostics      Diagnostics
 	LegacyTypeSystem bool
+	// NewIdentity is the identity of the new object, cty.NilVal when the
+	// provider returned none.
+	NewIdentity cty.Value
 }
 
 // ImportResourceStateRequest is the input of ImportResourceState.
 type ImportResourceStateRequest struct {
 	TypeName string
-	ID       string
+	// ID is the import ID; empty when Identity is set instead.
+	ID string
+	// Identity identifies the object to import by its resource identity
+	// (import blocks with identity), cty.NilVal otherwise.
+	Identity cty.Value
 }
 
 // ImportedResource is one import stub returned by ImportResourceState.
@@ -202,6 +263,9 @@ type ImportedResource struct {
 	TypeName string
 	State    cty.Value
 	Private  []byte
+	// Identity is the imported object's identity, cty.NilVal when the
+	// provider returned none.
+	Identity cty.Value
 }
 
 // ImportResourceStateResponse is the result of ImportResourceState.

@@ -43,7 +43,10 @@ type Client struct {
 	closeOnce sync.Once
 }
 
-var _ providers.Interface = (*Client)(nil)
+var (
+	_ providers.Interface        = (*Client)(nil)
+	_ providers.IdentityUpgrader = (*Client)(nil)
+)
 
 // ProtocolVersion returns the negotiated plugin protocol version, 5 or 6.
 func (p *Client) ProtocolVersion() int { return p.version }
@@ -71,7 +74,7 @@ func (p *Client) schema(ctx context.Context) (*schemaSet, providers.Diagnostics)
 	if p.schemas != nil {
 		return p.schemas, p.schemas.resp.Diagnostics
 	}
-	if set := p.cachedSchema(); set != nil {
+	if set := p.cachedSchema(ctx); set != nil {
 		p.schemas = set
 		return set, set.resp.Diagnostics
 	}
@@ -83,11 +86,50 @@ func (p *Client) schema(ctx context.Context) (*schemaSet, providers.Diagnostics)
 		set.resp.Diagnostics = set.resp.Diagnostics.Errorf("Invalid provider schema",
 			"The provider %s returned a schema strata cannot use: %s. This is a bug in the provider; please report it in the provider's issue tracker.", p.name, err)
 	}
+	if !set.resp.Diagnostics.HasErrors() {
+		ids, raw, ierr := p.wire.getResourceIdentitySchemas(ctx)
+		if ierr != nil && status.Code(ierr) != codes.Unimplemented && ids.schemas == nil {
+			set.resp.Diagnostics = append(set.resp.Diagnostics, p.callError(ctx, "GetResourceIdentitySchemas", ierr)...)
+			err = ierr
+		} else {
+			set.identityRaw = raw
+			if ierr := p.mergeIdentity(set, ids, ierr); ierr != nil {
+				err = ierr
+			}
+		}
+	}
 	p.schemas = set
 	if err == nil {
 		p.keepSchema(set)
 	}
 	return set, set.resp.Diagnostics
+}
+
+// mergeIdentity adds the identity schemas of a GetResourceIdentitySchemas
+// response (protocol 5.9 / 6.9) to the resource types of set. Called
+// before set is shared. A provider that does not implement the call has
+// no identities (err is then codes.Unimplemented and ids empty).
+func (p *Client) mergeIdentity(set *schemaSet, ids identitySchemas, err error) error {
+	if err != nil && status.Code(err) == codes.Unimplemented {
+		return nil
+	}
+	set.resp.Diagnostics = append(set.resp.Diagnostics, ids.diagnostics...)
+	if err != nil {
+		set.resp.Diagnostics = set.resp.Diagnostics.Errorf("Invalid provider schema",
+			"The provider %s returned an identity schema strata cannot use: %s. This is a bug in the provider; please report it in the provider's issue tracker.", p.name, err)
+		return err
+	}
+	for name, id := range ids.schemas {
+		s, ok := set.resp.ResourceTypes[name]
+		if !ok {
+			// Terraform ignores identities of types the provider does
+			// not declare; so does strata.
+			continue
+		}
+		s.Identity, s.IdentityVersion = id.block, id.version
+		set.resp.ResourceTypes[name] = s
+	}
+	return nil
 }
 
 func (p *Client) resourceSchema(ctx context.Context, typeName string) (*schemaSet, providers.Schema, providers.Diagnostics) {
@@ -150,6 +192,27 @@ func (e *encoder) meta(set *schemaSet, v cty.Value) *dynVal {
 	}
 	dv := e.encode("provider_meta", v, set.providerMeta.ImpliedType())
 	return &dv
+}
+
+// identity encodes an identity value for a type with schema s, or
+// returns nil when the type has no identity or v is none (cty.NilVal or
+// null), so that nothing is sent.
+func (e *encoder) identity(what string, s providers.Schema, v cty.Value) *dynVal {
+	if s.Identity == nil || v == cty.NilVal || v.IsNull() {
+		return nil
+	}
+	dv := e.encode(what, v, s.IdentityType())
+	return &dv
+}
+
+// decodeIdentity decodes an identity the provider returned, cty.NilVal
+// when it returned none or the type has no identity schema (the
+// identity of such a type is ignored, as Terraform does).
+func (p *Client) decodeIdentity(diags *providers.Diagnostics, what string, dv *dynVal, s providers.Schema) cty.Value {
+	if dv == nil || s.Identity == nil {
+		return cty.NilVal
+	}
+	return p.decode(diags, what, *dv, s.IdentityType())
 }
 
 func (p *Client) decode(diags *providers.Diagnostics, what string, dv dynVal, ty cty.Type) cty.Value {
@@ -293,6 +356,7 @@ func (p *Client) ReadResource(ctx context.Context, req providers.ReadResourceReq
 		currentState: enc.encode("prior state", req.PriorState, ty),
 		private:      req.Private,
 		providerMeta: enc.meta(set, req.ProviderMeta),
+		identity:     enc.identity("current identity", s, req.CurrentIdentity),
 	}
 	if enc.diags.HasErrors() {
 		resp.Diagnostics = append(resp.Diagnostics, enc.diags...)
@@ -306,6 +370,7 @@ func (p *Client) ReadResource(ctx context.Context, req providers.ReadResourceReq
 	resp.Diagnostics = append(resp.Diagnostics, wresp.diagnostics...)
 	resp.Diagnostics = p.refuseDeferral(resp.Diagnostics, wresp.deferred, "reading "+req.TypeName)
 	resp.NewState = p.decode(&resp.Diagnostics, "new state", wresp.newState, ty)
+	resp.Identity = p.decodeIdentity(&resp.Diagnostics, "new identity", wresp.identity, s)
 	resp.Private = wresp.private
 	return resp
 }
@@ -333,6 +398,7 @@ func (p *Client) PlanResourceChange(ctx context.Context, req providers.PlanResou
 		config:           enc.encode("configuration", req.Config, ty),
 		priorPrivate:     req.PriorPrivate,
 		providerMeta:     enc.meta(set, req.ProviderMeta),
+		priorIdentity:    enc.identity("prior identity", s, req.PriorIdentity),
 	}
 	if enc.diags.HasErrors() {
 		resp.Diagnostics = append(resp.Diagnostics, enc.diags...)
@@ -346,6 +412,7 @@ func (p *Client) PlanResourceChange(ctx context.Context, req providers.PlanResou
 	resp.Diagnostics = append(resp.Diagnostics, wresp.diagnostics...)
 	resp.Diagnostics = p.refuseDeferral(resp.Diagnostics, wresp.deferred, "planning "+req.TypeName)
 	resp.PlannedState = p.decode(&resp.Diagnostics, "planned state", wresp.plannedState, ty)
+	resp.PlannedIdentity = p.decodeIdentity(&resp.Diagnostics, "planned identity", wresp.plannedIdentity, s)
 	resp.RequiresReplace = wresp.requiresReplace
 	resp.PlannedPrivate = wresp.plannedPrivate
 	resp.LegacyTypeSystem = wresp.legacyTypeSystem
@@ -363,12 +430,13 @@ func (p *Client) ApplyResourceChange(ctx context.Context, req providers.ApplyRes
 	resp := providers.ApplyResourceChangeResponse{NewState: cty.NullVal(ty), Diagnostics: warnings(diags)}
 	var enc encoder
 	wreq := applyRequest{
-		typeName:       req.TypeName,
-		priorState:     enc.encode("prior state", req.PriorState, ty),
-		plannedState:   enc.encode("planned state", req.PlannedState, ty),
-		config:         enc.encode("configuration", req.Config, ty),
-		plannedPrivate: req.PlannedPrivate,
-		providerMeta:   enc.meta(set, req.ProviderMeta),
+		typeName:        req.TypeName,
+		priorState:      enc.encode("prior state", req.PriorState, ty),
+		plannedState:    enc.encode("planned state", req.PlannedState, ty),
+		config:          enc.encode("configuration", req.Config, ty),
+		plannedPrivate:  req.PlannedPrivate,
+		providerMeta:    enc.meta(set, req.ProviderMeta),
+		plannedIdentity: enc.identity("planned identity", s, req.PlannedIdentity),
 	}
 	if enc.diags.HasErrors() {
 		resp.NewState = req.PriorState
@@ -385,6 +453,7 @@ func (p *Client) ApplyResourceChange(ctx context.Context, req providers.ApplyRes
 	}
 	resp.Diagnostics = append(resp.Diagnostics, wresp.diagnostics...)
 	resp.NewState = p.decode(&resp.Diagnostics, "new state", wresp.newState, ty)
+	resp.NewIdentity = p.decodeIdentity(&resp.Diagnostics, "new identity", wresp.newIdentity, s)
 	resp.Private = wresp.private
 	resp.LegacyTypeSystem = wresp.legacyTypeSystem
 	return resp
@@ -393,12 +462,18 @@ func (p *Client) ApplyResourceChange(ctx context.Context, req providers.ApplyRes
 // ImportResourceState turns an import ID into import stub states, each
 // decoded with the schema of the type the provider names for it.
 func (p *Client) ImportResourceState(ctx context.Context, req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse {
-	set, _, diags := p.resourceSchema(ctx, req.TypeName)
+	set, rs, diags := p.resourceSchema(ctx, req.TypeName)
 	if diags.HasErrors() {
 		return providers.ImportResourceStateResponse{Diagnostics: diags}
 	}
 	resp := providers.ImportResourceStateResponse{Diagnostics: warnings(diags)}
-	wresp, err := p.wire.importResourceState(ctx, req.TypeName, req.ID)
+	var enc encoder
+	identity := enc.identity("identity to import", rs, req.Identity)
+	if enc.diags.HasErrors() {
+		resp.Diagnostics = append(resp.Diagnostics, enc.diags...)
+		return resp
+	}
+	wresp, err := p.wire.importResourceState(ctx, req.TypeName, req.ID, identity)
 	if err != nil {
 		resp.Diagnostics = append(resp.Diagnostics, p.callError(ctx, "ImportResourceState", err)...)
 		return resp
@@ -415,8 +490,39 @@ func (p *Client) ImportResourceState(ctx context.Context, req providers.ImportRe
 		state := p.decode(&resp.Diagnostics, "imported state", r.state, s.Block.ImpliedType())
 		resp.ImportedResources = append(resp.ImportedResources, providers.ImportedResource{
 			TypeName: r.typeName, State: state, Private: r.private,
+			Identity: p.decodeIdentity(&resp.Diagnostics, "imported identity", r.identity, s),
 		})
 	}
+	return resp
+}
+
+// UpgradeResourceIdentity sends an identity stored with an older identity
+// schema version and decodes the result with the current identity schema.
+func (p *Client) UpgradeResourceIdentity(ctx context.Context, req providers.UpgradeResourceIdentityRequest) providers.UpgradeResourceIdentityResponse {
+	_, s, diags := p.resourceSchema(ctx, req.TypeName)
+	if diags.HasErrors() {
+		return providers.UpgradeResourceIdentityResponse{UpgradedIdentity: cty.NilVal, Diagnostics: diags}
+	}
+	resp := providers.UpgradeResourceIdentityResponse{UpgradedIdentity: cty.NilVal, Diagnostics: warnings(diags)}
+	if s.Identity == nil {
+		resp.Diagnostics = resp.Diagnostics.Errorf("Resource type has no identity",
+			"The provider %s declares no identity schema for resource type %q, but the state holds an identity for one of its objects.", p.name, req.TypeName)
+		return resp
+	}
+	upgraded, udiags, err := p.wire.upgradeResourceIdentity(ctx, req.TypeName, req.Version, req.RawIdentityJSON)
+	if err != nil {
+		resp.Diagnostics = append(resp.Diagnostics, p.callError(ctx, "UpgradeResourceIdentity", err)...)
+		return resp
+	}
+	resp.Diagnostics = append(resp.Diagnostics, udiags...)
+	if upgraded == nil {
+		if !resp.Diagnostics.HasErrors() {
+			resp.Diagnostics = resp.Diagnostics.Errorf("Invalid provider response",
+				"The provider %s returned no upgraded identity for resource type %q. This is a bug in the provider; please report it in the provider's issue tracker.", p.name, req.TypeName)
+		}
+		return resp
+	}
+	resp.UpgradedIdentity = p.decode(&resp.Diagnostics, "upgraded identity", *upgraded, s.IdentityType())
 	return resp
 }
 

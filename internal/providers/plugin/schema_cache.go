@@ -1,12 +1,16 @@
 package plugin
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // Schemas of a provider that declares get_provider_schema_optional do not
@@ -45,7 +49,7 @@ func WithSchemaCacheDir(dir string) Option {
 
 // cachedSchema returns the schemas kept for p's binary, from memory or
 // from the cache directory, or nil.
-func (p *Client) cachedSchema() *schemaSet {
+func (p *Client) cachedSchema(ctx context.Context) *schemaSet {
 	if p.binary == "" {
 		return nil
 	}
@@ -65,9 +69,37 @@ func (p *Client) cachedSchema() *schemaSet {
 		// Unreadable or not from a provider that allows it: ask.
 		return nil
 	}
+	// The identity schemas are kept beside, when the provider has them;
+	// a cache written without them (or before strata knew of them) asks
+	// the provider for these alone.
+	var ids identitySchemas
+	if rawID, rerr := os.ReadFile(path + identitySuffix); rerr == nil {
+		ids, err = p.wire.decodeIdentitySchemas(rawID)
+		set.identityRaw = rawID
+	} else if _, serr := os.Stat(path + noIdentitySuffix); serr == nil {
+		err = status.Error(codes.Unimplemented, "no identity schemas")
+	} else {
+		var rawID []byte
+		ids, rawID, err = p.wire.getResourceIdentitySchemas(ctx)
+		set.identityRaw = rawID
+		if err != nil && status.Code(err) != codes.Unimplemented {
+			return nil
+		}
+	}
+	if p.mergeIdentity(set, ids, err) != nil || set.resp.Diagnostics.HasErrors() {
+		return nil
+	}
 	sharedSchemas.Store(p.binary, set)
 	return set
 }
+
+// The identity schemas of a cached provider are kept in the file of its
+// schemas with identitySuffix; noIdentitySuffix marks a provider that
+// does not implement GetResourceIdentitySchemas.
+const (
+	identitySuffix   = ".identity"
+	noIdentitySuffix = ".noidentity"
+)
 
 // keepSchema records set for later processes of p's binary, when the
 // provider allows it. A cache file that cannot be written is not an
@@ -89,6 +121,26 @@ func (p *Client) keepSchema(set *schemaSet) {
 		return
 	}
 	_, werr := tmp.Write(set.raw)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
+		os.Remove(tmp.Name())
+		return
+	}
+	if set.identityRaw == nil {
+		_ = os.WriteFile(path+noIdentitySuffix, nil, 0o644)
+		return
+	}
+	writeAtomic(path+identitySuffix, set.identityRaw)
+}
+
+// writeAtomic writes data to path through a temporary file; a failure
+// leaves nothing behind.
+func writeAtomic(path string, data []byte) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".schema-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
 	cerr := tmp.Close()
 	if werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
 		os.Remove(tmp.Name())

@@ -26,11 +26,17 @@ type wire interface {
 	readResource(ctx context.Context, req readRequest) (readResponse, error)
 	planResourceChange(ctx context.Context, req planRequest) (planResponse, error)
 	applyResourceChange(ctx context.Context, req applyRequest) (applyResponse, error)
-	importResourceState(ctx context.Context, typeName, id string) (importResponse, error)
+	importResourceState(ctx context.Context, typeName, id string, identity *dynVal) (importResponse, error)
 	readDataSource(ctx context.Context, typeName string, config dynVal, meta *dynVal) (readDataResponse, error)
 	getFunctions(ctx context.Context) (map[string]providers.FunctionDecl, providers.Diagnostics, error)
 	callFunction(ctx context.Context, name string, args []dynVal) (callFunctionResponse, error)
 	stop(ctx context.Context) error
+
+	// getResourceIdentitySchemas returns the identity schemas by resource
+	// type and the response as received, for the schema cache.
+	getResourceIdentitySchemas(ctx context.Context) (identitySchemas, []byte, error)
+	decodeIdentitySchemas(raw []byte) (identitySchemas, error)
+	upgradeResourceIdentity(ctx context.Context, typeName string, version int64, raw []byte) (*dynVal, providers.Diagnostics, error)
 
 	validateEphemeralResourceConfig(ctx context.Context, typeName string, config dynVal) (providers.Diagnostics, error)
 	openEphemeralResource(ctx context.Context, typeName string, config dynVal) (openResponse, error)
@@ -57,6 +63,20 @@ type schemaSet struct {
 	// raw is the response as received, kept when optional to be written
 	// to the schema cache.
 	raw []byte
+	// identityRaw is the GetResourceIdentitySchemas response as
+	// received, nil when the provider does not implement it.
+	identityRaw []byte
+}
+
+// identitySchemas is a converted GetResourceIdentitySchemas response.
+type identitySchemas struct {
+	schemas     map[string]identitySchema
+	diagnostics providers.Diagnostics
+}
+
+type identitySchema struct {
+	block   *configschema.Block
+	version int64
 }
 
 type upgradeRequest struct {
@@ -71,10 +91,12 @@ type readRequest struct {
 	currentState dynVal
 	private      []byte
 	providerMeta *dynVal
+	identity     *dynVal
 }
 
 type readResponse struct {
 	newState    dynVal
+	identity    *dynVal
 	private     []byte
 	deferred    string
 	diagnostics providers.Diagnostics
@@ -87,10 +109,12 @@ type planRequest struct {
 	config           dynVal
 	priorPrivate     []byte
 	providerMeta     *dynVal
+	priorIdentity    *dynVal
 }
 
 type planResponse struct {
 	plannedState     dynVal
+	plannedIdentity  *dynVal
 	requiresReplace  []cty.Path
 	plannedPrivate   []byte
 	legacyTypeSystem bool
@@ -99,16 +123,18 @@ type planResponse struct {
 }
 
 type applyRequest struct {
-	typeName       string
-	priorState     dynVal
-	plannedState   dynVal
-	config         dynVal
-	plannedPrivate []byte
-	providerMeta   *dynVal
+	typeName        string
+	priorState      dynVal
+	plannedState    dynVal
+	config          dynVal
+	plannedPrivate  []byte
+	providerMeta    *dynVal
+	plannedIdentity *dynVal
 }
 
 type applyResponse struct {
 	newState         dynVal
+	newIdentity      *dynVal
 	private          []byte
 	legacyTypeSystem bool
 	diagnostics      providers.Diagnostics
@@ -117,6 +143,7 @@ type applyResponse struct {
 type importedResource struct {
 	typeName string
 	state    dynVal
+	identity *dynVal
 	private  []byte
 }
 

@@ -34,6 +34,23 @@ func fromDV5(v *tfplugin5.DynamicValue) dynVal {
 	return dynVal{msgpack: v.GetMsgpack(), json: v.GetJson()}
 }
 
+// identity5 wraps an encoded identity, nil for none.
+func identity5(v *dynVal) *tfplugin5.ResourceIdentityData {
+	if v == nil {
+		return nil
+	}
+	return &tfplugin5.ResourceIdentityData{IdentityData: dv5(*v)}
+}
+
+// fromIdentity5 unwraps an identity, nil when the provider sent none.
+func fromIdentity5(d *tfplugin5.ResourceIdentityData) *dynVal {
+	if d == nil || d.GetIdentityData() == nil {
+		return nil
+	}
+	v := fromDV5(d.GetIdentityData())
+	return &v
+}
+
 func deferred5(d *tfplugin5.Deferred) string {
 	if d == nil {
 		return ""
@@ -169,12 +186,14 @@ func (w *wire5) readResource(ctx context.Context, req readRequest) (readResponse
 	resp, err := w.client.ReadResource(ctx, &tfplugin5.ReadResource_Request{
 		TypeName: req.typeName, CurrentState: dv5(req.currentState), Private: req.private,
 		ProviderMeta: dv5p(req.providerMeta), ClientCapabilities: capabilities5,
+		CurrentIdentity: identity5(req.identity),
 	})
 	if err != nil {
 		return readResponse{}, err
 	}
 	return readResponse{
 		newState:    fromDV5(resp.GetNewState()),
+		identity:    fromIdentity5(resp.GetNewIdentity()),
 		private:     resp.GetPrivate(),
 		deferred:    deferred5(resp.GetDeferred()),
 		diagnostics: convert.Diagnostics5(resp.GetDiagnostics()),
@@ -185,13 +204,14 @@ func (w *wire5) planResourceChange(ctx context.Context, req planRequest) (planRe
 	resp, err := w.client.PlanResourceChange(ctx, &tfplugin5.PlanResourceChange_Request{
 		TypeName: req.typeName, PriorState: dv5(req.priorState), ProposedNewState: dv5(req.proposedNewState),
 		Config: dv5(req.config), PriorPrivate: req.priorPrivate, ProviderMeta: dv5p(req.providerMeta),
-		ClientCapabilities: capabilities5,
+		ClientCapabilities: capabilities5, PriorIdentity: identity5(req.priorIdentity),
 	})
 	if err != nil {
 		return planResponse{}, err
 	}
 	return planResponse{
 		plannedState:     fromDV5(resp.GetPlannedState()),
+		plannedIdentity:  fromIdentity5(resp.GetPlannedIdentity()),
 		requiresReplace:  convert.Paths5(resp.GetRequiresReplace()),
 		plannedPrivate:   resp.GetPlannedPrivate(),
 		legacyTypeSystem: resp.GetLegacyTypeSystem(),
@@ -204,21 +224,23 @@ func (w *wire5) applyResourceChange(ctx context.Context, req applyRequest) (appl
 	resp, err := w.client.ApplyResourceChange(ctx, &tfplugin5.ApplyResourceChange_Request{
 		TypeName: req.typeName, PriorState: dv5(req.priorState), PlannedState: dv5(req.plannedState),
 		Config: dv5(req.config), PlannedPrivate: req.plannedPrivate, ProviderMeta: dv5p(req.providerMeta),
+		PlannedIdentity: identity5(req.plannedIdentity),
 	})
 	if err != nil {
 		return applyResponse{}, err
 	}
 	return applyResponse{
 		newState:         fromDV5(resp.GetNewState()),
+		newIdentity:      fromIdentity5(resp.GetNewIdentity()),
 		private:          resp.GetPrivate(),
 		legacyTypeSystem: resp.GetLegacyTypeSystem(),
 		diagnostics:      convert.Diagnostics5(resp.GetDiagnostics()),
 	}, nil
 }
 
-func (w *wire5) importResourceState(ctx context.Context, typeName, id string) (importResponse, error) {
+func (w *wire5) importResourceState(ctx context.Context, typeName, id string, identity *dynVal) (importResponse, error) {
 	resp, err := w.client.ImportResourceState(ctx, &tfplugin5.ImportResourceState_Request{
-		TypeName: typeName, Id: id, ClientCapabilities: capabilities5,
+		TypeName: typeName, Id: id, ClientCapabilities: capabilities5, Identity: identity5(identity),
 	})
 	if err != nil {
 		return importResponse{}, err
@@ -230,6 +252,7 @@ func (w *wire5) importResourceState(ctx context.Context, typeName, id string) (i
 	for _, r := range resp.GetImportedResources() {
 		out.resources = append(out.resources, importedResource{
 			typeName: r.GetTypeName(), state: fromDV5(r.GetState()), private: r.GetPrivate(),
+			identity: fromIdentity5(r.GetIdentity()),
 		})
 	}
 	return out, nil
@@ -287,4 +310,46 @@ func (w *wire5) callFunction(ctx context.Context, name string, args []dynVal) (c
 		}
 	}
 	return out, nil
+}
+
+func (w *wire5) getResourceIdentitySchemas(ctx context.Context) (identitySchemas, []byte, error) {
+	resp, err := w.client.GetResourceIdentitySchemas(ctx, &tfplugin5.GetResourceIdentitySchemas_Request{})
+	if err != nil {
+		return identitySchemas{}, nil, err
+	}
+	raw, _ := proto.Marshal(resp)
+	out, err := w.convertIdentitySchemas(resp)
+	return out, raw, err
+}
+
+func (w *wire5) decodeIdentitySchemas(raw []byte) (identitySchemas, error) {
+	resp := &tfplugin5.GetResourceIdentitySchemas_Response{}
+	if err := proto.Unmarshal(raw, resp); err != nil {
+		return identitySchemas{}, err
+	}
+	return w.convertIdentitySchemas(resp)
+}
+
+func (w *wire5) convertIdentitySchemas(resp *tfplugin5.GetResourceIdentitySchemas_Response) (identitySchemas, error) {
+	out := identitySchemas{schemas: map[string]identitySchema{}, diagnostics: convert.Diagnostics5(resp.GetDiagnostics())}
+	var errs []error
+	for name, s := range resp.GetIdentitySchemas() {
+		block, version, err := convert.IdentitySchema5(s)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("identity of resource type %s: %w", name, err))
+			continue
+		}
+		out.schemas[name] = identitySchema{block: block, version: version}
+	}
+	return out, errors.Join(errs...)
+}
+
+func (w *wire5) upgradeResourceIdentity(ctx context.Context, typeName string, version int64, raw []byte) (*dynVal, providers.Diagnostics, error) {
+	resp, err := w.client.UpgradeResourceIdentity(ctx, &tfplugin5.UpgradeResourceIdentity_Request{
+		TypeName: typeName, Version: version, RawIdentity: &tfplugin5.RawState{Json: raw},
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return fromIdentity5(resp.GetUpgradedIdentity()), convert.Diagnostics5(resp.GetDiagnostics()), nil
 }

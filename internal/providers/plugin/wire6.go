@@ -34,6 +34,23 @@ func fromDV6(v *tfplugin6.DynamicValue) dynVal {
 	return dynVal{msgpack: v.GetMsgpack(), json: v.GetJson()}
 }
 
+// identity6 wraps an encoded identity, nil for none.
+func identity6(v *dynVal) *tfplugin6.ResourceIdentityData {
+	if v == nil {
+		return nil
+	}
+	return &tfplugin6.ResourceIdentityData{IdentityData: dv6(*v)}
+}
+
+// fromIdentity6 unwraps an identity, nil when the provider sent none.
+func fromIdentity6(d *tfplugin6.ResourceIdentityData) *dynVal {
+	if d == nil || d.GetIdentityData() == nil {
+		return nil
+	}
+	v := fromDV6(d.GetIdentityData())
+	return &v
+}
+
 func deferred6(d *tfplugin6.Deferred) string {
 	if d == nil {
 		return ""
@@ -164,12 +181,14 @@ func (w *wire6) readResource(ctx context.Context, req readRequest) (readResponse
 	resp, err := w.client.ReadResource(ctx, &tfplugin6.ReadResource_Request{
 		TypeName: req.typeName, CurrentState: dv6(req.currentState), Private: req.private,
 		ProviderMeta: dv6p(req.providerMeta), ClientCapabilities: capabilities6,
+		CurrentIdentity: identity6(req.identity),
 	})
 	if err != nil {
 		return readResponse{}, err
 	}
 	return readResponse{
 		newState:    fromDV6(resp.GetNewState()),
+		identity:    fromIdentity6(resp.GetNewIdentity()),
 		private:     resp.GetPrivate(),
 		deferred:    deferred6(resp.GetDeferred()),
 		diagnostics: convert.Diagnostics6(resp.GetDiagnostics()),
@@ -180,13 +199,14 @@ func (w *wire6) planResourceChange(ctx context.Context, req planRequest) (planRe
 	resp, err := w.client.PlanResourceChange(ctx, &tfplugin6.PlanResourceChange_Request{
 		TypeName: req.typeName, PriorState: dv6(req.priorState), ProposedNewState: dv6(req.proposedNewState),
 		Config: dv6(req.config), PriorPrivate: req.priorPrivate, ProviderMeta: dv6p(req.providerMeta),
-		ClientCapabilities: capabilities6,
+		ClientCapabilities: capabilities6, PriorIdentity: identity6(req.priorIdentity),
 	})
 	if err != nil {
 		return planResponse{}, err
 	}
 	return planResponse{
 		plannedState:     fromDV6(resp.GetPlannedState()),
+		plannedIdentity:  fromIdentity6(resp.GetPlannedIdentity()),
 		requiresReplace:  convert.Paths6(resp.GetRequiresReplace()),
 		plannedPrivate:   resp.GetPlannedPrivate(),
 		legacyTypeSystem: resp.GetLegacyTypeSystem(),
@@ -199,21 +219,23 @@ func (w *wire6) applyResourceChange(ctx context.Context, req applyRequest) (appl
 	resp, err := w.client.ApplyResourceChange(ctx, &tfplugin6.ApplyResourceChange_Request{
 		TypeName: req.typeName, PriorState: dv6(req.priorState), PlannedState: dv6(req.plannedState),
 		Config: dv6(req.config), PlannedPrivate: req.plannedPrivate, ProviderMeta: dv6p(req.providerMeta),
+		PlannedIdentity: identity6(req.plannedIdentity),
 	})
 	if err != nil {
 		return applyResponse{}, err
 	}
 	return applyResponse{
 		newState:         fromDV6(resp.GetNewState()),
+		newIdentity:      fromIdentity6(resp.GetNewIdentity()),
 		private:          resp.GetPrivate(),
 		legacyTypeSystem: resp.GetLegacyTypeSystem(),
 		diagnostics:      convert.Diagnostics6(resp.GetDiagnostics()),
 	}, nil
 }
 
-func (w *wire6) importResourceState(ctx context.Context, typeName, id string) (importResponse, error) {
+func (w *wire6) importResourceState(ctx context.Context, typeName, id string, identity *dynVal) (importResponse, error) {
 	resp, err := w.client.ImportResourceState(ctx, &tfplugin6.ImportResourceState_Request{
-		TypeName: typeName, Id: id, ClientCapabilities: capabilities6,
+		TypeName: typeName, Id: id, ClientCapabilities: capabilities6, Identity: identity6(identity),
 	})
 	if err != nil {
 		return importResponse{}, err
@@ -225,6 +247,7 @@ func (w *wire6) importResourceState(ctx context.Context, typeName, id string) (i
 	for _, r := range resp.GetImportedResources() {
 		out.resources = append(out.resources, importedResource{
 			typeName: r.GetTypeName(), state: fromDV6(r.GetState()), private: r.GetPrivate(),
+			identity: fromIdentity6(r.GetIdentity()),
 		})
 	}
 	return out, nil
@@ -282,4 +305,46 @@ func (w *wire6) callFunction(ctx context.Context, name string, args []dynVal) (c
 		}
 	}
 	return out, nil
+}
+
+func (w *wire6) getResourceIdentitySchemas(ctx context.Context) (identitySchemas, []byte, error) {
+	resp, err := w.client.GetResourceIdentitySchemas(ctx, &tfplugin6.GetResourceIdentitySchemas_Request{})
+	if err != nil {
+		return identitySchemas{}, nil, err
+	}
+	raw, _ := proto.Marshal(resp)
+	out, err := w.convertIdentitySchemas(resp)
+	return out, raw, err
+}
+
+func (w *wire6) decodeIdentitySchemas(raw []byte) (identitySchemas, error) {
+	resp := &tfplugin6.GetResourceIdentitySchemas_Response{}
+	if err := proto.Unmarshal(raw, resp); err != nil {
+		return identitySchemas{}, err
+	}
+	return w.convertIdentitySchemas(resp)
+}
+
+func (w *wire6) convertIdentitySchemas(resp *tfplugin6.GetResourceIdentitySchemas_Response) (identitySchemas, error) {
+	out := identitySchemas{schemas: map[string]identitySchema{}, diagnostics: convert.Diagnostics6(resp.GetDiagnostics())}
+	var errs []error
+	for name, s := range resp.GetIdentitySchemas() {
+		block, version, err := convert.IdentitySchema6(s)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("identity of resource type %s: %w", name, err))
+			continue
+		}
+		out.schemas[name] = identitySchema{block: block, version: version}
+	}
+	return out, errors.Join(errs...)
+}
+
+func (w *wire6) upgradeResourceIdentity(ctx context.Context, typeName string, version int64, raw []byte) (*dynVal, providers.Diagnostics, error) {
+	resp, err := w.client.UpgradeResourceIdentity(ctx, &tfplugin6.UpgradeResourceIdentity_Request{
+		TypeName: typeName, Version: version, RawIdentity: &tfplugin6.RawState{Json: raw},
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return fromIdentity6(resp.GetUpgradedIdentity()), convert.Diagnostics6(resp.GetDiagnostics()), nil
 }
