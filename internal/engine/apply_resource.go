@@ -215,11 +215,13 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	unmarkedConfig, configPaths := marks.Paths(config)
 	prior := cty.NullVal(rt.ty)
 	var priorPrivate []byte
+	priorIdentity := cty.NilVal
 	if c.Action == plans.Update {
 		prior, _ = c.Before.UnmarkDeep()
 		if obj := aw.state.Object(addr); obj != nil {
 			priorPrivate = obj.Private
 		}
+		priorIdentity = c.BeforeIdentity
 	}
 	unmarkedConfig = ignoreChanges(unmarkedConfig, prior, n.cfg.Managed)
 
@@ -230,7 +232,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	}
 	presp := rt.p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 		TypeName: addr.Resource.Resource.Type, PriorState: prior, ProposedNewState: proposed,
-		Config: unmarkedConfig, PriorPrivate: priorPrivate,
+		Config: unmarkedConfig, PriorPrivate: priorPrivate, PriorIdentity: priorIdentity,
 	})
 	aw.release()
 	diags = append(diags, withObject(providerDiags(presp.Diagnostics, n.cfg.Config, n.cfg.DeclRange.Ptr()), addr)...)
@@ -253,6 +255,14 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 		return unknown, append(diags, inconsistent("Provider produced inconsistent final plan", rt, addr, errs, finalPlanInvalid))
 	}
 
+	plannedIdentity := presp.PlannedIdentity
+	if plannedIdentity == cty.NilVal && c.Action == plans.Update {
+		plannedIdentity = priorIdentity
+	}
+	if d := checkIdentity(rt, addr, plannedIdentity, c.Action == plans.Update); d.HasErrors() {
+		return unknown, append(diags, d...)
+	}
+
 	if c.Action == plans.CreateThenDelete {
 		if d := aw.depose(addr, rt); d.HasErrors() {
 			return unknown, append(diags, d...)
@@ -262,7 +272,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	if action.IsReplace() {
 		action = plans.Create
 	}
-	newVal, newPrivate, adiags, done := aw.callApply(ctx, rt, addr, "", action, prior, final, unmarkedConfig, presp.PlannedPrivate, configPaths, n, nil)
+	newVal, newPrivate, newIdentity, adiags, done := aw.callApply(ctx, rt, addr, "", action, prior, final, unmarkedConfig, presp.PlannedPrivate, plannedIdentity, configPaths, n, nil)
 	defer done(nil)
 	if action != plans.Create || len(provisionersWhen(resourceProvisioners(n), configs.ProvisionerWhenCreate)) == 0 {
 		done(nil)
@@ -284,6 +294,12 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	applied := newVal
 	newVal = markSchemaSensitive(marks.Apply(newVal, configPaths), rt.schema)
 	obj, err := encodeObject(newVal, rt.schema, rt.version, newPrivate, deps, c.Action == plans.CreateThenDelete || n.cfg.Managed.CreateBeforeDestroy)
+	if err == nil {
+		if newIdentity == cty.NilVal && action == plans.Update {
+			newIdentity = plannedIdentity
+		}
+		err = setIdentity(obj, rt, newIdentity)
+	}
 	if err != nil {
 		return unknown, append(diags, errorDiags("Failed to encode new state", err, nil)...)
 	}
@@ -301,7 +317,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	if !adiags.HasErrors() && obj.Status != states.ObjectTainted {
 		// The operation's slot is free again (done was called), so
 		// that the read takes one of its own.
-		diags = append(diags, aw.verifyRead(ctx, rt, addr, applied, newPrivate, configPaths)...)
+		diags = append(diags, aw.verifyRead(ctx, rt, addr, applied, newPrivate, objectIdentity(rt, obj), configPaths)...)
 	}
 	// Postconditions see the new object; it is saved either way.
 	diags = append(diags, aw.checkPostconditions(n, addr, x.keyData(addr.Resource.Key), newVal)...)
@@ -319,9 +335,9 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 // any creation-time provisioners, with their diagnostics: it calls the
 // PostApply hook and frees the operation's slot of -parallelism. Calls
 // after the first do nothing.
-func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, deposed string, action plans.Action, prior, planned, config cty.Value, private []byte, sensitive []cty.Path, n *resourceNode, before func() hcl.Diagnostics) (newVal cty.Value, newPrivate []byte, diags hcl.Diagnostics, done func(hcl.Diagnostics)) {
+func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, deposed string, action plans.Action, prior, planned, config cty.Value, private []byte, plannedIdentity cty.Value, sensitive []cty.Path, n *resourceNode, before func() hcl.Diagnostics) (newVal cty.Value, newPrivate []byte, newIdentity cty.Value, diags hcl.Diagnostics, done func(hcl.Diagnostics)) {
 	if err := aw.acquire(ctx); err != nil {
-		return cty.NilVal, nil, cancelledDiags(err), func(hcl.Diagnostics) {}
+		return cty.NilVal, nil, cty.NilVal, cancelledDiags(err), func(hcl.Diagnostics) {}
 	}
 	id := hooks.IDOf(prior)
 	newID := id
@@ -340,7 +356,7 @@ func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs
 	if before == nil {
 		if d := aw.intent(addr, deposed, action); d.HasErrors() {
 			aw.release()
-			return cty.NilVal, nil, d, func(hcl.Diagnostics) {}
+			return cty.NilVal, nil, cty.NilVal, d, func(hcl.Diagnostics) {}
 		}
 	}
 	aw.hook(func(h hooks.Hook) { h.PreApply(addr, deposed, action, id) })
@@ -353,13 +369,20 @@ func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs
 		}
 		if diags.HasErrors() {
 			done(diags)
-			return cty.NilVal, nil, diags, done
+			return cty.NilVal, nil, cty.NilVal, diags, done
 		}
 	}
 	resp := rt.p.ApplyResourceChange(ctx, providers.ApplyResourceChangeRequest{
 		TypeName: addr.Resource.Resource.Type, PriorState: prior, PlannedState: planned,
-		Config: config, PlannedPrivate: private,
+		Config: config, PlannedPrivate: private, PlannedIdentity: plannedIdentity,
 	})
+	newIdentity = resp.NewIdentity
+	if action != plans.Delete {
+		diags = append(diags, checkIdentity(rt, addr, newIdentity, true)...)
+		if newIdentity != cty.NilVal && !newIdentity.IsWhollyKnown() {
+			newIdentity = cty.NilVal
+		}
+	}
 	var body hcl.Body
 	var subject *hcl.Range
 	if n != nil && action != plans.Delete {
@@ -404,7 +427,7 @@ func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs
 			newID = nid
 		}
 	}
-	return newVal, resp.Private, diags, done
+	return newVal, resp.Private, newIdentity, diags, done
 }
 
 // depose moves an instance's current object aside so that its replacement
@@ -468,13 +491,14 @@ func (aw *applyWalk) applyDestroy(ctx context.Context, n *destroyNode) hcl.Diagn
 		// Deposed objects are not provisioned, as in Terraform.
 		before = aw.destroyProvisioning(ctx, rn, n.addr, c.Before)
 	}
-	newVal, _, adiags, done := aw.callApply(ctx, rt, n.addr, deposed, plans.Delete, prior, null, null, private, nil, rn, before)
+	// The provider is told the identity of the object it deletes.
+	newVal, _, _, adiags, done := aw.callApply(ctx, rt, n.addr, deposed, plans.Delete, prior, null, null, private, c.BeforeIdentity, nil, rn, before)
 	done(nil)
 	diags = append(diags, adiags...)
 	if adiags.HasErrors() {
 		if newVal != cty.NilVal && !newVal.IsNull() {
 			// The provider says the object still exists, possibly changed.
-			if obj, err := encodeObject(newVal, rt.schema, rt.version, nil, nil, false); err == nil {
+			if obj, err := encodeObject(newVal, rt.schema, rt.version, nil, nil, false); err == nil && setIdentity(obj, rt, c.BeforeIdentity) == nil {
 				diags = append(diags, aw.record(n.addr, deposed, obj, rt.provider)...)
 			}
 		}

@@ -111,14 +111,14 @@ func pathsOverlap(a, b cty.Path) bool {
 // plan. Only on when the engine verifies reads (strict mode, or
 // STRATA_VERIFY_READ). A difference is an error in strict mode and a
 // tolerated violation otherwise; so is an object the read does not find.
-func (w *walker) verifyRead(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, applied cty.Value, private []byte, sensitive []cty.Path) hcl.Diagnostics {
+func (w *walker) verifyRead(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, applied cty.Value, private []byte, identity cty.Value, sensitive []cty.Path) hcl.Diagnostics {
 	if !w.e.VerifyReads || applied == cty.NilVal || applied.IsNull() || !applied.IsWhollyKnown() {
 		return nil
 	}
 	if err := w.acquire(ctx); err != nil {
 		return cancelledDiags(err)
 	}
-	resp := rt.p.ReadResource(ctx, providers.ReadResourceRequest{TypeName: addr.Resource.Resource.Type, PriorState: applied, Private: private})
+	resp := rt.p.ReadResource(ctx, providers.ReadResourceRequest{TypeName: addr.Resource.Resource.Type, PriorState: applied, Private: private, CurrentIdentity: identity})
 	w.release()
 	if resp.Diagnostics.HasErrors() {
 		return instanceDiags(resp.Diagnostics, addr, "Failed to read after apply")

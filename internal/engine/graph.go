@@ -497,7 +497,7 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 		// An import block's ID is evaluated when its target is planned.
 		for _, im := range w.e.Config.Module.Imports {
 			if im.To.ContainingResource().Config().String() == n.addr.String() {
-				for _, e := range append([]hcl.Expression{im.ID, im.ForEach, im.ToKey}, im.ToModuleKeys...) {
+				for _, e := range append([]hcl.Expression{im.ID, im.Identity, im.ForEach, im.ToKey}, im.ToModuleKeys...) {
 					r, d := lang.ReferencesInExpr(e)
 					refs, diags = append(refs, r...), append(diags, d...)
 				}

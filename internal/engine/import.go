@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/engine/hooks"
@@ -101,7 +102,12 @@ func (e *Engine) Import(ctx context.Context, state *states.State, addr addrs.Abs
 	}
 	stub := resp.ImportedResources[0]
 	w.hook(func(h hooks.Hook) { h.PreRefresh(addr, hooks.IDOf(stub.State)) })
-	read := rt.p.ReadResource(ctx, providers.ReadResourceRequest{TypeName: addr.Resource.Resource.Type, PriorState: stub.State, Private: stub.Private})
+	if d := checkIdentity(rt, addr, stub.Identity, true); d.HasErrors() {
+		return state, append(diags, d...)
+	}
+	read := rt.p.ReadResource(ctx, providers.ReadResourceRequest{
+		TypeName: addr.Resource.Resource.Type, PriorState: stub.State, Private: stub.Private, CurrentIdentity: stub.Identity,
+	})
 	diags = append(diags, providerDiags(read.Diagnostics, nil, nil)...)
 	if read.Diagnostics.HasErrors() {
 		return state, diags
@@ -113,8 +119,18 @@ func (e *Engine) Import(ctx context.Context, state *states.State, addr addrs.Abs
 			Detail:   fmt.Sprintf("The provider found no object with id %q for %s.", id, addr),
 		})
 	}
+	if d := checkIdentity(rt, addr, read.Identity, true); d.HasErrors() {
+		return state, append(diags, d...)
+	}
+	identity := stub.Identity
+	if read.Identity != cty.NilVal && !read.Identity.IsNull() {
+		identity = read.Identity
+	}
 	v := markSchemaSensitive(read.NewState, rt.schema)
 	obj, err := encodeObject(v, rt.schema, rt.version, read.Private, nil, false)
+	if err == nil {
+		err = setIdentity(obj, rt, identity)
+	}
 	if err != nil {
 		return state, append(diags, errorDiags("Failed to encode imported object", err, nil)...)
 	}

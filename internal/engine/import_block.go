@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -11,23 +12,130 @@ import (
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/lang"
+	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/providers"
 )
 
 // importBlock adopts the object an import block names for addr, when the
 // state has none there yet: ImportResourceState, then ReadResource, and
 // the result becomes the instance's prior object for this plan. It returns
-// the import ID, or "" when no import applies.
-func (pw *planWalk) importBlock(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance) (string, hcl.Diagnostics) {
+// what the plan records of the import (the ID, or the identity the
+// provider completed), nil when no import applies.
+func (pw *planWalk) importBlock(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance) (*plans.Importing, hcl.Diagnostics) {
 	if pw.state.Object(addr) != nil {
-		return "", nil
+		return nil, nil
 	}
-	expr, scope, diags := pw.importFor(addr)
-	if expr == nil {
-		return "", diags
+	im, scope, diags := pw.importFor(addr)
+	if im == nil {
+		return nil, diags
 	}
-	v, vdiags := scope.EvalExpr(expr, cty.String)
-	diags = append(diags, vdiags...)
+	req := providers.ImportResourceStateRequest{TypeName: addr.Resource.Resource.Type}
+	importing := &plans.Importing{}
+	expr := im.ID
+	what := ""
+	if im.ID != nil {
+		id, idiags := evalImportID(im.ID, scope)
+		diags = append(diags, idiags...)
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		req.ID, importing.ID, what = id, id, fmt.Sprintf("ID %q", id)
+		pw.hook(func(h hooks.Hook) { h.PlanImport(addr, id) })
+	} else {
+		expr = im.Identity
+		identity, idiags := evalImportIdentity(rt, im.Identity, scope)
+		diags = append(diags, idiags...)
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		req.Identity, what = identity, "identity "+identityString(identity)
+		pw.hook(func(h hooks.Hook) {
+			if ih, ok := h.(hooks.IdentityImportHook); ok {
+				ih.PlanImportIdentity(addr, identityString(identity))
+			}
+		})
+	}
+	if err := pw.acquire(ctx); err != nil {
+		return nil, cancelledDiags(err)
+	}
+	resp := rt.p.ImportResourceState(ctx, req)
+	pw.release()
+	diags = append(diags, providerDiags(resp.Diagnostics, nil, expr.Range().Ptr())...)
+	if resp.Diagnostics.HasErrors() {
+		return nil, diags
+	}
+	if len(resp.ImportedResources) != 1 {
+		return nil, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot import non-existent remote object",
+			Detail:   fmt.Sprintf("The provider returned %d objects for %s; importing %s needs exactly one.", len(resp.ImportedResources), what, addr),
+			Subject:  expr.Range().Ptr(),
+		})
+	}
+	stub := resp.ImportedResources[0]
+	if d := checkIdentity(rt, addr, stub.Identity, true); d.HasErrors() {
+		return nil, append(diags, d...)
+	}
+	if im.Identity != nil && (stub.Identity == cty.NilVal || stub.Identity.IsNull()) {
+		return nil, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Provider returned no identity",
+			Detail:   fmt.Sprintf("The provider %s returned no identity when importing %s by identity. This is a bug in the provider, which should be reported in the provider's own issue tracker.", rt.provider.Provider.ForDisplay(), addr),
+			Subject:  expr.Range().Ptr(),
+		})
+	}
+	pw.hook(func(h hooks.Hook) { h.PreRefresh(addr, hooks.IDOf(stub.State)) })
+	if err := pw.acquire(ctx); err != nil {
+		return nil, cancelledDiags(err)
+	}
+	read := rt.p.ReadResource(ctx, providers.ReadResourceRequest{
+		TypeName: addr.Resource.Resource.Type, PriorState: stub.State, Private: stub.Private, CurrentIdentity: stub.Identity,
+	})
+	pw.release()
+	diags = append(diags, providerDiags(read.Diagnostics, nil, expr.Range().Ptr())...)
+	if read.Diagnostics.HasErrors() {
+		return nil, diags
+	}
+	if read.NewState == cty.NilVal || read.NewState.IsNull() {
+		return nil, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot import non-existent remote object",
+			Detail:   fmt.Sprintf("The provider found no object with %s for %s.", what, addr),
+			Subject:  expr.Range().Ptr(),
+		})
+	}
+	if d := checkIdentity(rt, addr, read.Identity, true); d.HasErrors() {
+		return nil, append(diags, d...)
+	}
+	identity := stub.Identity
+	if read.Identity != cty.NilVal && !read.Identity.IsNull() {
+		identity = read.Identity
+	}
+	if im.Identity != nil {
+		// As Terraform, the plan records the identity the provider
+		// completed, not the (possibly partial) one of the block.
+		importing.Identity = identity
+	}
+	obj, err := encodeObject(markSchemaSensitive(read.NewState, rt.schema), rt.schema, rt.version, read.Private, nil, false)
+	if err == nil {
+		err = setIdentity(obj, rt, identity)
+	}
+	if err != nil {
+		return nil, append(diags, errorDiags("Failed to encode imported object", err, nil)...)
+	}
+	pw.state.SetObject(addr, obj, rt.provider)
+	pw.mu.Lock()
+	if pw.imported == nil {
+		pw.imported = map[string]bool{}
+	}
+	pw.imported[addr.String()] = true
+	pw.mu.Unlock()
+	return importing, diags
+}
+
+// evalImportID evaluates an import block's id argument.
+func evalImportID(expr hcl.Expression, scope *lang.Scope) (string, hcl.Diagnostics) {
+	v, diags := scope.EvalExpr(expr, cty.String)
 	if diags.HasErrors() {
 		return "", diags
 	}
@@ -40,63 +148,106 @@ func (pw *planWalk) importBlock(ctx context.Context, rt *resourceType, addr addr
 			Subject:  expr.Range().Ptr(),
 		})
 	}
-	id := v.AsString()
-	pw.hook(func(h hooks.Hook) { h.PlanImport(addr, id) })
-	if err := pw.acquire(ctx); err != nil {
-		return "", cancelledDiags(err)
-	}
-	resp := rt.p.ImportResourceState(ctx, providers.ImportResourceStateRequest{TypeName: addr.Resource.Resource.Type, ID: id})
-	pw.release()
-	diags = append(diags, providerDiags(resp.Diagnostics, nil, expr.Range().Ptr())...)
-	if resp.Diagnostics.HasErrors() {
-		return "", diags
-	}
-	if len(resp.ImportedResources) != 1 {
-		return "", append(diags, &hcl.Diagnostic{
+	return v.AsString(), diags
+}
+
+// evalImportIdentity evaluates an import block's identity argument into
+// a value of the resource type's identity schema: the attributes required
+// for import must be given, the others may be.
+func evalImportIdentity(rt *resourceType, expr hcl.Expression, scope *lang.Scope) (cty.Value, hcl.Diagnostics) {
+	if rt.identity == nil {
+		return cty.NilVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
-			Summary:  "Cannot import non-existent remote object",
-			Detail:   fmt.Sprintf("The provider returned %d objects for ID %q; importing %s needs exactly one.", len(resp.ImportedResources), id, addr),
+			Summary:  "Invalid import identity argument",
+			Detail:   fmt.Sprintf("The provider %s declares no resource identity for %s, so it can only be imported by ID: use the id argument instead.", rt.provider.Provider.ForDisplay(), rt.addr.Resource.Type),
+			Subject:  expr.Range().Ptr(),
+		}}
+	}
+	atys := map[string]cty.Type{}
+	var optional []string
+	for name, a := range rt.identity.Attributes {
+		atys[name] = a.Type
+		if !a.Required {
+			optional = append(optional, name)
+		}
+	}
+	v, diags := scope.EvalExpr(expr, cty.ObjectWithOptionalAttrs(atys, optional))
+	if diags.HasErrors() {
+		return cty.NilVal, diags
+	}
+	if v.IsNull() {
+		return cty.NilVal, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid import identity argument",
+			Detail:   "The import identity cannot be null.",
 			Subject:  expr.Range().Ptr(),
 		})
 	}
-	stub := resp.ImportedResources[0]
-	pw.hook(func(h hooks.Hook) { h.PreRefresh(addr, hooks.IDOf(stub.State)) })
-	if err := pw.acquire(ctx); err != nil {
-		return "", cancelledDiags(err)
-	}
-	read := rt.p.ReadResource(ctx, providers.ReadResourceRequest{TypeName: addr.Resource.Resource.Type, PriorState: stub.State, Private: stub.Private})
-	pw.release()
-	diags = append(diags, providerDiags(read.Diagnostics, nil, expr.Range().Ptr())...)
-	if read.Diagnostics.HasErrors() {
-		return "", diags
-	}
-	if read.NewState == cty.NilVal || read.NewState.IsNull() {
-		return "", append(diags, &hcl.Diagnostic{
+	if !v.IsWhollyKnown() {
+		return cty.NilVal, append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
-			Summary:  "Cannot import non-existent remote object",
-			Detail:   fmt.Sprintf("The provider found no object with ID %q for %s.", id, addr),
+			Summary:  "Invalid import identity argument",
+			Detail:   `The import block "identity" argument depends on resource attributes that cannot be determined until apply, so strata cannot plan to import this resource.`,
 			Subject:  expr.Range().Ptr(),
 		})
 	}
-	obj, err := encodeObject(markSchemaSensitive(read.NewState, rt.schema), rt.schema, rt.version, read.Private, nil, false)
-	if err != nil {
-		return "", append(diags, errorDiags("Failed to encode imported object", err, nil)...)
+	if _, marks := v.UnmarkDeep(); len(marks) > 0 {
+		return cty.NilVal, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid import identity argument",
+			Detail:   "The import identity must not contain sensitive or ephemeral values.",
+			Subject:  expr.Range().Ptr(),
+		})
 	}
-	pw.state.SetObject(addr, obj, rt.provider)
-	pw.mu.Lock()
-	if pw.imported == nil {
-		pw.imported = map[string]bool{}
+	return v, diags
+}
+
+// identityString renders an identity as Terraform's messages do:
+// name=value pairs separated by commas, in attribute order.
+func identityString(v cty.Value) string {
+	if v == cty.NilVal || v.IsNull() {
+		return "<null>"
 	}
-	pw.imported[addr.String()] = true
-	pw.mu.Unlock()
-	return id, diags
+	if !v.IsWhollyKnown() {
+		return "<unknown>"
+	}
+	if !v.Type().IsObjectType() || v.LengthInt() == 0 {
+		return "<empty>"
+	}
+	var parts []string
+	for it := v.ElementIterator(); it.Next(); {
+		k, e := it.Element()
+		parts = append(parts, k.AsString()+"="+identityElementString(e))
+	}
+	return strings.Join(parts, ",")
+}
+
+func identityElementString(v cty.Value) string {
+	switch {
+	case v.IsNull():
+		return "<null>"
+	case v.Type() == cty.String:
+		return v.AsString()
+	case v.Type() == cty.Bool:
+		return fmt.Sprint(v.True())
+	case v.Type() == cty.Number:
+		return v.AsBigFloat().Text('f', -1)
+	case v.Type().IsListType() || v.Type().IsSetType() || v.Type().IsTupleType():
+		var parts []string
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			parts = append(parts, identityElementString(e))
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	}
+	return "<unsupported>"
 }
 
 // importFor finds the import block that targets addr and returns its id
 // expression and the scope to evaluate it in: the module scope, or with
 // for_each the scope of the element whose target is addr. It returns a nil
 // expression when no block targets addr.
-func (pw *planWalk) importFor(addr addrs.AbsResourceInstance) (hcl.Expression, *lang.Scope, hcl.Diagnostics) {
+func (pw *planWalk) importFor(addr addrs.AbsResourceInstance) (*configs.Import, *lang.Scope, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	for _, im := range pw.e.Config.Module.Imports {
 		if im.To.Resource.Resource != addr.Resource.Resource || !im.To.Module.Module().Equal(addr.Module.Module()) {
@@ -109,7 +260,7 @@ func (pw *planWalk) importFor(addr addrs.AbsResourceInstance) (hcl.Expression, *
 		}
 		for _, t := range targets {
 			if t.addr.String() == addr.String() {
-				return im.ID, t.scope, diags
+				return im, t.scope, diags
 			}
 		}
 	}

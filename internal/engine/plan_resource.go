@@ -33,6 +33,10 @@ type resourceType struct {
 	schema   *configschema.Block
 	ty       cty.Type // schema.ImpliedType()
 	version  int64
+	// identity is the schema of the type's resource identity, nil when
+	// it has none; identityVersion its version.
+	identity        *configschema.Block
+	identityVersion int64
 }
 
 func (w *walker) resourceType(ctx context.Context, addr addrs.AbsResource, provider addrs.AbsProviderConfig, subject *hcl.Range) (*resourceType, hcl.Diagnostics) {
@@ -44,10 +48,16 @@ func (w *walker) resourceType(ctx context.Context, addr addrs.AbsResource, provi
 	if err != nil {
 		return nil, errorDiags("Invalid resource type", err, subject)
 	}
+	rt := &resourceType{addr: addr, provider: provider, p: p, schema: schema, ty: w.impliedType(schema), version: version}
 	if o, ok := w.override(addr); ok {
-		p = overrideProvider(addr.Resource, schema, version, o)
+		rt.p = overrideProvider(addr.Resource, schema, version, o)
+	} else if addr.Resource.Mode == addrs.ManagedResourceMode {
+		if s, err := w.ps.schema(ctx, provider); err == nil {
+			rs := s.ResourceTypes[addr.Resource.Type]
+			rt.identity, rt.identityVersion = rs.Identity, rs.IdentityVersion
+		}
 	}
-	return &resourceType{addr: addr, provider: provider, p: p, schema: schema, ty: w.impliedType(schema), version: version}, nil
+	return rt, nil
 }
 
 // override returns the Overrides entry for addr.
@@ -277,9 +287,15 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 		return null, obj, cancelledDiags(err)
 	}
 	v, pd := object.Upgrade(ctx, rt.p, addr.Resource.Resource.Type, rt.schema, rt.version, obj.SchemaVersion, obj.AttrsJSON, obj.AttrsFlat)
+	var identity cty.Value
+	var idiags hcl.Diagnostics
+	if !pd.HasErrors() {
+		identity, idiags = storedIdentity(ctx, rt, addr, obj)
+	}
 	pw.release()
 	diags = append(diags, instanceDiags(pd, addr, "Failed to upgrade resource state")...)
-	if pd.HasErrors() {
+	diags = append(diags, idiags...)
+	if pd.HasErrors() || idiags.HasErrors() {
 		return null, obj, diags
 	}
 	v = markSchemaSensitive(marks.Apply(v, obj.SensitivePaths), rt.schema)
@@ -290,11 +306,19 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 		if err := pw.acquire(ctx); err != nil {
 			return null, obj, cancelledDiags(err)
 		}
-		resp := rt.p.ReadResource(ctx, providers.ReadResourceRequest{TypeName: addr.Resource.Resource.Type, PriorState: unmarked, Private: obj.Private})
+		resp := rt.p.ReadResource(ctx, providers.ReadResourceRequest{
+			TypeName: addr.Resource.Resource.Type, PriorState: unmarked, Private: obj.Private, CurrentIdentity: identity,
+		})
 		pw.release()
 		diags = append(diags, instanceDiags(resp.Diagnostics, addr, "Failed to refresh")...)
 		if resp.Diagnostics.HasErrors() {
 			return null, obj, diags
+		}
+		if d := checkIdentity(rt, addr, resp.Identity, true); d.HasErrors() {
+			return null, obj, append(diags, d...)
+		}
+		if resp.Identity != cty.NilVal && !resp.Identity.IsNull() {
+			identity = resp.Identity
 		}
 		nv := resp.NewState
 		if nv == cty.NilVal || nv.IsNull() {
@@ -329,6 +353,15 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 		pw.hook(func(h hooks.Hook) { h.PostRefresh(addr, hooks.IDOf(v)) })
 	}
 	updated, err := encodeObject(v, rt.schema, rt.version, private, obj.Dependencies, obj.CreateBeforeDestroy)
+	if err == nil {
+		if rt.identity == nil {
+			// Keep what another tool stored (Terraform 1.12 with a
+			// provider strata sees without identities) as it was.
+			updated.IdentityJSON, updated.IdentitySchemaVersion = obj.IdentityJSON, obj.IdentitySchemaVersion
+		} else {
+			err = setIdentity(updated, rt, identity)
+		}
+	}
 	if err != nil {
 		return null, obj, append(diags, errorDiags("Failed to encode refreshed state", err, nil)...)
 	}
@@ -351,12 +384,12 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 		return unknown, kdiags
 	}
 	rt = pw.forInstance(rt, key)
-	importID, idiags := pw.importBlock(ctx, rt, addr)
+	importing, idiags := pw.importBlock(ctx, rt, addr)
 	if idiags.HasErrors() {
 		return unknown, idiags
 	}
 	generated := ""
-	if n.cfg.Generated && importID != "" {
+	if n.cfg.Generated && importing != nil {
 		src, gdiags := pw.generateResourceConfig(n, rt, addr)
 		if gdiags.HasErrors() {
 			return unknown, append(idiags, gdiags...)
@@ -385,7 +418,8 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	// configuration as written.
 	unmarkedConfig := ignoreChanges(rawConfig, unmarkedPrior, lc)
 
-	planned, resp, pdiags := pw.planChange(ctx, n, rt, addr, unmarkedPrior, unmarkedConfig, configPaths, obj)
+	priorIdentity := objectIdentity(rt, obj)
+	planned, resp, pdiags := pw.planChange(ctx, n, rt, addr, unmarkedPrior, unmarkedConfig, configPaths, obj, priorIdentity)
 	diags = append(diags, pdiags...)
 	if pdiags.HasErrors() {
 		return unknown, diags
@@ -394,6 +428,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	change := &plans.ResourceInstanceChange{
 		Addr: addr, ProviderAddr: rt.provider, Before: prior,
 		Private: resp.PlannedPrivate, SchemaVersion: rt.version,
+		BeforeIdentity: priorIdentity, AfterIdentity: resp.PlannedIdentity,
 	}
 	switch {
 	case prior.IsNull():
@@ -424,12 +459,22 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	if change.Action.IsReplace() {
 		// Plan the replacement object as a create.
 		null := cty.NullVal(rt.ty)
-		planned, resp, pdiags = pw.planChange(ctx, n, rt, addr, null, rawConfig, configPaths, nil)
+		// As Terraform, the replacement's plan is told the identity
+		// planned for the update it replaces.
+		planned, resp, pdiags = pw.planChange(ctx, n, rt, addr, null, rawConfig, configPaths, nil, change.AfterIdentity)
 		diags = append(diags, pdiags...)
 		if pdiags.HasErrors() {
 			return unknown, diags
 		}
 		change.Private = resp.PlannedPrivate
+		change.AfterIdentity = resp.PlannedIdentity
+	}
+	// A planned identity may be unknown only for a new object.
+	if d := checkIdentity(rt, addr, change.AfterIdentity, change.Action != plans.Create && !change.Action.IsReplace()); d.HasErrors() {
+		return unknown, append(diags, d...)
+	}
+	if change.AfterIdentity == cty.NilVal && (change.Action == plans.NoOp || change.Action == plans.Update) {
+		change.AfterIdentity = priorIdentity
 	}
 	if lc.PreventDestroy && change.Action.IsReplace() {
 		diags = append(diags, preventDestroyDiag(addr, n))
@@ -447,8 +492,9 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 		change.After = marks.Apply(planned, configPaths)
 	}
 	diags = append(diags, pw.checkPostconditions(n, addr, x.keyData(key), after)...)
-	if importID != "" {
-		change.Importing = &plans.Importing{ID: importID, GeneratedConfig: generated}
+	if importing != nil {
+		importing.GeneratedConfig = generated
+		change.Importing = importing
 	}
 	pw.addChange(change)
 	return after, diags
@@ -456,7 +502,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 
 // planChange runs ProposedNew and PlanResourceChange and checks the
 // result against the plan validity rules.
-func (pw *planWalk) planChange(ctx context.Context, n *resourceNode, rt *resourceType, addr addrs.AbsResourceInstance, prior, config cty.Value, sensitive []cty.Path, obj *states.ObjectSrc) (cty.Value, providers.PlanResourceChangeResponse, hcl.Diagnostics) {
+func (pw *planWalk) planChange(ctx context.Context, n *resourceNode, rt *resourceType, addr addrs.AbsResourceInstance, prior, config cty.Value, sensitive []cty.Path, obj *states.ObjectSrc, priorIdentity cty.Value) (cty.Value, providers.PlanResourceChangeResponse, hcl.Diagnostics) {
 	proposed := objchange.ProposedNew(rt.schema, prior, config)
 	var private []byte
 	if obj != nil {
@@ -467,7 +513,7 @@ func (pw *planWalk) planChange(ctx context.Context, n *resourceNode, rt *resourc
 	}
 	resp := rt.p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
 		TypeName: addr.Resource.Resource.Type, PriorState: prior, ProposedNewState: proposed,
-		Config: config, PriorPrivate: private,
+		Config: config, PriorPrivate: private, PriorIdentity: priorIdentity,
 	})
 	pw.release()
 	diags := withObject(providerDiags(resp.Diagnostics, n.cfg.Config, n.cfg.DeclRange.Ptr()), addr)
@@ -657,7 +703,7 @@ func (pw *planWalk) planDelete(ctx context.Context, rt *resourceType, addr addrs
 	if diags.HasErrors() {
 		return diags
 	}
-	prior, _, diags := pw.readPrior(ctx, rt, addr, "")
+	prior, obj, diags := pw.readPrior(ctx, rt, addr, "")
 	if diags.HasErrors() || prior.IsNull() {
 		return diags
 	}
@@ -672,6 +718,7 @@ func (pw *planWalk) planDelete(ctx context.Context, rt *resourceType, addr addrs
 	pw.addChange(&plans.ResourceInstanceChange{
 		Addr: addr, ProviderAddr: rt.provider, Action: plans.Delete, Reason: reason,
 		Before: prior, After: cty.NullVal(rt.ty), SchemaVersion: rt.version,
+		BeforeIdentity: objectIdentity(rt, obj),
 	})
 	return diags
 }
@@ -714,7 +761,7 @@ func (pw *planWalk) planDeposedDeletes(ctx context.Context, rt *resourceType, ad
 			diags = append(diags, d...)
 			continue
 		}
-		prior, _, d := pw.readPrior(ctx, rt, addr, dk)
+		prior, obj, d := pw.readPrior(ctx, rt, addr, dk)
 		diags = append(diags, d...)
 		if d.HasErrors() || prior.IsNull() {
 			continue
@@ -722,6 +769,7 @@ func (pw *planWalk) planDeposedDeletes(ctx context.Context, rt *resourceType, ad
 		pw.addChange(&plans.ResourceInstanceChange{
 			Addr: addr, DeposedKey: dk, ProviderAddr: rt.provider, Action: plans.Delete,
 			Before: prior, After: cty.NullVal(rt.ty), SchemaVersion: rt.version,
+			BeforeIdentity: objectIdentity(rt, obj),
 		})
 	}
 	return diags

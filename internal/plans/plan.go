@@ -103,11 +103,20 @@ type ResourceInstanceChange struct {
 	Private []byte
 	// SchemaVersion of the resource type when the change was planned.
 	SchemaVersion int64
+	// BeforeIdentity and AfterIdentity are the resource identities
+	// (Terraform 1.12) of the prior object and the planned one, cty.NilVal
+	// when the resource type has none or the provider sent none. The
+	// planned identity of a new object may be unknown.
+	BeforeIdentity, AfterIdentity cty.Value
 }
 
 // Importing describes an import planned by an import block.
 type Importing struct {
+	// ID is the import ID, empty when the import block gave an identity.
 	ID string
+	// Identity is the resource identity the import block gave instead of
+	// an ID, cty.NilVal otherwise.
+	Identity cty.Value
 	// GeneratedConfig is the resource block written for an object whose
 	// import block had no configuration (plan -generate-config-out).
 	GeneratedConfig string

@@ -83,6 +83,11 @@ func (h *UIHook) PlanImport(addr addrs.AbsResourceInstance, id string) {
 	h.View.Outputf("[reset][bold]%s: Preparing import...%s[reset]\n", addr, idSuffix(id))
 }
 
+// PlanImportIdentity implements hooks.IdentityImportHook.
+func (h *UIHook) PlanImportIdentity(addr addrs.AbsResourceInstance, identity string) {
+	h.View.Outputf("[reset][bold]%s: Preparing import... [identity=%s][reset]\n", addr, identity)
+}
+
 // PreImport implements hooks.Hook.
 func (h *UIHook) PreImport(addr addrs.AbsResourceInstance, id string) {
 	h.View.Outputf("[reset][bold]%s: Importing...%s[reset]\n", addr, idSuffix(id))

@@ -91,3 +91,10 @@ func IDOf(v cty.Value) string {
 	}
 	return id.AsString()
 }
+
+// IdentityImportHook is implemented by hooks that report an import block
+// that names its object by resource identity (Terraform 1.12) rather
+// than by ID; identity is the identity's name=value pairs.
+type IdentityImportHook interface {
+	PlanImportIdentity(addr addrs.AbsResourceInstance, identity string)
+}

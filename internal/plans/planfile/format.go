@@ -71,6 +71,11 @@ type resourceChangeJSON struct {
 	RequiredReplace json.RawMessage `json:"required_replace,omitempty"`
 	Private         []byte          `json:"private,omitempty"`
 	SchemaVersion   int64           `json:"schema_version"`
+	// BeforeIdentity, AfterIdentity and ImportIdentity are resource
+	// identities, absent when there is none.
+	BeforeIdentity *valueJSON `json:"before_identity,omitempty"`
+	AfterIdentity  *valueJSON `json:"after_identity,omitempty"`
+	ImportIdentity *valueJSON `json:"import_identity,omitempty"`
 }
 
 type outputChangeJSON struct {

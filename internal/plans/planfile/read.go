@@ -148,6 +148,18 @@ func decodePlan(pj *planJSON) (*plans.Plan, error) {
 	return p, nil
 }
 
+// decodeIdentity decodes what encodeIdentity wrote: cty.NilVal for none.
+func decodeIdentity(j *valueJSON) (cty.Value, error) {
+	if j == nil {
+		return cty.NilVal, nil
+	}
+	v, err := decodeValue(*j)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("identity: %w", err)
+	}
+	return v, nil
+}
+
 // decodeResourceChanges decodes what encodeResourceChanges wrote.
 func decodeResourceChanges(in []resourceChangeJSON) ([]*plans.ResourceInstanceChange, error) {
 	var out []*plans.ResourceInstanceChange
@@ -177,8 +189,17 @@ func decodeResourceChanges(in []resourceChangeJSON) ([]*plans.ResourceInstanceCh
 		if c.RequiredReplace, err = statefile.UnmarshalPaths(rc.RequiredReplace); err != nil {
 			return nil, err
 		}
-		if rc.ImportID != "" {
+		if rc.ImportID != "" || rc.ImportIdentity != nil {
 			c.Importing = &plans.Importing{ID: rc.ImportID, GeneratedConfig: rc.GeneratedConfig}
+			if c.Importing.Identity, err = decodeIdentity(rc.ImportIdentity); err != nil {
+				return nil, fmt.Errorf("%s: %w", rc.Addr, err)
+			}
+		}
+		if c.BeforeIdentity, err = decodeIdentity(rc.BeforeIdentity); err != nil {
+			return nil, fmt.Errorf("%s: %w", rc.Addr, err)
+		}
+		if c.AfterIdentity, err = decodeIdentity(rc.AfterIdentity); err != nil {
+			return nil, fmt.Errorf("%s: %w", rc.Addr, err)
 		}
 		if rc.PrevAddr != "" {
 			prev, diags := addrs.ParseAbsResourceInstanceStr(rc.PrevAddr)

@@ -169,10 +169,31 @@ func encodeResourceChanges(changes []*plans.ResourceInstanceChange) ([]resourceC
 		}
 		if c.Importing != nil {
 			rc.ImportID, rc.GeneratedConfig = c.Importing.ID, c.Importing.GeneratedConfig
+			if rc.ImportIdentity, err = encodeIdentity(c.Importing.Identity); err != nil {
+				return nil, fmt.Errorf("%s: %w", c.Addr, err)
+			}
+		}
+		if rc.BeforeIdentity, err = encodeIdentity(c.BeforeIdentity); err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Addr, err)
+		}
+		if rc.AfterIdentity, err = encodeIdentity(c.AfterIdentity); err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Addr, err)
 		}
 		out = append(out, rc)
 	}
 	return out, nil
+}
+
+// encodeIdentity encodes an identity value, nil for none (cty.NilVal).
+func encodeIdentity(v cty.Value) (*valueJSON, error) {
+	if v == cty.NilVal {
+		return nil, nil
+	}
+	j, err := encodeValue(v)
+	if err != nil {
+		return nil, fmt.Errorf("identity: %w", err)
+	}
+	return &j, nil
 }
 
 func nullIfNil(v cty.Value) cty.Value {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/providers"
@@ -42,6 +43,48 @@ func Upgrade(ctx context.Context, p providers.Interface, typeName string, schema
 			Severity: providers.Error,
 			Summary:  "Invalid resource state upgrade",
 			Detail:   fmt.Sprintf("The provider's UpgradeResourceState for %s returned an object that does not match the current schema. This is a bug in the provider; please report it to its developers.", typeName),
+		})
+	}
+	return v, resp.Diagnostics
+}
+
+// UpgradeIdentity turns a stored resource identity (Terraform 1.12),
+// written with identity schema version `from`, into a value of the
+// provider's current identity schema: decoded as is when the versions
+// match, otherwise through the provider's UpgradeResourceIdentity. An
+// identity stored by a newer identity schema version is refused.
+func UpgradeIdentity(ctx context.Context, p providers.Interface, typeName string, identity *configschema.Block, current int64, from uint64, rawJSON []byte) (cty.Value, providers.Diagnostics) {
+	var diags providers.Diagnostics
+	want := identity.ImpliedType()
+	switch {
+	case from > uint64(current):
+		return cty.NilVal, diags.Errorf("Resource instance managed by newer provider version",
+			"The identity of %s was stored by a newer provider version than is currently selected (identity schema version %d, but this provider supports up to %d). Upgrade the provider to work with this state.", typeName, from, current)
+	case from == uint64(current):
+		v, err := ctyjson.Unmarshal(rawJSON, want)
+		if err != nil {
+			return cty.NilVal, diags.Errorf("Invalid resource identity in state",
+				"The stored identity of %s does not match the provider's identity schema (version %d): %s. The provider must change its identity schema version whenever it changes the identity schema.", typeName, current, err)
+		}
+		return v, nil
+	}
+	up, ok := p.(providers.IdentityUpgrader)
+	if !ok {
+		return cty.NilVal, diags.Errorf("Cannot upgrade resource identity",
+			"The identity of %s was stored with identity schema version %d, and the provider cannot upgrade it to version %d.", typeName, from, current)
+	}
+	resp := up.UpgradeResourceIdentity(ctx, providers.UpgradeResourceIdentityRequest{
+		TypeName: typeName, Version: int64(from), RawIdentityJSON: rawJSON,
+	})
+	if resp.Diagnostics.HasErrors() {
+		return cty.NilVal, resp.Diagnostics
+	}
+	v := resp.UpgradedIdentity
+	if v == cty.NilVal || len(v.Type().TestConformance(want)) > 0 {
+		return cty.NilVal, append(resp.Diagnostics, providers.Diagnostic{
+			Severity: providers.Error,
+			Summary:  "Invalid resource identity upgrade",
+			Detail:   fmt.Sprintf("The provider's UpgradeResourceIdentity for %s returned a value that does not match the current identity schema. This is a bug in the provider; please report it to its developers.", typeName),
 		})
 	}
 	return v, resp.Diagnostics
