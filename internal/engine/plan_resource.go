@@ -428,7 +428,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	change := &plans.ResourceInstanceChange{
 		Addr: addr, ProviderAddr: rt.provider, Before: prior,
 		Private: resp.PlannedPrivate, SchemaVersion: rt.version,
-		BeforeIdentity: priorIdentity, AfterIdentity: resp.PlannedIdentity,
+		BeforeIdentity: priorIdentity, AfterIdentity: resp.PlannedIdentity, IdentityVersion: rt.identityVersion,
 	}
 	switch {
 	case prior.IsNull():

@@ -108,6 +108,9 @@ type ResourceInstanceChange struct {
 	// when the resource type has none or the provider sent none. The
 	// planned identity of a new object may be unknown.
 	BeforeIdentity, AfterIdentity cty.Value
+	// IdentityVersion is the version of the resource type's identity
+	// schema when the change was planned.
+	IdentityVersion int64
 }
 
 // Importing describes an import planned by an import block.

@@ -112,12 +112,14 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantA
 			if c.PrevRunAddr != nil {
 				prev = c.PrevRunAddr.String()
 			}
-			importing, generated := "", false
+			importing, byIdentity, generated := "", false, false
 			if c.Importing != nil {
 				importing, generated = c.Importing.ID, c.Importing.GeneratedConfig != ""
+				byIdentity = importing == ""
 			}
 			b.WriteString(render.ResourceChange(render.Change{
-				Addr: c.Addr.String(), PrevAddr: prev, Importing: importing, Generated: generated, Action: c.Action, Reason: c.Reason,
+				Addr: c.Addr.String(), PrevAddr: prev, Importing: importing, ImportingByIdentity: byIdentity,
+				Generated: generated, Action: c.Action, Reason: c.Reason,
 				Before: c.Before, After: c.After, Schema: schema(c),
 				RequiresReplace: c.RequiredReplace, Deposed: c.DeposedKey, ReplaceReasons: true,
 			}))

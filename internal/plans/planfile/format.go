@@ -73,9 +73,10 @@ type resourceChangeJSON struct {
 	SchemaVersion   int64           `json:"schema_version"`
 	// BeforeIdentity, AfterIdentity and ImportIdentity are resource
 	// identities, absent when there is none.
-	BeforeIdentity *valueJSON `json:"before_identity,omitempty"`
-	AfterIdentity  *valueJSON `json:"after_identity,omitempty"`
-	ImportIdentity *valueJSON `json:"import_identity,omitempty"`
+	BeforeIdentity  *valueJSON `json:"before_identity,omitempty"`
+	AfterIdentity   *valueJSON `json:"after_identity,omitempty"`
+	ImportIdentity  *valueJSON `json:"import_identity,omitempty"`
+	IdentityVersion int64      `json:"identity_schema_version,omitempty"`
 }
 
 type outputChangeJSON struct {

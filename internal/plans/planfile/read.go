@@ -179,6 +179,7 @@ func decodeResourceChanges(in []resourceChangeJSON) ([]*plans.ResourceInstanceCh
 		c := &plans.ResourceInstanceChange{
 			Addr: addr, DeposedKey: rc.Deposed, ProviderAddr: provider, Action: action,
 			Reason: plans.ActionReason(rc.Reason), Private: rc.Private, SchemaVersion: rc.SchemaVersion,
+			IdentityVersion: rc.IdentityVersion,
 		}
 		if c.Before, err = decodeValue(rc.Before); err != nil {
 			return nil, fmt.Errorf("%s: %w", rc.Addr, err)

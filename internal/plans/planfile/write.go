@@ -157,7 +157,7 @@ func encodeResourceChanges(changes []*plans.ResourceInstanceChange) ([]resourceC
 		rc := resourceChangeJSON{
 			Addr: c.Addr.String(), Deposed: c.DeposedKey, Provider: c.ProviderAddr.String(),
 			Action: actionName(c.Action), Reason: int(c.Reason), Before: before, After: after,
-			Private: c.Private, SchemaVersion: c.SchemaVersion,
+			Private: c.Private, SchemaVersion: c.SchemaVersion, IdentityVersion: c.IdentityVersion,
 		}
 		if len(c.RequiredReplace) > 0 {
 			if rc.RequiredReplace, err = statefile.MarshalPaths(c.RequiredReplace); err != nil {

@@ -75,11 +75,27 @@ type valueChange struct {
 	ReplacePaths    json.RawMessage `json:"replace_paths,omitempty"`
 	Importing       *importing      `json:"importing,omitempty"`
 	GeneratedConfig string          `json:"generated_config,omitempty"`
+	// BeforeIdentity and AfterIdentity are the resource identities
+	// (Terraform 1.12) of types that have one, when known.
+	BeforeIdentity json.RawMessage `json:"before_identity,omitempty"`
+	AfterIdentity  json.RawMessage `json:"after_identity,omitempty"`
 }
 
-// importing says which object an import block adopts.
+// importing says which object an import block adopts: by ID, or by
+// resource identity.
 type importing struct {
-	ID string `json:"id"`
+	ID       *string         `json:"id,omitempty"`
+	Identity json.RawMessage `json:"identity,omitempty"`
+}
+
+// identityJSON renders a resource identity, nil when there is none or
+// it is not wholly known (Terraform cannot render those either).
+func identityJSON(v cty.Value) (json.RawMessage, error) {
+	if v == cty.NilVal || v.IsNull() || !v.IsWhollyKnown() {
+		return nil, nil
+	}
+	v, _ = v.UnmarkDeep()
+	return ctyjson.Marshal(v, v.Type())
 }
 
 // PlanOptions are what a plan document says beyond the plan itself.
@@ -219,6 +235,17 @@ func marshalPlannedValues(p *plans.Plan, changes *plans.Changes, schemaFn Schema
 		if jr.SensitiveValues, err = json.Marshal(sensitiveTree(marked)); err != nil {
 			return nil, err
 		}
+		if rc.AfterIdentity != cty.NilVal && !rc.AfterIdentity.IsNull() && rc.AfterIdentity.IsWhollyKnown() {
+			version := uint64(rc.IdentityVersion)
+			jr.IdentitySchemaVersion = &version
+			raw, err := identityJSON(rc.AfterIdentity)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", rc.Addr, err)
+			}
+			if err := json.Unmarshal(raw, &jr.Identity); err != nil {
+				return nil, fmt.Errorf("%s: %w", rc.Addr, err)
+			}
+		}
 		rs = append(rs, jr)
 	}
 	// Terraform sorts planned values by their address as a string (so
@@ -314,8 +341,22 @@ func marshalResourceChanges(cs []*plans.ResourceInstanceChange, schemaFn SchemaF
 			}
 		}
 		if rc.Importing != nil {
-			c.Importing = &importing{ID: rc.Importing.ID}
+			c.Importing = &importing{}
+			if rc.Importing.Identity != cty.NilVal {
+				if c.Importing.Identity, err = identityJSON(rc.Importing.Identity); err != nil {
+					return nil, fmt.Errorf("%s: %w", rc.Addr, err)
+				}
+			} else {
+				id := rc.Importing.ID
+				c.Importing.ID = &id
+			}
 			c.GeneratedConfig = rc.Importing.GeneratedConfig
+		}
+		if c.BeforeIdentity, err = identityJSON(rc.BeforeIdentity); err != nil {
+			return nil, fmt.Errorf("%s: %w", rc.Addr, err)
+		}
+		if c.AfterIdentity, err = identityJSON(rc.AfterIdentity); err != nil {
+			return nil, fmt.Errorf("%s: %w", rc.Addr, err)
 		}
 		r := rc.Addr.Resource.Resource
 		jc := &resourceChange{

@@ -61,6 +61,10 @@ type resource struct {
 	DependsOn       []string        `json:"depends_on,omitempty"`
 	Tainted         bool            `json:"tainted,omitempty"`
 	DeposedKey      string          `json:"deposed_key,omitempty"`
+	// IdentitySchemaVersion and Identity are the resource identity
+	// (Terraform 1.12), for objects that have one.
+	IdentitySchemaVersion *uint64                    `json:"identity_schema_version,omitempty"`
+	Identity              map[string]json.RawMessage `json:"identity,omitempty"`
 
 	// addr orders resources and places them in modules.
 	addr addrs.AbsResourceInstance
@@ -181,6 +185,16 @@ func marshalStateObject(addr addrs.AbsResourceInstance, provider addrs.AbsProvid
 		jr.DependsOn = append(jr.DependsOn, d.String())
 	}
 	jr.Tainted = obj.Status == states.ObjectTainted
+	if len(obj.IdentityJSON) > 0 {
+		var version uint64
+		if obj.IdentitySchemaVersion != nil {
+			version = *obj.IdentitySchemaVersion
+		}
+		jr.IdentitySchemaVersion = &version
+		if err := json.Unmarshal(obj.IdentityJSON, &jr.Identity); err != nil {
+			return nil, fmt.Errorf("%s: the stored identity is not a JSON object: %w", addr, err)
+		}
+	}
 	return jr, nil
 }
 

@@ -29,6 +29,9 @@ type Change struct {
 	Deposed         string // deposed object key, if the change is to one
 	// Importing is the import ID when an import block adopts the object.
 	Importing string
+	// ImportingByIdentity is set when an import block adopts the object
+	// by its resource identity, without an ID.
+	ImportingByIdentity bool
 	// Generated is set when the object's configuration was generated
 	// (plan -generate-config-out).
 	Generated bool
@@ -52,7 +55,8 @@ type Change struct {
 // no-op change of an instance that did not move. The text holds
 // colorstring markup; pass it through Colorize.
 func ResourceChange(c Change) string {
-	if c.Action == plans.NoOp && (c.PrevAddr == "" || c.PrevAddr == c.Addr) && c.Importing == "" {
+	importing := c.Importing != "" || c.ImportingByIdentity
+	if c.Action == plans.NoOp && (c.PrevAddr == "" || c.PrevAddr == c.Addr) && !importing {
 		return ""
 	}
 	a := parseAddr(c.Addr)
@@ -157,14 +161,18 @@ func header(c Change, a addr) string {
 			b.WriteString("\n  # (left over from a partially-failed replacement of this instance)")
 		}
 	case plans.NoOp:
-		if c.Importing != "" && (c.PrevAddr == "" || c.PrevAddr == c.Addr) {
+		if (c.Importing != "" || c.ImportingByIdentity) && (c.PrevAddr == "" || c.PrevAddr == c.Addr) {
 			fmt.Fprintf(&b, "[bold]  # %s[reset] will be imported", disp)
 		} else {
 			fmt.Fprintf(&b, "[bold]  # %s[reset] has moved to [bold]%s[reset]", esc(c.PrevAddr), disp)
 		}
 	}
-	if c.Importing != "" && c.Action != plans.NoOp {
+	switch {
+	case c.Importing != "" && c.Action != plans.NoOp:
 		fmt.Fprintf(&b, "\n  # (imported from %q)", c.Importing)
+	case c.ImportingByIdentity && c.Action != plans.NoOp:
+		// As Terraform, which names no ID for an import by identity.
+		b.WriteString("\n  # (will be imported first)")
 	}
 	if c.Generated {
 		b.WriteString("\n  # (config will be generated)")

@@ -9,7 +9,8 @@
 // private data records who created it, and a sleep_seconds value makes
 // create wait until StopProvider. The data source stratafw_echo echoes its
 // input with the provider's prefix. Its functions are in functions.go, its
-// ephemeral resource stratafw_token in ephemeral.go.
+// ephemeral resource stratafw_token in ephemeral.go, the resource
+// stratafw_keyed, which has a resource identity, in keyed.go.
 //
 // Simulated drift: the provider keeps no remote objects, so Read returns
 // the state it is given. To let a test change an object "outside" the
@@ -109,7 +110,7 @@ func (p *fwProvider) Configure(ctx context.Context, req provider.ConfigureReques
 }
 
 func (p *fwProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{func() resource.Resource { return &thing{} }}
+	return []func() resource.Resource{func() resource.Resource { return &thing{} }, func() resource.Resource { return &keyed{} }}
 }
 
 // EphemeralResources returns stratafw_token (ephemeral.go).

@@ -10,7 +10,8 @@
 // stored size as a string, which UpgradeResourceState converts. The data
 // source stratav5_echo answers in JSON rather than msgpack. The functions
 // upper and repeat are in functions.go, the ephemeral resource
-// stratav5_lease in ephemeral.go.
+// stratav5_lease in ephemeral.go, the resource stratav5_keyed, which has
+// a resource identity, in keyed.go.
 package main
 
 import (
@@ -119,7 +120,7 @@ func schemas() *tfprotov5.GetProviderSchemaResponse {
 		ProviderMeta: &tfprotov5.Schema{Block: &tfprotov5.SchemaBlock{Attributes: []*tfprotov5.SchemaAttribute{
 			attr("module_name", strT, "o"),
 		}}},
-		ResourceSchemas:          map[string]*tfprotov5.Schema{"stratav5_thing": thing},
+		ResourceSchemas:          map[string]*tfprotov5.Schema{"stratav5_thing": thing, "stratav5_keyed": keyedSchema()},
 		EphemeralResourceSchemas: map[string]*tfprotov5.Schema{"stratav5_lease": leaseSchema()},
 		Functions:                functions(),
 		DataSourceSchemas: map[string]*tfprotov5.Schema{"stratav5_echo": {Block: &tfprotov5.SchemaBlock{
@@ -266,6 +267,9 @@ func (s *server) getPrefix() string {
 // Resource operations.
 
 func (s *server) ValidateResourceTypeConfig(_ context.Context, req *tfprotov5.ValidateResourceTypeConfigRequest) (*tfprotov5.ValidateResourceTypeConfigResponse, error) {
+	if req.TypeName == "stratav5_keyed" {
+		return &tfprotov5.ValidateResourceTypeConfigResponse{}, nil
+	}
 	cfg, diags := decode(req.Config, thingT)
 	resp := &tfprotov5.ValidateResourceTypeConfigResponse{Diagnostics: diags}
 	if diags != nil {
@@ -298,6 +302,15 @@ func (s *server) ValidateResourceTypeConfig(_ context.Context, req *tfprotov5.Va
 
 func (s *server) UpgradeResourceState(_ context.Context, req *tfprotov5.UpgradeResourceStateRequest) (*tfprotov5.UpgradeResourceStateResponse, error) {
 	resp := &tfprotov5.UpgradeResourceStateResponse{}
+	if req.TypeName == "stratav5_keyed" {
+		v, err := req.RawState.Unmarshal(keyedT)
+		if err != nil {
+			resp.Diagnostics = errorDiag("Invalid stored state", err.Error(), nil)
+			return resp, nil
+		}
+		resp.UpgradedState, resp.Diagnostics = dynamic(keyedT, v)
+		return resp, nil
+	}
 	var val tftypes.Value
 	switch {
 	case req.Version == 0 || req.RawState.JSON == nil:
@@ -349,7 +362,10 @@ func (s *server) UpgradeResourceState(_ context.Context, req *tfprotov5.UpgradeR
 	return resp, nil
 }
 
-func (s *server) ReadResource(_ context.Context, req *tfprotov5.ReadResourceRequest) (*tfprotov5.ReadResourceResponse, error) {
+func (s *server) ReadResource(ctx context.Context, req *tfprotov5.ReadResourceRequest) (*tfprotov5.ReadResourceResponse, error) {
+	if req.TypeName == "stratav5_keyed" {
+		return s.keyedRead(ctx, req)
+	}
 	state, diags := decode(req.CurrentState, thingT)
 	resp := &tfprotov5.ReadResourceResponse{Diagnostics: diags, Private: req.Private}
 	if diags != nil {
@@ -378,7 +394,10 @@ func (s *server) ReadResource(_ context.Context, req *tfprotov5.ReadResourceRequ
 	return resp, nil
 }
 
-func (s *server) PlanResourceChange(_ context.Context, req *tfprotov5.PlanResourceChangeRequest) (*tfprotov5.PlanResourceChangeResponse, error) {
+func (s *server) PlanResourceChange(ctx context.Context, req *tfprotov5.PlanResourceChangeRequest) (*tfprotov5.PlanResourceChangeResponse, error) {
+	if req.TypeName == "stratav5_keyed" {
+		return s.keyedPlan(ctx, req)
+	}
 	prior, d1 := decode(req.PriorState, thingT)
 	proposed, d2 := decode(req.ProposedNewState, thingT)
 	if _, d3 := decode(req.ProviderMeta, metaT); d1 != nil || d2 != nil || d3 != nil {
@@ -419,6 +438,9 @@ func (s *server) PlanResourceChange(_ context.Context, req *tfprotov5.PlanResour
 }
 
 func (s *server) ApplyResourceChange(ctx context.Context, req *tfprotov5.ApplyResourceChangeRequest) (*tfprotov5.ApplyResourceChangeResponse, error) {
+	if req.TypeName == "stratav5_keyed" {
+		return s.keyedApply(ctx, req)
+	}
 	planned, diags := decode(req.PlannedState, thingT)
 	if diags != nil {
 		return &tfprotov5.ApplyResourceChangeResponse{Diagnostics: diags}, nil
@@ -455,7 +477,10 @@ func (s *server) ApplyResourceChange(ctx context.Context, req *tfprotov5.ApplyRe
 	return resp, nil
 }
 
-func (s *server) ImportResourceState(_ context.Context, req *tfprotov5.ImportResourceStateRequest) (*tfprotov5.ImportResourceStateResponse, error) {
+func (s *server) ImportResourceState(ctx context.Context, req *tfprotov5.ImportResourceStateRequest) (*tfprotov5.ImportResourceStateResponse, error) {
+	if req.TypeName == "stratav5_keyed" {
+		return s.keyedImport(ctx, req)
+	}
 	if req.ID == "" || strings.Contains(req.ID, " ") {
 		return &tfprotov5.ImportResourceStateResponse{Diagnostics: errorDiag("Invalid import ID", fmt.Sprintf("%q is not a valid ID.", req.ID), nil)}, nil
 	}
