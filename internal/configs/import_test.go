@@ -19,6 +19,13 @@ func TestDecodeImport(t *testing.T) {
 		"data resource": {body: `to = data.terraform_data.a` + "\n" + `id = "x"`, wantDiags: []diag{
 			errDiag("Invalid import address", "main.tf:2,6-2,27"),
 		}},
+		"identity": {body: `to = terraform_data.a` + "\n" + `identity = { name = "x" }`, wantTo: "terraform_data.a"},
+		"id and identity": {body: `to = terraform_data.a` + "\n" + `id = "x"` + "\n" + `identity = { name = "x" }`, wantDiags: []diag{
+			errDiag("Invalid import block", "main.tf:1,1-1,7"),
+		}},
+		"neither id nor identity": {body: `to = terraform_data.a`, wantDiags: []diag{
+			errDiag("Invalid import block", "main.tf:1,1-1,7"),
+		}},
 		"index on a key": {body: `for_each = { k = "x" }` + "\n" + `to = terraform_data.a["k"][each.key]` + "\n" + `id = "x"`, wantDiags: []diag{
 			errDiag("Invalid import address", "main.tf:3,6-3,37"),
 		}},

@@ -159,3 +159,36 @@ func TestReadRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestRoundTripIdentity: the resource identities of a change (Terraform
+// 1.12), including a partly unknown planned one and the identity an
+// import block gave, survive the plan file; changes without identity
+// keep none.
+func TestRoundTripIdentity(t *testing.T) {
+	plan := testPlan()
+	inst := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "stratafw_keyed", Name: "k"}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
+	obj := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("eu/one")})
+	identity := cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("one"), "region": cty.StringVal("eu")})
+	plan.Changes.Resources = append(plan.Changes.Resources, &plans.ResourceInstanceChange{
+		Addr: inst, ProviderAddr: plan.Changes.Resources[0].ProviderAddr, Action: plans.Update,
+		Before: obj, After: obj, BeforeIdentity: identity, IdentityVersion: 2,
+		AfterIdentity: cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("one"), "region": cty.UnknownVal(cty.String)}),
+		Importing:     &plans.Importing{Identity: identity},
+	})
+	want := &Contents{Plan: plan, Config: map[string][]byte{}, StrataVersion: "1.2.3"}
+	data, err := Write(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(data, "1.2.3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := cmp.Options{ctydebug.CmpOptions, cmp.Comparer(func(a, b addrs.AbsResourceInstance) bool { return a.String() == b.String() })}
+	if diff := cmp.Diff(want.Plan.Changes.Resources, got.Plan.Changes.Resources, opts); diff != "" {
+		t.Errorf("changes differ (-want +got):\n%s", diff)
+	}
+	if first := got.Plan.Changes.Resources[0]; first.BeforeIdentity != cty.NilVal || first.AfterIdentity != cty.NilVal {
+		t.Errorf("a change without identity came back with %#v, %#v", first.BeforeIdentity, first.AfterIdentity)
+	}
+}
