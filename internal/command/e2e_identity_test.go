@@ -1,0 +1,312 @@
+package command
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// identityCases are the test providers' resource types with a resource
+// identity (Terraform 1.12, protocol 5.9 / 6.9): {name, region}, name
+// required to import, region optional (default "eu").
+var identityCases = []struct {
+	name, provider, source string
+	mirror                 func(*testing.T) string
+	version                float64 // identity schema version
+}{
+	{name: "protocol 6", provider: "stratafw", source: "strata/stratafw", mirror: testProviderMirror, version: 0},
+	{name: "protocol 5", provider: "stratav5", source: "strata/stratav5", mirror: testProviderMirrorV5, version: 1},
+}
+
+// identityInstances returns the instances of the state file in dir by
+// resource address (type.name), as raw JSON objects.
+func identityInstances(t *testing.T, dir string) map[string]map[string]any {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Resources []struct {
+			Type, Name string
+			Instances  []map[string]any
+		}
+	}
+	if err := json.Unmarshal(raw, &st); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[string]any{}
+	for _, r := range st.Resources {
+		out[r.Type+"."+r.Name] = r.Instances[0]
+	}
+	return out
+}
+
+func identityOf(name, region string) map[string]any {
+	return map[string]any{"name": name, "region": region}
+}
+
+// TestE2EResourceIdentity: with a provider that serves resource
+// identities, over protocol 5 and 6, apply stores each object's identity
+// and identity schema version in the state as Terraform 1.12 does, a plan
+// sends them back (the v5 provider checks them) and plans no change, show
+// -json shows them in the state and in a plan's changes, and import
+// blocks adopt objects by identity, also generating their configuration.
+// Resources without identity store none, as before.
+func TestE2EResourceIdentity(t *testing.T) {
+	for _, tc := range identityCases {
+		t.Run(tc.name, func(t *testing.T) {
+			mirror := tc.mirror(t)
+			dir := t.TempDir()
+			cfg := requireProvider(tc.provider, tc.source, "") + `
+resource "` + tc.provider + `_keyed" "a" {
+  name = "one"
+  note = "first"
+}
+resource "terraform_data" "plain" {
+  input = ` + tc.provider + `_keyed.a.id
+}
+`
+			writeFile(t, filepath.Join(dir, "main.tf"), cfg)
+			mustStrata(t, dir, 0, "init", "-no-color", "-plugin-dir="+mirror)
+			mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+
+			insts := identityInstances(t, dir)
+			a := insts[tc.provider+"_keyed.a"]
+			if diff := cmp.Diff(identityOf("one", "eu"), a["identity"]); diff != "" {
+				t.Errorf("stored identity (-want +got):\n%s", diff)
+			}
+			if a["identity_schema_version"] != tc.version {
+				t.Errorf("identity_schema_version %v, want %v", a["identity_schema_version"], tc.version)
+			}
+			plain := insts["terraform_data.plain"]
+			if _, ok := plain["identity"]; ok {
+				t.Errorf("terraform_data has an identity: %v", plain)
+			}
+			if _, ok := plain["identity_schema_version"]; ok {
+				t.Errorf("terraform_data has an identity_schema_version: %v", plain)
+			}
+
+			// The refresh sends the identity back; nothing changes.
+			mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+
+			show := mustStrata(t, dir, 0, "show", "-json")
+			var sdoc struct {
+				Values struct {
+					RootModule struct {
+						Resources []map[string]any `json:"resources"`
+					} `json:"root_module"`
+				} `json:"values"`
+			}
+			if err := json.Unmarshal([]byte(show.stdout), &sdoc); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range sdoc.Values.RootModule.Resources {
+				switch r["address"] {
+				case tc.provider + "_keyed.a":
+					if diff := cmp.Diff(identityOf("one", "eu"), r["identity"]); diff != "" || r["identity_schema_version"] != tc.version {
+						t.Errorf("show -json: identity (-want +got):\n%s\nversion %v", diff, r["identity_schema_version"])
+					}
+				default:
+					if _, ok := r["identity"]; ok {
+						t.Errorf("show -json: %v has an identity", r["address"])
+					}
+				}
+			}
+
+			// An update: the plan's change carries both identities.
+			writeFile(t, filepath.Join(dir, "main.tf"), strings.Replace(cfg, `"first"`, `"second"`, 1))
+			mustStrata(t, dir, 2, "plan", "-no-color", "-detailed-exitcode", "-out=p.plan")
+			pshow := mustStrata(t, dir, 0, "show", "-json", "p.plan")
+			var pdoc struct {
+				ResourceChanges []struct {
+					Address string
+					Change  map[string]any
+				} `json:"resource_changes"`
+				PlannedValues struct {
+					RootModule struct {
+						Resources []map[string]any `json:"resources"`
+					} `json:"root_module"`
+				} `json:"planned_values"`
+			}
+			if err := json.Unmarshal([]byte(pshow.stdout), &pdoc); err != nil {
+				t.Fatal(err)
+			}
+			for _, rc := range pdoc.ResourceChanges {
+				if rc.Address != tc.provider+"_keyed.a" {
+					continue
+				}
+				if diff := cmp.Diff(identityOf("one", "eu"), rc.Change["before_identity"]); diff != "" {
+					t.Errorf("before_identity (-want +got):\n%s", diff)
+				}
+				if diff := cmp.Diff(identityOf("one", "eu"), rc.Change["after_identity"]); diff != "" {
+					t.Errorf("after_identity (-want +got):\n%s", diff)
+				}
+			}
+			for _, r := range pdoc.PlannedValues.RootModule.Resources {
+				if r["address"] == tc.provider+"_keyed.a" && (r["identity_schema_version"] != tc.version || r["identity"] == nil) {
+					t.Errorf("planned values: %v", r)
+				}
+			}
+			mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color", "p.plan")
+			if got := identityInstances(t, dir)[tc.provider+"_keyed.a"]["identity"]; !cmp.Equal(identityOf("one", "eu"), got) {
+				t.Errorf("identity after the update: %v", got)
+			}
+
+			// Import by identity, one block with a configured target and
+			// one whose configuration is generated.
+			importCfg := `
+import {
+  to       = ` + tc.provider + `_keyed.b
+  identity = { name = "two", region = "us" }
+}
+resource "` + tc.provider + `_keyed" "b" {
+  name   = "two"
+  region = "us"
+}
+import {
+  to       = ` + tc.provider + `_keyed.c
+  identity = { name = "three" }
+}
+`
+			writeFile(t, filepath.Join(dir, "import.tf"), importCfg)
+			plan := mustStrata(t, dir, 0, "plan", "-no-color", "-generate-config-out=generated.tf", "-out=i.plan")
+			for _, want := range []string{
+				tc.provider + `_keyed.b: Preparing import... [identity=name=two,region=us]`,
+				tc.provider + `_keyed.c: Preparing import... [identity=name=three,region=<null>]`,
+				`# ` + tc.provider + `_keyed.b will be imported`,
+				`Plan: 2 to import, 0 to add, 0 to change, 0 to destroy.`,
+			} {
+				if !strings.Contains(plan.stdout, want) {
+					t.Errorf("plan lacks %q:\n%s", want, plan.stdout)
+				}
+			}
+			gen, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{`resource "` + tc.provider + `_keyed" "c" {`, `name   = "three"`, `region = "eu"`} {
+				if !strings.Contains(string(gen), want) {
+					t.Errorf("generated configuration lacks %q:\n%s", want, gen)
+				}
+			}
+			ishow := mustStrata(t, dir, 0, "show", "-json", "i.plan")
+			if err := json.Unmarshal([]byte(ishow.stdout), &pdoc); err != nil {
+				t.Fatal(err)
+			}
+			imported := 0
+			for _, rc := range pdoc.ResourceChanges {
+				im, ok := rc.Change["importing"].(map[string]any)
+				if !ok {
+					continue
+				}
+				imported++
+				want := map[string]any{"identity": identityOf("two", "us")}
+				if rc.Address == tc.provider+"_keyed.c" {
+					// The provider completes the identity the block gave.
+					want = map[string]any{"identity": identityOf("three", "eu")}
+				}
+				if diff := cmp.Diff(want, im); diff != "" {
+					t.Errorf("%s importing (-want +got):\n%s", rc.Address, diff)
+				}
+			}
+			if imported != 2 {
+				t.Errorf("%d changes import, want 2", imported)
+			}
+			mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color", "i.plan")
+			insts = identityInstances(t, dir)
+			for addr, want := range map[string]map[string]any{"b": identityOf("two", "us"), "c": identityOf("three", "eu")} {
+				if diff := cmp.Diff(want, insts[tc.provider+"_keyed."+addr]["identity"]); diff != "" {
+					t.Errorf("imported %s's identity (-want +got):\n%s", addr, diff)
+				}
+			}
+			mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+		})
+	}
+}
+
+// TestE2EResourceIdentityContract: strata refuses what Terraform refuses
+// of identities, and upgrades identities stored by an older identity
+// schema version through the provider.
+func TestE2EResourceIdentityContract(t *testing.T) {
+	mirror := testProviderMirrorV5(t)
+	dir := t.TempDir()
+	cfg := requireProvider("stratav5", "strata/stratav5", "") + `
+resource "stratav5_keyed" "a" {
+  name = "one"
+  note = "first"
+}
+`
+	writeFile(t, filepath.Join(dir, "main.tf"), cfg)
+	mustStrata(t, dir, 0, "init", "-no-color", "-plugin-dir="+mirror)
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+
+	t.Run("upgrade", func(t *testing.T) {
+		// A state written when the identity schema was at version 0.
+		path := filepath.Join(dir, "terraform.tfstate")
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old := strings.Replace(string(raw), `"identity_schema_version": 1`, `"identity_schema_version": 0`, 1)
+		old = strings.Replace(old, `"identity": {
+            "name": "one",
+            "region": "eu"
+          }`, `"identity": {"key": "eu/one"}`, 1)
+		if old == string(raw) || !strings.Contains(old, `"key": "eu/one"`) {
+			t.Fatalf("could not rewrite the identity in:\n%s", raw)
+		}
+		writeFile(t, path, old)
+		mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+		mustStrata(t, dir, 0, "apply", "-refresh-only", "-auto-approve", "-no-color")
+		a := identityInstances(t, dir)["stratav5_keyed.a"]
+		if a["identity_schema_version"] != 1.0 || !cmp.Equal(identityOf("one", "eu"), a["identity"]) {
+			t.Errorf("after the refresh: version %v, identity %v", a["identity_schema_version"], a["identity"])
+		}
+	})
+
+	t.Run("unknown planned identity", func(t *testing.T) {
+		writeFile(t, filepath.Join(dir, "main.tf"), strings.Replace(cfg, `"first"`, `"unknown-identity"`, 1))
+		r := mustStrata(t, dir, 1, "plan", "-no-color")
+		flat := strings.Join(strings.Fields(r.stderr), " ")
+		if !strings.Contains(flat, "Provider produced invalid identity") || !strings.Contains(flat, "returned an identity with unknown values for stratav5_keyed.a.") {
+			t.Errorf("plan with an unknown identity for an update:\n%s", r.stderr)
+		}
+	})
+
+	t.Run("identity of a type without one", func(t *testing.T) {
+		writeFile(t, filepath.Join(dir, "main.tf"), cfg+`
+import {
+  to       = stratav5_thing.t
+  identity = { id = "x" }
+}
+resource "stratav5_thing" "t" {
+  name = "t"
+}
+`)
+		r := mustStrata(t, dir, 1, "plan", "-no-color")
+		if !strings.Contains(r.stderr, "Invalid import identity argument") {
+			t.Errorf("import by identity of a type without one:\n%s", r.stderr)
+		}
+	})
+
+	t.Run("identity missing a required attribute", func(t *testing.T) {
+		writeFile(t, filepath.Join(dir, "main.tf"), cfg+`
+import {
+  to       = stratav5_keyed.b
+  identity = { region = "us" }
+}
+resource "stratav5_keyed" "b" {
+  name = "b"
+}
+`)
+		r := mustStrata(t, dir, 1, "plan", "-no-color")
+		if !strings.Contains(r.stderr, `attribute "name" is required`) {
+			t.Errorf("import by an incomplete identity:\n%s", r.stderr)
+		}
+	})
+}
