@@ -314,21 +314,85 @@ resource "terraform_data" "a" {}
 	}
 }
 
-// TestE2ETofuProviderForEachRefused: OpenTofu's for_each in provider blocks
-// is not supported; it is refused as Terraform refuses it.
-func TestE2ETofuProviderForEachRefused(t *testing.T) {
+// TestE2ETofuProviderForEachVsTerraform: OpenTofu's for_each in provider
+// blocks is accepted, where Terraform 1.11 refuses it.
+func TestE2ETofuProviderForEachVsTerraform(t *testing.T) {
 	tf := terraformBin(t)
-	config := "provider \"terraform\" {\n  alias    = \"x\"\n  for_each = toset([\"a\"])\n}\nresource \"terraform_data\" \"a\" {}\n"
+	config := "provider \"terraform\" {\n  alias    = \"x\"\n  for_each = toset([\"a\"])\n}\nresource \"terraform_data\" \"a\" {\n  provider = terraform.x[\"a\"]\n}\n"
 	var outs []result
 	for _, bin := range []string{tf, strataBin} {
 		dir := t.TempDir()
 		writeFile(t, filepath.Join(dir, "main.tf"), config)
 		outs = append(outs, runIn(t, dir, "", bin, "validate", "-no-color"))
 	}
-	if outs[1].code != 1 || outs[0].code != 1 {
-		t.Errorf("exit codes: strata %d, terraform %d", outs[1].code, outs[0].code)
+	if outs[0].code != 1 || !strings.Contains(outs[0].stderr, "Reserved argument name in provider block") {
+		t.Errorf("terraform: exit %d\n%s", outs[0].code, outs[0].stderr)
 	}
-	if g, w := normalize(outs[1].stderr), normalize(productless(outs[0].stderr)); g != w {
-		t.Errorf("error differs from Terraform's:\n--- terraform\n%s\n--- strata\n%s", w, g)
+	if outs[1].code != 0 {
+		t.Errorf("strata: exit %d\n%s", outs[1].code, outs[1].stderr)
+	}
+}
+
+// TestE2ETofuInitVars: init takes -var and -var-file, as OpenTofu does,
+// for the early evaluation of module sources and the backend block; with
+// none, TF_VAR_ and variable files still count. (Terraform 1.11 accepts
+// the flags on init and ignores them.)
+func TestE2ETofuInitVars(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"main.tf": `variable "which" {
+  type = string
+}
+
+variable "env" {
+  type = string
+}
+
+terraform {
+  backend "local" {
+    path = "states/${var.env}.tfstate"
+  }
+}
+
+module "m" {
+  source = "./mods/${var.which}"
+}
+
+output "name" {
+  value = module.m.name
+}
+`,
+		"mods/a/main.tf": `output "name" { value = "a" }`,
+		"mods/b/main.tf": `output "name" { value = "b" }`,
+	})
+	r := mustStrata(t, dir, 1, "init", "-no-color")
+	if !strings.Contains(r.stderr, "Error: Variable value required for early evaluation") {
+		t.Errorf("init without values:\n%s", r.stderr)
+	}
+	r = mustStrata(t, dir, 0, "init", "-no-color", "-var", "which=b", "-var=env=dev")
+	if !strings.Contains(r.stdout, "- m in mods/b") {
+		t.Errorf("init -var:\n%s", r.stdout)
+	}
+	mustStrata(t, dir, 0, "apply", "-no-color", "-auto-approve", "-var", "which=b", "-var=env=dev")
+	// output has no -var (OpenTofu's has): the environment gives the
+	// backend's value.
+	if got := runInEnv(t, dir, []string{"TF_VAR_env=dev"}, "output", "-raw", "name").stdout; got != "b" {
+		t.Errorf("output %q, want b", got)
+	}
+	// The backend's path was evaluated with env=dev; its directory is
+	// created as Terraform creates it.
+	if _, err := os.Stat(filepath.Join(dir, "states", "dev.tfstate")); err != nil {
+		t.Fatalf("state not where the evaluated path says: %v", err)
+	}
+
+	writeFile(t, filepath.Join(dir, "a.tfvars"), "which = \"a\"\n")
+	t.Setenv("TF_VAR_env", "prod")
+	r = mustStrata(t, dir, 0, "init", "-no-color", "-reconfigure", "-var-file=a.tfvars")
+	if !strings.Contains(r.stdout, "- m in mods/a") {
+		t.Errorf("init -var-file:\n%s", r.stdout)
+	}
+	r = mustStrata(t, dir, 0, "plan", "-no-color", "-var-file=a.tfvars")
+	if !strings.Contains(r.stdout, `+ name = "a"`) {
+		t.Errorf("plan with the prod state and module a:\n%s", r.stdout)
 	}
 }

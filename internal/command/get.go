@@ -52,7 +52,7 @@ func newGetCommand(d *Deps, runF func(*getOptions) error) *cobra.Command {
 // reports the configuration's warnings as Terraform's get does.
 func runGet(ctx context.Context, d *Deps, opts *getOptions) error {
 	v := d.newView(opts.view)
-	mod, diags := loadRootModule(v)
+	mod, diags := loadRootModule(v, nil)
 	if len(v.Files) == 0 {
 		return nil // as Terraform: nothing to install
 	}
@@ -70,7 +70,7 @@ func runGet(ctx context.Context, d *Deps, opts *getOptions) error {
 	if hasErrors(v, idiags) {
 		return errReported
 	}
-	_, cdiags := loadConfigForInit(v)
+	_, cdiags := loadConfigForInit(v, nil)
 	if hasErrors(v, cdiags) {
 		return errReported
 	}

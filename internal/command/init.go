@@ -35,6 +35,10 @@ type initOptions struct {
 	// ignoreRemoteVersion is accepted as Terraform accepts it; strata has
 	// no remote backends that use it.
 	ignoreRemoteVersion bool
+	// vars are -var and -var-file: values of root module variables for
+	// early evaluation of module sources and versions and of the backend
+	// block (OpenTofu), which Terraform accepts here and ignores.
+	vars varFlags
 }
 
 func newInitCommand(d *Deps, runF func(*initOptions) error) *cobra.Command {
@@ -70,6 +74,7 @@ func newInitCommand(d *Deps, runF func(*initOptions) error) *cobra.Command {
 	cmd.Flags().StringVar(&opts.testDirectory, "test-directory", "tests", "Set the test directory, defaults to \"tests\".")
 	cmd.Flags().BoolVar(&opts.ignoreRemoteVersion, "ignore-remote-version", false, "Accepted for compatibility; strata has no remote backend\nwhose version it checks.")
 	opts.backend.register(cmd.Flags())
+	opts.vars.registerValues(cmd.Flags())
 	return cmd
 }
 
@@ -94,7 +99,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 			return errReported
 		}
 	}
-	mod, diags := loadRootModule(v)
+	mod, diags := loadRootModule(v, &opts.vars)
 	if len(v.Files) == 0 {
 		const empty = "strata initialized in an empty directory!\n\n" +
 			"The directory has no strata configuration files. You may begin working\n" +
@@ -126,7 +131,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 		}
 	}
 	// With the modules in place, the whole configuration can be loaded.
-	cfg, cdiags := loadConfigForInit(v)
+	cfg, cdiags := loadConfigForInit(v, &opts.vars)
 	var versions hcl.Diagnostics
 	for _, d := range cdiags {
 		if isVersionDiag(d) {

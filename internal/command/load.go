@@ -59,11 +59,12 @@ func loadConfigDirVars(v diagView, dir string, vf *varFlags) (*configs.Config, *
 
 // loadConfigForInit loads the whole configuration as init needs it: the
 // checks of module calls against their modules (missing or unknown
-// arguments...) are left to validate and plan, as in Terraform.
-func loadConfigForInit(v diagView) (*configs.Config, hcl.Diagnostics) {
+// arguments...) are left to validate and plan, as in Terraform. vf holds
+// init's -var and -var-file, nil for the commands without them.
+func loadConfigForInit(v diagView, vf *varFlags) (*configs.Config, hcl.Diagnostics) {
 	p := configs.NewParser()
 	p.SkipCallChecks()
-	p.SetRootVariables(".", earlyVariables(nil))
+	p.SetRootVariables(".", earlyVariables(vf))
 	cfg, diags := p.LoadConfig(".")
 	v.SetFiles(p.Files())
 	if cfg != nil && !diags.HasErrors() {
@@ -87,10 +88,10 @@ func dropNoConfigFiles(diags hcl.Diagnostics) hcl.Diagnostics {
 // loadRootModule loads only the root module, for init, which installs the
 // modules it calls. Its required_version is checked with the whole
 // configuration's (loadConfigForInit), once the modules are installed, as
-// Terraform does.
-func loadRootModule(v diagView) (*configs.Module, hcl.Diagnostics) {
+// Terraform does. vf holds init's -var and -var-file, or is nil.
+func loadRootModule(v diagView, vf *varFlags) (*configs.Module, hcl.Diagnostics) {
 	p := configs.NewParser()
-	p.SetRootVariables(".", earlyVariables(nil))
+	p.SetRootVariables(".", earlyVariables(vf))
 	mod, diags := p.LoadModule(".")
 	v.SetFiles(p.Files())
 	return mod, diags
@@ -211,6 +212,9 @@ func checkRequiredVersions(cfg *configs.Config) hcl.Diagnostics {
 // Their errors are reported when the variables are collected for the
 // operation itself.
 func earlyVariables(vf *varFlags) func(*configs.Module) map[string]cty.Value {
+	if vf != nil && vf.items == nil {
+		vf = nil // flags never registered
+	}
 	return func(mod *configs.Module) map[string]cty.Value {
 		vals, _ := collectVariables(nil, mod, configs.NewParser(), vf, false)
 		out := make(map[string]cty.Value, len(vals))

@@ -46,10 +46,16 @@ func (v *varValue) Set(s string) error {
 func (v *varValue) Type() string { return "stringArray" }
 
 func (f *varFlags) register(fs *pflag.FlagSet) {
+	f.registerValues(fs)
+	fs.BoolVar(&f.input, "input", true, "Ask for input for variables if not directly set.")
+}
+
+// registerValues registers -var and -var-file only, for init, whose -input
+// is about more than variables.
+func (f *varFlags) registerValues(fs *pflag.FlagSet) {
 	f.items = &[]varItem{}
 	fs.Var(&varValue{items: f.items}, "var", "Set a value for one of the input variables in the root module\nof the configuration, as NAME=VALUE. Use this option more than once\nto set more than one variable.")
 	fs.Var(&varValue{items: f.items, file: true}, "var-file", "Load variable values from the given file, in addition to the\ndefault files terraform.tfvars and *.auto.tfvars. Use this option\nmore than once to include more than one variables file.")
-	fs.BoolVar(&f.input, "input", true, "Ask for input for variables if not directly set.")
 }
 
 // collectVariables gathers root variable values from, in increasing

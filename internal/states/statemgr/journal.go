@@ -77,6 +77,9 @@ var _ states.Recorder = (*Journal)(nil)
 // currently on disk (by lineage and serial).
 func (m *Local) BeginJournal(base *states.State) (*Journal, error) {
 	path := journalPath(m.OutPath)
+	// The state's directory may not exist yet (-lock=false, which would
+	// have created it).
+	_ = os.MkdirAll(filepath.Dir(path), 0o755)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cannot create state journal: %w", err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -98,6 +99,13 @@ func acquire(ctx context.Context, statePath string, info *LockInfo, timeout time
 // information when someone else has it.
 func tryAcquire(path, statePath string, info *LockInfo) (*fileLock, *LockInfo, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		// A state path in a directory that does not exist yet (a
+		// backend's path = "states/prod.tfstate"): Terraform creates it.
+		if merr := os.MkdirAll(filepath.Dir(path), 0o755); merr == nil {
+			f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+		}
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot open lock file %s: %w", path, err)
 	}
