@@ -191,8 +191,29 @@ func TestLockOtherStateFile(t *testing.T) {
 	_ = other.Unlock()
 }
 
+// TestLockMissingDirectory: a state path in a directory that does not
+// exist yet gets its directory, as with Terraform's local backend.
 func TestLockMissingDirectory(t *testing.T) {
 	dir := t.TempDir()
+	m := NewLocal(filepath.Join(dir, "no", "terraform.tfstate"), "", "", testVersion)
+	if err := m.Lock(context.Background(), NewLockInfo("x", testVersion), 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "no")); err != nil || !fi.IsDir() {
+		t.Fatalf("directory not created: %v", err)
+	}
+}
+
+// TestLockUnwritableDirectory: an I/O failure is not a held lock.
+func TestLockUnwritableDirectory(t *testing.T) {
+	dir := t.TempDir()
+	// A file where the state's directory should be: it cannot be created.
+	if err := os.WriteFile(filepath.Join(dir, "no"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	err := NewLocal(filepath.Join(dir, "no", "terraform.tfstate"), "", "", testVersion).Lock(context.Background(), NewLockInfo("x", testVersion), 0)
 	if err == nil {
 		t.Fatal("no error")
