@@ -321,4 +321,246 @@ func hasAttr(attrs []struct {
 	return false
 }
 
+// TestE2EWatchConvergeRestores: with -converge the watch recreates the
+// edited file, and the cycle after is idle.
+func TestE2EWatchConvergeRestores(t *testing.T) {
+	dir := watchDir(t, map[string]string{"main.tf": localHeader + `
+resource "local_file" "a" {
+  filename = "${path.module}/a.txt"
+  content  = "hello"
+}
+`})
+	mustStrata(t, dir, 0, "apply", "-auto-approve")
+	w := startWatch(t, dir, "-interval=200ms", "-converge")
+	first := w.waitFor(0, "an idle first cycle", isType("idle"))
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("edited"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	i := w.waitFor(first+1, "converge_complete", isType("converge_complete"))
+	done := w.event(i)
+	if len(done.Changes) != 1 || done.Changes[0].Address != "local_file.a" {
+		t.Fatalf("wrong converge %+v", done)
+	}
+	j := w.waitFor(i+1, "the next cycle", func(e watchEvent) bool { return e.Cycle > done.Cycle })
+	if next := w.event(j); next.Type != "idle" {
+		t.Fatalf("the cycle after converging is %s, want idle\n%s", next.Type, w.dump())
+	}
+	if got := string(readFile(t, filepath.Join(dir, "a.txt"))); got != "hello" {
+		t.Fatalf("a.txt = %q after converging, want hello", got)
+	}
+	if code := w.stop(syscall.SIGTERM); code != 0 {
+		t.Errorf("exit code %d after SIGTERM, want 0\n%s", code, w.dump())
+	}
+	// The state records the recreated file, and plan agrees nothing is
+	// left to do.
+	mustStrata(t, dir, 0, "plan", "-detailed-exitcode")
+}
+
+// TestE2EWatchConfigEdit: an edit of the configuration is planned and
+// applied by the running watch; -converged-timeout then ends it with 0.
+func TestE2EWatchConfigEdit(t *testing.T) {
+	main := localHeader + `
+resource "local_file" "a" {
+  filename = "${path.module}/a.txt"
+  content  = "a"
+}
+`
+	dir := watchDir(t, map[string]string{"main.tf": main})
+	// From an empty state: the first cycle creates a.
+	w := startWatch(t, dir, "-interval=200ms", "-converge", "-converged-timeout=3s", "-debounce=100ms")
+	i := w.waitFor(0, "converge_complete", isType("converge_complete"))
+	i = w.waitFor(i+1, "idle", isType("idle"))
+	main += `
+resource "local_file" "b" {
+  filename = "${path.module}/b.txt"
+  content  = "b"
+}
+`
+	writeFile(t, filepath.Join(dir, "main.tf"), main)
+	i = w.waitFor(i+1, "converge_complete for b", func(e watchEvent) bool {
+		return e.Type == "converge_complete" && len(e.Changes) == 1 && e.Changes[0].Address == "local_file.b" && e.Changes[0].Action == "create"
+	})
+	if got := string(readFile(t, filepath.Join(dir, "b.txt"))); got != "b" {
+		t.Fatalf("b.txt = %q", got)
+	}
+	// Nothing changes any more: -converged-timeout ends the watch.
+	if code := w.wait(); code != 0 {
+		t.Fatalf("exit code %d after -converged-timeout, want 0\n%s", code, w.dump())
+	}
+	last := w.all()[len(w.all())-1]
+	if last.Type != "watch_stop" || last.Reason != "converged" {
+		t.Fatalf("last event %+v, want watch_stop converged", last)
+	}
+	mustStrata(t, dir, 0, "plan", "-detailed-exitcode")
+}
+
+// TestE2EWatchSecondRefused: a second watcher on the same state is
+// refused while the first runs.
+func TestE2EWatchSecondRefused(t *testing.T) {
+	dir := watchDir(t, map[string]string{"main.tf": localHeader + `
+resource "local_file" "a" {
+  filename = "${path.module}/a.txt"
+  content  = "a"
+}
+`})
+	w := startWatch(t, dir, "-interval=200ms")
+	w.waitFor(0, "a first cycle", func(e watchEvent) bool { return e.Cycle >= 1 })
+	// Were it not refused, -converged-timeout would end it with 0.
+	r := mustStrata(t, dir, 1, "watch", "-interval=200ms", "-converged-timeout=1s")
+	if !strings.Contains(r.stderr, "Another watcher is running") || !strings.Contains(r.stderr, "another strata watch is running on this state") {
+		t.Fatalf("wrong refusal:\n%s", r.stderr)
+	}
+	// Plan, which takes the state lock only, still works: the watch
+	// holds the state lock only while it applies.
+	mustStrata(t, dir, 0, "plan", "-lock-timeout=0s")
+	w.stop(syscall.SIGTERM)
+	// Once the first has gone, a watcher may start.
+	mustStrata(t, dir, 0, "watch", "-interval=200ms", "-converge", "-converged-timeout=1s")
+}
+
+// TestE2EWatchSIGTERMDuringConverge: SIGTERM while the watch applies
+// stops it as apply stops: the state is saved and consistent, and no
+// lock is left.
+func TestE2EWatchSIGTERMDuringConverge(t *testing.T) {
+	dir := watchDir(t, map[string]string{"main.tf": localHeader + `
+resource "local_file" "fast" {
+  filename = "${path.module}/fast.txt"
+  content  = "fast"
+}
+resource "local_file" "slow" {
+  filename = "${path.module}/slow.txt"
+  content  = "slow"
+  provisioner "local-exec" {
+    command = "touch started && sleep 5"
+  }
+}
+`})
+	w := startWatch(t, dir, "-interval=200ms", "-converge")
+	w.waitFor(0, "converge_start", isType("converge_start"))
+	// Wait for the provisioner to be running, so that the signal lands
+	// inside the apply.
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the provisioner never started\n%s", w.dump())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	code := w.stop(syscall.SIGTERM)
+	if code != 1 {
+		t.Errorf("exit code %d after SIGTERM during an apply, want 1 as apply\n%s", code, w.dump())
+	}
+	for _, name := range []string{".terraform.tfstate.lock.info", "terraform.tfstate.journal"} {
+		if data, err := os.ReadFile(filepath.Join(dir, name)); err == nil && len(data) > 0 {
+			t.Errorf("%s left behind: %s", name, data)
+		}
+	}
+	// The state is readable without a lock in the way, and records the
+	// file that was created.
+	r := mustStrata(t, dir, 0, "state", "list")
+	if !strings.Contains(r.stdout, "local_file.fast") {
+		t.Errorf("state list after SIGTERM:\n%s", r.stdout)
+	}
+	mustStrata(t, dir, 0, "plan", "-lock-timeout=0s")
+}
+
+// TestE2EWatchBackoff: a resource whose create always fails is retried
+// with growing back-off, not every cycle, while the others converge.
+func TestE2EWatchBackoff(t *testing.T) {
+	dir := watchDir(t, map[string]string{
+		"main.tf": localHeader + `
+resource "local_file" "good" {
+  filename = "${path.module}/good.txt"
+  content  = "ok"
+}
+resource "local_file" "bad" {
+  # blocker is a file, so its directory cannot be made.
+  filename = "${path.module}/blocker/bad.txt"
+  content  = "never"
+}
+`,
+		"blocker": "a file, not a directory\n",
+	})
+	w := startWatch(t, dir, "-interval=200ms", "-converge", "-jitter=0")
+	w.waitFor(0, "20 cycles", func(e watchEvent) bool { return e.Cycle >= 20 })
+	w.stop(syscall.SIGTERM)
+	var attempts []watchEvent
+	cycles := 0
+	for _, e := range w.all() {
+		if e.Cycle > cycles {
+			cycles = e.Cycle
+		}
+		if e.Type == "converge_failed" {
+			for _, f := range e.Failed {
+				if f.Address == "local_file.bad" {
+					attempts = append(attempts, e)
+				}
+			}
+		}
+	}
+	if len(attempts) < 2 {
+		t.Fatalf("%d attempts at the failing resource in %d cycles, want it retried\n%s", len(attempts), cycles, w.dump())
+	}
+	if len(attempts) > cycles/2 {
+		t.Errorf("%d attempts at the failing resource in %d cycles: no back-off\n%s", len(attempts), cycles, w.dump())
+	}
+	// Each attempt reports one more failure in a row, and a back-off
+	// twice the one before.
+	var prev float64
+	for i, e := range attempts {
+		for _, f := range e.Failed {
+			if f.Address != "local_file.bad" {
+				continue
+			}
+			if f.Failures != i+1 {
+				t.Errorf("attempt %d reports %d failures in a row", i+1, f.Failures)
+			}
+		}
+		b := backoffOf(t, w, e)
+		if i > 0 && b != 2*prev && b != prev {
+			t.Errorf("attempt %d: back-off %gs after %gs, want it doubled (or at its maximum)", i+1, b, prev)
+		}
+		prev = b
+	}
+	if got := string(readFile(t, filepath.Join(dir, "good.txt"))); got != "ok" {
+		t.Fatalf("good.txt = %q: the other resource did not converge", got)
+	}
+	r := mustStrata(t, dir, 0, "state", "list")
+	if strings.TrimSpace(r.stdout) != "local_file.good" {
+		t.Errorf("state list:\n%s", r.stdout)
+	}
+}
+
+// backoffOf reads the back-off of local_file.bad in a converge_failed
+// event, from its raw JSON.
+func backoffOf(t *testing.T, w *watcher, e watchEvent) float64 {
+	t.Helper()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i, ev := range w.events {
+		if ev.Cycle != e.Cycle || ev.Type != e.Type {
+			continue
+		}
+		var raw struct {
+			Failed []struct {
+				Address string  `json:"address"`
+				Backoff float64 `json:"backoff_seconds"`
+			} `json:"failed"`
+		}
+		if err := json.Unmarshal([]byte(w.raw[i]), &raw); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range raw.Failed {
+			if f.Address == "local_file.bad" {
+				return f.Backoff
+			}
+		}
+	}
+	t.Fatalf("no back-off in %+v", e)
+	return 0
+}
+
 var _ = fmt.Sprintf

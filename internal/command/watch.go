@@ -268,7 +268,7 @@ func (r *watchRunner) Begin(ctx context.Context) (watch.Session, hcl.Diagnostics
 	}
 	op.release()
 	op.release = func() {}
-	s := &watchSession{r: r, op: op, rec: startRunRecord(r.d, "watch", op)}
+	s := &watchSession{r: r, op: op, rec: startRunRecord(r.d, "watch", op), existed: op.mgr.Exists()}
 	return s, nil
 }
 
@@ -279,6 +279,9 @@ type watchSession struct {
 	rec      *runRecorder
 	plan     *plans.Plan
 	targeted bool
+	// existed: a snapshot was stored when the cycle began (without one,
+	// each read makes up a new lineage).
+	existed bool
 }
 
 // RunID implements watch.Session.
@@ -363,7 +366,7 @@ func (s *watchSession) Apply(ctx context.Context, hook hooks.Hook) watch.ApplyRe
 		s.rec.finish(nil, diags, false)
 		return watch.ApplyResult{Diagnostics: diags}
 	}
-	if cur.Lineage != op.state.Lineage || cur.Serial != op.state.Serial {
+	if op.mgr.Exists() != s.existed || s.existed && (cur.Lineage != op.state.Lineage || cur.Serial != op.state.Serial) {
 		s.rec.finish(nil, nil, true)
 		return watch.ApplyResult{Stale: true}
 	}

@@ -115,6 +115,9 @@ func describe(e Event) string {
 		}
 		return fmt.Sprintf("cycle %d: converge failed: %s", e.Cycle, strings.Join(parts, "; "))
 	case EventConvergeSkipped:
+		if len(e.Skipped) == 0 {
+			return fmt.Sprintf("cycle %d: not converging: %s", e.Cycle, e.Reason)
+		}
 		return fmt.Sprintf("cycle %d: not converging %s: %s", e.Cycle, strings.Join(e.Skipped, ", "), e.Reason)
 	case EventIdle:
 		return fmt.Sprintf("cycle %d: no drift, no changes", e.Cycle)

@@ -111,7 +111,7 @@ func (w *Watcher) Run(ctx context.Context) (Result, error) {
 	w.events.Emit(Event{Type: EventStart, Message: w.startMessage()})
 	lastActive := w.now()
 	full := true
-	failedRuns := 0
+	failedRuns, retries := 0, 0
 	for cycle := 1; ; cycle++ {
 		out := w.cycle(ctx, cycle, full)
 		full = false
@@ -137,8 +137,13 @@ func (w *Watcher) Run(ctx context.Context) (Result, error) {
 		if !ok || wake.Sub(now) > w.opts.Schedule.Interval {
 			wake = now.Add(w.opts.Schedule.Interval)
 		}
+		if out.retry {
+			retries++
+		} else {
+			retries = 0
+		}
 		switch {
-		case out.retry:
+		case out.retry && retries <= 3:
 			wake = now
 		case out.failed:
 			// A cycle that could not plan is retried with back-off, not
