@@ -27,11 +27,12 @@ func TestImportDirection(t *testing.T) {
 		"internal/upgrade":                          {},
 		"internal/ctyjson":                          {},
 		"internal/contract":                         {},
+		"internal/encryption":                       {},
 		"internal/providers/plugin/proto/tfplugin5": {},
 		"internal/providers/plugin/proto/tfplugin6": {},
 
 		// Models.
-		"internal/configs":           {"addrs", "configs/configschema", "datadir"},
+		"internal/configs":           {"addrs", "configs/configschema", "datadir", "encryption"},
 		"internal/configs/genconfig": {"addrs", "configs/configschema", "lang/marks"},
 		"internal/lang":              {"addrs", "configs/configschema", "lang/funcs", "lang/marks"},
 		"internal/providers":         {"addrs", "configs/configschema"},
@@ -46,7 +47,7 @@ func TestImportDirection(t *testing.T) {
 		"internal/runrecord":         {"lang/marks"},
 
 		// Adapters: state storage, providers, installers.
-		"internal/states/statemgr":     {"states", "states/statefile", "addrs"},
+		"internal/states/statemgr":     {"states", "states/statefile", "addrs", "encryption"},
 		"internal/backend/backendbase": {"states/statemgr"},
 		"internal/backend/local":       {"backend/backendbase", "states", "states/statefile", "states/statemgr"},
 		"internal/backend/pg":          {"backend/backendbase", "states", "states/statemgr"},

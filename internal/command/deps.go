@@ -47,6 +47,8 @@ type Deps struct {
 	// args are the command's arguments after the global options, for
 	// the run record (set by Run).
 	args []string
+	// encryption is the state and plan encryption (see encryptionFor).
+	encryption encryptionState
 }
 
 // logger is the core log; silent when Run did not set one up.

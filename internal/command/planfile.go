@@ -30,10 +30,36 @@ func savePlan(d *Deps, cfg *configs.Config, files map[string]*hcl.File, plan *pl
 	if err != nil {
 		return errorDiag("Failed to save the plan", err)
 	}
-	if err := os.WriteFile(path, data, 0o600); err != nil {
+	enc, diags := d.encryptionFor(cfg.Module)
+	if diags.HasErrors() {
+		return diags
+	}
+	if data, err = enc.Plan().EncryptPlan(data); err != nil {
+		return errorDiag("Failed to save the plan", err)
+	}
+	if err := writePrivateFile(path, data); err != nil {
 		return errorDiag("Failed to write plan file", err)
 	}
 	return nil
+}
+
+// writePrivateFile writes data to path, readable by its owner only (a
+// plan holds the values of sensitive variables): an existing file is
+// replaced, so that its mode does not carry over.
+func writePrivateFile(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // readPlan reads a saved plan and loads its configuration snapshot.
@@ -41,6 +67,17 @@ func readPlan(d *Deps, v diagView, path string) (*planfile.Contents, *configs.Co
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, errorDiag("Failed to read plan file", err)
+	}
+	enc, ediags := d.workdirEncryption()
+	if ediags.HasErrors() {
+		return nil, nil, ediags
+	}
+	if data, _, err = enc.Plan().DecryptPlan(data); err != nil {
+		return nil, nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid plan file",
+			Detail:   fmt.Sprintf("The plan file %s cannot be used: %s.", path, err),
+		}}
 	}
 	c, err := planfile.Read(data, d.Version)
 	if err != nil {

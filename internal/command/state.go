@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -49,6 +48,12 @@ func stateManager(d *Deps, mod *configs.Module, f *stateFlags) (statemgr.Manager
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	if mod != nil {
+		_, ediags := d.encryptionFor(mod)
+		if diags = append(diags, ediags...); diags.HasErrors() {
+			return nil, diags
+		}
+	}
 	mgr, mdiags := backendStateManager(d, be, workspaceName(d), f)
 	return mgr, append(diags, mdiags...)
 }
@@ -60,15 +65,29 @@ func backendStateManager(d *Deps, be *backend.Config, ws string, f *stateFlags) 
 	// terraform_version records the Terraform version whose format strata
 	// writes: Terraform refuses states from versions newer than itself, so
 	// strata's own version number must not appear there.
-	if f != nil && f.statePath != "" {
-		return statemgr.NewLocal(f.statePath, f.stateOut, f.backupPath, TerraformCompatVersion), nil
-	}
-	b, diags := d.configuredBackend(be)
+	enc, diags := d.workdirEncryption()
 	if diags.HasErrors() {
+		return nil, diags
+	}
+	if f != nil && f.statePath != "" {
+		mgr := statemgr.NewLocal(f.statePath, f.stateOut, f.backupPath, TerraformCompatVersion)
+		mgr.SetEncryption(enc.State())
+		return mgr, diags
+	}
+	b, bdiags := d.configuredBackend(be)
+	if diags = append(diags, bdiags...); diags.HasErrors() {
 		return nil, diags
 	}
 	mgr, mdiags := b.StateMgr(context.Background(), ws)
 	diags = append(diags, mdiags...)
+	if mgr != nil && !statemgr.SetEncryption(mgr, enc.State()) && enc.State() != nil {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "State encryption not supported by this backend",
+			Detail:   "The state is configured to be encrypted, and this backend's state manager cannot encrypt what it stores.",
+		})
+		return nil, diags
+	}
 	if l, ok := mgr.(*statemgr.Local); ok && f != nil {
 		if f.stateOut != "" {
 			l.OutPath = f.stateOut
@@ -134,9 +153,14 @@ func saveState(d *Deps, mgr statemgr.Manager, s *states.State) hcl.Diagnostics {
 		return nil
 	}
 	d.logger().Error(fmt.Sprintf("writing the state to %s: %s", mgr, err))
+	// errored.tfstate is encrypted as the state is.
 	data, encErr := statefile.Write(s)
 	if encErr == nil {
-		encErr = os.WriteFile("errored.tfstate", data, 0o600)
+		enc, _ := d.workdirEncryption()
+		data, encErr = enc.State().EncryptState(data)
+	}
+	if encErr == nil {
+		encErr = statemgr.WriteFileAtomic("errored.tfstate", data, 0o600)
 	}
 	detail := fmt.Sprintf("Error saving state: %s\n\nstrata was unable to persist the state to %s. The state has been written to \"errored.tfstate\" in the current directory; the state journal also still holds every change, so the next command will recover it. Once the problem is fixed, re-run the command, or copy errored.tfstate over the state file.", err, mgr)
 	if encErr != nil {

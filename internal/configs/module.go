@@ -5,8 +5,10 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/encryption"
 )
 
 // Module is one module's configuration, merged from all its files.
@@ -19,6 +21,10 @@ type Module struct {
 	RequiredVersions  []VersionConstraint
 	RequiredProviders map[string]*RequiredProvider
 	Backend           *Backend
+	// Encryption is the encryption block inside the terraform block
+	// (OpenTofu's state and plan encryption); nil when there is none.
+	// EvalStatic evaluates its arguments.
+	Encryption *encryption.Config
 
 	Variables        map[string]*Variable
 	Locals           map[string]*Local
@@ -43,6 +49,9 @@ type Module struct {
 	// bases are the blocks of primary files that override files can
 	// merge into, by kind and name (resource.TYPE.NAME, variable.NAME...).
 	bases map[string]*hcl.Block
+	// staticVars are the root module's variable values given for early
+	// evaluation, nil for other modules.
+	staticVars map[string]cty.Value
 }
 
 func newModule(dir string) *Module {

@@ -175,6 +175,7 @@ func (p *Parser) LoadModuleFromSources(dir string, sources map[string][]byte) (*
 	var given map[string]cty.Value
 	if p.rootVariables != nil && filepath.Clean(dir) == p.rootDir && mod.hasStaticExprs() {
 		given = p.rootVariables(mod)
+		mod.staticVars = given
 	}
 	diags = append(diags, mod.evalStaticCalls(given)...)
 	return mod, diags

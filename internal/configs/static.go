@@ -48,6 +48,20 @@ type staticScope struct {
 	locals map[string]cty.Value
 	// evaluating holds the locals being evaluated, to report cycles.
 	evaluating map[string]bool
+	// sensitive allows sensitive variables: for the encryption block,
+	// whose values are never recorded.
+	sensitive bool
+}
+
+// EvalStatic evaluates an argument of the root module's encryption block
+// (what names it for messages), with the values early evaluation has:
+// input variables given for the root module or their defaults, locals
+// computed from them, path values and pure functions. Unlike a backend
+// argument, it may use sensitive variables (a passphrase): the value is
+// used as a key and never written anywhere.
+func (m *Module) EvalStatic(expr hcl.Expression, what string) (cty.Value, hcl.Diagnostics) {
+	s := &staticScope{mod: m, given: m.staticVars, locals: map[string]cty.Value{}, evaluating: map[string]bool{}, sensitive: true}
+	return s.eval(expr, what)
 }
 
 // hasStaticExprs reports whether the module has anything for early
@@ -58,6 +72,9 @@ func (m *Module) hasStaticExprs() bool {
 		if mc.sourceExpr != nil || mc.versionExpr != nil {
 			return true
 		}
+	}
+	if m.Encryption != nil {
+		return true
 	}
 	if m.Backend != nil {
 		attrs, _ := m.Backend.Config.JustAttributes()
@@ -183,7 +200,7 @@ func (s *staticScope) variable(name string, rng hcl.Range, what string) (cty.Val
 			Subject:  rng.Ptr(),
 		}}
 	}
-	if decl.Sensitive || decl.Ephemeral {
+	if (decl.Sensitive || decl.Ephemeral) && !s.sensitive {
 		summary := "Sensitive value not allowed"
 		if decl.Ephemeral {
 			summary = "Ephemeral value not allowed"

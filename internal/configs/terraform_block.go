@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/encryption"
 )
 
 // VersionConstraint is a parsed version constraint with its source range.
@@ -45,6 +46,7 @@ var terraformBlockSchema = &hcl.BodySchema{
 		{Type: "required_providers"},
 		{Type: "backend", LabelNames: []string{"type"}},
 		{Type: "cloud"},
+		{Type: "encryption"},
 		{Type: "provider_meta", LabelNames: []string{"provider"}},
 	},
 }
@@ -83,6 +85,19 @@ func (m *Module) loadTerraformBlock(block *hcl.Block) hcl.Diagnostics {
 				continue
 			}
 			m.Backend = &Backend{Type: b.Labels[0], Config: b.Body, DeclRange: b.DefRange}
+		case "encryption":
+			if m.Encryption != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate encryption configuration",
+					Detail:   fmt.Sprintf("A module may have only one encryption configuration; one was already given at %s.", m.Encryption.DeclRange),
+					Subject:  b.DefRange.Ptr(),
+				})
+				continue
+			}
+			enc, ediags := encryption.Decode(b.Body, b.DefRange)
+			diags = append(diags, ediags...)
+			m.Encryption = enc
 		case "cloud":
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,

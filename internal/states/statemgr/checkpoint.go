@@ -100,7 +100,10 @@ func (j *Journal) checkpoint() error {
 	head, _ := json.Marshal(journalHeader{Journal: 1, Lineage: j.cp.state.Lineage, Serial: serial})
 	data := append(head, '\n')
 	for _, rec := range j.pending {
-		line, _ := json.Marshal(rec)
+		line, err := j.encode(rec)
+		if err != nil {
+			return err
+		}
 		data = append(append(data, line...), '\n')
 	}
 	data = append(data, j.buf...)

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statefile"
 )
@@ -92,11 +93,19 @@ type HTTP struct {
 	lockBody []byte // the lock info sent to LOCK; nil when unlocked
 	lockID   string
 
-	read   []byte // the state last read or written
+	crypt  SnapshotCrypt
+	read   []byte // the state (decrypted) last read or written
 	serial uint64
 }
 
 var _ Manager = (*HTTP)(nil)
+
+// SetEncryption implements Encryptable: the stored state and the local
+// journal are encrypted with t.
+func (m *HTTP) SetEncryption(t *encryption.Target) {
+	m.crypt.Target = t
+	m.SetJournalEncryption(t)
+}
 
 // NewHTTP returns a manager for the state at cfg.Address, after checking
 // the configuration.
@@ -417,6 +426,10 @@ func (m *HTTP) readSnapshot(ctx context.Context) (*states.State, error) {
 			return nil, fmt.Errorf("reading the state from %s: the body's MD5 %s does not match its Content-MD5 header %s", m, got, want)
 		}
 	}
+	data, err = m.crypt.Open(data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to load state from %s: %w", m, err)
+	}
 	s, err := statefile.Read(data)
 	if errors.Is(err, statefile.ErrEmpty) {
 		return FreshState(), nil
@@ -431,7 +444,7 @@ func (m *HTTP) readSnapshot(ctx context.Context) (*states.State, error) {
 // Write implements Manager: the whole snapshot is sent with update_method,
 // with ?ID=<lock ID> while the lock is held.
 func (m *HTTP) Write(s *states.State) error {
-	data, err := EncodeSnapshot(s, m.Version, m.read, m.serial, m.read != nil)
+	data, out, err := m.crypt.Seal(s, m.Version, m.read, m.serial, m.read != nil)
 	if err != nil || data == nil {
 		return err
 	}
@@ -443,7 +456,7 @@ func (m *HTTP) Write(s *states.State) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), httpTimeout)
 	defer cancel()
-	code, body, _, err := m.do(ctx, m.Config.UpdateMethod, &u, data)
+	code, body, _, err := m.do(ctx, m.Config.UpdateMethod, &u, out)
 	if err != nil {
 		return fmt.Errorf("writing the state to %s: %w", m, err)
 	}
@@ -452,6 +465,7 @@ func (m *HTTP) Write(s *states.State) error {
 	default:
 		return statusError("writing the state to "+m.String(), code, body)
 	}
+	m.crypt.Written()
 	m.read, m.serial = data, s.Serial
 	return nil
 }

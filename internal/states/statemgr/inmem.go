@@ -165,7 +165,7 @@ func (m *Inmem) BeginJournal(base *states.State) (*Journal, error) {
 	serial := m.ws().serial
 	m.store.mu.Unlock()
 	path := filepath.Join(os.TempDir(), fmt.Sprintf("strata-inmem-%d-%s.journal", os.Getpid(), m.Workspace))
-	j, err := openJournal(path, base.Lineage, serial)
+	j, err := openJournal(path, base.Lineage, serial, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statefile"
 )
@@ -57,6 +58,10 @@ func journalPath(statePath string) string { return statePath + ".journal" }
 type Journal struct {
 	path string
 	f    *os.File
+	// enc encrypts each record (nil: records are stored in clear). The
+	// header, which names the snapshot by lineage and serial as an
+	// encrypted state does in clear, is never encrypted.
+	enc *encryption.Target
 
 	mu      sync.Mutex // guards buf and seq
 	buf     []byte
@@ -84,7 +89,7 @@ func (m *Local) BeginJournal(base *states.State) (*Journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot create state journal: %w", err)
 	}
-	j := &Journal{path: path, f: f}
+	j := &Journal{path: path, f: f, enc: m.crypt.Target}
 	head, _ := json.Marshal(journalHeader{Journal: 1, Lineage: base.Lineage, Serial: m.serial})
 	if _, err := f.Write(append(head, '\n')); err != nil {
 		f.Close()
@@ -192,8 +197,17 @@ func (j *Journal) SetOutput(name string, v *states.OutputValue) error {
 	return j.append(rec)
 }
 
-func (j *Journal) append(rec journalRecord) error {
+// encode returns the line (without its newline) that stores rec.
+func (j *Journal) encode(rec journalRecord) ([]byte, error) {
 	line, err := json.Marshal(rec)
+	if err != nil {
+		return nil, err
+	}
+	return j.enc.EncryptRecord(line)
+}
+
+func (j *Journal) append(rec journalRecord) error {
+	line, err := j.encode(rec)
 	if err != nil {
 		return err
 	}
@@ -226,8 +240,9 @@ func (j *Journal) append(rec journalRecord) error {
 // replayJournal applies a leftover journal to s. It reports whether it
 // changed anything and which operations were left pending. A journal for
 // another snapshot (an older serial or another lineage) is stale and is
-// removed. A torn last line, from a crash mid-write, is ignored.
-func replayJournal(path string, s *states.State) (*states.State, []Pending, bool, error) {
+// removed. A torn last line, from a crash mid-write, is ignored. enc
+// decrypts the records.
+func replayJournal(path string, s *states.State, enc *encryption.Target) (*states.State, []Pending, bool, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil, false, nil
@@ -263,8 +278,16 @@ func replayJournal(path string, s *states.State) (*states.State, []Pending, bool
 	var order []key
 	changed := false
 	for sc.Scan() {
+		line := sc.Bytes()
+		if !json.Valid(line) {
+			break // torn write at the end
+		}
+		line, err := enc.DecryptRecord(line)
+		if err != nil {
+			return nil, nil, false, fmt.Errorf("the state journal %s cannot be read: %w", path, err)
+		}
 		var rec journalRecord
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+		if err := json.Unmarshal(line, &rec); err != nil {
 			break // torn write at the end
 		}
 		switch rec.Op {

@@ -1,6 +1,7 @@
 package statemgr
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statefile"
 )
@@ -30,7 +32,8 @@ type Local struct {
 	AllowEmpty bool
 
 	lock     *fileLock
-	read     []byte // the bytes last read from or written to OutPath
+	crypt    SnapshotCrypt
+	read     []byte // the snapshot (decrypted) last read from or written to OutPath
 	serial   uint64
 	backedUp bool
 	journal  *Journal
@@ -43,6 +46,10 @@ func NewLocal(path, outPath, backupPath, version string) *Local {
 	}
 	return &Local{Path: path, OutPath: outPath, BackupPath: backupPath, Version: version}
 }
+
+// SetEncryption implements Encryptable: the state file, its backup and
+// the journal are encrypted with t.
+func (m *Local) SetEncryption(t *encryption.Target) { m.crypt.Target = t }
 
 func (m *Local) backupPath() string {
 	switch m.BackupPath {
@@ -98,7 +105,7 @@ func (m *Local) Read() (*states.State, []Pending, error) {
 			defer l.release()
 		}
 	}
-	s, pending, replayed, err := replayJournal(jpath, s)
+	s, pending, replayed, err := replayJournal(jpath, s, m.crypt.Target)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -122,6 +129,11 @@ func (m *Local) readSnapshot() (*states.State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading state file %s: %w", m.Path, err)
 	}
+	if len(bytes.TrimSpace(src)) > 0 {
+		if src, err = m.crypt.Open(src); err != nil {
+			return nil, fmt.Errorf("failed to load state from %s: %w", m.Path, err)
+		}
+	}
 	s, err := statefile.Read(src)
 	if errors.Is(err, statefile.ErrEmpty) && m.AllowEmpty {
 		return FreshState(), nil
@@ -144,16 +156,17 @@ func (m *Local) readSnapshot() (*states.State, error) {
 // Write saves s as the new snapshot, unless it is identical to the
 // snapshot on disk. The serial is increased on every real write.
 func (m *Local) Write(s *states.State) error {
-	data, err := EncodeSnapshot(s, m.Version, m.read, m.serial, m.read != nil || fileExists(m.OutPath))
+	data, out, err := m.crypt.Seal(s, m.Version, m.read, m.serial, m.read != nil || fileExists(m.OutPath))
 	if err != nil || data == nil {
 		return err
 	}
 	if err := m.backup(); err != nil {
 		return err
 	}
-	if err := WriteFileAtomic(m.OutPath, data, 0o600); err != nil {
+	if err := WriteFileAtomic(m.OutPath, out, 0o600); err != nil {
 		return err
 	}
+	m.crypt.Written()
 	m.read, m.serial = data, s.Serial
 	return nil
 }

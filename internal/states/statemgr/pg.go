@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statefile"
 )
@@ -84,9 +85,18 @@ type PG struct {
 	conn      *pgx.Conn // the session holding the lock; nil when unlocked
 	lockKey   int64
 
+	crypt  SnapshotCrypt
 	read   []byte // the data last read from or written to the row
+	plain  []byte // read, decrypted
 	row    bool   // whether the row existed then
 	serial uint64
+}
+
+// SetEncryption implements Encryptable: the row's data and the local
+// journal are encrypted with t.
+func (m *PG) SetEncryption(t *encryption.Target) {
+	m.crypt.Target = t
+	m.SetJournalEncryption(t)
 }
 
 // NewPG returns a manager for workspace's state in the pg backend.
@@ -517,7 +527,7 @@ func (m *PG) ReadStored(ctx context.Context) (*states.State, error) {
 func (m *PG) readSnapshot(ctx context.Context, c *pgx.Conn) (*states.State, error) {
 	var data *string
 	err := c.QueryRow(ctx, "SELECT data FROM "+m.table()+" WHERE name = $1", m.Workspace).Scan(&data)
-	m.read, m.row, m.serial = nil, err == nil, 0
+	m.read, m.plain, m.row, m.serial = nil, nil, err == nil, 0
 	if errors.Is(err, pgx.ErrNoRows) {
 		return FreshState(), nil
 	}
@@ -527,14 +537,18 @@ func (m *PG) readSnapshot(ctx context.Context, c *pgx.Conn) (*states.State, erro
 	if data == nil || *data == "" {
 		return FreshState(), nil
 	}
-	s, err := statefile.Read([]byte(*data))
+	plain, err := m.crypt.Open([]byte(*data))
+	if err != nil {
+		return nil, fmt.Errorf("failed to load state from %s: %w", m, err)
+	}
+	s, err := statefile.Read(plain)
 	if errors.Is(err, statefile.ErrEmpty) {
 		return FreshState(), nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("failed to load state from %s: %w", m, err)
 	}
-	m.read, m.serial = []byte(*data), s.Serial
+	m.read, m.plain, m.serial = []byte(*data), plain, s.Serial
 	return s, nil
 }
 
@@ -548,6 +562,9 @@ func (m *PG) createWorkspace(ctx context.Context, c *pgx.Conn) error {
 	if err != nil {
 		return err
 	}
+	if data, err = m.crypt.Target.EncryptState(data); err != nil {
+		return err
+	}
 	if _, err := c.Exec(ctx, "INSERT INTO "+m.table()+" (name, data) VALUES ($1, $2) ON CONFLICT DO NOTHING", m.Workspace, string(data)); err != nil {
 		return fmt.Errorf("creating %s: %w", m, err)
 	}
@@ -559,7 +576,7 @@ func (m *PG) createWorkspace(ctx context.Context, c *pgx.Conn) error {
 // manager last read or wrote: a state changed meanwhile by someone who
 // did not respect the lock is reported, not overwritten.
 func (m *PG) Write(s *states.State) error {
-	data, err := EncodeSnapshot(s, m.Version, m.read, m.serial, m.read != nil)
+	plain, data, err := m.crypt.Seal(s, m.Version, m.plain, m.serial, m.read != nil)
 	if err != nil || data == nil {
 		return err
 	}
@@ -587,7 +604,8 @@ func (m *PG) Write(s *states.State) error {
 	if err != nil {
 		return fmt.Errorf("writing the state to %s: %w", m, err)
 	}
-	m.read, m.row, m.serial = data, true, s.Serial
+	m.crypt.Written()
+	m.read, m.plain, m.row, m.serial = data, plain, true, s.Serial
 	return nil
 }
 

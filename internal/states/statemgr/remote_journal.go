@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/states"
 )
 
@@ -30,7 +31,13 @@ type RemoteJournal struct {
 	write   func(*states.State) error
 	serial  func() uint64
 	journal *Journal
+	// enc encrypts the journal's records; see SetJournalEncryption.
+	enc *encryption.Target
 }
+
+// SetJournalEncryption makes the journal encrypt its records with t, as
+// the manager's snapshots are.
+func (r *RemoteJournal) SetJournalEncryption(t *encryption.Target) { r.enc = t }
 
 // NewRemoteJournal returns the journal at path of a manager that writes
 // snapshots with write and whose last read or written snapshot has the
@@ -43,7 +50,7 @@ func NewRemoteJournal(path string, write func(*states.State) error, serial func(
 // lineage and the serial of the snapshot last read, and the state reached
 // is written to the store at intervals too.
 func (r *RemoteJournal) BeginJournal(base *states.State) (*Journal, error) {
-	j, err := openJournal(r.JournalPath, base.Lineage, r.serial())
+	j, err := openJournal(r.JournalPath, base.Lineage, r.serial(), r.enc)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +102,7 @@ func (r *RemoteJournal) LockForRecovery(ctx context.Context, locked, canLock boo
 // anything, and removes the journal. It returns the state and the
 // operations the journal shows were in flight.
 func (r *RemoteJournal) Recover(s *states.State) (*states.State, []Pending, error) {
-	s, pending, replayed, err := replayJournal(r.JournalPath, s)
+	s, pending, replayed, err := replayJournal(r.JournalPath, s, r.enc)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -112,7 +119,7 @@ func (r *RemoteJournal) Recover(s *states.State) (*states.State, []Pending, erro
 
 // openJournal creates the journal file at path with a header naming the
 // snapshot (lineage and serial) its records extend, synced to disk.
-func openJournal(path, lineage string, serial uint64) (*Journal, error) {
+func openJournal(path, lineage string, serial uint64, enc *encryption.Target) (*Journal, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("cannot create state journal: %w", err)
 	}
@@ -130,5 +137,5 @@ func openJournal(path, lineage string, serial uint64) (*Journal, error) {
 		return nil, err
 	}
 	syncDir(filepath.Dir(path))
-	return &Journal{path: path, f: f}, nil
+	return &Journal{path: path, f: f, enc: enc}, nil
 }

@@ -1,0 +1,65 @@
+package command
+
+import (
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/encryption"
+)
+
+// encryptionState is the encryption a command works with, set up once.
+type encryptionState struct {
+	done bool
+	enc  *encryption.Encryption
+}
+
+// encryptionFor returns the encryption the root module mod configures
+// (its encryption block), with TF_ENCRYPTION merged over it, as OpenTofu
+// does. It is set up once per command: later calls return the first
+// result, and its diagnostics only the first time. mod may be nil (no
+// configuration): TF_ENCRYPTION alone then.
+func (d *Deps) encryptionFor(mod *configs.Module) (*encryption.Encryption, hcl.Diagnostics) {
+	if d.encryption.done {
+		return d.encryption.enc, nil
+	}
+	d.encryption.done = true
+	var cfg *encryption.Config
+	var eval encryption.Evaluator
+	if mod != nil {
+		cfg, eval = mod.Encryption, mod.EvalStatic
+	}
+	var diags hcl.Diagnostics
+	if env := strings.TrimSpace(d.Getenv(encryption.EnvName)); env != "" {
+		envCfg, ediags := encryption.DecodeEnv(env)
+		diags = append(diags, ediags...)
+		if ediags.HasErrors() {
+			return nil, diags
+		}
+		cfg = encryption.Merge(cfg, envCfg)
+	}
+	if cfg == nil {
+		return nil, diags
+	}
+	if eval == nil {
+		eval = func(expr hcl.Expression, _ string) (cty.Value, hcl.Diagnostics) { return expr.Value(nil) }
+	}
+	enc, ediags := encryption.New(cfg, eval)
+	diags = append(diags, ediags...)
+	d.encryption.enc = enc
+	return enc, diags
+}
+
+// workdirEncryption is encryptionFor the root module in the working
+// directory, for commands that have not loaded it.
+func (d *Deps) workdirEncryption() (*encryption.Encryption, hcl.Diagnostics) {
+	if d.encryption.done {
+		return d.encryption.enc, nil
+	}
+	p := configs.NewParser()
+	p.SetRootVariables(".", earlyVariables(nil))
+	mod, _ := p.LoadModule(".") // errors are the command's to report
+	return d.encryptionFor(mod)
+}
