@@ -11,6 +11,7 @@ import (
 	"github.com/strata-dev/strata/internal/command/statecmd"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/states"
@@ -43,6 +44,20 @@ func (d *Deps) stateEnv() *statecmd.Env {
 			return schemaLookup(ctx, e)(&plans.ResourceInstanceChange{Addr: addr, ProviderAddr: provider})
 		},
 		StateVersion: TerraformCompatVersion,
+		Encrypt: func(m *statemgr.Local) {
+			enc, _ := d.workdirEncryption()
+			m.SetEncryption(enc.State())
+		},
+		DecryptState: func(data []byte) ([]byte, error) {
+			// A pulled state is in clear: push takes it whatever the
+			// configuration says of unencrypted states.
+			if !encryption.IsEncrypted(data) {
+				return data, nil
+			}
+			enc, _ := d.workdirEncryption()
+			plain, _, err := enc.State().DecryptState(data)
+			return plain, err
+		},
 	}
 }
 

@@ -55,6 +55,12 @@ type Env struct {
 	// StateVersion is the terraform_version new local state files record
 	// (state mv -state-out).
 	StateVersion string
+	// Encrypt makes a local state manager the command creates (state mv
+	// -state-out) encrypt as the working directory's state is.
+	Encrypt func(*statemgr.Local)
+	// DecryptState returns the state file JSON of a state given to the
+	// command (state push): decrypted when it is encrypted, as it is.
+	DecryptState func([]byte) ([]byte, error)
 }
 
 // viewFlags are the output options of a state command.

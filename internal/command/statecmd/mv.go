@@ -91,6 +91,9 @@ func runStateMv(ctx context.Context, d *Env, opts *stateMvOptions, fromArg, toAr
 			backup = timestampedBackup(opts.stateOut)
 		}
 		dmgr = statemgr.NewLocal(opts.stateOut, "", backup, d.StateVersion)
+		if d.Encrypt != nil {
+			d.Encrypt(dmgr)
+		}
 		var drelease func()
 		dst, drelease, ok = d.read(ctx, v, dmgr, &opts.state, "state-mv", false)
 		defer drelease()

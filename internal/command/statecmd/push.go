@@ -71,6 +71,9 @@ func runStatePush(ctx context.Context, d *Env, opts *statePushOptions, path stri
 		data, err = os.ReadFile(path)
 	}
 	var pushed *states.State
+	if err == nil && d.DecryptState != nil {
+		data, err = d.DecryptState(data)
+	}
 	if err == nil {
 		pushed, err = statefile.Read(data)
 	}

@@ -1,0 +1,436 @@
+package command
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/strata-dev/strata/internal/encryption"
+	"github.com/strata-dev/strata/internal/provbuild"
+)
+
+// randomProviderMirror builds hashicorp/random 3.9.0 from its repository
+// (provbuild, cached between runs) into a filesystem mirror; the test is
+// skipped where the repository is not available.
+func randomProviderMirror(t *testing.T) string {
+	t.Helper()
+	repos := os.Getenv("STRATA_PROVIDER_REPOS")
+	if repos == "" {
+		repos = "/work/.mirror"
+	}
+	if _, err := provbuild.RepoDir(repos, "random"); err != nil {
+		t.Skipf("no hashicorp/random repository: %s", err)
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	r := provbuild.Release{Name: "random", Version: "3.9.0"}
+	bin, err := provbuild.Build(filepath.Join(cache, "strata-e2e-providers"), repos, r, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "random-mirror")
+	if _, err := provbuild.WriteMirror(dir, map[provbuild.Release]string{r: bin}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// secretsIn returns, for each secret, the files under dir that hold it.
+func secretsIn(t *testing.T, dir string, secrets map[string]string) []string {
+	t.Helper()
+	var found []string
+	_ = filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return nil
+		}
+		if strings.Contains(p, string(filepath.Separator)+"providers"+string(filepath.Separator)) {
+			return nil // provider binaries
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		for name, s := range secrets {
+			if bytes.Contains(b, []byte(s)) {
+				rel, _ := filepath.Rel(dir, p)
+				found = append(found, name+" in "+rel)
+			}
+		}
+		return nil
+	})
+	return found
+}
+
+func randomHex(t *testing.T, n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(b)
+}
+
+const encryptedConfig = `
+terraform {
+  required_providers {
+    random = {
+      source  = "hashicorp/random"
+      version = "3.9.0"
+    }
+    test = {
+      source  = "hashicorp/test"
+      version = "1.0.0"
+    }
+  }
+  encryption {
+    key_provider "pbkdf2" "k" {
+      passphrase = var.passphrase
+      iterations = 200000
+    }
+    method "aes_gcm" "m" {
+      keys = key_provider.pbkdf2.k
+    }
+    state {
+      method   = method.aes_gcm.m
+      enforced = true
+    }
+    plan {
+      method   = method.aes_gcm.m
+      enforced = true
+    }
+  }
+}
+
+variable "passphrase" {
+  type      = string
+  sensitive = true
+}
+
+variable "secret" {
+  type      = string
+  sensitive = true
+}
+
+variable "wo" {
+  type      = string
+  sensitive = true
+  ephemeral = true
+}
+
+variable "slow" {
+  type    = number
+  default = 0
+}
+
+resource "random_password" "p" {
+  length  = 40
+  special = false
+}
+
+resource "test_resource" "w" {
+  value      = "not secret"
+  write_only = var.wo
+}
+
+resource "terraform_data" "fast" {
+  count = 30
+  input = "${var.secret}-${count.index}"
+}
+
+resource "test_resource" "slow" {
+  count               = 3
+  value               = "${var.secret}-slow-${count.index}"
+  create_wait_seconds = var.slow
+}
+
+output "pw" {
+  value     = random_password.p.result
+  sensitive = true
+}
+`
+
+// TestE2EEncryptionNoSecretAtRest: with the state and plans encrypted, no
+// secret — a random_password result, a sensitive variable, a write-only
+// argument — appears in any file of the working directory after plan,
+// apply, a kill -9 in the middle of an apply, and the recovery.
+func TestE2EEncryptionNoSecretAtRest(t *testing.T) {
+	randomMirror := randomProviderMirror(t)
+	testMirror := tftestProviderMirror(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), encryptedConfig)
+	store := t.TempDir() // the test provider's "cloud", outside the directory
+	secrets := map[string]string{
+		"sensitive variable": "sv-" + randomHex(t, 12),
+		"write-only value":   "wo-" + randomHex(t, 12),
+	}
+	passphrase := "pass-" + randomHex(t, 12)
+	env := []string{
+		"TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null", "TFTEST_STORE_DIR=" + store,
+		"TF_VAR_passphrase=" + passphrase, "TF_VAR_secret=" + secrets["sensitive variable"], "TF_VAR_wo=" + secrets["write-only value"],
+	}
+	command := func(extraEnv []string, args ...string) *exec.Cmd {
+		cmd := exec.Command(strataBin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(append(os.Environ(), env...), extraEnv...)
+		return cmd
+	}
+	run := func(want int, args ...string) result {
+		t.Helper()
+		cmd := command(nil, args...)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != want {
+			t.Fatalf("strata %s: exit %d, want %d\n%s\n%s", strings.Join(args, " "), code, want, out.String(), errb.String())
+		}
+		return result{stdout: out.String(), stderr: errb.String(), code: code}
+	}
+	check := func(when string) {
+		t.Helper()
+		if found := secretsIn(t, dir, secrets); len(found) > 0 {
+			t.Fatalf("after %s, secrets in clear: %v", when, found)
+		}
+	}
+
+	run(0, "init", "-no-color", "-plugin-dir="+randomMirror, "-plugin-dir="+testMirror)
+	run(0, "plan", "-no-color", "-out=tfplan")
+	if raw, _ := os.ReadFile(filepath.Join(dir, "tfplan")); !encryption.IsEncrypted(raw) {
+		t.Fatal("the plan file is not encrypted")
+	}
+	check("plan")
+	run(0, "apply", "-no-color", "tfplan")
+	pw := strings.TrimSpace(run(0, "output", "-raw", "pw").stdout)
+	if len(pw) != 40 {
+		t.Fatalf("random_password result %q", pw)
+	}
+	secrets["random_password result"] = pw
+	secrets["passphrase"] = passphrase
+	raw, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+	if !encryption.IsEncrypted(raw) {
+		t.Fatal("the state is not encrypted")
+	}
+	check("apply")
+
+	// state pull prints the decrypted state, as OpenTofu's does.
+	pulled := run(0, "state", "pull").stdout
+	if !strings.Contains(pulled, pw) || !strings.Contains(pulled, `"version": 4`) {
+		t.Fatalf("state pull did not print the decrypted state:\n%.300s", pulled)
+	}
+
+	// Update everything that holds a secret, slowly, and kill -9 the
+	// apply once the fast updates are done and the slow ones run.
+	cmd := command([]string{"TF_VAR_secret=" + secrets["sensitive variable"] + "-2"}, "apply", "-auto-approve", "-no-color", "-var=slow=20")
+	secrets["sensitive variable 2"] = secrets["sensitive variable"] + "-2"
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	fastDone := regexp.MustCompile(`terraform_data\.fast\[\d+\]: (Creation|Modifications) complete`)
+	for len(fastDone.FindAllString(out.String(), -1)) < 30 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond)
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+	journal := filepath.Join(dir, "terraform.tfstate.journal")
+	jb, err := os.ReadFile(journal)
+	if err != nil {
+		t.Fatalf("no journal after the kill: %v\n%s", err, out.String())
+	}
+	if lines := strings.Split(strings.TrimSpace(string(jb)), "\n"); len(lines) < 2 || !encryption.IsEncrypted([]byte(lines[1])) {
+		t.Fatalf("the journal's records are not encrypted: %.300s", jb)
+	}
+	check("kill -9 mid-apply")
+
+	// The next command recovers the journal with the key.
+	r := run(2, "plan", "-no-color", "-detailed-exitcode")
+	if _, err := os.Stat(journal); err == nil {
+		t.Fatal("the journal was not consumed")
+	}
+	check("recovery")
+	pulled = run(0, "state", "pull").stdout
+	var st struct {
+		Resources []struct {
+			Name      string `json:"name"`
+			Instances []struct {
+				Attributes map[string]any `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal([]byte(pulled), &st); err != nil {
+		t.Fatal(err)
+	}
+	replaced := 0
+	for _, res := range st.Resources {
+		if res.Name != "fast" {
+			continue
+		}
+		for _, in := range res.Instances {
+			if b, _ := json.Marshal(in.Attributes["input"]); strings.Contains(string(b), secrets["sensitive variable 2"]) {
+				replaced++
+			}
+		}
+	}
+	if replaced == 0 {
+		t.Fatalf("the recovered state lacks the updates finished before the kill")
+	}
+	run(0, "apply", "-auto-approve", "-no-color")
+	check("the final apply")
+	run(0, "plan", "-no-color", "-detailed-exitcode")
+
+	// A wrong passphrase: a clear error, and the state is left as it was.
+	before, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+	env = append(env, "TF_VAR_passphrase=a-wrong-passphrase-of-some-length")
+	r = run(1, "plan", "-no-color")
+	if !strings.Contains(flat(r.stderr), "wrong key") {
+		t.Errorf("wrong passphrase error:\n%s", r.stderr)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate")); !bytes.Equal(before, after) {
+		t.Fatal("a failed decryption changed the state")
+	}
+}
+
+// TestE2EEncryptionExternalKeyProvider: TF_ENCRYPTION alone configures an
+// external key provider (a shell script speaking OpenTofu's protocol);
+// migrating an unencrypted state goes through an unencrypted fallback,
+// and state push encrypts what it stores.
+func TestE2EEncryptionExternalKeyProvider(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `
+variable "secret" {
+  type      = string
+  sensitive = true
+}
+resource "terraform_data" "a" {
+  input = var.secret
+}
+`)
+	script := filepath.Join(t.TempDir(), "kp.sh")
+	writeFile(t, script, `#!/bin/sh
+echo '{"magic":"OpenTofu-External-Key-Provider","version":1}'
+INPUT="$(cat)"
+if [ "$INPUT" = "null" ]; then
+  echo '{"keys":{"encryption_key":"MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="},"meta":{"external_data":{}}}'
+else
+  echo '{"keys":{"encryption_key":"MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=","decryption_key":"MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="},"meta":{"external_data":{}}}'
+fi
+`)
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	secret := "ext-" + randomHex(t, 12)
+	kp := `key_provider "external" "x" {
+  command = ["` + script + `"]
+}
+method "aes_gcm" "m" {
+  keys = key_provider.external.x
+}
+`
+	var env []string
+	run := func(want int, args ...string) result {
+		t.Helper()
+		cmd := exec.Command(strataBin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null", "TF_VAR_secret="+secret), env...)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if code != want {
+			t.Fatalf("strata %s: exit %d, want %d\n%s\n%s", strings.Join(args, " "), code, want, out.String(), errb.String())
+		}
+		return result{stdout: out.String(), stderr: errb.String(), code: code}
+	}
+	statePath := filepath.Join(dir, "terraform.tfstate")
+
+	// An unencrypted state first.
+	run(0, "apply", "-auto-approve", "-no-color")
+	plain, _ := os.ReadFile(statePath)
+	if !bytes.Contains(plain, []byte(secret)) {
+		t.Fatal("the unencrypted state does not hold the secret (the test is wrong)")
+	}
+
+	// Encryption without a fallback refuses the unencrypted state.
+	env = []string{"TF_ENCRYPTION=" + kp + `state { method = method.aes_gcm.m }`}
+	r := run(1, "plan", "-no-color")
+	if !strings.Contains(flat(r.stderr), "unencrypted") {
+		t.Errorf("unencrypted state refused without saying why:\n%s", r.stderr)
+	}
+
+	// Migration: an apply with the unencrypted fallback rewrites it.
+	env = []string{"TF_ENCRYPTION=" + kp + `method "unencrypted" "u" {}
+state {
+  method = method.aes_gcm.m
+  fallback {
+    method = method.unencrypted.u
+  }
+}`}
+	r = run(0, "apply", "-auto-approve", "-no-color")
+	if !strings.Contains(r.stderr+r.stdout, "Unencrypted method configured") {
+		t.Errorf("no warning about the unencrypted method:\n%s", r.stderr)
+	}
+	enc, _ := os.ReadFile(statePath)
+	if !encryption.IsEncrypted(enc) || bytes.Contains(enc, []byte(secret)) {
+		t.Fatalf("the migrating apply did not encrypt the state:\n%.200s", enc)
+	}
+	if got := encryption.MetaKeys(enc); len(got) != 1 || got[0] != "key_provider.external.x" {
+		t.Fatalf("metadata keys %v", got)
+	}
+
+	// Without the fallback now, and with the key from the program.
+	env = []string{"TF_ENCRYPTION=" + kp + `state {
+  method = method.aes_gcm.m
+  enforced = true
+}`}
+	run(0, "plan", "-no-color", "-detailed-exitcode")
+	pulled := run(0, "state", "pull").stdout
+	if !strings.Contains(pulled, secret) {
+		t.Fatal("state pull did not decrypt")
+	}
+	// state push of the pulled (clear) state stores it encrypted.
+	pushed := strings.Replace(pulled, `"serial": `, `"serial": 1`, 1) // a higher serial
+	writeFile(t, filepath.Join(dir, "pushed.json"), pushed)
+	run(0, "state", "push", "pushed.json")
+	os.Remove(filepath.Join(dir, "pushed.json"))
+	after, _ := os.ReadFile(statePath)
+	if !encryption.IsEncrypted(after) || bytes.Contains(after, []byte(secret)) {
+		t.Fatal("state push stored the state in clear")
+	}
+	backups, _ := filepath.Glob(filepath.Join(dir, "terraform.tfstate.*.backup"))
+	if len(backups) == 0 {
+		t.Fatal("state push made no backup")
+	}
+	for _, b := range backups {
+		if data, _ := os.ReadFile(b); !encryption.IsEncrypted(data) {
+			t.Fatalf("the backup %s is not encrypted", b)
+		}
+	}
+
+	// Without any encryption configured: a clear error.
+	env = nil
+	r = run(1, "plan", "-no-color")
+	if !strings.Contains(flat(r.stderr), "is encrypted") {
+		t.Errorf("reading an encrypted state without encryption:\n%s", r.stderr)
+	}
+}
