@@ -89,7 +89,7 @@ func TestImportDirection(t *testing.T) {
 		"internal/command/views":            {"addrs", "plans", "states", "engine/hooks", "configs/configschema", "command/jsonfunction", "command/views/render", "moduletest", "contract"},
 		"internal/command/statecmd": {"addrs", "command/views", "command/views/render", "configs/configschema", "ctyjson",
 			"lang/marks", "states", "states/statefile", "states/statemgr"},
-		"internal/command": {"ctyjson", "addrs", "backend", "backend/local", "cliconfig", "command/jsonfunction", "command/jsonprovider", "command/statecmd",
+		"internal/command": {"ctyjson", "addrs", "backend", "backend/local", "cliconfig", "encryption", "command/jsonfunction", "command/jsonprovider", "command/statecmd",
 			"command/views", "command/views/jsonformat", "command/views/render", "configs", "configs/configschema",
 			"configs/format", "configs/genconfig", "datadir", "depsfile", "engine", "engine/hooks", "getproviders",
 			"initwd", "lang/funcs", "lang/marks", "logging", "moduletest", "plans", "plans/planfile", "providercache",
