@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/backend/backendbase"
+	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statemgr"
 )
@@ -72,10 +73,11 @@ func Configure(c *Config, o Options) (Backend, hcl.Diagnostics) {
 // ReadState reads workspace ws's stored state from a backend of type t
 // configured with args (environment variables from getenv for the
 // others), without changing anything: for terraform_remote_state, which
-// checks ReadsState first. A configuration error is returned as an error
-// whose text is the diagnostic's detail as a clause.
-func (t *Type) ReadState(ctx context.Context, args map[string]cty.Value, getenv func(string) string, ws string) (*states.State, bool, error) {
-	b, diags := t.New(&backendbase.Settings{Values: args, Getenv: getenv})
+// checks ReadsState first. enc decrypts the state (nil: it is not
+// encrypted). A configuration error is returned as an error whose text is
+// the diagnostic's detail as a clause.
+func (t *Type) ReadState(ctx context.Context, args map[string]cty.Value, getenv func(string) string, ws string, enc *encryption.Target) (*states.State, bool, error) {
+	b, diags := t.New(&backendbase.Settings{Values: args, Getenv: getenv, Encryption: enc})
 	for _, d := range diags {
 		if d.Severity == hcl.DiagError {
 			return nil, false, errors.New(clause(d.Detail))

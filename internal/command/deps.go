@@ -63,11 +63,10 @@ func (d *Deps) logger() hclog.Logger {
 func DefaultDeps(version string, interrupts <-chan os.Signal) *Deps {
 	fi, err := os.Stdin.Stat()
 	tty := err == nil && fi.Mode()&os.ModeCharDevice != 0
-	return &Deps{
+	d := &Deps{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Getenv:          os.Getenv,
 		Version:         version,
-		Providers:       func(dir string) map[addrs.Provider]providers.Factory { return installedProviders(dir, os.Getenv) },
 		Interrupts:      interrupts,
 		StdinIsTerminal: tty,
 		Exit: func(code int) {
@@ -76,6 +75,14 @@ func DefaultDeps(version string, interrupts <-chan os.Signal) *Deps {
 			os.Exit(code)
 		},
 	}
+	d.Providers = func(dir string) map[addrs.Provider]providers.Factory {
+		m := installedProviders(dir, os.Getenv)
+		for p, f := range builtin.FactoriesWith(d.remoteStateEncryption) {
+			m[p] = f
+		}
+		return m
+	}
+	return d
 }
 
 // interruptContext returns a context cancelled at the first interrupt, and

@@ -434,3 +434,101 @@ state {
 		t.Errorf("reading an encrypted state without encryption:\n%s", r.stderr)
 	}
 }
+
+// TestE2EEncryptionRemoteState: terraform_remote_state reads another
+// configuration's encrypted state with remote_state_data_sources: the
+// default block, and a block for one data source by name.
+func TestE2EEncryptionRemoteState(t *testing.T) {
+	root := t.TempDir()
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	for _, d := range []string{a, b} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, filepath.Join(a, "main.tf"), `
+terraform {
+  encryption {
+    key_provider "pbkdf2" "certs" {
+      passphrase               = "project A's passphrase, long"
+      iterations               = 200000
+      encrypted_metadata_alias = "certificates"
+    }
+    method "aes_gcm" "m" {
+      keys = key_provider.pbkdf2.certs
+    }
+    state {
+      method = method.aes_gcm.m
+    }
+  }
+}
+output "cert" {
+  value = "cert-from-a"
+}
+`)
+	mustStrata(t, a, 0, "apply", "-auto-approve", "-no-color")
+	if raw, _ := os.ReadFile(filepath.Join(a, "terraform.tfstate")); !encryption.IsEncrypted(raw) {
+		t.Fatal("project A's state is not encrypted")
+	}
+	reader := func(blocks string) string {
+		return `
+terraform {
+  encryption {
+    key_provider "pbkdf2" "renamed" {
+      passphrase               = "project A's passphrase, long"
+      iterations               = 200000
+      encrypted_metadata_alias = "certificates"
+    }
+    key_provider "pbkdf2" "wrong" {
+      passphrase = "not project A's passphrase"
+      iterations = 200000
+    }
+    method "aes_gcm" "right" {
+      keys = key_provider.pbkdf2.renamed
+    }
+    method "aes_gcm" "wrong" {
+      keys = key_provider.pbkdf2.wrong
+    }
+    remote_state_data_sources {
+` + blocks + `
+    }
+  }
+}
+data "terraform_remote_state" "a" {
+  backend = "local"
+  config = {
+    path = "../a/terraform.tfstate"
+  }
+}
+output "cert" {
+  value = data.terraform_remote_state.a.outputs.cert
+}
+`
+	}
+	tests := map[string]struct {
+		blocks string
+		ok     bool
+	}{
+		"default":                    {`default { method = method.aes_gcm.right }`, true},
+		"by name over the default":   {"default { method = method.aes_gcm.wrong }\nremote_state_data_source \"a\" { method = method.aes_gcm.right }", true},
+		"wrong key":                  {`default { method = method.aes_gcm.wrong }`, false},
+		"no remote state decryption": {``, false},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			writeFile(t, filepath.Join(b, "main.tf"), reader(tc.blocks))
+			os.Remove(filepath.Join(b, "terraform.tfstate"))
+			if !tc.ok {
+				r := mustStrata(t, b, 1, "plan", "-no-color")
+				if !strings.Contains(flat(r.stderr), "Unable to read remote state") {
+					t.Fatalf("unclear error:\n%s", r.stderr)
+				}
+				return
+			}
+			mustStrata(t, b, 0, "apply", "-auto-approve", "-no-color")
+			if out := mustStrata(t, b, 0, "output", "-raw", "cert").stdout; out != "cert-from-a" {
+				t.Fatalf("read %q", out)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package command
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -12,6 +13,7 @@ import (
 
 // encryptionState is the encryption a command works with, set up once.
 type encryptionState struct {
+	mu   sync.Mutex // terraform_remote_state reads ask concurrently
 	done bool
 	enc  *encryption.Encryption
 }
@@ -22,6 +24,8 @@ type encryptionState struct {
 // result, and its diagnostics only the first time. mod may be nil (no
 // configuration): TF_ENCRYPTION alone then.
 func (d *Deps) encryptionFor(mod *configs.Module) (*encryption.Encryption, hcl.Diagnostics) {
+	d.encryption.mu.Lock()
+	defer d.encryption.mu.Unlock()
 	if d.encryption.done {
 		return d.encryption.enc, nil
 	}
@@ -55,11 +59,22 @@ func (d *Deps) encryptionFor(mod *configs.Module) (*encryption.Encryption, hcl.D
 // workdirEncryption is encryptionFor the root module in the working
 // directory, for commands that have not loaded it.
 func (d *Deps) workdirEncryption() (*encryption.Encryption, hcl.Diagnostics) {
-	if d.encryption.done {
-		return d.encryption.enc, nil
+	d.encryption.mu.Lock()
+	done, enc := d.encryption.done, d.encryption.enc
+	d.encryption.mu.Unlock()
+	if done {
+		return enc, nil
 	}
 	p := configs.NewParser()
 	p.SetRootVariables(".", earlyVariables(nil))
 	mod, _ := p.LoadModule(".") // errors are the command's to report
 	return d.encryptionFor(mod)
+}
+
+// remoteStateEncryption is the encryption of the state the
+// terraform_remote_state data source key reads: its
+// remote_state_data_source block, or the default one.
+func (d *Deps) remoteStateEncryption(key string) *encryption.Target {
+	enc, _ := d.workdirEncryption()
+	return enc.RemoteState(key)
 }

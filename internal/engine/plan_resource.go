@@ -650,7 +650,7 @@ func readDataSource(ctx context.Context, w *walker, n *resourceNode, rt *resourc
 	}
 	w.hook(func(h hooks.Hook) { h.PreApply(addr, "", plans.Read, "") })
 	start := time.Now()
-	resp := rt.p.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: addr.Resource.Resource.Type, Config: config})
+	resp := rt.p.ReadDataSource(ctx, providers.ReadDataSourceRequest{TypeName: addr.Resource.Resource.Type, Config: config, Addr: addr.String()})
 	w.release()
 	diags := withObject(providerDiags(resp.Diagnostics, n.cfg.Config, n.cfg.DeclRange.Ptr()), addr)
 	if resp.Diagnostics.HasErrors() {

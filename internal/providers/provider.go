@@ -276,7 +276,10 @@ type ImportResourceStateResponse struct {
 
 // ReadDataSourceRequest is the input of ReadDataSource.
 type ReadDataSourceRequest struct {
-	TypeName     string
+	TypeName string
+	// Addr is the data source instance read, for built-in providers
+	// (plugins are not told).
+	Addr         string
 	Config       cty.Value
 	ProviderMeta cty.Value
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/states/statemgr"
 )
 
@@ -53,6 +54,9 @@ type Settings struct {
 	// Version is the Terraform version whose format strata writes: it is
 	// recorded as terraform_version in snapshots.
 	Version string
+	// Encryption decrypts the states terraform_remote_state reads
+	// (ReadState); nil when they are not encrypted.
+	Encryption *encryption.Target
 }
 
 func (s *Settings) getenv(name string) string {

@@ -17,6 +17,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/backend/backendbase"
+	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statemgr"
 )
@@ -50,6 +51,7 @@ type Backend struct {
 	rng     hcl.Range
 	dataDir string
 	version string
+	enc     *encryption.Target // for ReadState
 }
 
 // New configures an http backend from its arguments, with the TF_HTTP_*
@@ -79,7 +81,7 @@ func New(s *backendbase.Settings) (*Backend, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	return &Backend{Config: cfg, rng: s.Range, dataDir: s.DataDir, version: s.Version}, nil
+	return &Backend{Config: cfg, rng: s.Range, dataDir: s.DataDir, version: s.Version, enc: s.Encryption}, nil
 }
 
 // StateMgr returns the manager of the state. Only the default workspace
@@ -127,6 +129,7 @@ func (b *Backend) ReadState(_ context.Context, ws string) (*states.State, bool, 
 	if err != nil {
 		return nil, false, err
 	}
+	mgr.SetEncryption(b.enc)
 	// Without a journal path, Read only fetches the state.
 	s, _, err := mgr.Read()
 	if err != nil {

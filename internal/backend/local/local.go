@@ -17,6 +17,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/backend/backendbase"
+	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statefile"
 	"github.com/strata-dev/strata/internal/states/statemgr"
@@ -47,13 +48,15 @@ type Backend struct {
 	WorkspaceDir string
 	// Version is recorded as terraform_version in snapshots.
 	Version string
+
+	enc *encryption.Target // for ReadState
 }
 
 // New configures a local backend: path and workspace_dir, relative to
 // the working directory, default to terraform.tfstate and
 // terraform.tfstate.d.
 func New(s *backendbase.Settings) (*Backend, hcl.Diagnostics) {
-	b := &Backend{Path: DefaultStatePath, WorkspaceDir: DefaultWorkspaceDir, Version: s.Version}
+	b := &Backend{Path: DefaultStatePath, WorkspaceDir: DefaultWorkspaceDir, Version: s.Version, enc: s.Encryption}
 	if p := s.String("path", ""); p != "" {
 		b.Path = p
 	}
@@ -117,6 +120,10 @@ func (b *Backend) ReadState(_ context.Context, ws string) (s *states.State, foun
 	}
 	if err != nil {
 		return nil, false, err
+	}
+	crypt := statemgr.SnapshotCrypt{Target: b.enc}
+	if src, err = crypt.Open(src); err != nil {
+		return nil, false, fmt.Errorf("%s: %w", path, err)
 	}
 	s, err = statefile.Read(src)
 	if err != nil {

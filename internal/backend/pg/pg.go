@@ -16,6 +16,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/backend/backendbase"
+	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statemgr"
 )
@@ -38,6 +39,7 @@ type Backend struct {
 	rng     hcl.Range
 	dataDir string
 	version string
+	enc     *encryption.Target // for ReadState
 }
 
 // New configures a pg backend from its arguments, with the PG_*
@@ -54,7 +56,7 @@ func New(s *backendbase.Settings) (*Backend, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	return &Backend{Config: cfg, rng: s.Range, dataDir: s.DataDir, version: s.Version}, nil
+	return &Backend{Config: cfg, rng: s.Range, dataDir: s.DataDir, version: s.Version, enc: s.Encryption}, nil
 }
 
 // StateMgr returns the manager of workspace ws, after preparing the
@@ -103,6 +105,7 @@ func (b *Backend) ReadState(ctx context.Context, ws string) (*states.State, bool
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	mgr := statemgr.NewPG(b.Config, ws, "", "")
+	mgr.SetEncryption(b.enc)
 	if err := mgr.Setup(ctx); err != nil {
 		return nil, false, err
 	}

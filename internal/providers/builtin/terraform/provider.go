@@ -7,11 +7,19 @@ import (
 
 	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/ctyjson"
+	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/providers"
 )
 
 // Provider implements providers.Interface for terraform.io/builtin/terraform.
-type Provider struct{}
+type Provider struct {
+	// RemoteStateEncryption returns the encryption of the state the
+	// terraform_remote_state data source key reads (key is its address
+	// without "data.terraform_remote_state." and "module.", as OpenTofu
+	// names them in remote_state_data_sources); nil reads unencrypted
+	// states only.
+	RemoteStateEncryption func(key string) *encryption.Target
+}
 
 var _ providers.Interface = (*Provider)(nil)
 
@@ -114,7 +122,7 @@ func (p *Provider) ImportResourceState(_ context.Context, req providers.ImportRe
 // ReadDataSource implements providers.Interface.
 func (p *Provider) ReadDataSource(_ context.Context, req providers.ReadDataSourceRequest) providers.ReadDataSourceResponse {
 	if req.TypeName == "terraform_remote_state" {
-		return readRemoteState(req)
+		return p.readRemoteState(req)
 	}
 	return providers.ReadDataSourceResponse{Diagnostics: unsupported(req.TypeName)}
 }

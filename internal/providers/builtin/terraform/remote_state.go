@@ -3,11 +3,13 @@ package terraform
 import (
 	"context"
 	"os"
+	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/backend"
 	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/providers"
 )
 
@@ -25,10 +27,20 @@ func remoteStateSchema() *configschema.Block {
 	}
 }
 
+// RemoteStateKey is the name of the terraform_remote_state data source
+// at addr in remote_state_data_sources: data.terraform_remote_state.foo[4]
+// is foo[4], module.m[1].data.terraform_remote_state.bar is m[1].bar (OpenTofu's
+// names).
+func RemoteStateKey(addr string) string {
+	key := strings.Replace(addr, "data.terraform_remote_state.", "", 1)
+	key = strings.TrimPrefix(key, "module.")
+	return key
+}
+
 // readRemoteState reads the root outputs of another configuration's
 // state, from a backend whose type can be read so (see
 // backend.StateReader).
-func readRemoteState(req providers.ReadDataSourceRequest) providers.ReadDataSourceResponse {
+func (p *Provider) readRemoteState(req providers.ReadDataSourceRequest) providers.ReadDataSourceResponse {
 	var resp providers.ReadDataSourceResponse
 	cfg := req.Config
 	name := cfg.GetAttr("backend").AsString()
@@ -60,7 +72,11 @@ func readRemoteState(req providers.ReadDataSourceRequest) providers.ReadDataSour
 			outputs[k.AsString()] = v
 		}
 	}
-	s, found, err := typ.ReadState(context.Background(), args, os.Getenv, workspace)
+	var enc *encryption.Target
+	if p.RemoteStateEncryption != nil {
+		enc = p.RemoteStateEncryption(RemoteStateKey(req.Addr))
+	}
+	s, found, err := typ.ReadState(context.Background(), args, os.Getenv, workspace, enc)
 	if err != nil {
 		resp.Diagnostics = providers.ErrorDiag("Unable to read remote state", err)
 		return resp
