@@ -68,12 +68,12 @@ func TestTypeReadState(t *testing.T) {
 	dir := t.TempDir()
 	typ, _ := Lookup("local")
 	args := map[string]cty.Value{"path": cty.StringVal(filepath.Join(dir, "none.tfstate"))}
-	if _, found, err := typ.ReadState(context.Background(), args, nil, "default"); err != nil || found {
+	if _, found, err := typ.ReadState(context.Background(), args, nil, "default", nil); err != nil || found {
 		t.Errorf("found %v, err %v; want nothing found", found, err)
 	}
 	pg, _ := Lookup("pg")
 	env := map[string]string{"PG_SKIP_TABLE_CREATION": "yes please"}
-	_, _, err := pg.ReadState(context.Background(), nil, func(k string) string { return env[k] }, "default")
+	_, _, err := pg.ReadState(context.Background(), nil, func(k string) string { return env[k] }, "default", nil)
 	want := `the environment variable PG_SKIP_TABLE_CREATION must be true or false, not "yes please"`
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
