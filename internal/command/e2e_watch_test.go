@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -131,9 +132,15 @@ type watcher struct {
 // startWatch starts strata watch -json in dir.
 func startWatch(t *testing.T, dir string, args ...string) *watcher {
 	t.Helper()
+	return startWatchEnv(t, dir, nil, args...)
+}
+
+// startWatchEnv starts strata watch -json in dir with more environment.
+func startWatchEnv(t *testing.T, dir string, env []string, args ...string) *watcher {
+	t.Helper()
 	cmd := exec.Command(strataBin, append([]string{"watch", "-json"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null")
+	cmd.Env = append(append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null"), env...)
 	w := &watcher{t: t, cmd: cmd, more: make(chan struct{}, 1), done: make(chan struct{})}
 	cmd.Stderr = &w.stderr
 	out, err := cmd.StdoutPipe()
@@ -561,6 +568,86 @@ func backoffOf(t *testing.T, w *watcher, e watchEvent) float64 {
 	}
 	t.Fatalf("no back-off in %+v", e)
 	return 0
+}
+
+// TestE2EWatchAttributeDriftAndTriggers: with an interval too long to
+// matter, POST /trigger and SIGHUP each start a cycle that refreshes
+// everything; the drift of one attribute (the stratafw test provider's
+// simulated remote change) is reported by attribute, and served by the
+// status endpoint.
+func TestE2EWatchAttributeDriftAndTriggers(t *testing.T) {
+	mirror := testProviderMirror(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `terraform {
+  required_providers {
+    stratafw = { source = "strata/stratafw" }
+  }
+}
+resource "stratafw_thing" "a" {
+  name        = "a"
+  description = "orig"
+}
+`)
+	mustStrata(t, dir, 0, "init", "-plugin-dir="+mirror)
+	mustStrata(t, dir, 0, "apply", "-auto-approve")
+	driftDir := t.TempDir()
+	w := startWatchEnv(t, dir, []string{"STRATAFW_DRIFT_DIR=" + driftDir}, "-interval=1h", "-listen=127.0.0.1:0")
+	i := w.waitFor(0, "listening", isType("listening"))
+	base := "http://" + w.event(i).Address
+	i = w.waitFor(i+1, "an idle first cycle", isType("idle"))
+	writeFile(t, filepath.Join(driftDir, "fw-a.json"), `{"description": "changed"}`)
+
+	resp, err := http.Post(base+"/trigger", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("POST /trigger: %s", resp.Status)
+	}
+	i = w.waitFor(i+1, "drift_detected after POST /trigger", isType("drift_detected"))
+	e := w.event(i)
+	if len(e.Drift) != 1 || e.Drift[0].Action != "update" || len(e.Drift[0].Attributes) != 1 || e.Drift[0].Attributes[0].Path != "description" {
+		t.Fatalf("wrong drift %+v\n%s", e.Drift, w.dump())
+	}
+	if len(e.Changes) != 1 || e.Changes[0].Action != "update" || !hasAttr(e.Changes[0].Attributes, "description", `"orig"`) {
+		t.Fatalf("wrong changes %+v\n%s", e.Changes, w.dump())
+	}
+
+	get := func(path string) string {
+		t.Helper()
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	var rep struct {
+		Drift []struct {
+			Address string `json:"address"`
+		} `json:"drift"`
+	}
+	if err := json.Unmarshal([]byte(get("/drift")), &rep); err != nil || len(rep.Drift) != 1 || rep.Drift[0].Address != "stratafw_thing.a" {
+		t.Fatalf("GET /drift: %v %+v", err, rep)
+	}
+	if m := get("/metrics"); !strings.Contains(m, "strata_watch_drifted_resources 1\n") {
+		t.Fatalf("GET /metrics:\n%s", m)
+	}
+
+	// SIGHUP: the drift is gone, and a cycle refreshing everything finds
+	// that out at once.
+	if err := os.Remove(filepath.Join(driftDir, "fw-a.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	w.waitFor(i+1, "idle after SIGHUP", isType("idle"))
+	if code := w.stop(syscall.SIGINT); code != 0 {
+		t.Errorf("exit code %d after SIGINT, want 0\n%s", code, w.dump())
+	}
 }
 
 var _ = fmt.Sprintf
