@@ -149,6 +149,17 @@ func TestE2EProviderForEach(t *testing.T) {
 	if !strings.Contains(r.stdout, "Destroy complete! Resources: 2 destroyed.") {
 		t.Errorf("destroy output:\n%s", r.stdout)
 	}
+
+	// import uses the provider instance the resource instance selects,
+	// through a module block's providers argument too.
+	mustStrata(t, dir, 0, "import", "-no-color", `stratafw_thing.t["b"]`, "pb-b")
+	mustStrata(t, dir, 0, "import", "-no-color", `module.per["a"].stratafw_thing.m`, "pa-m")
+	st := string(readFile(t, filepath.Join(dir, "terraform.tfstate")))
+	for _, want := range []string{`"provider": "provider[\"registry.terraform.io/strata/stratafw\"].r[\"b\"]"`, `"provider": "provider[\"registry.terraform.io/strata/stratafw\"].r[\"a\"]"`} {
+		if !strings.Contains(st, want) {
+			t.Errorf("imported state lacks %s:\n%s", want, st)
+		}
+	}
 }
 
 func keyString(k any) string {

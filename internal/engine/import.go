@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/engine/hooks"
+	"github.com/strata-dev/strata/internal/lang"
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/states"
 )
@@ -62,6 +63,18 @@ func (e *Engine) Import(ctx context.Context, state *states.State, addr addrs.Abs
 	for _, d := range sub.Descendants(pn) {
 		keep[d] = true
 	}
+	if rn.providerKey != nil && rn.providerKey.call != nil {
+		// The instance key comes from a module block's providers
+		// argument: the module calls are expanded too.
+		for p := rn.providerKey.call; !p.IsRoot(); p = p.Parent() {
+			if mn, ok := cg.modules[p.String()]; ok {
+				keep[mn] = true
+				for _, d := range sub.Descendants(mn) {
+					keep[d] = true
+				}
+			}
+		}
+	}
 	for _, n := range sub.Vertices() {
 		if !keep[n] {
 			sub.Remove(n)
@@ -74,6 +87,25 @@ func (e *Engine) Import(ctx context.Context, state *states.State, addr addrs.Abs
 	rt, rdiags := w.resourceType(ctx, addr.ContainingResource(), rn.provider, rc.TypeRange.Ptr())
 	if diags = append(diags, rdiags...); rdiags.HasErrors() {
 		return state, diags
+	}
+	if rn.providerKey != nil {
+		// The instance of a provider configuration with for_each: the
+		// address gives count.index or each.key; each.value is not
+		// evaluated here.
+		var kd lang.InstanceKeyData
+		switch k := addr.Resource.Key.(type) {
+		case addrs.IntKey:
+			kd.CountIndex = k.Value()
+		case addrs.StringKey:
+			kd.EachKey, kd.EachValue = k.Value(), cty.DynamicVal
+		}
+		pk, kdiags := w.providerKey(rn, addr, kd)
+		if !kdiags.HasErrors() {
+			rt, kdiags = w.withProviderInstance(ctx, rt, pk, addr, "", false)
+		}
+		if diags = append(diags, kdiags...); kdiags.HasErrors() {
+			return state, diags
+		}
 	}
 	hook.PreImport(addr, id)
 	resp := rt.p.ImportResourceState(ctx, providers.ImportResourceStateRequest{TypeName: addr.Resource.Resource.Type, ID: id})
