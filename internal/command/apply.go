@@ -34,6 +34,7 @@ type applyOptions struct {
 	parallelism    int
 	targets        targetFlags
 	strict         bool
+	allowProvider  bool
 }
 
 func newApplyCommand(d *Deps, runF func(*applyOptions) error, destroy bool) *cobra.Command {
@@ -90,6 +91,7 @@ func newApplyCommand(d *Deps, runF func(*applyOptions) error, destroy bool) *cob
 	fs.BoolVar(&opts.view.compactWarnings, "compact-warnings", false, "If strata produces any warnings that are not accompanied\nby errors, show them in a more compact form that includes\nonly the summary messages.")
 	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does. Requires -auto-approve or\na plan file.")
 	fs.BoolVar(&opts.strict, "strict", false, strictHelp)
+	fs.BoolVar(&opts.allowProvider, "allow-provider-change", false, allowProviderChangeHelp)
 	opts.vars.register(fs)
 	opts.state.register(fs, true)
 	opts.targets.register(fs)
@@ -133,7 +135,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	defer cancel()
 	rec := startRunRecord(d, applyCommandName(opts), op)
 
-	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, Excludes: excludes, ForceReplace: replaces})
+	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, Excludes: excludes, ForceReplace: replaces, AllowProviderChange: opts.allowProvider})
 	if diags.HasErrors() {
 		plan, diags = validatedFailure(ctx, op, plan, diags)
 		if partialPlan(plan) {

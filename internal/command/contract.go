@@ -9,6 +9,9 @@ import (
 // strictHelp is the -strict flag's help, the same on plan and apply.
 const strictHelp = "Treat the provider contract violations strata tolerates from\nproviders on the legacy SDK as errors, and read every object\nright after creating or updating it to check that the provider\nreturns what it applied. The same as STRATA_STRICT=1."
 
+// allowProviderChangeHelp is the -allow-provider-change flag's help.
+const allowProviderChangeHelp = "Accept that arguments of a provider configuration that decide\nwhere its objects live (region, project, endpoint...) changed\nsince objects were applied: they stay where they are, and the\nnew configuration is recorded for them. Without it, such a plan\nfails; -replace the objects to recreate them instead."
+
 // setContractChecks turns on strict mode (the flag or STRATA_STRICT) and
 // the collection of tolerated violations. STRATA_VERIFY_READ=1 turns on
 // the verification reads without strict mode: their differences are then

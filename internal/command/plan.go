@@ -28,6 +28,7 @@ type planOptions struct {
 	generateConfig   string
 	targets          targetFlags
 	strict           bool
+	allowProvider    bool
 }
 
 func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
@@ -65,6 +66,7 @@ func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
 	fs.BoolVar(&opts.view.compactWarnings, "compact-warnings", false, "If strata produces any warnings that are not accompanied\nby errors, show them in a more compact form that includes\nonly the summary messages.")
 	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does. Implies -input=false.")
 	fs.BoolVar(&opts.strict, "strict", false, strictHelp)
+	fs.BoolVar(&opts.allowProvider, "allow-provider-change", false, allowProviderChangeHelp)
 	opts.vars.register(fs)
 	opts.state.register(fs, false)
 	opts.targets.register(fs)
@@ -101,7 +103,7 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	ctx, cancel := d.interruptContext(ctx, func() { v.Interrupted(false) }, nil)
 	defer cancel()
 	rec := startRunRecord(d, "plan", op)
-	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, Excludes: excludes, ForceReplace: replaces, GenerateConfigOut: opts.generateConfig})
+	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, Excludes: excludes, ForceReplace: replaces, AllowProviderChange: opts.allowProvider, GenerateConfigOut: opts.generateConfig})
 	generated, gdiags := writeGeneratedConfig(op, plan, opts.generateConfig)
 	diags = append(diags, gdiags...)
 	if opts.out != "" {

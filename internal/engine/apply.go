@@ -65,6 +65,9 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 		}
 	}
 	newState := w.state.Snapshot()
+	if plan.Mode != plans.RefreshOnlyMode {
+		w.recordProviderConfigs(newState, plan)
+	}
 	switch plan.Mode {
 	case plans.NormalMode, plans.RefreshOnlyMode:
 		newState.CheckResults = applyCheckResults(plan.Checks, w.checks.results())

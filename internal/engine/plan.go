@@ -39,6 +39,11 @@ type PlanOpts struct {
 	Excludes []addrs.Target
 	// ForceReplace plans these instances for replacement (-replace).
 	ForceReplace []addrs.Target
+	// AllowProviderChange accepts that the identity arguments of a
+	// provider configuration (region, project, endpoint...) changed under
+	// existing objects: a warning instead of an error, and the apply
+	// records the new configuration for them (-allow-provider-change).
+	AllowProviderChange bool
 	// GenerateConfigOut, when set, is the file configuration is generated
 	// into for import blocks whose target is not configured
 	// (-generate-config-out); the caller writes it from the plan.
@@ -246,6 +251,17 @@ The -exclude option is not for routine use, and is provided only for exceptional
 	plan.Changes.Outputs = w.outputs
 	plan.ModuleOutputs = w.recordedOutputs
 	sortChanges(plan.Changes)
+	if opts.Mode == plans.NormalMode {
+		var affected []*plans.ResourceInstanceChange
+		for _, c := range plan.Changes.Resources {
+			if len(c.ProviderConfigChanged) > 0 && !c.Action.IsReplace() {
+				affected = append(affected, c)
+			}
+		}
+		if len(affected) > 0 {
+			diags = append(diags, providerChangeDiag(affected, opts.AllowProviderChange))
+		}
+	}
 	plan.DriftedResources = pw.drift
 	sortChanges(&plans.Changes{Resources: plan.DriftedResources})
 	plan.PriorState = w.state.Snapshot()

@@ -476,6 +476,13 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	if change.AfterIdentity == cty.NilVal && (change.Action == plans.NoOp || change.Action == plans.Update) {
 		change.AfterIdentity = priorIdentity
 	}
+	if obj != nil && change.Action != plans.Create && pw.opts.Mode == plans.NormalMode {
+		if old, ok := pw.providerRecordOf(addr); ok {
+			if cur, ok := pw.providerRecordFor(rt.provider.String()); ok {
+				change.ProviderConfigChanged = identityChanges(old, cur)
+			}
+		}
+	}
 	if lc.PreventDestroy && change.Action.IsReplace() {
 		diags = append(diags, preventDestroyDiag(addr, n))
 	}

@@ -36,6 +36,10 @@ type walker struct {
 	// configured records provider configurations (and instances of those
 	// with for_each) that were configured.
 	configured map[string]bool
+	// providerRecords holds, by provider instance address, the record of
+	// each provider configuration configured in the walk whose
+	// configuration was wholly known (see providerRecord).
+	providerRecords map[string]states.ProviderConfigRecord
 	// providerKeys holds the instance keys of each provider configuration
 	// with for_each (by AbsProviderConfig.String(), without key), once
 	// its node has evaluated them.
@@ -635,6 +639,8 @@ func (w *walker) configureProviderInstance(ctx context.Context, n *providerNode,
 		}
 		cfgVal = v
 	}
+	rec, known := providerRecord(addr.String(), schema.Provider.Block, cfgVal)
+	w.setProviderRecord(addr.String(), rec, known)
 	unmarked, _ := cfgVal.UnmarkDeep()
 	vresp := p.ValidateProviderConfig(ctx, providers.ValidateProviderConfigRequest{Config: unmarked})
 	diags = append(diags, providerDiags(vresp.Diagnostics, body, rangePtr(n.cfg))...)

@@ -99,6 +99,11 @@ type ResourceInstanceChange struct {
 	Before, After cty.Value
 	// RequiredReplace lists the paths that forced replacement.
 	RequiredReplace []cty.Path
+	// ProviderConfigChanged lists the identity arguments of the provider
+	// configuration (region, project, endpoint...) that changed since the
+	// object was last applied, as `region "a" → "b"`. strata's own; not
+	// in plan files.
+	ProviderConfigChanged []string
 	// Private is the provider's planned private data.
 	Private []byte
 	// SchemaVersion of the resource type when the change was planned.

@@ -25,6 +25,26 @@ type State struct {
 	Outputs map[string]*OutputValue
 	// CheckResults is kept as read, for round-tripping.
 	CheckResults json.RawMessage
+	// ProviderConfigs records, by resource instance address
+	// (AbsResourceInstance.String()), the provider configuration its
+	// object was last applied with. strata's own: the state file keeps
+	// it under a top-level "strata" key, which Terraform ignores (and
+	// drops when it writes the state).
+	ProviderConfigs map[string]ProviderConfigRecord
+}
+
+// ProviderConfigRecord is what strata remembers of the provider
+// configuration an object was last applied with: a hash of the
+// configuration's non-sensitive arguments and the values of the
+// arguments that decide where objects live (region, project, endpoint...).
+type ProviderConfigRecord struct {
+	// Provider is the provider configuration's address.
+	Provider string `json:"provider"`
+	// Hash is "sha256:" and the hex digest of the non-sensitive arguments.
+	Hash string `json:"hash"`
+	// Identity holds the identity-affecting arguments that were set, with
+	// their values as JSON.
+	Identity map[string]string `json:"identity,omitempty"`
 }
 
 // Resource is one resource and all its instances.
@@ -246,6 +266,12 @@ func (s *State) DeepCopy() *State {
 		Resources:    make(map[string]*Resource, len(s.Resources)),
 		Outputs:      make(map[string]*OutputValue, len(s.Outputs)),
 		CheckResults: s.CheckResults,
+	}
+	if s.ProviderConfigs != nil {
+		ret.ProviderConfigs = make(map[string]ProviderConfigRecord, len(s.ProviderConfigs))
+		for k, r := range s.ProviderConfigs {
+			ret.ProviderConfigs[k] = r // Identity is never changed in place
+		}
 	}
 	for k, r := range s.Resources {
 		nr := &Resource{Addr: r.Addr, ProviderConfig: r.ProviderConfig, Instances: make(map[addrs.InstanceKey]*ResourceInstance, len(r.Instances))}

@@ -121,7 +121,7 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantA
 				Addr: c.Addr.String(), PrevAddr: prev, Importing: importing, ImportingByIdentity: byIdentity,
 				Generated: generated, Action: c.Action, Reason: c.Reason,
 				Before: c.Before, After: c.After, Schema: schema(c),
-				RequiresReplace: c.RequiredReplace, Deposed: c.DeposedKey, ReplaceReasons: true,
+				RequiresReplace: c.RequiredReplace, Deposed: c.DeposedKey, ReplaceReasons: true, ProviderConfigChanged: c.ProviderConfigChanged,
 			}))
 		}
 		add, change, destroy := changes.Counts()

@@ -106,6 +106,9 @@ func readHeader(s *states.State, sv stateV4) error {
 	if len(sv.CheckResults) > 0 && string(sv.CheckResults) != "null" {
 		s.CheckResults = sv.CheckResults
 	}
+	if sv.Strata != nil && len(sv.Strata.ProviderConfigs) > 0 {
+		s.ProviderConfigs = sv.Strata.ProviderConfigs
+	}
 	for name, o := range sv.Outputs {
 		ov, err := decodeOutput(o)
 		if err != nil {

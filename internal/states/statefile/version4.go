@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/states"
 )
 
 // The JSON structures of state format version 4, in the field order
@@ -17,6 +18,15 @@ type stateV4 struct {
 	Outputs          map[string]outputStateV4 `json:"outputs"`
 	Resources        []resourceStateV4        `json:"resources"`
 	CheckResults     json.RawMessage          `json:"check_results"`
+	// Strata is strata's own part of the state, absent when empty.
+	// Terraform ignores unknown top-level keys when it reads a state.
+	Strata *strataV4 `json:"strata,omitempty"`
+}
+
+// strataV4 is the "strata" section of a state.
+type strataV4 struct {
+	// ProviderConfigs: see states.State.ProviderConfigs.
+	ProviderConfigs map[string]states.ProviderConfigRecord `json:"provider_configs,omitempty"`
 }
 
 type outputStateV4 struct {

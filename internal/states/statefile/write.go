@@ -78,6 +78,16 @@ func Write(s *states.State) ([]byte, error) {
 	} else {
 		w.raw(s.CheckResults)
 	}
+	if len(s.ProviderConfigs) > 0 {
+		// Only when there is something: a state without records is
+		// byte for byte what Terraform writes.
+		section, err := json.Marshal(strataV4{ProviderConfigs: s.ProviderConfigs})
+		if err != nil {
+			return nil, err
+		}
+		w.key("strata")
+		w.raw(section)
+	}
 	w.close('}')
 	if w.err != nil {
 		return nil, w.err

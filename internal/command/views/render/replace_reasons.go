@@ -47,6 +47,9 @@ func replaceReasons(c Change) string {
 		}
 		why = strings.Join(names, ", ") + " changed (force new)"
 	}
+	if len(c.ProviderConfigChanged) > 0 {
+		why += ", and the provider configuration changed: " + strings.Join(c.ProviderConfigChanged, ", ")
+	}
 	order := "destroy first, then create (no create_before_destroy)"
 	if c.Action == plans.CreateThenDelete {
 		order = "create the new object first, then destroy the old one (create_before_destroy)"

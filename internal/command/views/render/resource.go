@@ -47,6 +47,9 @@ type Change struct {
 	// ReplaceReasons adds, to a replacement, strata's comment line saying
 	// why it is replaced and in which order (see StrataNotePrefix).
 	ReplaceReasons bool
+	// ProviderConfigChanged lists the identity arguments of the provider
+	// configuration that changed (`region "a" → "b"`), for that line.
+	ProviderConfigChanged []string
 }
 
 // ResourceChange renders one change block as Terraform prints it under
