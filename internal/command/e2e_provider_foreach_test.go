@@ -137,7 +137,10 @@ func TestE2EProviderForEach(t *testing.T) {
 
 	// Removing the element from the resources' for_each only destroys
 	// them, with the provider instance that created them.
-	r = mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color", `-var=active=["a"]`)
+	// (Through a saved plan, which records each change's provider
+	// instance.)
+	mustStrata(t, dir, 0, "plan", "-no-color", `-var=active=["a"]`, "-out=shrink.tfplan")
+	r = mustStrata(t, dir, 0, "apply", "-no-color", "shrink.tfplan")
 	for _, s := range []string{`stratafw_thing.t["b"]: Destroying... [id=pb-b]`, `module.per["b"].stratafw_thing.m: Destroying... [id=pb-m]`, "0 added, 0 changed, 2 destroyed"} {
 		if !strings.Contains(r.stdout, s) {
 			t.Errorf("apply output lacks %q:\n%s", s, r.stdout)
