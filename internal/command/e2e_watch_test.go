@@ -399,6 +399,19 @@ resource "local_file" "b" {
 		t.Fatalf("last event %+v, want watch_stop converged", last)
 	}
 	mustStrata(t, dir, 0, "plan", "-detailed-exitcode")
+	// The two converging cycles keep their run records; of each streak
+	// of idle cycles, only the last.
+	idle := 0
+	for _, e := range w.all() {
+		if e.Type == "idle" {
+			idle++
+		}
+	}
+	r := mustStrata(t, dir, 0, "runs", "list", "-json", "-command=watch", "-limit=0")
+	runs := strings.Count(r.stdout, `"command": "watch"`) + strings.Count(r.stdout, `"command":"watch"`)
+	if runs < 4 || runs >= 2+idle {
+		t.Errorf("%d watch runs recorded for %d idle cycles and 2 converging ones, want 4 (each converge and the last idle cycle after it)\n%s", runs, idle, r.stdout)
+	}
 }
 
 // TestE2EWatchSecondRefused: a second watcher on the same state is

@@ -239,6 +239,21 @@ func (r *watchRunner) Diagnostics(diags hcl.Diagnostics) {
 	}
 }
 
+// DiscardRun implements watch.Runner.
+func (r *watchRunner) DiscardRun(id string) {
+	if !runsEnabled(r.d) || id == "" {
+		return
+	}
+	store, err := openRunStore()
+	if err != nil {
+		return
+	}
+	defer store.Close()
+	if err := store.Delete(context.Background(), id); err != nil {
+		r.d.logger().Warn(fmt.Sprintf("run records: deleting the idle run %s: %s", id, err))
+	}
+}
+
 // captureView keeps the diagnostics it is given as well as showing them.
 type captureView struct {
 	views.Operation

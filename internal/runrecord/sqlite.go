@@ -622,6 +622,12 @@ func (s *sqliteStore) Prune(ctx context.Context, r Retention) (int, error) {
 	return int(n), nil
 }
 
+// Delete implements Store.
+func (s *sqliteStore) Delete(ctx context.Context, id string) error {
+	_, err := s.db.ExecContext(ctx, `DELETE FROM runs WHERE id = ?`, id)
+	return err
+}
+
 // Glob reports whether s matches pattern, where * matches any run of
 // characters and ? any one character; everything else (including the
 // brackets of instance keys) matches itself.

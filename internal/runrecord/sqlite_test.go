@@ -314,3 +314,30 @@ func TestStoreUpToDate(t *testing.T) {
 		t.Errorf("entries of a pruned run remain: %v", es)
 	}
 }
+
+// TestStoreDelete deletes one run with its entries and leaves the others.
+func TestStoreDelete(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	seed(t, s)
+	if err := s.Delete(ctx, "r2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Delete(ctx, "no-such-run"); err != nil {
+		t.Fatalf("deleting a missing run: %v", err)
+	}
+	runs, _ := s.Runs(ctx, RunFilter{})
+	var ids []string
+	for _, r := range runs {
+		ids = append(ids, r.ID)
+	}
+	if diff := cmp.Diff([]string{"r3", "r1"}, ids); diff != "" {
+		t.Fatalf("wrong runs left (-want +got)\n%s", diff)
+	}
+	if es, _ := s.Entries(ctx, "r2", EntryFilter{}); len(es) != 0 {
+		t.Errorf("entries of the deleted run remain: %d", len(es))
+	}
+	if es, _ := s.Entries(ctx, "r1", EntryFilter{}); len(es) != 3 {
+		t.Errorf("entries of r1: %d, want 3", len(es))
+	}
+}

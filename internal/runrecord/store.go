@@ -29,6 +29,9 @@ type Store interface {
 	Recover(ctx context.Context, host string, alive func(pid int) bool) error
 	// Prune deletes runs beyond the retention, returning how many.
 	Prune(ctx context.Context, r Retention) (int, error)
+	// Delete deletes one run (by its full ID) and its entries; deleting
+	// a run that does not exist is not an error.
+	Delete(ctx context.Context, id string) error
 	Close() error
 }
 

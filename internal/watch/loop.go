@@ -65,6 +65,8 @@ type Watcher struct {
 	drift map[string]ResourceDrift
 	// shown identifies the last plan shown.
 	shown string
+	// idleRun is the run of the last cycle, when it was idle.
+	idleRun string
 }
 
 // New returns a watcher.
@@ -202,7 +204,13 @@ func backoff(base, max time.Duration, n int) time.Duration {
 func (w *Watcher) cycle(ctx context.Context, cycle int, full bool) cycleOutcome {
 	start := w.now()
 	var out cycleOutcome
-	defer func() { w.status.cycleDone(start, w.now().Sub(start), out.failed) }()
+	idle := false
+	defer func() {
+		w.status.cycleDone(start, w.now().Sub(start), out.failed)
+		if !idle {
+			w.idleRun = ""
+		}
+	}()
 	sess, diags := w.runner.Begin(ctx)
 	if diags.HasErrors() {
 		w.runner.Diagnostics(diags)
@@ -260,6 +268,11 @@ func (w *Watcher) cycle(ctx context.Context, cycle int, full bool) cycleOutcome 
 		if !w.anyDrift() {
 			w.shown = ""
 			w.events.Emit(Event{Type: EventIdle, Cycle: cycle, RunID: sess.RunID(), Refreshed: &n})
+			idle = true
+			if w.idleRun != "" {
+				w.runner.DiscardRun(w.idleRun)
+			}
+			w.idleRun = sess.RunID()
 		}
 		out.active = w.anyDrift()
 		return out

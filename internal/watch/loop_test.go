@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -28,20 +29,34 @@ type fakeRunner struct {
 	applied []*plans.Plan
 	plans   []PlanRequest
 	applyFn func(hooks.Hook) ApplyResult
+	// runs numbers the sessions' runs; discarded are the runs dropped.
+	runs      int
+	discarded []string
 }
 
 func (r *fakeRunner) Begin(context.Context) (Session, hcl.Diagnostics) {
-	return &fakeSession{r: r}, nil
+	r.mu.Lock()
+	r.runs++
+	id := fmt.Sprintf("run%d", r.runs)
+	r.mu.Unlock()
+	return &fakeSession{r: r, id: id}, nil
 }
 
 func (r *fakeRunner) Diagnostics(hcl.Diagnostics) {}
 
+func (r *fakeRunner) DiscardRun(id string) {
+	r.mu.Lock()
+	r.discarded = append(r.discarded, id)
+	r.mu.Unlock()
+}
+
 type fakeSession struct {
 	r    *fakeRunner
+	id   string
 	plan *plans.Plan
 }
 
-func (s *fakeSession) RunID() string                { return "run" }
+func (s *fakeSession) RunID() string                { return s.id }
 func (s *fakeSession) State() *states.State         { return states.New() }
 func (s *fakeSession) Files() []string              { return nil }
 func (s *fakeSession) Show()                        {}
@@ -334,5 +349,30 @@ func TestStatusEndpoint(t *testing.T) {
 	case <-w.trigger:
 	default:
 		t.Fatal("POST /trigger did not trigger a cycle")
+	}
+}
+
+// TestIdleRunsCollapse: of a streak of idle cycles only the last keeps
+// its run record; cycles with something to report keep theirs.
+func TestIdleRunsCollapse(t *testing.T) {
+	drifting := false
+	r := &fakeRunner{planFn: func(req PlanRequest) *plans.Plan {
+		if drifting {
+			return planOf(req, change(t, "t.a", plans.Update))
+		}
+		return planOf(req)
+	}}
+	w := New(r, NewEvents(&bytes.Buffer{}, true), Options{Schedule: Schedule{Interval: time.Minute}})
+	ctx := context.Background()
+	w.cycle(ctx, 1, true)  // run1 idle
+	w.cycle(ctx, 2, false) // run2 idle: run1 goes
+	w.cycle(ctx, 3, false) // run3 idle: run2 goes
+	drifting = true
+	w.cycle(ctx, 4, false) // run4 drift: kept
+	drifting = false
+	w.cycle(ctx, 5, false) // run5 idle: run3 stays, the streak was broken
+	w.cycle(ctx, 6, false) // run6 idle: run5 goes
+	if diff := cmp.Diff([]string{"run1", "run2", "run5"}, r.discarded); diff != "" {
+		t.Fatalf("wrong runs discarded (-want +got)\n%s", diff)
 	}
 }

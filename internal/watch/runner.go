@@ -21,6 +21,11 @@ type Runner interface {
 	// Diagnostics reports diagnostics in the human output; the JSON
 	// stream carries them in its events instead.
 	Diagnostics(diags hcl.Diagnostics)
+	// DiscardRun deletes the run record of an idle cycle that a later
+	// idle cycle supersedes, so that a watch finding nothing for days
+	// keeps one record of the streak and does not push the records of
+	// real changes out of the retention.
+	DiscardRun(id string)
 }
 
 // Session is one cycle: one run in the run record.
