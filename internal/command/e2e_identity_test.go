@@ -3,6 +3,7 @@ package command
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -309,4 +310,56 @@ resource "stratav5_keyed" "b" {
 			t.Errorf("import by an incomplete identity:\n%s", r.stderr)
 		}
 	})
+}
+
+// TestE2EResourceIdentityWithTerraform: Terraform 1.11, which predates
+// resource identity, works on a state in which strata stored identities
+// (it ignores the fields) and plans no change; its refresh drops them,
+// and strata's next refresh stores them again.
+func TestE2EResourceIdentityWithTerraform(t *testing.T) {
+	tf := terraformBin(t)
+	mirror := testProviderMirror(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), requireProvider("stratafw", "strata/stratafw", "")+`
+resource "stratafw_keyed" "a" {
+  name = "one"
+}
+`)
+	cliConfig := filepath.Join(dir, "cli.tfrc")
+	writeFile(t, cliConfig, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirror+"\"\n  }\n}\n")
+	tfrun := func(args ...string) result {
+		t.Helper()
+		cmd := exec.Command(tf, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1")
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		return result{stdout: string(out), code: code}
+	}
+	if r := tfrun("init", "-no-color"); r.code != 0 {
+		t.Fatalf("terraform init: %s", r.stdout)
+	}
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	if got := identityInstances(t, dir)["stratafw_keyed.a"]["identity"]; !cmp.Equal(identityOf("one", "eu"), got) {
+		t.Fatalf("strata stored identity %v", got)
+	}
+	if r := tfrun("plan", "-no-color", "-detailed-exitcode"); r.code != 0 {
+		t.Fatalf("terraform plans changes on strata's state (exit %d):\n%s", r.code, r.stdout)
+	}
+	if r := tfrun("apply", "-refresh-only", "-auto-approve", "-no-color"); r.code != 0 {
+		t.Fatalf("terraform refresh: %s", r.stdout)
+	}
+	a := identityInstances(t, dir)["stratafw_keyed.a"]
+	if _, ok := a["identity"]; ok {
+		t.Logf("terraform kept the identity: %v", a)
+	}
+	mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+	mustStrata(t, dir, 0, "apply", "-refresh-only", "-auto-approve", "-no-color")
+	a = identityInstances(t, dir)["stratafw_keyed.a"]
+	if !cmp.Equal(identityOf("one", "eu"), a["identity"]) || a["identity_schema_version"] != 0.0 {
+		t.Errorf("after strata's refresh: identity %v, version %v", a["identity"], a["identity_schema_version"])
+	}
 }
