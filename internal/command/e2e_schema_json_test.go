@@ -30,6 +30,7 @@ func TestE2EProvidersSchemaPluginMatchesTerraform(t *testing.T) {
 		ProviderSchemas map[string]struct {
 			EphemeralResourceSchemas map[string]json.RawMessage `json:"ephemeral_resource_schemas"`
 			Functions                map[string]json.RawMessage `json:"functions"`
+			ResourceIdentitySchemas  map[string]json.RawMessage `json:"resource_identity_schemas"`
 		} `json:"provider_schemas"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
@@ -39,12 +40,19 @@ func TestE2EProvidersSchemaPluginMatchesTerraform(t *testing.T) {
 	if fw.EphemeralResourceSchemas["stratafw_token"] == nil || len(fw.Functions) == 0 {
 		t.Errorf("no ephemeral resources or functions:\n%s", r.stdout)
 	}
+	// Terraform 1.12's resource_identity_schemas, for the types that have
+	// an identity only.
+	wantIdentity := `{"version":0,"attributes":{"name":{"type":"string","description":"The name.","required_for_import":true},"region":{"type":"string","optional_for_import":true}}}`
+	if got := string(fw.ResourceIdentitySchemas["stratafw_keyed"]); got != wantIdentity || len(fw.ResourceIdentitySchemas) != 1 {
+		t.Errorf("resource_identity_schemas: %s, want stratafw_keyed only with %s", got, wantIdentity)
+	}
 	if tr, ok := terraformEnv(t, tdir, env, "init", "-no-color"); ok {
 		if tr.code != 0 {
 			t.Fatalf("terraform init: %s", tr.stdout)
 		}
 		tr, _ = terraformEnv(t, tdir, env, "providers", "schema", "-json", "-no-color")
-		if tr.stdout != r.stdout {
+		// Terraform 1.11 predates resource identity.
+		if stripped := withoutMember(t, r.stdout, "resource_identity_schemas"); tr.stdout != stripped {
 			t.Errorf("documents differ:\nstrata:\n%s\nterraform:\n%s", r.stdout, tr.stdout)
 		}
 	}
@@ -207,4 +215,30 @@ func TestE2EModulesJSON(t *testing.T) {
 	if te, _ := terraformEnv(t, tempty, nil, "modules", "-json"); te.stdout != e.stdout {
 		t.Errorf("without modules, terraform prints %q", te.stdout)
 	}
+}
+
+// withoutMember removes the member named key (the last of its object,
+// after a comma) from a compact JSON document.
+func withoutMember(t *testing.T, doc, key string) string {
+	t.Helper()
+	i := strings.Index(doc, `,"`+key+`":`)
+	if i < 0 {
+		return doc
+	}
+	depth, j := 0, i+len(key)+4
+	for ; j < len(doc); j++ {
+		switch doc[j] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		}
+		if depth == 0 {
+			break
+		}
+	}
+	if j >= len(doc) {
+		t.Fatalf("unbalanced JSON after %q", key)
+	}
+	return doc[:i] + doc[j+1:]
 }

@@ -28,6 +28,23 @@ type Provider struct {
 	DataSourceSchemas        map[string]*Schema                 `json:"data_source_schemas,omitempty"`
 	EphemeralResourceSchemas map[string]*Schema                 `json:"ephemeral_resource_schemas,omitempty"`
 	Functions                map[string]*jsonfunction.Signature `json:"functions,omitempty"`
+	// ResourceIdentitySchemas are the identity schemas (Terraform 1.12)
+	// of the resource types that have one; left out when none has.
+	ResourceIdentitySchemas map[string]*IdentitySchema `json:"resource_identity_schemas,omitempty"`
+}
+
+// IdentitySchema is a resource type's identity schema.
+type IdentitySchema struct {
+	Version    int64                         `json:"version"`
+	Attributes map[string]*IdentityAttribute `json:"attributes,omitempty"`
+}
+
+// IdentityAttribute is one attribute of an identity schema.
+type IdentityAttribute struct {
+	IdentityType      json.RawMessage `json:"type,omitempty"`
+	Description       string          `json:"description,omitempty"`
+	RequiredForImport bool            `json:"required_for_import,omitempty"`
+	OptionalForImport bool            `json:"optional_for_import,omitempty"`
 }
 
 // Schema is a versioned block schema.
@@ -100,6 +117,26 @@ func FromResponse(resp providers.GetProviderSchemaResponse) *Provider {
 			out.Functions = map[string]*jsonfunction.Signature{}
 		}
 		out.Functions[name] = jsonfunction.FromProvider(decl)
+	}
+	for name, s := range resp.ResourceTypes {
+		if s.Identity == nil {
+			continue
+		}
+		if out.ResourceIdentitySchemas == nil {
+			out.ResourceIdentitySchemas = map[string]*IdentitySchema{}
+		}
+		is := &IdentitySchema{Version: s.IdentityVersion}
+		for an, a := range s.Identity.Attributes {
+			if is.Attributes == nil {
+				is.Attributes = map[string]*IdentityAttribute{}
+			}
+			ia := &IdentityAttribute{Description: a.Description, RequiredForImport: a.Required, OptionalForImport: a.Optional}
+			if ty, err := ctyjson.MarshalType(a.Type); err == nil {
+				ia.IdentityType = ty
+			}
+			is.Attributes[an] = ia
+		}
+		out.ResourceIdentitySchemas[name] = is
 	}
 	return out
 }

@@ -22,8 +22,8 @@ type identityAttribute interface {
 
 // identityBlock converts the attributes of an identity schema into a
 // block of attributes: Required are those required for import, Optional
-// the others, so that an import block's identity object is decoded and
-// checked like any other object.
+// those optional for import (an import block may leave out every
+// attribute that is not required).
 func identityBlock[A identityAttribute](attrs []A) (*configschema.Block, error) {
 	b := &configschema.Block{Attributes: map[string]*configschema.Attribute{}}
 	for _, a := range attrs {
@@ -42,7 +42,7 @@ func identityBlock[A identityAttribute](attrs []A) (*configschema.Block, error) 
 			Type:        ty,
 			Description: a.GetDescription(),
 			Required:    a.GetRequiredForImport(),
-			Optional:    !a.GetRequiredForImport(),
+			Optional:    a.GetOptionalForImport(),
 		}
 	}
 	return b, nil
