@@ -376,3 +376,53 @@ func TestIdleRunsCollapse(t *testing.T) {
 		t.Fatalf("wrong runs discarded (-want +got)\n%s", diff)
 	}
 }
+
+// TestCycleRefreshFailureQuarantines: a plan that fails in an instance's
+// refresh quarantines that instance, and the next plan, at once, leaves it
+// out.
+func TestCycleRefreshFailureQuarantines(t *testing.T) {
+	a, _ := addrs.ParseAbsResourceInstanceStr("t.flaky")
+	r := &fakeRunner{}
+	sess := func(req PlanRequest) (*plans.Plan, hcl.Diagnostics) {
+		// The refresh fails until the instance is left out.
+		if len(req.Exclude) == 0 {
+			req.Hook.PreRefresh(a, "")
+			return &plans.Plan{Changes: &plans.Changes{}}, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Rate exceeded"}}
+		}
+		return planOf(req), nil
+	}
+	var buf bytes.Buffer
+	w := New(&planFnRunner{fakeRunner: r, plan: sess}, NewEvents(&buf, true), Options{Schedule: Schedule{Interval: time.Minute}})
+	out := w.cycle(context.Background(), 1, true)
+	if !out.retry || out.failed {
+		t.Fatalf("outcome %+v: want an immediate retry without the instance", out)
+	}
+	evs := eventsOf(&buf)
+	if len(evs) != 1 || evs[0].Type != EventCycleFailed || len(evs[0].Failed) != 1 || evs[0].Failed[0].Address != "t.flaky" || evs[0].Failed[0].Error != "Rate exceeded" {
+		t.Fatalf("wrong events %+v", evs)
+	}
+	buf.Reset()
+	w.cycle(context.Background(), 2, false)
+	if evs := eventsOf(&buf); len(evs) != 1 || evs[0].Type != EventIdle {
+		t.Fatalf("the cycle after the failure: %+v", evs)
+	}
+}
+
+// planFnRunner is a fakeRunner whose sessions plan with plan.
+type planFnRunner struct {
+	*fakeRunner
+	plan func(PlanRequest) (*plans.Plan, hcl.Diagnostics)
+}
+
+func (r *planFnRunner) Begin(context.Context) (Session, hcl.Diagnostics) {
+	return &planFnSession{fakeSession: fakeSession{r: r.fakeRunner, id: "run"}, plan: r.plan}, nil
+}
+
+type planFnSession struct {
+	fakeSession
+	plan func(PlanRequest) (*plans.Plan, hcl.Diagnostics)
+}
+
+func (s *planFnSession) Plan(_ context.Context, req PlanRequest) (*plans.Plan, hcl.Diagnostics) {
+	return s.plan(req)
+}
