@@ -317,6 +317,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 		if d := checkIdentity(rt, addr, resp.Identity, true); d.HasErrors() {
 			return null, obj, append(diags, d...)
 		}
+		storedIdentity := identity
 		if resp.Identity != cty.NilVal && !resp.Identity.IsNull() {
 			identity = resp.Identity
 		}
@@ -326,6 +327,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 			pw.addDrift(&plans.ResourceInstanceChange{
 				Addr: addr, DeposedKey: deposed, ProviderAddr: rt.provider, Action: plans.Delete,
 				Before: v, After: cty.NullVal(rt.ty), SchemaVersion: rt.version,
+				BeforeIdentity: storedIdentity, IdentityVersion: rt.identityVersion,
 			})
 			if deposed == "" {
 				pw.state.SetObject(addr, nil, rt.provider)
@@ -346,6 +348,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 			pw.addDrift(&plans.ResourceInstanceChange{
 				Addr: addr, DeposedKey: deposed, ProviderAddr: rt.provider, Action: plans.Update,
 				Before: v, After: refreshed, SchemaVersion: rt.version,
+				BeforeIdentity: storedIdentity, AfterIdentity: identity, IdentityVersion: rt.identityVersion,
 			})
 		}
 		v = refreshed
