@@ -279,6 +279,34 @@ resource "stratav5_keyed" "a" {
 		}
 	})
 
+	t.Run("for_each", func(t *testing.T) {
+		writeFile(t, filepath.Join(dir, "main.tf"), cfg+`
+locals {
+  regions = { b = "us", c = "ap" }
+}
+import {
+  for_each = local.regions
+  to       = stratav5_keyed.m[each.key]
+  identity = { name = each.key, region = each.value }
+}
+resource "stratav5_keyed" "m" {
+  for_each = local.regions
+  name     = each.key
+  region   = each.value
+}
+`)
+		r := mustStrata(t, dir, 0, "plan", "-no-color")
+		for _, want := range []string{
+			`stratav5_keyed.m["b"]: Preparing import... [identity=name=b,region=us]`,
+			`stratav5_keyed.m["c"]: Preparing import... [identity=name=c,region=ap]`,
+			`Plan: 2 to import, 0 to add, 0 to change, 0 to destroy.`,
+		} {
+			if !strings.Contains(r.stdout, want) {
+				t.Errorf("plan lacks %q:\n%s", want, r.stdout)
+			}
+		}
+	})
+
 	t.Run("identity of a type without one", func(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "main.tf"), cfg+`
 import {
