@@ -2,6 +2,8 @@ package command
 
 import (
 	"bytes"
+	"os"
+	"sort"
 	"testing"
 	"time"
 
@@ -127,4 +129,66 @@ func TestGlobalOptions(t *testing.T) {
 func testDeps() *Deps {
 	var out, errb bytes.Buffer
 	return &Deps{Stdin: &bytes.Buffer{}, Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Version: "test"}
+}
+
+func TestWatchFlags(t *testing.T) {
+	tests := map[string]struct {
+		args []string
+		want watchOptions
+		set  []string
+	}{
+		"defaults": {
+			want: watchOptions{interval: 5 * time.Minute, jitter: 0.1, debounce: 500 * time.Millisecond, parallelism: 10, state: stateFlags{lock: true}},
+		},
+		"everything": {
+			args: []string{"-interval=30s", "-jitter=0.2", "-converge", "-allow-destroy", "-max-changes=3", "-converged-timeout=2m",
+				"-debounce=1s", "-listen=127.0.0.1:9310", "-watch-config=w.hcl", "-json", "-lock-timeout=5s", "-parallelism=4"},
+			want: watchOptions{interval: 30 * time.Second, jitter: 0.2, converge: true, allowDestroy: true, maxChanges: 3, convergedTimeout: 2 * time.Minute,
+				debounce: time.Second, listen: "127.0.0.1:9310", configFile: "w.hcl", view: viewFlags{json: true}, parallelism: 4,
+				state: stateFlags{lock: true, lockTimeout: 5 * time.Second}},
+			set: []string{"allow-destroy", "converge", "converged-timeout", "debounce", "interval", "jitter", "json", "listen", "lock-timeout", "max-changes", "parallelism", "watch-config"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			var got *watchOptions
+			cmd := newWatchCommand(testDeps(), func(o *watchOptions) error { got = o; return nil })
+			cmd.SetArgs(normalizeArgs(tc.args))
+			if err := cmd.Execute(); err != nil {
+				t.Fatal(err)
+			}
+			var set []string
+			for f := range got.set {
+				set = append(set, f)
+			}
+			sort.Strings(set)
+			if diff := cmp.Diff(tc.set, set); diff != "" {
+				t.Errorf("wrong flags set (-want +got):\n%s", diff)
+			}
+			got.vars, got.set = varFlags{}, nil
+			if diff := cmp.Diff(tc.want, *got, cmp.AllowUnexported(watchOptions{}, stateFlags{}, viewFlags{}, varFlags{})); diff != "" {
+				t.Errorf("wrong result (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestWatchSchedule: the schedule file sets what the command line does
+// not.
+func TestWatchSchedule(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/w.hcl"
+	if err := os.WriteFile(path, []byte("interval = \"2m\"\njitter = 0.3\nresource_type \"local_file\" { interval = \"10s\" }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, diags := watchSchedule(&watchOptions{interval: 5 * time.Minute, jitter: 0.1, configFile: path, set: map[string]bool{"jitter": true}})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if s.Interval != 2*time.Minute || s.Jitter != 0.1 || s.BackoffBase != 2*time.Minute || len(s.Rules) != 1 || s.IntervalFor("local_file.a", "local_file") != 10*time.Second {
+		t.Fatalf("wrong schedule %+v", s)
+	}
+	if _, diags := watchSchedule(&watchOptions{interval: 0, jitter: 0.1}); !diags.HasErrors() {
+		t.Fatal("no error for -interval=0")
+	}
 }

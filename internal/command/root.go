@@ -267,10 +267,16 @@ func placeholder(flag string) string {
 		return "FILENAME"
 	case "state", "state-out", "backup":
 		return "PATH"
-	case "lock-timeout":
+	case "lock-timeout", "interval", "converged-timeout", "debounce":
 		return "DURATION"
-	case "parallelism":
+	case "parallelism", "max-changes":
 		return "N"
+	case "listen":
+		return "ADDRESS"
+	case "jitter":
+		return "FRACTION"
+	case "watch-config":
+		return "PATH"
 	case "id", "lock-id":
 		return "ID"
 	case "out", "plugin-dir", "config":
