@@ -11,6 +11,7 @@ import (
 	"github.com/strata-dev/strata/internal/backend/inmem"
 	"github.com/strata-dev/strata/internal/backend/local"
 	"github.com/strata-dev/strata/internal/backend/pg"
+	"github.com/strata-dev/strata/internal/backend/s3"
 )
 
 // registry is every backend type, in the order messages list them: one
@@ -19,6 +20,7 @@ var registry = []*Type{
 	define(local.Info, local.New),
 	define(pg.Info, pg.New),
 	define(http.Info, http.New),
+	define(s3.Info, s3.New),
 	define(inmem.Info, inmem.New),
 }
 

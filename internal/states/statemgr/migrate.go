@@ -25,6 +25,8 @@ func WriteMigrated(m Manager, s *states.State, keepSerial bool) error {
 			m.serial = 0
 		case *HTTP:
 			m.serial = 0
+		case interface{ ForgetSerial() }:
+			m.ForgetSerial()
 		}
 		if s.Serial > 0 {
 			s.Serial--
