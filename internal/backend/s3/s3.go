@@ -163,5 +163,3 @@ func (b *Backend) ReadState(ctx context.Context, ws string) (*states.State, bool
 }
 
 var errDeleteDefault = errors.New("the default workspace cannot be deleted")
-
-
