@@ -19,7 +19,8 @@ func TestRegistry(t *testing.T) {
 		"pg":    {known: true, reads: true},
 		"http":  {known: true, reads: true, single: true},
 		"inmem": {known: true},
-		"s3":    {},
+		"s3":    {known: true, reads: true},
+		"gcs":   {},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -38,11 +39,11 @@ func TestRegistry(t *testing.T) {
 }
 
 func TestRegistryMessages(t *testing.T) {
-	want := `The backend "s3" is not supported by this version of strata. Supported backends: local, pg, http (and inmem, for testing).`
-	if got := Unsupported("s3", nil).Detail; got != want {
+	want := `The backend "gcs" is not supported by this version of strata. Supported backends: local, pg, http, s3 (and inmem, for testing).`
+	if got := Unsupported("gcs", nil).Detail; got != want {
 		t.Errorf("Unsupported:\n got %s\nwant %s", got, want)
 	}
-	if got, want := StateReaderNames(), `"local", "pg" and "http"`; got != want {
+	if got, want := StateReaderNames(), `"local", "pg", "http" and "s3"`; got != want {
 		t.Errorf("StateReaderNames = %s, want %s", got, want)
 	}
 }
@@ -59,7 +60,7 @@ func TestConfigureDefaultIsLocal(t *testing.T) {
 	if l.Path != "terraform.tfstate" || l.WorkspaceDir != "terraform.tfstate.d" {
 		t.Errorf("paths %q, %q", l.Path, l.WorkspaceDir)
 	}
-	if _, diags := Configure(&Config{Type: "s3"}, Options{}); !diags.HasErrors() || diags[0].Summary != "Unsupported backend type" {
+	if _, diags := Configure(&Config{Type: "gcs"}, Options{}); !diags.HasErrors() || diags[0].Summary != "Unsupported backend type" {
 		t.Errorf("an unknown type: %v", diags)
 	}
 }

@@ -416,7 +416,7 @@ func TestE2EInitBackendFalse(t *testing.T) {
 
 		// A backend strata does not support is not even looked at.
 		dir = t.TempDir()
-		writeFile(t, filepath.Join(dir, "main.tf"), "terraform {\n  backend \"s3\" {}\n}\n")
+		writeFile(t, filepath.Join(dir, "main.tf"), "terraform {\n  backend \"gcs\" {}\n}\n")
 		run(bin, dir, 0, "init", "-backend=false", "-no-color")
 	}
 	if len(outs) == 2 && outs[0] != outs[1] {

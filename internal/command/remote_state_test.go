@@ -122,7 +122,7 @@ output "values" {
 			want:  `The "pg" backend has no argument named "bucket".`,
 		},
 		"unsupported backend": {
-			block: "backend = \"s3\"",
+			block: "backend = \"gcs\"",
 			want:  "Unsupported backend for terraform_remote_state",
 		},
 	}
