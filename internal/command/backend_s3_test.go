@@ -108,7 +108,7 @@ output "b" {
 		t.Errorf("state list:\n%s", r.stdout)
 	}
 	pulled := mustStrata(t, dir, 0, "state", "pull").stdout
-	if stored, _ := srv.Object(t, bucket, key); pulled != string(stored) {
+	if stored, _ := srv.Object(t, bucket, key); strings.TrimSpace(pulled) != strings.TrimSpace(string(stored)) {
 		t.Fatalf("state pull is not the stored object:\n%s\nstored:\n%s", pulled, stored)
 	}
 	mustStrata(t, dir, 0, "state", "rm", "terraform_data.b")
@@ -552,7 +552,10 @@ output "b" {
 	writeFile(t, filepath.Join(stDir, "main.tf"), block+body)
 	terraform := func(want int, args ...string) result {
 		t.Helper()
-		r := runIn(t, tfDir, "", tf, append(args, "-no-color", "-input=false")...)
+		if args[0] != "workspace" {
+			args = append(args, "-no-color", "-input=false")
+		}
+		r := runIn(t, tfDir, "", tf, args...)
 		if r.code != want {
 			t.Fatalf("terraform %s: exit %d, want %d\n%s%s", args[0], r.code, want, r.stdout, r.stderr)
 		}
