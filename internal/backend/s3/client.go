@@ -22,6 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
 	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	s3types "github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
@@ -41,6 +42,7 @@ const requestTimeout = 2 * time.Minute
 type store struct {
 	cfg    *Config
 	client *s3.Client
+	table  *lockTable // dynamodb_table; nil without
 }
 
 // newStore builds the S3 client of c with the AWS SDK: credentials from
@@ -164,7 +166,15 @@ func newStore(ctx context.Context, c *Config) (*store, error) {
 		}
 		o.Retryer = awsretry.AddWithErrorCodes(o.Retryer, "SlowDown")
 	})
-	return &store{cfg: c, client: client}, nil
+	st := &store{cfg: c, client: client}
+	if c.DynamoDBTable != "" {
+		st.table = &lockTable{name: c.DynamoDBTable, client: dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
+			if c.DynamoDBEndpoint != "" {
+				o.BaseEndpoint = aws.String(c.DynamoDBEndpoint)
+			}
+		})}
+	}
+	return st, nil
 }
 
 // checkAccount applies allowed_account_ids and forbidden_account_ids.

@@ -43,13 +43,14 @@ type Config struct {
 	// UseLockfile locks with a <key>.tflock object written only if none
 	// exists (a conditional If-None-Match put).
 	UseLockfile bool
-	// DynamoDBTable is Terraform's older DynamoDB locking, which strata
-	// does not implement.
+	// DynamoDBTable is Terraform's older locking: a lock item, and a
+	// digest of the state, in a DynamoDB table whose hash key is LockID.
 	DynamoDBTable string
 
 	// Endpoints override the services' endpoints (MinIO, SeaweedFS...).
-	S3Endpoint  string
-	STSEndpoint string
+	S3Endpoint       string
+	STSEndpoint      string
+	DynamoDBEndpoint string
 	// UsePathStyle addresses buckets as ENDPOINT/BUCKET/KEY rather than
 	// BUCKET.ENDPOINT/KEY.
 	UsePathStyle bool
@@ -314,8 +315,14 @@ func ParseConfig(s *backendbase.Settings) (*Config, hcl.Diagnostics) {
 	if c.STSEndpoint == "" {
 		c.STSEndpoint = env("AWS_ENDPOINT_URL_STS", "AWS_STS_ENDPOINT")
 	}
+	c.DynamoDBEndpoint = nested("endpoints", "dynamodb")
+	if deprecated("dynamodb_endpoint", `"endpoints.dynamodb"`) && c.DynamoDBEndpoint == "" {
+		c.DynamoDBEndpoint = str("dynamodb_endpoint")
+	}
+	if c.DynamoDBEndpoint == "" {
+		c.DynamoDBEndpoint = env("AWS_ENDPOINT_URL_DYNAMODB", "AWS_DYNAMODB_ENDPOINT")
+	}
 	deprecated("iam_endpoint", `"endpoints.iam"`)
-	deprecated("dynamodb_endpoint", `"endpoints.dynamodb"`)
 	if deprecated("force_path_style", `"use_path_style"`) && !c.UsePathStyle {
 		c.UsePathStyle = boolean("force_path_style", "")
 	}
@@ -410,9 +417,6 @@ func (c *Config) validate(rng hcl.Range) hcl.Diagnostics {
 	case "", "standard", "adaptive":
 	default:
 		bad("Invalid Value", fmt.Sprintf(`retry_mode must be "standard" or "adaptive", not %q.`, c.RetryMode))
-	}
-	if c.DynamoDBTable != "" {
-		bad("Unsupported argument value", "strata's s3 backend does not support DynamoDB state locking (dynamodb_table), which Terraform deprecates. Lock with the S3 lock file instead: set use_lockfile = true and remove dynamodb_table. Terraform 1.10 and later lock with the same file, so both tools keep excluding each other once every Terraform configuration sharing this state sets use_lockfile = true too.")
 	}
 	return diags
 }

@@ -120,7 +120,6 @@ func TestParseConfigErrors(t *testing.T) {
 		"kms and sse-c": {with(map[string]cty.Value{"region": cty.StringVal("us-east-1"), "kms_key_id": cty.StringVal("k"),
 			"sse_customer_key": cty.StringVal("MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTIzNDU2Nzg5MDE=")}), nil, "Only one of kms_key_id, sse_customer_key can be set."},
 		"retry mode": {with(map[string]cty.Value{"region": cty.StringVal("us-east-1"), "retry_mode": cty.StringVal("often")}), nil, `retry_mode must be "standard" or "adaptive", not "often".`},
-		"dynamodb":   {with(map[string]cty.Value{"region": cty.StringVal("us-east-1"), "dynamodb_table": cty.StringVal("locks")}), nil, "does not support DynamoDB state locking"},
 		"bad env bool": {with(region), map[string]string{"AWS_USE_FIPS_ENDPOINT": "sometimes"},
 			`The environment variable AWS_USE_FIPS_ENDPOINT must be true or false, not "sometimes".`},
 	}

@@ -149,7 +149,14 @@ func (b *Backend) DeleteWorkspace(ctx context.Context, ws string) error {
 	if err != nil {
 		return err
 	}
-	return st.remove(ctx, b.Config.StateKey(ws))
+	key := b.Config.StateKey(ws)
+	if err := st.remove(ctx, key); err != nil {
+		return err
+	}
+	if st.table != nil {
+		return st.table.remove(ctx, b.Config.Bucket+"/"+key+"-md5")
+	}
+	return nil
 }
 
 // ReadState reads workspace ws's state object without creating the

@@ -61,12 +61,18 @@ func (m *Manager) lockKey() string { return m.Key + ".tflock" }
 // lockPath is the lock's Path, as Terraform records it: BUCKET/KEY.
 func (m *Manager) lockPath() string { return m.store.cfg.Bucket + "/" + m.Key }
 
+// locking reports whether the state is locked at all: with use_lockfile,
+// dynamodb_table or both.
+func (m *Manager) locking() bool { return m.store.cfg.UseLockfile || m.store.table != nil }
+
 // Lock implements statemgr.Manager. With use_lockfile the lock is the
 // object KEY.tflock holding the lock info, created only if it does not
-// exist; while someone else's is there the attempt is retried until
-// timeout. Without use_lockfile nothing is locked, as with Terraform.
+// exist; with dynamodb_table it is an item of the table, created only if
+// it does not exist; with both, both are taken, as Terraform takes them.
+// While someone else holds either the attempt is retried until timeout.
+// With neither nothing is locked, as with Terraform.
 func (m *Manager) Lock(ctx context.Context, info *statemgr.LockInfo, timeout time.Duration) error {
-	if !m.store.cfg.UseLockfile {
+	if !m.locking() {
 		return nil
 	}
 	if m.lock != nil {
@@ -90,7 +96,7 @@ func (m *Manager) Lock(ctx context.Context, info *statemgr.LockInfo, timeout tim
 		}
 		var waitErr error
 		if !time.Now().Before(deadline) {
-			waitErr = fmt.Errorf("the lock object s3://%s/%s exists: %s holds the lock", m.store.cfg.Bucket, m.lockKey(), held.who())
+			waitErr = fmt.Errorf("%s exists: %s holds the lock", held.where, held.who())
 		} else {
 			select {
 			case <-ctx.Done():
@@ -107,9 +113,10 @@ func (m *Manager) Lock(ctx context.Context, info *statemgr.LockInfo, timeout tim
 	}
 }
 
-// holder is the lock object someone else wrote.
+// holder is the lock someone else holds.
 type holder struct {
-	info *statemgr.LockInfo // nil when it cannot be read
+	where string             // the lock object or item
+	info  *statemgr.LockInfo // nil when it cannot be read
 }
 
 func (h *holder) who() string {
@@ -122,33 +129,48 @@ func (h *holder) who() string {
 	return "lock " + h.info.ID
 }
 
-// tryLock makes one attempt. It returns nil when the lock is taken, or
-// the holder.
+// tryLock makes one attempt: the lock file, then the DynamoDB item. It
+// returns nil when every lock is taken, or the holder of the first one
+// that is not (having released what it took).
 func (m *Manager) tryLock(ctx context.Context, body []byte) (*holder, error) {
 	rctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
-	_, err := m.store.put(rctx, m.lockKey(), body, condition{absent: true})
-	if err == nil {
-		return nil, nil
+	lockObject := fmt.Sprintf("the lock object s3://%s/%s", m.store.cfg.Bucket, m.lockKey())
+	if m.store.cfg.UseLockfile {
+		_, err := m.store.put(rctx, m.lockKey(), body, condition{absent: true})
+		if err != nil && !preconditionFailed(err) {
+			return nil, fmt.Errorf("s3 backend: taking the state lock: %w", err)
+		}
+		if err != nil {
+			h := &holder{where: lockObject}
+			obj, gerr := m.store.get(rctx, m.lockKey())
+			var info statemgr.LockInfo
+			if gerr == nil && obj != nil && json.Unmarshal(obj.data, &info) == nil {
+				h.info = &info
+			}
+			return h, nil
+		}
 	}
-	if !preconditionFailed(err) {
-		return nil, fmt.Errorf("s3 backend: taking the state lock: %w", err)
+	if t := m.store.table; t != nil {
+		info, held, err := t.lock(rctx, m.lockPath(), body)
+		if err != nil || held {
+			if m.store.cfg.UseLockfile {
+				_ = m.store.remove(rctx, m.lockKey())
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if held {
+			return &holder{where: fmt.Sprintf("the lock item %q of DynamoDB table %s", m.lockPath(), t.name), info: info}, nil
+		}
 	}
-	obj, gerr := m.store.get(rctx, m.lockKey())
-	if gerr != nil || obj == nil {
-		// Released meanwhile, or unreadable: try again.
-		return &holder{}, nil
-	}
-	var info statemgr.LockInfo
-	if json.Unmarshal(obj.data, &info) != nil {
-		return &holder{}, nil
-	}
-	return &holder{info: &info}, nil
+	return nil, nil
 }
 
-// Unlock implements statemgr.Manager: the lock object is removed, after
-// checking that it is still this manager's (someone may have forced the
-// lock open and taken it since).
+// Unlock implements statemgr.Manager: the lock item and the lock object
+// are removed, after checking that each is still this manager's (someone
+// may have forced the lock open and taken it since).
 func (m *Manager) Unlock() error {
 	if m.lock == nil {
 		return nil
@@ -157,6 +179,20 @@ func (m *Manager) Unlock() error {
 	m.lock = nil
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
+	var errs []error
+	if t := m.store.table; t != nil {
+		if err := t.unlock(ctx, m.lockPath(), id); err != nil {
+			errs = append(errs, fmt.Errorf("s3 backend: releasing the state lock: %w", err))
+		}
+	}
+	if m.store.cfg.UseLockfile {
+		errs = append(errs, m.unlockFile(ctx, id))
+	}
+	return errors.Join(errs...)
+}
+
+// unlockFile removes the lock object, if it holds lock id.
+func (m *Manager) unlockFile(ctx context.Context, id string) error {
 	obj, err := m.store.get(ctx, m.lockKey())
 	if err != nil {
 		return fmt.Errorf("s3 backend: releasing the state lock: %w", err)
@@ -174,19 +210,63 @@ func (m *Manager) Unlock() error {
 	return nil
 }
 
-// ForceUnlock implements statemgr.Manager: it removes the lock object,
-// provided id is the ID it records. Whether its holder still runs cannot
-// be known from the bucket: as with Terraform, use it only for a lock
-// whose holder is gone.
+// ForceUnlock implements statemgr.Manager: it removes the lock object and
+// the DynamoDB lock item, provided id is the ID they record. Whether their
+// holder still runs cannot be known from the bucket: as with Terraform,
+// use it only for a lock whose holder is gone.
 func (m *Manager) ForceUnlock(id string, confirm func(*statemgr.LockInfo) bool) (bool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
+	if !m.store.cfg.UseLockfile && m.store.table != nil {
+		return m.forceUnlockItem(ctx, id, confirm)
+	}
+	removed, err := m.forceUnlockFile(ctx, id, confirm)
+	var nl *notLocked
+	if m.store.table == nil || (err != nil && !errors.As(err, &nl)) || (err == nil && !removed) {
+		return removed, err
+	}
+	// With both locks, the item goes too; it may be all that is left.
+	if !removed {
+		return m.forceUnlockItem(ctx, id, confirm)
+	}
+	if info, err := m.store.table.info(ctx, m.lockPath()); err == nil && info != nil && info.ID == id {
+		return true, m.store.table.remove(ctx, m.lockPath())
+	}
+	return true, nil
+}
+
+// notLocked is the error of ForceUnlock when there is no lock.
+type notLocked struct{ what string }
+
+func (e *notLocked) Error() string { return e.what }
+
+// forceUnlockItem removes the DynamoDB lock item, provided it holds id.
+func (m *Manager) forceUnlockItem(ctx context.Context, id string, confirm func(*statemgr.LockInfo) bool) (bool, error) {
+	t := m.store.table
+	info, err := t.info(ctx, m.lockPath())
+	if err != nil {
+		return false, err
+	}
+	if info == nil {
+		return false, &notLocked{fmt.Sprintf("%s is not locked (DynamoDB table %s has no lock item %q)", m, t.name, m.lockPath())}
+	}
+	if info.ID != id {
+		return false, fmt.Errorf("lock ID %q does not match existing lock ID %q", id, info.ID)
+	}
+	if confirm != nil && !confirm(info) {
+		return false, nil
+	}
+	return true, t.remove(ctx, m.lockPath())
+}
+
+// forceUnlockFile removes the lock object, provided it holds id.
+func (m *Manager) forceUnlockFile(ctx context.Context, id string, confirm func(*statemgr.LockInfo) bool) (bool, error) {
 	obj, err := m.store.get(ctx, m.lockKey())
 	if err != nil {
 		return false, fmt.Errorf("reading the lock object s3://%s/%s: %w", m.store.cfg.Bucket, m.lockKey(), err)
 	}
 	if obj == nil {
-		return false, fmt.Errorf("%s is not locked (there is no s3://%s/%s)", m, m.store.cfg.Bucket, m.lockKey())
+		return false, &notLocked{fmt.Sprintf("%s is not locked (there is no s3://%s/%s)", m, m.store.cfg.Bucket, m.lockKey())}
 	}
 	var info statemgr.LockInfo
 	if err := json.Unmarshal(obj.data, &info); err != nil {
@@ -213,7 +293,7 @@ func (m *Manager) ForceUnlock(id string, confirm func(*statemgr.LockInfo) bool) 
 func (m *Manager) Read() (*states.State, []statemgr.Pending, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
-	replay, release, err := m.LockForRecovery(ctx, m.lock != nil, m.store.cfg.UseLockfile, func(ctx context.Context) error {
+	replay, release, err := m.LockForRecovery(ctx, m.lock != nil, m.locking(), func(ctx context.Context) error {
 		return m.Lock(ctx, statemgr.NewLockInfo("OperationTypeRecover", m.Version), 0)
 	}, m.Unlock)
 	if err != nil {
@@ -256,6 +336,12 @@ func (m *Manager) readSnapshot(ctx context.Context) (*states.State, error) {
 		return statemgr.FreshState(), nil
 	}
 	m.found, m.etag = true, obj.etag
+	if t := m.store.table; t != nil {
+		if obj, err = m.checkDigest(ctx, t, obj); err != nil {
+			return nil, err
+		}
+		m.etag = obj.etag
+	}
 	if len(bytes.TrimSpace(obj.data)) == 0 {
 		return statemgr.FreshState(), nil
 	}
@@ -270,6 +356,35 @@ func (m *Manager) readSnapshot(ctx context.Context) (*states.State, error) {
 	return s, nil
 }
 
+// checkDigest compares the object read with the digest Terraform's
+// DynamoDB locking records, reading it again while they differ (the
+// object may not have caught up yet), for up to digestWait.
+func (m *Manager) checkDigest(ctx context.Context, t *lockTable, obj *object) (*object, error) {
+	deadline := time.Now().Add(digestWait)
+	for {
+		want, err := t.digest(ctx, m.lockPath())
+		if err != nil {
+			return nil, err
+		}
+		got := md5Hex(obj.data)
+		if want == "" || want == got {
+			return obj, nil
+		}
+		if !time.Now().Before(deadline) {
+			return nil, fmt.Errorf("the state in %s does not have the expected content: its MD5 is %s, but DynamoDB table %s records %s for %q. The object is older than the last state written, or was written by something that did not update the digest; if it is right, set the Digest of the item %q to %s", m, got, t.name, want, m.lockPath()+"-md5", m.lockPath()+"-md5", got)
+		}
+		time.Sleep(time.Second)
+		next, err := m.store.get(ctx, m.Key)
+		if err != nil {
+			return nil, fmt.Errorf("reading the state from %s: %w", m, err)
+		}
+		if next == nil {
+			return obj, nil
+		}
+		obj = next
+	}
+}
+
 // createWorkspace writes an empty state (serial 1, as Terraform's) unless
 // someone else just did.
 func (m *Manager) createWorkspace(ctx context.Context) error {
@@ -280,8 +395,15 @@ func (m *Manager) createWorkspace(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := m.store.put(ctx, m.Key, data, condition{absent: true}); err != nil && !preconditionFailed(err) {
+	_, err = m.store.put(ctx, m.Key, data, condition{absent: true})
+	if preconditionFailed(err) {
+		return nil
+	}
+	if err != nil {
 		return fmt.Errorf("creating %s: %w", m, err)
+	}
+	if t := m.store.table; t != nil {
+		return t.setDigest(ctx, m.lockPath(), data)
 	}
 	return nil
 }
@@ -311,6 +433,11 @@ func (m *Manager) Write(s *states.State) error {
 		return fmt.Errorf("writing the state to %s: %w", m, err)
 	}
 	m.read, m.etag, m.found, m.serial = data, etag, true, s.Serial
+	if t := m.store.table; t != nil {
+		if err := t.setDigest(ctx, m.lockPath(), data); err != nil {
+			return fmt.Errorf("writing the state to %s: %w", m, err)
+		}
+	}
 	return nil
 }
 
