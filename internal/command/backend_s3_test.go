@@ -1,6 +1,8 @@
 package command
 
 import (
+	"crypto/md5"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -655,4 +657,81 @@ output "b" {
 	terraform(0, "apply", "-auto-approve")
 	writeFile(t, filepath.Join(stDir, "main.tf"), block+changed+"resource \"terraform_data\" \"slow\" {}\nresource \"terraform_data\" \"slow2\" {}\n")
 	mustStrata(t, stDir, 0, "plan", "-no-color", "-detailed-exitcode")
+}
+
+// TestE2ES3DynamoDB: with dynamodb_table, the lock is an item of the
+// table and every write records the state's MD5 beside it, as Terraform
+// keeps them: a held item refuses a second writer, force-unlock removes
+// it, a state that does not match its digest is refused, and Terraform
+// (when installed) reads what strata writes and respects its lock.
+func TestE2ES3DynamoDB(t *testing.T) {
+	srv, bucket := s3Env(t)
+	table := srv.NewTable(t)
+	const key = "dynamo/state.tfstate"
+	lockID := bucket + "/" + key
+	block := srv.DynamoDBBlock(bucket, key, table, false)
+	body := "resource \"terraform_data\" \"a\" {\n  input = \"one\"\n}\n"
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), block+body)
+	mustStrata(t, dir, 0, "init", "-no-color")
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	checkDigest := func() {
+		t.Helper()
+		data, ok := srv.Object(t, bucket, key)
+		digest, found := srv.Item(t, table, lockID+"-md5", "Digest")
+		if sum := md5.Sum(data); !ok || !found || digest != hex.EncodeToString(sum[:]) {
+			t.Fatalf("digest %q (found %v) for a state object of MD5 %x (found %v)", digest, found, md5.Sum(data), ok)
+		}
+		if info, held := srv.Item(t, table, lockID, "Info"); held {
+			t.Fatalf("lock item left behind: %s", info)
+		}
+	}
+	checkDigest()
+	if _, ok := srv.Object(t, bucket, key+".tflock"); ok {
+		t.Fatal("a lock object was written without use_lockfile")
+	}
+
+	// A held lock item.
+	const id = "0c7ab0f2-97d1-4b7e-8a1c-3f5e2d9b4a10"
+	srv.PutItem(t, table, lockID, "Info", string(s3LockJSON(id, bucket, key)))
+	r := mustStrata(t, dir, 1, "apply", "-auto-approve", "-no-color")
+	for _, want := range []string{"Error acquiring the state lock", id, "someone@elsewhere", "DynamoDB table " + table} {
+		if !strings.Contains(flat(r.stderr), want) {
+			t.Errorf("lock error lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	mustStrata(t, dir, 1, "force-unlock", "-force", "-no-color", "wrong")
+	mustStrata(t, dir, 0, "force-unlock", "-force", "-no-color", id)
+	writeFile(t, filepath.Join(dir, "main.tf"), block+strings.Replace(body, `"one"`, `"two"`, 1))
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	checkDigest()
+
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		tfDir := t.TempDir()
+		writeFile(t, filepath.Join(tfDir, "main.tf"), block+strings.Replace(body, `"one"`, `"two"`, 1))
+		for _, args := range [][]string{{"init"}, {"plan", "-detailed-exitcode"}} {
+			if r := runIn(t, tfDir, "", tf, append(args, "-no-color", "-input=false")...); r.code != 0 {
+				t.Fatalf("terraform %s on strata's state: exit %d\n%s%s", args[0], r.code, r.stdout, r.stderr)
+			}
+		}
+		writeFile(t, filepath.Join(tfDir, "main.tf"), block+strings.Replace(body, `"one"`, `"three"`, 1))
+		if r := runIn(t, tfDir, "", tf, "apply", "-auto-approve", "-no-color", "-input=false"); r.code != 0 {
+			t.Fatalf("terraform apply: %s%s", r.stdout, r.stderr)
+		}
+		writeFile(t, filepath.Join(dir, "main.tf"), block+strings.Replace(body, `"one"`, `"three"`, 1))
+		mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+		// strata's lock item stops terraform.
+		srv.PutItem(t, table, lockID, "Info", string(s3LockJSON(id, bucket, key)))
+		if r := runIn(t, tfDir, "", tf, "plan", "-no-color", "-input=false"); r.code != 1 || !strings.Contains(flat(r.stderr), "Error acquiring the state lock") {
+			t.Errorf("terraform under a held lock item: exit %d\n%s", r.code, r.stderr)
+		}
+		mustStrata(t, dir, 0, "force-unlock", "-force", "-no-color", id)
+	}
+
+	// A state object that is not the one the digest names is refused.
+	srv.PutItem(t, table, lockID+"-md5", "Digest", "00000000000000000000000000000000")
+	r = mustStrata(t, dir, 1, "plan", "-no-color")
+	if !strings.Contains(flat(r.stderr), "does not have the expected content") {
+		t.Errorf("plan with a wrong digest:\n%s", r.stderr)
+	}
 }
