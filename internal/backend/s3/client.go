@@ -290,7 +290,7 @@ func (s *store) get(ctx context.Context, key string) (*object, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, s.explain(err)
 	}
 	defer out.Body.Close()
 	var buf bytes.Buffer
@@ -344,7 +344,7 @@ func (s *store) put(ctx context.Context, key string, data []byte, cond condition
 	}
 	out, err := s.client.PutObject(ctx, in)
 	if err != nil {
-		return "", err
+		return "", s.explain(err)
 	}
 	return aws.ToString(out.ETag), nil
 }
@@ -368,7 +368,7 @@ func (s *store) remove(ctx context.Context, key string) error {
 	if notFound(err) {
 		return nil
 	}
-	return err
+	return s.explain(err)
 }
 
 // list returns the keys of the objects whose key starts with prefix.
@@ -378,13 +378,21 @@ func (s *store) list(ctx context.Context, prefix string) ([]string, error) {
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
 		if err != nil {
-			return nil, err
+			return nil, s.explain(err)
 		}
 		for _, o := range page.Contents {
 			keys = append(keys, aws.ToString(o.Key))
 		}
 	}
 	return keys, nil
+}
+
+// explain adds what the bucket's absence means to an error.
+func (s *store) explain(err error) error {
+	if noSuchBucket(err) {
+		return fmt.Errorf("S3 bucket %q does not exist (create it first: the s3 backend does not create buckets): %w", s.cfg.Bucket, err)
+	}
+	return err
 }
 
 // notFound reports whether err says the object (or bucket) is not there.
