@@ -26,6 +26,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/strata-dev/strata/internal/backend/backendbase"
+	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statemgr"
 )
@@ -36,6 +37,7 @@ type Backend struct {
 	rng     hcl.Range
 	dataDir string
 	version string
+	enc     *encryption.Target // for ReadState
 
 	mu    sync.Mutex
 	store *store
@@ -49,7 +51,7 @@ func New(s *backendbase.Settings) (*Backend, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	return &Backend{Config: cfg, rng: s.Range, dataDir: s.DataDir, version: s.Version}, diags
+	return &Backend{Config: cfg, rng: s.Range, dataDir: s.DataDir, version: s.Version, enc: s.Encryption}, diags
 }
 
 // connect builds the client once: credentials are resolved (and checked
@@ -166,7 +168,9 @@ func (b *Backend) ReadState(ctx context.Context, ws string) (*states.State, bool
 	if err != nil {
 		return nil, false, err
 	}
-	return newManager(st, ws, b.Config.StateKey(ws), "", "").ReadStored(ctx)
+	mgr := newManager(st, ws, b.Config.StateKey(ws), "", "")
+	mgr.SetEncryption(b.enc)
+	return mgr.ReadStored(ctx)
 }
 
 var errDeleteDefault = errors.New("the default workspace cannot be deleted")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statefile"
 	"github.com/strata-dev/strata/internal/states/statemgr"
@@ -29,7 +30,9 @@ type Manager struct {
 	store *store
 	lock  *statemgr.LockInfo // the lock this manager holds; nil when none
 
-	read   []byte // the snapshot last read or written; nil when none
+	crypt  statemgr.SnapshotCrypt
+	read   []byte // the snapshot last read or written, as stored; nil when none
+	plain  []byte // read, decrypted
 	etag   string // its ETag, for the conditional write that replaces it
 	found  bool   // whether an object existed then (maybe empty)
 	serial uint64
@@ -50,6 +53,13 @@ func (m *Manager) String() string {
 
 // Exists implements statemgr.Manager.
 func (m *Manager) Exists() bool { return len(m.read) > 0 }
+
+// SetEncryption implements statemgr.Encryptable: the state objects and
+// the local journal are encrypted with t.
+func (m *Manager) SetEncryption(t *encryption.Target) {
+	m.crypt.Target = t
+	m.SetJournalEncryption(t)
+}
 
 // ForgetSerial makes the next Write keep the serial of the snapshot it is
 // given, for a migrated state copied into an empty workspace.
@@ -327,7 +337,7 @@ func (m *Manager) ReadStored(ctx context.Context) (*states.State, bool, error) {
 }
 
 func (m *Manager) readSnapshot(ctx context.Context) (*states.State, error) {
-	m.read, m.etag, m.found, m.serial = nil, "", false, 0
+	m.read, m.plain, m.etag, m.found, m.serial = nil, nil, "", false, 0
 	obj, err := m.store.get(ctx, m.Key)
 	if err != nil {
 		return nil, fmt.Errorf("reading the state from %s: %w", m, err)
@@ -345,14 +355,18 @@ func (m *Manager) readSnapshot(ctx context.Context) (*states.State, error) {
 	if len(bytes.TrimSpace(obj.data)) == 0 {
 		return statemgr.FreshState(), nil
 	}
-	s, err := statefile.Read(obj.data)
+	plain, err := m.crypt.Open(obj.data)
+	if err != nil {
+		return nil, fmt.Errorf("failed to load state from %s: %w", m, err)
+	}
+	s, err := statefile.Read(plain)
 	if errors.Is(err, statefile.ErrEmpty) {
 		return statemgr.FreshState(), nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("failed to load state from %s: %w", m, err)
 	}
-	m.read, m.serial = obj.data, s.Serial
+	m.read, m.plain, m.serial = obj.data, plain, s.Serial
 	return s, nil
 }
 
@@ -395,6 +409,9 @@ func (m *Manager) createWorkspace(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if data, err = m.crypt.Target.EncryptState(data); err != nil {
+		return err
+	}
 	_, err = m.store.put(ctx, m.Key, data, condition{absent: true})
 	if preconditionFailed(err) {
 		return nil
@@ -414,7 +431,7 @@ func (m *Manager) createWorkspace(ctx context.Context) error {
 // none): a state changed meanwhile by someone who did not respect the
 // lock is reported, not overwritten.
 func (m *Manager) Write(s *states.State) error {
-	data, err := statemgr.EncodeSnapshot(s, m.Version, m.read, m.serial, m.read != nil)
+	plain, data, err := m.crypt.Seal(s, m.Version, m.plain, m.serial, m.read != nil)
 	if err != nil || data == nil {
 		return err
 	}
@@ -432,7 +449,8 @@ func (m *Manager) Write(s *states.State) error {
 	if err != nil {
 		return fmt.Errorf("writing the state to %s: %w", m, err)
 	}
-	m.read, m.etag, m.found, m.serial = data, etag, true, s.Serial
+	m.crypt.Written()
+	m.read, m.plain, m.etag, m.found, m.serial = data, plain, etag, true, s.Serial
 	if t := m.store.table; t != nil {
 		if err := t.setDigest(ctx, m.lockPath(), data); err != nil {
 			return fmt.Errorf("writing the state to %s: %w", m, err)
