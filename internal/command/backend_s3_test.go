@@ -355,13 +355,10 @@ func newCountingProxy(t *testing.T, srv *s3test.Server) (*countingProxy, string)
 		t.Fatal(err)
 	}
 	p := &countingProxy{puts: map[string]int{}}
-	rp := httputil.NewSingleHostReverseProxy(target)
-	director := rp.Director
-	rp.Director = func(r *http.Request) {
-		host := r.Host
-		director(r)
-		r.Host = host
-	}
+	rp := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		r.SetURL(target)
+		r.Out.Host = r.In.Host // what the client signed
+	}}
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPut {
 			p.mu.Lock()
