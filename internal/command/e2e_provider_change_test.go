@@ -2,6 +2,7 @@ package command
 
 import (
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -102,7 +103,7 @@ func TestE2EProviderConfigChange(t *testing.T) {
 	if strings.Contains(flat(r.stderr), "stratalegacy_thing.a: provider configuration changed") || !strings.Contains(flat(r.stderr), "stratalegacy_thing.b: provider configuration changed") {
 		t.Errorf("errors:\n%s", r.stderr)
 	}
-	if !strings.Contains(r.stdout, `# (strata) replaced because: -replace names it, and the provider configuration changed: region "us-east-1" → "eu-west-1"`) {
+	if !strings.Contains(r.stdout, `# (strata) replaced because: -replace names it or lifecycle replace_on_provider_change is set, and the provider configuration changed: region "us-east-1" → "eu-west-1"`) {
 		t.Errorf("the replacement does not say why:\n%s", r.stdout)
 	}
 	if string(before) != string(readFile(t, filepath.Join(dir, "terraform.tfstate"))) {
@@ -123,5 +124,62 @@ func TestE2EProviderConfigChange(t *testing.T) {
 	run(0, "destroy", "-auto-approve", "-no-color", "-var", "region=eu-west-1")
 	if got := stateRecords(t, dir); len(got) != 0 {
 		t.Errorf("records after destroy: %v", got)
+	}
+}
+
+// TestE2EReplaceOnProviderChange: with lifecycle replace_on_provider_change
+// (strata's own), any change of the provider configuration's
+// non-sensitive arguments plans the replacement of the resource's
+// objects; other resources are not replaced, and a sensitive argument
+// does not count.
+func TestE2EReplaceOnProviderChange(t *testing.T) {
+	env := []string{"TF_CLI_CONFIG_FILE=" + legacyProviderConfig(t)}
+	config := func(region, retries, token string) string {
+		return legacyRequired + fmt.Sprintf(`
+provider "stratalegacy" {
+  region  = %q
+  retries = %s
+  token   = %q
+}
+resource "stratalegacy_thing" "r" {
+  name = "r"
+  lifecycle {
+    replace_on_provider_change = true
+  }
+}
+resource "stratalegacy_thing" "k" {
+  name = "k"
+}
+`, region, retries, token)
+	}
+	dir := writeFiles(t, map[string]string{"main.tf": config("us-east-1", "1", "t1")})
+	run := func(want int, args ...string) result {
+		t.Helper()
+		r := runEnv(t, dir, env, strataBin, args...)
+		if r.code != want {
+			t.Fatalf("strata %s: exit %d, want %d\n%s%s", strings.Join(args, " "), r.code, want, r.stdout, r.stderr)
+		}
+		return r
+	}
+	run(0, "init", "-no-color")
+	run(0, "apply", "-auto-approve", "-no-color")
+	// A sensitive argument changes nothing.
+	writeFile(t, filepath.Join(dir, "main.tf"), config("us-east-1", "1", "t2"))
+	run(0, "plan", "-no-color", "-detailed-exitcode")
+	// Another argument replaces r only.
+	writeFile(t, filepath.Join(dir, "main.tf"), config("us-east-1", "2", "t1"))
+	r := run(2, "plan", "-no-color", "-detailed-exitcode")
+	if !strings.Contains(r.stdout, "  # stratalegacy_thing.r will be replaced, as requested\n  # (strata) replaced because: -replace names it or lifecycle replace_on_provider_change is set, and the provider configuration changed: non-identity arguments changed (hash ") ||
+		strings.Contains(r.stdout, "# stratalegacy_thing.k") || !strings.Contains(r.stdout, "Plan: 1 to add, 0 to change, 1 to destroy.") {
+		t.Errorf("plan:\n%s", r.stdout)
+	}
+	// The region replaces r and lists k, which fails the plan.
+	writeFile(t, filepath.Join(dir, "main.tf"), config("eu-west-1", "1", "t1"))
+	r = run(1, "plan", "-no-color")
+	if !strings.Contains(r.stdout, "  # (strata) replaced because: -replace names it or lifecycle replace_on_provider_change is set, and the provider configuration changed: region \"us-east-1\" → \"eu-west-1\"") {
+		t.Errorf("r is not replaced:\n%s", r.stdout)
+	}
+	if !strings.Contains(flat(r.stderr), `- stratalegacy_thing.k: provider configuration changed`) || strings.Contains(flat(r.stderr), `- stratalegacy_thing.r:`) {
+		t.Errorf("errors:\n%s", r.stderr)
 	}
 }

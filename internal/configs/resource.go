@@ -58,7 +58,12 @@ type ManagedLifecycle struct {
 	IgnoreChanges       []hcl.Traversal
 	IgnoreAllChanges    bool
 	ReplaceTriggeredBy  []hcl.Expression
-	Preconditions       []*CheckRule
+	// ReplaceOnProviderChange (strata's own; Terraform rejects it) plans
+	// the replacement of the resource's objects when their provider
+	// configuration changed in any non-sensitive argument since they were
+	// applied.
+	ReplaceOnProviderChange bool
+	Preconditions           []*CheckRule
 	Postconditions      []*CheckRule
 	// Provisioners are the resource's local-exec provisioner blocks, in
 	// configuration order.
@@ -112,7 +117,7 @@ var lifecycleSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "create_before_destroy"}, {Name: "prevent_destroy"},
 		{Name: "ignore_changes"}, {Name: "replace_triggered_by"},
-		{Name: "enabled"},
+		{Name: "enabled"}, {Name: "replace_on_provider_change"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}},
 }
@@ -240,7 +245,7 @@ func (r *Resource) decodeLifecycle(block *hcl.Block) hcl.Diagnostics {
 				return fmt.Sprintf(`The lifecycle argument %q is defined only for managed resources ("resource" blocks), and is not valid for ephemeral resources.`, name)
 			}
 		}
-		for _, name := range []string{"create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by"} {
+		for _, name := range []string{"create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by", "replace_on_provider_change"} {
 			if attr, ok := content.Attributes[name]; ok {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
@@ -261,6 +266,9 @@ func (r *Resource) decodeLifecycle(block *hcl.Block) hcl.Diagnostics {
 	}
 	if attr, ok := content.Attributes["prevent_destroy"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &lc.PreventDestroy)...)
+	}
+	if attr, ok := content.Attributes["replace_on_provider_change"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &lc.ReplaceOnProviderChange)...)
 	}
 	if attr, ok := content.Attributes["ignore_changes"]; ok {
 		if kw := hcl.ExprAsKeyword(attr.Expr); kw == "all" {

@@ -459,6 +459,24 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 			change.Action, change.Reason = replaceAction(lc.CreateBeforeDestroy), plans.ReasonReplaceByTriggers
 		}
 	}
+	if obj != nil && change.Action != plans.Create && pw.opts.Mode == plans.NormalMode {
+		if old, ok := pw.providerRecordOf(addr); ok {
+			if cur, ok := pw.providerRecordFor(rt.provider.String()); ok {
+				change.ProviderConfigChanged = identityChanges(old, cur)
+				if lc.ReplaceOnProviderChange && old.Hash != cur.Hash {
+					if len(change.ProviderConfigChanged) == 0 {
+						change.ProviderConfigChanged = []string{"non-identity arguments changed (hash " + shortHash(old.Hash) + " → " + shortHash(cur.Hash) + ")"}
+					}
+					if !change.Action.IsReplace() {
+						// As for -replace: Terraform's plan formats know
+						// no other reason.
+						change.Action, change.Reason = replaceAction(lc.CreateBeforeDestroy), plans.ReasonReplaceByRequest
+						change.RequiredReplace = nil
+					}
+				}
+			}
+		}
+	}
 	if change.Action.IsReplace() {
 		// Plan the replacement object as a create.
 		null := cty.NullVal(rt.ty)
@@ -478,13 +496,6 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	}
 	if change.AfterIdentity == cty.NilVal && (change.Action == plans.NoOp || change.Action == plans.Update) {
 		change.AfterIdentity = priorIdentity
-	}
-	if obj != nil && change.Action != plans.Create && pw.opts.Mode == plans.NormalMode {
-		if old, ok := pw.providerRecordOf(addr); ok {
-			if cur, ok := pw.providerRecordFor(rt.provider.String()); ok {
-				change.ProviderConfigChanged = identityChanges(old, cur)
-			}
-		}
 	}
 	if lc.PreventDestroy && change.Action.IsReplace() {
 		diags = append(diags, preventDestroyDiag(addr, n))

@@ -111,6 +111,15 @@ func (w *walker) providerRecordFor(addr string) (states.ProviderConfigRecord, bo
 	return rec, ok
 }
 
+// shortHash shortens a record's hash for messages.
+func shortHash(h string) string {
+	h = strings.TrimPrefix(h, "sha256:")
+	if len(h) > 12 {
+		h = h[:12]
+	}
+	return h
+}
+
 // providerRecordOf returns the provider record the state holds for an
 // instance's current object.
 func (w *walker) providerRecordOf(addr fmt.Stringer) (rec states.ProviderConfigRecord, ok bool) {
@@ -149,7 +158,7 @@ func (w *walker) recordProviderConfigs(s *states.State, plan *plans.Plan) {
 			rec, ok := w.providerRecordFor(r.InstanceProvider(key).String())
 			switch {
 			case !ok:
-			case len(rec.Identity) == 0:
+			case len(rec.Identity) == 0 && !w.replacesOnProviderChange(r.Addr):
 				// Only configurations with identity arguments are
 				// recorded: a state of providers without any (null,
 				// random, local...) stays byte for byte Terraform's.
@@ -170,6 +179,17 @@ func (w *walker) recordProviderConfigs(s *states.State, plan *plans.Plan) {
 	if len(s.ProviderConfigs) == 0 {
 		s.ProviderConfigs = nil
 	}
+}
+
+// replacesOnProviderChange reports whether a resource's configuration
+// sets lifecycle replace_on_provider_change.
+func (w *walker) replacesOnProviderChange(addr addrs.AbsResource) bool {
+	c := w.e.Config.Descendant(addr.Module.Module())
+	if c == nil || addr.Resource.Mode != addrs.ManagedResourceMode {
+		return false
+	}
+	r := c.Module.ManagedResources[addr.Resource.String()]
+	return r != nil && r.Managed != nil && r.Managed.ReplaceOnProviderChange
 }
 
 // identityChanges lists the identity arguments whose value differs

@@ -29,6 +29,11 @@ func replaceReasons(c Change) string {
 		why = "the object is tainted (a create or provisioner failed, or it was tainted by hand)"
 	case plans.ReasonReplaceByRequest:
 		why = "-replace names it"
+		if len(c.ProviderConfigChanged) > 0 {
+			// lifecycle replace_on_provider_change asks with the same
+			// reason.
+			why = "-replace names it or lifecycle replace_on_provider_change is set"
+		}
 	case plans.ReasonReplaceByTriggers:
 		why = "a reference in lifecycle replace_triggered_by changed"
 	default:

@@ -18,7 +18,8 @@
 //   - read_noncanonical: read returns the name lower-cased.
 //
 // The provider's region argument (default "us-east-1") is what strata's
-// provider-configuration check watches.
+// provider-configuration check watches; retries changes nothing but the
+// configuration's hash.
 package main
 
 import (
@@ -50,7 +51,7 @@ type server struct {
 var (
 	strT      = tftypes.String
 	numT      = tftypes.Number
-	providerT = tftypes.Object{AttributeTypes: map[string]tftypes.Type{"region": strT, "token": strT, "endpoint": strT}}
+	providerT = tftypes.Object{AttributeTypes: map[string]tftypes.Type{"region": strT, "token": strT, "endpoint": strT, "retries": numT}}
 	thingT    = tftypes.Object{AttributeTypes: map[string]tftypes.Type{
 		"id": strT, "name": strT, "mode": strT, "note": strT, "secret": strT, "stamp": numT, "region": strT,
 	}}
@@ -69,7 +70,7 @@ func attr(name string, ty tftypes.Type, mods string) *tfprotov5.SchemaAttribute 
 func (s *server) GetProviderSchema(context.Context, *tfprotov5.GetProviderSchemaRequest) (*tfprotov5.GetProviderSchemaResponse, error) {
 	return &tfprotov5.GetProviderSchemaResponse{
 		Provider: &tfprotov5.Schema{Block: &tfprotov5.SchemaBlock{Attributes: []*tfprotov5.SchemaAttribute{
-			attr("region", strT, "o"), attr("token", strT, "os"), attr("endpoint", strT, "o"),
+			attr("region", strT, "o"), attr("token", strT, "os"), attr("endpoint", strT, "o"), attr("retries", numT, "o"),
 		}}},
 		ResourceSchemas: map[string]*tfprotov5.Schema{"stratalegacy_thing": {Block: &tfprotov5.SchemaBlock{Attributes: []*tfprotov5.SchemaAttribute{
 			attr("id", strT, "c"), attr("name", strT, "r"), attr("mode", strT, "o"), attr("note", strT, "o"),
