@@ -64,7 +64,7 @@ type ManagedLifecycle struct {
 	// applied.
 	ReplaceOnProviderChange bool
 	Preconditions           []*CheckRule
-	Postconditions      []*CheckRule
+	Postconditions          []*CheckRule
 	// Provisioners are the resource's local-exec provisioner blocks, in
 	// configuration order.
 	Provisioners []*Provisioner
