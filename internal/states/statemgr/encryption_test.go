@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/encryption"
+	"github.com/strata-dev/strata/internal/states/statemgr/pgtest"
 )
 
 // stateTarget returns the state target of an encryption configuration
@@ -236,4 +237,91 @@ func TestJournalEncrypted(t *testing.T) {
 		t.Fatal("the recovered state was written in clear")
 	}
 	noSecret(t, dir, "secret-id-9f8e7d")
+}
+
+// TestRemoteEncrypted: the pg and http managers store encrypted
+// snapshots, their local journal holds encrypted records, and a crash's
+// journal is recovered into the store with the key.
+func TestRemoteEncrypted(t *testing.T) {
+	tgt := stateTarget(t, encOnly, "the right passphrase, long")
+	type store struct {
+		mgr    func() Manager
+		stored func() []byte
+	}
+	stores := map[string]func(t *testing.T, dir string) store{
+		"http": func(t *testing.T, dir string) store {
+			srv, ts := newStateServer(t)
+			return store{
+				mgr: func() Manager { return newHTTPMgr(t, ts.URL, dir, nil) },
+				stored: func() []byte {
+					srv.mu.Lock()
+					defer srv.mu.Unlock()
+					return srv.data["/state"]
+				},
+			}
+		},
+		"pg": func(t *testing.T, dir string) store {
+			conn := pgtest.ConnString(t)
+			return store{
+				mgr:    func() Manager { return newPG(conn, "blue", dir) },
+				stored: func() []byte { return []byte(rowData(t, conn, DefaultPGSchema, "blue")) },
+			}
+		},
+	}
+	for name, mk := range stores {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			st := mk(t, dir)
+			m := st.mgr()
+			SetEncryption(m, tgt)
+			if err := m.Lock(context.Background(), NewLockInfo("OperationTypeApply", testVersion), 0); err != nil {
+				t.Fatal(err)
+			}
+			base, _, err := m.Read()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if name == "pg" && !encryption.IsEncrypted(st.stored()) {
+				t.Fatal("the new workspace's empty state is stored in clear")
+			}
+			j, err := m.BeginJournal(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := j.Set(addr(t, secretID), "", obj(secretID), builtin); err != nil {
+				t.Fatal(err)
+			}
+			noSecret(t, dir, "secret-id-9f8e7d")
+			// Crash: the journal is left, the lock released by the test.
+			j.f.Close()
+			_ = m.Unlock()
+
+			m2 := st.mgr()
+			SetEncryption(m2, tgt)
+			s, _, err := m2.Read()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ids(t, s); got[secretID] != secretID {
+				t.Fatalf("recovered %v", got)
+			}
+			stored := st.stored()
+			if !encryption.IsEncrypted(stored) || bytes.Contains(stored, []byte("secret-id-9f8e7d")) {
+				t.Fatalf("the store holds %.200s", stored)
+			}
+			noSecret(t, dir, "secret-id-9f8e7d")
+
+			// A second write through the same manager (the pg manager
+			// checks the row still holds what it read).
+			s.SetObject(addr(t, "terraform_data.more"), obj("more"), builtin)
+			if err := m2.Write(s); err != nil {
+				t.Fatal(err)
+			}
+			wrong := st.mgr()
+			SetEncryption(wrong, stateTarget(t, encOnly, "not the right passphrase"))
+			if _, _, err := wrong.Read(); err == nil || !strings.Contains(err.Error(), "wrong key") {
+				t.Fatalf("wrong key: %v", err)
+			}
+		})
+	}
 }
