@@ -1,6 +1,8 @@
 package command
 
 import (
+	"fmt"
+	"os"
 	"strings"
 	"sync"
 
@@ -9,6 +11,7 @@ import (
 
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/encryption"
+	"github.com/strata-dev/strata/internal/states/statemgr"
 )
 
 // encryptionState is the encryption a command works with, set up once.
@@ -77,4 +80,29 @@ func (d *Deps) workdirEncryption() (*encryption.Encryption, hcl.Diagnostics) {
 func (d *Deps) remoteStateEncryption(key string) *encryption.Target {
 	enc, _ := d.workdirEncryption()
 	return enc.RemoteState(key)
+}
+
+// readableStateWarning warns when the local state file mgr read can be
+// read by every user of the machine: it holds every secret a provider
+// returned, in clear unless it is encrypted. strata creates state files
+// with mode 0600; Terraform applies the umask (usually 0644) and does not
+// warn.
+func readableStateWarning(mgr statemgr.Manager) hcl.Diagnostics {
+	if u, ok := mgr.(interface{ Unwrap() statemgr.Manager }); ok {
+		mgr = u.Unwrap()
+	}
+	l, ok := mgr.(*statemgr.Local)
+	if !ok {
+		return nil
+	}
+	st, err := os.Stat(l.Path)
+	if err != nil || st.Size() == 0 || st.Mode().Perm()&0o004 == 0 {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagWarning,
+		Summary:  "State file readable by all users",
+		Detail: fmt.Sprintf("The state file %s has mode %04o: every user of this machine can read it, with the secrets it holds. "+
+			"Restrict it with \"chmod 600 %s\"; strata creates state files readable by their owner only.", l.Path, st.Mode().Perm(), l.Path),
+	}}
 }

@@ -128,7 +128,7 @@ func openState(ctx context.Context, d *Deps, mgr statemgr.Manager, f *stateFlags
 		}
 		return nil, func() {}, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to load state", Detail: err.Error()}}
 	}
-	var diags hcl.Diagnostics
+	diags := readableStateWarning(mgr)
 	for _, p := range pending {
 		what := p.Addr
 		if p.Deposed != "" {
