@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -177,7 +179,8 @@ func (w *walker) provision(ctx context.Context, addr addrs.AbsResourceInstance, 
 				w.hook(func(h hooks.Hook) { h.ProvisionOutput(addr, p.Type, msg) })
 			}
 		}
-		pd := provisionerTypes[p.Type].Provision(ctx, provisioners.Request{Config: unmarked, Connection: conn, Output: output})
+		pd := provisionerTypes[p.Type].Provision(ctx, provisioners.Request{Config: unmarked, Connection: conn, Output: output, Sensitive: len(paths) > 0 || ephemeral})
+		maskSensitive(pd, unmarked, paths)
 		var err error
 		if pd.HasErrors() {
 			for _, d := range pd {
@@ -245,4 +248,36 @@ func provisionerReferences(provs []*configs.Provisioner) ([]*lang.Reference, hcl
 		}
 	}
 	return refs, diags
+}
+
+// maskSensitive replaces, in the provisioner's diagnostics, every string
+// of its configuration that is sensitive (at paths of v) by "(sensitive
+// value)": a provisioner's error may quote its configuration, and
+// Terraform's do, secrets included.
+func maskSensitive(diags hcl.Diagnostics, v cty.Value, paths []cty.Path) {
+	if len(diags) == 0 || len(paths) == 0 {
+		return
+	}
+	var secrets []string
+	for _, p := range paths {
+		sv, err := p.Apply(v)
+		if err != nil {
+			continue
+		}
+		_ = cty.Walk(sv, func(_ cty.Path, leaf cty.Value) (bool, error) {
+			if leaf.IsKnown() && !leaf.IsNull() && leaf.Type() == cty.String && len(leaf.AsString()) >= 3 {
+				secrets = append(secrets, leaf.AsString())
+			}
+			return true, nil
+		})
+	}
+	// The longest first, so that a secret within another is not left
+	// half-masked.
+	sort.Slice(secrets, func(i, j int) bool { return len(secrets[i]) > len(secrets[j]) })
+	for _, d := range diags {
+		for _, s := range secrets {
+			d.Summary = strings.ReplaceAll(d.Summary, s, "(sensitive value)")
+			d.Detail = strings.ReplaceAll(d.Detail, s, "(sensitive value)")
+		}
+	}
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/engine/hooks"
@@ -395,6 +397,50 @@ resource "terraform_data" "s" {
 	}
 	if got := h.of("terraform_data.s")[2]; got != "out terraform_data.s "+suppressedOutput {
 		t.Errorf("wrong output %q", got)
+	}
+}
+
+// TestProvisionSensitiveError: a failing provisioner's error does not
+// repeat a sensitive command or what it printed (Terraform's does).
+func TestProvisionSensitiveError(t *testing.T) {
+	e, _ := provisionEngine(t, `
+variable "secret" {
+  default   = "hunter2-in-error"
+  sensitive = true
+}
+resource "terraform_data" "s" {
+  provisioner "local-exec" {
+    command = "echo ${var.secret}; exit 3"
+  }
+}
+`)
+	plan, diags := e.Plan(context.Background(), nil, PlanOpts{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	_, diags = e.Apply(context.Background(), plan)
+	if !diags.HasErrors() {
+		t.Fatal("the provisioner did not fail")
+	}
+	for _, d := range diags {
+		if strings.Contains(d.Summary+d.Detail, "hunter2") {
+			t.Fatalf("secret in the error: %s: %s", d.Summary, d.Detail)
+		}
+	}
+	if want := "Error running command '(sensitive value)': exit status 3"; !strings.Contains(diags[0].Detail, want) {
+		t.Errorf("error %q lacks %q", diags[0].Detail, want)
+	}
+}
+
+func TestMaskSensitive(t *testing.T) {
+	v := cty.ObjectVal(map[string]cty.Value{
+		"command": cty.StringVal("login --password s3cr3t-long"),
+		"env":     cty.MapVal(map[string]cty.Value{"TOKEN": cty.StringVal("tok-123456"), "X": cty.StringVal("ok")}),
+	})
+	diags := hcl.Diagnostics{{Summary: "failed", Detail: "ran login --password s3cr3t-long with tok-123456 and ok"}}
+	maskSensitive(diags, v, []cty.Path{cty.GetAttrPath("command"), cty.GetAttrPath("env").Index(cty.StringVal("TOKEN"))})
+	if want := "ran (sensitive value) with (sensitive value) and ok"; diags[0].Detail != want {
+		t.Errorf("got %q, want %q", diags[0].Detail, want)
 	}
 }
 

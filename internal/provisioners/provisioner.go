@@ -34,6 +34,10 @@ type Request struct {
 	// Output receives what the provisioner prints, a message at a time;
 	// a message may span lines.
 	Output func(string)
+	// Sensitive is set when the configuration held sensitive or
+	// ephemeral values: errors must not repeat the configuration's
+	// strings or what the provisioner printed.
+	Sensitive bool
 }
 
 // Error is the diagnostic for a provisioner of type typeName that failed

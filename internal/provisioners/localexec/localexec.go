@@ -48,7 +48,7 @@ func (Provisioner) Validate(cty.Value) hcl.Diagnostics { return nil }
 // Provision implements provisioners.Provisioner. The connection, if any,
 // is not used.
 func (Provisioner) Provision(ctx context.Context, req provisioners.Request) hcl.Diagnostics {
-	if d := run(ctx, req.Config, req.Output); d != nil {
+	if d := run(ctx, req.Config, req.Output, req.Sensitive); d != nil {
 		return hcl.Diagnostics{d}
 	}
 	return nil
@@ -59,7 +59,7 @@ func (Provisioner) Provision(ctx context.Context, req provisioners.Request) hcl.
 // on stdout or stderr. It returns the error diagnostic, without subject,
 // when the command cannot run or fails. When ctx is cancelled (Ctrl-C),
 // the command's whole process group is killed.
-func run(ctx context.Context, cfg cty.Value, output func(string)) *hcl.Diagnostic {
+func run(ctx context.Context, cfg cty.Value, output func(string), sensitive bool) *hcl.Diagnostic {
 	command := ""
 	if v := cfg.GetAttr("command"); !v.IsNull() {
 		command = v.AsString()
@@ -144,6 +144,10 @@ func run(ctx context.Context, cfg cty.Value, output func(string)) *hcl.Diagnosti
 		// Something the command started may hold the pipe open.
 	}
 	if err != nil {
+		if sensitive {
+			// Unlike Terraform, which repeats both.
+			return failed("Error running command '(sensitive value)': %v. Output: (output suppressed due to sensitive value in config)", err)
+		}
 		return failed("Error running command '%s': %v. Output: %s", command, err, tail.String())
 	}
 	return nil
