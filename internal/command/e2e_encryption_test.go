@@ -532,3 +532,39 @@ output "cert" {
 		})
 	}
 }
+
+// TestE2EStateReadableWarning: plan warns when the state holds sensitive
+// values and every user can read the file; strata's own writes are 0600.
+func TestE2EStateReadableWarning(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `
+variable "s" {
+  type      = string
+  sensitive = true
+  default   = "x"
+}
+output "o" {
+  value     = var.s
+  sensitive = true
+}
+`)
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	path := filepath.Join(dir, "terraform.tfstate")
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Fatalf("state created with mode %04o", st.Mode().Perm())
+	}
+	mustStrata(t, dir, 0, "plan", "-no-color", "-out=tfplan")
+	if st, _ := os.Stat(filepath.Join(dir, "tfplan")); st.Mode().Perm() != 0o600 {
+		t.Fatalf("plan file created with mode %04o", st.Mode().Perm())
+	}
+	if r := mustStrata(t, dir, 0, "plan", "-no-color"); strings.Contains(r.stdout+r.stderr, "readable by all users") {
+		t.Fatal("warned about a 0600 state")
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := mustStrata(t, dir, 0, "plan", "-no-color")
+	if !strings.Contains(flat(r.stdout+r.stderr), "State file readable by all users") {
+		t.Fatalf("no warning for a 0644 state holding a sensitive output:\n%s%s", r.stdout, r.stderr)
+	}
+}

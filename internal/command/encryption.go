@@ -11,6 +11,7 @@ import (
 
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/encryption"
+	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statemgr"
 )
 
@@ -82,12 +83,14 @@ func (d *Deps) remoteStateEncryption(key string) *encryption.Target {
 	return enc.RemoteState(key)
 }
 
-// readableStateWarning warns when the local state file mgr read can be
-// read by every user of the machine: it holds every secret a provider
-// returned, in clear unless it is encrypted. strata creates state files
-// with mode 0600; Terraform applies the umask (usually 0644) and does not
-// warn.
-func readableStateWarning(mgr statemgr.Manager) hcl.Diagnostics {
+// readableStateWarning warns, for plan and apply, when the local state
+// file mgr read (s) holds sensitive values and can be read by every user
+// of the machine. strata creates state files with mode 0600; Terraform
+// applies the umask (usually 0644) and does not warn.
+func readableStateWarning(mgr statemgr.Manager, s *states.State) hcl.Diagnostics {
+	if !holdsSensitive(s) {
+		return nil
+	}
 	if u, ok := mgr.(interface{ Unwrap() statemgr.Manager }); ok {
 		mgr = u.Unwrap()
 	}
@@ -105,4 +108,20 @@ func readableStateWarning(mgr statemgr.Manager) hcl.Diagnostics {
 		Detail: fmt.Sprintf("The state file %s has mode %04o: every user of this machine can read it, with the secrets it holds. "+
 			"Restrict it with \"chmod 600 %s\"; strata creates state files readable by their owner only.", l.Path, st.Mode().Perm(), l.Path),
 	}}
+}
+
+// holdsSensitive reports whether s records a sensitive output or
+// attribute.
+func holdsSensitive(s *states.State) bool {
+	for _, o := range s.Outputs {
+		if o.Sensitive {
+			return true
+		}
+	}
+	for _, a := range s.AllInstances() {
+		if o := s.Object(a); o != nil && len(o.SensitivePaths) > 0 {
+			return true
+		}
+	}
+	return false
 }

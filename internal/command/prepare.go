@@ -63,6 +63,9 @@ func prepareOperationIn(ctx context.Context, d *Deps, v views.Operation, configD
 		return nil, errReported
 	}
 	state, release, sdiags := openState(ctx, d, mgr, sf, opName)
+	if !sdiags.HasErrors() {
+		sdiags = append(sdiags, readableStateWarning(mgr, state)...)
+	}
 	if hasErrors(v, sdiags) {
 		return nil, errReported
 	}

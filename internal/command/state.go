@@ -128,7 +128,7 @@ func openState(ctx context.Context, d *Deps, mgr statemgr.Manager, f *stateFlags
 		}
 		return nil, func() {}, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to load state", Detail: err.Error()}}
 	}
-	diags := readableStateWarning(mgr)
+	var diags hcl.Diagnostics
 	for _, p := range pending {
 		what := p.Addr
 		if p.Deposed != "" {
