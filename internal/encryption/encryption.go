@@ -626,9 +626,12 @@ func (t *Target) DecryptState(data []byte) ([]byte, Status, error) {
 		return data, StatusOK, nil
 	}
 	var env stateEnvelope
-	if err := json.Unmarshal(data, &env); err != nil || env.Version == "" {
-		// Not encrypted: a state file, or not readable at all (which
-		// reading it as a state reports).
+	if err := json.Unmarshal(data, &env); err != nil {
+		// Not JSON at all (a truncated file, say): reading it as a
+		// state reports what is wrong with it.
+		return data, StatusOK, nil
+	}
+	if env.Version == "" {
 		st, aerr := t.plainAllowed()
 		return data, st, aerr
 	}
