@@ -318,13 +318,13 @@ func (w *Watcher) cycle(ctx context.Context, cycle int, full bool) cycleOutcome 
 			_, chs = summarise(plan)
 		}
 	}
-	if w.opts.MaxChanges > 0 && len(chs) > w.opts.MaxChanges {
+	if n := instanceChanges(chs); w.opts.MaxChanges > 0 && n > w.opts.MaxChanges {
 		var names []string
 		for _, c := range chs {
 			names = append(names, c.Address)
 		}
 		w.events.Emit(Event{Type: EventConvergeSkipped, Level: "warn", Cycle: cycle, RunID: sess.RunID(), Skipped: names, Changes: chs,
-			Reason: fmt.Sprintf("the plan changes %d resource instances, more than -max-changes=%d", len(chs), w.opts.MaxChanges)})
+			Reason: fmt.Sprintf("the plan changes %d resource instances, more than -max-changes=%d", n, w.opts.MaxChanges)})
 		sess.Finish(pdiags, false)
 		return out
 	}

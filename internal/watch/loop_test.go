@@ -426,3 +426,43 @@ type planFnSession struct {
 func (s *planFnSession) Plan(_ context.Context, req PlanRequest) (*plans.Plan, hcl.Diagnostics) {
 	return s.plan(req)
 }
+
+// TestCycleOutputAndMoveChanges: a plan whose only changes are an output
+// value and a moved instance still converges; -max-changes counts the
+// instance, not the output.
+func TestCycleOutputAndMoveChanges(t *testing.T) {
+	moved := change(t, "t.new", plans.NoOp)
+	prev := mustAddr(t, "t.old")
+	moved.PrevRunAddr = &prev
+	r := &fakeRunner{planFn: func(req PlanRequest) *plans.Plan {
+		p := planOf(req, moved)
+		p.Changes.Outputs = []*plans.OutputChange{{Name: "x", Action: plans.Create, Before: cty.NullVal(cty.String), After: cty.StringVal("v")}}
+		return p
+	}}
+	var buf bytes.Buffer
+	w := New(r, NewEvents(&buf, true), Options{Converge: true, MaxChanges: 1, Schedule: Schedule{Interval: time.Minute}})
+	w.cycle(context.Background(), 1, true)
+	evs := eventsOf(&buf)
+	if diff := cmp.Diff([]string{EventDriftDetected, EventConvergeStart, EventConvergeComplete}, types(evs)); diff != "" {
+		t.Fatalf("wrong events (-want +got)\n%s\n%s", diff, buf.String())
+	}
+	var got []string
+	for _, c := range evs[1].Changes {
+		got = append(got, c.Action+" "+c.Address)
+	}
+	if diff := cmp.Diff([]string{"create output.x", "move t.new"}, got); diff != "" {
+		t.Fatalf("wrong changes (-want +got)\n%s", diff)
+	}
+	if len(r.applied) != 1 {
+		t.Fatalf("%d applies, want 1", len(r.applied))
+	}
+}
+
+func mustAddr(t *testing.T, s string) addrs.AbsResourceInstance {
+	t.Helper()
+	a, diags := addrs.ParseAbsResourceInstanceStr(s)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	return a
+}

@@ -2,8 +2,10 @@ package watch
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/plans"
@@ -65,7 +67,26 @@ func summarise(p *plans.Plan) ([]ResourceDrift, []ResourceChange) {
 	}
 	out := []ResourceChange{}
 	for _, c := range changes(p) {
-		out = append(out, ResourceChange{Address: instanceKey(c.Addr, c.DeposedKey), Action: actionName(c.Action), Attributes: nonNil(runrecord.Diff(c.Before, c.After, nil, secrets))})
+		action := actionName(c.Action)
+		switch {
+		case c.Action != plans.NoOp:
+		case c.Importing != nil:
+			action = "import"
+		case c.PrevRunAddr != nil:
+			action = "move"
+		}
+		out = append(out, ResourceChange{Address: instanceKey(c.Addr, c.DeposedKey), Action: action, Attributes: nonNil(runrecord.Diff(c.Before, c.After, nil, secrets))})
+	}
+	// Output values are changes too: converging records them.
+	for _, o := range p.Changes.Outputs {
+		if o.Action == plans.NoOp {
+			continue
+		}
+		rc := ResourceChange{Address: "output." + o.Name, Action: actionName(o.Action), Attributes: []runrecord.AttrChange{}}
+		if !o.Sensitive {
+			rc.Attributes = nonNil(runrecord.Diff(cty.ObjectVal(map[string]cty.Value{"value": o.Before}), cty.ObjectVal(map[string]cty.Value{"value": o.After}), nil, secrets))
+		}
+		out = append(out, rc)
 	}
 	sort.Slice(drift, func(i, j int) bool { return drift[i].Address < drift[j].Address })
 	sort.Slice(out, func(i, j int) bool { return out[i].Address < out[j].Address })
@@ -79,14 +100,18 @@ func nonNil(cs []runrecord.AttrChange) []runrecord.AttrChange {
 	return cs
 }
 
-// changes are the plan's changes to managed instances that do something.
+// changes are the plan's changes to managed instances that do something:
+// an action, or a move or import recorded without one.
 func changes(p *plans.Plan) []*plans.ResourceInstanceChange {
 	var out []*plans.ResourceInstanceChange
 	if p == nil || p.Changes == nil {
 		return nil
 	}
 	for _, c := range p.Changes.Resources {
-		if c.Action == plans.NoOp || c.Action == plans.Read || c.Addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
+		if c.Addr.Resource.Resource.Mode != addrs.ManagedResourceMode || c.Action == plans.Read {
+			continue
+		}
+		if c.Action == plans.NoOp && c.PrevRunAddr == nil && c.Importing == nil {
 			continue
 		}
 		out = append(out, c)
@@ -212,4 +237,16 @@ func instanceTarget(addr string) (addrs.Target, bool) {
 		return addrs.Target{}, false
 	}
 	return addrs.Target{Resource: a.ContainingResource(), Key: a.Resource.Key, Instance: true}, true
+}
+
+// instanceChanges counts the changes to resource instances, leaving out
+// output values, for -max-changes.
+func instanceChanges(cs []ResourceChange) int {
+	n := 0
+	for _, c := range cs {
+		if !strings.HasPrefix(c.Address, "output.") {
+			n++
+		}
+	}
+	return n
 }
