@@ -268,19 +268,30 @@ resource "terraform_data" "msg" {
 	}
 	mustStrata(t, dir, 0, "plan", "-no-color", "-var", "pw=third-s3cret-value", "-refresh=true")
 	secrets = append(secrets, "third-s3cret-value")
+	// The plan's log, before a query moves it into the database.
+	logs, _ := filepath.Glob(filepath.Join(dir, ".terraform", "runs", "*.log"))
+	if len(logs) == 0 {
+		t.Fatal("no run log")
+	}
+	logData := map[string][]byte{}
+	for _, f := range logs {
+		logData[f] = readFile(t, f)
+	}
+	doc := runsShow(t, dir)
 	files, _ := filepath.Glob(filepath.Join(dir, ".terraform", "runs.db*"))
 	if len(files) == 0 {
 		t.Fatal("no run record database")
 	}
 	for _, f := range files {
-		data := readFile(t, f)
+		logData[f] = readFile(t, f)
+	}
+	for f, data := range logData {
 		for _, s := range secrets {
 			if bytes.Contains(data, []byte(s)) {
 				t.Errorf("%s contains the sensitive value %q", filepath.Base(f), s)
 			}
 		}
 	}
-	doc := runsShow(t, dir)
 	marks := 0
 	for _, e := range doc.Entries {
 		for _, c := range e.Changes {
@@ -294,9 +305,9 @@ resource "terraform_data" "msg" {
 	}
 }
 
-// TestE2ERunsKill: a kill -9 mid-apply leaves the run's record up to the
-// crash; the next command marks it crashed and what it never reached
-// unprocessed.
+// TestE2ERunsKill: a kill -9 mid-apply leaves the run's log up to the
+// crash; the next command completes the record: the run crashed, what it
+// never reached is unprocessed.
 func TestE2ERunsKill(t *testing.T) {
 	const n = 300
 	dir := t.TempDir()
@@ -315,12 +326,16 @@ func TestE2ERunsKill(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	_ = cmd.Process.Signal(syscall.SIGKILL)
 	_ = cmd.Wait()
-	killed := runsShow(t, dir)
-	if killed.Run.Outcome != "running" {
-		t.Fatalf("killed run's outcome before recovery: %q, want running", killed.Run.Outcome)
+	running, _ := filepath.Glob(filepath.Join(dir, ".terraform", "runs", "*.running"))
+	if len(running) != 1 {
+		t.Fatalf("killed run's logs: %v, want one still running", running)
 	}
+	id := strings.TrimSuffix(filepath.Base(running[0]), ".running")
 	mustStrata(t, dir, 2, "plan", "-no-color", "-detailed-exitcode")
-	doc := runsShow(t, dir, killed.Run.ID)
+	if _, err := os.Stat(running[0]); !os.IsNotExist(err) {
+		t.Errorf("the next command did not complete the killed run's record: %v", err)
+	}
+	doc := runsShow(t, dir, id)
 	if doc.Run.Outcome != "crashed" {
 		t.Errorf("outcome after the next command: %q, want crashed", doc.Run.Outcome)
 	}
@@ -365,8 +380,10 @@ func TestE2ERunsEmptyAndOff(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("apply: %v\n%s", err, out)
 	}
-	if _, err := os.Stat(db); err == nil {
-		t.Error("STRATA_RUNS=0 still wrote run records")
+	for _, f := range []string{db, filepath.Join(dir, ".terraform", "runs")} {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("STRATA_RUNS=0 still wrote run records: %s", f)
+		}
 	}
 	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
 	if r := mustStrata(t, dir, 1, "runs", "show", "-no-color", "nope"); !strings.Contains(r.stderr, "No such run") {

@@ -35,12 +35,39 @@ import (
 // the apply's goroutines is a map update under a mutex and a channel send;
 // the runrecord.Writer does the writing.
 
-// runsDBFile is the run record database's name in the data directory.
-const runsDBFile = "runs.db"
+// runsDBFile is the run record database's name in the data directory,
+// and runsLogDir the directory of the logs runs write as they go.
+const (
+	runsDBFile = "runs.db"
+	runsLogDir = "runs"
+)
 
 // openRunStore opens the working directory's run records.
 func openRunStore() (runrecord.Store, error) {
 	return runrecord.Open(datadir.Join(runsDBFile))
+}
+
+// thisHost is the host whose dead runs ingestion may complete.
+func thisHost() runrecord.Host {
+	name, _ := os.Hostname()
+	return runrecord.Host{Name: name, Alive: processAlive}
+}
+
+// ingestRuns moves the run logs into the store, completes the records of
+// runs whose process died, and prunes old runs.
+func ingestRuns(ctx context.Context, d *Deps, store runrecord.Store) {
+	h := thisHost()
+	if err := runrecord.Ingest(ctx, store, datadir.Join(runsLogDir), h); err != nil {
+		d.logger().Warn(fmt.Sprintf("run records: ingesting run logs: %s", err))
+	}
+	// Runs left "running" in the database by a strata that wrote there
+	// directly.
+	if err := store.Recover(ctx, h.Name, h.Alive); err != nil {
+		d.logger().Warn(fmt.Sprintf("run records: recovering crashed runs: %s", err))
+	}
+	if _, err := store.Prune(ctx, runRetention(d)); err != nil {
+		d.logger().Warn(fmt.Sprintf("run records: pruning: %s", err))
+	}
 }
 
 // runsEnabled reports whether commands record runs: STRATA_RUNS=0 (or
@@ -79,9 +106,8 @@ func runRetention(d *Deps) runrecord.Retention {
 // that callers need not check whether recording is on.
 type runRecorder struct {
 	hooks.Nil
-	store runrecord.Store
-	w     *runrecord.Writer
-	d     *Deps
+	w *runrecord.Writer
+	d *Deps
 
 	mu      sync.Mutex
 	secrets runrecord.Secrets
@@ -100,6 +126,10 @@ type recEntry struct {
 	planned plans.Action
 	done    bool
 	obj     *states.ObjectSrc
+	// unwritten is true for an entry that ended before its new object
+	// was recorded: it is written once, filled, when the object comes
+	// (or when the run finishes).
+	unwritten bool
 }
 
 // fill completes values known only after apply from the new object, in
@@ -118,32 +148,35 @@ func entryKey(addr addrs.AbsResourceInstance, deposed string) string {
 	return addr.String() + "\x00" + deposed
 }
 
-// startRunRecord starts the record of a command: opens the store, marks
-// runs left running by dead processes as crashed, prunes and writes the
-// run as running. It returns nil, after logging why, when recording is
-// off or the store cannot be opened: records never stop a command.
+// startRunRecord starts the record of a command: it completes the
+// records of runs that died (and ingests the run logs when many wait),
+// then starts this run's log with the run as running. It returns nil,
+// after logging why, when recording is off or the log cannot be written:
+// records never stop a command.
+//
+// The run's records go to a log file, cheap to append to; they reach
+// the database when the records are next queried (runs, history) or a
+// later run ingests them.
 func startRunRecord(d *Deps, command string, op *operation) *runRecorder {
 	if !runsEnabled(d) {
 		return nil
 	}
-	store, err := openRunStore()
-	if err != nil {
-		d.logger().Warn(fmt.Sprintf("run records are off for this run: %s", err))
-		return nil
+	h := thisHost()
+	dir := datadir.Join(runsLogDir)
+	if runrecord.NeedsIngest(dir, h) {
+		store, err := openRunStore()
+		if err != nil {
+			d.logger().Warn(fmt.Sprintf("run records: %s", err))
+		} else {
+			ingestRuns(context.Background(), d, store)
+			_ = store.Close()
+		}
 	}
-	host, _ := os.Hostname()
-	ctx := context.Background()
-	if err := store.Recover(ctx, host, processAlive); err != nil {
-		d.logger().Warn(fmt.Sprintf("run records: recovering crashed runs: %s", err))
-	}
-	if _, err := store.Prune(ctx, runRetention(d)); err != nil {
-		d.logger().Warn(fmt.Sprintf("run records: pruning: %s", err))
-	}
-	r := &runRecorder{store: store, w: runrecord.NewWriter(store, 16384), d: d, entries: map[string]*recEntry{}}
+	r := &runRecorder{d: d, entries: map[string]*recEntry{}}
 	now := time.Now().UTC()
 	r.run = runrecord.Run{
 		ID: newRunID(now), Command: command, Args: runrecord.RedactArgs(d.args), Started: now, Outcome: runrecord.RunRunning,
-		User: userName(), Host: host, PID: os.Getpid(), Version: d.Version, Backend: "local",
+		User: userName(), Host: h.Name, PID: os.Getpid(), Version: d.Version, Backend: "local",
 	}
 	if op != nil {
 		r.run.Workspace = op.engine.Workspace
@@ -155,7 +188,12 @@ func startRunRecord(d *Deps, command string, op *operation) *runRecorder {
 			r.run.LineageBefore, r.run.SerialBefore = op.state.Lineage, op.state.Serial
 		}
 	}
-	r.w.PutRun(r.run)
+	w, err := runrecord.CreateLog(dir, r.run)
+	if err != nil {
+		d.logger().Warn(fmt.Sprintf("run records are off for this run: %s", err))
+		return nil
+	}
+	r.w = w
 	return r
 }
 
@@ -383,9 +421,7 @@ func (r *runRecorder) PreApply(addr addrs.AbsResourceInstance, deposed string, _
 		return
 	}
 	re.e.Started = time.Now().UTC()
-	e := re.e
-	e.Changes = nil
-	r.w.PutEntry(e)
+	r.w.PutStart(re.e)
 }
 
 // PostApply implements hooks.Hook: the operation finished. The delete
@@ -409,6 +445,13 @@ func (r *runRecorder) PostApply(addr addrs.AbsResourceInstance, deposed string, 
 		return
 	default:
 		e.Outcome = runrecord.Updated
+		if re.obj == nil && runrecord.NeedsFill(e.Changes) {
+			// The engine records the new object next (recorderTee.Set):
+			// the entry is written then, once, with the values it holds.
+			re.done, re.unwritten = true, true
+			e.Ended = time.Now().UTC()
+			return
+		}
 		if r.fill(re) {
 			changes = e.Changes
 		}
@@ -435,7 +478,8 @@ func (t recorderTee) Set(addr addrs.AbsResourceInstance, deposed string, obj *st
 		if re := r.entries[entryKey(addr, deposed)]; re != nil {
 			re.mu.Lock()
 			re.obj = obj
-			if re.done && re.e.Outcome == runrecord.Updated && r.fill(re) {
+			if re.done && re.e.Outcome == runrecord.Updated && (r.fill(re) || re.unwritten) {
+				re.unwritten = false
 				r.w.PutEntry(re.e)
 			}
 			re.mu.Unlock()
@@ -508,6 +552,10 @@ func (r *runRecorder) finish(state *states.State, diags hcl.Diagnostics, interru
 // settle gives an entry the run did not finish its outcome.
 func (r *runRecorder) settle(re *recEntry, byObject, details map[string]string, diags hcl.Diagnostics, interrupted bool, now time.Time) {
 	if re.done {
+		if re.unwritten {
+			re.unwritten = false
+			r.w.PutEntry(re.e)
+		}
 		if re.e.Outcome == runrecord.Failed && details[re.e.Diagnostics] != "" {
 			re.e.Diagnostics = details[re.e.Diagnostics]
 			e := re.e
@@ -538,7 +586,7 @@ func (r *runRecorder) settle(re *recEntry, byObject, details map[string]string, 
 	r.w.PutEntry(e)
 }
 
-// close writes the run's end and closes the store.
+// close writes the run's end and closes its log.
 func (r *runRecorder) close(run runrecord.Run, state *states.State, diags hcl.Diagnostics, interrupted bool, now time.Time) {
 	run.Ended = now
 	switch {
@@ -557,7 +605,6 @@ func (r *runRecorder) close(run runrecord.Run, state *states.State, diags hcl.Di
 	if err := r.w.Close(); err != nil {
 		r.d.logger().Warn(fmt.Sprintf("run records: %s", err))
 	}
-	_ = r.store.Close()
 }
 
 // imported records the one entry of an import command: the object it

@@ -143,13 +143,22 @@ func newHistoryCommand(d *Deps) *cobra.Command {
 	return cmd
 }
 
-// openRunsForQuery opens the run records, or returns nil (and no error)
-// when none were ever written.
-func openRunsForQuery() (runrecord.Store, error) {
+// openRunsForQuery opens the run records, after moving the run logs
+// that wait into them, or returns nil (and no error) when none were ever
+// written.
+func openRunsForQuery(ctx context.Context, d *Deps) (runrecord.Store, error) {
 	if _, err := os.Stat(datadir.Join(runsDBFile)); errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		ended, running, _ := runrecord.Logs(datadir.Join(runsLogDir))
+		if len(ended)+len(running) == 0 {
+			return nil, nil
+		}
 	}
-	return openRunStore()
+	store, err := openRunStore()
+	if err != nil {
+		return nil, err
+	}
+	ingestRuns(ctx, d, store)
+	return store, nil
 }
 
 func runsError(d *Deps, f viewFlags, summary string, err error) error {
@@ -193,7 +202,7 @@ func runRunsList(ctx context.Context, d *Deps, opts *runsListOptions) error {
 		return runsError(d, opts.view, "Invalid -since", err)
 	}
 	var runs []runrecord.Run
-	store, err := openRunsForQuery()
+	store, err := openRunsForQuery(ctx, d)
 	if err != nil {
 		return runsError(d, opts.view, "Failed to read the run records", err)
 	}
@@ -248,7 +257,7 @@ func runRunsShow(ctx context.Context, d *Deps, opts *runsShowOptions, id string)
 			}
 		}
 	}
-	store, err := openRunsForQuery()
+	store, err := openRunsForQuery(ctx, d)
 	if err != nil {
 		return runsError(d, opts.view, "Failed to read the run records", err)
 	}
@@ -393,7 +402,7 @@ func displayValue(v json.RawMessage, mark string) string {
 }
 
 func runHistory(ctx context.Context, d *Deps, opts *historyOptions, address string) error {
-	store, err := openRunsForQuery()
+	store, err := openRunsForQuery(ctx, d)
 	if err != nil {
 		return runsError(d, opts.view, "Failed to read the run records", err)
 	}

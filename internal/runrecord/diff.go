@@ -3,6 +3,7 @@ package runrecord
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,7 +27,7 @@ const SensitiveMark = marks.Sensitive
 // copies its sensitive input without the mark) is stored as a mark too.
 func Diff(before, after cty.Value, writeOnly func(cty.Path) bool, secrets Secrets) []AttrChange {
 	var out []AttrChange
-	d := differ{writeOnly: writeOnly, secrets: secrets, marked: before.ContainsMarked() || after.ContainsMarked()}
+	d := differ{writeOnly: writeOnly, secrets: secrets, marked: containsMarked(before) || containsMarked(after)}
 	d.diffValue(nil, before, after, &out)
 	return out
 }
@@ -59,8 +60,18 @@ func (d differ) diffValue(path cty.Path, before, after cty.Value, out *[]AttrCha
 		_, bs = bm[SensitiveMark]
 		_, as = am[SensitiveMark]
 	}
-	if bu.IsWhollyKnown() && au.IsWhollyKnown() && bu.Equals(au).True() && bs == as {
-		return
+	bn, an := bu.IsKnown() && bu.IsNull(), au.IsKnown() && au.IsNull()
+	switch {
+	case bn && an:
+		if bs == as {
+			return
+		}
+	case bn != an:
+		// One side is null, the other not: they differ.
+	default:
+		if bu.IsWhollyKnown() && au.IsWhollyKnown() && bu.Equals(au).True() && bs == as {
+			return
+		}
 	}
 	// Descend where both sides are objects or maps, or one side is null.
 	// Marks on an object or map pass down to its attributes (childKeys).
@@ -74,8 +85,8 @@ func (d differ) diffValue(path cty.Path, before, after cty.Value, out *[]AttrCha
 		return
 	}
 	c := AttrChange{Path: FormatPath(path), path: path, ty: after.Type()}
-	c.Before, c.BeforeMark = d.secrets.redact(encodeValue(before))
-	c.After, c.AfterMark = d.secrets.redact(encodeValue(after))
+	c.Before, c.BeforeMark = d.secrets.redact(encodeValue(before, d.marked))
+	c.After, c.AfterMark = d.secrets.redact(encodeValue(after, d.marked))
 	*out = append(*out, c)
 }
 
@@ -84,24 +95,65 @@ func descendable(t cty.Type) bool {
 }
 
 type child struct {
-	step cty.PathStep
-	get  func(cty.Value) cty.Value
+	step  cty.PathStep
+	name  string
+	isMap bool
+}
+
+// get returns the child's value in v (an object or map, or null), with
+// v's marks.
+func (c child) get(v cty.Value) cty.Value {
+	u, m := v.Unmark()
+	if u.IsNull() || !u.IsKnown() {
+		return cty.NullVal(cty.DynamicPseudoType).WithMarks(m)
+	}
+	switch {
+	case u.Type().IsObjectType():
+		if !u.Type().HasAttribute(c.name) {
+			return cty.NullVal(cty.DynamicPseudoType)
+		}
+		return u.GetAttr(c.name).WithMarks(m)
+	case u.Type().IsMapType():
+		k := cty.StringVal(c.name)
+		if !u.HasIndex(k).True() {
+			return cty.NullVal(u.Type().ElementType())
+		}
+		return u.Index(k).WithMarks(m)
+	}
+	return cty.NullVal(cty.DynamicPseudoType)
 }
 
 // childKeys lists the attributes or keys of two object or map values (one
 // may be null), sorted.
 func childKeys(vals ...cty.Value) []child {
-	seen := map[string]bool{}
 	var names []string
+	var seen map[string]bool // when there are many names
+	has := func(name string) bool {
+		if len(names) < 32 {
+			return slices.Contains(names, name)
+		}
+		if seen == nil {
+			seen = make(map[string]bool, len(names))
+			for _, n := range names {
+				seen[n] = true
+			}
+		}
+		return seen[name]
+	}
+	add := func(name string) {
+		names = append(names, name)
+		if seen != nil {
+			seen[name] = true
+		}
+	}
 	isMap := false
-	for _, v := range vals {
+	for i, v := range vals {
 		u, _ := v.Unmark()
 		switch {
 		case u.Type().IsObjectType():
 			for name := range u.Type().AttributeTypes() {
-				if !seen[name] {
-					seen[name] = true
-					names = append(names, name)
+				if i == 0 || !has(name) {
+					add(name)
 				}
 			}
 		case u.Type().IsMapType():
@@ -111,56 +163,49 @@ func childKeys(vals ...cty.Value) []child {
 			}
 			for it := u.ElementIterator(); it.Next(); {
 				k, _ := it.Element()
-				if !seen[k.AsString()] {
-					seen[k.AsString()] = true
-					names = append(names, k.AsString())
+				if !has(k.AsString()) {
+					add(k.AsString())
 				}
 			}
 		}
 	}
 	sort.Strings(names)
-	out := make([]child, 0, len(names))
-	for _, name := range names {
-		name := name
+	out := make([]child, len(names))
+	for i, name := range names {
 		var step cty.PathStep = cty.GetAttrStep{Name: name}
 		if isMap {
 			step = cty.IndexStep{Key: cty.StringVal(name)}
 		}
-		out = append(out, child{step: step, get: func(v cty.Value) cty.Value {
-			u, m := v.Unmark()
-			if u.IsNull() || !u.IsKnown() {
-				return cty.NullVal(cty.DynamicPseudoType).WithMarks(m)
-			}
-			switch {
-			case u.Type().IsObjectType():
-				if !u.Type().HasAttribute(name) {
-					return cty.NullVal(cty.DynamicPseudoType)
-				}
-				return u.GetAttr(name).WithMarks(m)
-			case u.Type().IsMapType():
-				k := cty.StringVal(name)
-				if !u.HasIndex(k).True() {
-					return cty.NullVal(u.Type().ElementType())
-				}
-				return u.Index(k).WithMarks(m)
-			}
-			return cty.NullVal(cty.DynamicPseudoType)
-		}})
+		out[i] = child{step: step, name: name, isMap: isMap}
 	}
 	return out
 }
 
 // encodeValue returns v as JSON, or a mark when it is not stored.
-func encodeValue(v cty.Value) (json.RawMessage, string) {
-	u, marks := v.UnmarkDeep()
-	if _, ok := marks[SensitiveMark]; ok {
-		return nil, MarkSensitive
+// Unless marked, v has no marks anywhere.
+func encodeValue(v cty.Value, marked bool) (json.RawMessage, string) {
+	u := v
+	if marked {
+		var marks cty.ValueMarks
+		u, marks = v.UnmarkDeep()
+		if _, ok := marks[SensitiveMark]; ok {
+			return nil, MarkSensitive
+		}
 	}
 	if !u.IsWhollyKnown() {
 		return nil, MarkUnknown
 	}
 	if u.IsNull() {
 		return nil, ""
+	}
+	switch u.Type() {
+	case cty.String:
+		return appendString(nil, u.AsString()), ""
+	case cty.Bool:
+		if u.True() {
+			return json.RawMessage("true"), ""
+		}
+		return json.RawMessage("false"), ""
 	}
 	b, err := ctyjson.Marshal(u, u.Type())
 	if err != nil {
@@ -199,7 +244,6 @@ func FormatPath(p cty.Path) string {
 // Paths listed in sensitive, and values holding one of the secrets, are
 // stored as marks.
 func FillAfter(changes []AttrChange, attrsJSON []byte, sensitive []cty.Path, secrets Secrets) {
-	var top map[string]json.RawMessage
 	for i := range changes {
 		c := &changes[i]
 		if c.AfterMark != MarkUnknown || c.path == nil {
@@ -209,20 +253,18 @@ func FillAfter(changes []AttrChange, attrsJSON []byte, sensitive []cty.Path, sec
 			c.AfterMark = MarkSensitive
 			continue
 		}
-		if top == nil {
-			if json.Unmarshal(attrsJSON, &top) != nil {
-				return
-			}
-		}
-		raw, ok := lookupJSON(top, c.path)
+		raw, ok := lookupJSON(attrsJSON, c.path)
 		if !ok {
 			continue
 		}
 		if c.ty == cty.DynamicPseudoType || !(c.ty.IsObjectType() || c.ty.IsMapType()) {
 			// A dynamically-typed attribute is stored with its type.
-			var w map[string]json.RawMessage
-			if len(raw) > 0 && raw[0] == '{' && json.Unmarshal(raw, &w) == nil && len(w) == 2 && w["type"] != nil && w["value"] != nil {
-				raw = w["value"]
+			if len(raw) > 0 && raw[0] == '{' {
+				if v, ok := objectField(raw, "value"); ok {
+					if _, ok := objectField(raw, "type"); ok && objectLen(raw) == 2 {
+						raw = v
+					}
+				}
 			}
 		}
 		if string(raw) == "null" || raw == nil {
@@ -233,35 +275,25 @@ func FillAfter(changes []AttrChange, attrsJSON []byte, sensitive []cty.Path, sec
 	}
 }
 
-// lookupJSON finds the value at p in a JSON object split into attributes.
-func lookupJSON(top map[string]json.RawMessage, p cty.Path) (json.RawMessage, bool) {
-	var cur json.RawMessage
-	for i, step := range p {
+// lookupJSON finds the value at p in a JSON object.
+func lookupJSON(obj []byte, p cty.Path) (json.RawMessage, bool) {
+	cur := json.RawMessage(obj)
+	for _, step := range p {
 		switch s := step.(type) {
 		case cty.GetAttrStep:
-			m := top
-			if i > 0 {
-				m = nil
-				if json.Unmarshal(cur, &m) != nil {
-					return nil, false
-				}
-			}
-			v, ok := m[s.Name]
+			v, ok := objectField(cur, s.Name)
 			if !ok {
 				return nil, false
 			}
 			cur = v
 		case cty.IndexStep:
-			if i == 0 {
-				return nil, false
-			}
 			switch s.Key.Type() {
 			case cty.String:
-				var m map[string]json.RawMessage
-				if json.Unmarshal(cur, &m) != nil {
+				v, ok := objectField(cur, s.Key.AsString())
+				if !ok {
 					return nil, false
 				}
-				cur = m[s.Key.AsString()]
+				cur = v
 			case cty.Number:
 				var l []json.RawMessage
 				n, _ := s.Key.AsBigFloat().Int64()
@@ -312,7 +344,7 @@ const minSecretLen = 4
 
 // Add records the sensitive strings inside v (marked parts of it).
 func (s Secrets) Add(v cty.Value) {
-	if s == nil || !v.ContainsMarked() {
+	if s == nil || !containsMarked(v) {
 		return
 	}
 	_ = cty.Walk(v, func(_ cty.Path, v cty.Value) (bool, error) {

@@ -155,6 +155,15 @@ func (s *sqliteStore) Write(ctx context.Context, b Batch) error {
 		return err
 	}
 	defer tx.Rollback()
+	if b.Whole {
+		for _, r := range b.Runs {
+			for _, q := range []string{`DELETE FROM entries WHERE run_id = ?`, `DELETE FROM up_to_date WHERE run_id = ?`} {
+				if _, err := tx.ExecContext(ctx, q, r.ID); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	for _, r := range b.Runs {
 		args := r.Args
 		if args == nil {
@@ -178,7 +187,7 @@ func (s *sqliteStore) Write(ctx context.Context, b Batch) error {
 		if upToDate[e.RunID] == nil {
 			upRuns = append(upRuns, e.RunID)
 		}
-		upToDate[e.RunID] = append(upToDate[e.RunID], compactEntry{Seq: e.Seq, Address: e.Address, Deposed: e.Deposed, Type: e.Type, Module: e.Module, Provider: e.Provider})
+		upToDate[e.RunID] = append(upToDate[e.RunID], newCompactEntry(e))
 	}
 	for _, id := range upRuns {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO up_to_date (run_id, entries) VALUES (?, ?)`, id, jsonText(upToDate[id])); err != nil {
@@ -317,6 +326,16 @@ type compactEntry struct {
 	Provider string `json:"p"`
 }
 
+func newCompactEntry(e Entry) compactEntry {
+	return compactEntry{Seq: e.Seq, Address: e.Address, Deposed: e.Deposed, Type: e.Type, Module: e.Module, Provider: e.Provider}
+}
+
+// entry is the up-to-date entry c stands for.
+func (c compactEntry) entry(runID string) Entry {
+	return Entry{RunID: runID, Seq: c.Seq, Kind: KindChange, Address: c.Address, Deposed: c.Deposed, Type: c.Type, Module: c.Module,
+		Provider: c.Provider, Action: "no-op", Outcome: UpToDate, Changes: []AttrChange{}}
+}
+
 // upToDate returns a run's up-to-date entries.
 func (s *sqliteStore) upToDate(ctx context.Context, runID string) ([]Entry, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT entries FROM up_to_date WHERE run_id = ?`, runID)
@@ -335,8 +354,7 @@ func (s *sqliteStore) upToDate(ctx context.Context, runID string) ([]Entry, erro
 			return nil, fmt.Errorf("up-to-date entries of run %s: %w", runID, err)
 		}
 		for _, c := range cs {
-			out = append(out, Entry{RunID: runID, Seq: c.Seq, Kind: KindChange, Address: c.Address, Deposed: c.Deposed, Type: c.Type, Module: c.Module,
-				Provider: c.Provider, Action: "no-op", Outcome: UpToDate, Changes: []AttrChange{}})
+			out = append(out, c.entry(runID))
 		}
 	}
 	return out, rows.Err()

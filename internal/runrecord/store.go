@@ -43,6 +43,9 @@ type Batch struct {
 	// their identity: the action is no-op, the outcome up_to_date); they
 	// are never written again.
 	UpToDate []Entry
+	// Whole is true when the batch holds the whole record of its runs:
+	// the entries stored before for them are replaced.
+	Whole bool
 }
 
 // RunFilter selects runs; zero fields select everything.

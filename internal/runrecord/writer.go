@@ -6,12 +6,15 @@ import (
 	"time"
 )
 
-// Writer hands records to a Store from one goroutine, so that callers on
-// the apply's hot path only send on a buffered channel. Records queued
-// together are written in one transaction, in the order they were put;
-// each transaction commits as soon as it is written, so a killed process
-// keeps everything queued more than Window before it died.
+// Writer takes the records of runs as they go. Over a run log
+// (CreateLog) it appends each record to a buffer that is written to the
+// file within Window; over a Store (NewWriter) it hands records to one
+// goroutine that writes those queued together in one transaction. Either
+// way a killed process keeps everything put more than Window before it
+// died.
 type Writer struct {
+	log *logSink
+
 	store Store
 	ch    chan item
 	done  chan struct{}
@@ -41,29 +44,71 @@ func NewWriter(s Store, buffer int) *Writer {
 }
 
 // PutRun queues a run (new or updated).
-func (w *Writer) PutRun(r Run) { w.ch <- item{run: &r} }
-
-// PutEntry queues an entry (new or updated).
-func (w *Writer) PutEntry(e Entry) { w.ch <- item{entry: &e} }
-
-// PutUpToDate queues entries with nothing to do, written compactly (see
-// Batch.UpToDate).
-func (w *Writer) PutUpToDate(es []Entry) {
-	if len(es) > 0 {
-		w.ch <- item{upToDate: es}
+func (w *Writer) PutRun(r Run) {
+	if w.log != nil {
+		w.log.put(recRun, &r)
+		return
 	}
+	w.ch <- item{run: &r}
 }
 
-// Flush waits until everything queued so far is written.
+// PutEntry queues an entry (new or updated). An entry put again with nil
+// Changes keeps the changes put before.
+func (w *Writer) PutEntry(e Entry) {
+	if w.log != nil {
+		w.log.putEntry(&e)
+		return
+	}
+	w.ch <- item{entry: &e}
+}
+
+// PutStart queues the start of an entry's operation: e was put before,
+// and only e.Started changed.
+func (w *Writer) PutStart(e Entry) {
+	if w.log != nil {
+		w.log.putStart(e.Seq, e.Started)
+		return
+	}
+	e.Changes = nil
+	w.ch <- item{entry: &e}
+}
+
+// PutUpToDate queues entries with nothing to do, all of one run, written
+// compactly (see Batch.UpToDate).
+func (w *Writer) PutUpToDate(es []Entry) {
+	if len(es) == 0 {
+		return
+	}
+	if w.log != nil {
+		cs := make([]compactEntry, len(es))
+		for i, e := range es {
+			cs[i] = newCompactEntry(e)
+		}
+		w.log.put(recUpToDate, cs)
+		return
+	}
+	w.ch <- item{upToDate: es}
+}
+
+// Flush waits until everything queued so far is written (and, in a run
+// log, synced to disk).
 func (w *Writer) Flush() {
+	if w.log != nil {
+		w.log.flush()
+		return
+	}
 	c := make(chan struct{})
 	w.ch <- item{flush: c}
 	<-c
 }
 
 // Close writes what is queued, stops the goroutine and returns the first
-// error a write had, if any. The Store stays open.
+// error a write had, if any. The Store stays open. A run log is synced,
+// closed and named as the log of an ended run, for Ingest.
 func (w *Writer) Close() error {
+	if w.log != nil {
+		return w.log.close()
+	}
 	close(w.ch)
 	<-w.done
 	w.mu.Lock()
