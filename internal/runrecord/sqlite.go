@@ -19,8 +19,9 @@ import (
 
 // schemaVersion is stored as the database's user_version. Version 1 was
 // a development schema (changes in their own table), never released: it
-// is dropped and created again. Version 3 adds up_to_date.
-const schemaVersion = 3
+// is dropped and created again. Version 3 adds up_to_date, version 4 the
+// indexes of queries across runs.
+const schemaVersion = 4
 
 const schemaSQL = `
 CREATE TABLE IF NOT EXISTS runs (
@@ -68,6 +69,8 @@ CREATE TABLE IF NOT EXISTS entries (
 	PRIMARY KEY (run_id, seq)
 );
 CREATE INDEX IF NOT EXISTS entries_address ON entries(address);
+CREATE INDEX IF NOT EXISTS entries_type ON entries(type, outcome, run_id);
+CREATE INDEX IF NOT EXISTS entries_outcome ON entries(outcome, run_id);
 CREATE TABLE IF NOT EXISTS up_to_date (
 	run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
 	entries TEXT NOT NULL
@@ -428,26 +431,9 @@ func (s *sqliteStore) Run(ctx context.Context, id string) (*Run, error) {
 const entryColumns = `seq, kind, address, deposed, type, module, provider, action, action_reason, replace_paths, import_id, moved_from, outcome, reason, diagnostics, started_at, ended_at, changes`
 
 func (s *sqliteStore) Entries(ctx context.Context, runID string, f EntryFilter) ([]Entry, error) {
-	q := `SELECT ` + entryColumns + ` FROM entries WHERE run_id = ?`
-	args := []any{runID}
-	if f.Type != "" {
-		q += ` AND type = ?`
-		args = append(args, f.Type)
-	}
-	if f.Module != "" {
-		q += ` AND (module = ? OR module LIKE ? ESCAPE '\')`
-		args = append(args, f.Module, likeEscape(f.Module)+".%")
-	}
-	if f.Kind != "" {
-		q += ` AND kind = ?`
-		args = append(args, f.Kind)
-	}
-	if len(f.Outcomes) > 0 {
-		q += ` AND outcome IN (` + strings.TrimSuffix(strings.Repeat("?,", len(f.Outcomes)), ",") + `)`
-		for _, o := range f.Outcomes {
-			args = append(args, string(o))
-		}
-	}
+	where, wargs := entryWhere(f, false)
+	q := `SELECT ` + entryColumns + ` FROM entries e WHERE run_id = ?` + where
+	args := append([]any{runID}, wargs...)
 	q += ` ORDER BY seq`
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
@@ -456,24 +442,14 @@ func (s *sqliteStore) Entries(ctx context.Context, runID string, f EntryFilter) 
 	var out []Entry
 	defer rows.Close()
 	for rows.Next() {
-		e := Entry{RunID: runID}
-		var paths, outcome, changes string
-		var started, ended int64
-		if err := rows.Scan(&e.Seq, &e.Kind, &e.Address, &e.Deposed, &e.Type, &e.Module, &e.Provider, &e.Action, &e.ActionReason, &paths, &e.Import, &e.MovedFrom,
-			&outcome, &e.Reason, &e.Diagnostics, &started, &ended, &changes); err != nil {
-			return nil, err
+		e, err := scanEntry(rows)
+		if err != nil {
+			return nil, fmt.Errorf("run %s: %w", runID, err)
 		}
+		e.RunID = runID
 		if f.Address != "" && !Glob(f.Address, e.Address) {
 			continue
 		}
-		_ = json.Unmarshal([]byte(paths), &e.ReplacePaths)
-		e.Outcome = Outcome(outcome)
-		e.Started, e.Ended = fromNanos(started), fromNanos(ended)
-		e.Changes = []AttrChange{}
-		if err := json.Unmarshal([]byte(changes), &e.Changes); err != nil {
-			return nil, fmt.Errorf("entry %d of run %s: %w", e.Seq, runID, err)
-		}
-		nullsAsNil(e.Changes)
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {
@@ -672,4 +648,169 @@ func Glob(pattern, s string) bool {
 		pi++
 	}
 	return pi == len(p)
+}
+
+// sqlGlob turns a Glob pattern into SQLite's GLOB, where brackets make
+// a character class: a bracket in the pattern matches itself.
+func sqlGlob(pattern string) string {
+	return strings.ReplaceAll(pattern, "[", "[[]")
+}
+
+// entryWhere is the SQL condition (on entries e) and arguments of f,
+// without its address pattern when glob is false.
+func entryWhere(f EntryFilter, glob bool) (string, []any) {
+	var q strings.Builder
+	var args []any
+	if f.Type != "" {
+		q.WriteString(` AND e.type = ?`)
+		args = append(args, f.Type)
+	}
+	if f.Module != "" {
+		q.WriteString(` AND (e.module = ? OR e.module LIKE ? ESCAPE '\')`)
+		args = append(args, f.Module, likeEscape(f.Module)+".%")
+	}
+	if f.Kind != "" {
+		q.WriteString(` AND e.kind = ?`)
+		args = append(args, f.Kind)
+	}
+	if len(f.Outcomes) > 0 {
+		q.WriteString(` AND e.outcome IN (` + strings.TrimSuffix(strings.Repeat("?,", len(f.Outcomes)), ",") + `)`)
+		for _, o := range f.Outcomes {
+			args = append(args, string(o))
+		}
+	}
+	if glob && f.Address != "" {
+		q.WriteString(` AND e.address GLOB ?`)
+		args = append(args, sqlGlob(f.Address))
+	}
+	return q.String(), args
+}
+
+// runWhere is the SQL condition (on runs r) and arguments of f.
+func runWhere(f RunFilter) (string, []any) {
+	var q strings.Builder
+	var args []any
+	if !f.Since.IsZero() {
+		q.WriteString(` AND r.started_at >= ?`)
+		args = append(args, f.Since.UnixNano())
+	}
+	if f.Command != "" {
+		q.WriteString(` AND r.command = ?`)
+		args = append(args, f.Command)
+	}
+	if f.Outcome != "" {
+		q.WriteString(` AND r.outcome = ?`)
+		args = append(args, f.Outcome)
+	}
+	return q.String(), args
+}
+
+func (s *sqliteStore) Query(ctx context.Context, qf Query) ([]QueryItem, error) {
+	rw, rargs := runWhere(qf.Runs)
+	ew, eargs := entryWhere(qf.Entries, true)
+	q := `SELECT r.command, r.started_at, r.outcome, r.user, e.run_id, ` + prefixColumns("e.", entryColumns) + `
+		FROM entries e JOIN runs r ON r.id = e.run_id WHERE 1=1` + rw + ew + `
+		ORDER BY r.started_at DESC, r.id DESC, e.seq`
+	if qf.Limit > 0 {
+		q += fmt.Sprintf(` LIMIT %d`, qf.Limit)
+	}
+	rows, err := s.db.QueryContext(ctx, q, append(rargs, eargs...)...)
+	if err != nil {
+		return nil, err
+	}
+	var out []QueryItem
+	for rows.Next() {
+		var it QueryItem
+		var runStarted int64
+		e, err := scanEntry(rows, &it.Command, &runStarted, &it.RunOutcome, &it.User, &it.RunID)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		e.RunID = it.RunID
+		it.Entry = e
+		it.RunStarted = fromNanos(runStarted)
+		out = append(out, it)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if !slices.Contains(qf.Entries.Outcomes, UpToDate) {
+		return out, nil
+	}
+	// Up-to-date entries are stored compactly, a run's in one row: they
+	// are filtered here.
+	rows, err = s.db.QueryContext(ctx, `SELECT r.id, r.command, r.started_at, r.outcome, r.user, u.entries FROM up_to_date u JOIN runs r ON r.id = u.run_id WHERE 1=1`+rw, rargs...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var base QueryItem
+		var runStarted int64
+		var text string
+		if err := rows.Scan(&base.RunID, &base.Command, &runStarted, &base.RunOutcome, &base.User, &text); err != nil {
+			return nil, err
+		}
+		base.RunStarted = fromNanos(runStarted)
+		var cs []compactEntry
+		if err := json.Unmarshal([]byte(text), &cs); err != nil {
+			return nil, fmt.Errorf("up-to-date entries of run %s: %w", base.RunID, err)
+		}
+		for _, c := range cs {
+			e := c.entry(base.RunID)
+			if qf.Entries.keeps(e) {
+				it := base
+				it.Entry = e
+				out = append(out, it)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if !a.RunStarted.Equal(b.RunStarted) {
+			return a.RunStarted.After(b.RunStarted)
+		}
+		if a.RunID != b.RunID {
+			return a.RunID > b.RunID
+		}
+		return a.Seq < b.Seq
+	})
+	if qf.Limit > 0 && len(out) > qf.Limit {
+		out = out[:qf.Limit]
+	}
+	return out, nil
+}
+
+func prefixColumns(prefix, cols string) string {
+	parts := strings.Split(cols, ", ")
+	for i := range parts {
+		parts[i] = prefix + parts[i]
+	}
+	return strings.Join(parts, ", ")
+}
+
+// scanEntry scans a row of the columns before, then entryColumns.
+func scanEntry(sc scanner, before ...any) (Entry, error) {
+	var e Entry
+	var paths, outcome, changes string
+	var started, ended int64
+	dest := append(before, &e.Seq, &e.Kind, &e.Address, &e.Deposed, &e.Type, &e.Module, &e.Provider, &e.Action, &e.ActionReason, &paths, &e.Import, &e.MovedFrom,
+		&outcome, &e.Reason, &e.Diagnostics, &started, &ended, &changes)
+	if err := sc.Scan(dest...); err != nil {
+		return e, err
+	}
+	_ = json.Unmarshal([]byte(paths), &e.ReplacePaths)
+	e.Outcome = Outcome(outcome)
+	e.Started, e.Ended = fromNanos(started), fromNanos(ended)
+	e.Changes = []AttrChange{}
+	if err := json.Unmarshal([]byte(changes), &e.Changes); err != nil {
+		return e, fmt.Errorf("entry %d: %w", e.Seq, err)
+	}
+	nullsAsNil(e.Changes)
+	return e, nil
 }

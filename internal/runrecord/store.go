@@ -24,6 +24,10 @@ type Store interface {
 	// attribute path and the paths under it, when attr is not ""), oldest
 	// first, from runs that changed something (not noop runs).
 	History(ctx context.Context, address, attr string) ([]HistoryItem, error)
+	// Query lists the entries of many runs, latest run first, each with
+	// its run. Up-to-date entries are listed only when the filter's
+	// Outcomes name them.
+	Query(ctx context.Context, q Query) ([]QueryItem, error)
 	// Recover marks runs of this host left "running" by a process that
 	// is gone as crashed, and their in-flight entries as unknown.
 	Recover(ctx context.Context, host string, alive func(pid int) bool) error
@@ -79,3 +83,21 @@ type Retention struct {
 
 // DefaultRetention keeps the last 1,000 runs.
 var DefaultRetention = Retention{Keep: 1000}
+
+// Query selects entries across runs: the runs by Runs (its Limit is
+// ignored), their entries by Entries; Limit bounds the entries listed
+// (0: no limit).
+type Query struct {
+	Runs    RunFilter
+	Entries EntryFilter
+	Limit   int
+}
+
+// QueryItem is an entry and the run it belongs to.
+type QueryItem struct {
+	Entry
+	Command    string    `json:"command"`
+	RunStarted time.Time `json:"run_started_at"`
+	RunOutcome string    `json:"run_outcome"`
+	User       string    `json:"user"`
+}
