@@ -238,6 +238,59 @@ resource "terraform_data" "a" {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("history (-want +got)\n%s", diff)
 	}
+	// runs query: the same instance across the runs, latest first, and
+	// the filters of list (runs) and show (entries) together.
+	query := func(args ...string) []string {
+		t.Helper()
+		r := mustStrata(t, dir, 0, append([]string{"runs", "query", "-json"}, args...)...)
+		var doc struct {
+			Entries []struct {
+				Command string `json:"command"`
+				RunID   string `json:"run_id"`
+				Address string `json:"address"`
+				Outcome string `json:"outcome"`
+				Changes []struct {
+					Path  string          `json:"path"`
+					After json.RawMessage `json:"after"`
+				} `json:"changes"`
+			} `json:"entries"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+			t.Fatalf("%v\n%s", err, r.stdout)
+		}
+		var got []string
+		for _, e := range doc.Entries {
+			s := e.Command + " " + e.Address + " " + e.Outcome
+			for _, c := range e.Changes {
+				if c.Path == "input" {
+					s += " " + string(c.After)
+				}
+			}
+			got = append(got, s)
+		}
+		return got
+	}
+	queries := map[string]struct {
+		args []string
+		want []string
+	}{
+		"updated since": {[]string{"-since=1h", "-status=updated", "-address=terraform_data.*"},
+			[]string{`apply terraform_data.a updated "three"`, `apply terraform_data.a updated "two"`, `apply terraform_data.a updated "one"`}},
+		"plans":        {[]string{"-command=plan", "-type=terraform_data"}, []string{`plan terraform_data.a skipped "four"`}},
+		"limit":        {[]string{"-status=updated", "-limit=1"}, []string{`apply terraform_data.a updated "three"`}},
+		"other type":   {[]string{"-type=local_file"}, nil},
+		"failed runs":  {[]string{"-outcome=failed"}, nil},
+		"no such glob": {[]string{"-address=terraform_data.[ab]"}, nil},
+	}
+	for name, q := range queries {
+		if diff := cmp.Diff(q.want, query(q.args...)); diff != "" {
+			t.Errorf("runs query %s (-want +got)\n%s", name, diff)
+		}
+	}
+	if r := mustStrata(t, dir, 0, "runs", "query", "-no-color", "-status=updated", "-limit=2").stdout; !strings.Contains(r, "terraform_data.a  update  updated") || !strings.Contains(r, "-limit=0") {
+		t.Errorf("runs query table:\n%s", r)
+	}
+
 	// The output attribute is known only after apply: the record has the
 	// applied value.
 	human := mustStrata(t, dir, 0, "history", "-attribute", "output", "terraform_data.a").stdout

@@ -38,6 +38,18 @@ type runsShowOptions struct {
 	address string
 }
 
+type runsQueryOptions struct {
+	view    viewFlags
+	limit   int
+	since   string
+	command string
+	outcome string
+	status  string
+	typ     string
+	module  string
+	address string
+}
+
 type historyOptions struct {
 	view      viewFlags
 	attribute string
@@ -56,10 +68,10 @@ func newRunsCommand(d *Deps) *cobra.Command {
   commands read them. See also "strata history ADDRESS".`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return usageError(d, cmd, "Expected a subcommand: list or show")
+			return usageError(d, cmd, "Expected a subcommand: list, show or query")
 		},
 	}
-	cmd.AddCommand(newRunsListCommand(d), newRunsShowCommand(d))
+	cmd.AddCommand(newRunsListCommand(d), newRunsShowCommand(d), newRunsQueryCommand(d))
 	return cmd
 }
 
@@ -108,6 +120,40 @@ func newRunsShowCommand(d *Deps) *cobra.Command {
 		},
 	}
 	fs := cmd.Flags()
+	fs.StringVar(&opts.status, "status", "", "Only entries with these outcomes, comma-separated\n(up_to_date, skipped, updated, failed, unprocessed, unknown).")
+	fs.StringVar(&opts.typ, "type", "", "Only entries of this resource type.")
+	fs.StringVar(&opts.module, "module", "", "Only entries in this module (module.a) and the modules it calls.")
+	fs.StringVar(&opts.address, "address", "", "Only entries whose address matches this pattern (* and ?).")
+	fs.BoolVar(&opts.view.json, "json", false, "Print a JSON document instead of a table.")
+	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	return cmd
+}
+
+func newRunsQueryCommand(d *Deps) *cobra.Command {
+	opts := &runsQueryOptions{}
+	cmd := &cobra.Command{
+		Use:   "query [options]",
+		Short: "List the actions of many runs, filtered",
+		Long: `Usage: strata [global options] runs query [options]
+
+  Lists the resource instances that recorded runs considered, across
+  runs, latest run first: which run, the planned action and its outcome.
+  The filters are those of "runs list" for the runs and of "runs show"
+  for the instances. Instances with nothing to do (up_to_date) are listed
+  only when -status names them. For example, the local_file resources
+  that any run of the last 7 days updated:
+
+      strata runs query -since=7d -type=local_file -status=updated`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRunsQuery(cmd.Context(), d, opts)
+		},
+	}
+	fs := cmd.Flags()
+	fs.IntVar(&opts.limit, "limit", 1000, "Show at most this many entries (0: all).")
+	fs.StringVar(&opts.since, "since", "", "Only runs started since this time: a duration (24h, 7d)\nor a date (2006-01-02, or RFC 3339).")
+	fs.StringVar(&opts.command, "command", "", "Only runs of this command (plan, apply, destroy, refresh).")
+	fs.StringVar(&opts.outcome, "outcome", "", "Only runs with this outcome (running, succeeded, failed,\ninterrupted, crashed).")
 	fs.StringVar(&opts.status, "status", "", "Only entries with these outcomes, comma-separated\n(up_to_date, skipped, updated, failed, unprocessed, unknown).")
 	fs.StringVar(&opts.typ, "type", "", "Only entries of this resource type.")
 	fs.StringVar(&opts.module, "module", "", "Only entries in this module (module.a) and the modules it calls.")
@@ -244,18 +290,97 @@ func duration(start, end time.Time) string {
 	return d.Round(100 * time.Millisecond).String()
 }
 
-func runRunsShow(ctx context.Context, d *Deps, opts *runsShowOptions, id string) error {
+// parseStatus reads -status: outcomes, comma-separated.
+func parseStatus(status string) ([]runrecord.Outcome, error) {
 	var outcomes []runrecord.Outcome
-	if opts.status != "" {
-		for _, s := range strings.Split(opts.status, ",") {
-			o := runrecord.Outcome(strings.TrimSpace(s))
-			switch o {
-			case runrecord.UpToDate, runrecord.Skipped, runrecord.Updated, runrecord.Failed, runrecord.Unprocessed, runrecord.Unknown:
-				outcomes = append(outcomes, o)
-			default:
-				return runsError(d, opts.view, "Invalid -status", fmt.Errorf("%q is not an outcome: use up_to_date, skipped, updated, failed, unprocessed or unknown", s))
-			}
+	if status == "" {
+		return nil, nil
+	}
+	for _, s := range strings.Split(status, ",") {
+		o := runrecord.Outcome(strings.TrimSpace(s))
+		switch o {
+		case runrecord.UpToDate, runrecord.Skipped, runrecord.Updated, runrecord.Failed, runrecord.Unprocessed, runrecord.Unknown:
+			outcomes = append(outcomes, o)
+		default:
+			return nil, fmt.Errorf("%q is not an outcome: use up_to_date, skipped, updated, failed, unprocessed or unknown", s)
 		}
+	}
+	return outcomes, nil
+}
+
+func runRunsQuery(ctx context.Context, d *Deps, opts *runsQueryOptions) error {
+	since, err := parseSince(opts.since, time.Now())
+	if err != nil {
+		return runsError(d, opts.view, "Invalid -since", err)
+	}
+	outcomes, err := parseStatus(opts.status)
+	if err != nil {
+		return runsError(d, opts.view, "Invalid -status", err)
+	}
+	q := runrecord.Query{
+		Runs:    runrecord.RunFilter{Since: since, Command: opts.command, Outcome: opts.outcome},
+		Entries: runrecord.EntryFilter{Outcomes: outcomes, Type: opts.typ, Module: opts.module, Address: opts.address},
+		Limit:   opts.limit,
+	}
+	if len(outcomes) > 0 {
+		// Drift entries have no outcome: a -status filter leaves them out.
+		q.Entries.Kind = runrecord.KindChange
+	}
+	var items []runrecord.QueryItem
+	store, err := openRunsForQuery(ctx, d)
+	if err != nil {
+		return runsError(d, opts.view, "Failed to read the run records", err)
+	}
+	if store != nil {
+		defer store.Close()
+		if items, err = store.Query(ctx, q); err != nil {
+			return runsError(d, opts.view, "Failed to read the run records", err)
+		}
+	}
+	if opts.view.json {
+		if items == nil {
+			items = []runrecord.QueryItem{}
+		}
+		return writeJSON(d, map[string]any{"format_version": runsFormatVersion, "entries": items})
+	}
+	if len(items) == 0 {
+		fmt.Fprintln(d.Stdout, "No recorded resource instances match.")
+		return nil
+	}
+	tw := tabwriter.NewWriter(d.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "STARTED\tRUN\tCOMMAND\tADDRESS\tACTION\tOUTCOME\tCHANGED")
+	for _, it := range items {
+		action, outcome := it.Action, string(it.Outcome)
+		if it.Kind == runrecord.KindDrift {
+			action, outcome = "drift", "-"
+		}
+		var paths []string
+		for _, c := range it.Changes {
+			paths = append(paths, c.Path)
+		}
+		changed := strings.Join(paths, ", ")
+		if len(changed) > 60 {
+			changed = changed[:57] + "..."
+		}
+		addr := it.Address
+		if it.Deposed != "" {
+			addr += " (deposed " + it.Deposed + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", it.RunStarted.Local().Format("2006-01-02 15:04:05"), it.RunID, it.Command, addr, action, outcome, changed)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if opts.limit > 0 && len(items) == opts.limit {
+		fmt.Fprintf(d.Stdout, "\n(at most %d entries: -limit=0 lists them all)\n", opts.limit)
+	}
+	return nil
+}
+
+func runRunsShow(ctx context.Context, d *Deps, opts *runsShowOptions, id string) error {
+	outcomes, err := parseStatus(opts.status)
+	if err != nil {
+		return runsError(d, opts.view, "Invalid -status", err)
 	}
 	store, err := openRunsForQuery(ctx, d)
 	if err != nil {
