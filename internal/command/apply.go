@@ -133,7 +133,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	setContractChecks(d, op.engine, opts.strict)
 	ctx, cancel := applyInterrupts(ctx, d, v)
 	defer cancel()
-	rec := startRunRecord(d, applyCommandName(opts), op)
+	rec := startApplyRecord(d, applyCommandName(opts), op, opts.view.json)
 
 	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, Excludes: excludes, ForceReplace: replaces, AllowProviderChange: opts.allowProvider})
 	if diags.HasErrors() {
@@ -215,6 +215,9 @@ func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, p
 	sdiags := saveState(d, op.mgr, newState)
 	rec.contractViolations(op.engine.Contract.Violations())
 	rec.finish(newState, append(append(hcl.Diagnostics{}, adiags...), sdiags...), ctx.Err() != nil)
+	if outs := rec.outcomes(); len(outs) > 0 {
+		v.ResourceOutcomes(outs)
+	}
 	v.Diagnostics(adiags)
 	v.Diagnostics(sdiags)
 	if adiags.HasErrors() || sdiags.HasErrors() || ctx.Err() != nil {

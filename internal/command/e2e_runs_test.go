@@ -105,7 +105,7 @@ func TestE2ERunsOutcomes(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "main.tf"), runsOutcomesConfig)
 	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
 
-	mustStrata(t, dir, 1, "apply", "-auto-approve", "-no-color", "-var", "mode=fail")
+	stream := mustStrata(t, dir, 1, "apply", "-auto-approve", "-json", "-var", "mode=fail").stdout
 	doc := runsShow(t, dir)
 	want := map[string]string{
 		"terraform_data.a":          "up_to_date",
@@ -118,10 +118,41 @@ func TestE2ERunsOutcomes(t *testing.T) {
 	if diff := cmp.Diff(want, doc.outcomes()); diff != "" {
 		t.Errorf("wrong outcomes (-want +got)\n%s", diff)
 	}
+	// The -json stream reports the same outcomes, a resource_outcome
+	// message each.
+	streamed := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(stream), "\n") {
+		var m struct {
+			Type    string `json:"type"`
+			Level   string `json:"@level"`
+			Outcome struct {
+				Resource struct {
+					Addr string `json:"addr"`
+				} `json:"resource"`
+				Outcome string `json:"outcome"`
+				Reason  string `json:"reason"`
+				Error   string `json:"error"`
+			} `json:"resource_outcome"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("not a JSON line: %q", line)
+		}
+		if m.Type != "resource_outcome" {
+			continue
+		}
+		o := m.Outcome
+		streamed[o.Resource.Addr] = o.Outcome
+		if (o.Outcome == "failed") != (m.Level == "error") || (o.Outcome == "failed" && !strings.Contains(o.Error, "exit status 3")) || (o.Outcome == "skipped" && o.Reason == "") {
+			t.Errorf("resource_outcome of %s: %s", o.Resource.Addr, line)
+		}
+	}
+	if diff := cmp.Diff(want, streamed); diff != "" {
+		t.Errorf("wrong outcomes in the -json stream (-want +got)\n%s", diff)
+	}
 	if doc.Run.Command != "apply" || doc.Run.Outcome != "failed" || doc.Run.Noop {
 		t.Errorf("run: %s %s noop=%v, want a failed apply", doc.Run.Command, doc.Run.Outcome, doc.Run.Noop)
 	}
-	if got := strings.Join(doc.Run.Args, " "); got != "apply -auto-approve -no-color -var mode=(redacted)" {
+	if got := strings.Join(doc.Run.Args, " "); got != "apply -auto-approve -json -var mode=(redacted)" {
 		t.Errorf("args = %q: -var values must be redacted", got)
 	}
 	for _, e := range doc.Entries {

@@ -163,7 +163,7 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 	if plan.Mode == plans.DestroyMode {
 		name = "destroy"
 	}
-	rec := startRunRecord(d, name, op)
+	rec := startApplyRecord(d, name, op, opts.view.json)
 	rec.setPlanFile(path)
 	rec.planned(plan, schemaLookup(ctx, op.engine), false, len(plan.Targets) > 0 || len(plan.Excludes) > 0)
 	// A saved destroy plan ends as any apply does: "Apply complete!",

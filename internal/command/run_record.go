@@ -122,6 +122,7 @@ type runRecorder struct {
 // apply starts, so the hooks look entries up without r.mu.
 type recEntry struct {
 	mu      sync.Mutex
+	addr    addrs.AbsResourceInstance
 	e       runrecord.Entry
 	planned plans.Action
 	done    bool
@@ -195,6 +196,35 @@ func startRunRecord(d *Deps, command string, op *operation) *runRecorder {
 	}
 	r.w = w
 	return r
+}
+
+// startApplyRecord starts the record of an apply-like command. With
+// recording off, a -json stream still needs the outcomes: the recorder
+// then keeps them without writing a record.
+func startApplyRecord(d *Deps, command string, op *operation, json bool) *runRecorder {
+	if r := startRunRecord(d, command, op); r != nil || !json {
+		return r
+	}
+	return &runRecorder{d: d, w: runrecord.Discard(), entries: map[string]*recEntry{}}
+}
+
+// outcomes lists what became of each resource instance the apply
+// considered, once finish has settled them.
+func (r *runRecorder) outcomes() []views.ResourceOutcome {
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]views.ResourceOutcome, 0, len(r.order))
+	for _, re := range r.order {
+		re.mu.Lock()
+		if re.addr.Resource.Resource.Type != "" {
+			out = append(out, views.ResourceOutcome{Addr: re.addr, Deposed: re.e.Deposed, Action: re.e.Action, Outcome: string(re.e.Outcome), Reason: re.e.Reason, Error: re.e.Diagnostics})
+		}
+		re.mu.Unlock()
+	}
+	return out
 }
 
 // newRunID is sortable by start time and unique enough: the UTC time to
@@ -296,7 +326,7 @@ func (r *runRecorder) planned(plan *plans.Plan, schema views.SchemaFunc, noop bo
 			key := entryKey(c.Addr, c.DeposedKey)
 			seen[key] = true
 			e := r.newEntry(c, runrecord.KindChange)
-			re := &recEntry{e: *e, planned: c.Action}
+			re := &recEntry{addr: c.Addr, e: *e, planned: c.Action}
 			r.entries[key] = re
 			r.order = append(r.order, re)
 			switch {
@@ -582,7 +612,9 @@ func (r *runRecorder) settle(re *recEntry, byObject, details map[string]string, 
 		e.Ended = now
 	}
 	re.done = true
-	re.e.Outcome = e.Outcome
+	changes := re.e.Changes
+	re.e = e
+	re.e.Changes = changes
 	r.w.PutEntry(e)
 }
 

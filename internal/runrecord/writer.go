@@ -13,7 +13,8 @@ import (
 // way a killed process keeps everything put more than Window before it
 // died.
 type Writer struct {
-	log *logSink
+	log     *logSink
+	discard bool
 
 	store Store
 	ch    chan item
@@ -30,6 +31,10 @@ type item struct {
 	flush    chan struct{}
 }
 
+// Discard returns a Writer that keeps nothing, for a run whose outcomes
+// are wanted (the -json UI stream reports them) but not recorded.
+func Discard() *Writer { return &Writer{discard: true} }
+
 // Window is how long the Writer gathers records into one transaction.
 const Window = 20 * time.Millisecond
 
@@ -45,6 +50,9 @@ func NewWriter(s Store, buffer int) *Writer {
 
 // PutRun queues a run (new or updated).
 func (w *Writer) PutRun(r Run) {
+	if w.discard {
+		return
+	}
 	if w.log != nil {
 		w.log.put(recRun, &r)
 		return
@@ -55,6 +63,9 @@ func (w *Writer) PutRun(r Run) {
 // PutEntry queues an entry (new or updated). An entry put again with nil
 // Changes keeps the changes put before.
 func (w *Writer) PutEntry(e Entry) {
+	if w.discard {
+		return
+	}
 	if w.log != nil {
 		w.log.putEntry(&e)
 		return
@@ -65,6 +76,9 @@ func (w *Writer) PutEntry(e Entry) {
 // PutStart queues the start of an entry's operation: e was put before,
 // and only e.Started changed.
 func (w *Writer) PutStart(e Entry) {
+	if w.discard {
+		return
+	}
 	if w.log != nil {
 		w.log.putStart(e.Seq, e.Started)
 		return
@@ -76,7 +90,7 @@ func (w *Writer) PutStart(e Entry) {
 // PutUpToDate queues entries with nothing to do, all of one run, written
 // compactly (see Batch.UpToDate).
 func (w *Writer) PutUpToDate(es []Entry) {
-	if len(es) == 0 {
+	if len(es) == 0 || w.discard {
 		return
 	}
 	if w.log != nil {
@@ -93,6 +107,9 @@ func (w *Writer) PutUpToDate(es []Entry) {
 // Flush waits until everything queued so far is written (and, in a run
 // log, synced to disk).
 func (w *Writer) Flush() {
+	if w.discard {
+		return
+	}
 	if w.log != nil {
 		w.log.flush()
 		return
@@ -106,6 +123,9 @@ func (w *Writer) Flush() {
 // error a write had, if any. The Store stays open. A run log is synced,
 // closed and named as the log of an ended run, for Ingest.
 func (w *Writer) Close() error {
+	if w.discard {
+		return nil
+	}
 	if w.log != nil {
 		return w.log.close()
 	}

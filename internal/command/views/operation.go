@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"github.com/strata-dev/strata/internal/addrs"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -35,6 +36,23 @@ type Operation interface {
 	// ContractViolations summarises the provider contract violations
 	// tolerated in the run (never called with none).
 	ContractViolations(vs []contract.Violation)
+	// ResourceOutcomes reports what became of each resource instance an
+	// apply considered (see website/docs/runs.md).
+	ResourceOutcomes(os []ResourceOutcome)
+}
+
+// ResourceOutcome is what became of one resource instance (or deposed
+// object) in an apply: its planned action (create, update, replace,
+// delete, read, no-op...) and its outcome (up_to_date, skipped, updated,
+// failed, unprocessed, unknown) with why.
+type ResourceOutcome struct {
+	Addr    addrs.AbsResourceInstance
+	Deposed string
+	Action  string
+	Outcome string
+	// Reason says why it was skipped or not reached; Error why it failed.
+	Reason string
+	Error  string
 }
 
 // NewOperation returns the human view, or the JSON stream when json is
@@ -144,6 +162,42 @@ func (o *OperationHuman) ContractViolations(vs []contract.Violation) {
 		Summary:  contractSummary,
 		Detail:   contract.Summary(vs, contractLines) + "\n" + contractAdvice,
 	}})
+}
+
+// ResourceOutcomes implements Operation: the human output shows the
+// outcomes through the hooks' lines and the diagnostics already.
+func (o *OperationHuman) ResourceOutcomes([]ResourceOutcome) {}
+
+// ResourceOutcomes implements Operation: a resource_outcome message
+// each, at the error level for a failure and the warn level for what was
+// not reached or may have changed.
+func (o *OperationJSON) ResourceOutcomes(os []ResourceOutcome) {
+	for _, r := range os {
+		level := "info"
+		switch r.Outcome {
+		case "failed":
+			level = "error"
+		case "unprocessed", "unknown":
+			level = "warn"
+		}
+		msg := r.Addr.String()
+		if r.Deposed != "" {
+			msg += " (deposed object " + r.Deposed + ")"
+		}
+		msg += ": " + r.Outcome
+		ro := map[string]any{"resource": jsonResource(r.Addr), "action": r.Action, "outcome": r.Outcome}
+		if r.Deposed != "" {
+			ro["deposed_key"] = r.Deposed
+		}
+		if r.Reason != "" {
+			ro["reason"] = r.Reason
+			msg += " (" + r.Reason + ")"
+		}
+		if r.Error != "" {
+			ro["error"] = r.Error
+		}
+		o.emit(level, msg, "resource_outcome", map[string]any{"resource_outcome": ro})
+	}
 }
 
 // ContractViolations implements Operation: a contract_violations message.
