@@ -80,7 +80,7 @@ func appendRaw(b []byte, v json.RawMessage) []byte {
 	if len(v) == 0 {
 		return append(b, "null"...)
 	}
-	if bytes.IndexAny(v, " \t\r\n") < 0 {
+	if !bytes.ContainsAny(v, " \t\r\n") {
 		return append(b, v...)
 	}
 	var buf bytes.Buffer
