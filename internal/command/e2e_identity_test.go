@@ -2,6 +2,7 @@ package command
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -389,5 +390,50 @@ resource "stratafw_keyed" "a" {
 	a = identityInstances(t, dir)["stratafw_keyed.a"]
 	if !cmp.Equal(identityOf("one", "eu"), a["identity"]) || a["identity_schema_version"] != 0.0 {
 		t.Errorf("after strata's refresh: identity %v, version %v", a["identity"], a["identity_schema_version"])
+	}
+}
+
+// TestE2EResourceIdentityChange: an update whose provider returns another
+// identity for the object breaks the identity_stable rule, which
+// Terraform does not check: strata saves the object and reports the
+// violation after the apply, and refuses it in strict mode.
+func TestE2EResourceIdentityChange(t *testing.T) {
+	mirror := testProviderMirrorV5(t)
+	for _, strict := range []bool{false, true} {
+		t.Run(fmt.Sprintf("strict=%v", strict), func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := requireProvider("stratav5", "strata/stratav5", "") + `
+resource "stratav5_keyed" "a" {
+  name = "one"
+  note = "first"
+}
+`
+			writeFile(t, filepath.Join(dir, "main.tf"), cfg)
+			mustStrata(t, dir, 0, "init", "-no-color", "-plugin-dir="+mirror)
+			mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+			writeFile(t, filepath.Join(dir, "main.tf"), strings.Replace(cfg, `"first"`, `"change-identity"`, 1))
+			args := []string{"apply", "-auto-approve", "-no-color"}
+			want := 0
+			if strict {
+				args, want = append(args, "-strict"), 1
+			}
+			r := mustStrata(t, dir, want, args...)
+			out := strings.Join(strings.Fields(r.stdout+r.stderr), " ")
+			line := "the identity changed when it was updated, from name=one,region=eu to name=one,region=eu-moved"
+			if !strings.Contains(out, line) {
+				t.Errorf("output lacks %q:\n%s%s", line, r.stdout, r.stderr)
+			}
+			summary := "Provider contract violations tolerated"
+			if strict {
+				summary = "Provider changed the identity of an existing object"
+			}
+			if !strings.Contains(out, summary) {
+				t.Errorf("output lacks %q:\n%s%s", summary, r.stdout, r.stderr)
+			}
+			// The object is saved with what the provider returned.
+			if got := identityInstances(t, dir)["stratav5_keyed.a"]["identity"]; !cmp.Equal(identityOf("one", "eu-moved"), got) {
+				t.Errorf("saved identity %v", got)
+			}
+		})
 	}
 }

@@ -24,6 +24,12 @@ const (
 	// object apply returned (the values are canonical, so the next plan
 	// shows no drift).
 	ReadAfterApply Rule = "read_after_apply"
+	// IdentityStable: the resource identity (Terraform 1.12) of an
+	// existing object stays the same when it is read, planned or
+	// updated. Terraform itself does not check this; providers built on
+	// terraform-plugin-framework do, unless the resource declares its
+	// identity mutable.
+	IdentityStable Rule = "identity_stable"
 )
 
 // Description says what the rule requires, in a phrase.
@@ -35,6 +41,8 @@ func (r Rule) Description() string {
 		return "the new state must keep every value the final plan knew"
 	case ReadAfterApply:
 		return "reading the object after apply must return the applied object"
+	case IdentityStable:
+		return "an existing object's identity must not change"
 	default:
 		panic(fmt.Sprintf("contract: unknown rule %q", string(r)))
 	}
@@ -126,8 +134,10 @@ func ruleOrder(r Rule) int {
 		return 0
 	case ApplyResultConsistent:
 		return 2
-	default:
+	case ReadAfterApply:
 		return 3
+	default:
+		return 4
 	}
 }
 

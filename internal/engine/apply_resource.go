@@ -300,6 +300,10 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 		}
 		err = setIdentity(obj, rt, newIdentity)
 	}
+	if action == plans.Update {
+		// The new identity is saved either way, as the new state is.
+		diags = append(diags, aw.identityStable(rt, addr, priorIdentity, newIdentity, "when it was updated")...)
+	}
 	if err != nil {
 		return unknown, append(diags, errorDiags("Failed to encode new state", err, nil)...)
 	}

@@ -9,6 +9,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/contract"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/upgrade/object"
 )
@@ -106,3 +107,27 @@ func checkIdentity(rt *resourceType, addr addrs.AbsResourceInstance, v cty.Value
 	}
 	return diags
 }
+
+// identityStable checks that the identity of an existing object did not
+// change (the identity_stable rule): what a read, a plan or an update
+// returned (next) against what the object had (prior), when both are
+// known. Terraform does not check this and providers may declare an
+// identity mutable, so a change is a tolerated violation, reported after
+// the run, and an error only in strict mode.
+func (w *walker) identityStable(rt *resourceType, addr addrs.AbsResourceInstance, prior, next cty.Value, when string) hcl.Diagnostics {
+	if rt.identity == nil || prior == cty.NilVal || next == cty.NilVal || prior.IsNull() || next.IsNull() ||
+		!prior.IsWhollyKnown() || !next.IsWhollyKnown() || prior.RawEquals(next) {
+		return nil
+	}
+	err := fmt.Errorf("the identity changed %s, from %s to %s", when, identityString(prior), identityString(next))
+	if w.e.Strict {
+		d := inconsistent("Provider changed the identity of an existing object", rt, addr, []error{err}, identityChanged)
+		d.Detail += "\n\nstrata requires an existing object's identity to stay the same in strict mode (-strict or STRATA_STRICT=1), as it is now."
+		return hcl.Diagnostics{d}
+	}
+	w.e.Contract.Add(violations(rt, addr, contract.IdentityStable, false, []error{err})...)
+	return nil
+}
+
+// identityChanged is the template of identity_stable errors.
+const identityChanged = "Provider %[1]q returned a different identity for %[2]s: %[3]s."

@@ -318,6 +318,9 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 			return null, obj, append(diags, d...)
 		}
 		storedIdentity := identity
+		if d := pw.identityStable(rt, addr, storedIdentity, resp.Identity, "when it was read"); d.HasErrors() {
+			return null, obj, append(diags, d...)
+		}
 		if resp.Identity != cty.NilVal && !resp.Identity.IsNull() {
 			identity = resp.Identity
 		}
@@ -496,6 +499,11 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	}
 	if change.AfterIdentity == cty.NilVal && (change.Action == plans.NoOp || change.Action == plans.Update) {
 		change.AfterIdentity = priorIdentity
+	}
+	if change.Action == plans.NoOp || change.Action == plans.Update {
+		if d := pw.identityStable(rt, addr, priorIdentity, change.AfterIdentity, "in the plan"); d.HasErrors() {
+			return unknown, append(diags, d...)
+		}
 	}
 	if lc.PreventDestroy && change.Action.IsReplace() {
 		diags = append(diags, preventDestroyDiag(addr, n))

@@ -18,7 +18,9 @@ import (
 // or the identity. ReadResource checks that the identity it is given
 // matches the object, so a client that loses the identity is caught. A
 // note of "unknown-identity" makes the plan of an update return an
-// unknown identity, which breaks the protocol's contract.
+// unknown identity, which breaks the protocol's contract; "change-identity"
+// makes an update return another identity (region "<region>-moved"),
+// which strata reports as a contract violation.
 
 var (
 	keyedT = tftypes.Object{AttributeTypes: map[string]tftypes.Type{
@@ -152,10 +154,23 @@ func (s *server) keyedApply(_ context.Context, req *tfprotov5.ApplyResourceChang
 		f["id"] = tftypes.NewValue(strT, s.getPrefix()+region+"/"+name)
 	}
 	resp.NewState, resp.Diagnostics = dynamic(keyedT, tftypes.NewValue(keyedT, f))
+	identityRegion := f["region"]
+	if note, _ := str(f["note"]); note == "change-identity" && !fields(decodeOrNull(req.PriorState))["id"].IsNull() {
+		identityRegion = tftypes.NewValue(strT, region+"-moved")
+	}
 	if resp.Diagnostics == nil {
-		resp.NewIdentity, resp.Diagnostics = keyedIdentity(f["name"], f["region"])
+		resp.NewIdentity, resp.Diagnostics = keyedIdentity(f["name"], identityRegion)
 	}
 	return resp, nil
+}
+
+// decodeOrNull decodes a stratav5_keyed object, null when it cannot.
+func decodeOrNull(dv *tfprotov5.DynamicValue) tftypes.Value {
+	v, diags := decode(dv, keyedT)
+	if diags != nil {
+		return tftypes.NewValue(keyedT, nil)
+	}
+	return v
 }
 
 func (s *server) keyedImport(_ context.Context, req *tfprotov5.ImportResourceStateRequest) (*tfprotov5.ImportResourceStateResponse, error) {
