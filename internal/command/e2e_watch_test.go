@@ -384,7 +384,7 @@ resource "local_file" "b" {
 }
 `
 	writeFile(t, filepath.Join(dir, "main.tf"), main)
-	i = w.waitFor(i+1, "converge_complete for b", func(e watchEvent) bool {
+	w.waitFor(i+1, "converge_complete for b", func(e watchEvent) bool {
 		return e.Type == "converge_complete" && len(e.Changes) == 1 && e.Changes[0].Address == "local_file.b" && e.Changes[0].Action == "create"
 	})
 	if got := string(readFile(t, filepath.Join(dir, "b.txt"))); got != "b" {
