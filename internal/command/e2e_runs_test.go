@@ -79,7 +79,7 @@ resource "terraform_data" "fail" {
   input            = "x"
   triggers_replace = var.mode
   provisioner "local-exec" {
-    command = var.mode == "fail" ? "echo provisioner says no; exit 3" : "true"
+    command = contains(["fail", "failslow"], var.mode) ? "echo provisioner says no; touch fail.done; exit 3" : "true"
   }
 }
 resource "terraform_data" "dep" {
@@ -88,7 +88,7 @@ resource "terraform_data" "dep" {
 resource "terraform_data" "slow" {
   triggers_replace = var.mode
   provisioner "local-exec" {
-    command = var.mode == "slow" ? "touch slow.started; sleep 3" : "true"
+    command = contains(["slow", "failslow"], var.mode) ? "touch slow.started; sleep 3" : "true"
   }
 }
 resource "terraform_data" "after_slow" {
@@ -226,6 +226,93 @@ func TestE2ERunsOutcomes(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"interrupted", "failed", "succeeded"}, outcomes); diff != "" {
 		t.Errorf("runs list, latest first (-want +got)\n%s", diff)
+	}
+}
+
+// TestE2ERunsFiveOutcomes: one apply whose record has each of the five
+// outcomes on the right instances: an instance with nothing to do is
+// up_to_date; a new one is created (updated); one whose provisioner fails
+// is failed, and so is the slow one whose provisioner the interrupt
+// stops, each with its own error; the one outside -target is skipped; the
+// one after the slow one is never reached (unprocessed). The -json stream
+// says the same.
+func TestE2ERunsFiveOutcomes(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), runsOutcomesConfig)
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	cmd := exec.Command(strataBin, "apply", "-auto-approve", "-json", "-var", "mode=failslow",
+		"-target=terraform_data.a", "-target=terraform_data.b", "-target=terraform_data.fail", "-target=terraform_data.after_slow")
+	cmd.Dir = dir
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		_, e1 := os.Stat(filepath.Join(dir, "slow.started"))
+		_, e2 := os.Stat(filepath.Join(dir, "fail.done"))
+		if e1 == nil && e2 == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Let the failure be reported before the interrupt.
+	time.Sleep(300 * time.Millisecond)
+	_ = cmd.Process.Signal(os.Interrupt)
+	_ = cmd.Wait()
+	doc := runsShow(t, dir)
+	want := map[string]string{
+		"terraform_data.a":          "up_to_date",
+		"terraform_data.b[0]":       "updated",
+		"terraform_data.fail":       "failed",
+		"terraform_data.slow":       "failed",
+		"terraform_data.dep":        "skipped",
+		"terraform_data.after_slow": "unprocessed",
+	}
+	got := doc.outcomes()
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("wrong outcomes (-want +got)\n%s\n%s", diff, out.String())
+	}
+	if doc.Run.Outcome != "interrupted" {
+		t.Errorf("run outcome %q, want interrupted", doc.Run.Outcome)
+	}
+	for _, e := range doc.Entries {
+		switch e.Address {
+		case "terraform_data.dep":
+			if !strings.Contains(e.Reason, "-target") {
+				t.Errorf("dep skipped for %q, want -target", e.Reason)
+			}
+		case "terraform_data.fail":
+			if !strings.Contains(e.Diagnostics, "exit status 3") {
+				t.Errorf("fail's error: %q", e.Diagnostics)
+			}
+		case "terraform_data.slow":
+			if !strings.Contains(e.Diagnostics, "sleep 3") {
+				t.Errorf("slow's error is not its own: %q", e.Diagnostics)
+			}
+		}
+	}
+	streamed := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			Type    string `json:"type"`
+			Outcome struct {
+				Resource struct {
+					Addr string `json:"addr"`
+				} `json:"resource"`
+				Outcome string `json:"outcome"`
+			} `json:"resource_outcome"`
+		}
+		if json.Unmarshal([]byte(line), &m) == nil && m.Type == "resource_outcome" {
+			streamed[m.Outcome.Resource.Addr] = m.Outcome.Outcome
+		}
+	}
+	// The stream reports the instances the apply planned: not those
+	// outside -target.
+	delete(want, "terraform_data.dep")
+	if diff := cmp.Diff(want, streamed); diff != "" {
+		t.Errorf("wrong outcomes in the -json stream (-want +got)\n%s", diff)
 	}
 }
 

@@ -587,7 +587,13 @@ func (r *runRecorder) settle(re *recEntry, byObject, details map[string]string, 
 			r.w.PutEntry(re.e)
 		}
 		if re.e.Outcome == runrecord.Failed && details[re.e.Diagnostics] != "" {
-			re.e.Diagnostics = details[re.e.Diagnostics]
+			// The diagnostic of this object, when one names it: several
+			// errors may share a summary.
+			if msg, ok := byObject[re.e.Address]; ok && strings.HasPrefix(msg, re.e.Diagnostics) {
+				re.e.Diagnostics = msg
+			} else {
+				re.e.Diagnostics = details[re.e.Diagnostics]
+			}
 			e := re.e
 			e.Changes = nil
 			r.w.PutEntry(e)
