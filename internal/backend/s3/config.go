@@ -233,17 +233,12 @@ func ParseConfig(s *backendbase.Settings) (*Config, hcl.Diagnostics) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: s.Range.Ptr()})
 		_ = arg
 	}
-	deprecated := func(old, instead string) bool {
-		if _, ok := s.Values[old]; !ok {
-			return false
-		}
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagWarning,
-			Summary:  "Deprecated Parameter",
-			Detail:   fmt.Sprintf("The parameter %q is deprecated. Use %s instead.", old, instead),
-			Subject:  s.Range.Ptr(),
-		})
-		return true
+	// deprecated reports whether the deprecated argument old, replaced by
+	// the second argument, is set. Terraform 1.11 accepts these without a
+	// warning.
+	deprecated := func(old, _ string) bool {
+		_, ok := s.Values[old]
+		return ok
 	}
 	nested := func(arg, attr string) string {
 		v, ok := s.Values[arg]

@@ -49,7 +49,7 @@ const Region = "us-east-1"
 
 const skipHelp = "no S3-compatible server for the s3 backend tests: set " + EnvEndpoint +
 	"=http://127.0.0.1:PORT (and " + EnvAccessKey + "/" + EnvSecretKey + " unless they are " +
-	DefaultAccessKey + "/" + DefaultSecretKey + "); `eval \"$(bash .ci/s3-server start)\"` builds SeaweedFS, starts its S3 gateway and prints them, " +
+	DefaultAccessKey + "/" + DefaultSecretKey + "); `eval \"$(bash .ci/s3-server start /tmp/strata-s3)\"` builds SeaweedFS, starts its S3 gateway and prints them, " +
 	"and bash .ci/run does it all"
 
 // Server is an S3-compatible server, and a DynamoDB-compatible one when
