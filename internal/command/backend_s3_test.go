@@ -732,3 +732,45 @@ func TestE2ES3DynamoDB(t *testing.T) {
 		t.Errorf("plan with a wrong digest:\n%s", r.stderr)
 	}
 }
+
+// TestE2ES3BadConfig: a bucket that does not exist, refused credentials
+// and a missing region stop init with the backend named, as Terraform's
+// init stops.
+func TestE2ES3BadConfig(t *testing.T) {
+	srv, bucket := s3Env(t)
+	tests := map[string]struct {
+		block string
+		env   []string
+		want  []string
+	}{
+		"no such bucket": {
+			block: srv.Block("strata-test-missing-bucket", "k", ""),
+			want:  []string{`Error: Failed to configure the backend "s3"`, `S3 bucket "strata-test-missing-bucket" does not exist`},
+		},
+		"wrong secret": {
+			block: srv.Block(bucket, "k", ""),
+			env:   []string{"AWS_SECRET_ACCESS_KEY=not-the-secret"},
+			want:  []string{`Error: Failed to configure the backend "s3"`, "StatusCode: 403"},
+		},
+		"no region": {
+			block: strings.Replace(srv.Block(bucket, "k", ""), "region ", "# region ", 1),
+			env:   []string{"AWS_REGION=", "AWS_DEFAULT_REGION="},
+			want:  []string{"Error: Missing region value", `The "region" attribute or the "AWS_REGION" or "AWS_DEFAULT_REGION" environment variables must be set.`},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "main.tf"), tc.block)
+			r := runEnv(t, dir, tc.env, strataBin, "init", "-no-color")
+			if r.code != 1 {
+				t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(flat(r.stderr), w) {
+					t.Errorf("init output lacks %q:\n%s", w, r.stderr)
+				}
+			}
+		})
+	}
+}

@@ -166,6 +166,15 @@ func newStore(ctx context.Context, c *Config) (*store, error) {
 		}
 		o.Retryer = awsretry.AddWithErrorCodes(o.Retryer, "SlowDown")
 	})
+	// As Terraform lists the bucket on every command, check it now: a
+	// missing bucket or refused credentials are reported before anything
+	// else is done.
+	if _, err := client.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String(c.Bucket)}); err != nil {
+		if statusCode(err) == http.StatusNotFound || noSuchBucket(err) {
+			return nil, fmt.Errorf("S3 bucket %q does not exist (create it first: the s3 backend does not create buckets)", c.Bucket)
+		}
+		return nil, fmt.Errorf("checking S3 bucket %q: %w", c.Bucket, err)
+	}
 	st := &store{cfg: c, client: client}
 	if c.DynamoDBTable != "" {
 		st.table = &lockTable{name: c.DynamoDBTable, client: dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
