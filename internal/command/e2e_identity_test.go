@@ -308,6 +308,21 @@ resource "stratav5_keyed" "m" {
 		}
 	})
 
+	t.Run("import command", func(t *testing.T) {
+		writeFile(t, filepath.Join(dir, "main.tf"), cfg+`
+resource "stratav5_keyed" "z" {
+  name   = "z"
+  region = "ap"
+}
+`)
+		mustStrata(t, dir, 0, "import", "-no-color", "stratav5_keyed.z", "ap/z")
+		z := identityInstances(t, dir)["stratav5_keyed.z"]
+		if !cmp.Equal(identityOf("z", "ap"), z["identity"]) || z["identity_schema_version"] != 1.0 {
+			t.Errorf("imported: identity %v, version %v", z["identity"], z["identity_schema_version"])
+		}
+		mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+	})
+
 	t.Run("identity of a type without one", func(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "main.tf"), cfg+`
 import {
