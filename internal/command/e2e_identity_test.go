@@ -191,7 +191,7 @@ import {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, want := range []string{`resource "` + tc.provider + `_keyed" "c" {`, `name   = "three"`, `region = "eu"`} {
+			for _, want := range []string{"# __generated__ by strata\nresource \"" + tc.provider + `_keyed" "c" {`, `name   = "three"`, `region = "eu"`} {
 				if !strings.Contains(string(gen), want) {
 					t.Errorf("generated configuration lacks %q:\n%s", want, gen)
 				}

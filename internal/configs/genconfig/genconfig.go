@@ -23,7 +23,12 @@ func File(blocks, ids []string) []byte {
 	var b strings.Builder
 	b.WriteString("# __generated__ by strata\n# Please review these resources and move them into your main configuration files.\n")
 	for i, block := range blocks {
-		fmt.Fprintf(&b, "\n# __generated__ by strata from %q\n%s\n", ids[i], block)
+		b.WriteString("\n# __generated__ by strata")
+		if ids[i] != "" {
+			// An import by identity has no ID to name, as in Terraform.
+			fmt.Fprintf(&b, " from %q", ids[i])
+		}
+		fmt.Fprintf(&b, "\n%s\n", block)
 	}
 	return []byte(b.String())
 }

@@ -102,10 +102,12 @@ func TestResource(t *testing.T) {
 }
 
 func TestFile(t *testing.T) {
-	got := string(File([]string{"resource \"a\" \"b\" {\n}", "resource \"a\" \"c\" {\n}"}, []string{"id-1", "id-2"}))
+	// The third was imported by identity: there is no ID to name.
+	got := string(File([]string{"resource \"a\" \"b\" {\n}", "resource \"a\" \"c\" {\n}", "resource \"a\" \"d\" {\n}"}, []string{"id-1", "id-2", ""}))
 	want := "# __generated__ by strata\n# Please review these resources and move them into your main configuration files.\n\n" +
 		"# __generated__ by strata from \"id-1\"\nresource \"a\" \"b\" {\n}\n\n" +
-		"# __generated__ by strata from \"id-2\"\nresource \"a\" \"c\" {\n}\n"
+		"# __generated__ by strata from \"id-2\"\nresource \"a\" \"c\" {\n}\n\n" +
+		"# __generated__ by strata\nresource \"a\" \"d\" {\n}\n"
 	if got != want {
 		t.Fatalf("got:\n%q\nwant:\n%q", got, want)
 	}
