@@ -1,6 +1,7 @@
 package command
 
 import (
+	"bytes"
 	"crypto/md5"
 	"encoding/hex"
 	"encoding/json"
@@ -772,5 +773,51 @@ func TestE2ES3BadConfig(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestE2ES3Encryption: with an encryption block, the state object (and a
+// workspace's) holds no secret, the other commands read it, and a killed
+// apply's local journal is encrypted too.
+func TestE2ES3Encryption(t *testing.T) {
+	srv, bucket := s3Env(t)
+	const key = "enc/state.tfstate"
+	const secret = "s3-secret-value-4f1c"
+	block := strings.Replace(srv.Block(bucket, key, ""), "terraform {\n", `terraform {
+  encryption {
+    key_provider "pbkdf2" "k" {
+      passphrase = "a passphrase long enough for pbkdf2"
+      iterations = 200000
+    }
+    method "aes_gcm" "m" {
+      keys = key_provider.pbkdf2.k
+    }
+    state {
+      method = method.aes_gcm.m
+    }
+  }
+`, 1)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), block+`
+resource "terraform_data" "a" {
+  input = "`+secret+`"
+}
+output "a" {
+  value = terraform_data.a.output
+}
+`)
+	mustStrata(t, dir, 0, "init", "-no-color")
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	mustStrata(t, dir, 0, "workspace", "new", "-no-color", "w2")
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	for _, k := range []string{key, "env:/w2/" + key} {
+		data, ok := srv.Object(t, bucket, k)
+		if !ok || bytes.Contains(data, []byte(secret)) || !bytes.Contains(data, []byte("encrypted_data")) {
+			t.Errorf("s3://%s/%s is not encrypted (found %v):\n%s", bucket, k, ok, data)
+		}
+	}
+	mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+	if r := mustStrata(t, dir, 0, "output", "-raw", "a"); r.stdout != secret {
+		t.Errorf("output a = %q", r.stdout)
 	}
 }
