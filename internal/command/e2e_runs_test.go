@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-dev/strata/internal/states/statemgr/pgtest"
 )
 
 // runsShowDoc is the -json document of runs show, as documented in
@@ -614,5 +616,48 @@ func TestE2ERunsStateEdits(t *testing.T) {
 		if diff := cmp.Diff(s.want, got); diff != "" {
 			t.Errorf("%v: entries (-want +got)\n%s", s.args, diff)
 		}
+	}
+}
+
+// TestE2ERunsSharedPG: with the pg backend, two working directories on
+// the same state see the same runs: each run's log goes to the backend's
+// database, and a query in the other directory brings it in.
+func TestE2ERunsSharedPG(t *testing.T) {
+	conn := pgtest.ConnString(t)
+	config := "terraform {\n  backend \"pg\" {\n    conn_str = \"" + conn + "\"\n  }\n}\nvariable \"v\" {}\nresource \"terraform_data\" \"a\" {\n  input = var.v\n}\n"
+	a, b := t.TempDir(), t.TempDir()
+	for _, dir := range []string{a, b} {
+		writeFile(t, filepath.Join(dir, "main.tf"), config)
+		mustStrata(t, dir, 0, "init", "-no-color")
+	}
+	mustStrata(t, a, 0, "apply", "-auto-approve", "-no-color", "-var", "v=from-a")
+	mustStrata(t, b, 0, "apply", "-auto-approve", "-no-color", "-var", "v=from-b")
+	for name, dir := range map[string]string{"a": a, "b": b} {
+		r := mustStrata(t, dir, 0, "history", "-json", "-attribute=input", "terraform_data.a")
+		var doc struct {
+			Changes []struct {
+				After json.RawMessage `json:"after"`
+			} `json:"changes"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, r.stdout)
+		}
+		var got []string
+		for _, c := range doc.Changes {
+			got = append(got, string(c.After))
+		}
+		if diff := cmp.Diff([]string{`"from-a"`, `"from-b"`}, got); diff != "" {
+			t.Errorf("history in %s (-want +got)\n%s", name, diff)
+		}
+	}
+	// A second query brings nothing twice.
+	l := mustStrata(t, a, 0, "runs", "list", "-json")
+	var runs struct {
+		Runs []struct {
+			ID string `json:"id"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(l.stdout), &runs); err != nil || len(runs.Runs) != 2 {
+		t.Errorf("runs list in a: %v\n%s", err, l.stdout)
 	}
 }

@@ -108,6 +108,9 @@ type runRecorder struct {
 	hooks.Nil
 	w *runrecord.Writer
 	d *Deps
+	// shared is the pg backend's table of run logs, nil with other
+	// backends.
+	shared *runrecord.Shared
 
 	mu      sync.Mutex
 	secrets runrecord.Secrets
@@ -188,6 +191,9 @@ func startRunRecord(d *Deps, command string, op *operation) *runRecorder {
 		if op.state != nil {
 			r.run.LineageBefore, r.run.SerialBefore = op.state.Lineage, op.state.Serial
 		}
+	}
+	if op != nil {
+		r.shared = sharedRuns(op.mgr)
 	}
 	w, err := runrecord.CreateLog(dir, r.run)
 	if err != nil {
@@ -642,7 +648,31 @@ func (r *runRecorder) close(run runrecord.Run, state *states.State, diags hcl.Di
 	r.w.PutRun(run)
 	if err := r.w.Close(); err != nil {
 		r.d.logger().Warn(fmt.Sprintf("run records: %s", err))
+		return
 	}
+	if r.shared != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := r.shared.Upload(ctx, datadir.Join(runsLogDir, run.ID+".log"), runRetention(r.d)); err != nil {
+			r.d.logger().Warn(fmt.Sprintf("run records: sharing the run through the pg backend: %s", err))
+		}
+	}
+}
+
+// sharedRuns returns the pg backend's table of run logs when m keeps the
+// state in the pg backend, or nil.
+func sharedRuns(m statemgr.Manager) *runrecord.Shared {
+	for m != nil {
+		if pg, ok := m.(*statemgr.PG); ok {
+			return &runrecord.Shared{ConnStr: pg.Config.ConnStr, Schema: pg.Config.SchemaName}
+		}
+		u, ok := m.(interface{ Unwrap() statemgr.Manager })
+		if !ok {
+			return nil
+		}
+		m = u.Unwrap()
+	}
+	return nil
 }
 
 // imported records the one entry of an import command: the object it

@@ -193,6 +193,20 @@ func newHistoryCommand(d *Deps) *cobra.Command {
 // that wait into them, or returns nil (and no error) when none were ever
 // written.
 func openRunsForQuery(ctx context.Context, d *Deps) (runrecord.Store, error) {
+	if shared := savedSharedRuns(ctx, d); shared != nil {
+		// The runs of the other working directories on the same pg
+		// backend.
+		var local runrecord.Store
+		if _, err := os.Stat(datadir.Join(runsDBFile)); err == nil {
+			local, _ = openRunStore()
+		}
+		if _, err := shared.Download(ctx, datadir.Join(runsLogDir), local); err != nil {
+			d.logger().Warn(fmt.Sprintf("run records: reading the runs shared through the pg backend: %s", err))
+		}
+		if local != nil {
+			local.Close()
+		}
+	}
 	if _, err := os.Stat(datadir.Join(runsDBFile)); errors.Is(err, os.ErrNotExist) {
 		ended, running, _ := runrecord.Logs(datadir.Join(runsLogDir))
 		if len(ended)+len(running) == 0 {
@@ -205,6 +219,28 @@ func openRunsForQuery(ctx context.Context, d *Deps) (runrecord.Store, error) {
 	}
 	ingestRuns(ctx, d, store)
 	return store, nil
+}
+
+// savedSharedRuns returns the run log table of the pg backend init
+// configured for the working directory, or nil.
+func savedSharedRuns(ctx context.Context, d *Deps) *runrecord.Shared {
+	saved, diags := readBackendState()
+	if diags.HasErrors() || saved == nil || saved.Type != "pg" {
+		return nil
+	}
+	c, err := saved.Configured()
+	if err != nil {
+		return nil
+	}
+	b, diags := d.configuredBackend(c)
+	if diags.HasErrors() {
+		return nil
+	}
+	mgr, diags := b.StateMgr(ctx, workspaceName(d))
+	if diags.HasErrors() {
+		return nil
+	}
+	return sharedRuns(mgr)
 }
 
 func runsError(d *Deps, f viewFlags, summary string, err error) error {

@@ -1,0 +1,145 @@
+package runrecord
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Shared keeps the run logs of the working directories of one pg backend
+// in a table of its database and schema (strata_run_logs), so that each
+// sees the runs of all: a run uploads its log when it ends, and a query
+// first downloads the logs it has not seen into its own directory, where
+// Ingest moves them into its database as it does its own.
+type Shared struct {
+	// ConnStr and Schema are the pg backend's connection string and
+	// schema ("" for terraform_remote_state).
+	ConnStr string
+	Schema  string
+}
+
+func (s Shared) table() string {
+	schema := s.Schema
+	if schema == "" {
+		schema = "terraform_remote_state"
+	}
+	return pgx.Identifier{schema, "strata_run_logs"}.Sanitize()
+}
+
+func (s Shared) connect(ctx context.Context) (*pgx.Conn, error) {
+	cfg, err := pgx.ParseConfig(s.ConnStr)
+	if err != nil {
+		return nil, fmt.Errorf("invalid pg backend connection string: %w", err)
+	}
+	if cfg.RuntimeParams["application_name"] == "" {
+		cfg.RuntimeParams["application_name"] = "strata"
+	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = 30 * time.Second
+	}
+	c, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.Exec(ctx, `CREATE TABLE IF NOT EXISTS `+s.table()+` (id text PRIMARY KEY, started_at timestamptz NOT NULL, data bytea NOT NULL)`); err != nil {
+		c.Close(ctx)
+		return nil, err
+	}
+	return c, nil
+}
+
+// Upload stores the log of an ended run (DIR/ID.log) and deletes the
+// runs beyond the retention's Keep newest.
+func (s Shared) Upload(ctx context.Context, path string, r Retention) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	rl, err := readLog(path)
+	if err != nil {
+		return err
+	}
+	c, err := s.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close(ctx)
+	if _, err := c.Exec(ctx, `INSERT INTO `+s.table()+` (id, started_at, data) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET data = excluded.data`,
+		rl.run.ID, rl.run.Started, data); err != nil {
+		return err
+	}
+	if r.Keep > 0 {
+		if _, err := c.Exec(ctx, `DELETE FROM `+s.table()+` WHERE id NOT IN (SELECT id FROM `+s.table()+` ORDER BY started_at DESC, id DESC LIMIT $1)`, r.Keep); err != nil {
+			return err
+		}
+	}
+	if r.MaxAge > 0 {
+		if _, err := c.Exec(ctx, `DELETE FROM `+s.table()+` WHERE started_at < $1`, time.Now().Add(-r.MaxAge)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Download writes into dir, as logs of ended runs for Ingest, the logs
+// of the table whose runs s does not hold, returning how many.
+func (s Shared) Download(ctx context.Context, dir string, local Store) (int, error) {
+	known := map[string]bool{}
+	if local != nil {
+		runs, err := local.Runs(ctx, RunFilter{})
+		if err != nil {
+			return 0, err
+		}
+		for _, r := range runs {
+			if r.Outcome != RunRunning {
+				known[r.ID] = true
+			}
+		}
+	}
+	c, err := s.connect(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close(ctx)
+	rows, err := c.Query(ctx, `SELECT id, data FROM `+s.table()+` ORDER BY id`)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return 0, err
+	}
+	n := 0
+	for rows.Next() {
+		var id string
+		var data []byte
+		if err := rows.Scan(&id, &data); err != nil {
+			return n, err
+		}
+		if known[id] || strings.ContainsAny(id, `/\`) {
+			continue
+		}
+		path := filepath.Join(dir, id+endedSuffix)
+		if _, err := os.Stat(path); err == nil {
+			continue
+		}
+		tmp := path + ".tmp"
+		if err := os.WriteFile(tmp, data, 0o600); err != nil {
+			return n, err
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			return n, err
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil && !errors.Is(err, context.Canceled) {
+		return n, err
+	}
+	return n, nil
+}
