@@ -8,13 +8,13 @@
 // in the registry (Lookup): the arguments of its block (the schema init
 // records and hashes), whether it keeps a single state, and how a Backend
 // is configured from the arguments set, with environment variables
-// (PG_*, TF_HTTP_*) for the others. Config is the decoded block, with
+// (PG_*, TF_HTTP_*, AWS_*) for the others. Config is the decoded block, with
 // init's -backend-config options merged in; Saved is its record in
 // .terraform/terraform.tfstate. terraform_remote_state reads other
 // configurations' states through the same types (StateReader).
 //
-// Each implementation is a package of its own: local, pg, http and
-// inmem. Adding a backend (s3 is next) is exactly one new package here,
+// Each implementation is a package of its own: local, pg, http, s3 and
+// inmem. Adding a backend (as s3 was added) is exactly one new package here,
 // internal/backend/NAME, exporting `Info` (a backendbase.Info: name and
 // schema) and `New(*backendbase.Settings) (*Backend, hcl.Diagnostics)`
 // whose *Backend implements Backend (and StateReader, to be readable by

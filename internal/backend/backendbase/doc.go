@@ -5,6 +5,6 @@
 // the order of workspace lists.
 //
 // It is a leaf below internal/backend and its implementations
-// (internal/backend/local, pg, http, inmem); of strata's packages it
+// (internal/backend/local, pg, http, s3, inmem); of strata's packages it
 // imports statemgr only. Commands use internal/backend, not this package.
 package backendbase
