@@ -116,7 +116,7 @@ type runRecorder struct {
 	secrets runrecord.Secrets
 	run     runrecord.Run
 	seq     int
-	entries map[string]*recEntry
+	entries map[recKey]*recEntry
 	order   []*recEntry
 }
 
@@ -148,8 +148,20 @@ func (r *runRecorder) fill(re *recEntry) bool {
 	return true
 }
 
-func entryKey(addr addrs.AbsResourceInstance, deposed string) string {
-	return addr.String() + "\x00" + deposed
+// recKey identifies an entry by its object without building its address
+// string (the hooks look entries up on the apply's hot path).
+type recKey struct {
+	module  string // "" for the root module
+	res     addrs.ResourceInstance
+	deposed string
+}
+
+func entryKey(addr addrs.AbsResourceInstance, deposed string) recKey {
+	k := recKey{res: addr.Resource, deposed: deposed}
+	if !addr.Module.IsRoot() {
+		k.module = addr.Module.String()
+	}
+	return k
 }
 
 // startRunRecord starts the record of a command: it completes the
@@ -176,7 +188,7 @@ func startRunRecord(d *Deps, command string, op *operation) *runRecorder {
 			_ = store.Close()
 		}
 	}
-	r := &runRecorder{d: d, entries: map[string]*recEntry{}}
+	r := &runRecorder{d: d, entries: map[recKey]*recEntry{}}
 	now := time.Now().UTC()
 	r.run = runrecord.Run{
 		ID: newRunID(now), Command: command, Args: runrecord.RedactArgs(d.args), Started: now, Outcome: runrecord.RunRunning,
@@ -211,7 +223,7 @@ func startApplyRecord(d *Deps, command string, op *operation, json bool) *runRec
 	if r := startRunRecord(d, command, op); r != nil || !json {
 		return r
 	}
-	return &runRecorder{d: d, w: runrecord.Discard(), entries: map[string]*recEntry{}}
+	return &runRecorder{d: d, w: runrecord.Discard(), entries: map[recKey]*recEntry{}}
 }
 
 // outcomes lists what became of each resource instance the apply
@@ -325,7 +337,7 @@ func (r *runRecorder) planned(plan *plans.Plan, schema views.SchemaFunc, noop bo
 		e.Started, e.Ended = now, now
 		r.w.PutEntry(*e)
 	}
-	seen := map[string]bool{}
+	seen := map[recKey]bool{}
 	var upToDate []runrecord.Entry
 	if plan.Changes != nil {
 		for _, c := range plan.Changes.Resources {
@@ -822,8 +834,14 @@ func (r *runRecorder) contractViolations(vs []contract.Violation) {
 		}
 		lines[v.Address] = append(lines[v.Address], "tolerated contract violation: "+v.String())
 	}
+	byAddr := map[string]*recEntry{}
+	for _, re := range r.order {
+		if re.e.Deposed == "" {
+			byAddr[re.e.Address] = re
+		}
+	}
 	for _, addr := range order {
-		re := r.entries[addr+"\x00"]
+		re := byAddr[addr]
 		if re == nil {
 			continue
 		}
