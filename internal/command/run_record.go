@@ -337,12 +337,15 @@ func (r *runRecorder) planned(plan *plans.Plan, schema views.SchemaFunc, noop bo
 		e.Started, e.Ended = now, now
 		r.w.PutEntry(*e)
 	}
-	seen := map[recKey]bool{}
 	var upToDate []runrecord.Entry
 	if plan.Changes != nil {
+		if len(r.entries) == 0 {
+			r.entries = make(map[recKey]*recEntry, len(plan.Changes.Resources))
+		}
+		// About what an entry with its changes takes in the log.
+		r.w.Grow(512 * len(plan.Changes.Resources))
 		for _, c := range plan.Changes.Resources {
 			key := entryKey(c.Addr, c.DeposedKey)
-			seen[key] = true
 			e := r.newEntry(c, runrecord.KindChange)
 			re := &recEntry{addr: c.Addr, e: *e, planned: c.Action}
 			r.entries[key] = re
@@ -366,7 +369,7 @@ func (r *runRecorder) planned(plan *plans.Plan, schema views.SchemaFunc, noop bo
 	r.w.PutUpToDate(upToDate)
 	if targeted && plan.PriorState != nil {
 		for _, addr := range plan.PriorState.AllInstances() {
-			if seen[entryKey(addr, "")] || addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
+			if r.entries[entryKey(addr, "")] != nil || addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
 				continue
 			}
 			r.seq++
