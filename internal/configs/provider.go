@@ -25,6 +25,9 @@ type Provider struct {
 // declares that the module expects its caller to pass in a configuration,
 // and the caller's configuration takes its place when one is passed.
 func (p *Provider) IsEmpty() bool {
+	if p.ForEach != nil {
+		return false // instances of a configuration, not a proxy
+	}
 	_, diags := p.Config.Content(&hcl.BodySchema{})
 	return !diags.HasErrors()
 }

@@ -196,6 +196,23 @@ module "m" {
 				"child/child.tf": childAWS},
 			want: []diag{warnDiag("Provider configuration for_each matches module", "main.tf:12,15-12,26")},
 		},
+		"for_each block in a module called with count": {
+			// Not an empty proxy block, though it sets nothing else.
+			files: map[string]string{
+				"main.tf": `
+module "m" {
+  source = "./child"
+  count  = 1
+}
+`,
+				"child/child.tf": `
+provider "aws" {
+  alias    = "r"
+  for_each = toset(["a"])
+}
+`},
+			want: []diag{errDiag("Module is incompatible with count, for_each, and depends_on", "main.tf:4,12-4,13")},
+		},
 		"import block with a key": {
 			files: map[string]string{"main.tf": `
 provider "aws" {
