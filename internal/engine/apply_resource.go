@@ -293,7 +293,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	}
 	applied := newVal
 	newVal = markSchemaSensitive(marks.Apply(newVal, configPaths), rt.schema)
-	obj, err := encodeObject(newVal, rt.schema, rt.version, newPrivate, deps, c.Action == plans.CreateThenDelete || n.cfg.Managed.CreateBeforeDestroy)
+	obj, err := encodeObject(newVal, rt.schema, rt.version, newPrivate, deps, c.Action == plans.CreateThenDelete || n.createBeforeDestroy())
 	if err == nil {
 		if newIdentity == cty.NilVal && action == plans.Update {
 			newIdentity = plannedIdentity

@@ -114,7 +114,28 @@ func (w *walker) buildConfigGraph(ctx context.Context) (*configGraph, hcl.Diagno
 			n.dependsOn = append(cg.explicitDeps(w.e.Config, n), cg.directManagedRefs(n)...)
 		}
 	}
+	cg.forceCreateBeforeDestroy()
 	return cg, diags
+}
+
+// forceCreateBeforeDestroy marks every managed resource that a resource
+// with create_before_destroy depends on, directly or through anything
+// else (locals, variables, modules, other resources), as
+// create-before-destroy too. Terraform does the same: the replacement of
+// the dependent must exist before the old dependency goes, so the
+// dependency cannot be destroyed first.
+func (cg *configGraph) forceCreateBeforeDestroy() {
+	for _, key := range sortedKeys(cg.resources) {
+		n := cg.resources[key]
+		if n.cfg.Managed == nil || !n.cfg.Managed.CreateBeforeDestroy {
+			continue
+		}
+		for _, d := range cg.g.Descendants(n) {
+			if r, ok := d.(*resourceNode); ok && r.addr.Resource.Mode == addrs.ManagedResourceMode {
+				r.forcedCBD = true
+			}
+		}
+	}
 }
 
 // directManagedRefs returns the managed resources a data resource's own

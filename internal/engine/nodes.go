@@ -72,6 +72,16 @@ type resourceNode struct {
 	// other objects, and those its arguments refer to directly: pending
 	// changes to any of them defer the read to apply.
 	dependsOn []addrs.ConfigResource
+	// forcedCBD is set on a managed resource that a resource with
+	// create_before_destroy depends on: it is replaced
+	// create-before-destroy too.
+	forcedCBD bool
+}
+
+// createBeforeDestroy reports whether the resource's objects are replaced
+// create-before-destroy: declared so, or forced by a dependent that is.
+func (n *resourceNode) createBeforeDestroy() bool {
+	return n.cfg.Managed != nil && (n.cfg.Managed.CreateBeforeDestroy || n.forcedCBD)
 }
 
 // orphanNode plans the deletion of a resource that is in the state but not

@@ -440,9 +440,9 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	case prior.IsNull():
 		change.Action = plans.Create
 	case obj != nil && obj.Status == states.ObjectTainted:
-		change.Action, change.Reason = replaceAction(lc.CreateBeforeDestroy), plans.ReasonReplaceBecauseTainted
+		change.Action, change.Reason = replaceAction(n.createBeforeDestroy()), plans.ReasonReplaceBecauseTainted
 	case pw.opts.forceReplace(addr):
-		change.Action, change.Reason = replaceAction(lc.CreateBeforeDestroy), plans.ReasonReplaceByRequest
+		change.Action, change.Reason = replaceAction(n.createBeforeDestroy()), plans.ReasonReplaceByRequest
 	default:
 		if eq := planned.Equals(unmarkedPrior); eq.IsKnown() && eq.True() {
 			change.Action = plans.NoOp
@@ -450,7 +450,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 		}
 		change.RequiredReplace = changedPaths(resp.RequiresReplace, unmarkedPrior, planned)
 		if len(change.RequiredReplace) > 0 {
-			change.Action, change.Reason = replaceAction(lc.CreateBeforeDestroy), plans.ReasonReplaceBecauseCannotUpdate
+			change.Action, change.Reason = replaceAction(n.createBeforeDestroy()), plans.ReasonReplaceBecauseCannotUpdate
 		} else {
 			change.Action = plans.Update
 		}
@@ -459,7 +459,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 		triggered, tdiags := pw.replaceTriggered(n, addr.Module, x.keyData(key))
 		diags = append(diags, tdiags...)
 		if triggered {
-			change.Action, change.Reason = replaceAction(lc.CreateBeforeDestroy), plans.ReasonReplaceByTriggers
+			change.Action, change.Reason = replaceAction(n.createBeforeDestroy()), plans.ReasonReplaceByTriggers
 		}
 	}
 	if obj != nil && change.Action != plans.Create && pw.opts.Mode == plans.NormalMode {
@@ -473,7 +473,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 					if !change.Action.IsReplace() {
 						// As for -replace: Terraform's plan formats know
 						// no other reason.
-						change.Action, change.Reason = replaceAction(lc.CreateBeforeDestroy), plans.ReasonReplaceByRequest
+						change.Action, change.Reason = replaceAction(n.createBeforeDestroy()), plans.ReasonReplaceByRequest
 						change.RequiredReplace = nil
 					}
 				}
