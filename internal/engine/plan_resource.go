@@ -206,10 +206,14 @@ func (pw *planWalk) refreshResource(ctx context.Context, addr addrs.AbsResource,
 			diags = append(diags, d...)
 			continue
 		}
-		v, _, d := pw.readPrior(ctx, irt, addr.Instance(key), "")
+		var cbd *bool
+		if n != nil && addr.Resource.Mode == addrs.ManagedResourceMode {
+			cbd = ptr(n.createBeforeDestroy())
+		}
+		v, _, d := pw.readPrior(ctx, irt, addr.Instance(key), "", cbd)
 		diags = append(diags, d...)
 		for _, dk := range pw.state.DeposedKeys(addr.Instance(key)) {
-			_, _, d := pw.readPrior(ctx, irt, addr.Instance(key), dk)
+			_, _, d := pw.readPrior(ctx, irt, addr.Instance(key), dk, nil)
 			diags = append(diags, d...)
 		}
 		if !v.IsNull() {
@@ -261,7 +265,12 @@ func (pw *planWalk) planDestroyResource(ctx context.Context, addr addrs.AbsResou
 // or a deposed object of an instance, updating the walk's state with the
 // result. It returns a null value when there is no object or the refresh
 // found it gone.
-func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, deposed string) (cty.Value, *states.ObjectSrc, hcl.Diagnostics) {
+//
+// cbd, when not nil, is the create_before_destroy flag to record on the
+// object, as Terraform records the current configuration's (declared or
+// forced) on every object it reads for a configured resource; nil keeps
+// the stored flag.
+func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, deposed string, cbd *bool) (cty.Value, *states.ObjectSrc, hcl.Diagnostics) {
 	null := cty.NullVal(rt.ty)
 	var obj *states.ObjectSrc
 	if deposed == "" {
@@ -358,7 +367,11 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 		private = resp.Private
 		pw.hook(func(h hooks.Hook) { h.PostRefresh(addr, hooks.IDOf(v)) })
 	}
-	updated, err := encodeObject(v, rt.schema, rt.version, private, obj.Dependencies, obj.CreateBeforeDestroy)
+	createBeforeDestroy := obj.CreateBeforeDestroy
+	if cbd != nil {
+		createBeforeDestroy = *cbd
+	}
+	updated, err := encodeObject(v, rt.schema, rt.version, private, obj.Dependencies, createBeforeDestroy)
 	if err == nil {
 		if rt.identity == nil {
 			// Keep what another tool stored (Terraform 1.12 with a
@@ -402,7 +415,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 		}
 		generated = src
 	}
-	prior, obj, diags := pw.readPrior(ctx, rt, addr, "")
+	prior, obj, diags := pw.readPrior(ctx, rt, addr, "", ptr(n.createBeforeDestroy()))
 	diags = append(idiags, diags...)
 	if diags.HasErrors() {
 		return unknown, diags
@@ -732,7 +745,7 @@ func (pw *planWalk) planDelete(ctx context.Context, rt *resourceType, addr addrs
 	if diags.HasErrors() {
 		return diags
 	}
-	prior, obj, diags := pw.readPrior(ctx, rt, addr, "")
+	prior, obj, diags := pw.readPrior(ctx, rt, addr, "", nil)
 	if diags.HasErrors() || prior.IsNull() {
 		return diags
 	}
@@ -790,7 +803,7 @@ func (pw *planWalk) planDeposedDeletes(ctx context.Context, rt *resourceType, ad
 			diags = append(diags, d...)
 			continue
 		}
-		prior, obj, d := pw.readPrior(ctx, rt, addr, dk)
+		prior, obj, d := pw.readPrior(ctx, rt, addr, dk, nil)
 		diags = append(diags, d...)
 		if d.HasErrors() || prior.IsNull() {
 			continue
