@@ -3,6 +3,7 @@ package command
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -484,20 +485,26 @@ resource "terraform_data" "msg" {
 func TestE2ERunsKill(t *testing.T) {
 	const n = 300
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), chainConfig(n))
+	// The middle of the chain waits in a provisioner, where the kill
+	// lands: the apply is mid-way however fast the machine is.
+	mid := fmt.Sprintf("resource \"terraform_data\" \"r%d\" {\n  input = terraform_data.r%d.output\n", n/2, n/2-1)
+	config := strings.Replace(chainConfig(n), mid, mid+"  provisioner \"local-exec\" {\n    command = \"sleep 60\"\n  }\n", 1)
+	writeFile(t, filepath.Join(dir, "main.tf"), config)
 	cmd := exec.Command(strataBin, "apply", "-auto-approve", "-no-color")
 	cmd.Dir = dir
+	// A group of its own, so that the kill takes the provisioner's sleep too.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(out.String(), "Creating...") && time.Now().Before(deadline) {
+	waiting := fmt.Sprintf("terraform_data.r%d: Provisioning with 'local-exec'", n/2)
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(out.String(), waiting) && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	time.Sleep(200 * time.Millisecond)
-	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	_ = cmd.Wait()
 	running, _ := filepath.Glob(filepath.Join(dir, ".terraform", "runs", "*.running"))
 	if len(running) != 1 {
