@@ -198,30 +198,24 @@ func checkChains(cfgs []*KeyProviderConfig, kps map[*KeyProviderConfig]*keyProvi
 }
 
 func methodRef(expr hcl.Expression, cfgs []*MethodConfig) (*MethodConfig, hcl.Diagnostics) {
-	trav, diags := hcl.AbsTraversalForExpr(expr)
-	bad := hcl.Diagnostics{{
-		Severity: hcl.DiagError,
-		Summary:  "Invalid encryption method identifier",
-		Detail:   "Expected a reference to a method, of the form method.TYPE.NAME.",
-		Subject:  expr.Range().Ptr(),
-	}}
-	if diags.HasErrors() || len(trav) != 3 || trav.RootName() != "method" {
-		return nil, bad
-	}
-	typ, ok1 := trav[1].(hcl.TraverseAttr)
-	name, ok2 := trav[2].(hcl.TraverseAttr)
-	if !ok1 || !ok2 {
-		return nil, bad
+	typ, name, ok := blockRef(expr, "method")
+	if !ok {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid encryption method identifier",
+			Detail:   "Expected a reference to a method, of the form method.TYPE.NAME.",
+			Subject:  expr.Range().Ptr(),
+		}}
 	}
 	for _, m := range cfgs {
-		if m.Type == typ.Name && m.Name == name.Name {
+		if m.Type == typ && m.Name == name {
 			return m, nil
 		}
 	}
 	return nil, hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Reference to undeclared encryption method",
-		Detail:   fmt.Sprintf("There is no method %q %q block declared in the encryption block.", typ.Name, name.Name),
+		Detail:   fmt.Sprintf("There is no method %q %q block declared in the encryption block.", typ, name),
 		Subject:  expr.Range().Ptr(),
 	}}
 }
@@ -731,4 +725,19 @@ func MetaKeys(data []byte) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// blockRef reads expr as a reference ROOT.TYPE.NAME to a labelled block
+// of the encryption block, and returns its two labels.
+func blockRef(expr hcl.Expression, root string) (typ, name string, ok bool) {
+	trav, diags := hcl.AbsTraversalForExpr(expr)
+	if diags.HasErrors() || len(trav) != 3 || trav.RootName() != root {
+		return "", "", false
+	}
+	t, ok1 := trav[1].(hcl.TraverseAttr)
+	n, ok2 := trav[2].(hcl.TraverseAttr)
+	if !ok1 || !ok2 {
+		return "", "", false
+	}
+	return t.Name, n.Name, true
 }

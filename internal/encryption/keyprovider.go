@@ -209,30 +209,24 @@ func evalInto(eval Evaluator, a *hcl.Attribute, what string, dst any) hcl.Diagno
 // keyProviderRef resolves an expression referring to a key provider:
 // key_provider.TYPE.NAME, or that text as a string (as JSON writes it).
 func keyProviderRef(expr hcl.Expression, cfgs []*KeyProviderConfig) (*KeyProviderConfig, hcl.Diagnostics) {
-	bad := hcl.Diagnostics{{
-		Severity: hcl.DiagError,
-		Summary:  "Invalid key provider reference",
-		Detail:   "Expected a reference to a key provider, of the form key_provider.TYPE.NAME.",
-		Subject:  expr.Range().Ptr(),
-	}}
-	trav, diags := hcl.AbsTraversalForExpr(expr)
-	if diags.HasErrors() || len(trav) != 3 || trav.RootName() != "key_provider" {
-		return nil, bad
-	}
-	typ, ok1 := trav[1].(hcl.TraverseAttr)
-	name, ok2 := trav[2].(hcl.TraverseAttr)
-	if !ok1 || !ok2 {
-		return nil, bad
+	typ, name, ok := blockRef(expr, "key_provider")
+	if !ok {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid key provider reference",
+			Detail:   "Expected a reference to a key provider, of the form key_provider.TYPE.NAME.",
+			Subject:  expr.Range().Ptr(),
+		}}
 	}
 	for _, k := range cfgs {
-		if k.Type == typ.Name && k.Name == name.Name {
+		if k.Type == typ && k.Name == name {
 			return k, nil
 		}
 	}
 	return nil, hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Reference to undeclared key provider",
-		Detail:   fmt.Sprintf("There is no key_provider %q %q block declared in the encryption block.", typ.Name, name.Name),
+		Detail:   fmt.Sprintf("There is no key_provider %q %q block declared in the encryption block.", typ, name),
 		Subject:  expr.Range().Ptr(),
 	}}
 }
