@@ -21,6 +21,7 @@ import (
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/runrecord"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statemgr"
 	"github.com/strata-dev/strata/internal/watch"
@@ -243,6 +244,11 @@ func (r *watchRunner) Diagnostics(diags hcl.Diagnostics) {
 func (r *watchRunner) DiscardRun(id string) {
 	if !runsEnabled(r.d) || id == "" {
 		return
+	}
+	// The run may still be a log waiting for ingestion: remove it too, or
+	// the next query would bring the run back.
+	if err := runrecord.RemoveLog(datadir.Join(runsLogDir), id); err != nil {
+		r.d.logger().Warn(fmt.Sprintf("run records: deleting the idle run %s: %s", id, err))
 	}
 	store, err := openRunStore()
 	if err != nil {

@@ -411,3 +411,14 @@ func LogOwner(path string) (host string, pid int, err error) {
 }
 
 var errStop = errors.New("stop")
+
+// RemoveLog removes run id's log from dir, ended or still running, so
+// that a later Ingest does not bring back a run deleted from the store.
+func RemoveLog(dir, id string) error {
+	for _, suffix := range []string{endedSuffix, runningSuffix} {
+		if err := os.Remove(filepath.Join(dir, id+suffix)); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	return nil
+}
