@@ -87,7 +87,7 @@ func newApplyCommand(d *Deps, runF func(*applyOptions) error, destroy bool) *cob
 		fs.BoolVar(&opts.refreshOnly, "refresh-only", false, "Only update the state and outputs to match remote objects,\nwithout proposing any other changes.")
 	}
 	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of parallel resource operations.\nDefaults to 10.")
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	fs.BoolVar(&opts.view.compactWarnings, "compact-warnings", false, "If strata produces any warnings that are not accompanied\nby errors, show them in a more compact form that includes\nonly the summary messages.")
 	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does. Requires -auto-approve or\na plan file.")
 	fs.BoolVar(&opts.strict, "strict", false, strictHelp)

@@ -56,7 +56,7 @@ func newFmtCommand(d *Deps, runF func(*fmtOptions, []string) error) *cobra.Comma
 	fs.BoolVar(&opts.write, "write", true, "Don't write to source files\n(always disabled if using STDIN or -check)")
 	fs.BoolVar(&opts.diff, "diff", false, "Display diffs of formatting changes")
 	fs.BoolVar(&opts.check, "check", false, "Check if the input is formatted. Exit status will be 0 if all\ninput is properly formatted and non-zero otherwise.")
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	fs.BoolVar(&opts.recursive, "recursive", false, "Also process files in subdirectories. By default, only the\ngiven directory (or current directory) is processed.")
 	return cmd
 }

@@ -44,7 +44,7 @@ func newForceUnlockCommand(d *Deps, runF func(*forceUnlockOptions, []string) err
 	}
 	fs := cmd.Flags()
 	fs.BoolVar(&opts.force, "force", false, "Don't ask for input for unlock confirmation.")
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	return cmd
 }
 

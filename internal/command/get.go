@@ -42,7 +42,8 @@ func newGetCommand(d *Deps, runF func(*getOptions) error) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&opts.update, "update", false, "Check already-downloaded modules for available updates\nand install the newest versions available.")
-	cmd.Flags().BoolVar(&opts.view.noColor, "no-color", false, "Disable text coloring in the output.")
+	opts.view.register(cmd.Flags())
+	cmd.Flags().Lookup("no-color").Usage = "Disable text coloring in the output." // get's help words it so
 	cmd.Flags().StringVar(&opts.testDirectory, "test-directory", "tests", "Set the test directory, defaults to \"tests\".")
 	return cmd
 }

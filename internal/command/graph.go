@@ -55,7 +55,7 @@ func newGraphCommand(d *Deps, runF func(*graphOptions) error) *cobra.Command {
 	cmd.Flags().BoolVar(&opts.drawCycles, "draw-cycles", false, "Accepted as Terraform accepts it: strata draws the edges of a\ncycle like any others, without highlighting them.")
 	cmd.Flags().IntVar(&opts.moduleDepth, "module-depth", -1, "(deprecated) In prior versions of Terraform, specified the\ndepth of modules to show in the output.")
 	_ = cmd.Flags().MarkHidden("module-depth")
-	cmd.Flags().BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(cmd.Flags())
 	return cmd
 }
 

@@ -52,7 +52,7 @@ func newImportCommand(d *Deps, runF func(*importOptions, []string) error) *cobra
 		},
 	}
 	fs := cmd.Flags()
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	fs.StringVar(&opts.configDir, "config", ".", "Path to a directory of strata configuration files to use to\nconfigure the provider. Defaults to pwd. If no config files are\npresent, they must be provided via the input prompts or env vars.")
 	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent operations. Defaults to 10.")
 	opts.vars.register(fs)

@@ -62,7 +62,7 @@ func newInitCommand(d *Deps, runF func(*initOptions) error) *cobra.Command {
 			return runInit(cmd.Context(), d, opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(cmd.Flags())
 	cmd.Flags().BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does. Implies -input=false.")
 	cmd.Flags().BoolVar(&opts.input, "input", true, "Ask for input if necessary. If false, will error if\ninput was required.")
 	cmd.Flags().StringArrayVar(&opts.pluginDir, "plugin-dir", nil, "Directory containing plugin binaries, laid out as\nHOST/NAMESPACE/TYPE/VERSION/OS_ARCH/. This overrides all\ndefault search paths for plugins. May be given more than once.")

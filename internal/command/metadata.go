@@ -40,7 +40,7 @@ Subcommands:
 		},
 	}
 	fns.Flags().BoolVar(&opts.view.json, "json", false, "Print the signatures as JSON (required).")
-	fns.Flags().BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fns.Flags())
 	cmd.AddCommand(fns)
 	return cmd
 }

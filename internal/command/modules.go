@@ -31,7 +31,7 @@ func newModulesCommand(d *Deps, runF func(*modulesOptions) error) *cobra.Command
 		},
 	}
 	cmd.Flags().BoolVar(&opts.view.json, "json", false, "If specified, output declared modules and\ntheir resolved versions in a machine-readable format.")
-	cmd.Flags().BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(cmd.Flags())
 	return cmd
 }
 

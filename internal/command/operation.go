@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/pflag"
 
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
@@ -26,6 +27,9 @@ type viewFlags struct {
 	// compactWarnings shows warnings by summary only.
 	compactWarnings bool
 }
+
+// register adds -no-color to a command that lists it in its help.
+func (f *viewFlags) register(fs *pflag.FlagSet) { views.RegisterNoColor(fs, &f.noColor) }
 
 func (d *Deps) newView(f viewFlags) *views.View {
 	return &views.View{Stdout: d.Stdout, Stderr: d.Stderr, NoColor: f.noColor || d.noColor, CompactWarnings: f.compactWarnings}

@@ -42,7 +42,7 @@ func newOutputCommand(d *Deps, runF func(*outputOptions, []string) error) *cobra
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&opts.state.statePath, "state", "", "Path to the state file to read. Defaults to \"terraform.tfstate\".\nLegacy option for the local backend only.")
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	fs.BoolVar(&opts.json, "json", false, "If specified, machine readable output will be printed in\nJSON format.")
 	fs.BoolVar(&opts.raw, "raw", false, "For value types that can be automatically converted to a\nstring, will print the raw string directly, rather than a\nhuman-oriented representation of the value.")
 	return cmd

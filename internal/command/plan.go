@@ -62,7 +62,7 @@ func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
 	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent operations. Defaults to 10.")
 	fs.StringVar(&opts.out, "out", "", "Write a plan file to the given path. This can be used as\ninput to the \"apply\" command, which then does exactly what\nthe plan shows, or to \"show\".")
 	fs.StringVar(&opts.generateConfig, "generate-config-out", "", "If import blocks are present in configuration, instructs\nstrata to generate HCL for any imported resources not already\npresent. The configuration is written to a new file at PATH,\nwhich must not already exist. strata may still attempt to\nwrite configuration if the plan errors.")
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	fs.BoolVar(&opts.view.compactWarnings, "compact-warnings", false, "If strata produces any warnings that are not accompanied\nby errors, show them in a more compact form that includes\nonly the summary messages.")
 	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does. Implies -input=false.")
 	fs.BoolVar(&opts.strict, "strict", false, strictHelp)

@@ -51,8 +51,9 @@ func newProvidersCommand(d *Deps) *cobra.Command {
 	schema.Flags().BoolVar(&opts.json, "json", false, "Print the schemas as JSON (required).")
 	// -no-color is accepted, as Terraform accepts it (terraform-exec
 	// passes it to every command).
-	schema.Flags().Bool("no-color", false, "If specified, output won't contain any color.")
-	cmd.Flags().Bool("no-color", false, "If specified, output won't contain any color.")
+	var ignored viewFlags
+	ignored.register(schema.Flags())
+	ignored.register(cmd.Flags())
 	cmd.AddCommand(schema, newProvidersLockCommand(d), newProvidersMirrorCommand(d))
 	return cmd
 }

@@ -61,7 +61,7 @@ func newProvidersLockCommand(d *Deps) *cobra.Command {
 	f.StringVar(&opts.netMirror, "net-mirror", "", "Consult the given network mirror (given as a base URL)\ninstead of the origin registry for each of the given\nproviders.")
 	f.StringArrayVar(&opts.platforms, "platform", nil, "Choose a target platform to request package checksums\nfor (OS_ARCH, repeatable). By default, the platform\nwhere you run this command.")
 	f.BoolVar(&opts.enablePluginCache, "enable-plugin-cache", false, "Accepted for compatibility: strata fetches each package\nonly to checksum it.")
-	f.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(f)
 	return cmd
 }
 
@@ -209,7 +209,7 @@ func newProvidersMirrorCommand(d *Deps) *cobra.Command {
 	f := cmd.Flags()
 	f.StringArrayVar(&opts.platforms, "platform", nil, "Choose which target platform to build a mirror for\n(OS_ARCH, repeatable). By default, the platform where\nyou run this command.")
 	f.BoolVar(&opts.lockFile, "lock-file", true, "Ignore the provider lock file when fetching providers.")
-	f.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(f)
 	return cmd
 }
 

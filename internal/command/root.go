@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/strata-dev/strata/internal/command/statecmd"
+	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/logging"
 	"github.com/strata-dev/strata/internal/providers/plugin"
 )
@@ -200,7 +201,7 @@ Global options (use these before the subcommand, if any):
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return err })
 	// Every command takes -no-color, as in Terraform, also those whose
 	// help does not list it (version, workspace list, console...).
-	root.PersistentFlags().BoolVar(&d.noColor, "no-color", false, "If specified, output won't contain any color.")
+	views.RegisterNoColor(root.PersistentFlags(), &d.noColor)
 	_ = root.PersistentFlags().MarkHidden("no-color")
 	root.AddCommand(
 		newInitCommand(d, nil),

@@ -95,7 +95,7 @@ func newRunsListCommand(d *Deps) *cobra.Command {
 	fs.StringVar(&opts.command, "command", "", "Only runs of this command (plan, apply, destroy, refresh).")
 	fs.StringVar(&opts.outcome, "outcome", "", "Only runs with this outcome (running, succeeded, failed,\ninterrupted, crashed).")
 	fs.BoolVar(&opts.view.json, "json", false, "Print a JSON document instead of a table.")
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	return cmd
 }
 
@@ -125,7 +125,7 @@ func newRunsShowCommand(d *Deps) *cobra.Command {
 	fs.StringVar(&opts.module, "module", "", "Only entries in this module (module.a) and the modules it calls.")
 	fs.StringVar(&opts.address, "address", "", "Only entries whose address matches this pattern (* and ?).")
 	fs.BoolVar(&opts.view.json, "json", false, "Print a JSON document instead of a table.")
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	return cmd
 }
 
@@ -159,7 +159,7 @@ func newRunsQueryCommand(d *Deps) *cobra.Command {
 	fs.StringVar(&opts.module, "module", "", "Only entries in this module (module.a) and the modules it calls.")
 	fs.StringVar(&opts.address, "address", "", "Only entries whose address matches this pattern (* and ?).")
 	fs.BoolVar(&opts.view.json, "json", false, "Print a JSON document instead of a table.")
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	return cmd
 }
 
@@ -185,7 +185,7 @@ func newHistoryCommand(d *Deps) *cobra.Command {
 	fs := cmd.Flags()
 	fs.StringVar(&opts.attribute, "attribute", "", "Only this attribute path (tags, tags[\"env\"]) and the paths\nunder it.")
 	fs.BoolVar(&opts.view.json, "json", false, "Print a JSON document instead of a table.")
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	return cmd
 }
 

@@ -55,7 +55,7 @@ func newShowCommand(d *Deps, runF func(*showOptions) error) *cobra.Command {
 			return runShow(cmd.Context(), d, opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(cmd.Flags())
 	cmd.Flags().BoolVar(&opts.view.json, "json", false, "If specified, output the state or plan as Terraform's machine-readable\nJSON document.")
 	return cmd
 }

@@ -58,7 +58,7 @@ func newTestCommand(d *Deps, runF func(*testOptions) error) *cobra.Command {
 	fs := cmd.Flags()
 	fs.StringArrayVar(&opts.filter, "filter", nil, "Restrict the test files to run to those named. Use this option\nmore than once to run more than one file.")
 	fs.BoolVar(&opts.view.json, "json", false, "Produce output in a machine-readable JSON format, one message\nper line, as Terraform's -json does.")
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	fs.StringVar(&opts.testDir, "test-directory", "tests", "Set the test directory, relative to the configuration\ndirectory.")
 	fs.StringVar(&opts.junitXML, "junit-xml", "", "Also write the results to the given file as a JUnit XML report,\nfor CI systems that read one.")
 	fs.BoolVar(&opts.verbose, "verbose", false, "Print the plan or state of each run block as it runs.")

@@ -42,7 +42,7 @@ func newValidateCommand(d *Deps, runF func(*validateOptions) error) *cobra.Comma
 			return runValidate(cmd.Context(), d, opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(cmd.Flags())
 	cmd.Flags().BoolVar(&opts.noTests, "no-tests", false, "If specified, strata will not validate test files.")
 	cmd.Flags().StringVar(&opts.testDir, "test-directory", "tests", "Set the test directory, relative to the configuration\ndirectory, in which test files are validated.")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "Produce output in a machine-readable JSON format, suitable for\nuse in text editor integrations and other automated systems.\nAlways disables color.")

@@ -69,7 +69,7 @@ Subcommands:
 		}}
 	del.Flags().BoolVar(&force, "force", false, "Remove a workspace even if it is managing resources.\nstrata can no longer track or manage the workspace's\ninfrastructure.")
 	for _, c := range []*cobra.Command{newCmd, sel, del} {
-		c.Flags().BoolVar(&noColor, "no-color", false, "If specified, output won't contain any color.")
+		views.RegisterNoColor(c.Flags(), &noColor)
 		c.Flags().Bool("lock", true, "Don't hold a state lock during the operation.")
 		c.Flags().Duration("lock-timeout", 0, "Duration to retry a state lock.")
 	}

@@ -77,6 +77,9 @@ type stateFlags struct {
 	lockTimeout time.Duration
 }
 
+// register adds -no-color.
+func (f *viewFlags) register(fs *pflag.FlagSet) { views.RegisterNoColor(fs, &f.noColor) }
+
 func (d *Env) newView(f viewFlags) *views.View {
 	return &views.View{Stdout: d.Stdout, Stderr: d.Stderr, NoColor: f.noColor || d.NoColor()}
 }

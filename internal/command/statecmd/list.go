@@ -53,7 +53,7 @@ func newStateListCommand(d *Env, runF func(*stateListOptions, []string) error) *
 	fs := cmd.Flags()
 	fs.StringVar(&opts.state.statePath, "state", "", "Path to a strata state file to use to look up\nstrata-managed resources. By default, strata will\nconsult the state of the currently-selected workspace.")
 	fs.StringVar(&opts.id, "id", "", "Filters the results to include only instances whose\nresource types have an attribute named \"id\" whose value\nequals the given id string.")
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	return cmd
 }
 

@@ -64,7 +64,7 @@ func newStateMvCommand(d *Env, runF func(*stateMvOptions, []string) error) *cobr
 	fs.StringVar(&opts.backupOut, "backup-out", "", "Path where strata should write the backup for the\ndestination state. Defaults to the destination path\nwith a timestamp and \".backup\" appended.")
 	registerLockFlags(fs, &opts.state)
 	registerIgnoreRemoteVersion(fs)
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	return cmd
 }
 

@@ -41,7 +41,7 @@ func newStatePullCommand(d *Env, runF func(*statePullOptions) error) *cobra.Comm
 		},
 	}
 	fs := cmd.Flags()
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	_ = fs.MarkHidden("no-color")
 	hideHelpFlag(cmd)
 	return cmd

@@ -55,7 +55,7 @@ func newStatePushCommand(d *Env, runF func(*statePushOptions, []string) error) *
 	fs.BoolVar(&opts.force, "force", false, "Write the state even if lineages don't match or the\nremote serial is higher.")
 	registerLockFlags(fs, &opts.state)
 	registerIgnoreRemoteVersion(fs)
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	return cmd
 }
 

@@ -45,7 +45,7 @@ func newStateReplaceProviderCommand(d *Env, runF func(*stateReplaceProviderOptio
 	fs.StringVar(&opts.state.statePath, "state", "", "Path to the state file to update. Defaults to the\ncurrent workspace state. Legacy option for the local\nbackend only.")
 	fs.StringVar(&opts.state.backupPath, "backup", "", "Path where strata should write the backup state.\nDefaults to the state path with a timestamp and\n\".backup\" appended. \"-\" disables the backup.")
 	registerIgnoreRemoteVersion(fs)
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	return cmd
 }
 

@@ -55,7 +55,7 @@ func newStateRmCommand(d *Env, runF func(*stateRmOptions, []string) error) *cobr
 	registerLockFlags(fs, &opts.state)
 	fs.StringVar(&opts.state.statePath, "state", "", "Path to the state file to update. Defaults to the\ncurrent workspace state.")
 	registerIgnoreRemoteVersion(fs)
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	return cmd
 }
 

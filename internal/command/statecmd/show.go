@@ -45,7 +45,7 @@ func newStateShowCommand(d *Env, runF func(*stateShowOptions, []string) error) *
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&opts.state.statePath, "state", "", "Path to a strata state file to use to look up\nstrata-managed resources. By default it will\nuse the state \"terraform.tfstate\" if it exists.")
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	return cmd
 }
 

@@ -83,7 +83,7 @@ func newTaintCommand(d *Env, runF func(*taintOptions, []string) error, untaint b
 	fs.BoolVar(&opts.state.lock, "lock", true, "Don't hold a state lock during the operation. This is\ndangerous if others might concurrently run commands against the\nsame workspace.")
 	fs.DurationVar(&opts.state.lockTimeout, "lock-timeout", 0, "Duration to retry a state lock.")
 	registerIgnoreRemoteVersion(fs)
-	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
+	opts.view.register(fs)
 	return cmd
 }
 
