@@ -288,3 +288,57 @@ resource "test_thing" "a" {
 		t.Fatal("the object must be saved even when its postcondition fails")
 	}
 }
+
+// TestCreateBeforeDestroyInherited: everything a create_before_destroy
+// resource depends on (through another resource, depends_on or a module
+// boundary) is replaced create-then-destroy and flagged in the state; a
+// resource outside that chain is replaced destroy-first.
+func TestCreateBeforeDestroyInherited(t *testing.T) {
+	e := builtinEngine(testConfigInline(t, map[string]string{
+		"main.tf": `
+variable "v" { default = "1" }
+resource "terraform_data" "c" { triggers_replace = var.v }
+resource "terraform_data" "b" { input = terraform_data.c.id }
+resource "terraform_data" "d" { triggers_replace = var.v }
+resource "terraform_data" "a" {
+  input      = terraform_data.b.id
+  depends_on = [terraform_data.d]
+  lifecycle { create_before_destroy = true }
+}
+resource "terraform_data" "e" { triggers_replace = var.v }
+module "m" {
+  source = "./m"
+  in     = terraform_data.e.id
+  v      = var.v
+}
+resource "terraform_data" "plain" { triggers_replace = var.v }
+`,
+		"m/main.tf": `
+variable "in" {}
+variable "v" {}
+resource "terraform_data" "cbd" {
+  input = var.in
+  lifecycle { create_before_destroy = true }
+}
+`}))
+	_, state := planApply(t, e, nil, PlanOpts{})
+	plan, state2 := planApply(t, e, state, PlanOpts{Variables: map[string]InputValue{"v": {Value: cty.StringVal("2")}}})
+	want := map[string]plans.Action{
+		"terraform_data.c":     plans.CreateThenDelete,
+		"terraform_data.d":     plans.CreateThenDelete,
+		"terraform_data.e":     plans.CreateThenDelete,
+		"terraform_data.plain": plans.DeleteThenCreate,
+	}
+	got := actions(plan)
+	for addr, a := range want {
+		if got[addr] != a {
+			t.Errorf("%s: %s, want %s", addr, got[addr], a)
+		}
+	}
+	for addr, flagged := range map[string]bool{"terraform_data.b": true, "terraform_data.c": true, "terraform_data.e": true, "terraform_data.plain": false} {
+		inst := state2.Resource(mustResource(t, addr)).Instances[nil]
+		if inst == nil || inst.Current == nil || inst.Current.CreateBeforeDestroy != flagged {
+			t.Errorf("%s: create_before_destroy in state is not %v: %+v", addr, flagged, inst)
+		}
+	}
+}
