@@ -79,7 +79,7 @@ func TestImportDirection(t *testing.T) {
 		"internal/provisioners/localexec":   {"provisioners", "configs/configschema", "tailbuf"},
 		"internal/provisioners/remoteexec":  {"provisioners", "configs/configschema"},
 		"internal/provisioners/file":        {"provisioners", "configs/configschema"},
-		"internal/watch":                    {"addrs", "engine/hooks", "plans", "runrecord", "states"},
+		"internal/watch":                    {"addrs", "engine/hooks", "plans", "providers", "runrecord", "states"},
 		"internal/moduletest": {"addrs", "configs", "engine", "lang/funcs", "lang/marks", "plans", "providers",
 			"providers/mock", "states"},
 

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-dev/strata/internal/watch"
 )
 
 // TestPlanFlags checks that Terraform-style flags reach the options, using
@@ -138,15 +140,15 @@ func TestWatchFlags(t *testing.T) {
 		set  []string
 	}{
 		"defaults": {
-			want: watchOptions{interval: 5 * time.Minute, jitter: 0.1, debounce: 500 * time.Millisecond, parallelism: 10, state: stateFlags{lock: true}},
+			want: watchOptions{interval: 5 * time.Minute, jitter: 0.1, debounce: 500 * time.Millisecond, parallelism: 10, refreshConc: 4, state: stateFlags{lock: true}},
 		},
 		"everything": {
 			args: []string{"-interval=30s", "-jitter=0.2", "-converge", "-allow-destroy", "-max-changes=3", "-converged-timeout=2m",
-				"-debounce=1s", "-listen=127.0.0.1:9310", "-watch-config=w.hcl", "-json", "-lock-timeout=5s", "-parallelism=4"},
+				"-debounce=1s", "-listen=127.0.0.1:9310", "-watch-config=w.hcl", "-json", "-lock-timeout=5s", "-parallelism=4", "-refresh-concurrency=2"},
 			want: watchOptions{interval: 30 * time.Second, jitter: 0.2, converge: true, allowDestroy: true, maxChanges: 3, convergedTimeout: 2 * time.Minute,
-				debounce: time.Second, listen: "127.0.0.1:9310", configFile: "w.hcl", view: viewFlags{json: true}, parallelism: 4,
+				debounce: time.Second, listen: "127.0.0.1:9310", configFile: "w.hcl", view: viewFlags{json: true}, parallelism: 4, refreshConc: 2,
 				state: stateFlags{lock: true, lockTimeout: 5 * time.Second}},
-			set: []string{"allow-destroy", "converge", "converged-timeout", "debounce", "interval", "jitter", "json", "listen", "lock-timeout", "max-changes", "parallelism", "watch-config"},
+			set: []string{"allow-destroy", "converge", "converged-timeout", "debounce", "interval", "jitter", "json", "listen", "lock-timeout", "max-changes", "parallelism", "refresh-concurrency", "watch-config"},
 		},
 	}
 	for name, tc := range tests {
@@ -178,17 +180,28 @@ func TestWatchFlags(t *testing.T) {
 func TestWatchSchedule(t *testing.T) {
 	dir := t.TempDir()
 	path := dir + "/w.hcl"
-	if err := os.WriteFile(path, []byte("interval = \"2m\"\njitter = 0.3\nresource_type \"local_file\" { interval = \"10s\" }\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte("interval = \"2m\"\njitter = 0.3\nresource_type \"local_file\" { interval = \"10s\" }\nrefresh_concurrency = 2\nprovider \"hashicorp/aws\" { refresh_concurrency = 1 }\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, diags := watchSchedule(&watchOptions{interval: 5 * time.Minute, jitter: 0.1, configFile: path, set: map[string]bool{"jitter": true}})
+	s, limits, diags := watchSchedule(&watchOptions{interval: 5 * time.Minute, jitter: 0.1, refreshConc: 4, configFile: path, set: map[string]bool{"jitter": true}})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
 	if s.Interval != 2*time.Minute || s.Jitter != 0.1 || s.BackoffBase != 2*time.Minute || len(s.Rules) != 1 || s.IntervalFor("local_file.a", "local_file") != 10*time.Second {
 		t.Fatalf("wrong schedule %+v", s)
 	}
-	if _, diags := watchSchedule(&watchOptions{interval: 0, jitter: 0.1}); !diags.HasErrors() {
+	if want := (watch.RefreshLimits{Default: 2, ByProvider: map[string]int{"registry.terraform.io/hashicorp/aws": 1}}); !cmp.Equal(want, limits) {
+		t.Fatalf("wrong refresh limits %+v", limits)
+	}
+	// -refresh-concurrency on the command line wins over the file.
+	_, limits, _ = watchSchedule(&watchOptions{interval: 5 * time.Minute, jitter: 0.1, refreshConc: 6, configFile: path, set: map[string]bool{"refresh-concurrency": true}})
+	if limits.Default != 6 || limits.ByProvider["registry.terraform.io/hashicorp/aws"] != 1 {
+		t.Fatalf("wrong refresh limits with the flag %+v", limits)
+	}
+	if _, _, diags := watchSchedule(&watchOptions{interval: 0, jitter: 0.1, refreshConc: 4}); !diags.HasErrors() {
 		t.Fatal("no error for -interval=0")
+	}
+	if _, _, diags := watchSchedule(&watchOptions{interval: time.Minute, jitter: 0.1}); !diags.HasErrors() {
+		t.Fatal("no error for -refresh-concurrency=0")
 	}
 }

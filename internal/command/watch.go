@@ -16,11 +16,13 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/datadir"
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/runrecord"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statemgr"
@@ -33,6 +35,7 @@ type watchOptions struct {
 	vars             varFlags
 	state            stateFlags
 	parallelism      int
+	refreshConc      int
 	interval         time.Duration
 	jitter           float64
 	converge         bool
@@ -84,6 +87,7 @@ func newWatchCommand(d *Deps, runF func(*watchOptions) error) *cobra.Command {
 	fs.StringVar(&opts.listen, "listen", "", "Serve health, drift and metrics on this address, such as\n127.0.0.1:9100.")
 	fs.StringVar(&opts.configFile, "watch-config", "", "Schedule file with per-type and per-resource intervals.\nDefaults to "+watch.ConfigFile+" when it exists.")
 	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent operations.")
+	fs.IntVar(&opts.refreshConc, "refresh-concurrency", watch.DefaultRefreshConcurrency, "Limit the number of concurrent refreshes of each provider.")
 	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
 	fs.BoolVar(&opts.view.json, "json", false, "Write the watch's events as JSON lines.")
 	opts.vars.register(fs)
@@ -100,7 +104,7 @@ func runWatch(ctx context.Context, d *Deps, opts *watchOptions) error {
 	} else {
 		v = d.newOperationView(opts.view)
 	}
-	sched, diags := watchSchedule(opts)
+	sched, limits, diags := watchSchedule(opts)
 	if diags.HasErrors() {
 		reportWatchDiags(ev, v, opts, diags)
 		return errReported
@@ -134,6 +138,7 @@ func runWatch(ctx context.Context, d *Deps, opts *watchOptions) error {
 	w := watch.New(r, ev, watch.Options{
 		Schedule: sched, Converge: opts.converge, AllowDestroy: opts.allowDestroy, MaxChanges: opts.maxChanges,
 		ConvergedTimeout: opts.convergedTimeout, Debounce: opts.debounce, WatchFiles: true, Triggers: triggers,
+		RefreshLimits: limits,
 	})
 	if opts.listen != "" {
 		addr, stop, err := w.Serve(opts.listen)
@@ -170,8 +175,9 @@ func reportWatchDiags(ev *watch.Events, v views.Operation, opts *watchOptions, d
 
 // watchSchedule combines the flags and the schedule file; flags given on
 // the command line win.
-func watchSchedule(opts *watchOptions) (watch.Schedule, hcl.Diagnostics) {
+func watchSchedule(opts *watchOptions) (watch.Schedule, watch.RefreshLimits, hcl.Diagnostics) {
 	s := watch.Schedule{Interval: opts.interval, Jitter: opts.jitter}
+	limits := watch.RefreshLimits{Default: opts.refreshConc}
 	path := opts.configFile
 	if path == "" {
 		if _, err := os.Stat(watch.ConfigFile); err == nil {
@@ -182,7 +188,7 @@ func watchSchedule(opts *watchOptions) (watch.Schedule, hcl.Diagnostics) {
 	if path != "" {
 		src, err := os.ReadFile(path)
 		if err != nil {
-			return s, errorDiag("Cannot read the watch schedule", err)
+			return s, limits, errorDiag("Cannot read the watch schedule", err)
 		}
 		fc, fdiags := watch.ParseConfig(src, path)
 		diags = append(diags, fdiags...)
@@ -195,6 +201,10 @@ func watchSchedule(opts *watchOptions) (watch.Schedule, hcl.Diagnostics) {
 			}
 			s.BackoffMax = fc.BackoffMax
 			s.Rules = fc.Rules
+			limits.ByProvider = fc.RefreshLimits.ByProvider
+			if fc.RefreshLimits.Default > 0 && !opts.set["refresh-concurrency"] {
+				limits.Default = fc.RefreshLimits.Default
+			}
 		}
 	}
 	if s.Interval <= 0 {
@@ -202,6 +212,9 @@ func watchSchedule(opts *watchOptions) (watch.Schedule, hcl.Diagnostics) {
 	}
 	if s.Jitter < 0 || s.Jitter >= 1 {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid jitter", Detail: "The -jitter is a fraction of the interval from 0 to less than 1, such as 0.1."})
+	}
+	if opts.refreshConc < 1 {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid -refresh-concurrency", Detail: "The -refresh-concurrency must be 1 or more."})
 	}
 	if opts.maxChanges < 0 {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid -max-changes", Detail: "The -max-changes must be 0 (no limit) or more."})
@@ -212,7 +225,7 @@ func watchSchedule(opts *watchOptions) (watch.Schedule, hcl.Diagnostics) {
 	}
 	// A failing resource waits one interval, then two, four...
 	s.BackoffBase = s.Interval
-	return s, diags
+	return s, limits, diags
 }
 
 // watchLeasePath is the watcher lock of the selected state: one per
@@ -289,7 +302,7 @@ func (r *watchRunner) Begin(ctx context.Context) (watch.Session, hcl.Diagnostics
 	}
 	op.release()
 	op.release = func() {}
-	s := &watchSession{r: r, op: op, rec: startRunRecord(r.d, "watch", op), existed: op.mgr.Exists()}
+	s := &watchSession{r: r, op: op, rec: startRunRecord(r.d, "watch", op), existed: op.mgr.Exists(), providers: op.engine.Providers}
 	return s, nil
 }
 
@@ -303,6 +316,9 @@ type watchSession struct {
 	// existed: a snapshot was stored when the cycle began (without one,
 	// each read makes up a new lineage).
 	existed bool
+	// providers are the engine's own provider factories, which each plan
+	// wraps afresh.
+	providers map[addrs.Provider]providers.Factory
 }
 
 // RunID implements watch.Session.
@@ -338,6 +354,10 @@ func (s *watchSession) Plan(ctx context.Context, req watch.PlanRequest) (*plans.
 		s.op.engine.Hooks = []hooks.Hook{req.Hook}
 	}
 	s.targeted = len(req.Exclude) > 0
+	s.op.engine.Providers = s.providers
+	if req.Providers != nil {
+		s.op.engine.Providers = req.Providers(s.providers)
+	}
 	plan, diags := s.op.engine.Plan(ctx, s.op.state, engine.PlanOpts{Mode: plans.NormalMode, Variables: s.op.vars, RefreshOnly: req.Refresh, Excludes: req.Exclude})
 	if diags.HasErrors() {
 		plan, diags = validatedFailure(ctx, s.op, plan, diags)

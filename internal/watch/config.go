@@ -22,19 +22,30 @@ const ConfigFile = "strata-watch.hcl"
 //	backoff_max = "1h"
 //	resource_type "aws_instance" { interval = "1m" }
 //	resource "module.net.aws_subnet.a" { interval = "30s" }
+//	refresh_concurrency = 4
+//	provider "hashicorp/aws" { refresh_concurrency = 2 }
 type FileConfig struct {
 	Interval   time.Duration
 	Jitter     *float64
 	BackoffMax time.Duration
 	Rules      []Rule
+	// RefreshLimits bound each provider's concurrent refreshes.
+	RefreshLimits RefreshLimits
 }
 
 type fileSchema struct {
-	Interval   *string     `hcl:"interval"`
-	Jitter     *float64    `hcl:"jitter"`
-	BackoffMax *string     `hcl:"backoff_max"`
-	Types      []ruleBlock `hcl:"resource_type,block"`
-	Resources  []ruleBlock `hcl:"resource,block"`
+	Interval           *string         `hcl:"interval"`
+	Jitter             *float64        `hcl:"jitter"`
+	BackoffMax         *string         `hcl:"backoff_max"`
+	RefreshConcurrency *int            `hcl:"refresh_concurrency"`
+	Types              []ruleBlock     `hcl:"resource_type,block"`
+	Resources          []ruleBlock     `hcl:"resource,block"`
+	Providers          []providerBlock `hcl:"provider,block"`
+}
+
+type providerBlock struct {
+	Source             string `hcl:"source,label"`
+	RefreshConcurrency int    `hcl:"refresh_concurrency"`
 }
 
 type ruleBlock struct {
@@ -70,6 +81,28 @@ func ParseConfig(src []byte, filename string) (*FileConfig, hcl.Diagnostics) {
 	if raw.Jitter != nil && (*raw.Jitter < 0 || *raw.Jitter >= 1) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid jitter",
 			Detail: fmt.Sprintf("In %s, jitter is a fraction of the interval from 0 to less than 1, such as 0.1.", filename)})
+	}
+	concurrency := func(what string, n int) int {
+		if n < 1 {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid refresh concurrency",
+				Detail: fmt.Sprintf("In %s, %s = %d: the number of refreshes of a provider run at once must be 1 or more.", filename, what, n)})
+		}
+		return n
+	}
+	if raw.RefreshConcurrency != nil {
+		cfg.RefreshLimits.Default = concurrency("refresh_concurrency", *raw.RefreshConcurrency)
+	}
+	for _, b := range raw.Providers {
+		p, err := addrs.ParseProviderSource(b.Source)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider source",
+				Detail: fmt.Sprintf("In %s, provider %q: %s. Write the provider's source address, such as \"hashicorp/aws\".", filename, b.Source, err)})
+			continue
+		}
+		if cfg.RefreshLimits.ByProvider == nil {
+			cfg.RefreshLimits.ByProvider = map[string]int{}
+		}
+		cfg.RefreshLimits.ByProvider[p.String()] = concurrency("provider \""+b.Source+"\" refresh_concurrency", b.RefreshConcurrency)
 	}
 	for _, b := range raw.Resources {
 		if _, d := addrs.ParseAbsResourceInstanceStr(b.Name); d.HasErrors() {

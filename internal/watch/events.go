@@ -19,7 +19,10 @@ const (
 	EventConvergeSkipped  = "converge_skipped"
 	EventIdle             = "idle"
 	EventCycleFailed      = "cycle_failed"
-	EventStop             = "watch_stop"
+	// EventProviderBackoff: a provider's refreshes fail for every
+	// resource (rate limits, an outage); its refreshes wait.
+	EventProviderBackoff = "provider_backoff"
+	EventStop            = "watch_stop"
 )
 
 // Event is one message of the watch's event stream. In the -json stream
@@ -41,8 +44,12 @@ type Event struct {
 	Failed    []Failure        `json:"failed,omitempty"`
 	Reason    string           `json:"reason,omitempty"`
 	// Address is the status endpoint's address (type "listening").
-	Address     string        `json:"address,omitempty"`
-	Skipped     []string      `json:"skipped,omitempty"`
+	Address string   `json:"address,omitempty"`
+	Skipped []string `json:"skipped,omitempty"`
+	// Provider, Failures and Backoff describe a provider_backoff.
+	Provider    string        `json:"provider,omitempty"`
+	Failures    int           `json:"failures,omitempty"`
+	Backoff     float64       `json:"backoff_seconds,omitempty"`
 	Diagnostics []DiagMessage `json:"diagnostics,omitempty"`
 }
 
@@ -119,6 +126,9 @@ func describe(e Event) string {
 			return fmt.Sprintf("cycle %d: not converging: %s", e.Cycle, e.Reason)
 		}
 		return fmt.Sprintf("cycle %d: not converging %s: %s", e.Cycle, strings.Join(e.Skipped, ", "), e.Reason)
+	case EventProviderBackoff:
+		return fmt.Sprintf("cycle %d: refreshes of %s failed (%d in a row): not refreshing its resources for %s: %s", e.Cycle, e.Provider, e.Failures,
+			time.Duration(e.Backoff*float64(time.Second)).Round(time.Millisecond), e.Reason)
 	case EventIdle:
 		return fmt.Sprintf("cycle %d: no drift, no changes", e.Cycle)
 	case EventCycleFailed:

@@ -37,6 +37,8 @@ type Options struct {
 	WatchFiles bool
 	// Triggers start a cycle that refreshes every instance (SIGHUP).
 	Triggers <-chan struct{}
+	// RefreshLimits bound each provider's concurrent refreshes.
+	RefreshLimits RefreshLimits
 	// Seed fixes the jitter (tests); 0 picks one.
 	Seed int64
 }
@@ -56,6 +58,7 @@ type Watcher struct {
 	events *Events
 	sched  *Scheduler
 	status *Status
+	gate   *refreshGate
 	// trigger starts a full cycle (the status endpoint's POST /trigger).
 	trigger chan struct{}
 	now     func() time.Time
@@ -74,6 +77,7 @@ func New(r Runner, ev *Events, opts Options) *Watcher {
 	w := &Watcher{
 		opts: opts, runner: r, events: ev, sched: NewScheduler(opts.Schedule, opts.Seed),
 		trigger: make(chan struct{}, 1), now: time.Now, drift: map[string]ResourceDrift{},
+		gate: newRefreshGate(opts.RefreshLimits),
 	}
 	w.status = newStatus(w)
 	return w
@@ -221,6 +225,7 @@ func (w *Watcher) cycle(ctx context.Context, cycle int, full bool) cycleOutcome 
 	out.files = sess.Files()
 	now := w.now()
 	w.sched.Sync(managedInstances(sess.State()), now)
+	w.sched.SetProviders(instanceProviders(sess.State()))
 	var refresh []string
 	if full {
 		refresh = w.sched.All(now)
@@ -238,9 +243,13 @@ func (w *Watcher) cycle(ctx context.Context, cycle int, full bool) cycleOutcome 
 		}
 	}
 	rh := &refreshHook{started: map[string]bool{}, done: map[string]bool{}}
-	req := PlanRequest{Refresh: func(a addrs.AbsResourceInstance) bool { return refreshSet[a.String()] }, Exclude: exclude}
+	req := PlanRequest{Refresh: func(a addrs.AbsResourceInstance) bool { return refreshSet[a.String()] }, Exclude: exclude, Providers: w.gate.Wrap}
+	w.gate.begin()
 	plan, pdiags := sess.Plan(ctx, withHook(req, rh))
 	pdiags = dropTargetingWarnings(pdiags)
+	for _, p := range w.gate.refreshedOK() {
+		w.sched.ProviderSucceeded(p.String())
+	}
 	if pdiags.HasErrors() || plan == nil {
 		interrupted := ctx.Err() != nil
 		sess.Finish(pdiags, interrupted)
@@ -248,12 +257,13 @@ func (w *Watcher) cycle(ctx context.Context, cycle int, full bool) cycleOutcome 
 			return out
 		}
 		w.runner.Diagnostics(pdiags)
-		failed := w.blame(pdiags, rh, now)
+		backedOff := w.backOffProviders(cycle, now)
+		failed := w.blame(pdiags, rh, now, backedOff)
 		w.events.Emit(Event{Type: EventCycleFailed, Level: "error", Cycle: cycle, RunID: sess.RunID(), Failed: failed, Diagnostics: diagMessages(pdiags)})
-		// When instances are to blame they are quarantined now, and the
-		// others can be planned again at once.
-		out.failed = len(failed) == 0
-		out.retry = len(failed) > 0
+		// When instances or providers are to blame they are held back
+		// now, and the others can be planned again at once.
+		out.retry = len(failed) > 0 || len(backedOff) > 0
+		out.failed = !out.retry
 		return out
 	}
 	w.sched.Refreshed(refresh, now)
@@ -414,9 +424,31 @@ func (w *Watcher) fail(addr, msg string, now time.Time) Failure {
 	return Failure{Address: addr, Error: msg, Failures: w.sched.Failures(addr), Backoff: d.Seconds()}
 }
 
+// backOffProviders backs off the refreshes of the providers whose
+// refreshes failed in the last plan for more than one resource, or with
+// an error that says the API throttles or is down, and reports them. It
+// returns them by address.
+func (w *Watcher) backOffProviders(cycle int, now time.Time) map[string]bool {
+	wide := w.gate.providerWide()
+	out := map[string]bool{}
+	var names []addrs.Provider
+	for p := range wide {
+		names = append(names, p)
+	}
+	sort.Slice(names, func(i, j int) bool { return names[i].String() < names[j].String() })
+	for _, p := range names {
+		d, n := w.sched.ProviderFailed(p.String(), wide[p], now)
+		out[p.String()] = true
+		w.status.providerFailed()
+		w.events.Emit(Event{Type: EventProviderBackoff, Level: "warn", Cycle: cycle, Provider: p.ForDisplay(), Failures: n, Backoff: d.Seconds(), Reason: wide[p]})
+	}
+	return out
+}
+
 // blame quarantines the instances a failed plan's errors name, or whose
-// refresh started and did not finish.
-func (w *Watcher) blame(diags hcl.Diagnostics, rh *refreshHook, now time.Time) []Failure {
+// refresh started and did not finish, unless their provider was backed
+// off for it.
+func (w *Watcher) blame(diags hcl.Diagnostics, rh *refreshHook, now time.Time, backedOff map[string]bool) []Failure {
 	named := diagObjects(diags)
 	for _, a := range rh.unfinished() {
 		if _, ok := named[a]; !ok {
@@ -425,6 +457,9 @@ func (w *Watcher) blame(diags hcl.Diagnostics, rh *refreshHook, now time.Time) [
 	}
 	var out []Failure
 	for a, msg := range named {
+		if backedOff[w.sched.ProviderOf(a)] {
+			continue
+		}
 		out = append(out, w.fail(a, msg, now))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Address < out[j].Address })

@@ -169,6 +169,24 @@ func managedInstances(s *states.State) map[string]string {
 	return out
 }
 
+// instanceProviders maps the state's managed instances to their
+// provider's address.
+func instanceProviders(s *states.State) map[string]string {
+	out := map[string]string{}
+	if s == nil {
+		return out
+	}
+	for _, r := range s.SortedResources() {
+		if r.Addr.Resource.Mode != addrs.ManagedResourceMode {
+			continue
+		}
+		for _, k := range r.SortedKeys() {
+			out[r.Addr.Instance(k).String()] = r.InstanceProvider(k).Provider.String()
+		}
+	}
+	return out
+}
+
 // diagObjects maps the instances error diagnostics name to their first
 // error.
 func diagObjects(diags hcl.Diagnostics) map[string]string {

@@ -8,6 +8,7 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/states"
 )
 
@@ -60,6 +61,10 @@ type PlanRequest struct {
 	Exclude []addrs.Target
 	// Hook, when not nil, hears about the plan's refreshes.
 	Hook hooks.Hook
+	// Providers, when not nil, wraps the engine's provider factories:
+	// the watch bounds each provider's concurrent refreshes and watches
+	// their errors through it.
+	Providers func(map[addrs.Provider]providers.Factory) map[addrs.Provider]providers.Factory
 }
 
 // ApplyResult is the outcome of Session.Apply.

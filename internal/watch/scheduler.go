@@ -68,6 +68,18 @@ type Scheduler struct {
 	mu    sync.Mutex
 	rnd   *rand.Rand
 	insts map[string]*instance
+	// provs is the back-off of providers whose refreshes fail for every
+	// resource (rate limits, outages), by provider address; provOf maps
+	// instance addresses to their provider.
+	provs  map[string]*providerState
+	provOf map[string]string
+}
+
+// providerState is a provider's run of refresh failures.
+type providerState struct {
+	failures int
+	until    time.Time
+	lastErr  string
 }
 
 // NewScheduler returns a scheduler; seed fixes the jitter's random
@@ -82,7 +94,7 @@ func NewScheduler(s Schedule, seed int64) *Scheduler {
 	if s.BackoffMax <= 0 {
 		s.BackoffMax = 32 * s.BackoffBase
 	}
-	return &Scheduler{sched: s, rnd: rand.New(rand.NewSource(seed)), insts: map[string]*instance{}}
+	return &Scheduler{sched: s, rnd: rand.New(rand.NewSource(seed)), insts: map[string]*instance{}, provs: map[string]*providerState{}, provOf: map[string]string{}}
 }
 
 // Sync makes the scheduler know the instances of the state (address to
@@ -111,7 +123,7 @@ func (s *Scheduler) Due(now time.Time, window time.Duration) []string {
 	defer s.mu.Unlock()
 	var out []string
 	for addr, in := range s.insts {
-		if !in.next.After(now.Add(window)) && !in.until.After(now) {
+		if !in.next.After(now.Add(window)) && !in.until.After(now) && !s.providerHeld(addr, now) {
 			out = append(out, addr)
 		}
 	}
@@ -125,7 +137,7 @@ func (s *Scheduler) All(now time.Time) []string {
 	defer s.mu.Unlock()
 	var out []string
 	for addr, in := range s.insts {
-		if !in.until.After(now) {
+		if !in.until.After(now) && !s.providerHeld(addr, now) {
 			out = append(out, addr)
 		}
 	}
@@ -152,16 +164,89 @@ func (s *Scheduler) Quarantined(now time.Time) []string {
 func (s *Scheduler) Next() (t time.Time, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, in := range s.insts {
+	for addr, in := range s.insts {
 		at := in.next
 		if in.until.After(at) {
 			at = in.until
+		}
+		if ps := s.provs[s.provOf[addr]]; ps != nil && ps.until.After(at) {
+			at = ps.until
 		}
 		if !ok || at.Before(t) {
 			t, ok = at, true
 		}
 	}
 	return t, ok
+}
+
+// SetProviders records the provider (its address) of each instance, for
+// the providers' back-off.
+func (s *Scheduler) SetProviders(of map[string]string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.provOf = of
+}
+
+// ProviderOf returns the provider of an instance, "" when unknown.
+func (s *Scheduler) ProviderOf(addr string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.provOf[addr]
+}
+
+// providerHeld reports whether addr's provider is backed off at now.
+// Callers hold s.mu.
+func (s *Scheduler) providerHeld(addr string, now time.Time) bool {
+	ps := s.provs[s.provOf[addr]]
+	return ps != nil && ps.until.After(now)
+}
+
+// ProviderFailed records a refresh failure of a whole provider and backs
+// off the refreshes of all its instances: BackoffBase, doubled for each
+// consecutive failure before, at most BackoffMax. Its instances are still
+// planned, from their stored state. It returns the back-off's length.
+func (s *Scheduler) ProviderFailed(p, msg string, now time.Time) (time.Duration, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ps := s.provs[p]
+	if ps == nil {
+		ps = &providerState{}
+		s.provs[p] = ps
+	}
+	ps.failures++
+	ps.lastErr = msg
+	d := backoff(s.sched.BackoffBase, s.sched.BackoffMax, ps.failures)
+	ps.until = now.Add(d)
+	return d, ps.failures
+}
+
+// ProviderSucceeded ends a provider's run of failures.
+func (s *Scheduler) ProviderSucceeded(p string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.provs, p)
+}
+
+// ProviderBackoff describes a backed-off provider for the status report.
+type ProviderBackoff struct {
+	Provider string    `json:"provider"`
+	Failures int       `json:"failures"`
+	Until    time.Time `json:"until"`
+	Error    string    `json:"error,omitempty"`
+}
+
+// ProviderReport lists the providers backed off at now.
+func (s *Scheduler) ProviderReport(now time.Time) []ProviderBackoff {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := []ProviderBackoff{}
+	for p, ps := range s.provs {
+		if ps.until.After(now) {
+			out = append(out, ProviderBackoff{Provider: p, Failures: ps.failures, Until: ps.until.UTC(), Error: ps.lastErr})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Provider < out[j].Provider })
+	return out
 }
 
 // Refreshed schedules the next refresh of instances refreshed at now.

@@ -135,6 +135,9 @@ jitter      = 0.2
 backoff_max = "1h"
 resource_type "local_file" { interval = "30s" }
 resource "module.a.local_file.b" { interval = "5s" }
+refresh_concurrency = 3
+provider "hashicorp/aws" { refresh_concurrency = 1 }
+provider "example.com/acme/thing" { refresh_concurrency = 8 }
 `
 	cfg, diags := ParseConfig([]byte(src), "w.hcl")
 	if diags.HasErrors() {
@@ -147,14 +150,72 @@ resource "module.a.local_file.b" { interval = "5s" }
 	if diff := cmp.Diff(want, cfg.Rules); diff != "" {
 		t.Fatalf("wrong rules (-want +got)\n%s", diff)
 	}
+	wantLimits := RefreshLimits{Default: 3, ByProvider: map[string]int{"registry.terraform.io/hashicorp/aws": 1, "example.com/acme/thing": 8}}
+	if diff := cmp.Diff(wantLimits, cfg.RefreshLimits); diff != "" {
+		t.Fatalf("wrong refresh limits (-want +got)\n%s", diff)
+	}
 	for name, bad := range map[string]string{
-		"bad duration": `interval = "often"`,
-		"bad jitter":   `jitter = 2`,
-		"bad address":  `resource "not an address" { interval = "1s" }`,
-		"unknown":      `intervals = "1s"`,
+		"bad duration":         `interval = "often"`,
+		"bad jitter":           `jitter = 2`,
+		"bad address":          `resource "not an address" { interval = "1s" }`,
+		"unknown":              `intervals = "1s"`,
+		"zero concurrency":     `refresh_concurrency = 0`,
+		"provider concurrency": `provider "hashicorp/aws" { refresh_concurrency = -1 }`,
+		"provider source":      `provider "a/b/c/d" { refresh_concurrency = 1 }`,
 	} {
 		if _, diags := ParseConfig([]byte(bad), "w.hcl"); !diags.HasErrors() {
 			t.Errorf("%s: no error for %s", name, bad)
 		}
+	}
+}
+
+// TestSchedulerProviderBackoff: a backed-off provider's instances are not
+// due (nor in a full refresh) until its back-off ends, which doubles with
+// each failure; other providers' instances are unaffected; Next waits for
+// the back-off rather than naming an instance that cannot be refreshed.
+func TestSchedulerProviderBackoff(t *testing.T) {
+	s := NewScheduler(Schedule{Interval: time.Minute, BackoffBase: time.Minute, BackoffMax: 4 * time.Minute}, 1)
+	s.Sync(map[string]string{"aws_x.a": "aws_x", "aws_x.b": "aws_x", "local_file.c": "local_file"}, t0)
+	s.SetProviders(map[string]string{"aws_x.a": "aws", "aws_x.b": "aws", "local_file.c": "local"})
+	var got []time.Duration
+	now := t0
+	for i := 0; i < 4; i++ {
+		d, n := s.ProviderFailed("aws", "Rate exceeded", now)
+		if n != i+1 {
+			t.Fatalf("failure %d counted as %d", i+1, n)
+		}
+		got = append(got, d)
+		if diff := cmp.Diff([]string{"local_file.c"}, s.Due(now, 0)); diff != "" {
+			t.Fatalf("due while the provider is backed off (-want +got)\n%s", diff)
+		}
+		if diff := cmp.Diff([]string{"local_file.c"}, s.All(now)); diff != "" {
+			t.Fatalf("in a full refresh while the provider is backed off (-want +got)\n%s", diff)
+		}
+		if len(s.Quarantined(now)) != 0 {
+			t.Fatal("a provider back-off quarantined instances")
+		}
+		now = now.Add(d)
+	}
+	if diff := cmp.Diff([]time.Duration{time.Minute, 2 * time.Minute, 4 * time.Minute, 4 * time.Minute}, got); diff != "" {
+		t.Fatalf("wrong back-off (-want +got)\n%s", diff)
+	}
+	s.Refreshed([]string{"local_file.c"}, now.Add(-time.Second))
+	d, _ := s.ProviderFailed("aws", "Rate exceeded", now)
+	if next, ok := s.Next(); !ok || !next.Equal(now.Add(time.Minute-time.Second)) {
+		t.Fatalf("Next() = %s, want local_file.c's next refresh", next)
+	}
+	s.Refreshed([]string{"local_file.c"}, now.Add(time.Hour))
+	if next, _ := s.Next(); !next.Equal(now.Add(d)) {
+		t.Fatalf("Next() = %s, want the end of the provider's back-off %s", next, now.Add(d))
+	}
+	if r := s.ProviderReport(now); len(r) != 1 || r[0].Provider != "aws" || r[0].Failures != 5 || r[0].Error != "Rate exceeded" {
+		t.Fatalf("wrong report %+v", r)
+	}
+	if diff := cmp.Diff([]string{"aws_x.a", "aws_x.b"}, s.Due(now.Add(d), 0)); diff != "" {
+		t.Fatalf("not due after the back-off (-want +got)\n%s", diff)
+	}
+	s.ProviderSucceeded("aws")
+	if d, _ := s.ProviderFailed("aws", "again", now); d != time.Minute {
+		t.Fatalf("back-off after a success = %s, want it to start again", d)
 	}
 }

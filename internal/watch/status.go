@@ -18,6 +18,7 @@ type Status struct {
 	changes                     []ResourceChange
 	cycles, cycleFailures       int
 	resourceFailures            int
+	providerFailures            int
 	converges, convergeFailures int
 	lastCycle                   time.Time
 	lastDuration                time.Duration
@@ -57,13 +58,22 @@ func (s *Status) resourceFailed() {
 	s.mu.Unlock()
 }
 
+func (s *Status) providerFailed() {
+	s.mu.Lock()
+	s.providerFailures++
+	s.mu.Unlock()
+}
+
 // DriftReport is the document GET /drift returns.
 type DriftReport struct {
 	Drift       []ResourceDrift  `json:"drift"`
 	Changes     []ResourceChange `json:"changes"`
 	Quarantined []QuarantineInfo `json:"quarantined"`
-	LastCycle   *time.Time       `json:"last_cycle,omitempty"`
-	Cycles      int              `json:"cycles"`
+	// BackedOff are the providers whose refreshes wait after failing for
+	// every resource.
+	BackedOff []ProviderBackoff `json:"providers_backed_off"`
+	LastCycle *time.Time        `json:"last_cycle,omitempty"`
+	Cycles    int               `json:"cycles"`
 }
 
 // Report returns the current drift, pending changes and quarantine.
@@ -78,6 +88,7 @@ func (w *Watcher) Report() DriftReport {
 	s.mu.Unlock()
 	r.Drift = w.currentDrift()
 	r.Quarantined = w.sched.QuarantineReport(w.now())
+	r.BackedOff = w.sched.ProviderReport(w.now())
 	return r
 }
 
@@ -135,6 +146,8 @@ func (w *Watcher) writeMetrics(out io.Writer) {
 	metric("strata_watch_drifted_resources", "gauge", "Resource instances whose last refresh found drift.", float64(len(r.Drift)))
 	metric("strata_watch_pending_changes", "gauge", "Resource instances the last plan would change.", float64(len(r.Changes)))
 	metric("strata_watch_quarantined_resources", "gauge", "Resource instances held back after repeated failures.", float64(len(r.Quarantined)))
+	metric("strata_watch_providers_backed_off", "gauge", "Providers whose refreshes wait after failing for every resource.", float64(len(r.BackedOff)))
+	metric("strata_watch_provider_failures_total", "counter", "Times a provider's refreshes failed for every resource.", float64(s.providerFailures))
 	metric("strata_watch_cycles_total", "counter", "Cycles run.", float64(s.cycles))
 	metric("strata_watch_cycle_failures_total", "counter", "Cycles that could not plan.", float64(s.cycleFailures))
 	metric("strata_watch_resource_failures_total", "counter", "Failed refreshes and applies of resource instances.", float64(s.resourceFailures))
