@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/strata-dev/strata/internal/provbuild"
+	"github.com/strata-dev/strata/internal/states/statemgr/pgtest"
 )
 
 // The watch tests run strata watch on the upstream hashicorp/local
@@ -661,6 +662,52 @@ resource "stratafw_thing" "a" {
 	if code := w.stop(syscall.SIGINT); code != 0 {
 		t.Errorf("exit code %d after SIGINT, want 0\n%s", code, w.dump())
 	}
+}
+
+// TestE2EWatchSecondRefusedPG: with the pg backend, a second watcher on
+// the same workspace is refused even from another working directory (the
+// lease is in the database, not in .terraform), while plan and apply
+// from there still work; another workspace can be watched at the same
+// time; and the lease goes with the first watcher.
+func TestE2EWatchSecondRefusedPG(t *testing.T) {
+	conn := pgtest.ConnString(t)
+	config := pgBackendConfig(conn, `
+resource "terraform_data" "a" {
+  input = "a"
+}
+`)
+	first, second := t.TempDir(), t.TempDir()
+	for _, dir := range []string{first, second} {
+		writeFile(t, filepath.Join(dir, "main.tf"), config)
+		mustStrata(t, dir, 0, "init", "-no-color")
+	}
+	w := startWatch(t, first, "-interval=200ms", "-converge")
+	w.waitFor(0, "converge_complete", isType("converge_complete"))
+	w.waitFor(0, "idle", isType("idle"))
+
+	// Were it not refused, -converged-timeout would end it with 0.
+	r := mustStrata(t, second, 1, "watch", "-interval=200ms", "-converged-timeout=1s", "-no-color")
+	for _, want := range []string{"Another watcher is running", "another strata watch is running on this state", "strata watch: pid ", `workspace "default" of the pg backend`} {
+		if !strings.Contains(flat(r.stderr), want) {
+			t.Errorf("the refusal lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	r = mustStrata(t, second, 1, "watch", "-json", "-interval=200ms", "-converged-timeout=1s")
+	if !strings.Contains(r.stdout, `"type":"watch_stop"`) || !strings.Contains(r.stdout, "Another watcher is running") {
+		t.Errorf("the -json refusal:\n%s", r.stdout)
+	}
+	// The watcher holds no state lock between applies.
+	mustStrata(t, second, 0, "plan", "-lock-timeout=0s", "-no-color")
+	// Another workspace of the same backend is another state.
+	mustStrata(t, second, 0, "workspace", "new", "staging", "-no-color")
+	mustStrata(t, second, 0, "watch", "-interval=200ms", "-converge", "-converged-timeout=1s", "-no-color")
+	mustStrata(t, second, 0, "workspace", "select", "default", "-no-color")
+
+	if code := w.stop(syscall.SIGTERM); code != 0 {
+		t.Fatalf("exit code %d after SIGTERM, want 0\n%s", code, w.dump())
+	}
+	// The first has gone, and its lease with it.
+	mustStrata(t, second, 0, "watch", "-interval=200ms", "-converged-timeout=1s", "-no-color")
 }
 
 var _ = fmt.Sprintf

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -135,6 +136,7 @@ func runWatch(ctx context.Context, d *Deps, opts *watchOptions) error {
 	}()
 
 	r := &watchRunner{d: d, opts: opts, v: v}
+	defer r.close()
 	w := watch.New(r, ev, watch.Options{
 		Schedule: sched, Converge: opts.converge, AllowDestroy: opts.allowDestroy, MaxChanges: opts.maxChanges,
 		ConvergedTimeout: opts.convergedTimeout, Debounce: opts.debounce, WatchFiles: true, Triggers: triggers,
@@ -154,7 +156,7 @@ func runWatch(ctx context.Context, d *Deps, opts *watchOptions) error {
 		reportWatchDiags(ev, v, opts, errorDiag("The watch stopped", err))
 		return errReported
 	}
-	if res.Interrupted {
+	if res.Interrupted || res.Failed {
 		return errReported
 	}
 	return nil
@@ -244,6 +246,44 @@ type watchRunner struct {
 	d    *Deps
 	opts *watchOptions
 	v    views.Operation
+	// leased is set once the backend's watch lease is held (or the
+	// backend has none); releaseLease gives it back.
+	leased       bool
+	releaseLease func() error
+}
+
+// lease takes the watch lease of a backend that has leases (pg), so that
+// a watcher in another working directory is refused too; the lock file
+// in the data directory only keeps watchers of this directory apart.
+func (r *watchRunner) lease(ctx context.Context, mgr statemgr.Manager) hcl.Diagnostics {
+	if r.leased {
+		return nil
+	}
+	l, ok := statemgr.LeaserOf(mgr)
+	if !ok {
+		r.leased = true
+		return nil
+	}
+	release, err := l.Lease(ctx, "watch")
+	if errors.Is(err, statemgr.ErrLeaseHeld) {
+		return hcl.Diagnostics{watch.Fatal(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Another watcher is running",
+			Detail: fmt.Sprintf("%s: %s. Only one strata watch may run on a state: stop the other one first.", watch.ErrLeaseHeld, err)})}
+	}
+	if err != nil {
+		return errorDiag("Cannot take the watch lease", err)
+	}
+	r.leased, r.releaseLease = true, release
+	return nil
+}
+
+// close gives back the backend's watch lease.
+func (r *watchRunner) close() {
+	if r.releaseLease != nil {
+		if err := r.releaseLease(); err != nil {
+			fmt.Fprintf(r.d.Stderr, "Error releasing the watch lease: %s\n", err)
+		}
+		r.releaseLease = nil
+	}
 }
 
 // Diagnostics implements watch.Runner.
@@ -302,6 +342,9 @@ func (r *watchRunner) Begin(ctx context.Context) (watch.Session, hcl.Diagnostics
 	}
 	op.release()
 	op.release = func() {}
+	if diags := r.lease(ctx, op.mgr); diags.HasErrors() {
+		return nil, diags
+	}
 	s := &watchSession{r: r, op: op, rec: startRunRecord(r.d, "watch", op), existed: op.mgr.Exists(), providers: op.engine.Providers}
 	return s, nil
 }

@@ -49,6 +49,9 @@ type Result struct {
 	Converged bool
 	// Interrupted is set when an apply was stopped part way.
 	Interrupted bool
+	// Failed is set when an error ended the watch (another watcher
+	// holds the state's lease).
+	Failed bool
 }
 
 // Watcher runs the cycles.
@@ -96,8 +99,8 @@ func (w *Watcher) Trigger() {
 type cycleOutcome struct {
 	// active: drift, changes or an apply; failed: the cycle could not
 	// plan; retry: plan again at once (the state moved under the plan).
-	active, failed, retry, interrupted bool
-	files                              []string
+	active, failed, retry, interrupted, fatal bool
+	files                                     []string
 }
 
 // Run runs cycles until ctx is cancelled or -converged-timeout ends the
@@ -123,6 +126,11 @@ func (w *Watcher) Run(ctx context.Context) (Result, error) {
 		full = false
 		if files != nil && out.files != nil {
 			files.Sync(out.files)
+		}
+		if out.fatal {
+			res.Failed = true
+			w.events.Emit(Event{Type: EventStop, Level: "error", Cycle: cycle, Reason: "failed", Message: "stopped by an error"})
+			return res, nil
 		}
 		if out.interrupted || ctx.Err() != nil {
 			res.Interrupted = out.interrupted
@@ -220,6 +228,7 @@ func (w *Watcher) cycle(ctx context.Context, cycle int, full bool) cycleOutcome 
 		w.runner.Diagnostics(diags)
 		w.events.Emit(Event{Type: EventCycleFailed, Level: "error", Cycle: cycle, Diagnostics: diagMessages(diags)})
 		out.failed = true
+		out.fatal = isFatal(diags)
 		return out
 	}
 	out.files = sess.Files()

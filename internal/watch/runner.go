@@ -29,6 +29,25 @@ type Runner interface {
 	DiscardRun(id string)
 }
 
+// Fatal marks a diagnostic of Runner.Begin as one that ends the watch
+// rather than failing one cycle (another watcher holds the state's
+// lease), and returns it.
+func Fatal(d *hcl.Diagnostic) *hcl.Diagnostic {
+	d.Extra = fatalDiag{}
+	return d
+}
+
+type fatalDiag struct{}
+
+func isFatal(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if _, ok := d.Extra.(fatalDiag); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // Session is one cycle: one run in the run record.
 type Session interface {
 	// RunID is the cycle's run in the run record, "" when runs are not

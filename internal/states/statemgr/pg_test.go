@@ -752,3 +752,60 @@ func TestPGJournalCheckpoints(t *testing.T) {
 		t.Errorf("the intent that was running at the checkpoint is lost (-want +got)\n%s", diff)
 	}
 }
+
+// TestPGLease: a second lease on the same workspace is refused, naming
+// the holder, while the state lock stays free; other workspaces, other
+// schemas and other lease names are independent; release gives it back.
+func TestPGLease(t *testing.T) {
+	conn := pgtest.ConnString(t)
+	dir := t.TempDir()
+	ctx := context.Background()
+	holder := newPG(conn, "default", dir)
+	release, err := holder.Lease(ctx, "watch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = newPG(conn, "default", dir).Lease(ctx, "watch")
+	if !errors.Is(err, ErrLeaseHeld) || !strings.Contains(err.Error(), "strata watch: pid ") || !strings.Contains(err.Error(), `workspace "default"`) {
+		t.Fatalf("second lease: %v, want ErrLeaseHeld naming the holder", err)
+	}
+	// The state lock is not the lease.
+	other := newPG(conn, "default", dir)
+	if err := other.Lock(ctx, NewLockInfo("OperationTypeApply", testVersion), 0); err != nil {
+		t.Fatalf("the lease blocks the state lock: %v", err)
+	}
+	if err := other.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	for name, m := range map[string]*PG{
+		"other workspace": newPG(conn, "staging", dir),
+		"other schema":    NewPG(PGConfig{ConnStr: conn, SchemaName: "team_b"}, "default", filepath.Join(dir, "b"), testVersion),
+	} {
+		r, err := m.Lease(ctx, "watch")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := r(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r, err := newPG(conn, "default", dir).Lease(ctx, "other"); err != nil {
+		t.Fatalf("another lease name: %v", err)
+	} else {
+		_ = r()
+	}
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := newPG(conn, "default", dir).Lease(ctx, "watch")
+	if err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+	_ = r()
+	if l, ok := LeaserOf(holder); !ok || l != Leaser(holder) {
+		t.Fatal("LeaserOf does not find the pg manager")
+	}
+	if _, ok := LeaserOf(NewLocal(filepath.Join(dir, "s"), "", "", testVersion)); ok {
+		t.Fatal("LeaserOf finds a lease on a local state")
+	}
+}
