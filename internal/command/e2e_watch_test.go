@@ -710,4 +710,122 @@ resource "terraform_data" "a" {
 	mustStrata(t, second, 0, "watch", "-interval=200ms", "-converged-timeout=1s", "-no-color")
 }
 
+// TestE2EWatchAllowDestroy: a configuration edit that replaces one file
+// and removes another is reported but not applied by -converge alone,
+// which still applies the rest of the plan; with -allow-destroy it is
+// applied.
+func TestE2EWatchAllowDestroy(t *testing.T) {
+	dir := watchDir(t, map[string]string{"main.tf": localHeader + `
+resource "local_file" "replaced" {
+  filename = "${path.module}/replaced.txt"
+  content  = "v1"
+}
+resource "local_file" "removed" {
+  filename = "${path.module}/removed.txt"
+  content  = "bye"
+}
+`})
+	mustStrata(t, dir, 0, "apply", "-auto-approve")
+	// local_file replaces on any change of content; removed goes; added
+	// is a plain create, which converging applies all the same.
+	writeFile(t, filepath.Join(dir, "main.tf"), localHeader+`
+resource "local_file" "replaced" {
+  filename = "${path.module}/replaced.txt"
+  content  = "v2"
+}
+resource "local_file" "added" {
+  filename = "${path.module}/added.txt"
+  content  = "new"
+}
+`)
+	w := startWatch(t, dir, "-interval=200ms", "-converge")
+	i := w.waitFor(0, "converge_skipped", isType("converge_skipped"))
+	skipped := w.event(i)
+	if strings.Join(skipped.Skipped, ",") != "local_file.removed,local_file.replaced" || !strings.Contains(skipped.Reason, "-allow-destroy") {
+		t.Fatalf("wrong converge_skipped %+v\n%s", skipped, w.dump())
+	}
+	i = w.waitFor(i+1, "converge_complete", isType("converge_complete"))
+	if done := w.event(i); len(done.Changes) != 1 || done.Changes[0].Address != "local_file.added" || done.Changes[0].Action != "create" {
+		t.Fatalf("wrong converge %+v\n%s", done, w.dump())
+	}
+	// The next cycles hold the destroys back again, and apply nothing.
+	i = w.waitFor(i+1, "converge_skipped again", isType("converge_skipped"))
+	if code := w.stop(syscall.SIGTERM); code != 0 {
+		t.Fatalf("exit code %d, want 0\n%s", code, w.dump())
+	}
+	for name, want := range map[string]string{"replaced.txt": "v1", "removed.txt": "bye", "added.txt": "new"} {
+		if got := string(readFile(t, filepath.Join(dir, name))); got != want {
+			t.Errorf("%s = %q without -allow-destroy, want %q", name, got, want)
+		}
+	}
+	if r := mustStrata(t, dir, 0, "state", "list"); r.stdout != "local_file.added\nlocal_file.removed\nlocal_file.replaced\n" {
+		t.Errorf("state list without -allow-destroy:\n%s", r.stdout)
+	}
+
+	w = startWatch(t, dir, "-interval=200ms", "-converge", "-allow-destroy", "-converged-timeout=2s")
+	i = w.waitFor(0, "converge_complete", isType("converge_complete"))
+	got := map[string]string{}
+	for _, c := range w.event(i).Changes {
+		got[c.Address] = c.Action
+	}
+	if len(got) != 2 || got["local_file.replaced"] != "replace" || got["local_file.removed"] != "delete" {
+		t.Fatalf("wrong converge with -allow-destroy %+v\n%s", w.event(i), w.dump())
+	}
+	if code := w.wait(); code != 0 {
+		t.Fatalf("exit code %d after -converged-timeout, want 0\n%s", code, w.dump())
+	}
+	for _, e := range w.all() {
+		if e.Type == "converge_skipped" {
+			t.Errorf("held back with -allow-destroy: %+v", e)
+		}
+	}
+	if got := string(readFile(t, filepath.Join(dir, "replaced.txt"))); got != "v2" {
+		t.Errorf("replaced.txt = %q with -allow-destroy, want v2", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "removed.txt")); !os.IsNotExist(err) {
+		t.Errorf("removed.txt still there with -allow-destroy (%v)", err)
+	}
+	mustStrata(t, dir, 0, "plan", "-detailed-exitcode")
+}
+
+// TestE2EWatchMaxChanges: a plan changing more resource instances than
+// -max-changes is reported and not applied, cycle after cycle; within the
+// limit it is applied.
+func TestE2EWatchMaxChanges(t *testing.T) {
+	dir := watchDir(t, map[string]string{"main.tf": localHeader + `
+resource "local_file" "f" {
+  count    = 3
+  filename = "${path.module}/f${count.index}.txt"
+  content  = "x"
+}
+`})
+	w := startWatch(t, dir, "-interval=200ms", "-converge", "-max-changes=2")
+	i := w.waitFor(0, "converge_skipped", isType("converge_skipped"))
+	e := w.event(i)
+	if len(e.Skipped) != 3 || !strings.Contains(e.Reason, "3 resource instances, more than -max-changes=2") {
+		t.Fatalf("wrong converge_skipped %+v\n%s", e, w.dump())
+	}
+	w.waitFor(i+1, "a second converge_skipped", isType("converge_skipped"))
+	if code := w.stop(syscall.SIGTERM); code != 0 {
+		t.Fatalf("exit code %d, want 0\n%s", code, w.dump())
+	}
+	for _, e := range w.all() {
+		if e.Type == "converge_start" || e.Type == "converge_complete" {
+			t.Errorf("converged over -max-changes: %+v", e)
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "f*.txt")); len(m) != 0 {
+		t.Errorf("files created over -max-changes: %v", m)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate")); err == nil && strings.Contains(string(data), "local_file") {
+		t.Errorf("state written over -max-changes:\n%s", data)
+	}
+	// At the limit, the plan is applied.
+	mustStrata(t, dir, 0, "watch", "-interval=200ms", "-converge", "-max-changes=3", "-converged-timeout=1s")
+	if m, _ := filepath.Glob(filepath.Join(dir, "f*.txt")); len(m) != 3 {
+		t.Errorf("files after converging at -max-changes: %v", m)
+	}
+	mustStrata(t, dir, 0, "plan", "-detailed-exitcode")
+}
+
 var _ = fmt.Sprintf
