@@ -2,6 +2,7 @@ package command
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -56,6 +57,39 @@ func runsShow(t *testing.T, dir string, args ...string) runsShowDoc {
 	return doc
 }
 
+// runLogHas reports whether the log of the run going on in dir holds an
+// entry for address with the outcome (the frames described in
+// internal/runrecord/log.go: length, CRC, kind byte, JSON).
+func runLogHas(t *testing.T, dir, address, outcome string) bool {
+	t.Helper()
+	logs, _ := filepath.Glob(filepath.Join(dir, ".terraform", "runs", "*.running"))
+	for _, path := range logs {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		for len(b) >= 9 {
+			n := int(binary.LittleEndian.Uint32(b))
+			if n == 0 || 8+n > len(b) {
+				break
+			}
+			body := b[8 : 8+n]
+			b = b[8+n:]
+			if body[0] != 'E' {
+				continue
+			}
+			var e struct {
+				Address string `json:"address"`
+				Outcome string `json:"outcome"`
+			}
+			if json.Unmarshal(body[1:], &e) == nil && e.Address == address && e.Outcome == outcome {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // outcomes maps each change entry's address to its outcome.
 func (doc runsShowDoc) outcomes() map[string]string {
 	m := map[string]string{}
@@ -88,10 +122,14 @@ resource "terraform_data" "fail" {
 resource "terraform_data" "dep" {
   input = terraform_data.fail.output
 }
+resource "terraform_data" "after_fail" {
+  input = terraform_data.fail.output
+}
 resource "terraform_data" "slow" {
   triggers_replace = var.mode
   provisioner "local-exec" {
-    command = contains(["slow", "failslow"], var.mode) ? "touch slow.started; sleep 3" : "true"
+    # It waits until the interrupt stops it (or for 2 minutes).
+    command = contains(["slow", "failslow"], var.mode) ? "touch slow.started; i=0; while [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done" : "true"
   }
 }
 resource "terraform_data" "after_slow" {
@@ -115,6 +153,7 @@ func TestE2ERunsOutcomes(t *testing.T) {
 		"terraform_data.b[0]":       "updated",
 		"terraform_data.fail":       "failed",
 		"terraform_data.dep":        "skipped",
+		"terraform_data.after_fail": "skipped",
 		"terraform_data.slow":       "updated",
 		"terraform_data.after_slow": "updated",
 	}
@@ -175,7 +214,7 @@ func TestE2ERunsOutcomes(t *testing.T) {
 	}
 	// Filters.
 	failed := runsShow(t, dir, "-status=failed,skipped")
-	if diff := cmp.Diff(map[string]string{"terraform_data.fail": "failed", "terraform_data.dep": "skipped"}, failed.outcomes()); diff != "" {
+	if diff := cmp.Diff(map[string]string{"terraform_data.fail": "failed", "terraform_data.dep": "skipped", "terraform_data.after_fail": "skipped"}, failed.outcomes()); diff != "" {
 		t.Errorf("-status=failed,skipped (-want +got)\n%s", diff)
 	}
 	if got := runsShow(t, dir, "-address=terraform_data.*slow*").outcomes(); len(got) != 2 {
@@ -236,32 +275,42 @@ func TestE2ERunsOutcomes(t *testing.T) {
 // outcomes on the right instances: an instance with nothing to do is
 // up_to_date; a new one is created (updated); one whose provisioner fails
 // is failed, and so is the slow one whose provisioner the interrupt
-// stops, each with its own error; the one outside -target is skipped; the
-// one after the slow one is never reached (unprocessed). The -json stream
-// says the same.
+// stops, each with its own error; the one that depends on the failed one
+// is skipped for that reason, though the run was interrupted too, and
+// the one outside -target is skipped for that; the one after the slow
+// one is never reached (unprocessed). The -json stream says the same.
+//
+// No timing is assumed: slow's provisioner waits until it is stopped,
+// and the interrupt is sent once the run's log has after_fail skipped
+// and slow's provisioner has started.
 func TestE2ERunsFiveOutcomes(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), runsOutcomesConfig)
 	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
 	cmd := exec.Command(strataBin, "apply", "-auto-approve", "-json", "-var", "mode=failslow",
-		"-target=terraform_data.a", "-target=terraform_data.b", "-target=terraform_data.fail", "-target=terraform_data.after_slow")
+		"-target=terraform_data.a", "-target=terraform_data.b", "-target=terraform_data.fail",
+		"-target=terraform_data.after_fail", "-target=terraform_data.after_slow")
 	cmd.Dir = dir
 	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		_, e1 := os.Stat(filepath.Join(dir, "slow.started"))
-		_, e2 := os.Stat(filepath.Join(dir, "fail.done"))
-		if e1 == nil && e2 == nil {
+	// after_fail is recorded skipped once strata has taken fail's
+	// failure (and not before fail's operation returned).
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		_, err := os.Stat(filepath.Join(dir, "slow.started"))
+		if err == nil && runLogHas(t, dir, "terraform_data.after_fail", "skipped") {
 			break
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("after_fail's skip and slow's start not seen in time:\n%s", out.String())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	// Let the failure be reported before the interrupt.
-	time.Sleep(300 * time.Millisecond)
 	_ = cmd.Process.Signal(os.Interrupt)
 	_ = cmd.Wait()
 	doc := runsShow(t, dir)
@@ -271,6 +320,7 @@ func TestE2ERunsFiveOutcomes(t *testing.T) {
 		"terraform_data.fail":       "failed",
 		"terraform_data.slow":       "failed",
 		"terraform_data.dep":        "skipped",
+		"terraform_data.after_fail": "skipped",
 		"terraform_data.after_slow": "unprocessed",
 	}
 	got := doc.outcomes()
@@ -286,12 +336,16 @@ func TestE2ERunsFiveOutcomes(t *testing.T) {
 			if !strings.Contains(e.Reason, "-target") {
 				t.Errorf("dep skipped for %q, want -target", e.Reason)
 			}
+		case "terraform_data.after_fail":
+			if !strings.Contains(e.Reason, "something it depends on failed") {
+				t.Errorf("after_fail skipped for %q, want its failed dependency", e.Reason)
+			}
 		case "terraform_data.fail":
 			if !strings.Contains(e.Diagnostics, "exit status 3") {
 				t.Errorf("fail's error: %q", e.Diagnostics)
 			}
 		case "terraform_data.slow":
-			if !strings.Contains(e.Diagnostics, "sleep 3") {
+			if !strings.Contains(e.Diagnostics, "slow.started") {
 				t.Errorf("slow's error is not its own: %q", e.Diagnostics)
 			}
 		}

@@ -514,6 +514,44 @@ func (r *runRecorder) PostApply(addr addrs.AbsResourceInstance, deposed string, 
 	r.w.PutEntry(out)
 }
 
+// Reasons of the entries the apply did not make.
+const (
+	reasonFailedDependency = "not applied because something it depends on failed"
+	reasonInterrupted      = "the run was interrupted before reaching it"
+)
+
+// SkippedApply implements hooks.SkipHook: the engine did not make the
+// entry's change because something it depends on failed (skipped), or
+// because the run was interrupted first (left unprocessed, as finish
+// settles it).
+func (r *runRecorder) SkippedApply(addr addrs.AbsResourceInstance, deposed string, _ plans.Action, cause hooks.SkipCause) {
+	if cause != hooks.SkipDependencyFailed {
+		return
+	}
+	re := r.entries[entryKey(addr, deposed)]
+	if re == nil {
+		return
+	}
+	re.mu.Lock()
+	defer re.mu.Unlock()
+	if re.done {
+		return
+	}
+	e := &re.e
+	e.Outcome, e.Reason = runrecord.Skipped, reasonFailedDependency
+	if !e.Started.IsZero() {
+		// The delete half of a replace was made, its create was not.
+		e.Reason = "deleted, but not created again because something it depends on failed"
+		e.Ended = time.Now().UTC()
+	}
+	re.done = true
+	out := *e
+	out.Changes = nil
+	r.w.PutEntry(out)
+}
+
+var _ hooks.SkipHook = (*runRecorder)(nil)
+
 // recorderTee passes state changes on to the journal and keeps each new
 // object for its entry, to fill in values known only after apply.
 type recorderTee struct {
@@ -629,9 +667,12 @@ func (r *runRecorder) settle(re *recEntry, byObject, details map[string]string, 
 	case !e.Started.IsZero():
 		e.Outcome, e.Reason = runrecord.Unknown, "the operation did not report its end"
 	case interrupted:
-		e.Outcome, e.Reason = runrecord.Unprocessed, "the run was interrupted before reaching it"
+		e.Outcome, e.Reason = runrecord.Unprocessed, reasonInterrupted
 	case diags.HasErrors():
-		e.Outcome, e.Reason = runrecord.Skipped, "not applied because of an error in something it depends on"
+		// Not skipped by the engine (SkippedApply): the run ended on
+		// an error before reaching it (it could not start the walk, or
+		// the instance's own resource failed before its instances).
+		e.Outcome, e.Reason = runrecord.Unprocessed, "the run stopped on an error before reaching it"
 	default:
 		e.Outcome = runrecord.Updated
 	}

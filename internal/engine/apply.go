@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/engine/dag"
+	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/states"
 )
@@ -52,7 +53,7 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 	})
 	defer stop()
 
-	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16}, w.closeWhenDone(cg.g, w.withModuleOverrides(aw.visit)))...))
+	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16, OnSkip: aw.skipped}, w.closeWhenDone(cg.g, w.withModuleOverrides(aw.visit)))...))
 	diags = append(diags, w.closeEphemerals(context.WithoutCancel(ctx))...)
 	if plan.Mode == plans.DestroyMode {
 		for name := range e.Config.Module.Outputs {
@@ -123,6 +124,10 @@ type applyWalk struct {
 	destroys   map[string]*destroyNode
 	// planned holds the outputs the plan has changes for.
 	planned map[string]bool
+	// byConfigResource indexes the plan's changes by configuration
+	// resource, built when the walk first skips a resource (see
+	// resourceChanges).
+	byConfigResource map[string][]*plans.ResourceInstanceChange
 
 	// deposedKeys maps instances replaced create-before-destroy to the key
 	// their old object was deposed under. Guarded by walker.mu.
@@ -296,6 +301,63 @@ func (aw *applyWalk) visit(ctx context.Context, n node) hcl.Diagnostics {
 		return aw.evalCheck(n, false)
 	}
 	return nil
+}
+
+// skipped tells the hooks that have hooks.SkipHook about the planned
+// changes of a node the walk did not visit: those of every instance of a
+// resource (in every module instance), or the one deletion of a destroy
+// node.
+func (aw *applyWalk) skipped(n node, cause dag.SkipCause) {
+	var hs []hooks.SkipHook
+	for _, h := range aw.e.Hooks {
+		if sh, ok := h.(hooks.SkipHook); ok {
+			hs = append(hs, sh)
+		}
+	}
+	if len(hs) == 0 {
+		return
+	}
+	hc := hooks.SkipDependencyFailed
+	if cause == dag.SkipCancelled {
+		hc = hooks.SkipInterrupted
+	}
+	report := func(c *plans.ResourceInstanceChange) {
+		for _, h := range hs {
+			h.SkippedApply(c.Addr, c.DeposedKey, c.Action, hc)
+		}
+	}
+	switch n := n.(type) {
+	case *resourceNode:
+		// The changes applyResourceIn would have made: creates, updates
+		// and the create half of replaces (deletions have nodes of their
+		// own).
+		for _, c := range aw.resourceChanges(n.addr) {
+			if c.DeposedKey == "" && c.Action != plans.NoOp && c.Action != plans.Delete {
+				report(c)
+			}
+		}
+	case *destroyNode:
+		for _, c := range aw.byResource[n.addr.ContainingResource().String()] {
+			if c.Addr.String() == n.addr.String() && c.DeposedKey == n.deposed && c.Action != plans.NoOp {
+				report(c)
+			}
+		}
+	}
+}
+
+// resourceChanges returns the planned changes of a configuration
+// resource's instances, in every module instance. Only the walk's
+// coordinating goroutine calls it (from skipped), so the index it builds
+// on first use needs no lock.
+func (aw *applyWalk) resourceChanges(addr addrs.ConfigResource) []*plans.ResourceInstanceChange {
+	if aw.byConfigResource == nil {
+		aw.byConfigResource = map[string][]*plans.ResourceInstanceChange{}
+		for _, c := range aw.plan.Changes.Resources {
+			key := c.Addr.ContainingResource().Config().String()
+			aw.byConfigResource[key] = append(aw.byConfigResource[key], c)
+		}
+	}
+	return aw.byConfigResource[addr.String()]
 }
 
 // applyOutput evaluates an output with the applied values and stores it.

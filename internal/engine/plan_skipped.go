@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/engine/dag"
 	"github.com/strata-dev/strata/internal/lang"
 	"github.com/strata-dev/strata/internal/plans"
 )
@@ -42,7 +43,7 @@ func (s *skippedVariables) visit(visit func(context.Context, node) hcl.Diagnosti
 }
 
 // onSkip records a node the walk did not visit.
-func (s *skippedVariables) onSkip(n node) {
+func (s *skippedVariables) onSkip(n node, _ dag.SkipCause) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.skip == nil {

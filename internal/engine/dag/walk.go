@@ -19,16 +19,46 @@ type WalkOptions[V comparable] struct {
 	// Values below 1 mean 1.
 	Parallelism int
 
-	// OnSkip, if set, is called for every vertex that is not walked, either
-	// because one of its dependencies failed (directly or transitively) or
-	// because the context was cancelled before it could start. It is called
-	// from the goroutine that called WalkWith, never concurrently with
-	// itself, but possibly concurrently with running WalkFunc calls.
-	OnSkip func(v V)
+	// OnSkip, if set, is called for every vertex that is not walked, with
+	// the cause: one of its dependencies failed (directly or
+	// transitively), or the context was cancelled before it could start.
+	// A failure counts as such only if its WalkFunc returned before the
+	// context was cancelled: one that returned after (typically an
+	// operation the cancellation stopped) skips its dependents as
+	// SkipCancelled. A vertex downstream of a failure that the
+	// cancellation caught still waiting for other dependencies is
+	// reported as SkipDependencyFailed: it would not have run anyway.
+	// OnSkip is called from the goroutine that called WalkWith, never
+	// concurrently with itself, but possibly concurrently with running
+	// WalkFunc calls.
+	OnSkip func(v V, cause SkipCause)
 
 	// Name, if set, formats a vertex in diagnostics (such as cycle
 	// reports). The default is fmt's %v.
 	Name func(v V) string
+}
+
+// SkipCause says why a walk did not visit a vertex.
+type SkipCause uint8
+
+const (
+	// SkipDependencyFailed: a vertex it depends on, directly or
+	// transitively, failed.
+	SkipDependencyFailed SkipCause = iota + 1
+	// SkipCancelled: the walk's context was cancelled before the vertex
+	// could start.
+	SkipCancelled
+)
+
+// String returns "dependency failed" or "cancelled".
+func (c SkipCause) String() string {
+	switch c {
+	case SkipDependencyFailed:
+		return "dependency failed"
+	case SkipCancelled:
+		return "cancelled"
+	}
+	return fmt.Sprintf("SkipCause(%d)", uint8(c))
 }
 
 // Walk calls fn for every vertex, each only after all of its dependencies
@@ -98,7 +128,7 @@ func (g *Graph[V]) WalkWith(ctx context.Context, opts WalkOptions[V], fn WalkFun
 		s:       s,
 		onSkip:  opts.OnSkip,
 		pending: make([]int32, n),
-		blocked: make([]bool, n),
+		blocked: make([]SkipCause, n),
 		state:   make([]walkState, n),
 		results: make([]hcl.Diagnostics, n),
 	}
@@ -114,6 +144,8 @@ func (g *Graph[V]) WalkWith(ctx context.Context, opts WalkOptions[V], fn WalkFun
 	type result struct {
 		id    int32
 		diags hcl.Diagnostics
+		// late is set when fn returned after ctx was cancelled.
+		late bool
 	}
 	// Buffered so that finishing workers never block, even while the
 	// coordinator is busy.
@@ -131,7 +163,8 @@ func (g *Graph[V]) WalkWith(ctx context.Context, opts WalkOptions[V], fn WalkFun
 			w.state[id] = stateRunning
 			running++
 			go func(id int32, v V) {
-				done <- result{id: id, diags: fn(ctx, v)}
+				diags := fn(ctx, v)
+				done <- result{id: id, diags: diags, late: ctx.Err() != nil}
 			}(id, s.verts[id])
 		}
 		if running == 0 {
@@ -149,7 +182,7 @@ func (g *Graph[V]) WalkWith(ctx context.Context, opts WalkOptions[V], fn WalkFun
 			}
 		}
 		running--
-		w.finish(r.id, r.diags)
+		w.finish(r.id, r.diags, r.late)
 	}
 
 	// Anything not finished or skipped by now was never started because the
@@ -158,7 +191,11 @@ func (g *Graph[V]) WalkWith(ctx context.Context, opts WalkOptions[V], fn WalkFun
 	for id := range w.state {
 		if w.state[id] == stateWaiting {
 			notStarted++
-			w.skip(int32(id))
+			cause := w.blocked[id]
+			if cause == 0 {
+				cause = SkipCancelled
+			}
+			w.skip(int32(id), cause)
 		}
 	}
 
@@ -193,9 +230,9 @@ const (
 // coordinating goroutine.
 type walker[V comparable] struct {
 	s       *snapshot[V]
-	onSkip  func(V)
-	pending []int32 // dependencies not yet finished
-	blocked []bool  // some dependency failed or was skipped
+	onSkip  func(V, SkipCause)
+	pending []int32     // dependencies not yet finished
+	blocked []SkipCause // why a dependency failed or was skipped; 0 if none did
 	state   []walkState
 	results []hcl.Diagnostics
 	ready   idHeap
@@ -204,31 +241,42 @@ type walker[V comparable] struct {
 
 // finish records the result of a vertex and releases its dependents: those
 // whose last outstanding dependency this was become ready, or are skipped
-// (transitively) if any of their dependencies failed.
-func (w *walker[V]) finish(id int32, diags hcl.Diagnostics) {
+// (transitively) if any of their dependencies failed. late says the
+// vertex returned after the walk's context was cancelled.
+func (w *walker[V]) finish(id int32, diags hcl.Diagnostics, late bool) {
 	w.state[id] = stateDone
 	w.results[id] = diags
-	failed := diags.HasErrors()
-	w.release(id, failed)
-	// Skipped vertices release their own dependents, always as failures.
+	var cause SkipCause
+	if diags.HasErrors() {
+		cause = SkipDependencyFailed
+		if late {
+			cause = SkipCancelled
+		}
+	}
+	w.release(id, cause)
+	// Skipped vertices release their own dependents, always as failures,
+	// with their own cause.
 	for len(w.stack) > 0 {
 		x := w.stack[len(w.stack)-1]
 		w.stack = w.stack[:len(w.stack)-1]
-		w.release(x, true)
+		w.release(x, w.blocked[x])
 	}
 }
 
-func (w *walker[V]) release(id int32, failed bool) {
+// release counts id as finished for its dependents; cause is why it
+// failed or was skipped, 0 if it did not. A failure before the
+// cancellation outweighs one after.
+func (w *walker[V]) release(id int32, cause SkipCause) {
 	for _, d := range w.s.in[id] {
-		if failed {
-			w.blocked[d] = true
+		if cause == SkipDependencyFailed || (cause != 0 && w.blocked[d] == 0) {
+			w.blocked[d] = cause
 		}
 		w.pending[d]--
 		if w.pending[d] != 0 {
 			continue
 		}
-		if w.blocked[d] {
-			w.skip(d)
+		if w.blocked[d] != 0 {
+			w.skip(d, w.blocked[d])
 			w.stack = append(w.stack, d)
 		} else {
 			w.ready.push(d)
@@ -236,10 +284,10 @@ func (w *walker[V]) release(id int32, failed bool) {
 	}
 }
 
-func (w *walker[V]) skip(id int32) {
+func (w *walker[V]) skip(id int32, cause SkipCause) {
 	w.state[id] = stateSkipped
 	if w.onSkip != nil {
-		w.onSkip(w.s.verts[id])
+		w.onSkip(w.s.verts[id], cause)
 	}
 }
 

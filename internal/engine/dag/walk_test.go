@@ -3,6 +3,7 @@ package dag
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -306,10 +307,13 @@ func TestWalkFailureSkipsDependents(t *testing.T) {
 				}
 				opts := WalkOptions[string]{
 					Parallelism: par,
-					OnSkip: func(v string) {
+					OnSkip: func(v string, cause SkipCause) {
 						mu.Lock()
 						skipped = append(skipped, v)
 						mu.Unlock()
+						if cause != SkipDependencyFailed {
+							t.Errorf("%s skipped as %s, want %s", v, cause, SkipDependencyFailed)
+						}
 					},
 				}
 				diags := walkWithTimeout(t, g, context.Background(), opts, fn)
@@ -369,7 +373,12 @@ func TestWalkCancellation(t *testing.T) {
 			}
 			return nil
 		}
-		opts := WalkOptions[int]{Parallelism: 1, OnSkip: func(v int) { skipped = append(skipped, v) }}
+		opts := WalkOptions[int]{Parallelism: 1, OnSkip: func(v int, cause SkipCause) {
+			skipped = append(skipped, v)
+			if cause != SkipCancelled {
+				t.Errorf("%d skipped as %s, want %s", v, cause, SkipCancelled)
+			}
+		}}
 		diags := walkWithTimeout(t, g, ctx, opts, fn)
 		eq(t, "called", called, []int{0})
 		eq(t, "skipped", skipped, []int{1, 2, 3, 4, 5, 6, 7, 8, 9})
@@ -428,12 +437,90 @@ func TestWalkCancellation(t *testing.T) {
 		}
 	})
 
+	t.Run("cancelled after a failure", func(t *testing.T) {
+		// fail fails while slow runs; slow then cancels the walk. dep
+		// (after fail and slow) would never have run: its cause is the
+		// failed dependency. other (after slow only) was stopped by the
+		// cancellation.
+		// sig, skipped as soon as fail's failure is taken, tells slow.
+		g := build([]string{"fail", "slow", "dep", "other", "sig"}, []edge{{"dep", "fail"}, {"dep", "slow"}, {"other", "slow"}, {"sig", "fail"}})
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		failed := make(chan struct{})
+		fn := func(_ context.Context, v string) hcl.Diagnostics {
+			switch v {
+			case "fail":
+				return errDiag("fail failed")
+			case "slow":
+				<-failed
+				cancel()
+			}
+			return nil
+		}
+		causes := map[string]SkipCause{}
+		opts := WalkOptions[string]{Parallelism: 2, OnSkip: func(v string, cause SkipCause) {
+			causes[v] = cause
+			if v == "sig" {
+				close(failed)
+			}
+		}}
+		diags := walkWithTimeout(t, g, ctx, opts, fn)
+		want := map[string]SkipCause{"dep": SkipDependencyFailed, "other": SkipCancelled, "sig": SkipDependencyFailed}
+		if !maps.Equal(causes, want) {
+			t.Errorf("skip causes %v, want %v", causes, want)
+		}
+		if !diags.HasErrors() || diags[0].Summary != "fail failed" {
+			t.Errorf("unexpected diagnostics: %v", diags)
+		}
+	})
+
+	t.Run("failure after the cancellation", func(t *testing.T) {
+		// fail fails on its own; stopped fails because it was
+		// cancelled (it returns after the cancellation). What depends on
+		// stopped only is skipped as cancelled, what depends on both as
+		// a failed dependency, and so is everything after them.
+		g := build([]string{"fail", "stopped", "afterStopped", "afterBoth", "last", "sig"},
+			[]edge{{"afterStopped", "stopped"}, {"afterBoth", "fail"}, {"afterBoth", "stopped"}, {"last", "afterStopped"}, {"last", "afterBoth"}, {"sig", "fail"}})
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		failed := make(chan struct{})
+		fn := func(ctx context.Context, v string) hcl.Diagnostics {
+			switch v {
+			case "fail":
+				return errDiag("fail failed")
+			case "stopped":
+				<-failed
+				cancel()
+				<-ctx.Done()
+				return errDiag("stopped failed")
+			}
+			return nil
+		}
+		causes := map[string]SkipCause{}
+		opts := WalkOptions[string]{Parallelism: 2, OnSkip: func(v string, cause SkipCause) {
+			causes[v] = cause
+			if v == "sig" {
+				close(failed)
+			}
+		}}
+		walkWithTimeout(t, g, ctx, opts, fn)
+		want := map[string]SkipCause{"afterStopped": SkipCancelled, "afterBoth": SkipDependencyFailed, "last": SkipDependencyFailed, "sig": SkipDependencyFailed}
+		if !maps.Equal(causes, want) {
+			t.Errorf("skip causes %v, want %v", causes, want)
+		}
+	})
+
 	t.Run("already cancelled", func(t *testing.T) {
 		g := build(nil, []edge{{"b", "a"}})
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		var skipped []string
-		opts := WalkOptions[string]{Parallelism: 4, OnSkip: func(v string) { skipped = append(skipped, v) }}
+		opts := WalkOptions[string]{Parallelism: 4, OnSkip: func(v string, cause SkipCause) {
+			skipped = append(skipped, v)
+			if cause != SkipCancelled {
+				t.Errorf("%s skipped as %s, want %s", v, cause, SkipCancelled)
+			}
+		}}
 		diags := walkWithTimeout(t, g, ctx, opts, func(context.Context, string) hcl.Diagnostics {
 			t.Error("fn called after cancellation")
 			return nil

@@ -4,6 +4,7 @@
 package hooks
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
@@ -97,4 +98,36 @@ func IDOf(v cty.Value) string {
 // than by ID; identity is the identity's name=value pairs.
 type IdentityImportHook interface {
 	PlanImportIdentity(addr addrs.AbsResourceInstance, identity string)
+}
+
+// SkipCause says why the apply did not make a planned change.
+type SkipCause uint8
+
+const (
+	// SkipDependencyFailed: something the change depends on, directly or
+	// transitively, failed.
+	SkipDependencyFailed SkipCause = iota + 1
+	// SkipInterrupted: the run was interrupted before the change could
+	// start.
+	SkipInterrupted
+)
+
+// String returns "dependency failed" or "interrupted".
+func (c SkipCause) String() string {
+	switch c {
+	case SkipDependencyFailed:
+		return "dependency failed"
+	case SkipInterrupted:
+		return "interrupted"
+	}
+	return "SkipCause(" + strconv.Itoa(int(c)) + ")"
+}
+
+// SkipHook is implemented by hooks that want to know which planned
+// changes the apply did not make, and why. It is optional: the engine
+// calls it on the hooks that have it, once per change it skips (the
+// current object, deposed "", or a deposed object), possibly while other
+// changes are still being applied.
+type SkipHook interface {
+	SkippedApply(addr addrs.AbsResourceInstance, deposed string, action plans.Action, cause SkipCause)
 }
