@@ -828,4 +828,58 @@ resource "local_file" "f" {
 	mustStrata(t, dir, 0, "plan", "-detailed-exitcode")
 }
 
+// TestE2EWatchKeepsProviders: the provider process started by the first
+// cycle serves the next ones; a change of the dependency lock file (init
+// -upgrade) starts a fresh one; -restart-providers starts one per cycle.
+func TestE2EWatchKeepsProviders(t *testing.T) {
+	dir := watchDir(t, map[string]string{"main.tf": localHeader + `
+resource "local_file" "a" {
+  filename = "${path.module}/a.txt"
+  content  = "a"
+}
+`})
+	mustStrata(t, dir, 0, "apply", "-auto-approve")
+	starts := func(base string) (starts, cycles int) {
+		t.Helper()
+		resp, err := http.Get(base + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		for _, line := range strings.Split(string(b), "\n") {
+			fmt.Sscanf(line, "strata_watch_provider_starts_total %d", &starts)
+			fmt.Sscanf(line, "strata_watch_cycles_total %d", &cycles)
+		}
+		return starts, cycles
+	}
+	w := startWatch(t, dir, "-interval=100ms", "-listen=127.0.0.1:0", "-debounce=100ms")
+	i := w.waitFor(0, "listening", isType("listening"))
+	base := "http://" + w.event(i).Address
+	i = w.waitFor(i, "five cycles", func(e watchEvent) bool { return e.Type == "idle" && e.Cycle >= 5 })
+	if n, cycles := starts(base); n != 1 {
+		t.Fatalf("%d provider starts in %d cycles, want 1\n%s", n, cycles, w.dump())
+	}
+	lock := filepath.Join(dir, ".terraform.lock.hcl")
+	data := readFile(t, lock)
+	writeFile(t, lock, string(data)+"\n")
+	from := w.event(i).Cycle
+	w.waitFor(i, "two more cycles", func(e watchEvent) bool { return e.Type == "idle" && e.Cycle >= from+3 })
+	if n, cycles := starts(base); n != 2 {
+		t.Fatalf("%d provider starts in %d cycles after the lock file changed, want 2\n%s", n, cycles, w.dump())
+	}
+	if code := w.stop(syscall.SIGTERM); code != 0 {
+		t.Fatalf("exit code %d, want 0\n%s", code, w.dump())
+	}
+
+	w = startWatch(t, dir, "-interval=100ms", "-listen=127.0.0.1:0", "-restart-providers")
+	i = w.waitFor(0, "listening", isType("listening"))
+	base = "http://" + w.event(i).Address
+	w.waitFor(i, "five cycles", func(e watchEvent) bool { return e.Type == "idle" && e.Cycle >= 5 })
+	if n, cycles := starts(base); n < 5 || n < cycles-1 {
+		t.Fatalf("%d provider starts in %d cycles with -restart-providers, want one a cycle\n%s", n, cycles, w.dump())
+	}
+	w.stop(syscall.SIGTERM)
+}
+
 var _ = fmt.Sprintf

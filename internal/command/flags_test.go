@@ -144,11 +144,11 @@ func TestWatchFlags(t *testing.T) {
 		},
 		"everything": {
 			args: []string{"-interval=30s", "-jitter=0.2", "-converge", "-allow-destroy", "-max-changes=3", "-converged-timeout=2m",
-				"-debounce=1s", "-listen=127.0.0.1:9310", "-watch-config=w.hcl", "-json", "-lock-timeout=5s", "-parallelism=4", "-refresh-concurrency=2"},
+				"-debounce=1s", "-listen=127.0.0.1:9310", "-watch-config=w.hcl", "-json", "-lock-timeout=5s", "-parallelism=4", "-refresh-concurrency=2", "-restart-providers"},
 			want: watchOptions{interval: 30 * time.Second, jitter: 0.2, converge: true, allowDestroy: true, maxChanges: 3, convergedTimeout: 2 * time.Minute,
-				debounce: time.Second, listen: "127.0.0.1:9310", configFile: "w.hcl", view: viewFlags{json: true}, parallelism: 4, refreshConc: 2,
+				debounce: time.Second, listen: "127.0.0.1:9310", configFile: "w.hcl", view: viewFlags{json: true}, parallelism: 4, refreshConc: 2, restartProviders: true,
 				state: stateFlags{lock: true, lockTimeout: 5 * time.Second}},
-			set: []string{"allow-destroy", "converge", "converged-timeout", "debounce", "interval", "jitter", "json", "listen", "lock-timeout", "max-changes", "parallelism", "refresh-concurrency", "watch-config"},
+			set: []string{"allow-destroy", "converge", "converged-timeout", "debounce", "interval", "jitter", "json", "listen", "lock-timeout", "max-changes", "parallelism", "refresh-concurrency", "restart-providers", "watch-config"},
 		},
 	}
 	for name, tc := range tests {

@@ -37,6 +37,7 @@ type watchOptions struct {
 	state            stateFlags
 	parallelism      int
 	refreshConc      int
+	restartProviders bool
 	interval         time.Duration
 	jitter           float64
 	converge         bool
@@ -88,6 +89,7 @@ func newWatchCommand(d *Deps, runF func(*watchOptions) error) *cobra.Command {
 	fs.StringVar(&opts.listen, "listen", "", "Serve health, drift and metrics on this address, such as\n127.0.0.1:9100.")
 	fs.StringVar(&opts.configFile, "watch-config", "", "Schedule file with per-type and per-resource intervals.\nDefaults to "+watch.ConfigFile+" when it exists.")
 	fs.IntVar(&opts.parallelism, "parallelism", engine.DefaultParallelism, "Limit the number of concurrent operations.")
+	fs.BoolVar(&opts.restartProviders, "restart-providers", false, "Start the providers afresh each cycle instead of keeping them\nrunning between cycles.")
 	fs.IntVar(&opts.refreshConc, "refresh-concurrency", watch.DefaultRefreshConcurrency, "Limit the number of concurrent refreshes of each provider.")
 	fs.BoolVar(&opts.view.noColor, "no-color", false, "If specified, output won't contain any color.")
 	fs.BoolVar(&opts.view.json, "json", false, "Write the watch's events as JSON lines.")
@@ -140,7 +142,7 @@ func runWatch(ctx context.Context, d *Deps, opts *watchOptions) error {
 	w := watch.New(r, ev, watch.Options{
 		Schedule: sched, Converge: opts.converge, AllowDestroy: opts.allowDestroy, MaxChanges: opts.maxChanges,
 		ConvergedTimeout: opts.convergedTimeout, Debounce: opts.debounce, WatchFiles: true, Triggers: triggers,
-		RefreshLimits: limits,
+		RefreshLimits: limits, RestartProviders: opts.restartProviders,
 	})
 	if opts.listen != "" {
 		addr, stop, err := w.Serve(opts.listen)
@@ -385,6 +387,11 @@ func (s *watchSession) Files() []string {
 		if it.file {
 			out = append(out, it.value)
 		}
+	}
+	// The lock file too: init -upgrade changes the providers, which the
+	// watch then starts afresh.
+	if _, err := os.Stat(lockFileName); err == nil {
+		out = append(out, lockFileName)
 	}
 	sort.Strings(out)
 	return out

@@ -14,6 +14,7 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/providers"
 )
 
 // Options are the choices of one watch.
@@ -39,6 +40,9 @@ type Options struct {
 	Triggers <-chan struct{}
 	// RefreshLimits bound each provider's concurrent refreshes.
 	RefreshLimits RefreshLimits
+	// RestartProviders starts the providers afresh each cycle instead of
+	// keeping their processes from one cycle to the next.
+	RestartProviders bool
 	// Seed fixes the jitter (tests); 0 picks one.
 	Seed int64
 }
@@ -62,6 +66,7 @@ type Watcher struct {
 	sched  *Scheduler
 	status *Status
 	gate   *refreshGate
+	pool   *providerPool
 	// trigger starts a full cycle (the status endpoint's POST /trigger).
 	trigger chan struct{}
 	now     func() time.Time
@@ -82,6 +87,7 @@ func New(r Runner, ev *Events, opts Options) *Watcher {
 		trigger: make(chan struct{}, 1), now: time.Now, drift: map[string]ResourceDrift{},
 		gate: newRefreshGate(opts.RefreshLimits),
 	}
+	w.pool = newProviderPool(!opts.RestartProviders)
 	w.status = newStatus(w)
 	return w
 }
@@ -117,6 +123,7 @@ func (w *Watcher) Run(ctx context.Context) (Result, error) {
 		}
 		defer files.Close()
 	}
+	defer w.pool.close()
 	w.events.Emit(Event{Type: EventStart, Message: w.startMessage()})
 	lastActive := w.now()
 	full := true
@@ -180,6 +187,9 @@ func (w *Watcher) Run(ctx context.Context) (Result, error) {
 			return res, nil
 		case <-timer.C:
 		case <-fsEvents:
+			// The configuration or the lock file changed: the providers
+			// may have too.
+			w.pool.reset()
 		case <-w.trigger:
 			full = true
 		case <-w.opts.Triggers:
@@ -252,7 +262,7 @@ func (w *Watcher) cycle(ctx context.Context, cycle int, full bool) cycleOutcome 
 		}
 	}
 	rh := &refreshHook{started: map[string]bool{}, done: map[string]bool{}}
-	req := PlanRequest{Refresh: func(a addrs.AbsResourceInstance) bool { return refreshSet[a.String()] }, Exclude: exclude, Providers: w.gate.Wrap}
+	req := PlanRequest{Refresh: func(a addrs.AbsResourceInstance) bool { return refreshSet[a.String()] }, Exclude: exclude, Providers: w.wrapProviders}
 	w.gate.begin()
 	plan, pdiags := sess.Plan(ctx, withHook(req, rh))
 	pdiags = dropTargetingWarnings(pdiags)
@@ -431,6 +441,12 @@ func (w *Watcher) fail(addr, msg string, now time.Time) Failure {
 	d := w.sched.Failed(addr, typ, msg, now)
 	w.status.resourceFailed()
 	return Failure{Address: addr, Error: msg, Failures: w.sched.Failures(addr), Backoff: d.Seconds()}
+}
+
+// wrapProviders puts the pool and the refresh
+// gate between the engine and the providers.
+func (w *Watcher) wrapProviders(fs map[addrs.Provider]providers.Factory) map[addrs.Provider]providers.Factory {
+	return w.gate.Wrap(w.pool.Wrap(fs))
 }
 
 // backOffProviders backs off the refreshes of the providers whose

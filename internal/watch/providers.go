@@ -83,7 +83,7 @@ func (g *refreshGate) Wrap(fs map[addrs.Provider]providers.Factory) map[addrs.Pr
 			if err != nil {
 				return nil, err
 			}
-			return gateProvider(&gatedProvider{Interface: p, g: g, addr: addr}, p), nil
+			return withCapabilities(&gatedProvider{Interface: p, g: g, addr: addr}, p), nil
 		}
 	}
 	return out
@@ -201,26 +201,27 @@ func (p *gatedProvider) ReadResource(ctx context.Context, req providers.ReadReso
 	return resp
 }
 
-// gateProvider returns gp with the optional interfaces inner implements,
-// so that the engine sees the same capabilities as without the gate.
-func gateProvider(gp *gatedProvider, inner providers.Interface) providers.Interface {
+// withCapabilities returns gp, a wrapper of inner, with the optional
+// interfaces inner implements, so that the engine sees the same
+// capabilities as without the wrapper.
+func withCapabilities(gp providers.Interface, inner providers.Interface) providers.Interface {
 	eph, isEph := inner.(providers.EphemeralResources)
 	idu, isIdu := inner.(providers.IdentityUpgrader)
 	switch {
 	case isEph && isIdu:
 		return struct {
-			*gatedProvider
+			providers.Interface
 			providers.EphemeralResources
 			providers.IdentityUpgrader
 		}{gp, eph, idu}
 	case isEph:
 		return struct {
-			*gatedProvider
+			providers.Interface
 			providers.EphemeralResources
 		}{gp, eph}
 	case isIdu:
 		return struct {
-			*gatedProvider
+			providers.Interface
 			providers.IdentityUpgrader
 		}{gp, idu}
 	}

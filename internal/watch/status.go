@@ -153,6 +153,7 @@ func (w *Watcher) writeMetrics(out io.Writer) {
 	metric("strata_watch_resource_failures_total", "counter", "Failed refreshes and applies of resource instances.", float64(s.resourceFailures))
 	metric("strata_watch_converges_total", "counter", "Applies run to converge.", float64(s.converges))
 	metric("strata_watch_converge_failures_total", "counter", "Applies that ended with errors.", float64(s.convergeFailures))
+	metric("strata_watch_provider_starts_total", "counter", "Provider instances started (kept from one cycle to the next unless -restart-providers).", float64(w.pool.starts()))
 	last := 0.0
 	if !s.lastCycle.IsZero() {
 		last = float64(s.lastCycle.UnixNano()) / 1e9
