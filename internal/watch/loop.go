@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -128,11 +130,28 @@ func (w *Watcher) Run(ctx context.Context) (Result, error) {
 	lastActive := w.now()
 	full := true
 	failedRuns, retries := 0, 0
+	filesStamp := ""
+	var lastFiles []string
 	for cycle := 1; ; cycle++ {
+		// The providers are started afresh when the configuration or the
+		// lock file changed, whether or not a notification said so (a
+		// ConfigMap volume swaps a symbolic link).
+		if lastFiles != nil {
+			if st := stampFiles(lastFiles); st != filesStamp {
+				w.pool.reset()
+				filesStamp = st
+			}
+		}
 		out := w.cycle(ctx, cycle, full)
 		full = false
 		if files != nil && out.files != nil {
 			files.Sync(out.files)
+		}
+		if out.files != nil && !slices.Equal(out.files, lastFiles) {
+			if lastFiles != nil {
+				w.pool.reset()
+			}
+			lastFiles, filesStamp = out.files, stampFiles(out.files)
 		}
 		if out.fatal {
 			res.Failed = true
@@ -187,9 +206,6 @@ func (w *Watcher) Run(ctx context.Context) (Result, error) {
 			return res, nil
 		case <-timer.C:
 		case <-fsEvents:
-			// The configuration or the lock file changed: the providers
-			// may have too.
-			w.pool.reset()
 		case <-w.trigger:
 			full = true
 		case <-w.opts.Triggers:
@@ -208,6 +224,20 @@ func (w *Watcher) startMessage() string {
 		}
 	}
 	return fmt.Sprintf("watching every %s (%s)", w.opts.Schedule.Interval, mode)
+}
+
+// stampFiles identifies the versions of files by size and modification
+// time.
+func stampFiles(files []string) string {
+	var b strings.Builder
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil {
+			fmt.Fprintf(&b, "%s %d %d\n", f, st.Size(), st.ModTime().UnixNano())
+		} else {
+			fmt.Fprintf(&b, "%s -\n", f)
+		}
+	}
+	return b.String()
 }
 
 // backoff is base doubled n-1 times, at most max.
