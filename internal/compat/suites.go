@@ -59,6 +59,26 @@ var suites = []suite{
 		Name: "time", Provider: "time", Tag: "v0.14.0", Package: "./internal/...",
 		Needs: []provider{{Name: "time", Version: "0.8.0"}},
 	},
+	{
+		Name: "tls", Provider: "tls", Tag: "v4.2.1", Package: "./internal/...",
+		Needs: []provider{{Name: "tls", Version: "3.1.0"}, {Name: "tls", Version: "3.4.0"}, {Name: "tls", Version: "4.1.0"}, {Name: "tls", Version: "4.2.0"}},
+	},
+	{
+		Name: "archive", Provider: "archive", Tag: "v2.8.0", Package: "./internal/...",
+		Needs: []provider{{Name: "archive", Version: "2.2.0"}},
+	},
+	{
+		Name: "external", Provider: "external", Tag: "v2.4.0", Package: "./internal/...",
+		Needs: []provider{{Name: "external", Version: "2.2.3"}},
+	},
+	{
+		Name: "http", Provider: "http", Tag: "v3.6.0", Package: "./internal/...",
+		Needs: []provider{{Name: "http", Version: "2.2.0"}, {Name: "null", Version: "3.1.1"}},
+	},
+	{
+		Name: "cloudinit", Provider: "cloudinit", Tag: "v2.4.0", Package: "./internal/...",
+		Needs: []provider{{Name: "cloudinit", Version: "2.2.0"}},
+	},
 }
 
 // source fetches the suite's code into a new writable directory.
