@@ -666,16 +666,33 @@ resource "stratafw_thing" "a" {
 
 // TestE2EWatchSecondRefusedPG: with the pg backend, a second watcher on
 // the same workspace is refused even from another working directory (the
-// lease is in the database, not in .terraform), while plan and apply
-// from there still work; another workspace can be watched at the same
-// time; and the lease goes with the first watcher.
+// lease is in the database, not in .terraform).
 func TestE2EWatchSecondRefusedPG(t *testing.T) {
 	conn := pgtest.ConnString(t)
-	config := pgBackendConfig(conn, `
+	testWatchSecondRefusedRemote(t, pgBackendConfig(conn, ""), "strata watch: pid ", `workspace "default" of the pg backend`)
+}
+
+// TestE2EWatchSecondRefusedS3: the same with the s3 backend and
+// use_lockfile, whose lease is an object beside the state's.
+func TestE2EWatchSecondRefusedS3(t *testing.T) {
+	srv, bucket := s3Env(t)
+	testWatchSecondRefusedRemote(t, srv.Block(bucket, "app.tfstate", ""), "app.tfstate.strata-watch.lease", "(process ")
+	if _, ok := srv.Object(t, bucket, "app.tfstate.strata-watch.lease"); ok {
+		t.Error("the lease object is left behind")
+	}
+}
+
+// testWatchSecondRefusedRemote runs a watcher in one working directory
+// using the backend block backend and checks that, from another, a second
+// watcher on the same workspace is refused (naming the holder with the
+// strings holder), while plan still works there and another workspace can
+// be watched; and that the lease goes with the first watcher.
+func testWatchSecondRefusedRemote(t *testing.T, backend string, holder ...string) {
+	config := backend + `
 resource "terraform_data" "a" {
   input = "a"
 }
-`)
+`
 	first, second := t.TempDir(), t.TempDir()
 	for _, dir := range []string{first, second} {
 		writeFile(t, filepath.Join(dir, "main.tf"), config)
@@ -687,7 +704,7 @@ resource "terraform_data" "a" {
 
 	// Were it not refused, -converged-timeout would end it with 0.
 	r := mustStrata(t, second, 1, "watch", "-interval=200ms", "-converged-timeout=1s", "-no-color")
-	for _, want := range []string{"Another watcher is running", "another strata watch is running on this state", "strata watch: pid ", `workspace "default" of the pg backend`} {
+	for _, want := range append([]string{"Another watcher is running", "another strata watch is running on this state"}, holder...) {
 		if !strings.Contains(flat(r.stderr), want) {
 			t.Errorf("the refusal lacks %q:\n%s", want, r.stderr)
 		}

@@ -267,6 +267,10 @@ func (r *watchRunner) lease(ctx context.Context, mgr statemgr.Manager) hcl.Diagn
 		return nil
 	}
 	release, err := l.Lease(ctx, "watch")
+	if errors.Is(err, statemgr.ErrLeaseUnsupported) {
+		r.leased = true
+		return nil
+	}
 	if errors.Is(err, statemgr.ErrLeaseHeld) {
 		return hcl.Diagnostics{watch.Fatal(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Another watcher is running",
 			Detail: fmt.Sprintf("%s: %s. Only one strata watch may run on a state: stop the other one first.", watch.ErrLeaseHeld, err)})}

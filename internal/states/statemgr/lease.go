@@ -24,6 +24,10 @@ type Leaser interface {
 // lease.
 var ErrLeaseHeld = errors.New("the lease is held by another process")
 
+// ErrLeaseUnsupported is the error of Lease when this configuration of
+// the store has no leases (an s3 backend without use_lockfile).
+var ErrLeaseUnsupported = errors.New("leases are not supported by this backend configuration")
+
 var _ Leaser = (*PG)(nil)
 
 // Lease implements Leaser with a session-level advisory lock on a session
