@@ -1,9 +1,7 @@
 package command
 
 import (
-	"bufio"
 	"context"
-	"strings"
 	"sync"
 	"time"
 
@@ -249,26 +247,6 @@ func applyCommandName(opts *applyOptions) string {
 		return "destroy"
 	}
 	return "apply"
-}
-
-// confirm asks the user to approve the plan; only "yes" approves.
-func confirm(d *Deps, v *views.View, destroy bool) bool {
-	if destroy {
-		v.Output("\n[reset][bold]Do you really want to destroy all resources?[reset]\n  strata will destroy all your managed infrastructure, as shown above.\n  There is no undo. Only 'yes' will be accepted to confirm.\n\n  [bold]Enter a value:[reset] ")
-	} else {
-		v.Output("\n[reset][bold]Do you want to perform these actions?[reset]\n  strata will perform the actions described above.\n  Only 'yes' will be accepted to approve.\n\n  [bold]Enter a value:[reset] ")
-	}
-	line, _ := bufio.NewReader(d.Stdin).ReadString('\n')
-	v.Output("\n")
-	if strings.TrimSpace(line) == "yes" {
-		return true
-	}
-	if destroy {
-		v.Output("\nDestroy cancelled.\n")
-	} else {
-		v.Output("\nApply cancelled.\n")
-	}
-	return false
 }
 
 // countHook counts the operations that completed, for the summary line.

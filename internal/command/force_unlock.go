@@ -59,11 +59,9 @@ func runForceUnlock(_ context.Context, d *Deps, opts *forceUnlockOptions, id str
 		if opts.force {
 			return true
 		}
-		v.Output("[reset][bold]Do you really want to force-unlock?[reset]\n" +
-			"  strata will remove the lock on the remote state.\n" +
-			"  This will allow local strata commands to modify this state, even though it\n" +
-			"  may still be in use. Only 'yes' will be accepted to confirm.\n\n" +
-			"  [bold]Enter a value:[reset] ")
+		v.Prompt("Do you really want to force-unlock?", "strata will remove the lock on the remote state.\n"+
+			"This will allow local strata commands to modify this state, even though it\n"+
+			"may still be in use. Only 'yes' will be accepted to confirm.")
 		answer, _ := readAnswer(d.Stdin)
 		v.Output("\n")
 		cancelled = answer != "yes"

@@ -348,8 +348,7 @@ func (bi *backendInit) confirm(query, description string) (bool, hcl.Diagnostics
 			Detail:   "Please remove the \"-input=false\" option and try again, or use -force-copy to copy the state without asking.",
 		}}
 	}
-	indented := "  " + strings.ReplaceAll(description, "\n", "\n  ")
-	bi.v.Outputf("[reset][bold]%s[reset]\n%s\n\n  [bold]Enter a value:[reset] ", query, indented)
+	bi.v.Prompt(query, description)
 	answer, ok := readAnswer(bi.d.Stdin)
 	if !ok {
 		// No answer at all (end of input): an error, as in Terraform,

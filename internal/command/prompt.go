@@ -2,9 +2,19 @@ package command
 
 import (
 	"bufio"
+	"fmt"
 	"io"
+	"sort"
 	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/strata-dev/strata/internal/command/views"
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/engine"
 )
+
+// Every question strata asks is here; views.View.Prompt renders them.
 
 // readAnswer reads one line of input for a prompt. ok is false when the
 // input ended before anything was typed.
@@ -14,4 +24,58 @@ func readAnswer(r io.Reader) (answer string, ok bool) {
 		return "", false
 	}
 	return strings.TrimSpace(line), true
+}
+
+// confirm asks the user to approve the plan; only "yes" approves.
+func confirm(d *Deps, v *views.View, destroy bool) bool {
+	v.Output("\n")
+	if destroy {
+		v.Prompt("Do you really want to destroy all resources?", "strata will destroy all your managed infrastructure, as shown above.\nThere is no undo. Only 'yes' will be accepted to confirm.")
+	} else {
+		v.Prompt("Do you want to perform these actions?", "strata will perform the actions described above.\nOnly 'yes' will be accepted to approve.")
+	}
+	answer, _ := readAnswer(d.Stdin)
+	v.Output("\n")
+	if answer == "yes" {
+		return true
+	}
+	if destroy {
+		v.Output("\nDestroy cancelled.\n")
+	} else {
+		v.Output("\nApply cancelled.\n")
+	}
+	return false
+}
+
+// promptVariables asks for required variables that have no value.
+func promptVariables(d *Deps, mod *configs.Module, vals map[string]engine.InputValue) hcl.Diagnostics {
+	var names []string
+	for name, decl := range mod.Variables {
+		if _, ok := vals[name]; !ok && decl.Required() {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	var diags hcl.Diagnostics
+	r := bufio.NewReader(d.Stdin)
+	v := d.newView(viewFlags{})
+	for _, name := range names {
+		decl := mod.Variables[name]
+		v.VariablePrompt(name, decl.Description)
+		line, err := r.ReadString('\n')
+		v.Raw("\n")
+		if err != nil && line == "" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "No value for required variable",
+				Detail:   fmt.Sprintf("The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", name),
+				Subject:  decl.DeclRange.Ptr(),
+			})
+			continue
+		}
+		v, vdiags := parseVarValue(decl, strings.TrimRight(line, "\r\n"), "prompt")
+		diags = append(diags, vdiags...)
+		vals[name] = engine.InputValue{Value: v}
+	}
+	return diags
 }

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -223,42 +222,6 @@ func loadVarFile(p *configs.Parser, mod *configs.Module, path string, vals map[s
 		if !vdiags.HasErrors() {
 			vals[name] = engine.InputValue{Value: v, Source: attr.Expr.Range()}
 		}
-	}
-	return diags
-}
-
-// promptVariables asks for required variables that have no value.
-func promptVariables(d *Deps, mod *configs.Module, vals map[string]engine.InputValue) hcl.Diagnostics {
-	var names []string
-	for name, decl := range mod.Variables {
-		if _, ok := vals[name]; !ok && decl.Required() {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	var diags hcl.Diagnostics
-	r := bufio.NewReader(d.Stdin)
-	for _, name := range names {
-		decl := mod.Variables[name]
-		fmt.Fprintf(d.Stdout, "var.%s\n", name)
-		if decl.Description != "" {
-			fmt.Fprintf(d.Stdout, "  %s\n", decl.Description)
-		}
-		fmt.Fprint(d.Stdout, "\n  Enter a value: ")
-		line, err := r.ReadString('\n')
-		fmt.Fprintln(d.Stdout)
-		if err != nil && line == "" {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "No value for required variable",
-				Detail:   fmt.Sprintf("The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", name),
-				Subject:  decl.DeclRange.Ptr(),
-			})
-			continue
-		}
-		v, vdiags := parseVarValue(decl, strings.TrimRight(line, "\r\n"), "prompt")
-		diags = append(diags, vdiags...)
-		vals[name] = engine.InputValue{Value: v}
 	}
 	return diags
 }

@@ -88,7 +88,7 @@ func runStateReplaceProvider(ctx context.Context, d *Env, opts *stateReplaceProv
 	}
 	v.Output(b.String())
 	if !opts.autoApprove {
-		v.Output("\n[bold]Do you want to make these changes?[reset]\nOnly 'yes' will be accepted to continue.\n\nEnter a value: ")
+		v.PromptPlain("Do you want to make these changes?", "Only 'yes' will be accepted to continue.")
 		answer, ok := d.ReadAnswer()
 		if !ok {
 			v.Output("\n")
