@@ -2,6 +2,7 @@ package command
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -14,8 +15,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/provbuild"
+	"github.com/strata-dev/strata/internal/states/statemgr/pgtest"
 )
 
 // randomProviderMirror builds hashicorp/random 3.9.0 from its repository
@@ -132,6 +136,15 @@ variable "slow" {
   default = 0
 }
 
+# A secret nobody marked sensitive: the run records hold its value.
+variable "plain" {
+  type = string
+}
+
+resource "terraform_data" "plain" {
+  input = var.plain
+}
+
 resource "random_password" "p" {
   length  = 40
   special = false
@@ -172,11 +185,13 @@ func TestE2EEncryptionNoSecretAtRest(t *testing.T) {
 	secrets := map[string]string{
 		"sensitive variable": "sv-" + randomHex(t, 12),
 		"write-only value":   "wo-" + randomHex(t, 12),
+		"unmarked secret":    "us-" + randomHex(t, 12),
 	}
 	passphrase := "pass-" + randomHex(t, 12)
 	env := []string{
 		"TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null", "TFTEST_STORE_DIR=" + store,
 		"TF_VAR_passphrase=" + passphrase, "TF_VAR_secret=" + secrets["sensitive variable"], "TF_VAR_wo=" + secrets["write-only value"],
+		"TF_VAR_plain=" + secrets["unmarked secret"],
 	}
 	command := func(extraEnv []string, args ...string) *exec.Cmd {
 		cmd := exec.Command(strataBin, args...)
@@ -235,8 +250,9 @@ func TestE2EEncryptionNoSecretAtRest(t *testing.T) {
 
 	// Update everything that holds a secret, slowly, and kill -9 the
 	// apply once the fast updates are done and the slow ones run.
-	cmd := command([]string{"TF_VAR_secret=" + secrets["sensitive variable"] + "-2"}, "apply", "-auto-approve", "-no-color", "-var=slow=20")
+	cmd := command([]string{"TF_VAR_secret=" + secrets["sensitive variable"] + "-2", "TF_VAR_plain=" + secrets["unmarked secret"] + "-2"}, "apply", "-auto-approve", "-no-color", "-var=slow=20")
 	secrets["sensitive variable 2"] = secrets["sensitive variable"] + "-2"
+	secrets["unmarked secret 2"] = secrets["unmarked secret"] + "-2"
 	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
@@ -296,6 +312,20 @@ func TestE2EEncryptionNoSecretAtRest(t *testing.T) {
 	check("the final apply")
 	run(0, "plan", "-no-color", "-detailed-exitcode")
 
+	// The run records hold the unmarked secret encrypted: the queries
+	// decrypt it with the key, and ingesting them into runs.db keeps it
+	// encrypted.
+	if hist := run(0, "history", "-no-color", "terraform_data.plain").stdout; !strings.Contains(hist, secrets["unmarked secret"]) {
+		t.Errorf("history does not show the decrypted value:\n%s", hist)
+	}
+	if show := run(0, "runs", "show", "-json").stdout; !strings.Contains(show, `"format_version"`) {
+		t.Errorf("runs show -json:\n%s", show)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".terraform", "runs.db")); err != nil {
+		t.Fatalf("the run records were not ingested: %v", err)
+	}
+	check("the run records' ingestion")
+
 	// A wrong passphrase: a clear error, and the state is left as it was.
 	before, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
 	env = append(env, "TF_VAR_passphrase=a-wrong-passphrase-of-some-length")
@@ -305,6 +335,11 @@ func TestE2EEncryptionNoSecretAtRest(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate")); !bytes.Equal(before, after) {
 		t.Fatal("a failed decryption changed the state")
+	}
+	// ... and the run records say the key is wrong.
+	r = run(1, "history", "-no-color", "terraform_data.plain")
+	if !strings.Contains(flat(r.stderr), "cannot be decrypted") || !strings.Contains(flat(r.stderr), "wrong key") {
+		t.Errorf("history with a wrong passphrase:\n%s", r.stderr)
 	}
 }
 
@@ -566,5 +601,79 @@ output "o" {
 	r := mustStrata(t, dir, 0, "plan", "-no-color")
 	if !strings.Contains(flat(r.stdout+r.stderr), "State file readable by all users") {
 		t.Fatalf("no warning for a 0644 state holding a sensitive output:\n%s%s", r.stdout, r.stderr)
+	}
+}
+
+// TestE2EEncryptionSharedPGRuns: with the state encrypted on a pg
+// backend, the run logs shared through the backend's database carry the
+// values encrypted, and each working directory decrypts the other's
+// with the key.
+func TestE2EEncryptionSharedPGRuns(t *testing.T) {
+	conn := pgtest.ConnString(t)
+	t.Setenv("TF_ENCRYPTION", `
+key_provider "pbkdf2" "k" {
+  passphrase = "a shared passphrase of some length"
+  iterations = 200000
+}
+method "aes_gcm" "m" {
+  keys = key_provider.pbkdf2.k
+}
+state {
+  method   = method.aes_gcm.m
+  enforced = true
+}`)
+	config := "terraform {\n  backend \"pg\" {\n    conn_str = \"" + conn + "\"\n  }\n}\nvariable \"v\" {}\nresource \"terraform_data\" \"a\" {\n  input = var.v\n}\n"
+	secretA, secretB := "from-a-"+randomHex(t, 8), "from-b-"+randomHex(t, 8)
+	a, b := t.TempDir(), t.TempDir()
+	for _, dir := range []string{a, b} {
+		writeFile(t, filepath.Join(dir, "main.tf"), config)
+		mustStrata(t, dir, 0, "init", "-no-color")
+	}
+	mustStrata(t, a, 0, "apply", "-auto-approve", "-no-color", "-var", "v="+secretA)
+	mustStrata(t, b, 0, "apply", "-auto-approve", "-no-color", "-var", "v="+secretB)
+	for name, dir := range map[string]string{"a": a, "b": b} {
+		r := mustStrata(t, dir, 0, "history", "-json", "-attribute=input", "terraform_data.a")
+		if !strings.Contains(r.stdout, secretA) || !strings.Contains(r.stdout, secretB) {
+			t.Errorf("history in %s lacks the decrypted values:\n%s", name, r.stdout)
+		}
+		if found := secretsIn(t, dir, map[string]string{"a": secretA, "b": secretB}); len(found) > 0 {
+			t.Errorf("in %s, secrets in clear: %v", name, found)
+		}
+	}
+
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	var logs, states [][]byte
+	for q, dst := range map[string]*[][]byte{
+		`SELECT data FROM terraform_remote_state.strata_run_logs`:            &logs,
+		`SELECT convert_to(data, 'UTF8') FROM terraform_remote_state.states`: &states,
+	} {
+		rows, err := c.Query(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var data []byte
+			if err := rows.Scan(&data); err != nil {
+				t.Fatal(err)
+			}
+			*dst = append(*dst, data)
+		}
+		rows.Close()
+	}
+	if len(logs) != 2 || len(states) != 1 {
+		t.Fatalf("%d shared run logs and %d states, want 2 and 1", len(logs), len(states))
+	}
+	for _, data := range append(logs, states...) {
+		if bytes.Contains(data, []byte(secretA)) || bytes.Contains(data, []byte(secretB)) {
+			t.Errorf("a value in clear in the backend's database: %.200q", data)
+		}
+	}
+	if !bytes.Contains(logs[0], []byte(`"changes_sealed":{"meta":`)) {
+		t.Errorf("the shared run log holds no encrypted changes: %.400q", logs[0])
 	}
 }

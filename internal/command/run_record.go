@@ -23,6 +23,7 @@ import (
 	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/contract"
 	"github.com/strata-dev/strata/internal/datadir"
+	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/runrecord"
@@ -43,8 +44,29 @@ const (
 )
 
 // openRunStore opens the working directory's run records.
-func openRunStore() (runrecord.Store, error) {
-	return runrecord.Open(datadir.Join(runsDBFile))
+func openRunStore(opts ...runrecord.Option) (runrecord.Store, error) {
+	return runrecord.Open(datadir.Join(runsDBFile), opts...)
+}
+
+// runCipher encrypts the values of run records with the state's
+// encryption (see website/docs/encryption.md).
+type runCipher struct{ t *encryption.Target }
+
+func (c runCipher) Seal(plain []byte) ([]byte, error) { return c.t.EncryptRecord(plain) }
+func (c runCipher) Open(sealed []byte) ([]byte, error) {
+	return c.t.DecryptRecord(sealed)
+}
+
+// runRecordCipher is the cipher of the working directory's run records:
+// the state's encryption, nil when the state is not encrypted (or is
+// written unencrypted, for write).
+func (d *Deps) runRecordCipher(write bool) runrecord.Cipher {
+	enc, _ := d.workdirEncryption()
+	t := enc.State()
+	if t == nil || (write && !t.Encrypts()) {
+		return nil
+	}
+	return runCipher{t.Named("run records")}
 }
 
 // thisHost is the host whose dead runs ingestion may complete.
@@ -211,6 +233,9 @@ func startRunRecord(d *Deps, command string, op *operation) *runRecorder {
 	if err != nil {
 		d.logger().Warn(fmt.Sprintf("run records are off for this run: %s", err))
 		return nil
+	}
+	if c := d.runRecordCipher(true); c != nil {
+		w.SetCipher(c)
 	}
 	r.w = w
 	return r

@@ -213,7 +213,11 @@ func openRunsForQuery(ctx context.Context, d *Deps) (runrecord.Store, error) {
 			return nil, nil
 		}
 	}
-	store, err := openRunStore()
+	var opts []runrecord.Option
+	if c := d.runRecordCipher(false); c != nil {
+		opts = append(opts, runrecord.WithCipher(c))
+	}
+	store, err := openRunStore(opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -328,6 +328,17 @@ func (e *Encryption) RemoteState(name string) *Target {
 	return e.remoteDefault
 }
 
+// Named returns t for another kind of data, named name in its messages
+// ("run records"); it encrypts and decrypts as t does.
+func (t *Target) Named(name string) *Target {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	c.name = name
+	return &c
+}
+
 // Encrypts reports whether data written through t is encrypted.
 func (t *Target) Encrypts() bool { return t != nil && !t.methods[0].unencrypted() }
 

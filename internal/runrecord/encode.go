@@ -50,14 +50,15 @@ func appendEntry(b []byte, e *Entry) []byte {
 	if e.Changes == nil {
 		b = append(b, "null"...)
 	} else {
-		b = append(b, '[')
-		for i := range e.Changes {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendChange(b, &e.Changes[i])
-		}
-		b = append(b, ']')
+		b = appendChanges(b, e.Changes)
+	}
+	if e.SealedChanges != nil {
+		b = append(b, `,"changes_sealed":`...)
+		b = append(b, e.SealedChanges...)
+	}
+	if e.SealedDiagnostics != nil {
+		b = append(b, `,"diagnostics_sealed":`...)
+		b = append(b, e.SealedDiagnostics...)
 	}
 	return append(b, '}')
 }

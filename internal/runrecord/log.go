@@ -302,8 +302,8 @@ func (rl *runLog) add(kind byte, body []byte) error {
 			return err
 		}
 		if i, ok := rl.at[e.Seq]; ok {
-			if e.Changes == nil {
-				e.Changes = rl.entries[i].Changes
+			if e.keepsChanges() {
+				e.Changes, e.SealedChanges = rl.entries[i].Changes, rl.entries[i].SealedChanges
 			}
 			rl.entries[i] = e
 			return nil

@@ -118,7 +118,16 @@ type Entry struct {
 	// Changes are the attributes that change (or drifted); when an entry
 	// is written again, nil or empty leaves the stored ones as they are.
 	Changes []AttrChange `json:"changes"`
+	// SealedChanges and SealedDiagnostics hold Changes and Diagnostics
+	// encrypted (see Cipher), in the records of an encrypted state;
+	// queries decrypt them.
+	SealedChanges     json.RawMessage `json:"changes_sealed,omitempty"`
+	SealedDiagnostics json.RawMessage `json:"diagnostics_sealed,omitempty"`
 }
+
+// keepsChanges reports whether e, written again, leaves the changes
+// written before as they are.
+func (e *Entry) keepsChanges() bool { return e.Changes == nil && e.SealedChanges == nil }
 
 // AttrChange is one attribute's change. Before and After are JSON, nil
 // for null or absent; a mark replaces a value not stored.

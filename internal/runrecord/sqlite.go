@@ -81,12 +81,23 @@ CREATE INDEX IF NOT EXISTS up_to_date_run ON up_to_date(run_id);
 // sqliteStore is the embedded Store: one SQLite database file.
 type sqliteStore struct {
 	db *sql.DB
+	// cipher decrypts the sealed values of entries; nil: none.
+	cipher Cipher
 }
+
+// An Option adjusts the store Open returns.
+type Option func(*sqliteStore)
+
+// WithCipher makes queries decrypt the encrypted values of entries with
+// c; without it, a query that meets one fails with a *SealedError.
+// Writing needs no Cipher: entries are stored as they come, encrypted or
+// not.
+func WithCipher(c Cipher) Option { return func(s *sqliteStore) { s.cipher = c } }
 
 // Open opens (creating it and its directory when needed) the SQLite run
 // record database at path. The file is written in WAL mode: a committed
 // batch survives the process being killed.
-func Open(path string) (Store, error) {
+func Open(path string, opts ...Option) (Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
@@ -97,6 +108,9 @@ func Open(path string) (Store, error) {
 	}
 	db.SetMaxOpenConns(1)
 	s := &sqliteStore{db: db}
+	for _, o := range opts {
+		o(s)
+	}
 	if err := s.migrate(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("run records in %s: %w", path, err)
@@ -208,12 +222,8 @@ func (s *sqliteStore) Write(ctx context.Context, b Batch) error {
 			if paths == nil {
 				paths = []string{}
 			}
-			var changes any
-			if e.Changes != nil {
-				changes = jsonText(e.Changes)
-			}
 			args = append(args, e.RunID, e.Seq, e.Kind, e.Address, e.Deposed, e.Type, e.Module, e.Provider, e.Action, e.ActionReason, jsonText(paths),
-				e.Import, e.MovedFrom, string(e.Outcome), e.Reason, e.Diagnostics, nanos(e.Started), nanos(e.Ended), changes)
+				e.Import, e.MovedFrom, string(e.Outcome), e.Reason, diagnosticsColumn(&e), nanos(e.Started), nanos(e.Ended), changesColumn(&e))
 		}
 		if _, err := tx.ExecContext(ctx, entryInsert(len(chunk)), args...); err != nil {
 			return err
@@ -447,6 +457,9 @@ func (s *sqliteStore) Entries(ctx context.Context, runID string, f EntryFilter) 
 			return nil, fmt.Errorf("run %s: %w", runID, err)
 		}
 		e.RunID = runID
+		if err := unsealEntry(&e, s.cipher); err != nil {
+			return nil, err
+		}
 		if f.Address != "" && !Glob(f.Address, e.Address) {
 			continue
 		}
@@ -512,12 +525,14 @@ func (s *sqliteStore) History(ctx context.Context, address, attr string) ([]Hist
 		if h.Time.IsZero() {
 			h.Time = fromNanos(started)
 		}
-		var cs []AttrChange
-		if err := json.Unmarshal([]byte(changes), &cs); err != nil {
+		e := Entry{RunID: h.RunID}
+		if err := fromColumns(&e, changes, ""); err != nil {
 			return nil, fmt.Errorf("entry of run %s: %w", h.RunID, err)
 		}
-		nullsAsNil(cs)
-		for _, c := range cs {
+		if err := unsealEntry(&e, s.cipher); err != nil {
+			return nil, err
+		}
+		for _, c := range e.Changes {
 			if attr != "" && !underPath(c.Path, attr) {
 				continue
 			}
@@ -728,6 +743,10 @@ func (s *sqliteStore) Query(ctx context.Context, qf Query) ([]QueryItem, error) 
 			return nil, err
 		}
 		e.RunID = it.RunID
+		if err := unsealEntry(&e, s.cipher); err != nil {
+			rows.Close()
+			return nil, err
+		}
 		it.Entry = e
 		it.RunStarted = fromNanos(runStarted)
 		out = append(out, it)
@@ -794,23 +813,19 @@ func prefixColumns(prefix, cols string) string {
 	return strings.Join(parts, ", ")
 }
 
-// scanEntry scans a row of the columns before, then entryColumns.
+// scanEntry scans a row of the columns before, then entryColumns; values
+// stored encrypted are left in the entry's Sealed fields.
 func scanEntry(sc scanner, before ...any) (Entry, error) {
 	var e Entry
-	var paths, outcome, changes string
+	var paths, outcome, diagnostics, changes string
 	var started, ended int64
 	dest := append(before, &e.Seq, &e.Kind, &e.Address, &e.Deposed, &e.Type, &e.Module, &e.Provider, &e.Action, &e.ActionReason, &paths, &e.Import, &e.MovedFrom,
-		&outcome, &e.Reason, &e.Diagnostics, &started, &ended, &changes)
+		&outcome, &e.Reason, &diagnostics, &started, &ended, &changes)
 	if err := sc.Scan(dest...); err != nil {
 		return e, err
 	}
 	_ = json.Unmarshal([]byte(paths), &e.ReplacePaths)
 	e.Outcome = Outcome(outcome)
 	e.Started, e.Ended = fromNanos(started), fromNanos(ended)
-	e.Changes = []AttrChange{}
-	if err := json.Unmarshal([]byte(changes), &e.Changes); err != nil {
-		return e, fmt.Errorf("entry %d: %w", e.Seq, err)
-	}
-	nullsAsNil(e.Changes)
-	return e, nil
+	return e, fromColumns(&e, changes, diagnostics)
 }

@@ -16,6 +16,9 @@ type Writer struct {
 	log     *logSink
 	discard bool
 
+	// cipher, when set, encrypts the values of entries (SetCipher).
+	cipher Cipher
+
 	store Store
 	ch    chan item
 	done  chan struct{}
@@ -60,11 +63,23 @@ func (w *Writer) PutRun(r Run) {
 	w.ch <- item{run: &r}
 }
 
+// SetCipher makes w encrypt the values of the entries put from now on
+// (see Cipher). Call it before the first PutEntry.
+func (w *Writer) SetCipher(c Cipher) { w.cipher = c }
+
 // PutEntry queues an entry (new or updated). An entry put again with nil
 // Changes keeps the changes put before.
 func (w *Writer) PutEntry(e Entry) {
 	if w.discard {
 		return
+	}
+	if w.cipher != nil {
+		if err := sealEntry(&e, w.cipher); err != nil {
+			// Never write the values in clear: the entry goes without
+			// them, and Close reports why.
+			e.Changes, e.SealedChanges, e.Diagnostics, e.SealedDiagnostics = nil, nil, "", nil
+			w.setErr(err)
+		}
 	}
 	if w.log != nil {
 		w.log.putEntry(&e)
@@ -152,6 +167,21 @@ func (w *Writer) Close() error {
 	return w.err
 }
 
+// setErr keeps err for Close to return, unless an earlier error is kept.
+func (w *Writer) setErr(err error) {
+	if w.log != nil {
+		w.log.mu.Lock()
+		w.log.setErr(err)
+		w.log.mu.Unlock()
+		return
+	}
+	w.mu.Lock()
+	if w.err == nil {
+		w.err = err
+	}
+	w.mu.Unlock()
+}
+
 func (w *Writer) loop() {
 	defer close(w.done)
 	for it := range w.ch {
@@ -180,8 +210,8 @@ func (w *Writer) loop() {
 				k := key{it.entry.RunID, it.entry.Seq}
 				if i, ok := entryAt[k]; ok {
 					e := *it.entry
-					if e.Changes == nil {
-						e.Changes = b.Entries[i].Changes
+					if e.keepsChanges() {
+						e.Changes, e.SealedChanges = b.Entries[i].Changes, b.Entries[i].SealedChanges
 					}
 					b.Entries[i] = e
 					return
@@ -216,11 +246,7 @@ func (w *Writer) loop() {
 		timer.Stop()
 		if len(b.Runs)+len(b.Entries)+len(b.UpToDate) > 0 {
 			if err := w.store.Write(context.Background(), b); err != nil {
-				w.mu.Lock()
-				if w.err == nil {
-					w.err = err
-				}
-				w.mu.Unlock()
+				w.setErr(err)
 			}
 		}
 		for _, f := range flushes {
