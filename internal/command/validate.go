@@ -2,11 +2,11 @@ package command
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
+
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine/hooks"
@@ -80,45 +80,8 @@ func runValidate(ctx context.Context, d *Deps, opts *validateOptions) error {
 			diags = append(diags, mdiags...)
 		}
 		v.SetFiles(files)
-		if opts.json {
-			return validateJSON(d, diags, files)
-		}
 	}
-	if opts.json {
-		return validateJSON(d, diags, parser.Files())
-	}
-	v.Diagnostics(diags)
-	if diags.HasErrors() {
-		return errReported
-	}
-	v.Output("[green][bold]Success![reset] The configuration is valid.\n")
-	if len(diags) > 0 {
-		v.Output("\n")
-	}
-	return nil
-}
-
-// validateJSON prints the result in Terraform's `validate -json` format,
-// with the sources of files for the snippets.
-func validateJSON(d *Deps, diags hcl.Diagnostics, files map[string]*hcl.File) error {
-	out := struct {
-		FormatVersion string                 `json:"format_version"`
-		Valid         bool                   `json:"valid"`
-		ErrorCount    int                    `json:"error_count"`
-		WarningCount  int                    `json:"warning_count"`
-		Diagnostics   []views.JSONDiagnostic `json:"diagnostics"`
-	}{FormatVersion: "1.0", Valid: !diags.HasErrors(), Diagnostics: []views.JSONDiagnostic{}}
-	for _, dg := range diags {
-		if dg.Severity == hcl.DiagWarning {
-			out.WarningCount++
-		} else {
-			out.ErrorCount++
-		}
-		out.Diagnostics = append(out.Diagnostics, views.NewJSONDiagnostic(dg, files))
-	}
-	enc := json.NewEncoder(d.Stdout)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(out)
+	views.NewValidate(opts.json, v).Results(diags, v.Files)
 	if diags.HasErrors() {
 		return errReported
 	}

@@ -1,0 +1,69 @@
+package views
+
+import (
+	"encoding/json"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Validate is the view of `strata validate`: the diagnostics and the
+// verdict, as text (ValidateHuman) or as Terraform's `validate -json`
+// document (ValidateJSON).
+type Validate interface {
+	// Results reports the diagnostics of the whole validation, with the
+	// sources of files for snippets.
+	Results(diags hcl.Diagnostics, files map[string]*hcl.File)
+}
+
+// NewValidate returns the JSON view when json is set, else the human one.
+func NewValidate(json bool, v *View) Validate {
+	if json {
+		return &ValidateJSON{View: v}
+	}
+	return &ValidateHuman{View: v}
+}
+
+// ValidateHuman prints the diagnostics and, without errors, "Success!".
+type ValidateHuman struct{ *View }
+
+var _ Validate = (*ValidateHuman)(nil)
+
+// Results implements Validate.
+func (h *ValidateHuman) Results(diags hcl.Diagnostics, files map[string]*hcl.File) {
+	h.SetFiles(files)
+	h.Diagnostics(diags)
+	if diags.HasErrors() {
+		return
+	}
+	h.Output("[green][bold]Success![reset] The configuration is valid.\n")
+	if len(diags) > 0 {
+		h.Output("\n")
+	}
+}
+
+// ValidateJSON prints Terraform's `validate -json` document.
+type ValidateJSON struct{ *View }
+
+var _ Validate = (*ValidateJSON)(nil)
+
+// Results implements Validate.
+func (j *ValidateJSON) Results(diags hcl.Diagnostics, files map[string]*hcl.File) {
+	out := struct {
+		FormatVersion string           `json:"format_version"`
+		Valid         bool             `json:"valid"`
+		ErrorCount    int              `json:"error_count"`
+		WarningCount  int              `json:"warning_count"`
+		Diagnostics   []JSONDiagnostic `json:"diagnostics"`
+	}{FormatVersion: "1.0", Valid: !diags.HasErrors(), Diagnostics: []JSONDiagnostic{}}
+	for _, dg := range diags {
+		if dg.Severity == hcl.DiagWarning {
+			out.WarningCount++
+		} else {
+			out.ErrorCount++
+		}
+		out.Diagnostics = append(out.Diagnostics, NewJSONDiagnostic(dg, files))
+	}
+	enc := json.NewEncoder(j.Stdout)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(out)
+}
