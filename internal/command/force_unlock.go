@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/states/statemgr"
 )
 
@@ -50,6 +51,7 @@ func newForceUnlockCommand(d *Deps, runF func(*forceUnlockOptions, []string) err
 
 func runForceUnlock(_ context.Context, d *Deps, opts *forceUnlockOptions, id string) error {
 	v := d.newView(opts.view)
+	view := views.NewForceUnlock(v)
 	mgr := stateCommandManager(d, v, &stateFlags{})
 	if mgr == nil {
 		return errReported
@@ -59,9 +61,7 @@ func runForceUnlock(_ context.Context, d *Deps, opts *forceUnlockOptions, id str
 		if opts.force {
 			return true
 		}
-		v.Prompt("Do you really want to force-unlock?", "strata will remove the lock on the remote state.\n"+
-			"This will allow local strata commands to modify this state, even though it\n"+
-			"may still be in use. Only 'yes' will be accepted to confirm.")
+		view.Confirm()
 		answer, _ := readAnswer(d.Stdin)
 		v.Output("\n")
 		cancelled = answer != "yes"
@@ -69,16 +69,14 @@ func runForceUnlock(_ context.Context, d *Deps, opts *forceUnlockOptions, id str
 	}
 	_, err := mgr.ForceUnlock(id, confirm)
 	if cancelled {
-		v.Output("force-unlock cancelled.\n")
+		view.Cancelled()
 		return errReported
 	}
 	if err != nil {
-		v.Diagnostics(forceUnlockDiags(mgr.String(), err))
+		view.Diagnostics(forceUnlockDiags(mgr.String(), err))
 		return errReported
 	}
-	v.Output("[reset][bold][green]strata state has been successfully unlocked![reset][green]\n\n" +
-		"The state has been unlocked, and strata commands should now be able to\n" +
-		"obtain a new lock on the remote state.[reset]\n")
+	view.Unlocked()
 	return nil
 }
 

@@ -11,6 +11,12 @@ import (
 	"github.com/strata-dev/strata/internal/command/views/render"
 )
 
+// Diagnosticser is part of every command's view: it reports
+// diagnostics.
+type Diagnosticser interface {
+	Diagnostics(diags hcl.Diagnostics)
+}
+
 // View is where a command's output goes.
 type View struct {
 	Stdout, Stderr io.Writer
