@@ -47,7 +47,7 @@ Subcommands:
 		RunE: func(cmd *cobra.Command, args []string) error { return runWorkspaceList(cmd.Context(), d) }}
 	show := &cobra.Command{Use: "show", Short: "Show the name of the current workspace", Long: "Usage: strata [global options] workspace show\n\n  Show the name of the current workspace.", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintln(d.Stdout, workspaceName(d))
+			views.NewWorkspace(d.newView(viewFlags{})).Show(workspaceName(d))
 			return nil
 		}}
 	newCmd := &cobra.Command{Use: "new [options] NAME", Short: "Create a new workspace", Long: "Usage: strata [global options] workspace new [options] NAME\n\n  Create a new strata workspace and switch to it.", Args: cobra.ExactArgs(1),
@@ -96,7 +96,7 @@ func singleStateBackend(v *views.View, mod *configs.Module, prefix string) bool 
 	if diags.HasErrors() || !singleState(be) {
 		return false // errors are reported by workspaces
 	}
-	fmt.Fprint(v.Stderr, v.Colorize("[red]"+prefix+"workspaces not supported[reset]")+"\n")
+	views.NewWorkspace(v).NotSupported(prefix)
 	return true
 }
 
@@ -117,15 +117,7 @@ func runWorkspaceList(ctx context.Context, d *Deps) error {
 	if hasErrors(v, wdiags) {
 		return errReported
 	}
-	current := workspaceName(d)
-	for _, n := range names {
-		mark := "  "
-		if n == current {
-			mark = "* "
-		}
-		v.Raw(mark + n + "\n")
-	}
-	v.Raw("\n")
+	views.NewWorkspace(v).List(names, workspaceName(d))
 	return nil
 }
 
@@ -180,7 +172,7 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 		v.Diagnostics(errorDiag("Failed to select workspace", err))
 		return errReported
 	}
-	v.Outputf("[reset][green][bold]Created and switched to workspace %q![reset][green]\n\nYou're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"strata plan\" strata will not see any existing state\nfor this configuration.[reset]\n", name)
+	views.NewWorkspace(v).Created(name)
 	return nil
 }
 
@@ -207,7 +199,7 @@ func runWorkspaceSelect(ctx context.Context, d *Deps, name string, orCreate, noC
 				v.Diagnostics(errorDiag("Failed to select workspace", err))
 				return errReported
 			}
-			v.Outputf("[reset][green]Switched to workspace %q.[reset]\n", name)
+			views.NewWorkspace(v).Selected(name)
 			return nil
 		}
 	}
@@ -283,7 +275,7 @@ func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColo
 		v.Diagnostics(errorDiag("Failed to delete workspace", err))
 		return errReported
 	}
-	v.Outputf("[reset][green]Deleted workspace %q![reset]\n", name)
+	views.NewWorkspace(v).Deleted(name)
 	return nil
 }
 
