@@ -2,8 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -72,7 +70,7 @@ func runImport(ctx context.Context, d *Deps, opts *importOptions, addrStr, id st
 	}
 	defer op.release()
 	rec := startRunRecord(d, "import", op)
-	newState, idiags := op.engine.Import(ctx, op.state, addr, id, op.vars, &importHook{v: v})
+	newState, idiags := op.engine.Import(ctx, op.state, addr, id, op.vars, views.NewImport(v))
 	if hasErrors(v, idiags) {
 		rec.imported(addr, id, nil, addrs.AbsProviderConfig{}, idiags)
 		rec.finish(nil, idiags, ctx.Err() != nil)
@@ -94,22 +92,6 @@ func runImport(ctx context.Context, d *Deps, opts *importOptions, addrStr, id st
 		return errReported
 	}
 	rec.finish(newState, nil, false)
-	v.Output("\n[reset][bold][green]Import successful![reset]\n\n[green]The resources that were imported are shown above. These resources are now in\nyour strata state and will henceforth be managed by strata.[reset]\n\n")
+	views.NewImport(v).Imported()
 	return nil
-}
-
-// importHook prints the progress of an import as Terraform does.
-type importHook struct{ v *views.View }
-
-func (h *importHook) PreImport(addr addrs.AbsResourceInstance, id string) {
-	h.v.Outputf("[reset][bold]%s: Importing from ID %q...[reset]\n", addr, id)
-}
-
-func (h *importHook) PostImport(addr addrs.AbsResourceInstance, typeNames []string) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "[reset][bold][green]%s: Import prepared![reset]\n", addr)
-	for _, n := range typeNames {
-		fmt.Fprintf(&b, "[reset][green]  Prepared %s for import[reset]\n", n)
-	}
-	h.v.Output(b.String())
 }

@@ -89,6 +89,7 @@ func parsePlatforms(given []string) ([]string, hcl.Diagnostics) {
 // providers, with checksums for every requested platform.
 func runProvidersLock(ctx context.Context, d *Deps, opts *providersLockOptions) error {
 	v := d.newView(viewFlags{noColor: opts.view.noColor})
+	view := views.NewProvidersLock(v)
 	platforms, diags := parsePlatforms(opts.platforms)
 	if hasErrors(v, diags) {
 		return errReported
@@ -152,22 +153,20 @@ func runProvidersLock(ctx context.Context, d *Deps, opts *providersLockOptions) 
 	if hasErrors(v, ldiags2) {
 		return errReported
 	}
-	locker := &providercache.Locker{Source: source, Client: creds.Client(nil), Platforms: platforms, Log: v.InitLog}
+	locker := &providercache.Locker{Source: source, Client: creds.Client(nil), Platforms: platforms, Log: view.Log}
 	newLocks, changed, diags := locker.Lock(ctx, cfg, only, locks)
 	if hasErrors(v, diags) {
 		return errReported
 	}
 	if !changed {
-		v.Output("\n[reset][bold][green]Success![reset] [bold]strata has validated the lock file and found no need for changes.[reset]\n")
+		view.Unchanged()
 		return nil
 	}
 	if err := depsfile.Save(depsfile.FileName, newLocks); err != nil {
 		v.Diagnostics(errorDiag("Failed to update dependency lock file", err))
 		return errReported
 	}
-	v.Output("\n[reset][bold][green]Success![reset] [bold]strata has updated the lock file.[reset]\n\n" +
-		"Review the changes in .terraform.lock.hcl and then commit to your\n" +
-		"version control system to retain the new checksums.\n\n")
+	view.Updated()
 	return nil
 }
 

@@ -1,0 +1,48 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/strata-dev/strata/internal/addrs"
+)
+
+// Import is the view of `strata import`: the progress of the import (the
+// engine's import hook) and its conclusion.
+type Import interface {
+	Diagnosticser
+	// PreImport reports the provider asked to import id.
+	PreImport(addr addrs.AbsResourceInstance, id string)
+	// PostImport reports the objects the provider prepared.
+	PostImport(addr addrs.AbsResourceInstance, typeNames []string)
+	// Imported closes a successful import.
+	Imported()
+}
+
+// NewImport returns import's view, which has only a human form.
+func NewImport(v *View) Import { return &ImportHuman{View: v} }
+
+// ImportHuman is import's text output, as Terraform's.
+type ImportHuman struct{ *View }
+
+var _ Import = (*ImportHuman)(nil)
+
+// PreImport implements Import.
+func (h *ImportHuman) PreImport(addr addrs.AbsResourceInstance, id string) {
+	h.Outputf("[reset][bold]%s: Importing from ID %q...[reset]\n", addr, id)
+}
+
+// PostImport implements Import.
+func (h *ImportHuman) PostImport(addr addrs.AbsResourceInstance, typeNames []string) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[reset][bold][green]%s: Import prepared![reset]\n", addr)
+	for _, n := range typeNames {
+		fmt.Fprintf(&b, "[reset][green]  Prepared %s for import[reset]\n", n)
+	}
+	h.Output(b.String())
+}
+
+// Imported implements Import.
+func (h *ImportHuman) Imported() {
+	h.Output("\n[reset][bold][green]Import successful![reset]\n\n[green]The resources that were imported are shown above. These resources are now in\nyour strata state and will henceforth be managed by strata.[reset]\n\n")
+}
