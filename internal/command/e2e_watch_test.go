@@ -114,7 +114,8 @@ type watchEvent struct {
 		Address  string `json:"address"`
 		Failures int    `json:"failures"`
 	} `json:"failed"`
-	Skipped []string `json:"skipped"`
+	Skipped   []string `json:"skipped"`
+	Refreshed int      `json:"refreshed"`
 }
 
 // watcher is a running strata watch -json.
@@ -897,6 +898,91 @@ resource "local_file" "a" {
 		t.Fatalf("%d provider starts in %d cycles with -restart-providers, want one a cycle\n%s", n, cycles, w.dump())
 	}
 	w.stop(syscall.SIGTERM)
+}
+
+// TestE2EWatchProviderBackoff: when a provider's refreshes fail for
+// every resource, the watch backs the provider off (with growing waits)
+// instead of quarantining each resource, keeps planning, and goes back to
+// idle once the provider recovers.
+func TestE2EWatchProviderBackoff(t *testing.T) {
+	mirror := testProviderMirror(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `terraform {
+  required_providers {
+    stratafw = { source = "strata/stratafw" }
+  }
+}
+resource "stratafw_thing" "a" {
+  name = "a"
+}
+resource "stratafw_thing" "b" {
+  name = "b"
+}
+`)
+	mustStrata(t, dir, 0, "init", "-plugin-dir="+mirror)
+	mustStrata(t, dir, 0, "apply", "-auto-approve")
+	driftDir := t.TempDir()
+	// An attribute the provider does not know makes its read fail.
+	for _, id := range []string{"fw-a", "fw-b"} {
+		writeFile(t, filepath.Join(driftDir, id+".json"), `{"bogus": 1}`)
+	}
+	w := startWatchEnv(t, dir, []string{"STRATAFW_DRIFT_DIR=" + driftDir}, "-interval=1s", "-jitter=0", "-listen=127.0.0.1:0")
+	i := w.waitFor(0, "listening", isType("listening"))
+	base := "http://" + w.event(i).Address
+	first := w.waitFor(i, "provider_backoff", isType("provider_backoff"))
+	second := w.waitFor(first+1, "a second provider_backoff", isType("provider_backoff"))
+	var raw struct {
+		Provider string  `json:"provider"`
+		Failures int     `json:"failures"`
+		Backoff  float64 `json:"backoff_seconds"`
+		Reason   string  `json:"reason"`
+	}
+	for n, at := range []int{first, second} {
+		w.mu.Lock()
+		line := w.raw[at]
+		w.mu.Unlock()
+		if err := json.Unmarshal([]byte(line), &raw); err != nil {
+			t.Fatal(err)
+		}
+		if raw.Provider != "strata/stratafw" || raw.Failures != n+1 || raw.Backoff != float64(int(1)<<n) || !strings.Contains(raw.Reason, "Invalid simulated drift") {
+			t.Fatalf("wrong provider_backoff %d: %s", n+1, line)
+		}
+	}
+	resp, err := http.Get(base + "/drift")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		BackedOff []struct {
+			Provider string `json:"provider"`
+		} `json:"providers_backed_off"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&rep)
+	resp.Body.Close()
+	if err != nil || len(rep.BackedOff) != 1 || rep.BackedOff[0].Provider != "registry.terraform.io/strata/stratafw" {
+		t.Fatalf("GET /drift: %v %+v", err, rep)
+	}
+	// Between the back-offs the cycles still plan (from the stored
+	// state), and no resource is quarantined for the provider's failure.
+	for _, e := range w.all()[:second] {
+		if len(e.Failed) > 0 {
+			t.Fatalf("resources quarantined for a provider's failure: %+v\n%s", e, w.dump())
+		}
+	}
+	if w.waitFor(first+1, "a planning cycle", isType("idle")) > second {
+		t.Fatalf("no cycle planned during the first back-off\n%s", w.dump())
+	}
+	// The provider recovers: after its back-off, refreshes work again.
+	for _, id := range []string{"fw-a", "fw-b"} {
+		if err := os.Remove(filepath.Join(driftDir, id+".json")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	last := len(w.all())
+	w.waitFor(last, "an idle cycle refreshing both", func(e watchEvent) bool { return e.Type == "idle" && e.Refreshed == 2 })
+	if code := w.stop(syscall.SIGTERM); code != 0 {
+		t.Fatalf("exit code %d, want 0\n%s", code, w.dump())
+	}
 }
 
 var _ = fmt.Sprintf

@@ -306,7 +306,9 @@ func (w *Watcher) cycle(ctx context.Context, cycle int, full bool) cycleOutcome 
 			return out
 		}
 		w.runner.Diagnostics(pdiags)
-		backedOff := w.backOffProviders(cycle, now)
+		// The back-off counts from the failure, not from the start of a
+		// cycle that may have taken long to fail.
+		backedOff := w.backOffProviders(cycle, w.now())
 		failed := w.blame(pdiags, rh, now, backedOff)
 		w.events.Emit(Event{Type: EventCycleFailed, Level: "error", Cycle: cycle, RunID: sess.RunID(), Failed: failed, Diagnostics: diagMessages(pdiags)})
 		// When instances or providers are to blame they are held back
