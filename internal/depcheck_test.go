@@ -88,7 +88,7 @@ func TestImportDirection(t *testing.T) {
 		"internal/command/jsonprovider":     {"addrs", "command/jsonfunction", "configs/configschema", "providers"},
 		"internal/command/views/render":     {"configs/configschema", "plans"},
 		"internal/command/views/jsonformat": {"ctyjson", "addrs", "configs", "configs/configschema", "lang", "lang/marks", "plans", "states"},
-		"internal/command/views":            {"addrs", "plans", "states", "engine/hooks", "configs/configschema", "command/jsonfunction", "command/views/render", "moduletest", "contract"},
+		"internal/command/views":            {"addrs", "plans", "states", "engine/hooks", "configs/configschema", "command/jsonfunction", "command/views/render", "lang/marks", "moduletest", "contract"},
 		"internal/command/statecmd": {"addrs", "command/views", "command/views/render", "configs/configschema", "ctyjson",
 			"lang/marks", "states", "states/statefile", "states/statemgr"},
 		"internal/command": {"ctyjson", "addrs", "backend", "backend/local", "cliconfig", "encryption", "command/jsonfunction", "command/jsonprovider", "command/statecmd",

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -14,11 +12,8 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/command/views/jsonformat"
-	"github.com/strata-dev/strata/internal/command/views/render"
 	"github.com/strata-dev/strata/internal/configs/configschema"
-	"github.com/strata-dev/strata/internal/ctyjson"
 	"github.com/strata-dev/strata/internal/engine"
-	"github.com/strata-dev/strata/internal/lang/marks"
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statefile"
@@ -75,11 +70,7 @@ func runShow(ctx context.Context, d *Deps, opts *showOptions) error {
 	if opts.view.json {
 		return showStateJSON(ctx, d, v, s)
 	}
-	if s.Empty() {
-		v.Output("No state.\n")
-		return nil
-	}
-	v.Output(formatState(ctx, d, s))
+	views.NewShow(v).State(s, schemaLookup(ctx, &engine.Engine{Providers: d.Providers(".")}))
 	return nil
 }
 
@@ -109,80 +100,8 @@ func showStateJSON(ctx context.Context, d *Deps, v *views.View, s *states.State)
 		v.Diagnostics(errorDiag("Failed to marshal state to json", err))
 		return errReported
 	}
-	v.Raw(string(data) + "\n")
+	views.NewShow(v).Document(data)
 	return nil
-}
-
-// formatState renders every resource instance and the outputs of a state
-// as `strata show` prints them.
-func formatState(ctx context.Context, d *Deps, s *states.State) string {
-	var b strings.Builder
-	lookup := schemaLookup(ctx, &engine.Engine{Providers: d.Providers(".")})
-	module := ""
-	for i, r := range s.SortedResources() {
-		if m := r.Addr.Module.String(); i > 0 && m != module {
-			b.WriteString("\n") // as Terraform, a blank line between modules
-		}
-		module = r.Addr.Module.String()
-		for _, k := range r.SortedKeys() {
-			inst := r.Instances[k]
-			addr := r.Addr.Instance(k)
-			objs := []struct {
-				deposed string
-				obj     *states.ObjectSrc
-			}{{"", inst.Current}}
-			dks := make([]string, 0, len(inst.Deposed))
-			for dk := range inst.Deposed {
-				dks = append(dks, dk)
-			}
-			sort.Strings(dks)
-			for _, dk := range dks {
-				objs = append(objs, struct {
-					deposed string
-					obj     *states.ObjectSrc
-				}{dk, inst.Deposed[dk]})
-			}
-			for _, o := range objs {
-				if o.obj == nil {
-					continue
-				}
-				schema := lookup(&plans.ResourceInstanceChange{Addr: addr, ProviderAddr: r.ProviderConfig})
-				label := addr.String()
-				if o.deposed != "" {
-					label += ": (deposed object " + o.deposed + ")"
-				}
-				if schema == nil {
-					b.WriteString("# " + label + ": (no schema available)\n\n")
-					continue
-				}
-				val, err := ctyjson.Unmarshal(o.obj.AttrsJSON, schema.ImpliedType())
-				if err != nil {
-					b.WriteString("# " + label + ": (stored object does not match the schema)\n\n")
-					continue
-				}
-				val = marks.Apply(val, o.obj.SensitivePaths)
-				text := render.StateResource(label, val, schema)
-				if o.obj.Status == states.ObjectTainted {
-					text = strings.Replace(text, ":\n", ": (tainted)\n", 1)
-				}
-				b.WriteString(text)
-				b.WriteString("\n")
-			}
-		}
-	}
-	if len(s.Outputs) > 0 {
-		b.WriteString("\nOutputs:\n\n")
-		names := make([]string, 0, len(s.Outputs))
-		for n := range s.Outputs {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			o := s.Outputs[n]
-			b.WriteString(render.StateOutput(n, o.Value, o.Sensitive) + "\n")
-		}
-	}
-	return b.String()
 }
 
 // runShowPlan renders a saved plan.
@@ -203,11 +122,7 @@ func runShowPlan(ctx context.Context, d *Deps, opts *showOptions, path string) e
 	if data, err := os.ReadFile(path); err == nil {
 		if st, serr := statefile.Read(data); serr == nil {
 			// A state file rather than a plan.
-			if st.Empty() {
-				v.Output("No state.\n")
-				return nil
-			}
-			v.Output(formatState(ctx, d, st))
+			views.NewShow(v).State(st, schemaLookup(ctx, &engine.Engine{Providers: d.Providers(".")}))
 			return nil
 		}
 	}
@@ -216,7 +131,7 @@ func runShowPlan(ctx context.Context, d *Deps, opts *showOptions, path string) e
 		return errReported
 	}
 	e := &engine.Engine{Providers: d.Providers(".")}
-	v.Plan(c.Plan, schemaLookup(ctx, e), relevantAttrs(ctx, e, cfg, c.Plan))
+	views.NewShow(v).Plan(c.Plan, schemaLookup(ctx, e), relevantAttrs(ctx, e, cfg, c.Plan))
 	return nil
 }
 
@@ -248,7 +163,7 @@ func showPlanJSON(ctx context.Context, d *Deps, v *views.View, path string) erro
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to marshal plan to json", Detail: err.Error()}})
 		return errReported
 	}
-	v.Raw(string(data) + "\n")
+	views.NewShow(v).Document(data)
 	return nil
 }
 

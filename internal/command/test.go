@@ -185,7 +185,7 @@ func runTest(ctx context.Context, d *Deps, opts *testOptions) error {
 func showTestRun(ctx context.Context, d *Deps, v *views.View, r *moduletest.Run) {
 	switch {
 	case r.State != nil:
-		v.Output("\n" + formatState(ctx, d, r.State) + "\n")
+		v.Output("\n" + views.FormatState(r.State, schemaLookup(ctx, &engine.Engine{Providers: d.Providers(".")})) + "\n")
 	case r.Plan != nil:
 		v.Plan(r.Plan, schemaLookup(ctx, &engine.Engine{Providers: d.Providers(".")}), nil)
 		v.Output("\n")
