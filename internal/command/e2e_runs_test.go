@@ -722,3 +722,119 @@ func TestE2ERunsSharedPG(t *testing.T) {
 		t.Errorf("runs list in a: %v\n%s", err, l.stdout)
 	}
 }
+
+// TestE2ERunsNoProviderSecrets: values that are secret because of a
+// provider's schema — random_password's sensitive result, known only
+// after apply, and a write-only argument given a value that is not marked
+// sensitive — never appear in the run logs or the run record database,
+// nor does the result where the configuration copies it (marked, or
+// openly with nonsensitive). Without encryption, so that the bytes
+// searched are the records themselves.
+func TestE2ERunsNoProviderSecrets(t *testing.T) {
+	randomMirror := randomProviderMirror(t)
+	testMirror := tftestProviderMirror(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `
+variable "wo" {
+  type = string
+}
+resource "random_password" "p" {
+  length  = 32
+  special = false
+}
+resource "test_resource" "w" {
+  value      = "not secret"
+  write_only = var.wo
+}
+resource "terraform_data" "copy" {
+  input = random_password.p.result
+}
+resource "terraform_data" "open" {
+  input = "pw: ${nonsensitive(random_password.p.result)}"
+}
+`)
+	env := []string{"TFTEST_STORE_DIR=" + t.TempDir()}
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(strataBin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null"), env...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("strata %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	run("init", "-no-color", "-plugin-dir="+randomMirror, "-plugin-dir="+testMirror)
+	wo := []string{"wo-first-" + randomHex(t, 8), "wo-second-" + randomHex(t, 8)}
+	run("apply", "-auto-approve", "-no-color", "-var", "wo="+wo[0])
+	run("apply", "-auto-approve", "-no-color", "-var", "wo="+wo[1])
+	st := readFile(t, filepath.Join(dir, "terraform.tfstate"))
+	var state struct {
+		Resources []struct {
+			Type      string `json:"type"`
+			Instances []struct {
+				Attributes map[string]any `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(st, &state); err != nil {
+		t.Fatal(err)
+	}
+	pw := ""
+	for _, r := range state.Resources {
+		if r.Type == "random_password" && len(r.Instances) == 1 {
+			pw, _ = r.Instances[0].Attributes["result"].(string)
+		}
+	}
+	if len(pw) != 32 {
+		t.Fatalf("random_password result %q", pw)
+	}
+	secrets := map[string]string{"random_password result": pw, "first write-only value": wo[0], "second write-only value": wo[1]}
+	check := func(when string, files []string) {
+		t.Helper()
+		if len(files) == 0 {
+			t.Fatalf("%s: no files to search", when)
+		}
+		for _, f := range files {
+			data := readFile(t, f)
+			for name, s := range secrets {
+				if bytes.Contains(data, []byte(s)) {
+					t.Errorf("%s: %s holds the %s", when, filepath.Base(f), name)
+				}
+			}
+		}
+	}
+	logs, _ := filepath.Glob(filepath.Join(dir, ".terraform", "runs", "*.log"))
+	check("run logs", logs)
+	l := mustStrata(t, dir, 0, "runs", "list", "-json")
+	dbs, _ := filepath.Glob(filepath.Join(dir, ".terraform", "runs.db*"))
+	check("database", dbs)
+	var runs struct {
+		Runs []struct {
+			ID string `json:"id"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(l.stdout), &runs); err != nil || len(runs.Runs) != 2 {
+		t.Fatalf("runs list: %v\n%s", err, l.stdout)
+	}
+	// The first apply's record says what it set, with marks in place of
+	// the secret values.
+	first := runsShow(t, dir, runs.Runs[1].ID)
+	marks := map[string]string{}
+	for _, e := range first.Entries {
+		for _, c := range e.Changes {
+			marks[e.Address+" "+c.Path] = c.AfterMark
+		}
+	}
+	want := map[string]string{
+		"random_password.p result":   "sensitive",
+		"terraform_data.copy input":  "sensitive",
+		"terraform_data.copy output": "sensitive",
+		"terraform_data.open input":  "sensitive",
+		"terraform_data.open output": "sensitive",
+	}
+	for k, v := range want {
+		if marks[k] != v {
+			t.Errorf("%s: mark %q, want %q", k, marks[k], v)
+		}
+	}
+}

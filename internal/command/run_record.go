@@ -134,8 +134,12 @@ type runRecorder struct {
 	// backends.
 	shared *runrecord.Shared
 
-	mu      sync.Mutex
-	secrets runrecord.Secrets
+	mu sync.Mutex
+	// secrets holds the sensitive strings seen in the run: written by
+	// planned, and by the apply's goroutines as sensitive values become
+	// known (secretsMu).
+	secretsMu sync.RWMutex
+	secrets   runrecord.Secrets
 	run     runrecord.Run
 	seq     int
 	entries map[recKey]*recEntry
@@ -165,7 +169,9 @@ func (r *runRecorder) fill(re *recEntry) bool {
 		return false
 	}
 	cs := append([]runrecord.AttrChange(nil), re.e.Changes...)
+	r.secretsMu.RLock()
 	runrecord.FillAfter(cs, re.obj.AttrsJSON, re.obj.SensitivePaths, r.secrets)
+	r.secretsMu.RUnlock()
 	re.e.Changes = cs
 	return true
 }
@@ -589,6 +595,14 @@ type recorderTee struct {
 func (t recorderTee) Set(addr addrs.AbsResourceInstance, deposed string, obj *states.ObjectSrc, provider addrs.AbsProviderConfig) error {
 	if obj != nil {
 		r := t.r
+		if len(obj.SensitivePaths) > 0 {
+			// Values known only now (a generated password) are secrets
+			// for the entries filled from now on: those of objects that
+			// copy them come later.
+			r.secretsMu.Lock()
+			r.secrets.AddJSON(obj.AttrsJSON, obj.SensitivePaths)
+			r.secretsMu.Unlock()
+		}
 		if re := r.entries[entryKey(addr, deposed)]; re != nil {
 			re.mu.Lock()
 			re.obj = obj

@@ -362,6 +362,58 @@ func (s Secrets) Add(v cty.Value) {
 	})
 }
 
+// AddJSON adds the strings an object holds at paths, its attributes as
+// the state stores them (JSON): the values of its sensitive attributes,
+// known only once it is applied. It reports whether it added any.
+func (s Secrets) AddJSON(attrsJSON []byte, paths []cty.Path) bool {
+	if s == nil {
+		return false
+	}
+	added := false
+	for _, p := range paths {
+		raw, ok := lookupJSON(attrsJSON, p)
+		if !ok {
+			continue
+		}
+		var v any
+		if json.Unmarshal(raw, &v) != nil {
+			continue
+		}
+		// A dynamically-typed attribute is stored with its type.
+		if m, ok := v.(map[string]any); ok && len(m) == 2 && m["type"] != nil {
+			if inner, ok := m["value"]; ok {
+				v = inner
+			}
+		}
+		added = s.addStrings(v) || added
+	}
+	return added
+}
+
+func (s Secrets) addStrings(v any) bool {
+	switch v := v.(type) {
+	case string:
+		if _, ok := s[v]; v == "" || ok {
+			return false
+		}
+		s[v] = struct{}{}
+		return true
+	case []any:
+		added := false
+		for _, e := range v {
+			added = s.addStrings(e) || added
+		}
+		return added
+	case map[string]any:
+		added := false
+		for _, e := range v {
+			added = s.addStrings(e) || added
+		}
+		return added
+	}
+	return false
+}
+
 // redact replaces a JSON value holding a secret by the sensitive mark.
 func (s Secrets) redact(v json.RawMessage, mark string) (json.RawMessage, string) {
 	if len(s) == 0 || v == nil {

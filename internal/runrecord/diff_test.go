@@ -40,6 +40,36 @@ func TestDiff(t *testing.T) {
 			after:  obj(map[string]cty.Value{"tags": cty.MapVal(map[string]cty.Value{"env": cty.StringVal("prod"), "k": cty.StringVal("v")})}),
 			want:   []AttrChange{{Path: `tags["env"]`, Before: []byte(`"dev"`), After: []byte(`"prod"`)}},
 		},
+		"map keys added and removed": {
+			before: obj(map[string]cty.Value{"tags": cty.MapVal(map[string]cty.Value{"a": cty.StringVal("1"), "b": cty.StringVal("2")})}),
+			after:  obj(map[string]cty.Value{"tags": cty.MapVal(map[string]cty.Value{"b": cty.StringVal("3"), "c": cty.StringVal("4")})}),
+			want: []AttrChange{
+				{Path: `tags["a"]`, Before: []byte(`"1"`)},
+				{Path: `tags["b"]`, Before: []byte(`"2"`), After: []byte(`"3"`)},
+				{Path: `tags["c"]`, After: []byte(`"4"`)},
+			},
+		},
+		"null map to map": {
+			before: obj(map[string]cty.Value{"tags": cty.NullVal(cty.Map(cty.String))}),
+			after:  obj(map[string]cty.Value{"tags": cty.MapVal(map[string]cty.Value{"x": cty.StringVal("y")})}),
+			want:   []AttrChange{{Path: `tags["x"]`, After: []byte(`"y"`)}},
+		},
+		"sensitive map": {
+			before: obj(map[string]cty.Value{"tags": cty.MapValEmpty(cty.String)}),
+			after:  obj(map[string]cty.Value{"tags": secret(cty.MapVal(map[string]cty.Value{"k": cty.StringVal("v"), "l": cty.StringVal("w")}))}),
+			want: []AttrChange{
+				{Path: `tags["k"]`, AfterMark: MarkSensitive},
+				{Path: `tags["l"]`, AfterMark: MarkSensitive},
+			},
+		},
+		"attribute on one side only": {
+			before: obj(map[string]cty.Value{"a": cty.StringVal("1"), "z": cty.StringVal("old")}),
+			after:  obj(map[string]cty.Value{"a": cty.StringVal("1"), "b": obj(map[string]cty.Value{"c": cty.True})}),
+			want: []AttrChange{
+				{Path: "b.c", After: []byte(`true`)},
+				{Path: "z", Before: []byte(`"old"`)},
+			},
+		},
 		"list whole": {
 			before: obj(map[string]cty.Value{"l": cty.ListVal([]cty.Value{cty.StringVal("a")})}),
 			after:  obj(map[string]cty.Value{"l": cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b")})}),
@@ -174,5 +204,28 @@ func TestObjectChanges(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(AttrChange{})); diff != "" {
 		t.Errorf("wrong result (-want +got)\n%s", diff)
+	}
+}
+
+// TestSecretsAddJSON: the strings at sensitive paths of an applied object
+// become secrets (inside lists, maps and dynamically-typed values), so
+// that values copied from them are redacted; other attributes do not.
+func TestSecretsAddJSON(t *testing.T) {
+	s := Secrets{}
+	attrs := []byte(`{"id":"abc","result":"pw-123456","keys":["k-one","k-two"],"dyn":{"value":{"a":"dyn-secret"},"type":["object",{"a":"string"}]},"n":5}`)
+	if !s.AddJSON(attrs, []cty.Path{cty.GetAttrPath("result"), cty.GetAttrPath("keys"), cty.GetAttrPath("dyn"), cty.GetAttrPath("n"), cty.GetAttrPath("missing")}) {
+		t.Fatal("AddJSON added nothing")
+	}
+	want := Secrets{"pw-123456": {}, "k-one": {}, "k-two": {}, "dyn-secret": {}}
+	if diff := cmp.Diff(want, s); diff != "" {
+		t.Errorf("wrong secrets (-want +got)\n%s", diff)
+	}
+	if s.AddJSON(attrs, []cty.Path{cty.GetAttrPath("result")}) {
+		t.Error("AddJSON reports a secret it already had as added")
+	}
+	changes := Diff(cty.NullVal(cty.Object(map[string]cty.Type{"copy": cty.String})), cty.ObjectVal(map[string]cty.Value{"copy": cty.UnknownVal(cty.String)}), nil, nil)
+	FillAfter(changes, []byte(`{"copy":"uses pw-123456"}`), nil, s)
+	if len(changes) != 1 || changes[0].AfterMark != MarkSensitive || changes[0].After != nil {
+		t.Errorf("a copy of the secret is not redacted: %+v", changes)
 	}
 }
