@@ -711,15 +711,31 @@ func TestE2ERunsSharedPG(t *testing.T) {
 			t.Errorf("history in %s (-want +got)\n%s", name, diff)
 		}
 	}
-	// A second query brings nothing twice.
-	l := mustStrata(t, a, 0, "runs", "list", "-json")
-	var runs struct {
-		Runs []struct {
-			ID string `json:"id"`
-		} `json:"runs"`
+	// A second query brings nothing twice, and both directories list
+	// the same runs.
+	ids := func(dir string) []string {
+		t.Helper()
+		l := mustStrata(t, dir, 0, "runs", "list", "-json")
+		var runs struct {
+			Runs []struct {
+				ID string `json:"id"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal([]byte(l.stdout), &runs); err != nil {
+			t.Fatalf("runs list: %v\n%s", err, l.stdout)
+		}
+		var out []string
+		for _, r := range runs.Runs {
+			out = append(out, r.ID)
+		}
+		return out
 	}
-	if err := json.Unmarshal([]byte(l.stdout), &runs); err != nil || len(runs.Runs) != 2 {
-		t.Errorf("runs list in a: %v\n%s", err, l.stdout)
+	inA, inB := ids(a), ids(b)
+	if len(inA) != 2 {
+		t.Errorf("runs in a: %v, want the two applies", inA)
+	}
+	if diff := cmp.Diff(inA, inB); diff != "" {
+		t.Errorf("a and b list different runs (-a +b)\n%s", diff)
 	}
 }
 

@@ -107,7 +107,35 @@ func (s Shared) Download(ctx context.Context, dir string, local Store) (int, err
 		return 0, err
 	}
 	defer c.Close(ctx)
-	rows, err := c.Query(ctx, `SELECT id, data FROM `+s.table()+` ORDER BY id`)
+	// The IDs first: only the logs this directory lacks are fetched, so
+	// that a query does not read every run's log each time.
+	idRows, err := c.Query(ctx, `SELECT id FROM `+s.table()+` ORDER BY id`)
+	if err != nil {
+		return 0, err
+	}
+	var missing []string
+	for idRows.Next() {
+		var id string
+		if err := idRows.Scan(&id); err != nil {
+			idRows.Close()
+			return 0, err
+		}
+		if known[id] || strings.ContainsAny(id, `/\`) {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, id+endedSuffix)); err == nil {
+			continue
+		}
+		missing = append(missing, id)
+	}
+	idRows.Close()
+	if err := idRows.Err(); err != nil {
+		return 0, err
+	}
+	if len(missing) == 0 {
+		return 0, nil
+	}
+	rows, err := c.Query(ctx, `SELECT id, data FROM `+s.table()+` WHERE id = ANY($1) ORDER BY id`, missing)
 	if err != nil {
 		return 0, err
 	}
@@ -122,13 +150,7 @@ func (s Shared) Download(ctx context.Context, dir string, local Store) (int, err
 		if err := rows.Scan(&id, &data); err != nil {
 			return n, err
 		}
-		if known[id] || strings.ContainsAny(id, `/\`) {
-			continue
-		}
 		path := filepath.Join(dir, id+endedSuffix)
-		if _, err := os.Stat(path); err == nil {
-			continue
-		}
 		tmp := path + ".tmp"
 		if err := os.WriteFile(tmp, data, 0o600); err != nil {
 			return n, err
