@@ -40,7 +40,7 @@ func TestImportDirection(t *testing.T) {
 		"internal/states":            {"addrs"},
 		"internal/states/statefile":  {"ctyjson", "states", "addrs", "upgrade"},
 		"internal/plans":             {"addrs", "states", "configs/configschema"},
-		"internal/plans/objchange":   {"configs/configschema"},
+		"internal/plans/objchange":   {"configs/configschema", "lang/marks"},
 		"internal/plans/planfile":    {"addrs", "lang/marks", "plans", "states/statefile"},
 		"internal/depsfile":          {"addrs"},
 		"internal/getproviders":      {"addrs"},

@@ -217,7 +217,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	var priorPrivate []byte
 	priorIdentity := cty.NilVal
 	if c.Action == plans.Update {
-		prior, _ = c.Before.UnmarkDeep()
+		prior = marks.UnmarkDeep(c.Before)
 		if obj := aw.state.Object(addr); obj != nil {
 			priorPrivate = obj.Private
 		}
@@ -250,7 +250,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	}
 	// As in Terraform, the final plan must agree with the initial one
 	// whatever the type system: this is never tolerated.
-	initial, _ := c.After.UnmarkDeep()
+	initial := marks.UnmarkDeep(c.After)
 	if errs := objchange.AssertObjectCompatible(rt.schema, initial, final); len(errs) > 0 {
 		return unknown, append(diags, inconsistent("Provider produced inconsistent final plan", rt, addr, errs, finalPlanInvalid))
 	}
@@ -480,7 +480,7 @@ func (aw *applyWalk) applyDestroy(ctx context.Context, n *destroyNode) hcl.Diagn
 		return diags
 	}
 	rt = aw.forInstance(rt, n.addr.Resource.Key)
-	prior, _ := c.Before.UnmarkDeep()
+	prior := marks.UnmarkDeep(c.Before)
 	null := cty.NullVal(rt.ty)
 	var private []byte
 	if obj := aw.objectOf(n.addr, deposed); obj != nil {

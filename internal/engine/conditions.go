@@ -8,6 +8,7 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/lang"
+	"github.com/strata-dev/strata/internal/lang/marks"
 	"github.com/strata-dev/strata/internal/plans"
 )
 
@@ -184,6 +185,6 @@ func (pw *planWalk) triggerChanged(t addrs.Target, path cty.Path) bool {
 }
 
 func unmarkAll(v cty.Value) cty.Value {
-	u, _ := v.UnmarkDeep()
+	u := marks.UnmarkDeep(v)
 	return u
 }

@@ -113,7 +113,7 @@ func (w *walker) openEphemeralInstance(ctx context.Context, n *resourceNode, rt 
 	if cdiags.HasErrors() {
 		return unknown, diags
 	}
-	unmarked, _ := config.UnmarkDeep()
+	unmarked := marks.UnmarkDeep(config)
 	if !unmarked.IsWhollyKnown() {
 		w.ephemeralHook(func(h hooks.EphemeralHook) { h.PreEphemeralOp(addr, hooks.EphemeralDefer) })
 		return unknown, diags

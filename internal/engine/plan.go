@@ -13,6 +13,7 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine/dag"
+	"github.com/strata-dev/strata/internal/lang/marks"
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/states"
 )
@@ -515,8 +516,8 @@ func (pw *planWalk) planOutput(n *outputNode) hcl.Diagnostics {
 	case prior == nil:
 		action = plans.Create
 	case after.IsWhollyKnown():
-		ub, _ := before.UnmarkDeep()
-		ua, _ := after.UnmarkDeep()
+		ub := marks.UnmarkDeep(before)
+		ua := marks.UnmarkDeep(after)
 		if eq := ub.Equals(ua); eq.IsKnown() && eq.True() && prior.Sensitive == n.cfg.Sensitive {
 			action = plans.NoOp
 		}

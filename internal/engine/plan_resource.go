@@ -356,7 +356,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 			})
 		}
 		refreshed := markSchemaSensitive(marks.Apply(nv, paths), rt.schema)
-		if eq := unmarked.Equals(nv); !eq.IsKnown() || eq.False() {
+		if !marks.KnownEqual(unmarked, nv) && changed(unmarked, nv) {
 			pw.addDrift(&plans.ResourceInstanceChange{
 				Addr: addr, DeposedKey: deposed, ProviderAddr: rt.provider, Action: plans.Update,
 				Before: v, After: refreshed, SchemaVersion: rt.version,
@@ -431,7 +431,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 		return unknown, diags
 	}
 	lc := n.cfg.Managed
-	unmarkedPrior, _ := prior.UnmarkDeep()
+	unmarkedPrior := marks.UnmarkDeep(prior)
 	rawConfig, configPaths := marks.Paths(config)
 	// ignore_changes applies to updates; a replacement uses the
 	// configuration as written.
@@ -457,6 +457,10 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 	case pw.opts.forceReplace(addr):
 		change.Action, change.Reason = replaceAction(n.createBeforeDestroy()), plans.ReasonReplaceByRequest
 	default:
+		if marks.KnownEqual(planned, unmarkedPrior) {
+			change.Action = plans.NoOp
+			break
+		}
 		if eq := planned.Equals(unmarkedPrior); eq.IsKnown() && eq.True() {
 			change.Action = plans.NoOp
 			break
@@ -824,7 +828,7 @@ func (w *walker) evalResourceConfig(ctx context.Context, n *resourceNode, rt *re
 	if diags.HasErrors() {
 		return config, diags
 	}
-	unmarked, _ := config.UnmarkDeep()
+	unmarked := marks.UnmarkDeep(config)
 	diags = append(diags, deprecationWarnings(rt.schema, unmarked, n.cfg.Config)...)
 	var pd providers.Diagnostics
 	// Validation is a provider call like any other: bounded by the
@@ -852,6 +856,12 @@ func replaceAction(createBeforeDestroy bool) plans.Action {
 		return plans.CreateThenDelete
 	}
 	return plans.DeleteThenCreate
+}
+
+// changed reports whether b differs from a or may differ (is unknown).
+func changed(a, b cty.Value) bool {
+	eq := a.Equals(b)
+	return !eq.IsKnown() || eq.False()
 }
 
 // changedPaths keeps the paths whose values differ between prior and

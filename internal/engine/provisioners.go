@@ -162,7 +162,7 @@ func (w *walker) provision(ctx context.Context, addr addrs.AbsResourceInstance, 
 			if d.HasErrors() {
 				return diags
 			}
-			conn, _ = conn.UnmarkDeep()
+			conn = marks.UnmarkDeep(conn)
 		}
 		w.hook(func(h hooks.Hook) { h.PreProvision(addr, p.Type) })
 		ephemeral := marks.ContainsEphemeral(cfg)

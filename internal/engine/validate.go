@@ -73,7 +73,7 @@ func (e *Engine) Validate(ctx context.Context) hcl.Diagnostics {
 				return d
 			}
 			p, _ := w.ps.get(ctx, n.addr)
-			unmarked, _ := v.UnmarkDeep()
+			unmarked := marks.UnmarkDeep(v)
 			resp := p.ValidateProviderConfig(ctx, providers.ValidateProviderConfigRequest{Config: unmarked})
 			return append(d, providerDiags(resp.Diagnostics, n.cfg.Config, rangePtr(n.cfg))...)
 		case *resourceNode:

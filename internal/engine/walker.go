@@ -437,7 +437,7 @@ func evalFailureMessage(scope *lang.Scope, message hcl.Expression, variable bool
 		}
 		return failureMessage{report: true, detail: invalidMessageDetail, diags: append(diags, d)}
 	}
-	v, _ = v.UnmarkDeep()
+	v = marks.UnmarkDeep(v)
 	if v.IsNull() {
 		if variable {
 			return failureMessage{report: true, detail: evalFailed, diags: diags}
@@ -641,7 +641,7 @@ func (w *walker) configureProviderInstance(ctx context.Context, n *providerNode,
 	}
 	rec, known := providerRecord(addr.String(), schema.Provider.Block, cfgVal)
 	w.setProviderRecord(addr.String(), rec, known)
-	unmarked, _ := cfgVal.UnmarkDeep()
+	unmarked := marks.UnmarkDeep(cfgVal)
 	vresp := p.ValidateProviderConfig(ctx, providers.ValidateProviderConfigRequest{Config: unmarked})
 	diags = append(diags, providerDiags(vresp.Diagnostics, body, rangePtr(n.cfg))...)
 	if diags.HasErrors() {

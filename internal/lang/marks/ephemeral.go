@@ -11,6 +11,9 @@ const Ephemeral = "ephemeral"
 // EphemeralPaths returns the paths within v that carry the ephemeral
 // mark, outermost first.
 func EphemeralPaths(v cty.Value) []cty.Path {
+	if !Any(v) {
+		return nil
+	}
 	_, pvm := v.UnmarkDeepWithPaths()
 	var paths []cty.Path
 	for _, p := range pvm {
@@ -23,6 +26,9 @@ func EphemeralPaths(v cty.Value) []cty.Path {
 
 // ContainsEphemeral reports whether v or anything inside it is ephemeral.
 func ContainsEphemeral(v cty.Value) bool {
+	if !Any(v) {
+		return false
+	}
 	found := false
 	_ = cty.Walk(v, func(_ cty.Path, v cty.Value) (bool, error) {
 		if v.HasMark(Ephemeral) {

@@ -10,6 +10,9 @@ const Sensitive = "sensitive"
 
 // Contains reports whether v or anything inside it is sensitive.
 func Contains(v cty.Value) bool {
+	if !Any(v) {
+		return false
+	}
 	sensitive := false
 	_ = cty.Walk(v, func(_ cty.Path, v cty.Value) (bool, error) {
 		if v.HasMark(Sensitive) {
@@ -24,6 +27,9 @@ func Contains(v cty.Value) bool {
 // Paths returns the paths within v that carry the sensitive mark, and v
 // without marks.
 func Paths(v cty.Value) (cty.Value, []cty.Path) {
+	if !Any(v) {
+		return v, nil
+	}
 	unmarked, pvm := v.UnmarkDeepWithPaths()
 	var paths []cty.Path
 	for _, p := range pvm {

@@ -4,6 +4,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/lang/marks"
 )
 
 // AssertObjectCompatible checks that actual is compatible with planned:
@@ -155,7 +156,7 @@ func compatUnknown(planned, actual cty.Value, path cty.Path, sens bool) []error 
 	if len(aty.TestConformance(pty)) > 0 {
 		return []error{newError(path, "was %s, but now %s", renderValue(planned, sens), renderValue(actual, sens))}
 	}
-	if actual.IsKnown() {
+	if actual.IsKnown() && !marks.KnownEqual(planned, actual) {
 		if eq := planned.Equals(actual); eq.IsKnown() && eq.False() {
 			return []error{newError(path, "was %s, but now %s", renderValue(planned, sens), renderValue(actual, sens))}
 		}
@@ -169,7 +170,7 @@ func compatValue(planned, actual cty.Value, path cty.Path, sens bool) []error {
 	if !planned.IsKnown() {
 		return compatUnknown(planned, actual, path, sens)
 	}
-	if planned.IsWhollyKnown() && planned.RawEquals(actual) {
+	if marks.KnownEqual(planned, actual) || planned.IsWhollyKnown() && planned.RawEquals(actual) {
 		return nil
 	}
 	wasNow := func() []error {

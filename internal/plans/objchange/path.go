@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/lang/marks"
 )
 
 // FormatPath renders a cty.Path as `.attr[0]["key"]` for messages.
@@ -204,8 +205,7 @@ func unmarked(v cty.Value) cty.Value {
 	if v == cty.NilVal {
 		return cty.NullVal(cty.DynamicPseudoType)
 	}
-	v, _ = v.UnmarkDeep()
-	return v
+	return marks.UnmarkDeep(v)
 }
 
 // sequenceLike reports whether ty is a list or tuple type, and mappingLike

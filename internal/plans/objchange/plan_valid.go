@@ -4,6 +4,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/lang/marks"
 )
 
 // AssertPlanValid checks the provider's planned state against config and
@@ -89,7 +90,7 @@ func planAttribute(attr *configschema.Attribute, prior, config, planned cty.Valu
 	if !config.IsKnown() {
 		return nil
 	}
-	if isPresent(prior) && planned.RawEquals(prior) {
+	if isPresent(prior) && (marks.KnownEqual(planned, prior) || planned.RawEquals(prior)) {
 		return nil
 	}
 	if attr.NestedType != nil {
