@@ -73,7 +73,9 @@ func TestAnyAllocatesNothingOnObjects(t *testing.T) {
 // the plain cases it exists for.
 func TestKnownEqualImpliesCty(t *testing.T) {
 	s, o := cty.StringVal("x"), cty.StringVal("y")
-	obj := func(v cty.Value) cty.Value { return cty.ObjectVal(map[string]cty.Value{"a": cty.NumberIntVal(1), "b": v}) }
+	obj := func(v cty.Value) cty.Value {
+		return cty.ObjectVal(map[string]cty.Value{"a": cty.NumberIntVal(1), "b": v})
+	}
 	tests := []struct {
 		name string
 		a, b cty.Value
