@@ -84,14 +84,23 @@ func (aw *applyWalk) applyResourceIn(ctx context.Context, n *resourceNode, addr 
 		deps := aw.cg.resourceDeps(n)
 		var mu sync.Mutex
 		var wg sync.WaitGroup
+		apply := func(c *plans.ResourceInstanceChange) {
+			v, d := aw.applyInstance(ctx, n, rt, c, full, deps)
+			mu.Lock()
+			values[c.Addr.Resource.Key], diags = v, append(diags, d...)
+			mu.Unlock()
+		}
 		for _, c := range work {
+			if len(work) == 1 {
+				// One instance: on this goroutine, whose stack has grown
+				// already, rather than a new one that grows its own.
+				apply(c)
+				continue
+			}
 			wg.Add(1)
 			go func(c *plans.ResourceInstanceChange) {
 				defer wg.Done()
-				v, d := aw.applyInstance(ctx, n, rt, c, full, deps)
-				mu.Lock()
-				values[c.Addr.Resource.Key], diags = v, append(diags, d...)
-				mu.Unlock()
+				apply(c)
 			}(c)
 		}
 		wg.Wait()

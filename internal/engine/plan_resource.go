@@ -132,9 +132,7 @@ func (pw *planWalk) planResource(ctx context.Context, n *resourceNode, addr addr
 			}
 			continue
 		}
-		wg.Add(1)
-		go func(key addrs.InstanceKey) {
-			defer wg.Done()
+		plan := func(key addrs.InstanceKey) {
 			var v cty.Value
 			var d hcl.Diagnostics
 			if n.addr.Resource.Mode == addrs.DataResourceMode {
@@ -145,6 +143,17 @@ func (pw *planWalk) planResource(ctx context.Context, n *resourceNode, addr addr
 			mu.Lock()
 			values[key], diags = v, append(diags, d...)
 			mu.Unlock()
+		}
+		if len(x.keys) == 1 {
+			// One instance: on this goroutine, whose stack has grown
+			// already, rather than a new one that grows its own.
+			plan(key)
+			continue
+		}
+		wg.Add(1)
+		go func(key addrs.InstanceKey) {
+			defer wg.Done()
+			plan(key)
 		}(key)
 	}
 	wg.Wait()

@@ -153,6 +153,39 @@ func (g *Graph[V]) WalkWith(ctx context.Context, opts WalkOptions[V], fn WalkFun
 	running := 0
 	cancelled := false
 
+	// Vertices run on a pool of workers that grows as needed up to
+	// parallelism and takes the next vertex when one finishes, rather
+	// than a goroutine each: a worker's stack, grown by the first vertex
+	// (evaluating expressions goes deep), serves the ones after it.
+	type job struct {
+		id int32
+		v  V
+	}
+	work := make(chan job)
+	defer close(work)
+	workers := 0
+	worker := func(j job) {
+		for ok := true; ok; j, ok = <-work {
+			diags := fn(ctx, j.v)
+			done <- result{id: j.id, diags: diags, late: ctx.Err() != nil}
+		}
+	}
+	start := func(j job) {
+		select {
+		case work <- j:
+			return
+		default:
+		}
+		if workers < parallelism {
+			workers++
+			go worker(j)
+			return
+		}
+		// Fewer than parallelism vertices are running, so some worker
+		// is between two vertices.
+		work <- j
+	}
+
 	for {
 		for !cancelled && running < parallelism && len(w.ready) > 0 {
 			if ctx.Err() != nil {
@@ -162,10 +195,7 @@ func (g *Graph[V]) WalkWith(ctx context.Context, opts WalkOptions[V], fn WalkFun
 			id := w.ready.pop()
 			w.state[id] = stateRunning
 			running++
-			go func(id int32, v V) {
-				diags := fn(ctx, v)
-				done <- result{id: id, diags: diags, late: ctx.Err() != nil}
-			}(id, s.verts[id])
+			start(job{id, s.verts[id]})
 		}
 		if running == 0 {
 			break
