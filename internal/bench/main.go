@@ -1,6 +1,7 @@
 // Command bench measures strata against Terraform (and OpenTofu when
 // `tofu` is on PATH) on generated configurations: an apply from an empty
-// state, then a no-op plan, each with its wall time and peak memory.
+// state, then a no-op plan, each with its wall time, CPU time and peak
+// memory.
 // Run it with `make bench`; BENCH_N and BENCH_WORKLOADS choose the sizes
 // and workloads.
 //
@@ -56,7 +57,7 @@ func main() {
 		fail(err)
 	}
 
-	fmt.Printf("%-9s %9s  %-10s %10s %11s %11s %11s\n", "workload", "resources", "tool", "apply", "peak MB", "no-op plan", "peak MB")
+	fmt.Printf("%-9s %9s  %-10s %10s %8s %11s %11s %8s %11s\n", "workload", "resources", "tool", "apply", "CPU", "peak MB", "no-op plan", "CPU", "peak MB")
 	var ratios []string
 	for _, name := range strings.Split(*workloads, ",") {
 		w, err := newWorkload(strings.TrimSpace(name), *repos, *cache)
@@ -71,8 +72,8 @@ func main() {
 					continue
 				}
 				r := measure(t, w, n, *chain)
-				fmt.Printf("%-9s %9d  %-10s %10s %11s %11s %11s\n", w.name, n, t.name,
-					round(r.apply.took), r.apply.memory(), round(r.plan.took), r.plan.memory())
+				fmt.Printf("%-9s %9d  %-10s %10s %8s %11s %11s %8s %11s\n", w.name, n, t.name,
+					round(r.apply.took), round(r.apply.cpu), r.apply.memory(), round(r.plan.took), round(r.plan.cpu), r.plan.memory())
 				if i == 0 {
 					base = r
 					continue
@@ -93,7 +94,9 @@ func main() {
 			fmt.Println("  " + r)
 		}
 	}
-	fmt.Println("\npeak MB: the command's own peak resident set; in parentheses, a provider plugin's when larger.")
+	fmt.Println("\nCPU: user and system time of the command and the plugins it waited for; on a shared machine it")
+	fmt.Println("varies far less than the wall time. peak MB: the command's own peak resident set; in parentheses,")
+	fmt.Println("a provider plugin's when larger.")
 }
 
 // tool is a CLI under measurement.
@@ -102,10 +105,11 @@ type tool struct{ name, path string }
 // result is one tool's figures on one configuration.
 type result struct{ apply, plan run }
 
-// run is one command's wall time and peak resident sets: its own, and
-// the largest of it and the plugins it started.
+// run is one command's wall time, CPU time and peak resident sets: its
+// own, and the largest of it and the plugins it started.
 type run struct {
 	took   time.Duration
+	cpu    time.Duration
 	ownKB  int64
 	peakKB int64
 }
@@ -161,7 +165,7 @@ func execute(dir string, t tool, env []string, args ...string) run {
 	if err != nil {
 		fail(fmt.Errorf("%s %s: %v\n%s", t.name, strings.Join(args, " "), err, tail(out.Bytes())))
 	}
-	r := run{took: took, ownKB: <-own}
+	r := run{took: took, ownKB: <-own, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.peakKB = ru.Maxrss // kilobytes on Linux; the largest of it and the children it waited for
 	}
