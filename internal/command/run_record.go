@@ -163,16 +163,15 @@ type recEntry struct {
 }
 
 // fill completes values known only after apply from the new object, in
-// a new slice: the writer may still hold the old one.
+// place: the recorder's writers (a run log, Discard) encode an entry when
+// it is put and keep nothing of it.
 func (r *runRecorder) fill(re *recEntry) bool {
 	if re.obj == nil || !runrecord.NeedsFill(re.e.Changes) {
 		return false
 	}
-	cs := append([]runrecord.AttrChange(nil), re.e.Changes...)
 	r.secretsMu.RLock()
-	runrecord.FillAfter(cs, re.obj.AttrsJSON, re.obj.SensitivePaths, r.secrets)
+	runrecord.FillAfter(re.e.Changes, re.obj.AttrsJSON, re.obj.SensitivePaths, r.secrets)
 	r.secretsMu.RUnlock()
-	re.e.Changes = cs
 	return true
 }
 

@@ -26,10 +26,23 @@ const SensitiveMark = marks.Sensitive
 // run: an unmarked value that contains one (terraform_data's output
 // copies its sensitive input without the mark) is stored as a mark too.
 func Diff(before, after cty.Value, writeOnly func(cty.Path) bool, secrets Secrets) []AttrChange {
-	var out []AttrChange
+	// Room for a change per top-level attribute, the common case (a
+	// create, a replace), so that the slice is allocated once.
+	out := make([]AttrChange, 0, max(attrCount(before), attrCount(after)))
 	d := differ{writeOnly: writeOnly, secrets: secrets, marked: containsMarked(before) || containsMarked(after)}
 	d.diffValue(nil, before, after, &out)
+	if len(out) == 0 {
+		return nil
+	}
 	return out
+}
+
+// attrCount is the number of attributes of an object type, 0 otherwise.
+func attrCount(v cty.Value) int {
+	if ty := v.Type(); ty.IsObjectType() {
+		return len(ty.AttributeTypes())
+	}
+	return 0
 }
 
 type differ struct {
@@ -80,7 +93,16 @@ func (d differ) diffValue(path cty.Path, before, after cty.Value, out *[]AttrCha
 	if at.IsKnown() && bt.IsKnown() && !(bt.IsNull() && at.IsNull()) &&
 		(descendable(bt.Type()) || bt.IsNull()) && (descendable(at.Type()) || at.IsNull()) {
 		for _, k := range childKeys(before, after) {
-			d.diffValue(append(path[:len(path):len(path)], k.step), k.get(before), k.get(after), out)
+			bv, av := k.get(before), k.get(after)
+			if bv.IsKnown() && av.IsKnown() && bv.IsNull() && av.IsNull() && !bv.IsMarked() && !av.IsMarked() {
+				// Null on both sides: no change, and no path to build.
+				continue
+			}
+			var step cty.PathStep = cty.GetAttrStep{Name: k.name}
+			if k.isMap {
+				step = cty.IndexStep{Key: cty.StringVal(k.name)}
+			}
+			d.diffValue(append(path[:len(path):len(path)], step), bv, av, out)
 		}
 		return
 	}
@@ -95,7 +117,6 @@ func descendable(t cty.Type) bool {
 }
 
 type child struct {
-	step  cty.PathStep
 	name  string
 	isMap bool
 }
@@ -126,7 +147,7 @@ func (c child) get(v cty.Value) cty.Value {
 // childKeys lists the attributes or keys of two object or map values (one
 // may be null), sorted.
 func childKeys(vals ...cty.Value) []child {
-	var names []string
+	names := make([]string, 0, attrCount(vals[0])+1)
 	var seen map[string]bool // when there are many names
 	has := func(name string) bool {
 		if len(names) < 32 {
@@ -172,11 +193,7 @@ func childKeys(vals ...cty.Value) []child {
 	sort.Strings(names)
 	out := make([]child, len(names))
 	for i, name := range names {
-		var step cty.PathStep = cty.GetAttrStep{Name: name}
-		if isMap {
-			step = cty.IndexStep{Key: cty.StringVal(name)}
-		}
-		out[i] = child{step: step, name: name, isMap: isMap}
+		out[i] = child{name: name, isMap: isMap}
 	}
 	return out
 }
@@ -217,6 +234,12 @@ func encodeValue(v cty.Value, marked bool) (json.RawMessage, string) {
 // FormatPath renders an attribute path as in Terraform's diagnostics:
 // tags["env"], rule[0].port.
 func FormatPath(p cty.Path) string {
+	if len(p) == 1 {
+		// A top-level attribute, the common case: no copy.
+		if s, ok := p[0].(cty.GetAttrStep); ok {
+			return s.Name
+		}
+	}
 	var b strings.Builder
 	for _, s := range p {
 		switch s := s.(type) {

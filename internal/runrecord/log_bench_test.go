@@ -36,9 +36,7 @@ func BenchmarkLogEntry(b *testing.B) {
 		w.PutStart(e)
 		e.Outcome, e.Ended = Updated, time.Now()
 		if NeedsFill(e.Changes) {
-			cs := append([]AttrChange(nil), e.Changes...)
-			FillAfter(cs, attrs, nil, secrets)
-			e.Changes = cs
+			FillAfter(e.Changes, attrs, nil, secrets)
 		}
 		w.PutEntry(e)
 	}

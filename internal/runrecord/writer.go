@@ -85,8 +85,13 @@ func (w *Writer) PutEntry(e Entry) {
 		w.log.putEntry(&e)
 		return
 	}
-	w.ch <- item{entry: &e}
+	w.queueEntry(e)
 }
+
+// queueEntry hands e to the goroutine of a Writer over a Store. It is a
+// function of its own so that the e of PutEntry and PutStart, which a
+// run log encodes at once, stays off the heap.
+func (w *Writer) queueEntry(e Entry) { w.ch <- item{entry: &e} }
 
 // Grow makes room for about n more bytes of records, so that a run that
 // puts many at once (its plan) does not grow the log's buffer step by
@@ -115,7 +120,7 @@ func (w *Writer) PutStart(e Entry) {
 		return
 	}
 	e.Changes = nil
-	w.ch <- item{entry: &e}
+	w.queueEntry(e)
 }
 
 // PutUpToDate queues entries with nothing to do, all of one run, written
