@@ -140,10 +140,10 @@ type runRecorder struct {
 	// known (secretsMu).
 	secretsMu sync.RWMutex
 	secrets   runrecord.Secrets
-	run     runrecord.Run
-	seq     int
-	entries map[recKey]*recEntry
-	order   []*recEntry
+	run       runrecord.Run
+	seq       int
+	entries   map[recKey]*recEntry
+	order     []*recEntry
 }
 
 // A recEntry is changed by the hooks of its own instance (mu) and by
