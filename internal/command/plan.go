@@ -6,10 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/strata-dev/strata/internal/addrs"
-	"github.com/strata-dev/strata/internal/command/views/jsonformat"
 	"github.com/strata-dev/strata/internal/configs"
-	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/plans"
 )
@@ -190,12 +187,11 @@ func partialPlan(p *plans.Plan) bool {
 }
 
 // relevantAttrs returns the attributes a normal plan's changes depend on,
-// which decide the drift it shows; nil when there is no drift to filter.
-func relevantAttrs(ctx context.Context, e *engine.Engine, cfg *configs.Config, p *plans.Plan) []plans.RelevantAttr {
+// which the engine recorded and which decide the drift it shows; nil when
+// there is no drift to filter.
+func relevantAttrs(_ context.Context, _ *engine.Engine, _ *configs.Config, p *plans.Plan) []plans.RelevantAttr {
 	if p == nil || p.Mode != plans.NormalMode || len(p.DriftedResources) == 0 {
 		return nil
 	}
-	return jsonformat.RelevantAttributes(cfg, p, func(pc addrs.AbsProviderConfig, mode addrs.ResourceMode, typeName string) *configschema.Block {
-		return e.ResourceSchema(ctx, pc.Provider, mode, typeName)
-	})
+	return p.RelevantAttributes
 }

@@ -285,6 +285,7 @@ The -exclude option is not for routine use, and is provided only for exceptional
 	recordEphemeralVariables(plan, e.Config.Module.Variables, opts.Variables)
 	w.ev.mu.RUnlock()
 	plan.Errored = diags.HasErrors()
+	plan.RelevantAttributes = e.relevantAttributes(ctx, plan)
 	return plan, w, diags
 }
 

@@ -63,6 +63,10 @@ type Plan struct {
 	// live in memory only: a saved plan does not record them, so applying
 	// a saved plan evaluates every output again (as Terraform's does).
 	ModuleOutputs map[string]cty.Value
+	// RelevantAttributes are the resource attributes the plan's changes
+	// depend on, which the engine finds from the configuration's
+	// references (see RelevantAttr), sorted by resource.
+	RelevantAttributes []RelevantAttr
 }
 
 // ModuleOutputKey is the key of a child module output in ModuleOutputs.

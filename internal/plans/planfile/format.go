@@ -40,6 +40,10 @@ type planJSON struct {
 	// Timestamp is when planning started (RFC 3339), the value of
 	// plantimestamp() when the plan is applied.
 	Timestamp string `json:"timestamp,omitempty"`
+	// Relevant are the plan's relevant attributes: the resource
+	// addresses, and their paths in one list in the same order.
+	Relevant      []string        `json:"relevant_resources,omitempty"`
+	RelevantPaths json.RawMessage `json:"relevant_paths,omitempty"`
 }
 
 type optionsJSON struct {

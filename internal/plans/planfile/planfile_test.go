@@ -59,6 +59,10 @@ func testPlan() *plans.Plan {
 				{Module: addrs.RootModuleInstance, Key: addrs.NoKey, Status: plans.CheckUnknown},
 			}},
 		},
+		RelevantAttributes: []plans.RelevantAttr{
+			{Resource: "terraform_data.a", Attr: cty.Path{}},
+			{Resource: `module.m["k"].terraform_data.b[1]`, Attr: cty.GetAttrPath("output").Index(cty.StringVal("k")).Index(cty.NumberIntVal(2))},
+		},
 	}
 }
 
@@ -86,6 +90,10 @@ func TestRoundTrip(t *testing.T) {
 	}
 	if diff := cmp.Diff(want.Plan.Checks, got.Plan.Checks); diff != "" {
 		t.Errorf("checks differ (-want +got):\n%s", diff)
+	}
+	// An empty path may read back as nil: Path.Equals takes them as one.
+	if diff := cmp.Diff(want.Plan.RelevantAttributes, got.Plan.RelevantAttributes, opts); diff != "" {
+		t.Errorf("relevant attributes differ (-want +got):\n%s", diff)
 	}
 	if len(got.Plan.Targets) != 1 || got.Plan.Targets[0].String() != "terraform_data.a[1]" {
 		t.Errorf("targets lost: %v", got.Plan.Targets)

@@ -104,6 +104,15 @@ func decodePlan(pj *planJSON) (*plans.Plan, error) {
 		p.VariableValues[name] = v
 	}
 	p.ApplyTimeVariables = pj.ApplyTimeVariables
+	if len(pj.Relevant) > 0 {
+		paths, err := statefile.UnmarshalPaths(pj.RelevantPaths)
+		if err != nil || len(paths) != len(pj.Relevant) {
+			return nil, fmt.Errorf("invalid relevant attributes")
+		}
+		for i, r := range pj.Relevant {
+			p.RelevantAttributes = append(p.RelevantAttributes, plans.RelevantAttr{Resource: r, Attr: paths[i]})
+		}
+	}
 	if pj.Timestamp != "" {
 		if p.Timestamp, err = time.Parse(time.RFC3339, pj.Timestamp); err != nil {
 			return nil, fmt.Errorf("invalid timestamp %q", pj.Timestamp)

@@ -115,6 +115,16 @@ func encodePlan(p *plans.Plan) (*planJSON, error) {
 		return nil, err
 	}
 	pj.Checks = encodeChecks(p.Checks)
+	if len(p.RelevantAttributes) > 0 {
+		paths := make([]cty.Path, len(p.RelevantAttributes))
+		for i, ra := range p.RelevantAttributes {
+			pj.Relevant = append(pj.Relevant, ra.Resource)
+			paths[i] = ra.Attr
+		}
+		if pj.RelevantPaths, err = statefile.MarshalPaths(paths); err != nil {
+			return nil, fmt.Errorf("relevant attributes: %w", err)
+		}
+	}
 	for _, o := range p.Changes.Outputs {
 		before, err := encodeValue(nullIfNil(o.Before))
 		if err != nil {

@@ -477,6 +477,15 @@ func TestPlan(t *testing.T) {
 		},
 	}
 	stamp := time.Date(2025, 3, 4, 5, 6, 7, 8, time.FixedZone("x", 3600))
+	// The engine records the relevant attributes (its tests check which);
+	// the document lists them.
+	p.RelevantAttributes = []plans.RelevantAttr{
+		{Resource: "terraform_data.a", Attr: cty.Path{}},
+		{Resource: "terraform_data.a", Attr: cty.GetAttrPath("output")},
+		{Resource: "terraform_data.a[0]", Attr: cty.GetAttrPath("id")},
+		{Resource: "terraform_data.a[0]", Attr: cty.GetAttrPath("output")},
+		{Resource: "terraform_data.a[1]", Attr: cty.GetAttrPath("id").Index(cty.StringVal("k")).Index(cty.NumberIntVal(2))},
+	}
 	got, err := Plan(p, cfg, schemas, PlanOptions{TerraformVersion: "1.11.4", Timestamp: stamp})
 	if err != nil {
 		t.Fatal(err)
@@ -636,15 +645,13 @@ func TestPlan(t *testing.T) {
 	})
 
 	t.Run("relevant_attributes", func(t *testing.T) {
-		// From the changing instances of a, b, t and l and the changing
-		// outputs a and secret (fn refers to nothing); through local.m to
-		// a's output.
+		// The plan's, with names and keys as JSON values.
 		assertJSON(t, field(t, got, "relevant_attributes"), `[
 		  {"resource": "terraform_data.a", "attribute": []},
 		  {"resource": "terraform_data.a", "attribute": ["output"]},
 		  {"resource": "terraform_data.a[0]", "attribute": ["id"]},
 		  {"resource": "terraform_data.a[0]", "attribute": ["output"]},
-		  {"resource": "terraform_data.a[1]", "attribute": ["id"]}
+		  {"resource": "terraform_data.a[1]", "attribute": ["id", "k", 2]}
 		]`)
 	})
 }
@@ -744,95 +751,4 @@ terraform {
 			t.Errorf("%s: %q, want %q", name, got, w)
 		}
 	}
-}
-
-func TestRelevantAttributes(t *testing.T) {
-	cfg := loadTree(t, map[string]string{"main.tf": `
-locals {
-  l = terraform_data.m2.output
-}
-resource "terraform_data" "m" {
-  input = "m"
-}
-resource "terraform_data" "m2" {
-  input = "m"
-}
-resource "terraform_data" "h" {
-  input = terraform_data.m.output
-}
-resource "terraform_data" "s" {
-  input            = terraform_data.m.input
-  triggers_replace = local.l
-}
-resource "terraform_data" "t" {
-  input            = terraform_data.s
-  triggers_replace = terraform_data.h.id
-}
-resource "terraform_data" "noop" {
-  input = terraform_data.m.id
-}
-output "noop" {
-  value = terraform_data.m2.id
-}
-`})
-	changes := &plans.Changes{
-		Resources: []*plans.ResourceInstanceChange{
-			{Addr: managed("t", addrs.NoKey), Action: plans.DeleteThenCreate},
-			{Addr: managed("noop", addrs.NoKey), Action: plans.NoOp},
-			{Addr: managed("orphan", addrs.NoKey), Action: plans.Delete},
-		},
-		Outputs: []*plans.OutputChange{{Name: "noop", Action: plans.NoOp}},
-	}
-	b, _ := json.Marshal(relevantAttributes(cfg, &plans.Plan{Changes: changes}, schemas))
-	// t refers to the whole of s, so everything s refers to counts, through
-	// local.l; h.id is not configured, so nothing behind it counts. The
-	// no-op resource and output add nothing.
-	assertJSON(t, b, `[
-	  {"resource": "terraform_data.h", "attribute": ["id"]},
-	  {"resource": "terraform_data.m", "attribute": ["input"]},
-	  {"resource": "terraform_data.m2", "attribute": ["output"]},
-	  {"resource": "terraform_data.s", "attribute": []}
-	]`)
-	if got := relevantAttributes(cfg, &plans.Plan{}, schemas); got != nil {
-		t.Errorf("no changes, relevant attributes %v", got)
-	}
-}
-
-// TestRelevantAttributesPaths: every path taken from a resource counts,
-// with its instance key, while what is behind a local value, and behind
-// a resource argument, is followed once whichever parts of it are used.
-// The expected list is what Terraform 1.11 plans for this configuration.
-func TestRelevantAttributesPaths(t *testing.T) {
-	cfg := loadTree(t, map[string]string{"main.tf": `
-locals {
-  m = { a = terraform_data.x[0].output, b = terraform_data.y.input }
-}
-resource "terraform_data" "src" {
-  input = "s"
-}
-resource "terraform_data" "src2" {
-  input = "s2"
-}
-resource "terraform_data" "x" {
-  count = 2
-  input = { k = terraform_data.src.output }
-}
-resource "terraform_data" "y" {
-  input = terraform_data.src2.output
-}
-resource "terraform_data" "t" {
-  input = [local.m.a, local.m["b"], terraform_data.x[1].input, terraform_data.x[0].input, terraform_data.x[1].output.k]
-}
-`})
-	changes := &plans.Changes{Resources: []*plans.ResourceInstanceChange{{Addr: managed("t", addrs.NoKey), Action: plans.Create}}}
-	b, _ := json.Marshal(relevantAttributes(cfg, &plans.Plan{Changes: changes}, schemas))
-	assertJSON(t, b, `[
-	  {"resource": "terraform_data.src", "attribute": ["output"]},
-	  {"resource": "terraform_data.src2", "attribute": ["output"]},
-	  {"resource": "terraform_data.x[0]", "attribute": ["input"]},
-	  {"resource": "terraform_data.x[0]", "attribute": ["output"]},
-	  {"resource": "terraform_data.x[1]", "attribute": ["input"]},
-	  {"resource": "terraform_data.x[1]", "attribute": ["output", "k"]},
-	  {"resource": "terraform_data.y", "attribute": ["input"]}
-	]`)
 }

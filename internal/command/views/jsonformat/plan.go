@@ -167,7 +167,7 @@ func Plan(p *plans.Plan, cfg *configs.Config, schema SchemaFunc, opts PlanOption
 	}
 	if cfg != nil {
 		doc.Configuration = marshalConfiguration(cfg, p, schema, opts.SchemaVersion)
-		doc.RelevantAttributes = relevantAttributes(cfg, p, schema)
+		doc.RelevantAttributes = relevantAttributes(p)
 	}
 	doc.Checks = marshalChecks(p.Checks)
 	return json.Marshal(doc)
@@ -443,4 +443,29 @@ func actionReason(rc *plans.ResourceInstanceChange) string {
 		return "read_because_config_unknown"
 	}
 	return ""
+}
+
+// relevantAttribute is the JSON form of a plans.RelevantAttr: "resource"
+// is the resource or instance address, "attribute" the path within it
+// ([] for the whole object).
+type relevantAttribute struct {
+	Resource  string            `json:"resource"`
+	Attribute []json.RawMessage `json:"attribute"`
+}
+
+// relevantAttributes is the plan's relevant attributes, which the engine
+// recorded, in the plan document's form.
+func relevantAttributes(p *plans.Plan) []relevantAttribute {
+	if len(p.RelevantAttributes) == 0 {
+		return nil
+	}
+	ret := make([]relevantAttribute, 0, len(p.RelevantAttributes))
+	for _, ra := range p.RelevantAttributes {
+		path, err := marshalPath(ra.Attr)
+		if err != nil {
+			continue // only attribute names and known keys come from references
+		}
+		ret = append(ret, relevantAttribute{Resource: ra.Resource, Attribute: path})
+	}
+	return ret
 }

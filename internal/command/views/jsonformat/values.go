@@ -274,23 +274,6 @@ func marshalPath(p cty.Path) ([]json.RawMessage, error) {
 	return ret, nil
 }
 
-// traversalPath converts the attribute and index steps of a traversal
-// into a path.
-func traversalPath(t hcl.Traversal) cty.Path {
-	ret := cty.Path{}
-	for _, step := range t {
-		switch s := step.(type) {
-		case hcl.TraverseAttr:
-			ret = append(ret, cty.GetAttrStep{Name: s.Name})
-		case hcl.TraverseIndex:
-			if s.Key.IsWhollyKnown() {
-				ret = append(ret, cty.IndexStep{Key: s.Key})
-			}
-		}
-	}
-	return ret
-}
-
 // traversalString renders traversal steps after a reference's subject:
 // `.name`, `[0]`, `["key"]`.
 func traversalString(t hcl.Traversal) string {

@@ -1,6 +1,7 @@
-package jsonformat
+package engine
 
 import (
+	"context"
 	"encoding/json"
 	"sort"
 
@@ -14,31 +15,6 @@ import (
 	"github.com/strata-dev/strata/internal/plans"
 )
 
-// relevantAttribute is the JSON form of a plans.RelevantAttr: "resource"
-// is the resource or instance address, "attribute" the path within it
-// ([] for the whole object).
-type relevantAttribute struct {
-	Resource  string            `json:"resource"`
-	Attribute []json.RawMessage `json:"attribute"`
-}
-
-// relevantAttributes is RelevantAttributes in the plan document's form.
-func relevantAttributes(cfg *configs.Config, p *plans.Plan, schemaFn SchemaFunc) []relevantAttribute {
-	attrs := RelevantAttributes(cfg, p, schemaFn)
-	if len(attrs) == 0 {
-		return nil
-	}
-	ret := make([]relevantAttribute, 0, len(attrs))
-	for _, ra := range attrs {
-		path, err := marshalPath(ra.Attr)
-		if err != nil {
-			continue // only attribute names and known keys come from references
-		}
-		ret = append(ret, relevantAttribute{Resource: ra.Resource, Attribute: path})
-	}
-	return ret
-}
-
 // RelevantAttributes finds the resource attributes that the plan's
 // changes depend on, as Terraform's reference analysis does: the
 // references made by the configuration of every changing resource
@@ -48,10 +24,19 @@ func relevantAttributes(cfg *configs.Config, p *plans.Plan, schemaFn SchemaFunc)
 // outputs and the referenced resources' own arguments. Like Terraform,
 // the analysis goes by module instance where a reference gives the key,
 // and uses the instance with no key where it does not (module.m.out).
-// The plan document lists them as relevant_attributes; the human plan
+// The engine records them on the plan (plans.Plan.RelevantAttributes);
+// the plan document lists them as relevant_attributes and the human plan
 // view uses them to show only the drift that may have affected the plan.
 // Terraform lists them in no particular order; strata sorts them.
-func RelevantAttributes(cfg *configs.Config, p *plans.Plan, schemaFn SchemaFunc) []plans.RelevantAttr {
+func (e *Engine) relevantAttributes(ctx context.Context, p *plans.Plan) []plans.RelevantAttr {
+	return RelevantAttributes(e.Config, p, func(pc addrs.AbsProviderConfig, mode addrs.ResourceMode, typeName string) *configschema.Block {
+		return e.ResourceSchema(ctx, pc.Provider, mode, typeName)
+	})
+}
+
+// RelevantAttributes is the analysis of relevantAttributes for the
+// configuration cfg, with the resource types' schemas from schemaFn.
+func RelevantAttributes(cfg *configs.Config, p *plans.Plan, schemaFn func(addrs.AbsProviderConfig, addrs.ResourceMode, string) *configschema.Block) []plans.RelevantAttr {
 	if cfg == nil || p == nil {
 		return nil
 	}
@@ -164,7 +149,7 @@ type refAnalyzer struct {
 	cfg      *configs.Config
 	found    map[string]plans.RelevantAttr
 	visited  map[string]bool
-	schemaFn SchemaFunc
+	schemaFn func(addrs.AbsProviderConfig, addrs.ResourceMode, string) *configschema.Block
 }
 
 type configuredResource struct {
@@ -247,7 +232,7 @@ func (a *refAnalyzer) visit(refs []absRef) {
 	for len(pending) > 0 {
 		ar := pending[0]
 		pending = pending[1:]
-		subject, remaining, _ := referenceParts(ar.ref)
+		subject, remaining, _ := relRefParts(ar.ref)
 		module := ar.module.String()
 		// key names what the reference's meta-references depend on, so
 		// that each is followed once: the subject (with the module
@@ -258,7 +243,7 @@ func (a *refAnalyzer) visit(refs []absRef) {
 		switch s := ar.ref.Subject.(type) {
 		case lang.ResourceRef:
 			if r := a.resource(ar.module, s.Resource); r != nil && r.schema != nil {
-				a.found[module+"|"+subject+traversalString(remaining)] = plans.RelevantAttr{Resource: moduleAddrPrefix(ar.module) + subject, Attr: traversalPath(remaining)}
+				a.found[module+"|"+subject+relTraversalString(remaining)] = plans.RelevantAttr{Resource: moduleAddrPrefix(ar.module) + subject, Attr: relTraversalPath(remaining)}
 			}
 			key = module + "|" + s.Resource.String()
 			if len(remaining) > 0 {
@@ -330,7 +315,7 @@ func (a *refAnalyzer) metaRefs(ar absRef, remaining hcl.Traversal) []absRef {
 // instance, or of all its outputs when the reference names none.
 func (a *refAnalyzer) moduleCallRefs(m addrs.ModuleInstance, name string, t hcl.Traversal) []absRef {
 	var key addrs.InstanceKey
-	if k, ok := leadingKey(t); ok {
+	if k, ok := relLeadingKey(t); ok {
 		key, t = instanceKey(k), t[1:]
 	}
 	callee := m.Child(name, key)
@@ -381,7 +366,7 @@ func (a *refAnalyzer) resourceRefs(m addrs.ModuleInstance, res addrs.Resource, r
 		}
 		return nil
 	}
-	content, _, _ := r.Config.PartialContent(hclSchema(r.schema))
+	content, _, _ := r.Config.PartialContent(relBodySchema(r.schema))
 	if attr, ok := content.Attributes[step.Name]; ok {
 		return a.exprRefs(m, r.Resource, attr.Expr)
 	}
@@ -394,4 +379,109 @@ func (a *refAnalyzer) resourceRefs(m addrs.ModuleInstance, res addrs.Resource, r
 		}
 	}
 	return ret
+}
+
+// relRefParts splits a reference into its subject, with the instance
+// key of a resource or module call and the output name of a module
+// call, and the remaining traversal.
+func relRefParts(ref *lang.Reference) (subject string, remaining hcl.Traversal, container string) {
+	subject, remaining = ref.Subject.String(), ref.Remaining
+	switch ref.Subject.(type) {
+	case lang.ResourceRef:
+		if key, ok := relLeadingKey(remaining); ok {
+			container = subject
+			subject += "[" + relIndexKeyString(key) + "]"
+			remaining = remaining[1:]
+		}
+	case lang.ModuleCallRef:
+		if key, ok := relLeadingKey(remaining); ok {
+			container = subject
+			subject += "[" + relIndexKeyString(key) + "]"
+			remaining = remaining[1:]
+		}
+		if len(remaining) > 0 {
+			if attr, ok := remaining[0].(hcl.TraverseAttr); ok {
+				container = subject
+				subject += "." + attr.Name
+				remaining = remaining[1:]
+			}
+		}
+	}
+	return subject, remaining, container
+}
+
+// relLeadingKey returns the instance key a traversal starts with.
+func relLeadingKey(t hcl.Traversal) (cty.Value, bool) {
+	if len(t) == 0 {
+		return cty.NilVal, false
+	}
+	idx, ok := t[0].(hcl.TraverseIndex)
+	if !ok || idx.Key.IsNull() || !idx.Key.IsKnown() || (idx.Key.Type() != cty.String && idx.Key.Type() != cty.Number) {
+		return cty.NilVal, false
+	}
+	return idx.Key, true
+}
+
+// relBodySchema is the HCL schema of a block's arguments and nested
+// blocks, for finding an argument's expression.
+func relBodySchema(b *configschema.Block) *hcl.BodySchema {
+	s := &hcl.BodySchema{}
+	for _, name := range sortedKeys(b.Attributes) {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: name})
+	}
+	for _, name := range sortedKeys(b.BlockTypes) {
+		bs := hcl.BlockHeaderSchema{Type: name}
+		if b.BlockTypes[name].Nesting == configschema.NestingMap {
+			bs.LabelNames = []string{"key"}
+		}
+		s.Blocks = append(s.Blocks, bs)
+	}
+	return s
+}
+
+// relTraversalPath is the path a relative traversal names, leaving out
+// unknown index steps.
+func relTraversalPath(t hcl.Traversal) cty.Path {
+	ret := cty.Path{}
+	for _, step := range t {
+		switch s := step.(type) {
+		case hcl.TraverseAttr:
+			ret = append(ret, cty.GetAttrStep{Name: s.Name})
+		case hcl.TraverseIndex:
+			if s.Key.IsWhollyKnown() {
+				ret = append(ret, cty.IndexStep{Key: s.Key})
+			}
+		}
+	}
+	return ret
+}
+
+// relTraversalString is a relative traversal as text, a key of the
+// analysis.
+func relTraversalString(t hcl.Traversal) string {
+	var s string
+	for _, step := range t {
+		switch st := step.(type) {
+		case hcl.TraverseAttr:
+			s += "." + st.Name
+		case hcl.TraverseIndex:
+			s += "[" + relIndexKeyString(st.Key) + "]"
+		}
+	}
+	return s
+}
+
+// relIndexKeyString is an index key as an address writes it.
+func relIndexKeyString(k cty.Value) string {
+	if k.IsNull() || !k.IsKnown() {
+		return "..."
+	}
+	switch k.Type() {
+	case cty.String:
+		b, _ := json.Marshal(k.AsString())
+		return string(b)
+	case cty.Number:
+		return k.AsBigFloat().Text('g', 10)
+	}
+	return "..."
 }
