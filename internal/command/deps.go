@@ -25,6 +25,14 @@ type Deps struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
+	// Environ is the whole environment, for the processes commands start
+	// (local-exec) and the variables they read by prefix (TF_VAR_...);
+	// nil means the process's.
+	Environ []string
+	// Dir is the absolute working directory: where the configuration,
+	// the data directory and relative paths the user gives are, and
+	// path.cwd. -chdir changes it.
+	Dir string
 	// Version is strata's version.
 	Version string
 	// Providers returns the provider factories available in a working
@@ -49,6 +57,9 @@ type Deps struct {
 	args []string
 	// encryption is the state and plan encryption (see encryptionFor).
 	encryption encryptionState
+	// chdirProcess makes -chdir change the process's directory too, for
+	// the file access that still uses relative paths (DefaultDeps).
+	chdirProcess bool
 }
 
 // logger is the core log; silent when Run did not set one up.
@@ -63,9 +74,13 @@ func (d *Deps) logger() hclog.Logger {
 func DefaultDeps(version string, interrupts <-chan os.Signal) *Deps {
 	fi, err := os.Stdin.Stat()
 	tty := err == nil && fi.Mode()&os.ModeCharDevice != 0
+	// The one place strata asks the process for its directory.
+	wd, _ := os.Getwd()
 	d := &Deps{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Getenv:          os.Getenv,
+		Dir:             wd,
+		chdirProcess:    true,
 		Version:         version,
 		Interrupts:      interrupts,
 		StdinIsTerminal: tty,
@@ -76,7 +91,7 @@ func DefaultDeps(version string, interrupts <-chan os.Signal) *Deps {
 		},
 	}
 	d.Providers = func(dir string) map[addrs.Provider]providers.Factory {
-		m := installedProviders(dir, os.Getenv)
+		m := installedProviders(d.abs(dir), d.Dir, d.Getenv)
 		for p, f := range builtin.FactoriesWith(d.remoteStateEncryption) {
 			m[p] = f
 		}
@@ -120,13 +135,16 @@ func (d *Deps) interruptContext(parent context.Context, first func(), hard func(
 // The CLI configuration's dev_overrides replace them with the binaries in
 // the directories it names, and TF_REATTACH_PROVIDERS with processes
 // already running.
-func installedProviders(dir string, getenv func(string) string) map[addrs.Provider]providers.Factory {
+//
+// Plugin processes start in workDir, the command's working directory.
+func installedProviders(dir, workDir string, getenv func(string) string) map[addrs.Provider]providers.Factory {
 	m := builtin.Factories()
 	found, _ := plugin.FindInstalled(dir)
 	locks, _ := depsfile.Load(filepath.Join(dir, depsfile.FileName))
 	// Schemas of providers that allow it are kept beside the installed
 	// providers, so that a command need not ask a large provider for them.
 	schemaCache := plugin.WithSchemaCacheDir(datadir.In(dir, "schemas"))
+	inDir := plugin.WithDir(workDir)
 	for _, inst := range found { // sorted oldest to newest
 		if inst.Provider.IsBuiltIn() {
 			continue
@@ -134,7 +152,7 @@ func installedProviders(dir string, getenv func(string) string) map[addrs.Provid
 		if l := locks[inst.Provider]; l != nil && l.Version != inst.Version.String() {
 			continue
 		}
-		m[inst.Provider] = plugin.Factory(inst.Path, plugin.WithName(inst.Provider.ForDisplay()+" v"+inst.Version.String()), schemaCache)
+		m[inst.Provider] = plugin.Factory(inst.Path, plugin.WithName(inst.Provider.ForDisplay()+" v"+inst.Version.String()), schemaCache, inDir)
 	}
 	// Run has refused a TF_REATTACH_PROVIDERS it cannot parse.
 	reattach, _ := plugin.ParseReattach(getenv(plugin.ReattachEnv))
@@ -144,7 +162,7 @@ func installedProviders(dir string, getenv func(string) string) map[addrs.Provid
 	cli, _ := cliconfig.Load(getenv)
 	for p, over := range cli.DevOverrides {
 		if exe := devOverrideExecutable(over, p.Type); exe != "" {
-			m[p] = plugin.Factory(exe, plugin.WithName(p.ForDisplay()+" (development override)"))
+			m[p] = plugin.Factory(exe, plugin.WithName(p.ForDisplay()+" (development override)"), inDir)
 		}
 	}
 	return m
@@ -175,6 +193,14 @@ func devOverrideExecutable(dir, typ string) string {
 		}
 	}
 	return ""
+}
+
+// abs is p resolved against the working directory.
+func (d *Deps) abs(p string) string {
+	if filepath.IsAbs(p) || d.Dir == "" {
+		return p
+	}
+	return filepath.Join(d.Dir, p)
 }
 
 // logOutput is where the core log goes when TF_LOG_PATH is not set: the

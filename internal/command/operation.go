@@ -58,6 +58,8 @@ func newEngine(d *Deps, cfg *configs.Config, hook hooks.Hook, parallelism int) *
 		// behaviour strata implements.
 		Version:   TerraformCompatVersion,
 		Workspace: workspaceName(d),
+		WorkDir:   d.Dir,
+		Environ:   d.Environ,
 	}
 }
 

@@ -1,10 +1,12 @@
 package command
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -45,9 +47,25 @@ func Run(args []string, d *Deps) int {
 	log.Info(fmt.Sprintf("CLI command args: %#v", args))
 	d.args = args
 	if chdir != "" {
-		if err := os.Chdir(chdir); err != nil {
+		dir := d.abs(chdir)
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			if err == nil {
+				err = &os.PathError{Op: "chdir", Path: chdir, Err: syscall.ENOTDIR}
+			} else {
+				err = &os.PathError{Op: "chdir", Path: chdir, Err: errors.Unwrap(err)}
+			}
 			fmt.Fprintf(d.Stderr, "Error handling -chdir option: %s\n", err)
 			return 1
+		}
+		d.Dir = dir
+		if d.chdirProcess {
+			// Some file access still goes through relative paths (the
+			// module and provider installers, strata test): the real
+			// process follows Dir.
+			if err := os.Chdir(dir); err != nil {
+				fmt.Fprintf(d.Stderr, "Error handling -chdir option: %s\n", err)
+				return 1
+			}
 		}
 	}
 	root := NewRootCommand(d)

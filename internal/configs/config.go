@@ -89,7 +89,7 @@ type moduleReader interface {
 // recursively. Local sources (./x, ../x) are read from disk relative to
 // the calling module; other sources must have been installed by init.
 func (p *Parser) LoadConfig(dir string) (*Config, hcl.Diagnostics) {
-	return p.loadConfig(dir, diskReader{root: dir})
+	return p.loadConfig(dir, diskReader{root: dir, workDir: p.workDir})
 }
 
 // LoadConfigFromSnapshot loads a configuration from file sources keyed by
@@ -384,18 +384,26 @@ func (c *Config) SnapshotFiles(files map[string]*hcl.File) map[string][]byte {
 	return out
 }
 
-type diskReader struct{ root string }
+type diskReader struct{ root, workDir string }
+
+// abs is path resolved against the working directory.
+func (r diskReader) abs(path string) string {
+	if r.workDir == "" || filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(r.workDir, path)
+}
 
 func (r diskReader) files(dir string) (map[string][]byte, error) {
-	names, err := ModuleFiles(dir)
+	names, err := ModuleFiles(r.abs(dir))
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[string][]byte, len(names))
 	for _, n := range names {
-		src, err := readFile(filepath.Join(dir, n))
+		src, err := readFile(r.abs(filepath.Join(dir, n)))
 		if err != nil {
-			return nil, err
+			return nil, renamed(err, filepath.Join(dir, n))
 		}
 		out[n] = src
 	}
@@ -403,7 +411,7 @@ func (r diskReader) files(dir string) (map[string][]byte, error) {
 }
 
 func (r diskReader) manifest() *ModuleManifest {
-	mf, _ := ReadModuleManifest(filepath.Join(r.root, ManifestPath()))
+	mf, _ := ReadModuleManifest(r.abs(filepath.Join(r.root, ManifestPath())))
 	if mf == nil {
 		return nil
 	}

@@ -52,6 +52,9 @@ type Module struct {
 	// staticVars are the root module's variable values given for early
 	// evaluation, nil for other modules.
 	staticVars map[string]cty.Value
+	// workDir is the parser's working directory (path.cwd in early
+	// evaluation); empty means the process's.
+	workDir string
 }
 
 func newModule(dir string) *Module {

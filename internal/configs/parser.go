@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,6 +24,23 @@ type Parser struct {
 	// for early evaluation; see SetRootVariables.
 	rootDir       string
 	rootVariables func(*Module) map[string]cty.Value
+	// workDir is the absolute working directory relative paths are read
+	// from; see SetWorkDir.
+	workDir string
+}
+
+// SetWorkDir makes the parser read relative paths from workDir, an
+// absolute directory, rather than from the process's working directory.
+// File names in diagnostics and Module.SourceDir stay as given (relative),
+// and path.cwd in early evaluation is workDir.
+func (p *Parser) SetWorkDir(workDir string) { p.workDir = workDir }
+
+// abs is path resolved against the working directory.
+func (p *Parser) abs(path string) string {
+	if p.workDir == "" || filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(p.workDir, path)
 }
 
 // SkipCallChecks makes LoadConfig leave out the checks of each module call
@@ -45,8 +63,9 @@ func (p *Parser) Files() map[string]*hcl.File {
 
 // ParseFile parses one native (.tf, .tfvars) or JSON (.json) file.
 func (p *Parser) ParseFile(path string) (*hcl.File, hcl.Diagnostics) {
-	src, err := os.ReadFile(path)
+	src, err := os.ReadFile(p.abs(path))
 	if err != nil {
+		err = renamed(err, path)
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read file",
@@ -66,7 +85,7 @@ func (p *Parser) ParseSource(src []byte, path string) (*hcl.File, hcl.Diagnostic
 
 // LoadModule loads every configuration file in dir into a Module.
 func (p *Parser) LoadModule(dir string) (*Module, hcl.Diagnostics) {
-	names, err := ModuleFiles(dir)
+	names, err := ModuleFiles(p.abs(dir))
 	if err != nil {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -77,8 +96,9 @@ func (p *Parser) LoadModule(dir string) (*Module, hcl.Diagnostics) {
 	sources := make(map[string][]byte, len(names))
 	var diags hcl.Diagnostics
 	for _, n := range names {
-		src, err := os.ReadFile(filepath.Join(dir, n))
+		src, err := os.ReadFile(p.abs(filepath.Join(dir, n)))
 		if err != nil {
+			err = renamed(err, filepath.Join(dir, n))
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Failed to read file",
@@ -153,6 +173,7 @@ func (p *Parser) LoadModuleFromSources(dir string, sources map[string][]byte) (*
 	sort.SliceStable(names, func(i, j int) bool { return !IsOverrideFile(names[i]) && IsOverrideFile(names[j]) })
 	var diags hcl.Diagnostics
 	mod := newModule(dir)
+	mod.workDir = p.workDir
 	for _, n := range names {
 		path := filepath.Join(dir, n)
 		if dir == "." {
@@ -179,4 +200,14 @@ func (p *Parser) LoadModuleFromSources(dir string, sources map[string][]byte) (*
 	}
 	diags = append(diags, mod.evalStaticCalls(given)...)
 	return mod, diags
+}
+
+// renamed reports a file error under the path as given, not as resolved
+// against the working directory.
+func renamed(err error, display string) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return &os.PathError{Op: pe.Op, Path: display, Err: pe.Err}
+	}
+	return err
 }

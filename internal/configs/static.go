@@ -2,7 +2,6 @@ package configs
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 
@@ -255,7 +254,10 @@ func (s *staticScope) path(name string) string {
 	case "root":
 		return "."
 	}
-	if wd, err := os.Getwd(); err == nil {
+	if s.mod.workDir != "" {
+		return filepath.ToSlash(s.mod.workDir)
+	}
+	if wd, err := filepath.Abs("."); err == nil {
 		return filepath.ToSlash(wd)
 	}
 	return "."

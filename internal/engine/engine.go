@@ -3,7 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
-	"os"
+	"path/filepath"
 	"sort"
 	"sync"
 
@@ -63,6 +63,13 @@ type Engine struct {
 	VerifyReads bool
 	// Contract, when set, collects the violations tolerated.
 	Contract *contract.Report
+	// WorkDir is the absolute working directory: path.cwd, the directory
+	// relative paths in the configuration (file, templatefile, fileset...)
+	// and local-exec commands start from. Empty means the process's.
+	WorkDir string
+	// Environ is the environment local-exec commands inherit; nil means
+	// the process's.
+	Environ []string
 
 	// schemas caches provider schemas across this engine's operations.
 	schemas schemaCache
@@ -243,8 +250,13 @@ func (e *Engine) workspace() string {
 	return e.Workspace
 }
 
+// cwd is path.cwd: WorkDir, or the process's directory for callers
+// (tests, tools) that leave it empty.
 func (e *Engine) cwd() string {
-	wd, _ := os.Getwd()
+	if e.WorkDir != "" {
+		return e.WorkDir
+	}
+	wd, _ := filepath.Abs(".")
 	return wd
 }
 

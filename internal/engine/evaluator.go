@@ -67,7 +67,14 @@ func newEvaluator(cfg *configs.Config, workspace, cwd string, pure bool) *evalua
 		modules:   map[string]*expansion{},
 		scopes:    map[string]*lang.Scope{},
 	}
-	ev.base = &lang.Scope{BaseDir: cfg.Module.SourceDir, PureOnly: pure}
+	// Relative paths in functions start from the root module's directory
+	// under the working directory (path.module and path.root stay
+	// relative, as Terraform prints them).
+	base := cfg.Module.SourceDir
+	if !filepath.IsAbs(base) {
+		base = filepath.Join(cwd, base)
+	}
+	ev.base = &lang.Scope{BaseDir: base, PureOnly: pure}
 	ev.base.Data = &moduleData{ev: ev, cfg: cfg}
 	ev.scopes[""] = ev.base
 	return ev

@@ -179,7 +179,7 @@ func (w *walker) provision(ctx context.Context, addr addrs.AbsResourceInstance, 
 				w.hook(func(h hooks.Hook) { h.ProvisionOutput(addr, p.Type, msg) })
 			}
 		}
-		pd := provisionerTypes[p.Type].Provision(ctx, provisioners.Request{Config: unmarked, Connection: conn, Output: output, Sensitive: len(paths) > 0 || ephemeral})
+		pd := provisionerTypes[p.Type].Provision(ctx, provisioners.Request{Config: unmarked, Connection: conn, Output: output, Sensitive: len(paths) > 0 || ephemeral, WorkDir: w.e.WorkDir, Environ: w.e.Environ})
 		maskSensitive(pd, unmarked, paths)
 		var err error
 		if pd.HasErrors() {

@@ -38,6 +38,13 @@ type Request struct {
 	// ephemeral values: errors must not repeat the configuration's
 	// strings or what the provisioner printed.
 	Sensitive bool
+	// WorkDir is the absolute working directory relative paths start
+	// from (local-exec's command, file's source); empty means the
+	// process's.
+	WorkDir string
+	// Environ is the environment local-exec commands inherit; nil means
+	// the process's.
+	Environ []string
 }
 
 // Error is the diagnostic for a provisioner of type typeName that failed

@@ -49,6 +49,14 @@ type options struct {
 	name           string
 	versions       []int
 	schemaCacheDir string
+	dir            string
+}
+
+// WithDir starts the plugin process in dir (default: strata's own working
+// directory), so that a provider resolving relative paths (local_file)
+// sees the directory the command works in.
+func WithDir(dir string) Option {
+	return func(o *options) { o.dir = dir }
 }
 
 // WithLogger sends the plugin's log output (its stderr, parsed by level)
@@ -134,7 +142,7 @@ func NewClient(path string, opts ...Option) (providers.Interface, error) {
 	p, err := connect(o.name, logFile, tail, &plugin.ClientConfig{
 		HandshakeConfig:  Handshake,
 		VersionedPlugins: versioned,
-		Cmd:              pluginCommand(path, o.getenv),
+		Cmd:              pluginCommand(path, o.getenv, o.dir),
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		Managed:          true,
 		AutoMTLS:         true,

@@ -24,8 +24,9 @@ var sdkLogVariables = []string{
 // write them: with a plugin framework provider, formatting and reading
 // those logs is half of all the CPU time an apply takes. Variables the
 // user set are passed on as they are.
-func pluginCommand(path string, getenv func(string) string) *exec.Cmd {
+func pluginCommand(path string, getenv func(string) string, dir string) *exec.Cmd {
 	cmd := exec.Command(path)
+	cmd.Dir = dir
 	if getenv("TF_LOG") != "" || getenv("TF_LOG_PROVIDER") != "" {
 		return cmd
 	}

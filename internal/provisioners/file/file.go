@@ -8,6 +8,7 @@ package file
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,9 +65,13 @@ func provision(ctx context.Context, req provisioners.Request) error {
 		if err != nil {
 			return err
 		}
+		display := name
+		if req.WorkDir != "" && !filepath.IsAbs(name) {
+			name = filepath.Join(req.WorkDir, name)
+		}
 		fi, err := os.Stat(name)
 		if err != nil {
-			return err
+			return renamed(err, display)
 		}
 		if fi.IsDir() {
 			srcDir = name
@@ -74,7 +79,7 @@ func provision(ctx context.Context, req provisioners.Request) error {
 				srcDir += "/"
 			}
 		} else if src, err = os.Open(name); err != nil {
-			return err
+			return renamed(err, display)
 		}
 	}
 	if src != nil {
@@ -114,4 +119,14 @@ func expandHome(p string) (string, error) {
 		return "", fmt.Errorf("cannot expand %q: %v", p, err)
 	}
 	return filepath.Join(home, p[1:]), nil
+}
+
+// renamed reports a file error under the path as the configuration gives
+// it, not as resolved against the working directory.
+func renamed(err error, display string) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return &os.PathError{Op: pe.Op, Path: display, Err: pe.Err}
+	}
+	return err
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -48,7 +49,7 @@ func (Provisioner) Validate(cty.Value) hcl.Diagnostics { return nil }
 // Provision implements provisioners.Provisioner. The connection, if any,
 // is not used.
 func (Provisioner) Provision(ctx context.Context, req provisioners.Request) hcl.Diagnostics {
-	if d := run(ctx, req.Config, req.Output, req.Sensitive); d != nil {
+	if d := run(ctx, req, req.Config, req.Output, req.Sensitive); d != nil {
 		return hcl.Diagnostics{d}
 	}
 	return nil
@@ -59,7 +60,7 @@ func (Provisioner) Provision(ctx context.Context, req provisioners.Request) hcl.
 // on stdout or stderr. It returns the error diagnostic, without subject,
 // when the command cannot run or fails. When ctx is cancelled (Ctrl-C),
 // the command's whole process group is killed.
-func run(ctx context.Context, cfg cty.Value, output func(string), sensitive bool) *hcl.Diagnostic {
+func run(ctx context.Context, req provisioners.Request, cfg cty.Value, output func(string), sensitive bool) *hcl.Diagnostic {
 	command := ""
 	if v := cfg.GetAttr("command"); !v.IsNull() {
 		command = v.AsString()
@@ -81,7 +82,11 @@ func run(ctx context.Context, cfg cty.Value, output func(string), sensitive bool
 		}
 	}
 	args = append(args, command)
-	env := os.Environ()
+	env := req.Environ
+	if env == nil {
+		env = os.Environ()
+	}
+	env = append([]string(nil), env...)
 	if v := cfg.GetAttr("environment"); !v.IsNull() {
 		for k, e := range v.AsValueMap() {
 			if !e.IsNull() {
@@ -104,8 +109,12 @@ func run(ctx context.Context, cfg cty.Value, output func(string), sensitive bool
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	cmd.Stdout, cmd.Stderr = pw, pw
 	cmd.Env = env
+	cmd.Dir = req.WorkDir
 	if v := cfg.GetAttr("working_dir"); !v.IsNull() {
 		cmd.Dir = v.AsString()
+		if req.WorkDir != "" && !filepath.IsAbs(cmd.Dir) {
+			cmd.Dir = filepath.Join(req.WorkDir, cmd.Dir)
+		}
 	}
 	// Its own process group, so that Ctrl-C, which cancels ctx, stops the
 	// command and everything it started.

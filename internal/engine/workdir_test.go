@@ -1,0 +1,66 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/strata-dev/strata/internal/configs"
+)
+
+// TestWorkDir checks that a configuration loaded by relative path from a
+// working directory other than the process's evaluates path.cwd and
+// relative file paths against that directory, while path.module and
+// path.root stay relative as Terraform prints them.
+func TestWorkDir(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := map[string]string{
+		"main.tf": `
+module "m" {
+  source = "./mod"
+}
+output "cwd" { value = path.cwd }
+output "module" { value = path.module }
+output "root" { value = path.root }
+output "file" { value = file("data.txt") }
+output "set" { value = join(",", fileset(path.module, "*.txt")) }
+output "child" { value = module.m.text }
+`,
+		"data.txt":     "hello",
+		"mod/main.tf":  `output "text" { value = "${path.module}:${file("${path.module}/in.txt")}" }`,
+		"mod/in.txt":   "child",
+		"mod/other.tf": ``,
+	}
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := configs.NewParser()
+	p.SetWorkDir(dir)
+	cfg, diags := p.LoadConfig(".")
+	if diags.HasErrors() {
+		t.Fatalf("loading config: %s", diags.Error())
+	}
+	e := builtinEngine(cfg)
+	e.WorkDir = dir
+	_, state := planApply(t, e, nil, PlanOpts{})
+	want := map[string]string{
+		"cwd":    filepath.ToSlash(dir),
+		"module": ".",
+		"root":   ".",
+		"file":   "hello",
+		"set":    "data.txt",
+		"child":  "mod:child",
+	}
+	for name, w := range want {
+		if got := outputString(t, state, name); got != w {
+			t.Errorf("output %s = %q, want %q", name, got, w)
+		}
+	}
+}
