@@ -15,6 +15,7 @@ import (
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/logging"
 	"github.com/strata-dev/strata/internal/providers/plugin"
+	"github.com/strata-dev/strata/internal/runrecord"
 )
 
 // Run runs strata with the given arguments (without the program name) and
@@ -29,7 +30,9 @@ func Run(args []string, d *Deps) int {
 	d.log = log
 	log.Info(fmt.Sprintf("strata version: %s (implements Terraform %s)", d.Version, TerraformCompatVersion))
 	log.Info("Go runtime version: " + runtime.Version())
-	log.Info(fmt.Sprintf("CLI args: %#v", append([]string{"strata"}, args...)))
+	// The values of -var and -backend-config are secrets as often as
+	// not: they stay out of the log (Terraform logs them).
+	log.Info(fmt.Sprintf("CLI args: %#v", append([]string{"strata"}, runrecord.RedactArgs(args)...)))
 	if _, err := plugin.ParseReattach(d.Getenv(plugin.ReattachEnv)); err != nil {
 		// As Terraform: every command refuses a value it cannot read.
 		fmt.Fprintln(d.Stderr, sentence(err))
@@ -44,7 +47,7 @@ func Run(args []string, d *Deps) int {
 		fmt.Fprintln(d.Stderr, sentence(err))
 		return 1
 	}
-	log.Info(fmt.Sprintf("CLI command args: %#v", args))
+	log.Info(fmt.Sprintf("CLI command args: %#v", runrecord.RedactArgs(args)))
 	d.args = args
 	if chdir != "" {
 		dir := d.abs(chdir)

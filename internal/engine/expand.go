@@ -120,9 +120,8 @@ func expandCount(count, forEach hcl.Expression, scope *lang.Scope) (*expansion, 
 		if v.HasMark(marks.Ephemeral) {
 			return nil, invalidExpansion(count, "count", `The given "count" is derived from an ephemeral value, which means that strata cannot persist it between plan/apply rounds. Use only non-ephemeral values to specify the number of resource instances.`)
 		}
-		if v.HasMark(marks.Sensitive) {
-			return nil, invalidExpansion(count, "count", "Sensitive values, or values derived from sensitive values, cannot be used as count arguments.")
-		}
+		// A sensitive count is accepted, as Terraform does: count.index
+		// and the number of instances are not sensitive.
 		v, _ = v.Unmark()
 		if !v.IsKnown() {
 			return nil, invalidExpansion(count, "count", `The "count" value depends on resource attributes that cannot be determined until apply, so strata cannot predict how many instances will be created. To work around this, first apply a configuration without this resource, so that the values the count depends on are known, and then add it back.`)
@@ -145,10 +144,10 @@ func expandCount(count, forEach hcl.Expression, scope *lang.Scope) (*expansion, 
 			return nil, diags
 		}
 		if marks.ContainsEphemeral(v) {
-			return nil, invalidExpansion(forEach, "for_each", `The given "for_each" value is derived from an ephemeral value, which means that strata cannot persist it between plan/apply rounds. Use only non-ephemeral values to specify a resource's instance keys.`)
+			return nil, markedExpansion(scope, forEach, `The given "for_each" value is derived from an ephemeral value, which means that strata cannot persist it between plan/apply rounds. Use only non-ephemeral values to specify a resource's instance keys.`)
 		}
 		if v.HasMark(marks.Sensitive) {
-			return nil, invalidExpansion(forEach, "for_each", "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
+			return nil, markedExpansion(scope, forEach, "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")
 		}
 		// The keys must be known; a map's values may be known only later.
 		if !v.IsKnown() || (v.Type().IsSetType() && !v.IsWhollyKnown()) {
@@ -200,6 +199,24 @@ func invalidExpansion(expr hcl.Expression, arg, detail string) hcl.Diagnostics {
 		Subject:  expr.Range().Ptr(),
 	}}
 }
+
+// markedExpansion is the error for a for_each argument refused because
+// it is sensitive or ephemeral: the snippet says which values are.
+func markedExpansion(scope *lang.Scope, expr hcl.Expression, detail string) hcl.Diagnostics {
+	diags := invalidExpansion(expr, "for_each", detail)
+	refs, _ := lang.ReferencesInExpr(expr)
+	diags[0].EvalContext, _ = scope.EvalContext(refs)
+	diags[0].Expression, diags[0].Extra = expr, causedBySensitive{}
+	return diags
+}
+
+// causedBySensitive marks a diagnostic caused by a sensitive or ephemeral
+// value: only then are such values named under its snippet ("has a
+// sensitive value"), as Terraform does; otherwise they are left out.
+type causedBySensitive struct{}
+
+// DiagnosticCausedBySensitive reports true.
+func (causedBySensitive) DiagnosticCausedBySensitive() bool { return true }
 
 // resourceValue builds the value references to a whole resource see:
 // an object for a single instance, a tuple for count, an object keyed by

@@ -45,6 +45,12 @@ func (e *Engine) Validate(ctx context.Context) hcl.Diagnostics {
 			if !d.HasErrors() && marks.ContainsEphemeral(v) {
 				d = append(d, ephemeralNotAllowed(n.cfg))
 			}
+			if !d.HasErrors() {
+				// As Terraform: with the variables unknown, an output
+				// that may be sensitive for some of their values is
+				// refused.
+				d = append(d, sensitiveOutput(n.cfg, v)...)
+			}
 			return d
 		case *providerNode:
 			schema, err := w.ps.schema(ctx, n.addr)

@@ -571,18 +571,28 @@ func (w *walker) evalOutput(n *outputNode) (cty.Value, hcl.Diagnostics) {
 	if !vdiags.HasErrors() && marks.ContainsEphemeral(v) {
 		return v, append(diags, ephemeralNotAllowed(cfg))
 	}
-	if !vdiags.HasErrors() && !cfg.Sensitive && marks.Contains(v) {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Output refers to sensitive values",
-			Detail: `To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, strata requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.
+	if !vdiags.HasErrors() {
+		diags = append(diags, sensitiveOutput(cfg, v)...)
+	}
+	return v, diags
+}
+
+// sensitiveOutput is the error for a root module output whose value v is
+// sensitive (or holds a sensitive value) without the output being
+// declared sensitive.
+func sensitiveOutput(cfg *configs.Output, v cty.Value) hcl.Diagnostics {
+	if cfg.Sensitive || !marks.Contains(v) {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Output refers to sensitive values",
+		Detail: `To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, strata requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.
 
 If you do intend to export this data, annotate the output value as sensitive by adding the following argument:
     sensitive = true`,
-			Subject: cfg.DeclRange.Ptr(),
-		})
-	}
-	return v, diags
+		Subject: cfg.DeclRange.Ptr(),
+	}}
 }
 
 // configureProvider evaluates a provider configuration and sends it to the

@@ -374,10 +374,19 @@ func (fr *fileRun) asserts(r *Run, console *engine.Console, outputs cty.Value, c
 			Subject:     a.Condition.Range().Ptr(),
 			Expression:  a.Condition,
 			EvalContext: ctx,
+			Extra:       assertionValues{},
 		})
 	}
 	return diags
 }
+
+// assertionValues marks a failed assertion's diagnostic: as Terraform's
+// test does, it names the sensitive and ephemeral values its condition
+// refers to, which other diagnostics leave out.
+type assertionValues struct{}
+
+// DiagnosticCausedBySensitive reports true.
+func (assertionValues) DiagnosticCausedBySensitive() bool { return true }
 
 // errorMessage evaluates an assertion's error message. As in Terraform, a
 // message that refers to ephemeral values is not shown: a warning says why.

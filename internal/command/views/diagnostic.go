@@ -177,7 +177,7 @@ func diagnosticValues(d *hcl.Diagnostic) []JSONValue {
 			continue
 		}
 		seen[name] = true
-		desc := describeValue(v, causedByUnknown(d))
+		desc := describeValue(v, causedByUnknown(d), causedBySensitive(d))
 		if desc == "" {
 			continue
 		}
@@ -218,10 +218,22 @@ func causedByUnknown(d *hcl.Diagnostic) bool {
 	return ok && u.DiagnosticCausedByUnknown()
 }
 
+// causedBySensitive reports whether a diagnostic is about a value being
+// sensitive (or ephemeral): only then are such values named under its
+// snippet, as Terraform does. Otherwise they are left out, so that a
+// diagnostic says nothing about a sensitive value.
+func causedBySensitive(d *hcl.Diagnostic) bool {
+	s, ok := d.Extra.(interface{ DiagnosticCausedBySensitive() bool })
+	return ok && s.DiagnosticCausedBySensitive()
+}
+
 // describeValue says what a value in a diagnostic's expression is, or ""
 // when that is not worth saying.
-func describeValue(v cty.Value, causedByUnknown bool) string {
+func describeValue(v cty.Value, causedByUnknown, causedBySensitive bool) string {
 	if v.IsMarked() {
+		if !causedBySensitive {
+			return ""
+		}
 		// The marks are lang/marks' "sensitive" and "ephemeral", named
 		// here as strings: views does not import lang.
 		if !v.HasMark("sensitive") && v.HasMark("ephemeral") {

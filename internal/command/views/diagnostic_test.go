@@ -105,7 +105,7 @@ func TestDescribeValue(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			if got := describeValue(tc.v, false); got != tc.want {
+			if got := describeValue(tc.v, false, true); got != tc.want {
 				t.Errorf("describeValue = %q, want %q", got, tc.want)
 			}
 		})

@@ -65,16 +65,19 @@ func TestJSONHookEphemeral(t *testing.T) {
 
 func TestDescribeMarkedValue(t *testing.T) {
 	tests := map[string]struct {
-		v    cty.Value
-		want string
+		v      cty.Value
+		caused bool // the diagnostic is caused by the value's marks
+		want   string
 	}{
-		"sensitive": {cty.StringVal("x").Mark("sensitive"), "has a sensitive value"},
-		"ephemeral": {cty.StringVal("x").Mark("ephemeral"), "has an ephemeral value"},
-		"both":      {cty.StringVal("x").Mark("ephemeral").Mark("sensitive"), "has a sensitive value"},
+		"sensitive":             {cty.StringVal("x").Mark("sensitive"), true, "has a sensitive value"},
+		"ephemeral":             {cty.StringVal("x").Mark("ephemeral"), true, "has an ephemeral value"},
+		"both":                  {cty.StringVal("x").Mark("ephemeral").Mark("sensitive"), true, "has a sensitive value"},
+		"sensitive, not caused": {cty.StringVal("x").Mark("sensitive"), false, ""},
+		"ephemeral, not caused": {cty.StringVal("x").Mark("ephemeral"), false, ""},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			if got := describeValue(tc.v, false); got != tc.want {
+			if got := describeValue(tc.v, false, tc.caused); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})

@@ -222,6 +222,10 @@ func FunctionsAt(baseDir string, pure bool, planTime time.Time) map[string]funct
 	fns["templatefile"] = MakeTemplateFileFunc(baseDir, templateFuncs)
 	fns["templatestring"] = MakeTemplateStringFunc(templateFuncs)
 
+	for name, f := range fns {
+		fns[name] = marksOfUnknownArgs(f)
+	}
+
 	if pure {
 		for _, name := range impureFunctions {
 			fns[name] = unknownResultFunc(fns[name])
@@ -249,6 +253,58 @@ func FunctionsAt(baseDir string, pure bool, planTime time.Time) map[string]funct
 		templateTable[CoreNamespace+name] = stub
 	}
 	return fns
+}
+
+// marksOfUnknownArgs returns f, or, when f takes marked values for
+// arguments that must be known, f with unknown results that keep the
+// marks of its arguments: cty's short cut for an unknown argument
+// (the result is unknown, f is not called) drops the marks of the
+// arguments f would have handled itself, so that file(x) with x unknown
+// and sensitive was not sensitive. Terraform keeps them: an output
+// built so is refused by validate as sensitive.
+func marksOfUnknownArgs(f function.Function) function.Function {
+	params, vp := f.Params(), f.VarParam()
+	wrap := false
+	allow := func(p *function.Parameter) {
+		if p.AllowMarked && !p.AllowUnknown {
+			p.AllowUnknown, wrap = true, true
+		}
+	}
+	for i := range params {
+		allow(&params[i])
+	}
+	if vp != nil {
+		allow(vp)
+	}
+	if !wrap {
+		return f
+	}
+	return function.New(&function.Spec{
+		Description: f.Description(),
+		Params:      params,
+		VarParam:    vp,
+		Type: func(args []cty.Value) (cty.Type, error) {
+			return f.ReturnTypeForValues(args)
+		},
+		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+			unknown := false
+			for _, a := range args {
+				unknown = unknown || !a.IsKnown()
+			}
+			if !unknown {
+				return f.Call(args)
+			}
+			plain := make([]cty.Value, len(args))
+			var ms []cty.ValueMarks
+			for i, a := range args {
+				var m cty.ValueMarks
+				plain[i], m = a.UnmarkDeep()
+				ms = append(ms, m)
+			}
+			v, err := f.Call(plain)
+			return v.WithMarks(ms...), err
+		},
+	})
 }
 
 // unknownResultFunc returns a function with the same signature as f whose
