@@ -1,6 +1,7 @@
 package command
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -675,5 +676,179 @@ state {
 	}
 	if !bytes.Contains(logs[0], []byte(`"changes_sealed":{"meta":`)) {
 		t.Errorf("the shared run log holds no encrypted changes: %.400q", logs[0])
+	}
+}
+
+// tofuBinary is OpenTofu's CLI, from STRATA_TOFU or tofu on PATH; the
+// test is skipped without it.
+func tofuBinary(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("STRATA_TOFU"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			t.Fatalf("STRATA_TOFU: %v", err)
+		}
+		return p
+	}
+	p, err := exec.LookPath("tofu")
+	if err != nil {
+		t.Skip("no tofu on PATH (nor STRATA_TOFU)")
+	}
+	return p
+}
+
+// tofuEncryptionConfig encrypts state and plans with the pbkdf2 key
+// provider "NAME" of passphrase var.NAME, falling back to the key
+// provider of var.FALLBACK when fallback is not "".
+func tofuEncryptionConfig(name, fallback string) string {
+	block := func(kind string) string {
+		b := "    " + kind + " {\n      method = method.aes_gcm." + name + "\n"
+		if fallback != "" {
+			b += "      fallback {\n        method = method.aes_gcm." + fallback + "\n      }\n"
+		}
+		return b + "    }\n"
+	}
+	keys := ""
+	vars := ""
+	for _, n := range []string{name, fallback} {
+		if n == "" {
+			continue
+		}
+		keys += "    key_provider \"pbkdf2\" \"" + n + "\" {\n      passphrase = var." + n + "\n      iterations = 200000\n    }\n" +
+			"    method \"aes_gcm\" \"" + n + "\" {\n      keys = key_provider.pbkdf2." + n + "\n    }\n"
+		vars += "variable \"" + n + "\" {\n  type      = string\n  sensitive = true\n}\n"
+	}
+	return vars + `
+variable "v" {
+  type = string
+}
+
+resource "terraform_data" "a" {
+  input = var.v
+}
+
+output "o" {
+  value = terraform_data.a.output
+}
+
+terraform {
+  encryption {
+` + keys + block("state") + block("plan") + `  }
+}
+`
+}
+
+// TestE2EEncryptionOpenTofu: OpenTofu and strata each decrypt the state
+// and plan the other encrypted (pbkdf2 and aes_gcm), including after a
+// key rotation through fallback, in both directions. Skipped without
+// tofu (STRATA_TOFU or PATH).
+func TestE2EEncryptionOpenTofu(t *testing.T) {
+	tofu := tofuBinary(t)
+	dir := t.TempDir()
+	env := []string{"TF_VAR_a=passphrase a of some length", "TF_VAR_b=passphrase b of some length", "TF_VAR_c=passphrase c of some length"}
+	tool := func(bin string, want int, args ...string) result {
+		t.Helper()
+		r := runEnv(t, dir, env, bin, append(args, "-no-color")...)
+		if r.code != want {
+			t.Fatalf("%s %s: exit %d, want %d\n%s%s", filepath.Base(bin), strings.Join(args, " "), r.code, want, r.stdout, r.stderr)
+		}
+		return r
+	}
+	config := func(name, fallback string) {
+		t.Helper()
+		writeFile(t, filepath.Join(dir, "main.tf"), tofuEncryptionConfig(name, fallback))
+	}
+	// noChanges: bin reads the encrypted state and finds it up to date
+	// with v, which the other tool applied.
+	noChanges := func(bin, v string) {
+		t.Helper()
+		tool(bin, 0, "plan", "-detailed-exitcode", "-var", "v="+v)
+		if r := tool(bin, 0, "output", "-raw", "o"); r.stdout != v {
+			t.Fatalf("%s output o = %q, want %q", filepath.Base(bin), r.stdout, v)
+		}
+	}
+	encrypted := func(what string) {
+		t.Helper()
+		if raw := readFile(t, filepath.Join(dir, "terraform.tfstate")); !encryption.IsEncrypted(raw) {
+			t.Fatalf("after %s, the state is not encrypted:\n%.300s", what, raw)
+		}
+	}
+
+	config("a", "")
+	tool(tofu, 0, "init")
+	tool(tofu, 0, "apply", "-auto-approve", "-var", "v=by-tofu")
+	encrypted("tofu apply")
+	noChanges(strataBin, "by-tofu")
+	tool(strataBin, 0, "apply", "-auto-approve", "-var", "v=by-strata")
+	encrypted("strata apply")
+	noChanges(tofu, "by-strata")
+
+	// Rotation: strata reads tofu's key a through the fallback and writes
+	// with key b, which tofu then reads alone...
+	config("b", "a")
+	tool(strataBin, 0, "apply", "-auto-approve", "-var", "v=rotated-by-strata")
+	config("b", "")
+	noChanges(tofu, "rotated-by-strata")
+	// ... and the other way round.
+	config("c", "b")
+	tool(tofu, 0, "apply", "-auto-approve", "-var", "v=rotated-by-tofu")
+	config("c", "")
+	noChanges(strataBin, "rotated-by-tofu")
+	if r := tool(strataBin, 0, "state", "pull"); !strings.Contains(r.stdout, `"rotated-by-tofu"`) {
+		t.Fatalf("strata state pull:\n%s", r.stdout)
+	}
+
+	// Plans: each decrypts the other's plan file (the plan formats
+	// differ, so neither applies the other's plan). strata's decryption
+	// of tofu's plan gives a zip archive with tofu's tfplan in it.
+	tool(tofu, 2, "plan", "-detailed-exitcode", "-var", "v=planned", "-out=tofu.tfplan")
+	raw := readFile(t, filepath.Join(dir, "tofu.tfplan"))
+	if !encryption.IsEncrypted(raw) {
+		t.Fatalf("tofu's plan is not encrypted: %.100q", raw)
+	}
+	cfg, diags := encryption.DecodeEnv(`
+key_provider "pbkdf2" "c" {
+  passphrase = "passphrase c of some length"
+  iterations = 200000
+}
+method "aes_gcm" "c" {
+  keys = key_provider.pbkdf2.c
+}
+plan {
+  method = method.aes_gcm.c
+}`)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	enc, diags := encryption.New(cfg, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	plain, _, err := enc.Plan().DecryptPlan(raw)
+	if err != nil {
+		t.Fatalf("strata cannot decrypt tofu's plan: %v", err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(plain), int64(len(plain)))
+	if err != nil {
+		t.Fatalf("tofu's decrypted plan is not a zip archive: %v", err)
+	}
+	hasPlan := false
+	for _, f := range zr.File {
+		hasPlan = hasPlan || f.Name == "tfplan"
+	}
+	if !hasPlan {
+		t.Fatalf("tofu's decrypted plan has no tfplan entry")
+	}
+	if r := tool(strataBin, 1, "show", "tofu.tfplan"); strings.Contains(r.stderr, "decrypt") || !strings.Contains(r.stderr, "not a strata plan file") {
+		t.Errorf("strata show of tofu's plan:\n%s", r.stderr)
+	}
+	// tofu show decrypts strata's plan (with the right key only) and then
+	// does not know its format.
+	tool(strataBin, 2, "plan", "-detailed-exitcode", "-var", "v=planned", "-out=strata.tfplan")
+	if r := tool(tofu, 1, "show", "strata.tfplan"); strings.Contains(r.stdout+r.stderr, "decryption failed") || !strings.Contains(r.stdout+r.stderr, "not a valid plan file") {
+		t.Errorf("tofu show of strata's plan:\n%s%s", r.stdout, r.stderr)
+	}
+	config("b", "")
+	if r := tool(tofu, 1, "show", "strata.tfplan"); !strings.Contains(r.stdout+r.stderr, "decryption failed") {
+		t.Errorf("tofu show of strata's plan with another key:\n%s%s", r.stdout, r.stderr)
 	}
 }
