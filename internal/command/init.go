@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"os"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -101,17 +100,14 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	}
 	mod, diags := loadRootModule(v, &opts.vars)
 	if len(v.Files) == 0 {
-		const empty = "strata initialized in an empty directory!\n\n" +
-			"The directory has no strata configuration files. You may begin working\n" +
-			"with strata immediately by creating configuration files (*.tf)."
-		v.InitOutput("output_init_empty_message", "[reset][bold]"+strings.Replace(empty, "!", "![reset]", 1)+"\n", empty)
+		v.InitEmpty()
 		return nil
 	}
 	if diags.HasErrors() {
 		// As in Terraform: the backend header, then a note before the
 		// configuration's errors.
 		if opts.withBackend {
-			v.InitOutput("initializing_backend_message", "[reset][bold]Initializing the backend...[reset]\n", "Initializing the backend...")
+			v.InitHeading("initializing_backend_message", "Initializing the backend...")
 		}
 		v.Diagnostics(append(hcl.Diagnostics{initConfigProblems()}, diags...))
 		return errReported
@@ -120,7 +116,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	// block is not even decoded, and .terraform/terraform.tfstate stays
 	// as it is, so later commands use what was initialized before.
 	if opts.withBackend {
-		v.InitOutput("initializing_backend_message", "[reset][bold]Initializing the backend...[reset]\n", "Initializing the backend...")
+		v.InitHeading("initializing_backend_message", "Initializing the backend...")
 		if hasErrors(v, initBackend(ctx, d, v, mod, &opts.backend, inputAllowed(d, opts.input))) {
 			return errReported
 		}
@@ -149,7 +145,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 		return errReported
 	}
 	v.Diagnostics(cdiags)
-	v.InitOutput("initializing_provider_plugin_message", "[reset][bold]Initializing provider plugins...[reset]\n", "Initializing provider plugins...")
+	v.InitHeading("initializing_provider_plugin_message", "Initializing provider plugins...")
 	pdiags := installProviders(ctx, d, v, withTestModules(cfg, opts.testDirectory), opts)
 	if !pdiags.HasErrors() && v.Stream == nil {
 		// As in Terraform, a blank line ends the providers' section,
@@ -167,15 +163,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 			return errReported
 		}
 	}
-	const success = "strata has been successfully initialized!"
-	const next = "You may now begin working with strata. Try running \"strata plan\" to see\n" +
-		"any changes that are required for your infrastructure. All strata commands\n" +
-		"should now work.\n\n" +
-		"If you ever set or change modules or backend configuration for strata,\n" +
-		"rerun this command to reinitialize your working directory. If you forget, other\n" +
-		"commands will detect it and remind you to do so if necessary."
-	v.InitOutput("output_init_success_message", "[reset][bold][green]"+success+"[reset][green]\n\n", success)
-	v.InitOutput("output_init_success_cli_message", next+"[reset]\n", next)
+	v.InitSuccess()
 	return nil
 }
 

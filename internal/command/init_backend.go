@@ -141,14 +141,14 @@ func configureBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.
 		if !flags.migrateState {
 			return append(diags, backendChangedDiag())
 		}
-		v.Outputf("[reset]strata has detected you're unconfiguring your previously set %q backend.\n", old.Type)
+		v.BackendUnsetting(old.Type)
 		if mdiags := bi.migrate(old, nil); hasErrorsOf(&diags, mdiags) {
 			return diags
 		}
 		if err := writeBackendState(nil); err != nil {
 			return append(diags, errorDiag("Failed to save the backend state", err)...)
 		}
-		v.Outputf("\n\n[reset][green]Successfully unset the backend %q. strata will now operate locally.[reset]\n", old.Type)
+		v.BackendUnset(old.Type)
 		return diags
 
 	case old == nil:
@@ -199,9 +199,7 @@ func configureBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.
 		if _, mdiags := backendStateManager(d, cfg, statemgr.DefaultWorkspace, nil); hasErrorsOf(&diags, mdiags) {
 			return diags
 		}
-		v.Output("[reset][bold]Backend configuration changed![reset]\n\n" +
-			"strata has detected that the configuration specified for the backend\n" +
-			"has changed. strata will now check for existing state in the backends.\n\n")
+		v.BackendChanged()
 		if mdiags := bi.migrate(old, cfg); hasErrorsOf(&diags, mdiags) {
 			return diags
 		}
@@ -209,8 +207,7 @@ func configureBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.
 	if err := writeBackendState(cfg); err != nil {
 		return append(diags, errorDiag("Failed to save the backend state", err)...)
 	}
-	const configured = "Successfully configured the backend %q! strata will automatically\nuse this backend unless the backend configuration changes."
-	v.InitOutput("backend_configured_success", "\n[reset][green]"+fmt.Sprintf(configured, cfg.Type)+"[reset]\n", fmt.Sprintf(configured, cfg.Type))
+	v.BackendConfigured(cfg.Type)
 	return diags
 }
 
@@ -282,7 +279,7 @@ func (bi *backendInit) migrateFrom(from, to *backend.Config) ([]string, hcl.Diag
 		// can go there.
 		current := workspaceName(bi.d)
 		if !force {
-			bi.v.Outputf("[reset][bold]Destination state %q doesn't support workspaces.[reset]\n", dstType)
+			bi.v.NoWorkspacesAtDestination(dstType)
 			ok, err := bi.confirmAction("Do you want to copy only your current workspace?", fmt.Sprintf(
 				"The existing %[1]q backend supports workspaces and you currently are\n"+
 					"using more than one. The newly configured %[2]q backend doesn't support\n"+

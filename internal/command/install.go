@@ -198,8 +198,7 @@ func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.
 		return append(diags, errorDiag("Failed to write the dependency lock file", err)...)
 	}
 	if len(locks) == 0 {
-		const lockInfo = "strata has created a lock file %s.terraform.lock.hcl%s to record the provider\nselections it made above. Include this file in your version control repository\nso that strata can guarantee to make the same selections by default when\nyou run \"strata init\" in the future."
-		v.InitOutput("lock_info", fmt.Sprintf(lockInfo, "[bold]", "[reset]")+"\n", fmt.Sprintf(lockInfo, "", ""))
+		v.LockFileCreated()
 	} else {
 		const changes = "strata has made some changes to the provider dependency selections recorded\nin the .terraform.lock.hcl file. Review those changes and commit them to your\nversion control system if they represent changes you intended to make."
 		v.InitOutput("dependencies_lock_changes_info", changes+"\n", changes)
@@ -260,7 +259,7 @@ func copyFromModule(ctx context.Context, d *Deps, v *views.View, source string) 
 			Detail:   "To initialize the configuration already in this working directory, omit the -from-module option.",
 		}}
 	}
-	v.InitOutput("copying_configuration_message", fmt.Sprintf("[reset][bold]Copying configuration[reset] from %q...\n", source), fmt.Sprintf("Copying configuration from %q...", source))
+	v.CopyingConfiguration(source)
 	reg, client, rdiags := moduleSources(d)
 	if rdiags.HasErrors() {
 		return rdiags
