@@ -3,12 +3,12 @@ package statecmd
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/states"
 )
 
@@ -73,22 +73,18 @@ func runStateReplaceProvider(ctx context.Context, d *Env, opts *stateReplaceProv
 			matched = append(matched, r)
 		}
 	}
+	view := views.NewStateReplaceProvider(v)
 	if len(matched) == 0 {
-		v.Output("No matching resources found.\n")
+		view.NoMatches()
 		return nil
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "strata will perform the following actions:\n\n")
-	fmt.Fprintf(&b, "  [yellow]~[reset] Updating provider:\n")
-	fmt.Fprintf(&b, "    [red]-[reset] %s\n", from)
-	fmt.Fprintf(&b, "    [green]+[reset] %s\n\n", to)
-	fmt.Fprintf(&b, "[bold]Changing[reset] %d resources:\n\n", len(matched))
-	for _, r := range matched {
-		fmt.Fprintf(&b, "  %s\n", r.Addr)
+	names := make([]string, len(matched))
+	for i, r := range matched {
+		names[i] = r.Addr.String()
 	}
-	v.Output(b.String())
+	view.Planned(from.String(), to.String(), names)
 	if !opts.autoApprove {
-		v.PromptPlain("Do you want to make these changes?", "Only 'yes' will be accepted to continue.")
+		view.Confirm()
 		answer, ok := d.ReadAnswer()
 		if !ok {
 			v.Output("\n")
@@ -100,7 +96,7 @@ func runStateReplaceProvider(ctx context.Context, d *Env, opts *stateReplaceProv
 			return d.Reported
 		}
 		if answer != "yes" {
-			v.Output("Cancelled replacing providers.\n")
+			view.Cancelled()
 			return nil
 		}
 	}
@@ -110,7 +106,7 @@ func runStateReplaceProvider(ctx context.Context, d *Env, opts *stateReplaceProv
 	if !write(v, mgr, s) {
 		return d.Reported
 	}
-	v.Outputf("\nSuccessfully replaced provider for %d resources.\n", len(matched))
+	view.Replaced(len(matched))
 	return nil
 }
 
