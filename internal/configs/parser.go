@@ -80,6 +80,12 @@ func (p *Parser) ParseSource(src []byte, path string) (*hcl.File, hcl.Diagnostic
 	if strings.HasSuffix(path, ".json") {
 		return p.p.ParseJSON(src, path)
 	}
+	if _, parsed := p.p.Files()[path]; !parsed {
+		if f, ok := parseChunked(src, path, chunkSize); ok {
+			p.p.AddFile(path, f)
+			return f, nil
+		}
+	}
 	return p.p.ParseHCL(src, path)
 }
 

@@ -1,0 +1,98 @@
+package configs
+
+import (
+	"bytes"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// chunkSize is the size of the pieces a large native-syntax file is
+// parsed in.
+const chunkSize = 64 << 10
+
+// parseChunked parses a large native-syntax file in pieces of about size
+// bytes, cut after a line holding only "}", and joins the pieces' bodies.
+// hclsyntax lexes a whole file into one token slice before parsing it: for
+// a file of 10,000 resources that is over 100 MB of allocations, half of
+// it live at once, for a slice thrown away straight after. Pieces keep it
+// to a few hundred kilobytes.
+//
+// A cut is only sound where the file's top level is, between two blocks.
+// Any cut elsewhere (inside a block, a heredoc, a comment or an
+// expression) leaves the piece before it unclosed, and hclsyntax reports
+// that: so parseChunked gives up (false) whenever a piece has any
+// diagnostic, or an argument is set in two pieces, and the caller parses
+// the file whole, with hclsyntax's own diagnostics. What it returns is
+// what hclsyntax.ParseConfig returns for the whole file.
+func parseChunked(src []byte, filename string, size int) (*hcl.File, bool) {
+	cuts := chunkCuts(src, size)
+	if len(cuts) == 0 {
+		return nil, false
+	}
+	f, diags := hclsyntax.ParseConfig(nil, filename, hcl.InitialPos)
+	root, ok := f.Body.(*hclsyntax.Body)
+	if diags.HasErrors() || !ok {
+		return nil, false
+	}
+	attrs := hclsyntax.Attributes{}
+	blocks := hclsyntax.Blocks{}
+	var first, last *hclsyntax.Body
+	start := hcl.InitialPos
+	for i := 0; i <= len(cuts); i++ {
+		end := len(src)
+		if i < len(cuts) {
+			end = cuts[i]
+		}
+		piece := src[start.Byte:end]
+		pf, diags := hclsyntax.ParseConfig(piece, filename, start)
+		if len(diags) > 0 {
+			return nil, false
+		}
+		body, ok := pf.Body.(*hclsyntax.Body)
+		if !ok {
+			return nil, false
+		}
+		for name, a := range body.Attributes {
+			if _, dup := attrs[name]; dup {
+				return nil, false
+			}
+			attrs[name] = a
+		}
+		blocks = append(blocks, body.Blocks...)
+		if first == nil {
+			first = body
+		}
+		last = body
+		start = hcl.Pos{Byte: end, Line: start.Line + bytes.Count(piece, []byte{'\n'}), Column: 1}
+	}
+	// The shell's navigation (for diagnostics' context) points at root.
+	root.Attributes, root.Blocks = attrs, blocks
+	root.SrcRange = hcl.RangeBetween(first.SrcRange, last.SrcRange)
+	root.EndRange = last.EndRange
+	f.Bytes = src
+	return f, true
+}
+
+// chunkCuts returns the offsets at which to cut src: each just after a
+// "\n}\n", the first at least size bytes in and each next at least size
+// bytes after the one before. None for a file under twice size.
+func chunkCuts(src []byte, size int) []int {
+	if len(src) < 2*size {
+		return nil
+	}
+	var cuts []int
+	for pos := size; pos < len(src); {
+		i := bytes.Index(src[pos:], []byte("\n}\n"))
+		if i < 0 {
+			break
+		}
+		cut := pos + i + 3
+		if cut >= len(src) {
+			break
+		}
+		cuts = append(cuts, cut)
+		pos = cut + size
+	}
+	return cuts
+}
