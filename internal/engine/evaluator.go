@@ -67,14 +67,11 @@ func newEvaluator(cfg *configs.Config, workspace, cwd string, pure bool) *evalua
 		modules:   map[string]*expansion{},
 		scopes:    map[string]*lang.Scope{},
 	}
-	// Relative paths in functions start from the root module's directory
-	// under the working directory (path.module and path.root stay
-	// relative, as Terraform prints them).
-	base := cfg.Module.SourceDir
-	if !filepath.IsAbs(base) {
-		base = filepath.Join(cwd, base)
-	}
-	ev.base = &lang.Scope{BaseDir: base, PureOnly: pure}
+	// Relative paths in functions start from the root module's directory,
+	// relative to the process's working directory: their errors name the
+	// paths as Terraform's do. (For a working directory other than the
+	// process's, the functions need WorkDir as well; issue 21.)
+	ev.base = &lang.Scope{BaseDir: cfg.Module.SourceDir, PureOnly: pure}
 	ev.base.Data = &moduleData{ev: ev, cfg: cfg}
 	ev.scopes[""] = ev.base
 	return ev
