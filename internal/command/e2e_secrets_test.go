@@ -232,3 +232,45 @@ variable "p" {
 		})
 	}
 }
+
+// TestE2ELocalExecSensitiveError: a local-exec command whose command or
+// environment holds a sensitive value has its output suppressed while it
+// runs, as in Terraform, and its error shows neither the command nor the
+// output (Terraform's error shows both: see differences.md).
+func TestE2ELocalExecSensitiveError(t *testing.T) {
+	for name, prov := range map[string]string{
+		"command":     `command = "echo out-${var.s}; exit 3"`,
+		"environment": "command = \"echo env-$X; exit 4\"\n    environment = { X = var.s }",
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "main.tf"), "variable \"s\" {\n  sensitive = true\n  default   = \"SEKRIT42\"\n}\n"+
+				"resource \"terraform_data\" \"x\" {\n  provisioner \"local-exec\" {\n    "+prov+"\n  }\n}\n")
+			r := strata(t, dir, "apply", "-auto-approve", "-no-color")
+			out := r.stdout + r.stderr
+			if r.code != 1 || strings.Contains(out, "SEKRIT42") || !strings.Contains(flat(out), "Error running command '(sensitive value)'") {
+				t.Fatalf("exit %d:\n%s", r.code, out)
+			}
+			progress := func(s string) []string {
+				var lines []string
+				for _, l := range strings.Split(s, "\n") {
+					if strings.Contains(l, "(local-exec):") {
+						lines = append(lines, l)
+					}
+				}
+				return lines
+			}
+			want := []string{"terraform_data.x (local-exec): (output suppressed due to sensitive value in config)", "terraform_data.x (local-exec): (output suppressed due to sensitive value in config)"}
+			if diff := cmp.Diff(want, progress(out)); diff != "" {
+				t.Errorf("wrong result (-want +got)\n%s", diff)
+			}
+			tdir := t.TempDir()
+			writeFile(t, filepath.Join(tdir, "main.tf"), string(readFile(t, filepath.Join(dir, "main.tf"))))
+			if tf, ok := terraformEnv(t, tdir, nil, "apply", "-auto-approve", "-no-color"); ok {
+				if diff := cmp.Diff(progress(tf.stdout), progress(out)); diff != "" {
+					t.Errorf("differs from terraform (-terraform +strata)\n%s", diff)
+				}
+			}
+		})
+	}
+}
