@@ -66,6 +66,7 @@ func Configure(c *Config, o Options) (Backend, hcl.Diagnostics) {
 	s := &backendbase.Settings{Values: c.Args(), Getenv: o.Getenv, DataDir: o.DataDir, Version: o.Version}
 	if c != nil {
 		s.Range = c.Range
+		s.Ranges = c.ArgRanges
 	}
 	return t.New(s)
 }

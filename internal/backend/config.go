@@ -28,6 +28,14 @@ type Config struct {
 	Hash uint64
 	// Range is the backend block, for diagnostics.
 	Range hcl.Range
+	// ArgRanges are where the arguments that are set were given (the
+	// value's expression in the block or a -backend-config file), for
+	// diagnostics about their values.
+	ArgRanges map[string]hcl.Range
+	// MissingRange is where Terraform places a diagnostic about an
+	// argument the block lacks and a -backend-config option sets: the
+	// block's opening brace.
+	MissingRange hcl.Range
 }
 
 // TypeName is the backend's type, DefaultType for nil.
@@ -53,11 +61,25 @@ func (c *Config) Args() map[string]cty.Value {
 }
 
 // Merge sets the arguments of over (init's -backend-config options) over
-// c's.
-func (c *Config) Merge(over map[string]cty.Value) {
+// c's; ranges are where they were given. As in Terraform, a diagnostic
+// about an argument the block sets points at the option that replaced
+// it, and one about an argument the block lacks at the block.
+func (c *Config) Merge(over map[string]cty.Value, ranges map[string]hcl.Range) {
 	vals := c.Value.AsValueMap()
+	if c.ArgRanges == nil {
+		c.ArgRanges = map[string]hcl.Range{}
+	}
 	for name, val := range over {
 		vals[name] = val
+		_, inBlock := c.ArgRanges[name]
+		switch r, ok := ranges[name]; {
+		case !inBlock && c.MissingRange != (hcl.Range{}):
+			c.ArgRanges[name] = c.MissingRange
+		case ok:
+			c.ArgRanges[name] = r
+		default:
+			delete(c.ArgRanges, name)
+		}
 	}
 	c.Value = cty.ObjectVal(vals)
 }
@@ -97,26 +119,28 @@ func DecodeBlock(typ string, body hcl.Body, rng hcl.Range) (*Config, hcl.Diagnos
 	if !ok {
 		return nil, hcl.Diagnostics{Unsupported(typ, rng.Ptr())}
 	}
-	set, diags := DecodeBody(body, t.Schema)
+	set, ranges, diags := DecodeBody(body, t.Schema)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	return &Config{
-		Type:  typ,
-		Value: Object(t.Schema, set),
-		Hash:  Hash(typ, body, t.Schema),
-		Range: rng,
+		Type:         typ,
+		Value:        Object(t.Schema, set),
+		Hash:         Hash(typ, body, t.Schema),
+		Range:        rng,
+		ArgRanges:    ranges,
+		MissingRange: body.MissingItemRange(),
 	}, diags
 }
 
 // DecodeBody evaluates the arguments of a backend block or of a
 // -backend-config file, which may be literal values only (no variables or
 // other references), each converted to its type in schema. Null arguments
-// are left out, as if not set.
-func DecodeBody(body hcl.Body, schema backendbase.Schema) (map[string]cty.Value, hcl.Diagnostics) {
+// are left out, as if not set. The ranges are the values' expressions.
+func DecodeBody(body hcl.Body, schema backendbase.Schema) (map[string]cty.Value, map[string]hcl.Range, hcl.Diagnostics) {
 	attrs, diags := body.JustAttributes()
 	if diags.HasErrors() {
-		return nil, diags
+		return nil, nil, diags
 	}
 	names := make([]string, 0, len(attrs))
 	for name := range attrs {
@@ -124,6 +148,7 @@ func DecodeBody(body hcl.Body, schema backendbase.Schema) (map[string]cty.Value,
 	}
 	sort.Strings(names)
 	vals := map[string]cty.Value{}
+	ranges := map[string]hcl.Range{}
 	for _, name := range names {
 		a := attrs[name]
 		ty, ok := schema[name]
@@ -155,8 +180,9 @@ func DecodeBody(body hcl.Body, schema backendbase.Schema) (map[string]cty.Value,
 			continue
 		}
 		vals[name] = cv
+		ranges[name] = a.Expr.Range()
 	}
-	return vals, diags
+	return vals, ranges, diags
 }
 
 func typeNoun(ty cty.Type) string {
@@ -168,13 +194,16 @@ func typeNoun(ty cty.Type) string {
 
 // Overrides reads init's -backend-config options for a backend of type
 // typ: files of arguments, and KEY=VALUE pairs whose value is taken as a
-// string and converted to the argument's type. Later options win.
-func Overrides(typ string, items []string) (map[string]cty.Value, hcl.Diagnostics) {
+// string and converted to the argument's type. Later options win. The
+// ranges are where each was given: in a file, its expression; on the
+// command line, the place Terraform names "-backend-config=...".
+func Overrides(typ string, items []string) (map[string]cty.Value, map[string]hcl.Range, hcl.Diagnostics) {
 	var schema backendbase.Schema
 	if t, ok := Lookup(typ); ok {
 		schema = t.Schema
 	}
 	out := map[string]cty.Value{}
+	ranges := map[string]hcl.Range{}
 	var diags hcl.Diagnostics
 	for _, item := range items {
 		if item == "" {
@@ -182,10 +211,11 @@ func Overrides(typ string, items []string) (map[string]cty.Value, hcl.Diagnostic
 		}
 		eq := strings.Index(item, "=")
 		if eq < 0 {
-			vals, fdiags := decodeFile(item, schema)
+			vals, vranges, fdiags := decodeFile(item, schema)
 			diags = append(diags, fdiags...)
 			for name, v := range vals {
 				out[name] = v
+				ranges[name] = vranges[name]
 			}
 			continue
 		}
@@ -209,18 +239,27 @@ func Overrides(typ string, items []string) (map[string]cty.Value, hcl.Diagnostic
 			continue
 		}
 		out[name] = v
+		ranges[name] = commandLineRange
 	}
-	return out, diags
+	return out, ranges, diags
+}
+
+// commandLineRange is where Terraform says a -backend-config=KEY=VALUE
+// option was given.
+var commandLineRange = hcl.Range{
+	Filename: "-backend-config=...",
+	Start:    hcl.Pos{Line: 1, Column: 1, Byte: 0},
+	End:      hcl.Pos{Line: 1, Column: 2, Byte: 1},
 }
 
 // decodeFile reads a -backend-config file: HCL, or JSON when its name
 // ends in .json.
-func decodeFile(path string, schema backendbase.Schema) (map[string]cty.Value, hcl.Diagnostics) {
+func decodeFile(path string, schema backendbase.Schema) (map[string]cty.Value, map[string]hcl.Range, hcl.Diagnostics) {
 	p := hclparse.NewParser()
 	var f *hcl.File
 	var diags hcl.Diagnostics
 	if _, err := os.Stat(path); err != nil {
-		return nil, hcl.Diagnostics{{
+		return nil, nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read file",
 			Detail:   fmt.Sprintf("The file %q could not be read.", path),
@@ -232,10 +271,10 @@ func decodeFile(path string, schema backendbase.Schema) (map[string]cty.Value, h
 		f, diags = p.ParseHCLFile(path)
 	}
 	if diags.HasErrors() {
-		return nil, diags
+		return nil, nil, diags
 	}
-	vals, adiags := DecodeBody(f.Body, schema)
-	return vals, append(diags, adiags...)
+	vals, ranges, adiags := DecodeBody(f.Body, schema)
+	return vals, ranges, append(diags, adiags...)
 }
 
 // ValueArgs checks terraform_remote_state's config argument, an object of

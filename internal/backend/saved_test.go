@@ -23,7 +23,7 @@ func TestSavedRoundTrip(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	c.Merge(map[string]cty.Value{"schema_name": cty.StringVal("s")})
+	c.Merge(map[string]cty.Value{"schema_name": cty.StringVal("s")}, nil)
 	if err := WriteSaved(path, c, "1.11.4"); err != nil {
 		t.Fatal(err)
 	}
@@ -62,14 +62,14 @@ func TestOverrides(t *testing.T) {
 	if err := os.WriteFile(file, []byte("schema_name = \"from-file\"\nconn_str = \"c\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, diags := Overrides("pg", []string{file, "schema_name=later", "skip_index_creation=true"})
+	got, _, diags := Overrides("pg", []string{file, "schema_name=later", "skip_index_creation=true"})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	if got["schema_name"].AsString() != "later" || got["conn_str"].AsString() != "c" || !got["skip_index_creation"].True() {
 		t.Errorf("got %#v", got)
 	}
-	_, diags = Overrides("pg", []string{"bucket=b", "skip_index_creation=perhaps"})
+	_, _, diags = Overrides("pg", []string{"bucket=b", "skip_index_creation=perhaps"})
 	if len(diags) != 2 || diags[0].Summary != "Invalid backend configuration argument" ||
 		diags[1].Detail != `Invalid backend configuration value for skip_index_creation=perhaps: a bool required, not "perhaps".` {
 		t.Errorf("diagnostics %v", diags)

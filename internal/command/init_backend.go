@@ -109,12 +109,21 @@ func configureBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.
 		if cdiags.HasErrors() {
 			return diags
 		}
-		over, odiags := backend.Overrides(cfg.Type, flags.configs)
+		for _, item := range flags.configs {
+			// A -backend-config file's source, for the snippets of
+			// diagnostics about its values.
+			if item != "" && !strings.Contains(item, "=") {
+				if src, err := os.ReadFile(item); err == nil {
+					bi.v.AddSource(item, src)
+				}
+			}
+		}
+		over, ranges, odiags := backend.Overrides(cfg.Type, flags.configs)
 		diags = append(diags, odiags...)
 		if odiags.HasErrors() {
 			return diags
 		}
-		cfg.Merge(over)
+		cfg.Merge(over, ranges)
 	} else if len(flags.configs) > 0 {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,

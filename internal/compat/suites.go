@@ -16,8 +16,12 @@ import (
 // against a CLI binary.
 type suite struct {
 	Name string
+	// Module is the Go module, at a pinned version, whose tests these
+	// are, for a suite that comes from the Go module proxy rather than a
+	// provider repository.
+	Module string
 	// Provider is the provider whose own acceptance tests these are (""
-	// for terraform-exec). Its tests run it in-process and hand it over
+	// for a Module suite). Its tests run it in-process and hand it over
 	// with TF_REATTACH_PROVIDERS; the mirror holds a decoy in its place.
 	Provider string
 	// Tag is the release of the provider's repository whose tests run.
@@ -29,18 +33,28 @@ type suite struct {
 	Needs []provider
 }
 
-// terraformExecVersion is the release of terraform-exec whose end-to-end
-// tests run, from the Go module proxy.
-const terraformExecVersion = "v0.26.0"
-
 // suites are every suite make compat knows, in the order it runs them.
 var suites = []suite{
 	{
 		Name:    "terraform-exec",
+		Module:  "github.com/hashicorp/terraform-exec@v0.26.0",
 		Package: "./tfexec/internal/e2etest",
 		Needs: []provider{
 			{Name: "null", Version: "3.0.0"}, {Name: "null", Version: "3.1.0"}, {Name: "null", Version: "3.3.1"},
 			{Name: "random", Version: "3.1.3"}, {Name: "random", Version: "3.9.0"}, {Name: "time", Version: "0.14.0"},
+		},
+	},
+	{
+		// terraform-plugin-testing's own tests: most packages drive the
+		// CLI through resource.Test with providers served in-process,
+		// and check plans, state, import, refresh and error messages.
+		Name:    "plugin-testing",
+		Module:  "github.com/hashicorp/terraform-plugin-testing@v1.16.0",
+		Package: "./...",
+		Needs: []provider{
+			{Name: "null", Version: "3.1.0"}, {Name: "null", Version: "3.1.1"}, {Name: "null", Version: "3.3.1"},
+			{Name: "random", Version: "3.2.0"}, {Name: "random", Version: "3.5.1"}, {Name: "random", Version: "3.9.0"},
+			{Name: "time", Version: "0.14.0"},
 		},
 	},
 	{
@@ -90,25 +104,25 @@ func (s suite) source(repos string) (string, error) {
 		}
 		return provbuild.Checkout(repo, s.Tag)
 	}
-	// terraform-exec comes from the module proxy; the module cache is
+	// A Module suite comes from the module proxy; the module cache is
 	// read-only, so the tests run on a copy.
-	out, err := exec.Command("go", "mod", "download", "-json", "github.com/hashicorp/terraform-exec@"+terraformExecVersion).Output()
+	out, err := exec.Command("go", "mod", "download", "-json", s.Module).Output()
 	if err != nil {
-		return "", fmt.Errorf("downloading terraform-exec %s: %v", terraformExecVersion, err)
+		return "", fmt.Errorf("downloading %s: %v", s.Module, err)
 	}
 	var mod struct{ Dir string }
 	if err := json.Unmarshal(out, &mod); err != nil || mod.Dir == "" {
-		return "", fmt.Errorf("downloading terraform-exec %s: no module directory in %s", terraformExecVersion, out)
+		return "", fmt.Errorf("downloading %s: no module directory in %s", s.Module, out)
 	}
-	dir, err := os.MkdirTemp("", "strata-compat-tfexec-")
+	dir, err := os.MkdirTemp("", "strata-compat-"+s.Name+"-")
 	if err != nil {
 		return "", err
 	}
 	if b, err := exec.Command("cp", "-R", mod.Dir+"/.", dir).CombinedOutput(); err != nil {
-		return "", fmt.Errorf("copying terraform-exec: %v\n%s", err, b)
+		return "", fmt.Errorf("copying %s: %v\n%s", s.Module, err, b)
 	}
 	if b, err := exec.Command("chmod", "-R", "u+w", dir).CombinedOutput(); err != nil {
-		return "", fmt.Errorf("copying terraform-exec: %v\n%s", err, b)
+		return "", fmt.Errorf("copying %s: %v\n%s", s.Module, err, b)
 	}
 	return dir, nil
 }

@@ -44,6 +44,9 @@ type Settings struct {
 	// Range is the backend block, for diagnostics; empty when the
 	// settings come from elsewhere (terraform_remote_state's config).
 	Range hcl.Range
+	// Ranges are where the arguments that are set were given, for
+	// diagnostics about their values; empty like Range.
+	Ranges map[string]hcl.Range
 	// Getenv reads the environment variables that stand in for unset
 	// arguments (PG_CONN_STR, TF_HTTP_ADDRESS...).
 	Getenv func(string) string
@@ -57,6 +60,19 @@ type Settings struct {
 	// Encryption decrypts the states terraform_remote_state reads
 	// (ReadState); nil when they are not encrypted.
 	Encryption *encryption.Target
+}
+
+// Subject is the range a diagnostic about argument name's value points
+// at: where it was given, or else the backend block; nil when the
+// settings come from elsewhere.
+func (s *Settings) Subject(name string) *hcl.Range {
+	if r, ok := s.Ranges[name]; ok {
+		return r.Ptr()
+	}
+	if s.Range == (hcl.Range{}) {
+		return nil
+	}
+	return s.Range.Ptr()
 }
 
 func (s *Settings) getenv(name string) string {

@@ -57,13 +57,30 @@ type Backend struct {
 // terraform.tfstate.d.
 func New(s *backendbase.Settings) (*Backend, hcl.Diagnostics) {
 	b := &Backend{Path: DefaultStatePath, WorkspaceDir: DefaultWorkspaceDir, Version: s.Version, enc: s.Encryption}
-	if p := s.String("path", ""); p != "" {
-		b.Path = p
+	var diags hcl.Diagnostics
+	// Set, each must not be empty (null is unset).
+	for _, arg := range []struct {
+		name, summary string
+		to            *string
+	}{
+		{"path", "Invalid local state file path", &b.Path},
+		{"workspace_dir", "Invalid local workspace directory path", &b.WorkspaceDir},
+	} {
+		if _, set := s.Values[arg.name]; !set {
+			continue
+		}
+		if v := s.String(arg.name, ""); v != "" {
+			*arg.to = v
+			continue
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  arg.summary,
+			Detail:   fmt.Sprintf("The %q attribute value must not be empty.", arg.name),
+			Subject:  s.Subject(arg.name),
+		})
 	}
-	if d := s.String("workspace_dir", ""); d != "" {
-		b.WorkspaceDir = d
-	}
-	return b, nil
+	return b, diags
 }
 
 // StatePath is the state file of workspace ws.

@@ -98,7 +98,7 @@ func snippet(d *hcl.Diagnostic, files map[string]*hcl.File, noColor bool) string
 	}
 	fmt.Fprintf(&b, "  on %s line %d%s:\n", rng.Filename, rng.Start.Line, context)
 	if f == nil || f.Bytes == nil {
-		b.WriteString("\n")
+		b.WriteString("  (source code not available)\n\n")
 		return b.String()
 	}
 	src := f.Bytes
