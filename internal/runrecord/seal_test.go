@@ -228,3 +228,41 @@ type failingCipher struct{}
 
 func (failingCipher) Seal([]byte) ([]byte, error) { return nil, errors.New("no key today") }
 func (failingCipher) Open([]byte) ([]byte, error) { return nil, errors.New("no key today") }
+
+// TestStoreFilesPrivate: the database, its write-ahead log and shared
+// memory file are readable by their owner only, even where an earlier
+// strata left the database readable by all.
+func TestStoreFilesPrivate(t *testing.T) {
+	for name, existing := range map[string]bool{"new": false, "readable by all": true} {
+		t.Run(name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "runs.db")
+			if existing {
+				s, err := Open(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s.Close()
+				if err := os.Chmod(p, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s, err := Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if err := s.Write(context.Background(), Batch{Runs: []Run{{ID: "r1", Started: t0}}}); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []string{p, p + "-wal", p + "-shm"} {
+				st, err := os.Stat(f)
+				if err != nil {
+					t.Fatalf("%s: %v", f, err)
+				}
+				if st.Mode().Perm()&0o077 != 0 {
+					t.Errorf("%s has mode %v", filepath.Base(f), st.Mode().Perm())
+				}
+			}
+		})
+	}
+}

@@ -101,6 +101,15 @@ func Open(path string, opts ...Option) (Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
+	// The file may hold attribute values: only its owner reads it, nor
+	// its write-ahead log and shared memory, which SQLite creates with
+	// the database file's mode.
+	if f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600); err == nil {
+		f.Close()
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		_ = os.Chmod(p, 0o600)
+	}
 	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(OFF)&_pragma=foreign_keys(ON)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -115,8 +124,6 @@ func Open(path string, opts ...Option) (Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("run records in %s: %w", path, err)
 	}
-	// The file may hold attribute values: only its owner reads it.
-	_ = os.Chmod(path, 0o600)
 	return s, nil
 }
 
