@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/strata-dev/strata/internal/provbuild"
@@ -28,6 +29,9 @@ type suite struct {
 	Tag string
 	// Package is the package pattern given to go test.
 	Package string
+	// Exclude are packages the pattern matches whose tests cannot run
+	// here (they download Terraform releases, say).
+	Exclude []string
 	// Needs are the provider releases the suite's configurations pin,
 	// installed from the mirror.
 	Needs []provider
@@ -51,6 +55,9 @@ var suites = []suite{
 		Name:    "plugin-testing",
 		Module:  "github.com/hashicorp/terraform-plugin-testing@v1.16.0",
 		Package: "./...",
+		// tfversion's tests install Terraform 1.0.7, 1.1.0... from
+		// releases.hashicorp.com, and the first failure ends the package.
+		Exclude: []string{"github.com/hashicorp/terraform-plugin-testing/tfversion"},
 		Needs: []provider{
 			{Name: "null", Version: "3.1.0"}, {Name: "null", Version: "3.1.1"}, {Name: "null", Version: "3.3.1"},
 			{Name: "random", Version: "3.2.0"}, {Name: "random", Version: "3.5.1"}, {Name: "random", Version: "3.9.0"},
@@ -131,7 +138,11 @@ func (s suite) source(repos string) (string, error) {
 // providers installed from the mirror that cliConfig names, writing go
 // test's JSON output to logPath.
 func (s suite) run(src, bin, cliConfig, logPath string) (Results, error) {
-	cmd := exec.Command("go", "test", "-json", "-count=1", "-p=1", "-timeout=60m", s.Package)
+	pkgs, err := s.packages(src)
+	if err != nil {
+		return Results{}, err
+	}
+	cmd := exec.Command("go", append([]string{"test", "-json", "-count=1", "-p=1", "-timeout=60m"}, pkgs...)...)
 	cmd.Dir = src
 	work, err := os.MkdirTemp("", "strata-compat-run-")
 	if err != nil {
@@ -161,6 +172,27 @@ func (s suite) run(src, bin, cliConfig, logPath string) (Results, error) {
 		return res, fmt.Errorf("the suite did not run to the end; see %s", logPath)
 	}
 	return res, nil
+}
+
+// packages are the packages of the suite's pattern in src, less the
+// excluded ones.
+func (s suite) packages(src string) ([]string, error) {
+	if len(s.Exclude) == 0 {
+		return []string{s.Package}, nil
+	}
+	cmd := exec.Command("go", "list", s.Package)
+	cmd.Dir = src
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("listing the packages of %s: %v", s.Name, err)
+	}
+	var pkgs []string
+	for _, p := range strings.Fields(string(out)) {
+		if !slices.Contains(s.Exclude, p) {
+			pkgs = append(pkgs, p)
+		}
+	}
+	return pkgs, nil
 }
 
 // cleanEnv is the environment without the variables that would change
