@@ -49,8 +49,10 @@ bench: build
 	$(GO) run ./internal/bench -n $(BENCH_N) -workloads $(BENCH_WORKLOADS) -strata $(BIN) -repos $(COMPAT_REPOS) -cache $(COMPAT_CACHE)
 
 # Other people's test suites, written against Terraform, run against
-# strata and (when on PATH) terraform: terraform-exec's end-to-end tests
-# and the random, null, local and time providers' acceptance tests. See
+# strata and (when on PATH) terraform: terraform-exec's end-to-end tests,
+# terraform-plugin-testing's tests and the acceptance tests of the null,
+# random, local, time, tls, archive, external, http and cloudinit
+# providers. See
 # website/docs/compat.md. COMPAT_REPOS holds the provider repositories.
 COMPAT_REPOS  ?= /work/.mirror
 COMPAT_SUITES ?=

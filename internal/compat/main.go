@@ -1,6 +1,7 @@
 // Command compat runs test suites that others wrote against Terraform —
-// terraform-exec's end-to-end tests and the acceptance tests of the
-// upstream random, null, local and time providers — against strata and,
+// terraform-exec's end-to-end tests, terraform-plugin-testing's own tests
+// and the acceptance tests of upstream providers (null, random, local,
+// time, tls, archive, external, http, cloudinit) — against strata and,
 // when it is on PATH, against terraform, and prints how many tests pass
 // with each. Run it with `make compat`; website/docs/compat.md explains
 // the variables and what it needs.
