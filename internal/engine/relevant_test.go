@@ -559,3 +559,136 @@ func BenchmarkRelevantAttributesNaming(b *testing.B) {
 		})
 	}
 }
+
+const relTestConfig = `
+terraform {
+  required_providers {
+    test = { source = "hashicorp/test", version = ">= 1.2, != 1.3.1" }
+    other = { source = "example.com/acme/other", version = "~> 2" }
+  }
+}
+
+provider "test" {
+  region = "eu"
+}
+
+provider "test" {
+  alias = "west"
+  region = var.region
+}
+
+variable "region" {
+  type        = string
+  default     = "west"
+  description = "Where."
+}
+
+variable "required" {
+  type = number
+}
+
+variable "secret" {
+  default   = "s"
+  sensitive = true
+}
+
+variable "nothing" {
+  default = null
+}
+
+locals {
+  m = { k = terraform_data.a.output }
+}
+
+resource "terraform_data" "a" {
+  count = 2
+  input = "${var.region}-${count.index}"
+}
+
+resource "terraform_data" "b" {
+  for_each         = toset(["x"])
+  input            = [terraform_data.a[0].output, local.m["k"], var.secret, each.key]
+  triggers_replace = terraform_data.a[*].id
+  depends_on       = [terraform_data.a]
+}
+
+resource "terraform_data" "constants" {
+  count            = length([1])
+  input            = { n = 1, s = "two", l = [true, null] }
+  triggers_replace = null
+}
+
+resource "test_thing" "t" {
+  provider = test.west
+  name     = "n"
+  token    = var.secret
+  rule {
+    port = 1
+  }
+  rule {
+    port = terraform_data.a[1].id
+  }
+  timeouts {
+    create = "1m"
+  }
+  tag "a" {
+    value = "v"
+  }
+}
+
+data "test_lookup" "l" {
+  key = terraform_data.a[0].id
+}
+
+output "a" {
+  value = terraform_data.a[*].output
+}
+
+output "secret" {
+  value       = var.secret
+  sensitive   = true
+  description = "Shh."
+  depends_on  = [terraform_data.b]
+}
+
+output "fn" {
+  value = upper("x")
+}
+`
+
+// TestRelevantAttributesConfig is the analysis on the configuration of
+// jsonformat's plan document test: the changing instances of a, b, t
+// and l and the changing outputs a and secret (fn refers to nothing);
+// through local.m to a's output.
+func TestRelevantAttributesConfig(t *testing.T) {
+	mod, diags := configs.NewParser().LoadModuleFromSources(".", map[string][]byte{"main.tf": []byte(relTestConfig)})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	cfg := configs.NewRootConfig(mod)
+	change := func(addr addrs.AbsResourceInstance, action plans.Action) *plans.ResourceInstanceChange {
+		return &plans.ResourceInstanceChange{Addr: addr, Action: action}
+	}
+	changes := &plans.Changes{
+		Resources: []*plans.ResourceInstanceChange{
+			change(managed("gone", addrs.NoKey), plans.Delete),
+			change(managed("a", addrs.IntKey(1)), plans.Create),
+			change(managed("a", addrs.IntKey(0)), plans.DeleteThenCreate),
+			change(managed("b", addrs.StringKey("x")), plans.Create),
+			change(inst(addrs.ManagedResourceMode, "test_thing", "t", addrs.NoKey), plans.Update),
+			change(inst(addrs.DataResourceMode, "test_lookup", "l", addrs.NoKey), plans.Read),
+		},
+		Outputs: []*plans.OutputChange{
+			{Name: "a", Action: plans.Update}, {Name: "secret", Action: plans.Create},
+			{Name: "old", Action: plans.Delete}, {Name: "fn", Action: plans.Update},
+		},
+	}
+	b, _ := relMarshal(engine.RelevantAttributes(cfg, &plans.Plan{Mode: plans.NormalMode, PriorState: states.New(), Changes: changes}, schemas))
+	assertJSON(t, b, `[
+	  {"resource": "terraform_data.a", "attribute": []},
+	  {"resource": "terraform_data.a", "attribute": ["output"]},
+	  {"resource": "terraform_data.a[0]", "attribute": ["id"]},
+	  {"resource": "terraform_data.a[0]", "attribute": ["output"]},
+	  {"resource": "terraform_data.a[1]", "attribute": ["id"]}
+	]`)
+}
