@@ -80,9 +80,13 @@ func Configure(c *Config, o Options) (Backend, hcl.Diagnostics) {
 func (t *Type) ReadState(ctx context.Context, args map[string]cty.Value, getenv func(string) string, ws string, enc *encryption.Target) (*states.State, bool, error) {
 	b, diags := t.New(&backendbase.Settings{Values: args, Getenv: getenv, Encryption: enc})
 	for _, d := range diags {
-		if d.Severity == hcl.DiagError {
-			return nil, false, errors.New(clause(d.Detail))
+		if d.Severity != hcl.DiagError {
+			continue
 		}
+		if _, ok := d.Extra.(backendbase.Invalid); ok {
+			return nil, false, &InvalidError{Summary: d.Summary, Detail: d.Detail}
+		}
+		return nil, false, errors.New(clause(d.Detail))
 	}
 	r, ok := b.(StateReader)
 	if !ok {
@@ -93,6 +97,12 @@ func (t *Type) ReadState(ctx context.Context, args map[string]cty.Value, getenv 
 
 // clause turns a sentence into an error message: lower-case first letter,
 // no full stop.
+// InvalidError is ReadState's error for arguments the backend refuses
+// with a diagnostic Terraform reports as it is (backendbase.Invalid).
+type InvalidError struct{ Summary, Detail string }
+
+func (e *InvalidError) Error() string { return clause(e.Detail) }
+
 func clause(s string) string {
 	s = strings.TrimSuffix(s, ".")
 	if s == "" {

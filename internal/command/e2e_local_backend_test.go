@@ -103,3 +103,27 @@ func jsonDiagnosticsOf(t *testing.T, out string) string {
 	}
 	return b.String()
 }
+
+// TestE2ERemoteStateLocalEmptyPathMatchesTerraform: terraform_remote_state
+// reports the local backend's refusal of an empty path as Terraform
+// does, with the backend's own summary, not as a state it failed to read.
+func TestE2ERemoteStateLocalEmptyPathMatchesTerraform(t *testing.T) {
+	sdir, tdir := twinDirs(t, map[string]string{"main.tf": `data "terraform_remote_state" "x" {
+  backend = "local"
+  config  = { path = "" }
+}
+`})
+	strataEnv(t, sdir, nil, "init")
+	r := strataEnv(t, sdir, nil, "plan", "-json")
+	got := jsonDiagnosticsOf(t, r.stdout)
+	if r.code != 1 || !strings.Contains(got, `"summary":"Invalid local state file path"`) {
+		t.Fatalf("strata plan exits %d with:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, ok := terraformEnv(t, tdir, nil, "init"); !ok {
+		return
+	}
+	tr, _ := terraformEnv(t, tdir, nil, "plan", "-json")
+	if want := jsonDiagnosticsOf(t, tr.stdout); tr.code != r.code || got != want {
+		t.Errorf("strata exits %d, terraform %d\nstrata:\n%s\nterraform:\n%s", r.code, tr.code, got, want)
+	}
+}

@@ -62,6 +62,12 @@ type Settings struct {
 	Encryption *encryption.Target
 }
 
+// Invalid marks, as a diagnostic's Extra, an error about the values of a
+// backend's arguments that Terraform reports as it is wherever the
+// backend is configured, terraform_remote_state's config included (where
+// other configuration errors are "Unable to read remote state").
+type Invalid struct{}
+
 // Subject is the range a diagnostic about argument name's value points
 // at: where it was given, or else the backend block; nil when the
 // settings come from elsewhere.

@@ -78,6 +78,7 @@ func New(s *backendbase.Settings) (*Backend, hcl.Diagnostics) {
 			Summary:  arg.summary,
 			Detail:   fmt.Sprintf("The %q attribute value must not be empty.", arg.name),
 			Subject:  s.Subject(arg.name),
+			Extra:    backendbase.Invalid{},
 		})
 	}
 	return b, diags

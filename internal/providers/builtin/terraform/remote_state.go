@@ -2,6 +2,7 @@ package terraform
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 
@@ -77,6 +78,11 @@ func (p *Provider) readRemoteState(req providers.ReadDataSourceRequest) provider
 		enc = p.RemoteStateEncryption(RemoteStateKey(req.Addr))
 	}
 	s, found, err := typ.ReadState(context.Background(), args, os.Getenv, workspace, enc)
+	var invalid *backend.InvalidError
+	if errors.As(err, &invalid) {
+		resp.Diagnostics = resp.Diagnostics.Errorf(invalid.Summary, "%s", invalid.Detail)
+		return resp
+	}
 	if err != nil {
 		resp.Diagnostics = providers.ErrorDiag("Unable to read remote state", err)
 		return resp
