@@ -3,6 +3,7 @@ package command
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -272,5 +273,94 @@ func TestE2ELocalExecSensitiveError(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestE2EOutputConsoleSensitive: output and console show sensitive
+// values as Terraform does — hidden in the list of outputs and in console
+// expressions, printed when one output is asked for by name — compared
+// with terraform where it is installed.
+func TestE2EOutputConsoleSensitive(t *testing.T) {
+	config := `
+variable "s" {
+  sensitive = true
+  default   = "SEKRIT42"
+}
+output "whole" {
+  value     = var.s
+  sensitive = true
+}
+output "nested" {
+  value     = { a = var.s, b = "plain" }
+  sensitive = true
+}
+output "plain" {
+  value = "p"
+}
+resource "terraform_data" "d" {
+  input = { a = var.s, b = "plain" }
+}
+`
+	type step struct {
+		args  []string
+		stdin string
+	}
+	steps := []step{
+		{args: []string{"output"}},
+		{args: []string{"output", "whole"}},
+		{args: []string{"output", "nested"}},
+		{args: []string{"output", "-raw", "whole"}},
+		{args: []string{"output", "-json"}},
+		{args: []string{"console"}, stdin: "var.s\n"},
+		{args: []string{"console"}, stdin: "terraform_data.d.input\n"},
+		{args: []string{"console"}, stdin: "{ x = upper(var.s), y = nonsensitive(var.s) }\n"},
+	}
+	run := func(bin, dir string) []string {
+		var outs []string
+		for _, st := range steps {
+			r := runIn(t, dir, st.stdin, bin, append(st.args, "-no-color")...)
+			if r.code != 0 {
+				t.Fatalf("%s %v: exit %d\n%s%s", filepath.Base(bin), st.args, r.code, r.stdout, r.stderr)
+			}
+			outs = append(outs, r.stdout)
+		}
+		return outs
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), config)
+	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	got := run(strataBin, dir)
+	want := map[int]func(string) bool{
+		0: func(s string) bool {
+			return strings.Contains(s, "whole = <sensitive>") && !strings.Contains(s, "SEKRIT42")
+		},
+		1: func(s string) bool { return s == "\"SEKRIT42\"\n" },
+		3: func(s string) bool { return s == "SEKRIT42" },
+		5: func(s string) bool { return s == "(sensitive value)\n" },
+		6: func(s string) bool {
+			return strings.Contains(s, "(sensitive value)") && !strings.Contains(s, "SEKRIT42")
+		},
+		7: func(s string) bool {
+			return strings.Contains(s, `"x" = (sensitive value)`) && strings.Contains(s, `"y" = "SEKRIT42"`)
+		},
+	}
+	for i, ok := range want {
+		if !ok(got[i]) {
+			t.Errorf("%v:\n%s", steps[i].args, got[i])
+		}
+	}
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		return
+	}
+	tdir := t.TempDir()
+	writeFile(t, filepath.Join(tdir, "main.tf"), config)
+	if r := runIn(t, tdir, "", tf, "apply", "-auto-approve", "-no-color"); r.code != 0 {
+		t.Fatalf("terraform apply: %s%s", r.stdout, r.stderr)
+	}
+	for i, out := range run(tf, tdir) {
+		if diff := cmp.Diff(out, got[i]); diff != "" {
+			t.Errorf("%v differs from terraform (-terraform +strata)\n%s", steps[i].args, diff)
+		}
 	}
 }
