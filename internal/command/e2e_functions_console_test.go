@@ -419,6 +419,7 @@ resource "terraform_data" "u" {
 }
 
 func TestE2EFunctionsConsole(t *testing.T) {
+	t.Parallel() // its own directories; subprocesses only
 	tf := terraformBin(t)
 	dir := functionConsoleDir(t)
 	if r := runIn(t, dir, "", tf, "init", "-no-color"); r.code != 0 {

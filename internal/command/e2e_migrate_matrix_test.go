@@ -378,6 +378,9 @@ func TestE2EMigrateStateMatrix(t *testing.T) {
 			name += "_with_an_empty_workspace"
 		}
 		t.Run(name, func(t *testing.T) {
+			// Each case has its own directory, pg schemas and http
+			// servers.
+			t.Parallel()
 			got := migRun(t, strataBin, conn, fmt.Sprintf("m%d_strata", i), c)
 			if tfErr != nil {
 				return

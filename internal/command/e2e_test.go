@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -24,6 +25,14 @@ var (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// The parallel tests mostly wait for the processes they start (strata,
+	// terraform, providers, postgres): run more of them than there are
+	// cores, unless -parallel says otherwise.
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit {
+		_ = flag.Set("test.parallel", strconv.Itoa(max(4, 2*runtime.GOMAXPROCS(0))))
+	}
 	dir, err := os.MkdirTemp("", "strata-e2e-")
 	if err != nil {
 		panic(err)
