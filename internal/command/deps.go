@@ -57,6 +57,8 @@ type Deps struct {
 	args []string
 	// encryption is the state and plan encryption (see encryptionFor).
 	encryption encryptionState
+	// originalDir is Dir before -chdir (path.cwd), set by Run.
+	originalDir string
 	// chdirProcess makes -chdir change the process's directory too, for
 	// the file access that still uses relative paths (DefaultDeps).
 	chdirProcess bool

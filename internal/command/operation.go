@@ -59,7 +59,9 @@ func newEngine(d *Deps, cfg *configs.Config, hook hooks.Hook, parallelism int) *
 		Version:   TerraformCompatVersion,
 		Workspace: workspaceName(d),
 		WorkDir:   d.Dir,
-		Environ:   d.Environ,
+		// path.cwd is the directory before -chdir, as in Terraform.
+		OriginalDir: d.originalDir,
+		Environ:     d.Environ,
 	}
 }
 

@@ -49,6 +49,7 @@ func Run(args []string, d *Deps) int {
 	}
 	log.Info(fmt.Sprintf("CLI command args: %#v", runrecord.RedactArgs(args)))
 	d.args = args
+	d.originalDir = d.Dir
 	if chdir != "" {
 		dir := d.abs(chdir)
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {

@@ -63,10 +63,13 @@ type Engine struct {
 	VerifyReads bool
 	// Contract, when set, collects the violations tolerated.
 	Contract *contract.Report
-	// WorkDir is the absolute working directory: path.cwd, the directory
-	// relative paths in the configuration (file, templatefile, fileset...)
-	// and local-exec commands start from. Empty means the process's.
+	// WorkDir is the absolute working directory: the directory local-exec
+	// commands start from, and path.cwd unless OriginalDir is set. Empty
+	// means the process's.
 	WorkDir string
+	// OriginalDir is path.cwd: as in Terraform, the directory the command
+	// was run from, before -chdir.
+	OriginalDir string
 	// Environ is the environment local-exec commands inherit; nil means
 	// the process's.
 	Environ []string
@@ -250,9 +253,12 @@ func (e *Engine) workspace() string {
 	return e.Workspace
 }
 
-// cwd is path.cwd: WorkDir, or the process's directory for callers
+// cwd is path.cwd: OriginalDir, WorkDir, or the process's directory for callers
 // (tests, tools) that leave it empty.
 func (e *Engine) cwd() string {
+	if e.OriginalDir != "" {
+		return e.OriginalDir
+	}
 	if e.WorkDir != "" {
 		return e.WorkDir
 	}
