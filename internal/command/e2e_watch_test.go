@@ -767,7 +767,7 @@ resource "local_file" "added" {
 		t.Fatalf("wrong converge %+v\n%s", done, w.dump())
 	}
 	// The next cycles hold the destroys back again, and apply nothing.
-	i = w.waitFor(i+1, "converge_skipped again", isType("converge_skipped"))
+	w.waitFor(i+1, "converge_skipped again", isType("converge_skipped"))
 	if code := w.stop(syscall.SIGTERM); code != 0 {
 		t.Fatalf("exit code %d, want 0\n%s", code, w.dump())
 	}
