@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -232,7 +231,7 @@ func (a *refAnalyzer) visit(refs []absRef) {
 	for len(pending) > 0 {
 		ar := pending[0]
 		pending = pending[1:]
-		subject, remaining, _ := relRefParts(ar.ref)
+		subject, remaining, _ := lang.ReferenceParts(ar.ref)
 		module := ar.module.String()
 		// key names what the reference's meta-references depend on, so
 		// that each is followed once: the subject (with the module
@@ -243,7 +242,7 @@ func (a *refAnalyzer) visit(refs []absRef) {
 		switch s := ar.ref.Subject.(type) {
 		case lang.ResourceRef:
 			if r := a.resource(ar.module, s.Resource); r != nil && r.schema != nil {
-				a.found[module+"|"+subject+relTraversalString(remaining)] = plans.RelevantAttr{Resource: moduleAddrPrefix(ar.module) + subject, Attr: relTraversalPath(remaining)}
+				a.found[module+"|"+subject+lang.RelativeTraversalString(remaining)] = plans.RelevantAttr{Resource: moduleAddrPrefix(ar.module) + subject, Attr: relTraversalPath(remaining)}
 			}
 			key = module + "|" + s.Resource.String()
 			if len(remaining) > 0 {
@@ -315,7 +314,7 @@ func (a *refAnalyzer) metaRefs(ar absRef, remaining hcl.Traversal) []absRef {
 // instance, or of all its outputs when the reference names none.
 func (a *refAnalyzer) moduleCallRefs(m addrs.ModuleInstance, name string, t hcl.Traversal) []absRef {
 	var key addrs.InstanceKey
-	if k, ok := relLeadingKey(t); ok {
+	if k, ok := lang.LeadingInstanceKey(t); ok {
 		key, t = instanceKey(k), t[1:]
 	}
 	callee := m.Child(name, key)
@@ -381,47 +380,6 @@ func (a *refAnalyzer) resourceRefs(m addrs.ModuleInstance, res addrs.Resource, r
 	return ret
 }
 
-// relRefParts splits a reference into its subject, with the instance
-// key of a resource or module call and the output name of a module
-// call, and the remaining traversal.
-func relRefParts(ref *lang.Reference) (subject string, remaining hcl.Traversal, container string) {
-	subject, remaining = ref.Subject.String(), ref.Remaining
-	switch ref.Subject.(type) {
-	case lang.ResourceRef:
-		if key, ok := relLeadingKey(remaining); ok {
-			container = subject
-			subject += "[" + relIndexKeyString(key) + "]"
-			remaining = remaining[1:]
-		}
-	case lang.ModuleCallRef:
-		if key, ok := relLeadingKey(remaining); ok {
-			container = subject
-			subject += "[" + relIndexKeyString(key) + "]"
-			remaining = remaining[1:]
-		}
-		if len(remaining) > 0 {
-			if attr, ok := remaining[0].(hcl.TraverseAttr); ok {
-				container = subject
-				subject += "." + attr.Name
-				remaining = remaining[1:]
-			}
-		}
-	}
-	return subject, remaining, container
-}
-
-// relLeadingKey returns the instance key a traversal starts with.
-func relLeadingKey(t hcl.Traversal) (cty.Value, bool) {
-	if len(t) == 0 {
-		return cty.NilVal, false
-	}
-	idx, ok := t[0].(hcl.TraverseIndex)
-	if !ok || idx.Key.IsNull() || !idx.Key.IsKnown() || (idx.Key.Type() != cty.String && idx.Key.Type() != cty.Number) {
-		return cty.NilVal, false
-	}
-	return idx.Key, true
-}
-
 // relBodySchema is the HCL schema of a block's arguments and nested
 // blocks, for finding an argument's expression.
 func relBodySchema(b *configschema.Block) *hcl.BodySchema {
@@ -454,34 +412,4 @@ func relTraversalPath(t hcl.Traversal) cty.Path {
 		}
 	}
 	return ret
-}
-
-// relTraversalString is a relative traversal as text, a key of the
-// analysis.
-func relTraversalString(t hcl.Traversal) string {
-	var s string
-	for _, step := range t {
-		switch st := step.(type) {
-		case hcl.TraverseAttr:
-			s += "." + st.Name
-		case hcl.TraverseIndex:
-			s += "[" + relIndexKeyString(st.Key) + "]"
-		}
-	}
-	return s
-}
-
-// relIndexKeyString is an index key as an address writes it.
-func relIndexKeyString(k cty.Value) string {
-	if k.IsNull() || !k.IsKnown() {
-		return "..."
-	}
-	switch k.Type() {
-	case cty.String:
-		b, _ := json.Marshal(k.AsString())
-		return string(b)
-	case cty.Number:
-		return k.AsBigFloat().Text('g', 10)
-	}
-	return "..."
 }

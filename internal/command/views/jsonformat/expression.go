@@ -109,9 +109,9 @@ func marshalExpression(expr hcl.Expression) expression {
 	}
 	refs, _ := lang.ReferencesInExpr(expr)
 	for _, ref := range refs {
-		subject, remaining, container := referenceParts(ref)
+		subject, remaining, container := lang.ReferenceParts(ref)
 		for n := len(remaining); n > 0; n-- {
-			ret.References = append(ret.References, subject+traversalString(remaining[:n]))
+			ret.References = append(ret.References, subject+lang.RelativeTraversalString(remaining[:n]))
 		}
 		ret.References = append(ret.References, subject)
 		if container != "" {
@@ -121,63 +121,10 @@ func marshalExpression(expr hcl.Expression) expression {
 	return ret
 }
 
-// referenceParts splits a reference as Terraform sees it: the subject,
-// the traversal after it, and the object containing the subject when
-// Terraform also lists that. A resource reference with a key has the
-// instance as its subject and the resource as its container. A module
-// call reference has the call instance (module.m["k"]) or one of its
-// outputs (module.m["k"].out, module.m.out) as its subject, contained in
-// the call instance, or for a call instance in the call itself.
-func referenceParts(ref *lang.Reference) (subject string, remaining hcl.Traversal, container string) {
-	subject, remaining = ref.Subject.String(), ref.Remaining
-	switch ref.Subject.(type) {
-	case lang.ResourceRef:
-		if key, ok := leadingKey(remaining); ok {
-			container = subject
-			subject += "[" + indexKeyString(key) + "]"
-			remaining = remaining[1:]
-		}
-	case lang.ModuleCallRef:
-		if key, ok := leadingKey(remaining); ok {
-			container = subject
-			subject += "[" + indexKeyString(key) + "]"
-			remaining = remaining[1:]
-		}
-		if len(remaining) > 0 {
-			if attr, ok := remaining[0].(hcl.TraverseAttr); ok {
-				container = subject
-				subject += "." + attr.Name
-				remaining = remaining[1:]
-			}
-		}
-	}
-	return subject, remaining, container
-}
-
-// leadingKey returns the instance key a traversal starts with, if it
-// starts with one.
-func leadingKey(t hcl.Traversal) (cty.Value, bool) {
-	if len(t) == 0 {
-		return cty.NilVal, false
-	}
-	idx, ok := t[0].(hcl.TraverseIndex)
-	if !ok || !validInstanceKey(idx.Key) {
-		return cty.NilVal, false
-	}
-	return idx.Key, true
-}
-
-func validInstanceKey(k cty.Value) bool {
-	if k.IsNull() || !k.IsKnown() {
-		return false
-	}
-	return k.Type() == cty.String || k.Type() == cty.Number
-}
-
 // traversalFull renders an absolute traversal such as a depends_on entry.
 func traversalFull(t hcl.Traversal) string {
 	if len(t) == 0 {
 		return ""
 	}
-	return t.RootName() + traversalString(t[1:])
+	return t.RootName() + lang.RelativeTraversalString(t[1:])
 }

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
@@ -272,35 +271,6 @@ func marshalPath(p cty.Path) ([]json.RawMessage, error) {
 		}
 	}
 	return ret, nil
-}
-
-// traversalString renders traversal steps after a reference's subject:
-// `.name`, `[0]`, `["key"]`.
-func traversalString(t hcl.Traversal) string {
-	var s string
-	for _, step := range t {
-		switch st := step.(type) {
-		case hcl.TraverseAttr:
-			s += "." + st.Name
-		case hcl.TraverseIndex:
-			s += "[" + indexKeyString(st.Key) + "]"
-		}
-	}
-	return s
-}
-
-func indexKeyString(k cty.Value) string {
-	if k.IsNull() || !k.IsKnown() {
-		return "..."
-	}
-	switch k.Type() {
-	case cty.String:
-		b, _ := json.Marshal(k.AsString())
-		return string(b)
-	case cty.Number:
-		return k.AsBigFloat().Text('g', 10)
-	}
-	return "..."
 }
 
 // instanceKeyJSON is the "index" of a resource instance: a number, a
