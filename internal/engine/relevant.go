@@ -365,7 +365,7 @@ func (a *refAnalyzer) resourceRefs(m addrs.ModuleInstance, res addrs.Resource, r
 		}
 		return nil
 	}
-	content, _, _ := r.Config.PartialContent(relBodySchema(r.schema))
+	content, _, _ := r.Config.PartialContent(r.schema.BodySchema())
 	if attr, ok := content.Attributes[step.Name]; ok {
 		return a.exprRefs(m, r.Resource, attr.Expr)
 	}
@@ -378,23 +378,6 @@ func (a *refAnalyzer) resourceRefs(m addrs.ModuleInstance, res addrs.Resource, r
 		}
 	}
 	return ret
-}
-
-// relBodySchema is the HCL schema of a block's arguments and nested
-// blocks, for finding an argument's expression.
-func relBodySchema(b *configschema.Block) *hcl.BodySchema {
-	s := &hcl.BodySchema{}
-	for _, name := range sortedKeys(b.Attributes) {
-		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: name})
-	}
-	for _, name := range sortedKeys(b.BlockTypes) {
-		bs := hcl.BlockHeaderSchema{Type: name}
-		if b.BlockTypes[name].Nesting == configschema.NestingMap {
-			bs.LabelNames = []string{"key"}
-		}
-		s.Blocks = append(s.Blocks, bs)
-	}
-	return s
 }
 
 // relTraversalPath is the path a relative traversal names, leaving out

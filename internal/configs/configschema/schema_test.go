@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -425,5 +426,29 @@ func TestInvalidNestingModePanics(t *testing.T) {
 			}()
 			f()
 		})
+	}
+}
+
+func TestBlockBodySchema(t *testing.T) {
+	b := &Block{
+		Attributes: map[string]*Attribute{
+			"zeta":  {Type: cty.String, Optional: true},
+			"alpha": {Type: cty.String, Required: true},
+		},
+		BlockTypes: map[string]*NestedBlock{
+			"tags":    {Nesting: NestingMap},
+			"ingress": {Nesting: NestingList},
+		},
+	}
+	got := b.BodySchema()
+	want := &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "alpha"}, {Name: "zeta"}},
+		Blocks: []hcl.BlockHeaderSchema{
+			{Type: "ingress"},
+			{Type: "tags", LabelNames: []string{"key"}},
+		},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("BodySchema (-want +got):\n%s", diff)
 	}
 }

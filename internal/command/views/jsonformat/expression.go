@@ -34,7 +34,7 @@ func marshalExpressions(body hcl.Body, schema *configschema.Block) map[string]an
 			ret[name] = marshalExpression(a.Expr)
 		}
 	} else {
-		content, _, _ := body.PartialContent(hclSchema(schema))
+		content, _, _ := body.PartialContent(schema.BodySchema())
 		for name, a := range content.Attributes {
 			ret[name] = marshalExpression(a.Expr)
 		}
@@ -73,23 +73,6 @@ func marshalExpressions(body hcl.Body, schema *configschema.Block) map[string]an
 		return nil
 	}
 	return ret
-}
-
-// hclSchema is the HCL body schema of a configschema block: its
-// attributes and nested block types.
-func hclSchema(b *configschema.Block) *hcl.BodySchema {
-	s := &hcl.BodySchema{}
-	for _, name := range sortedKeys(b.Attributes) {
-		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: name})
-	}
-	for _, name := range sortedKeys(b.BlockTypes) {
-		bs := hcl.BlockHeaderSchema{Type: name}
-		if b.BlockTypes[name].Nesting == configschema.NestingMap {
-			bs.LabelNames = []string{"key"}
-		}
-		s.Blocks = append(s.Blocks, bs)
-	}
-	return s
 }
 
 // marshalExpression describes one expression: its value when it can be
