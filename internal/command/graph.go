@@ -17,9 +17,9 @@ type graphOptions struct {
 	view viewFlags
 	typ  string
 	plan string
-	// drawCycles and moduleDepth are accepted as Terraform accepts them;
-	// cycles are drawn like other edges, and modules are always shown
-	// whole.
+	// drawCycles draws a graph with a cycle instead of failing;
+	// moduleDepth is accepted as Terraform accepts it: modules are
+	// always shown whole.
 	drawCycles  bool
 	moduleDepth int
 }
@@ -52,7 +52,7 @@ func newGraphCommand(d *Deps, runF func(*graphOptions) error) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&opts.typ, "type", "", "Type of operation graph to output: plan, plan-refresh-only,\nplan-destroy or apply. By default, a simplified graph of\nresources only.")
 	cmd.Flags().StringVar(&opts.plan, "plan", "", "Render the graph for applying a saved plan, instead of the\ngraph for the current configuration.")
-	cmd.Flags().BoolVar(&opts.drawCycles, "draw-cycles", false, "Accepted as Terraform accepts it: strata draws the edges of a\ncycle like any others, without highlighting them.")
+	cmd.Flags().BoolVar(&opts.drawCycles, "draw-cycles", false, "Draw the graph even when it has a cycle, so that the cycle\ncan be seen; strata draws its edges like any others, without\nhighlighting them.")
 	cmd.Flags().IntVar(&opts.moduleDepth, "module-depth", -1, "(deprecated) In prior versions of Terraform, specified the\ndepth of modules to show in the output.")
 	_ = cmd.Flags().MarkHidden("module-depth")
 	opts.view.register(cmd.Flags())
@@ -96,7 +96,7 @@ func runGraph(ctx context.Context, d *Deps, opts *graphOptions) error {
 		}
 		vars = vals
 	}
-	dot, gdiags := newEngine(d, cfg, hooks.Nil{}, 0).GraphDOT(ctx, state, opts.typ, vars)
+	dot, gdiags := newEngine(d, cfg, hooks.Nil{}, 0).GraphDOT(ctx, state, opts.typ, vars, opts.drawCycles)
 	if hasErrors(v, gdiags) {
 		return errReported
 	}

@@ -21,8 +21,9 @@ import (
 // the resources only in state (to be deleted or refreshed) to the
 // configuration's variables, locals, outputs, module calls, provider
 // configurations and resources; "apply" plans first and adds a step per
-// deletion of that plan.
-func (e *Engine) GraphDOT(ctx context.Context, state *states.State, typ string, vars map[string]InputValue) (string, hcl.Diagnostics) {
+// deletion of that plan. A cycle is an error, as in every operation,
+// unless drawCycles asks to draw the graph with it.
+func (e *Engine) GraphDOT(ctx context.Context, state *states.State, typ string, vars map[string]InputValue, drawCycles bool) (string, hcl.Diagnostics) {
 	if state == nil {
 		state = states.New()
 	}
@@ -40,25 +41,16 @@ func (e *Engine) GraphDOT(ctx context.Context, state *states.State, typ string, 
 	if diags.HasErrors() {
 		return "", diags
 	}
+	cycles := cycleDiags(cg.g)
+	if !drawCycles && cycles.HasErrors() {
+		return "", append(diags, cycles...)
+	}
 	if typ != "" {
 		pw := &planWalk{walker: w, cg: cg, inState: map[string][]addrs.AbsResource{}}
 		pw.addOrphans(w.state.Snapshot())
 		return operationDOT(cg.g), diags
 	}
-	var b strings.Builder
-	b.WriteString("digraph G {\n  rankdir = \"RL\";\n  node [shape = rect, fontname = \"sans-serif\"];\n")
-	keys := sortedKeys(cg.resources)
-	for _, k := range keys {
-		fmt.Fprintf(&b, "  %q [label=%q];\n", cg.resources[k].addr.String(), cg.resources[k].addr.String())
-	}
-	for _, k := range keys {
-		n := cg.resources[k]
-		for _, dep := range cg.resourceDeps(n) {
-			fmt.Fprintf(&b, "  %q -> %q;\n", n.addr.String(), dep.String())
-		}
-	}
-	b.WriteString("}\n")
-	return b.String(), diags
+	return resourcesDOT(cg, len(cycles) == 0), diags
 }
 
 // operationDOT renders every node of an operation graph, named

@@ -212,7 +212,7 @@ resource "terraform_data" "b" {
   count = 2
   input = local.l
 }`}))
-	got, diags := e.GraphDOT(context.Background(), nil, "", nil)
+	got, diags := e.GraphDOT(context.Background(), nil, "", nil, false)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
@@ -227,7 +227,7 @@ resource "terraform_data" "b" {
 	if got != want {
 		t.Fatalf("wrong graph:\n%s\nwant:\n%s", got, want)
 	}
-	full, _ := e.GraphDOT(context.Background(), nil, "plan", nil)
+	full, _ := e.GraphDOT(context.Background(), nil, "plan", nil, false)
 	if !strings.Contains(full, `"[root] local.l" -> "[root] terraform_data.a"`) {
 		t.Fatalf("full graph lacks the local's edge:\n%s", full)
 	}
@@ -237,11 +237,11 @@ resource "terraform_data" "b" {
 	_, state := planApply(t, builtinEngine(testConfigInline(t, map[string]string{"main.tf": `
 resource "terraform_data" "old" { input = "x" }
 resource "terraform_data" "a" { input = "x" }`})), nil, PlanOpts{})
-	plan, _ := e.GraphDOT(context.Background(), state, "plan", nil)
+	plan, _ := e.GraphDOT(context.Background(), state, "plan", nil, false)
 	if !strings.Contains(plan, `"[root] terraform_data.old (orphan)" [label = "terraform_data.old (orphan)"`) {
 		t.Fatalf("plan graph lacks the orphan:\n%s", plan)
 	}
-	apply, diags := e.GraphDOT(context.Background(), state, "apply", nil)
+	apply, diags := e.GraphDOT(context.Background(), state, "apply", nil, false)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
