@@ -3,12 +3,14 @@ package command
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
-	"path/filepath"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/backend"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
@@ -96,7 +98,7 @@ func singleStateBackend(v *views.View, mod *configs.Module, prefix string) bool 
 	if diags.HasErrors() || !singleState(be) {
 		return false // errors are reported by workspaces
 	}
-	views.NewWorkspace(v).NotSupported(prefix)
+	views.NewWorkspace(v).Error(prefix + "workspaces not supported")
 	return true
 }
 
@@ -129,14 +131,23 @@ func selectWorkspace(name string) error {
 	return os.WriteFile(datadir.Join("environment"), []byte(name), 0o644)
 }
 
+// validWorkspaceName reports whether name can name a workspace: not
+// empty and, as in Terraform, made only of characters that need no
+// escaping in a URL path (so no separators, spaces or non-ASCII).
 func validWorkspaceName(name string) bool {
-	return name != "" && filepath.Base(name) == name && name != "." && name != ".."
+	return name != "" && url.PathEscape(name) == name && name != "." && name != ".."
+}
+
+// workspaceMissing is Terraform's message for a workspace that does not
+// exist; select starts it with an empty line.
+func workspaceMissing(name string) string {
+	return fmt.Sprintf("Workspace %q doesn't exist.\n\nYou can create this workspace with the \"new\" subcommand \nor include the \"-or-create\" flag with the \"select\" subcommand.", name)
 }
 
 func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) error {
 	v := d.newView(viewFlags{noColor: noColor})
 	if !validWorkspaceName(name) {
-		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid workspace name", Detail: fmt.Sprintf("The workspace name %q is not allowed. The name must contain only URL safe characters, and no path separators.", name)}})
+		views.NewWorkspace(v).Error(fmt.Sprintf("\nThe workspace name %q is not allowed. The name must contain only URL safe\ncharacters, and no path separators.\n", name))
 		return errReported
 	}
 	cfg, _, diags := loadConfig(v)
@@ -156,7 +167,7 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 	}
 	for _, n := range names {
 		if n == name {
-			v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Workspace %q already exists", name)}})
+			views.NewWorkspace(v).Error(fmt.Sprintf("Workspace %q already exists", name))
 			return errReported
 		}
 	}
@@ -195,6 +206,9 @@ func runWorkspaceSelect(ctx context.Context, d *Deps, name string, orCreate, noC
 	}
 	for _, n := range names {
 		if n == name {
+			if name == workspaceName(d) {
+				return nil // already selected: Terraform says nothing
+			}
 			if err := selectWorkspace(name); err != nil {
 				v.Diagnostics(errorDiag("Failed to select workspace", err))
 				return errReported
@@ -206,8 +220,7 @@ func runWorkspaceSelect(ctx context.Context, d *Deps, name string, orCreate, noC
 	if orCreate {
 		return runWorkspaceNew(ctx, d, name, noColor)
 	}
-	v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Workspace %q doesn't exist", name),
-		Detail: "You can create this workspace with the \"new\" subcommand or include the \"-or-create\" flag with the \"select\" subcommand."}})
+	views.NewWorkspace(v).Error("\n" + workspaceMissing(name))
 	return errReported
 }
 
@@ -224,25 +237,19 @@ func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColo
 	if singleStateBackend(v, mod, "") {
 		return errReported
 	}
-	if name == statemgr.DefaultWorkspace {
-		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot delete the default workspace", Detail: "The default workspace cannot be deleted."}})
-		return errReported
-	}
-	if name == workspaceName(d) {
-		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Workspace %q is your active workspace", name),
-			Detail: "You cannot delete the currently active workspace. Please switch to another workspace and try again."}})
-		return errReported
-	}
+	// Terraform's order: the workspace must exist, not be the selected
+	// one, and (without -force) track no resources; only then does the
+	// backend refuse to delete the default workspace.
 	names, wdiags := workspaces(ctx, d, mod)
 	if hasErrors(v, wdiags) {
 		return errReported
 	}
-	found := false
-	for _, n := range names {
-		found = found || n == name
+	if !slices.Contains(names, name) {
+		views.NewWorkspace(v).Error(workspaceMissing(name))
+		return errReported
 	}
-	if !found {
-		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Workspace %q doesn't exist", name)}})
+	if name == workspaceName(d) {
+		views.NewWorkspace(v).Error(fmt.Sprintf("Workspace %q is your active workspace.\n\nYou cannot delete the currently active workspace. Please switch\nto another workspace and try again.", name))
 		return errReported
 	}
 	be, _ := resolveBackend(mod) // its errors were reported by workspaces
@@ -265,9 +272,18 @@ func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColo
 		v.Diagnostics(errorDiag("Failed to read the workspace's state", err))
 		return errReported
 	}
-	if len(s.Resources) > 0 && !force {
-		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Workspace is not empty",
-			Detail: fmt.Sprintf("Workspace %q is currently tracking %d resources. Deleting this workspace would cause strata to lose track of any associated remote objects, which would then require you to delete them manually outside of strata. You should destroy these objects with strata before deleting the workspace. If you want to delete this workspace anyway, and have strata forget about these managed objects, use the -force option to disable this safety check.", name, len(s.Resources))}})
+	var tracked []string
+	for _, addr := range s.AllInstances() {
+		if addr.Resource.Resource.Mode == addrs.ManagedResourceMode {
+			tracked = append(tracked, addr.String())
+		}
+	}
+	if len(tracked) > 0 && !force {
+		views.NewWorkspace(v).NotEmpty(name, tracked)
+		return errReported
+	}
+	if name == statemgr.DefaultWorkspace {
+		views.NewWorkspace(v).Error("cannot delete default state")
 		return errReported
 	}
 	err = b.DeleteWorkspace(ctx, name)
@@ -275,7 +291,7 @@ func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColo
 		v.Diagnostics(errorDiag("Failed to delete workspace", err))
 		return errReported
 	}
-	views.NewWorkspace(v).Deleted(name)
+	views.NewWorkspace(v).Deleted(name, len(tracked) > 0)
 	return nil
 }
 

@@ -49,6 +49,15 @@ func (v *View) Output(s string) {
 	fmt.Fprint(v.Stdout, v.Colorize(s))
 }
 
+// OutputLine writes colorstring-marked text and a newline to stdout,
+// with no reset added after the text: the text places its own, as the
+// messages Terraform's commands colour themselves do.
+func (v *View) OutputLine(s string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	fmt.Fprint(v.Stdout, render.ColorizeNoReset(s, v.NoColor)+"\n")
+}
+
 // Outputf formats and writes colorstring-marked text to stdout.
 func (v *View) Outputf(format string, args ...any) {
 	v.Output(fmt.Sprintf(format, args...))

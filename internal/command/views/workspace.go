@@ -1,6 +1,11 @@
 package views
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
 
 // Workspace is the view of the `strata workspace` subcommands.
 type Workspace interface {
@@ -13,11 +18,15 @@ type Workspace interface {
 	Created(name string)
 	// Selected reports workspace select's success.
 	Selected(name string)
-	// Deleted reports workspace delete's success.
-	Deleted(name string)
-	// NotSupported reports, with Terraform's plain error line on stderr,
-	// a backend that stores a single state; prefix goes before it.
-	NotSupported(prefix string)
+	// Deleted reports workspace delete's success; nonEmpty warns that
+	// the workspace (deleted with -force) still tracked resources.
+	Deleted(name string, nonEmpty bool)
+	// NotEmpty refuses to delete a workspace that still tracks the
+	// managed resource instances named.
+	NotEmpty(name string, instances []string)
+	// Error prints a plain error message in red on stderr, with no
+	// "Error:" frame, as Terraform's workspace commands print theirs.
+	Error(msg string)
 }
 
 // NewWorkspace returns the workspace commands' view, which has only a
@@ -47,22 +56,35 @@ func (h *WorkspaceHuman) Show(name string) { h.Raw(name + "\n") }
 
 // Created implements Workspace.
 func (h *WorkspaceHuman) Created(name string) {
-	h.Outputf("[reset][green][bold]Created and switched to workspace %q![reset][green]\n\nYou're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"strata plan\" strata will not see any existing state\nfor this configuration.[reset]\n", name)
+	h.OutputLine(fmt.Sprintf("[reset][green][bold]Created and switched to workspace %q![reset][green]\n\nYou're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"strata plan\" strata will not see any existing state\nfor this configuration.[reset]", name))
 }
 
 // Selected implements Workspace.
 func (h *WorkspaceHuman) Selected(name string) {
-	h.Outputf("[reset][green]Switched to workspace %q.[reset]\n", name)
+	h.OutputLine(fmt.Sprintf("[reset][green]Switched to workspace %q.[reset]", name))
 }
 
 // Deleted implements Workspace.
-func (h *WorkspaceHuman) Deleted(name string) {
-	h.Outputf("[reset][green]Deleted workspace %q![reset]\n", name)
+func (h *WorkspaceHuman) Deleted(name string, nonEmpty bool) {
+	h.OutputLine(fmt.Sprintf("[reset][green]Deleted workspace %q![reset]", name))
+	if nonEmpty {
+		h.OutputLine(fmt.Sprintf("[reset][yellow]WARNING: %q was non-empty.\nThe resources managed by the deleted workspace may still exist,\nbut are no longer manageable by strata since the state has\nbeen deleted.\n[reset]", name))
+	}
 }
 
-// NotSupported implements Workspace.
-func (h *WorkspaceHuman) NotSupported(prefix string) {
+// NotEmpty implements Workspace.
+func (h *WorkspaceHuman) NotEmpty(name string, instances []string) {
+	h.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Workspace is not empty",
+		Detail: fmt.Sprintf("Workspace %q is currently tracking the following resource instances:\n  - %s\n\nDeleting this workspace would cause strata to lose track of any associated remote objects, which would then require you to delete them manually outside of strata. You should destroy these objects with strata before deleting the workspace.\n\nIf you want to delete this workspace anyway, and have strata forget about these managed objects, use the -force option to disable this safety check.", name, strings.Join(instances, "\n  - "))}})
+	// Terraform ends the message with an empty line.
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	fmt.Fprint(h.Stderr, h.Colorize("[red]"+prefix+"workspaces not supported[reset]")+"\n")
+	fmt.Fprint(h.Stderr, h.Colorize("[reset]")+"\n")
+}
+
+// Error implements Workspace.
+func (h *WorkspaceHuman) Error(msg string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	fmt.Fprint(h.Stderr, h.Colorize("[red]"+msg+"[reset]")+"\n")
 }

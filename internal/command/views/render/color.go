@@ -38,6 +38,17 @@ func esc(s string) string {
 // regular expression: plans of thousands of resources are colorized line
 // by line, and this is most of their rendering time otherwise.
 func Colorize(s string, disable bool) string {
+	return colorize(s, disable, true)
+}
+
+// ColorizeNoReset is Colorize without the reset at the end, as
+// colorstring with Reset unset: for text that places its own resets, as
+// Terraform's commands do when they colour a message themselves.
+func ColorizeNoReset(s string, disable bool) string {
+	return colorize(s, disable, false)
+}
+
+func colorize(s string, disable, reset bool) string {
 	if strings.IndexByte(s, '[') < 0 {
 		return strings.ReplaceAll(s, escMarker, "")
 	}
@@ -60,7 +71,7 @@ func Colorize(s string, disable bool) string {
 		return strings.ReplaceAll(s, escMarker, "")
 	}
 	b.WriteString(s[last:])
-	if !disable {
+	if reset && !disable {
 		b.WriteString("\x1b[0m")
 	}
 	return strings.ReplaceAll(b.String(), escMarker, "")

@@ -27,8 +27,9 @@ var colorInputs = []string{
 	"ünïcode [bold]ok[reset] ✓",
 }
 
-// TestColorizeMatchesColorstring pins Colorize to colorstring's reading
-// of the markup, which it replaces for speed.
+// TestColorizeMatchesColorstring pins Colorize and ColorizeNoReset to
+// colorstring's reading of the markup (with and without Reset), which
+// they replace for speed.
 func TestColorizeMatchesColorstring(t *testing.T) {
 	for _, in := range colorInputs {
 		for _, disable := range []bool{false, true} {
@@ -36,6 +37,11 @@ func TestColorizeMatchesColorstring(t *testing.T) {
 			want := strings.ReplaceAll(c.Color(in), escMarker, "")
 			if got := Colorize(in, disable); got != want {
 				t.Errorf("Colorize(%q, %v) = %q, colorstring gives %q", in, disable, got, want)
+			}
+			c.Reset = false
+			want = strings.ReplaceAll(c.Color(in), escMarker, "")
+			if got := ColorizeNoReset(in, disable); got != want {
+				t.Errorf("ColorizeNoReset(%q, %v) = %q, colorstring without Reset gives %q", in, disable, got, want)
 			}
 		}
 	}
