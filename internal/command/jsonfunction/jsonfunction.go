@@ -113,7 +113,15 @@ func ReturnType(f function.Function) (t cty.Type) {
 func Marshal(fns map[string]function.Function) ([]byte, error) {
 	doc := Document{FormatVersion: FormatVersion, FunctionSignatures: map[string]*Signature{}}
 	for name, f := range fns {
-		doc.FunctionSignatures[name] = FromCty(f)
+		sig := FromCty(f)
+		if name == "templatestring" || name == "core::templatestring" {
+			// It receives its template unevaluated, to insist on a
+			// reference, but documents it as the string it must be, and
+			// its result as a string, as Terraform does.
+			sig.Parameters[0].Type = json.RawMessage(`"string"`)
+			sig.ReturnType = json.RawMessage(`"string"`)
+		}
+		doc.FunctionSignatures[name] = sig
 	}
 	return json.Marshal(doc)
 }
