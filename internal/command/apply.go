@@ -152,7 +152,14 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	// would only repeat or contradict what apply reports.
 	v.Diagnostics(dropCheckDiags(diags))
 	if plan.HasChanges() && !opts.autoApprove {
-		if !confirm(d, d.newView(opts.view), opts.destroy) {
+		kind := confirmApply
+		switch {
+		case opts.destroy:
+			kind = confirmDestroy
+		case opts.refreshOnly:
+			kind = confirmRefreshOnly
+		}
+		if !confirm(d, d.newView(opts.view), kind) {
 			rec.finish(nil, nil, true)
 			return errReported
 		}

@@ -3,9 +3,12 @@ package command
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestE2EBasicWorkflow(t *testing.T) {
@@ -138,5 +141,52 @@ output "all" {
 	r = runIn(t, dir, "typed\n", strataBin, "plan", "-no-color", "-var-file=extra.tfvars", "-var", "from_flag=flag")
 	if r.code != 0 || !strings.Contains(flat(r.stdout), "var.missing") {
 		t.Fatalf("prompt: %+v", r)
+	}
+}
+
+// TestE2EApprovalAnswers: the end of the output after the approval
+// prompt, for "no" and for input that ends with no answer (an error, as
+// in Terraform, not a cancel), for apply and destroy; compared with
+// terraform when installed.
+func TestE2EApprovalAnswers(t *testing.T) {
+	t.Parallel()
+	type end struct {
+		Code           int
+		Stdout, Stderr string
+	}
+	run := func(bin string) []end {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {}\n")
+		if r := runIn(t, dir, "", bin, "apply", "-auto-approve", "-no-color"); r.code != 0 {
+			t.Fatalf("%s apply: %s", bin, r.stderr)
+		}
+		writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {}\nresource \"terraform_data\" \"b\" {}\n")
+		var ends []end
+		for _, c := range []struct{ stdin, cmd string }{{"no\n", "apply"}, {"", "apply"}, {"no\n", "destroy"}, {"", "destroy"}} {
+			r := runIn(t, dir, c.stdin, bin, c.cmd, "-no-color")
+			out := r.stdout
+			if i := strings.LastIndex(out, "Only 'yes' will be accepted"); i >= 0 {
+				out = out[i:]
+			}
+			ends = append(ends, end{r.code, out, r.stderr})
+		}
+		return ends
+	}
+	got := run(strataBin)
+	const approve, confirm = "Only 'yes' will be accepted to approve.\n\n  Enter a value: ", "Only 'yes' will be accepted to confirm.\n\n  Enter a value: "
+	const eof = "\nError: error asking for approval: EOF\n\n"
+	want := []end{
+		{1, approve + "\nApply cancelled.\n", ""},
+		{1, approve, eof},
+		{1, confirm + "\nDestroy cancelled.\n", ""},
+		{1, confirm, eof},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		if diff := cmp.Diff(run(tf), got); diff != "" {
+			t.Errorf("differs from terraform (-terraform +strata)\n%s", diff)
+		}
 	}
 }

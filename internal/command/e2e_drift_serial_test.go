@@ -411,3 +411,71 @@ output "o" {
 		t.Errorf("differs from terraform (-terraform +strata):\n%s", diff)
 	}
 }
+
+// TestE2ERefreshOnlyPrompt: apply -refresh-only that found drift asks
+// Terraform's question for writing it to the state, and "no" leaves the
+// state alone; the prompt and what follows are compared with terraform's
+// when installed.
+func TestE2ERefreshOnlyPrompt(t *testing.T) {
+	t.Parallel()
+	mirror := testProviderMirror(t)
+	run := func(bin string) (string, int) {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), driftSerialConfig)
+		cliConfig := filepath.Join(dir, "cli.tfrc")
+		writeFile(t, cliConfig, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
+		driftDir := t.TempDir()
+		exe := func(stdin string, args ...string) result {
+			cmd := exec.Command(bin, append(args, "-no-color")...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "STRATAFW_DRIFT_DIR="+driftDir)
+			cmd.Stdin = strings.NewReader(stdin)
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			return result{stdout: out.String(), stderr: errb.String(), code: code}
+		}
+		for _, args := range [][]string{{"init"}, {"apply", "-auto-approve"}} {
+			if r := exe("", args...); r.code != 0 {
+				t.Fatalf("%s %v: %s", bin, args, r.stderr)
+			}
+		}
+		var s struct {
+			Resources []struct {
+				Instances []struct{ Attributes struct{ ID string } }
+			}
+		}
+		state := readFile(t, filepath.Join(dir, "terraform.tfstate"))
+		if err := json.Unmarshal(state, &s); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(driftDir, s.Resources[0].Instances[0].Attributes.ID+".json"), `{"description": "changed"}`)
+		r := exe("no\n", "apply", "-refresh-only")
+		if after := readFile(t, filepath.Join(dir, "terraform.tfstate")); !bytes.Equal(after, state) {
+			t.Errorf("%s: answering no changed the state", bin)
+		}
+		out := r.stdout
+		if i := strings.Index(out, "Would you like"); i >= 0 {
+			out = out[i:]
+		}
+		return out, r.code
+	}
+	got, code := run(strataBin)
+	want := "Would you like to update the strata state to reflect these detected changes?\n  strata will write these changes to the state without modifying any real infrastructure.\n  There is no undo. Only 'yes' will be accepted to confirm.\n\n  Enter a value: \nApply cancelled.\n"
+	if got != want || code != 1 {
+		t.Errorf("exit %d, after the plan:\n%s\nwant exit 1 and\n%s", code, got, want)
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		tfOut, tfCode := run(tf)
+		tfOut = strings.ReplaceAll(tfOut, "Terraform", "strata")
+		if tfOut != got || tfCode != code {
+			t.Errorf("differs from terraform: exit %d\n%s", tfCode, tfOut)
+		}
+	}
+}

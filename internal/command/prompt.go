@@ -26,23 +26,40 @@ func readAnswer(r io.Reader) (answer string, ok bool) {
 	return strings.TrimSpace(line), true
 }
 
-// confirm asks the user to approve the plan; only "yes" approves.
-func confirm(d *Deps, v *views.View, destroy bool) bool {
+// confirmKind is what an apply's approval prompt asks about.
+type confirmKind int
+
+const (
+	confirmApply confirmKind = iota
+	confirmDestroy
+	confirmRefreshOnly
+)
+
+// confirm asks the user to approve the plan; only "yes" approves. Input
+// that ends before an answer is an error, as in Terraform.
+func confirm(d *Deps, v *views.View, kind confirmKind) bool {
 	v.Output("\n")
-	if destroy {
+	switch kind {
+	case confirmDestroy:
 		v.Prompt("Do you really want to destroy all resources?", "strata will destroy all your managed infrastructure, as shown above.\nThere is no undo. Only 'yes' will be accepted to confirm.")
-	} else {
+	case confirmRefreshOnly:
+		v.Prompt("Would you like to update the strata state to reflect these detected changes?", "strata will write these changes to the state without modifying any real infrastructure.\nThere is no undo. Only 'yes' will be accepted to confirm.")
+	default:
 		v.Prompt("Do you want to perform these actions?", "strata will perform the actions described above.\nOnly 'yes' will be accepted to approve.")
 	}
-	answer, _ := readAnswer(d.Stdin)
+	answer, ok := readAnswer(d.Stdin)
+	if !ok {
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "error asking for approval: EOF"}})
+		return false
+	}
 	v.Output("\n")
 	if answer == "yes" {
 		return true
 	}
-	if destroy {
-		v.Output("\nDestroy cancelled.\n")
+	if kind == confirmDestroy {
+		v.Output("Destroy cancelled.\n")
 	} else {
-		v.Output("\nApply cancelled.\n")
+		v.Output("Apply cancelled.\n")
 	}
 	return false
 }
