@@ -39,12 +39,6 @@ func readBackendState() (*backend.Saved, hcl.Diagnostics) {
 	return backend.ReadSaved(backendStatePath())
 }
 
-// writeBackendState records b as the working directory's backend; nil
-// records that there is none (the default local backend).
-func writeBackendState(b *backend.Config) error {
-	return backend.WriteSaved(backendStatePath(), b, TerraformCompatVersion)
-}
-
 // backendInitRequired is Terraform's error for a backend configuration
 // that init has not recorded. Terraform words it two ways: "please run"
 // follows a comma for a first configuration or an unset backend, and a
@@ -153,15 +147,4 @@ func backendWorkspaces(ctx context.Context, d *Deps, c *backend.Config) ([]strin
 func singleState(c *backend.Config) bool {
 	t, ok := backend.Lookup(c.TypeName())
 	return ok && t.SingleState
-}
-
-// localBackend returns the local backend c configures (nil: the default
-// one), or nil when c is another type.
-func localBackend(d *Deps, c *backend.Config) *local.Backend {
-	b, diags := d.configuredBackend(c)
-	if diags.HasErrors() {
-		return nil
-	}
-	l, _ := b.(*local.Backend)
-	return l
 }
