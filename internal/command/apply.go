@@ -120,6 +120,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	if len(replaces) > 0 && mode != plans.NormalMode {
 		tdiags = append(tdiags, replaceModeDiag)
 	}
+	tdiags = append(tdiags, parallelismDiags(opts.parallelism)...)
 	if hasErrors(v, tdiags) {
 		return errReported
 	}

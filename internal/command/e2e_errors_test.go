@@ -81,7 +81,7 @@ func TestE2EBadInput(t *testing.T) {
 		"unknown flag": {
 			config: "resource \"terraform_data\" \"a\" {}\n",
 			args:   []string{"-bogus"},
-			want:   []string{"unknown flag: -bogus"},
+			want:   []string{"Failed to parse command-line flags", "flag provided but not defined: -bogus"},
 		},
 	}
 	for name, tc := range tests {

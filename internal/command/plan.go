@@ -85,6 +85,7 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	if len(replaces) > 0 && mode != plans.NormalMode {
 		tdiags = append(tdiags, replaceModeDiag)
 	}
+	tdiags = append(tdiags, parallelismDiags(opts.parallelism)...)
 	if hasErrors(v, tdiags) {
 		return errReported
 	}

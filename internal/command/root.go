@@ -82,7 +82,7 @@ func Run(args []string, d *Deps) int {
 	err = root.Execute()
 	if err != nil {
 		var ee *ExitError
-		if !asExit(err, &ee) {
+		if !asExit(err, &ee) && !reportCLIError(d, root, normalizeArgs(args), err) {
 			help := "strata -help"
 			if c, _, ferr := root.Find(normalizeArgs(args)); ferr == nil && c != root {
 				help = c.CommandPath() + " -help"
@@ -220,7 +220,7 @@ Global options (use these before the subcommand, if any):
 	root.SetHelpFunc(func(c *cobra.Command, _ []string) {
 		fmt.Fprintln(c.OutOrStdout(), helpText(c))
 	})
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return err })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &flagParseError{cmd: c, err: err} })
 	// Every command takes -no-color, as in Terraform, also those whose
 	// help does not list it (version, workspace list, console...).
 	views.RegisterNoColor(root.PersistentFlags(), &d.noColor)

@@ -188,7 +188,7 @@ func TestE2EStateList(t *testing.T) {
 		"one of several":   {args: []string{"terraform_data.a", "nope.nope"}, want: []string{"Error: Unknown resource"}},
 		"bad address":      {args: []string{"bad[["}, want: []string{"Error: Invalid address", `"bad[[" is not a valid address`}},
 		"missing -state":   {args: []string{"-state=nope.tfstate"}, want: []string{"No state file was found"}},
-		"bad flag":         {args: []string{"-bogus"}, want: []string{"unknown flag: -bogus", "For more help, run: strata state list -help"}},
+		"bad flag":         {args: []string{"-bogus"}, want: []string{"Error parsing command-line flags: flag provided but not defined: -bogus"}},
 	}
 	for name, tc := range errs {
 		t.Run(name, func(t *testing.T) {

@@ -23,11 +23,11 @@ import (
 func (d *Deps) stateEnv() *statecmd.Env {
 	return &statecmd.Env{
 		Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr,
-		NoColor:    func() bool { return d.noColor },
+		NoColor:    func() bool { return d.noColor || hasNoColor(d.args) }, // flag errors come before -no-color is parsed
 		Reported:   errReported,
 		Usage:      func(cmd *cobra.Command, msg string) error { return usageError(d, cmd, msg) },
 		Help:       helpText,
-		FlagError:  flagErrorText,
+		FlagError:  goFlagMessage,
 		ReadAnswer: func() (string, bool) { return readAnswer(d.Stdin) },
 		StateManager: func(v *views.View, statePath, stateOut, backupPath string) statemgr.Manager {
 			mgr := stateCommandManager(d, v, &stateFlags{statePath: statePath, stateOut: stateOut, backupPath: backupPath})

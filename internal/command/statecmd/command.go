@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/strata-dev/strata/internal/command/views/render"
 )
 
 // New builds `strata state` and its subcommands.
@@ -43,9 +45,10 @@ Subcommands:
 		},
 	}
 	hideHelpFlag(cmd)
-	// Name the subcommand in flag errors ("strata state mv -help").
+	// As Terraform's state commands: one red line.
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return d.Usage(c, d.FlagError(err))
+		fmt.Fprintln(d.Stderr, render.Colorize("[red]Error parsing command-line flags: "+d.FlagError(err)+"\n[reset]", d.NoColor()))
+		return d.Reported
 	})
 	cmd.AddCommand(
 		newStateListCommand(d, nil),

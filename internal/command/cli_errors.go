@@ -1,0 +1,132 @@
+package command
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+)
+
+// flagParseError is a command-line flag the command could not parse,
+// reported in Terraform's words by reportCLIError.
+type flagParseError struct {
+	cmd *cobra.Command
+	err error
+}
+
+func (e *flagParseError) Error() string { return goFlagMessage(e.err) }
+
+// diagnosticFlagErrors are the commands whose flag errors Terraform
+// reports as a diagnostic, `Error: Failed to parse command-line flags`;
+// the others print `Error parsing command-line flags: ...` after their
+// usage.
+var diagnosticFlagErrors = map[string]bool{
+	"plan": true, "apply": true, "destroy": true, "refresh": true, "validate": true,
+	"output": true, "show": true, "init": true, "test": true, "modules": true,
+}
+
+// goFlagMessage is a flag error of cobra's (pflag) in the words of Go's
+// flag package, which Terraform parses its flags with: "flag provided but
+// not defined: -bogus", `invalid value "x" for flag -parallelism: parse
+// error`.
+func goFlagMessage(err error) string {
+	msg := err.Error()
+	switch {
+	case strings.HasPrefix(msg, "unknown flag: "):
+		return "flag provided but not defined: -" + strings.TrimLeft(strings.TrimPrefix(msg, "unknown flag: "), "-")
+	case strings.HasPrefix(msg, "unknown shorthand flag: "):
+		// "unknown shorthand flag: 'x' in -xyz"
+		if i := strings.LastIndex(msg, " in "); i >= 0 {
+			return "flag provided but not defined: -" + strings.TrimLeft(msg[i+len(" in "):], "-")
+		}
+	case strings.HasPrefix(msg, "flag needs an argument: "):
+		rest := strings.TrimPrefix(msg, "flag needs an argument: ")
+		if i := strings.LastIndex(rest, " in "); i >= 0 { // shorthand form
+			rest = rest[i+len(" in "):]
+		}
+		return "flag needs an argument: -" + strings.TrimLeft(rest, "-")
+	case strings.HasPrefix(msg, "invalid argument "):
+		// invalid argument "abc" for "--parallelism" flag: strconv.ParseInt: parsing "abc": invalid syntax
+		var value, name string
+		rest := strings.TrimPrefix(msg, "invalid argument ")
+		if n, _ := fmt.Sscanf(rest, "%q for %q flag:", &value, &name); n == 2 {
+			reason := rest[strings.Index(rest, " flag: ")+len(" flag: "):]
+			name = "-" + strings.TrimLeft(name, "-")
+			if i := strings.Index(name, ", -"); i >= 0 { // "-p, --parallelism"
+				name = "-" + strings.TrimLeft(name[i+len(", -"):], "-")
+			}
+			isBool := strings.Contains(reason, "ParseBool")
+			switch {
+			case strings.HasSuffix(reason, "invalid syntax"):
+				reason = "parse error"
+			case strings.HasSuffix(reason, "value out of range"):
+				reason = "value out of range"
+			}
+			if isBool {
+				return fmt.Sprintf("invalid boolean value %q for %s: %s", value, name, reason)
+			}
+			return fmt.Sprintf("invalid value %q for flag %s: %s", value, name, reason)
+		}
+	}
+	return strings.ReplaceAll(msg, "--", "-")
+}
+
+// reportCLIError prints an error cobra returned before the command ran
+// (an unknown command, a flag it could not parse) as Terraform does.
+// It reports whether err was one of those.
+func reportCLIError(d *Deps, root *cobra.Command, args []string, err error) bool {
+	var fe *flagParseError
+	if errors.As(err, &fe) {
+		name := strings.TrimPrefix(fe.cmd.CommandPath(), root.Name()+" ")
+		if diagnosticFlagErrors[name] {
+			v := d.newView(viewFlags{noColor: hasNoColor(args)})
+			v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to parse command-line flags", Detail: fe.Error()}})
+			fmt.Fprintf(d.Stderr, "\nFor more help on using this command, run:\n  %s -help\n", fe.cmd.CommandPath())
+			return true
+		}
+		fmt.Fprintln(d.Stderr, helpText(fe.cmd))
+		fmt.Fprintf(d.Stderr, "Error parsing command-line flags: %s\n\n", fe.Error())
+		return true
+	}
+	if c, _, _ := root.Find(args); c == root && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		unknownCommand(d.Stderr, root, args[0])
+		return true
+	}
+	return false
+}
+
+// unknownCommand is Terraform's message for a command it does not have,
+// with the closest one as a suggestion.
+func unknownCommand(w io.Writer, root *cobra.Command, name string) {
+	suggestion := ""
+	if s := root.SuggestionsFor(name); len(s) > 0 {
+		suggestion = fmt.Sprintf(" Did you mean %q?", s[0])
+	}
+	fmt.Fprintf(w, "strata has no command named %q.%s\n\nTo see all of strata's top-level commands, run:\n  strata -help\n\n", name, suggestion)
+}
+
+// hasNoColor reports whether the command line asks for -no-color, for
+// errors found before its flags are parsed.
+func hasNoColor(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-no-color" || a == "--no-color" {
+			return true
+		}
+	}
+	return false
+}
+
+// parallelismDiags refuses a negative -parallelism, as Terraform's plan,
+// apply, destroy and refresh do (0 means the default).
+func parallelismDiags(n int) hcl.Diagnostics {
+	if n >= 0 {
+		return nil
+	}
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid parallelism value", Detail: fmt.Sprintf("The parallelism must be a positive value. Not %d.", n)}}
+}
