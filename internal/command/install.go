@@ -10,7 +10,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/cliconfig"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
@@ -168,69 +167,19 @@ func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.
 	if idiags.HasErrors() {
 		return diags
 	}
-	if inst.Community() {
-		const partner = "Partner and community providers are signed by their developers.\n" +
-			"If you'd like to know more about provider signing, you can read about it here:\n" +
-			"https://developer.hashicorp.com/terraform/cli/plugins/signing"
-		v.InitLog("\n"+partner+"\n", partner)
-	}
 	diags = append(diags, cli.DevOverrideWarning(true)...)
-	if !providercache.LocksChanged(locks, newLocks) {
-		return diags
-	}
-	if readonly {
-		// As in Terraform: another selection is an error, new checksums
-		// only a warning; the file is left as it is either way.
-		if !providercache.SameSelections(locks, newLocks) {
-			return append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Provider dependency changes detected",
-				Detail:   "Changes to the required provider dependencies were detected, but the lock file is read-only. To use and record these requirements, run \"strata init\" without the \"-lockfile=readonly\" flag.",
-			})
-		}
-		return append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagWarning,
-			Summary:  "Provider lock file not updated",
-			Detail:   "Changes to the provider selections were detected, but not saved in the .terraform.lock.hcl file. To record these selections, run \"strata init\" without the \"-lockfile=readonly\" flag.",
-		})
-	}
-	if err := depsfile.Save(depsfile.FileName, newLocks); err != nil {
-		return append(diags, errorDiag("Failed to write the dependency lock file", err)...)
-	}
-	if len(locks) == 0 {
+	update, sdiags := providercache.SaveLocks(depsfile.FileName, locks, newLocks, readonly)
+	diags = append(diags, sdiags...)
+	switch update {
+	case providercache.LocksCreated:
 		v.LockFileCreated()
-	} else {
+	case providercache.LocksUpdated:
 		const changes = "strata has made some changes to the provider dependency selections recorded\nin the .terraform.lock.hcl file. Review those changes and commit them to your\nversion control system if they represent changes you intended to make."
 		v.InitOutput("dependencies_lock_changes_info", changes+"\n", changes)
+	default:
+		return diags
 	}
-	return append(diags, incompleteLockWarning(inst.Incomplete(), newLocks)...)
-}
-
-// incompleteLockWarning is Terraform's warning that the lock file only
-// has checksums for this platform for providers installed from a mirror
-// or a directory, which strata on other platforms cannot verify.
-func incompleteLockWarning(incomplete []addrs.Provider, locks depsfile.Locks) hcl.Diagnostics {
-	var names []string
-	for _, p := range incomplete {
-		if locks[p] != nil {
-			names = append(names, "  - "+p.ForDisplay())
-		}
-	}
-	if len(names) == 0 {
-		return nil
-	}
-	// As in Terraform, by the names shown (hashicorp/null before
-	// i.com/acme/ii).
-	sort.Strings(names)
-	platform := getproviders.Platform()
-	return hcl.Diagnostics{{
-		Severity: hcl.DiagWarning,
-		Summary:  "Incomplete lock file information for providers",
-		Detail: fmt.Sprintf("Due to your customized provider installation methods, strata was forced to calculate lock file checksums locally for the following providers:\n%s\n\n"+
-			"The current .terraform.lock.hcl file only includes checksums for %s, so strata running on another platform will fail to install these providers.\n\n"+
-			"To calculate additional checksums for another platform, run:\n  strata providers lock -platform=%s\n(where %s is the platform to generate)",
-			strings.Join(names, "\n"), platform, platform, platform),
-	}}
+	return append(diags, inst.IncompleteLockWarning(newLocks)...)
 }
 
 // devOverrideWarnings loads the CLI configuration for the warning about

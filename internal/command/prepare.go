@@ -8,6 +8,7 @@ import (
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine"
+	"github.com/strata-dev/strata/internal/providercache"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statemgr"
 )
@@ -45,7 +46,7 @@ func prepareOperationIn(ctx context.Context, d *Deps, v views.Operation, configD
 	}
 	diags = append(devOverrideWarnings(d), diags...)
 	if !diags.HasErrors() {
-		if missing := uninstalledDiags(uninstalledProviders(d)); missing != nil {
+		if missing := providercache.UninstalledDiags(uninstalledProviders(d)); missing != nil {
 			diags = append(diags, missing...)
 		} else {
 			diags = append(diags, checkDependencyLocks(d, cfg)...)

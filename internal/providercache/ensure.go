@@ -21,6 +21,9 @@ import (
 // reported, then every provider's version is selected (querying the
 // sources), then the selected versions are installed. A provider that
 // fails does not stop the others; the diagnostics report every failure.
+// When every provider is installed and one was signed by its developer
+// rather than HashiCorp, a note about signing ends the log, as in
+// Terraform.
 func (in *Installer) EnsureProviders(ctx context.Context, cfg *configs.Config, locks depsfile.Locks, devOverrides map[addrs.Provider]string) (depsfile.Locks, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	newLocks := depsfile.Locks{}
@@ -65,6 +68,12 @@ func (in *Installer) EnsureProviders(ctx context.Context, cfg *configs.Config, l
 		if !idiags.HasErrors() {
 			newLocks[sel.provider] = nl
 		}
+	}
+	if in.community && !diags.HasErrors() {
+		const partner = "Partner and community providers are signed by their developers.\n" +
+			"If you'd like to know more about provider signing, you can read about it here:\n" +
+			"https://developer.hashicorp.com/terraform/cli/plugins/signing"
+		in.log("\n"+partner+"\n", partner)
 	}
 	return newLocks, diags
 }

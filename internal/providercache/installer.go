@@ -54,10 +54,6 @@ type Installer struct {
 // these ("Incomplete lock file information for providers").
 func (in *Installer) Incomplete() []addrs.Provider { return in.incomplete }
 
-// Community reports whether a package signed by someone other than
-// HashiCorp was installed, for init's note about partner providers.
-func (in *Installer) Community() bool { return in.community }
-
 func (in *Installer) log(human, plain string) {
 	if in.Log != nil {
 		in.Log(human, plain)

@@ -1,0 +1,168 @@
+package providercache
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/depsfile"
+	"github.com/strata-dev/strata/internal/getproviders"
+)
+
+// The dependency lock file (.terraform.lock.hcl) as commands check it
+// before they start providers, and as init records it.
+
+// Uninstalled lists, as Terraform does before it starts any provider, the
+// providers locks selects whose package is not installed: installed
+// reports whether a provider's version is, and skip the providers that
+// need no package (reattached, development overrides). Built-in
+// providers are skipped too. dir is the providers directory, for the
+// messages.
+func Uninstalled(locks depsfile.Locks, installed func(p addrs.Provider, version string) bool, skip func(addrs.Provider) bool, dir string) []string {
+	var problems []string
+	for _, p := range sortedProviders(providerSet(locks)) {
+		l := locks[p]
+		if p.IsBuiltIn() || skip(p) || installed(p, l.Version) {
+			continue
+		}
+		problems = append(problems, fmt.Sprintf("%s: there is no package for %s %s cached in %s", p, p, l.Version, dir))
+	}
+	return problems
+}
+
+func providerSet(locks depsfile.Locks) map[addrs.Provider]bool {
+	out := make(map[addrs.Provider]bool, len(locks))
+	for p := range locks {
+		out[p] = true
+	}
+	return out
+}
+
+// UninstalledDiags reports Uninstalled's problems as plan, apply and the
+// other operations do; nil when there are none.
+func UninstalledDiags(problems []string) hcl.Diagnostics {
+	if len(problems) == 0 {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Required plugins are not installed",
+		Detail:   "The installed provider plugins are not consistent with the packages selected in the dependency lock file:\n  - " + strings.Join(problems, "\n  - ") + "\n\nstrata uses external plugins to integrate with a variety of different infrastructure services. To download the plugins required for this configuration, run:\n  strata init",
+	}}
+}
+
+// CheckLocks reports, as Terraform does before plan, apply, refresh,
+// destroy, import and console, the providers cfg needs that locks selects
+// no version of, or a version its constraints no longer allow. Built-in
+// providers and those skip reports (reattached ones, development
+// overrides) need no selection.
+func CheckLocks(cfg *configs.Config, locks depsfile.Locks, skip func(addrs.Provider) bool) hcl.Diagnostics {
+	var problems []string
+	for _, p := range NeededProviders(cfg) {
+		if p.IsBuiltIn() || skip(p) {
+			continue
+		}
+		lock := locks[p]
+		if lock == nil {
+			problems = append(problems, fmt.Sprintf("provider %s: required by this configuration but no version is selected", p))
+			continue
+		}
+		constraints, cstr, _ := Constraints(cfg, p)
+		v, err := version.NewVersion(lock.Version)
+		if err == nil && len(constraints) > 0 && !constraints.Check(v) {
+			problems = append(problems, fmt.Sprintf("provider %s: locked version selection %s doesn't match the updated version constraints %q", p, lock.Version, cstr))
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	advice := "To update the locked dependency selections to match a changed configuration, run:\n  strata init -upgrade"
+	if len(locks) == 0 {
+		advice = "To make the initial dependency selections that will initialize the dependency lock file, run:\n  strata init"
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Inconsistent dependency lock file",
+		Detail:   "The following dependency selections recorded in the lock file are inconsistent with the current configuration:\n  - " + strings.Join(problems, "\n  - ") + "\n\n" + advice,
+	}}
+}
+
+// LockUpdate is what SaveLocks did with the lock file.
+type LockUpdate int
+
+const (
+	// LocksUnchanged: the selections are those of the file, which is
+	// left alone.
+	LocksUnchanged LockUpdate = iota
+	// LocksCreated: the file was written for the first time.
+	LocksCreated
+	// LocksUpdated: the file was rewritten with other selections or
+	// checksums.
+	LocksUpdated
+	// LocksNotSaved: the selections differ, and the file is read-only.
+	LocksNotSaved
+)
+
+// SaveLocks records newLocks, init's selections, in the lock file at path,
+// which held old. With readonly (-lockfile=readonly) the file is left as
+// it is: another selection is an error, new checksums only a warning, as
+// in Terraform.
+func SaveLocks(path string, old, newLocks depsfile.Locks, readonly bool) (LockUpdate, hcl.Diagnostics) {
+	if !LocksChanged(old, newLocks) {
+		return LocksUnchanged, nil
+	}
+	if readonly {
+		if !SameSelections(old, newLocks) {
+			return LocksNotSaved, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Provider dependency changes detected",
+				Detail:   "Changes to the required provider dependencies were detected, but the lock file is read-only. To use and record these requirements, run \"strata init\" without the \"-lockfile=readonly\" flag.",
+			}}
+		}
+		return LocksNotSaved, hcl.Diagnostics{{
+			Severity: hcl.DiagWarning,
+			Summary:  "Provider lock file not updated",
+			Detail:   "Changes to the provider selections were detected, but not saved in the .terraform.lock.hcl file. To record these selections, run \"strata init\" without the \"-lockfile=readonly\" flag.",
+		}}
+	}
+	if err := depsfile.Save(path, newLocks); err != nil {
+		return LocksUnchanged, errorDiag("Failed to write the dependency lock file", err)
+	}
+	if len(old) == 0 {
+		return LocksCreated, nil
+	}
+	return LocksUpdated, nil
+}
+
+// IncompleteLockWarning is Terraform's warning that the lock file only
+// has checksums for this platform for the providers the installer
+// installed from a mirror or a directory, which strata on other platforms
+// cannot verify; nil when there are none.
+func (in *Installer) IncompleteLockWarning(locks depsfile.Locks) hcl.Diagnostics {
+	var names []string
+	for _, p := range in.incomplete {
+		if locks[p] != nil {
+			names = append(names, "  - "+p.ForDisplay())
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	// As in Terraform, by the names shown (hashicorp/null before
+	// i.com/acme/ii).
+	sort.Strings(names)
+	platform := getproviders.Platform()
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagWarning,
+		Summary:  "Incomplete lock file information for providers",
+		Detail: fmt.Sprintf("Due to your customized provider installation methods, strata was forced to calculate lock file checksums locally for the following providers:\n%s\n\n"+
+			"The current .terraform.lock.hcl file only includes checksums for %s, so strata running on another platform will fail to install these providers.\n\n"+
+			"To calculate additional checksums for another platform, run:\n  strata providers lock -platform=%s\n(where %s is the platform to generate)",
+			strings.Join(names, "\n"), platform, platform, platform),
+	}}
+}

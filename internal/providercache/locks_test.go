@@ -1,0 +1,160 @@
+package providercache
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/depsfile"
+)
+
+func testConfig(t *testing.T, src string) *configs.Config {
+	t.Helper()
+	cfg, diags := configs.NewParser().LoadConfigFromSnapshot(map[string][]byte{"main.tf": []byte(src)})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return cfg
+}
+
+func TestCheckLocks(t *testing.T) {
+	t.Parallel()
+	null, random := addrs.NewDefaultProvider("null"), addrs.NewDefaultProvider("random")
+	cfg := testConfig(t, `
+terraform {
+  required_providers {
+    null   = { source = "hashicorp/null", version = "~> 3.1" }
+    random = { source = "hashicorp/random" }
+  }
+}
+resource "null_resource" "a" {}
+resource "random_id" "b" {}
+resource "terraform_data" "c" {}
+`)
+	tests := map[string]struct {
+		locks depsfile.Locks
+		skip  addrs.Provider
+		want  []string // problem lines
+		first bool     // the advice for a lock file without entries
+	}{
+		"all selected": {
+			locks: depsfile.Locks{null: {Version: "3.1.1"}, random: {Version: "3.0.0"}},
+		},
+		"none selected": {
+			locks: depsfile.Locks{},
+			want: []string{
+				"provider registry.terraform.io/hashicorp/null: required by this configuration but no version is selected",
+				"provider registry.terraform.io/hashicorp/random: required by this configuration but no version is selected",
+			},
+			first: true,
+		},
+		"constraint no longer allows": {
+			locks: depsfile.Locks{null: {Version: "2.0.0"}, random: {Version: "3.0.0"}},
+			want:  []string{`provider registry.terraform.io/hashicorp/null: locked version selection 2.0.0 doesn't match the updated version constraints "~> 3.1"`},
+		},
+		"skipped needs no selection": {
+			locks: depsfile.Locks{null: {Version: "3.1.1"}},
+			skip:  random,
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			diags := CheckLocks(cfg, tc.locks, func(p addrs.Provider) bool { return p == tc.skip })
+			if len(tc.want) == 0 {
+				if len(diags) != 0 {
+					t.Fatalf("unexpected diagnostics: %s", diags)
+				}
+				return
+			}
+			if len(diags) != 1 || diags[0].Summary != "Inconsistent dependency lock file" {
+				t.Fatalf("want one Inconsistent dependency lock file error, got %s", diags)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(diags[0].Detail, "\n  - "+w+"\n") {
+					t.Errorf("detail lacks %q:\n%s", w, diags[0].Detail)
+				}
+			}
+			if got := strings.Contains(diags[0].Detail, "To make the initial dependency selections"); got != tc.first {
+				t.Errorf("initial-selection advice: %v, want %v", got, tc.first)
+			}
+		})
+	}
+}
+
+func TestUninstalled(t *testing.T) {
+	t.Parallel()
+	null, random, builtin := addrs.NewDefaultProvider("null"), addrs.NewDefaultProvider("random"), addrs.NewBuiltInProvider("terraform")
+	locks := depsfile.Locks{null: {Version: "3.1.1"}, random: {Version: "3.0.0"}, builtin: {Version: "1.0.0"}}
+	installed := func(p addrs.Provider, v string) bool { return p == null && v == "3.1.1" }
+	got := Uninstalled(locks, installed, func(addrs.Provider) bool { return false }, ".terraform/providers")
+	want := []string{"registry.terraform.io/hashicorp/random: there is no package for registry.terraform.io/hashicorp/random 3.0.0 cached in .terraform/providers"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("wrong result (-want +got)\n%s", diff)
+	}
+	if got := Uninstalled(locks, installed, func(p addrs.Provider) bool { return p == random }, "d"); len(got) != 0 {
+		t.Errorf("a skipped provider is reported: %q", got)
+	}
+	if diags := UninstalledDiags(nil); diags != nil {
+		t.Errorf("no problems give diagnostics: %s", diags)
+	}
+	if diags := UninstalledDiags(want); len(diags) != 1 || !strings.Contains(diags[0].Detail, "\n  - "+want[0]+"\n") {
+		t.Errorf("wrong diagnostics: %s", diags)
+	}
+}
+
+func TestSaveLocks(t *testing.T) {
+	t.Parallel()
+	null := addrs.NewDefaultProvider("null")
+	v1 := depsfile.Locks{null: {Provider: null, Version: "3.1.1", Hashes: []string{"h1:a"}}}
+	v1more := depsfile.Locks{null: {Provider: null, Version: "3.1.1", Hashes: []string{"h1:a", "h1:b"}}}
+	v2 := depsfile.Locks{null: {Provider: null, Version: "3.2.0", Hashes: []string{"h1:c"}}}
+	tests := map[string]struct {
+		old, new  depsfile.Locks
+		readonly  bool
+		want      LockUpdate
+		wantDiags []string
+		written   bool
+	}{
+		"unchanged":           {old: v1, new: v1, want: LocksUnchanged},
+		"created":             {old: depsfile.Locks{}, new: v1, want: LocksCreated, written: true},
+		"updated":             {old: v1, new: v2, want: LocksUpdated, written: true},
+		"readonly, checksums": {old: v1, new: v1more, readonly: true, want: LocksNotSaved, wantDiags: []string{"Provider lock file not updated"}},
+		"readonly, selection": {old: v1, new: v2, readonly: true, want: LocksNotSaved, wantDiags: []string{"Provider dependency changes detected"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), depsfile.FileName)
+			got, diags := SaveLocks(path, tc.old, tc.new, tc.readonly)
+			if got != tc.want {
+				t.Errorf("SaveLocks = %d, want %d", got, tc.want)
+			}
+			var gotDiags []string
+			for _, d := range diags {
+				gotDiags = append(gotDiags, d.Summary)
+			}
+			if diff := cmp.Diff(tc.wantDiags, gotDiags); diff != "" {
+				t.Errorf("wrong diagnostics (-want +got)\n%s", diff)
+			}
+			_, err := os.Stat(path)
+			if written := err == nil; written != tc.written {
+				t.Fatalf("lock file written: %v, want %v", written, tc.written)
+			}
+			if tc.written {
+				back, ldiags := depsfile.Load(path)
+				if ldiags.HasErrors() {
+					t.Fatal(ldiags)
+				}
+				if back[null].Version != tc.new[null].Version {
+					t.Errorf("recorded version %s, want %s", back[null].Version, tc.new[null].Version)
+				}
+			}
+		})
+	}
+}
