@@ -121,6 +121,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		tdiags = append(tdiags, replaceModeDiag)
 	}
 	tdiags = append(tdiags, parallelismDiags(opts.parallelism)...)
+	tdiags = append(tdiags, deprecatedStateFlag(opts.state.statePath)...)
 	if hasErrors(v, tdiags) {
 		return errReported
 	}

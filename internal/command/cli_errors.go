@@ -130,3 +130,13 @@ func parallelismDiags(n int) hcl.Diagnostics {
 	}
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid parallelism value", Detail: fmt.Sprintf("The parallelism must be a positive value. Not %d.", n)}}
 }
+
+// deprecatedStateFlag warns about -state on plan, apply, destroy and
+// refresh, as Terraform does (it still works).
+func deprecatedStateFlag(path string) hcl.Diagnostics {
+	if path == "" {
+		return nil
+	}
+	return hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Deprecated flag: -state",
+		Detail: "Use `path` attribute within the `local` backend instead: https://developer.hashicorp.com/terraform/language/v1.10.x/settings/backends/local#path"}}
+}

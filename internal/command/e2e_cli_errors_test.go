@@ -1,6 +1,7 @@
 package command
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -43,6 +44,45 @@ func TestE2ECLIErrors(t *testing.T) {
 			if got := tfNames.Replace(tr.stderr); tr.code != r.code || got != r.stderr {
 				t.Errorf("%v differs from terraform: exit %d, stderr\n%q", tc.args, tr.code, got)
 			}
+		}
+	}
+}
+
+// TestE2EDeprecatedStateFlag: -state on plan, apply, refresh and destroy
+// still works and warns first, as in Terraform; compared with terraform
+// when installed.
+func TestE2EDeprecatedStateFlag(t *testing.T) {
+	t.Parallel()
+	const warning = "\nWarning: Deprecated flag: -state\n\nUse `path` attribute within the `local` backend instead:\nhttps://developer.hashicorp.com/terraform/language/v1.10.x/settings/backends/local#path\n"
+	run := func(bin string) []string {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {}\n")
+		var heads []string
+		for _, args := range [][]string{{"plan"}, {"apply", "-auto-approve"}, {"refresh"}, {"destroy", "-auto-approve"}} {
+			r := runIn(t, dir, "", bin, append(args, "-state=other.tfstate", "-no-color")...)
+			if r.code != 0 {
+				t.Fatalf("%s %v: %s", bin, args, r.stderr)
+			}
+			head := r.stdout
+			if len(head) > len(warning) {
+				head = head[:len(warning)]
+			}
+			heads = append(heads, head)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "other.tfstate")); err != nil {
+			t.Errorf("%s: -state did not write other.tfstate", bin)
+		}
+		return heads
+	}
+	got := run(strataBin)
+	for i, h := range got {
+		if h != warning {
+			t.Errorf("step %d starts with %q, want the warning", i, h)
+		}
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		if want := run(tf); strings.Join(want, "|") != strings.Join(got, "|") {
+			t.Errorf("differs from terraform:\n%q", want)
 		}
 	}
 }

@@ -86,6 +86,7 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 		tdiags = append(tdiags, replaceModeDiag)
 	}
 	tdiags = append(tdiags, parallelismDiags(opts.parallelism)...)
+	tdiags = append(tdiags, deprecatedStateFlag(opts.state.statePath)...)
 	if hasErrors(v, tdiags) {
 		return errReported
 	}
