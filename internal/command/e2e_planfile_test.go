@@ -1,7 +1,9 @@
 package command
 
 import (
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -98,5 +100,47 @@ func TestE2ESavedPlanUsesSnapshot(t *testing.T) {
 	mustStrata(t, dir, 0, "apply", "-no-color", "p")
 	if r := mustStrata(t, dir, 0, "output", "-raw", "o"); r.stdout != "planned" {
 		t.Fatalf("applied %q, want the planned configuration", r.stdout)
+	}
+}
+
+// TestE2ESavedPlanOtherLineage: a saved plan applied to a state of
+// another lineage (the same serial) is refused as not matching, not as
+// stale, and the state is left alone; compared with terraform when
+// installed.
+func TestE2ESavedPlanOtherLineage(t *testing.T) {
+	t.Parallel()
+	run := func(bin string) result {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {}\n")
+		if r := runIn(t, dir, "", bin, "apply", "-auto-approve", "-no-color"); r.code != 0 {
+			t.Fatalf("%s apply: %s", bin, r.stderr)
+		}
+		writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {}\nresource \"terraform_data\" \"b\" {}\n")
+		if r := runIn(t, dir, "", bin, "plan", "-out=p", "-no-color"); r.code != 0 {
+			t.Fatalf("%s plan: %s", bin, r.stderr)
+		}
+		path := filepath.Join(dir, "terraform.tfstate")
+		var s map[string]any
+		if err := json.Unmarshal(readFile(t, path), &s); err != nil {
+			t.Fatal(err)
+		}
+		s["lineage"] = "00000000-1111-2222-3333-444444444444"
+		data, _ := json.MarshalIndent(s, "", "  ")
+		writeFile(t, path, string(data))
+		r := runIn(t, dir, "", bin, "apply", "-no-color", "p")
+		if after := readFile(t, path); string(after) != string(data) {
+			t.Errorf("%s: the refused plan changed the state", bin)
+		}
+		return r
+	}
+	got := run(strataBin)
+	const want = "\nError: Saved plan does not match the given state\n\nThe given plan file can not be applied because it was created from a\ndifferent state lineage.\n"
+	if got.code != 1 || got.stderr != want {
+		t.Errorf("exit %d, stderr\n%q\nwant exit 1 and\n%q", got.code, got.stderr, want)
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		if r := run(tf); r.code != got.code || r.stderr != got.stderr {
+			t.Errorf("differs from terraform: exit %d\n%q", r.code, r.stderr)
+		}
 	}
 }

@@ -95,20 +95,27 @@ func readPlan(d *Deps, v diagView, path string) (*planfile.Contents, *configs.Co
 	return c, cfg, diags
 }
 
-// checkNotStale refuses a saved plan whose state has moved on since it
-// was made. A plan made with no state applies only while there is still
-// none.
+// checkNotStale refuses a saved plan made from another state than the
+// current one: another lineage (another state altogether), or the same
+// lineage at another serial (the state has moved on). A plan made with no
+// state applies only while there is still none.
 func checkNotStale(plan *plans.Plan, current *states.State) hcl.Diagnostics {
 	prior := plan.PriorState
-	same := current.Serial == prior.Serial && (prior.Serial == 0 || current.Lineage == prior.Lineage)
-	if same {
-		return nil
+	if prior.Serial != 0 && current.Lineage != prior.Lineage {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Saved plan does not match the given state",
+			Detail:   "The given plan file can not be applied because it was created from a different state lineage.",
+		}}
 	}
-	return hcl.Diagnostics{{
-		Severity: hcl.DiagError,
-		Summary:  "Saved plan is stale",
-		Detail:   "The given plan file can no longer be applied because the state was changed by another operation after the plan was created.",
-	}}
+	if current.Serial != prior.Serial {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Saved plan is stale",
+			Detail:   "The given plan file can no longer be applied because the state was changed by another operation after the plan was created.",
+		}}
+	}
+	return nil
 }
 
 // runApplySaved applies a plan file: exactly its changes, without asking
