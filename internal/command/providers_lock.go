@@ -2,15 +2,11 @@ package command
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"strings"
 
-	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/cliconfig"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/depsfile"
@@ -65,32 +61,12 @@ func newProvidersLockCommand(d *Deps) *cobra.Command {
 	return cmd
 }
 
-// parsePlatforms checks -platform values; none means this platform.
-func parsePlatforms(given []string) ([]string, hcl.Diagnostics) {
-	if len(given) == 0 {
-		return []string{getproviders.Platform()}, nil
-	}
-	var out []string
-	for _, p := range given {
-		parts := strings.Split(p, "_")
-		if len(parts) != 2 || parts[0] == "" || parts[1] == "" {
-			return nil, hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid target platform",
-				Detail:   fmt.Sprintf("The string %q given in the -platform option is not a valid target platform: must be two words separated by an underscore.", p),
-			}}
-		}
-		out = append(out, p)
-	}
-	return out, nil
-}
-
 // runProvidersLock writes the lock file entries of the configuration's
 // providers, with checksums for every requested platform.
 func runProvidersLock(ctx context.Context, d *Deps, opts *providersLockOptions) error {
 	v := d.newView(viewFlags{noColor: opts.view.noColor})
 	view := views.NewProvidersLock(v)
-	platforms, diags := parsePlatforms(opts.platforms)
+	platforms, diags := providercache.ParsePlatforms(opts.platforms)
 	if hasErrors(v, diags) {
 		return errReported
 	}
@@ -127,27 +103,9 @@ func runProvidersLock(ctx context.Context, d *Deps, opts *providersLockOptions) 
 	if hasErrors(v, ldiags) {
 		return errReported
 	}
-	needed := providercache.NeededProviders(cfg)
-	var only []addrs.Provider
-	for _, arg := range opts.providers {
-		p, err := addrs.ParseProviderSource(arg)
-		if err != nil {
-			v.Diagnostics(hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid provider source string",
-				Detail:   `The "source" attribute must be in the format "[hostname/][namespace/]name"`,
-			}})
-			return errReported
-		}
-		if !containsAddr(needed, p) {
-			v.Diagnostics(hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid provider argument",
-				Detail:   fmt.Sprintf("The provider %s is not required by the current configuration.", p.ForDisplay()),
-			}})
-			return errReported
-		}
-		only = append(only, p)
+	only, odiags := providercache.OnlyProviders(cfg, opts.providers)
+	if hasErrors(v, odiags) {
+		return errReported
 	}
 	locks, ldiags2 := depsfile.Load(depsfile.FileName)
 	if hasErrors(v, ldiags2) {
@@ -168,15 +126,6 @@ func runProvidersLock(ctx context.Context, d *Deps, opts *providersLockOptions) 
 	}
 	view.Updated()
 	return nil
-}
-
-func containsAddr(list []addrs.Provider, p addrs.Provider) bool {
-	for _, q := range list {
-		if q == p {
-			return true
-		}
-	}
-	return false
 }
 
 type providersMirrorOptions struct {
@@ -224,7 +173,7 @@ func runProvidersMirror(ctx context.Context, d *Deps, opts *providersMirrorOptio
 		}})
 		return errReported
 	}
-	platforms, diags := parsePlatforms(opts.platforms)
+	platforms, diags := providercache.ParsePlatforms(opts.platforms)
 	if hasErrors(v, diags) {
 		return errReported
 	}
@@ -248,26 +197,8 @@ func runProvidersMirror(ctx context.Context, d *Deps, opts *providersMirrorOptio
 		}
 	}
 	m := &providercache.Mirrorer{Source: source, Client: creds.Client(nil), Dir: args[0], Platforms: platforms, Log: mirrorLog(v)}
-	for _, p := range providercache.NeededProviders(cfg) {
-		if p.IsBuiltIn() {
-			continue
-		}
-		constraints, cstr, cdiags := providercache.Constraints(cfg, p)
-		if hasErrors(v, cdiags) {
-			return errReported
-		}
-		var locked *version.Version
-		if l := locks[p]; l != nil {
-			locked, _ = version.NewVersion(l.Version)
-		}
-		if err := m.Mirror(ctx, p, constraints, cstr, locked); err != nil {
-			v.Diagnostics(hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Provider not available",
-				Detail:   fmt.Sprintf("Failed to download %s from its origin registry: %s.", p.String(), strings.TrimSuffix(err.Error(), ".")),
-			}})
-			return errReported
-		}
+	if hasErrors(v, m.MirrorAll(ctx, cfg, locks)) {
+		return errReported
 	}
 	return nil
 }

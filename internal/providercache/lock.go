@@ -39,6 +39,53 @@ func (l *Locker) log(human, plain string) {
 	}
 }
 
+// OnlyProviders parses the provider source addresses given to "providers
+// lock", each of which cfg must need.
+func OnlyProviders(cfg *configs.Config, args []string) ([]addrs.Provider, hcl.Diagnostics) {
+	needed := NeededProviders(cfg)
+	var only []addrs.Provider
+	for _, arg := range args {
+		p, err := addrs.ParseProviderSource(arg)
+		if err != nil {
+			return nil, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid provider source string",
+				Detail:   `The "source" attribute must be in the format "[hostname/][namespace/]name"`,
+			}}
+		}
+		if !containsProvider(needed, p) {
+			return nil, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid provider argument",
+				Detail:   fmt.Sprintf("The provider %s is not required by the current configuration.", p.ForDisplay()),
+			}}
+		}
+		only = append(only, p)
+	}
+	return only, nil
+}
+
+// ParsePlatforms checks -platform values (OS_ARCH); none means this
+// platform.
+func ParsePlatforms(given []string) ([]string, hcl.Diagnostics) {
+	if len(given) == 0 {
+		return []string{getproviders.Platform()}, nil
+	}
+	var out []string
+	for _, p := range given {
+		parts := strings.Split(p, "_")
+		if len(parts) != 2 || parts[0] == "" || parts[1] == "" {
+			return nil, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid target platform",
+				Detail:   fmt.Sprintf("The string %q given in the -platform option is not a valid target platform: must be two words separated by an underscore.", p),
+			}}
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
 // Lock returns the new lock entries for the providers of cfg (only those
 // in only, when it is not empty) and whether they differ from locks. A
 // provider already locked keeps its version, which must still meet the

@@ -158,3 +158,44 @@ func TestSaveLocks(t *testing.T) {
 		})
 	}
 }
+
+func TestOnlyProviders(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t, `
+terraform {
+  required_providers {
+    null = { source = "hashicorp/null" }
+  }
+}
+resource "null_resource" "a" {}
+`)
+	tests := map[string]struct {
+		args     []string
+		want     []addrs.Provider
+		wantDiag string
+	}{
+		"none":         {},
+		"needed":       {args: []string{"hashicorp/null"}, want: []addrs.Provider{addrs.NewDefaultProvider("null")}},
+		"full address": {args: []string{"registry.terraform.io/hashicorp/null"}, want: []addrs.Provider{addrs.NewDefaultProvider("null")}},
+		"not needed":   {args: []string{"hashicorp/random"}, wantDiag: "Invalid provider argument"},
+		"invalid":      {args: []string{"a/b/c/d"}, wantDiag: "Invalid provider source string"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			got, diags := OnlyProviders(cfg, tc.args)
+			if tc.wantDiag != "" {
+				if len(diags) != 1 || diags[0].Summary != tc.wantDiag {
+					t.Fatalf("diagnostics %s, want %q", diags, tc.wantDiag)
+				}
+				return
+			}
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("wrong result (-want +got)\n%s", diff)
+			}
+		})
+	}
+}

@@ -13,8 +13,11 @@ import (
 	"strings"
 
 	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/depsfile"
 	"github.com/strata-dev/strata/internal/getproviders"
 )
 
@@ -40,6 +43,34 @@ func (m *Mirrorer) log(format string, args ...any) {
 		line := fmt.Sprintf(format, args...)
 		m.Log(line+"\n", strings.TrimSpace(line))
 	}
+}
+
+// MirrorAll mirrors every provider cfg needs but the built-in ones, as
+// "providers mirror" does: the version locks selects when it has one,
+// else the newest the configuration allows. It stops at the first
+// provider that fails.
+func (m *Mirrorer) MirrorAll(ctx context.Context, cfg *configs.Config, locks depsfile.Locks) hcl.Diagnostics {
+	for _, p := range NeededProviders(cfg) {
+		if p.IsBuiltIn() {
+			continue
+		}
+		constraints, cstr, diags := Constraints(cfg, p)
+		if diags.HasErrors() {
+			return diags
+		}
+		var locked *version.Version
+		if l := locks[p]; l != nil {
+			locked, _ = version.NewVersion(l.Version)
+		}
+		if err := m.Mirror(ctx, p, constraints, cstr, locked); err != nil {
+			return hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Provider not available",
+				Detail:   fmt.Sprintf("Failed to download %s from its origin registry: %s.", p.String(), strings.TrimSuffix(err.Error(), ".")),
+			}}
+		}
+	}
+	return nil
 }
 
 // Mirror selects a version of p (locked, when set, else the newest that

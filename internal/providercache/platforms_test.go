@@ -1,4 +1,4 @@
-package command
+package providercache
 
 import (
 	"strings"
@@ -24,7 +24,7 @@ func TestParsePlatforms(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			got, diags := parsePlatforms(tc.in)
+			got, diags := ParsePlatforms(tc.in)
 			if tc.wantErr != "" {
 				if !diags.HasErrors() || !strings.Contains(diags[0].Detail, tc.wantErr) {
 					t.Fatalf("diagnostics %v, want %q", diags, tc.wantErr)
