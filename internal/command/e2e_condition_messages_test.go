@@ -1,9 +1,13 @@
 package command
 
 import (
+	"fmt"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // conditionMessageCases are configurations whose conditions have error
@@ -290,5 +294,61 @@ func TestE2EConditionMessagesMatchTerraform(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestE2EExpansionMessages: an unknown count, an unknown for_each set and
+// map, and prevent_destroy give Terraform's messages (with the -target
+// advice and the unknown values under the for_each snippets); compared
+// with terraform, the product name aside, word for word (the name changes
+// where lines wrap) when installed.
+func TestE2EExpansionMessages(t *testing.T) {
+	t.Parallel()
+	const config = `resource "terraform_data" "u" {}
+resource "terraform_data" "c" {
+  count = length(terraform_data.u.id)
+}
+resource "terraform_data" "f" {
+  for_each = toset([terraform_data.u.id])
+}
+resource "terraform_data" "m" {
+  for_each = { (terraform_data.u.id) = 1 }
+}
+`
+	const guarded = "resource \"terraform_data\" \"g\" {\n  input = 1\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n"
+	run := func(bin string) []string {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), config)
+		plan := runIn(t, dir, "", bin, "plan", "-no-color")
+		writeFile(t, filepath.Join(dir, "main.tf"), guarded)
+		if r := runIn(t, dir, "", bin, "apply", "-auto-approve", "-no-color"); r.code != 0 {
+			t.Fatalf("%s apply: %s", bin, r.stderr)
+		}
+		destroy := runIn(t, dir, "", bin, "destroy", "-auto-approve", "-no-color")
+		return []string{fmt.Sprint(plan.code), flat(plan.stderr), fmt.Sprint(destroy.code), flat(destroy.stderr)}
+	}
+	got := run(strataBin)
+	for _, want := range []string{
+		`The "count" value depends on resource attributes that cannot be determined until apply, so strata cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.`,
+		`│ terraform_data.u.id is a string, known only after apply`,
+		`The "for_each" set includes values derived from resource attributes`,
+		`The "for_each" map includes keys derived from resource attributes`,
+		`Alternatively, you could use the -target planning option to first apply only the resources that the for_each value depends on, and then apply a second time to fully converge.`,
+	} {
+		if got[0] != "1" || !strings.Contains(got[1], want) {
+			t.Errorf("plan: exit %s, stderr lacks %q:\n%s", got[0], want, got[1])
+		}
+	}
+	if want := "either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target option."; got[2] != "1" || !strings.Contains(got[3], want) {
+		t.Errorf("destroy: exit %s, stderr lacks %q:\n%s", got[2], want, got[3])
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		want := run(tf)
+		for i := range want {
+			want[i] = strings.ReplaceAll(want[i], "Terraform", "strata")
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("differs from terraform (-terraform +strata)\n%s", diff)
+		}
 	}
 }

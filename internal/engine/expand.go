@@ -124,7 +124,7 @@ func expandCount(count, forEach hcl.Expression, scope *lang.Scope) (*expansion, 
 		// and the number of instances are not sensitive.
 		v, _ = v.Unmark()
 		if !v.IsKnown() {
-			return nil, invalidExpansion(count, "count", `The "count" value depends on resource attributes that cannot be determined until apply, so strata cannot predict how many instances will be created. To work around this, first apply a configuration without this resource, so that the values the count depends on are known, and then add it back.`)
+			return nil, invalidExpansion(count, "count", `The "count" value depends on resource attributes that cannot be determined until apply, so strata cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.`)
 		}
 		if v.IsNull() {
 			return nil, invalidExpansion(count, "count", `The given "count" argument value is null. An integer is required.`)
@@ -151,7 +151,7 @@ func expandCount(count, forEach hcl.Expression, scope *lang.Scope) (*expansion, 
 		}
 		// The keys must be known; a map's values may be known only later.
 		if !v.IsKnown() || (v.Type().IsSetType() && !v.IsWhollyKnown()) {
-			return nil, invalidExpansion(forEach, "for_each", `The "for_each" value depends on resource attributes that cannot be determined until apply, so strata cannot predict how many instances will be created. To work around this, first apply a configuration without this resource, so that the values the for_each depends on are known, and then add it back.`)
+			return nil, unknownForEach(scope, forEach, v.Type().IsSetType())
 		}
 		if v.IsNull() {
 			return nil, invalidExpansion(forEach, "for_each", `The given "for_each" argument value is null. A map, or set of strings, is allowed.`)
@@ -202,6 +202,26 @@ func invalidExpansion(expr hcl.Expression, arg, detail string) hcl.Diagnostics {
 
 // markedExpansion is the error for a for_each argument refused because
 // it is sensitive or ephemeral: the snippet says which values are.
+// unknownForEach refuses a for_each whose keys are not known yet, in
+// Terraform's words (one text for a set, one for a map or a value of
+// unknown type), with the unknown values named under the snippet.
+func unknownForEach(scope *lang.Scope, expr hcl.Expression, set bool) hcl.Diagnostics {
+	detail := `The "for_each" map includes keys derived from resource attributes that cannot be determined until apply, and so strata cannot determine the full set of keys that will identify the instances of this resource.
+
+When working with unknown values in for_each, it's better to define the map keys statically in your configuration and place apply-time results only in the map values.`
+	if set {
+		detail = `The "for_each" set includes values derived from resource attributes that cannot be determined until apply, and so strata cannot determine the full set of keys that will identify the instances of this resource.
+
+When working with unknown values in for_each, it's better to use a map value where the keys are defined statically in your configuration and where only the values contain apply-time results.`
+	}
+	detail += "\n\nAlternatively, you could use the -target planning option to first apply only the resources that the for_each value depends on, and then apply a second time to fully converge."
+	diags := invalidExpansion(expr, "for_each", detail)
+	refs, _ := lang.ReferencesInExpr(expr)
+	diags[0].EvalContext, _ = scope.EvalContext(refs)
+	diags[0].Expression, diags[0].Extra = expr, causedByUnknown{}
+	return diags
+}
+
 func markedExpansion(scope *lang.Scope, expr hcl.Expression, detail string) hcl.Diagnostics {
 	diags := invalidExpansion(expr, "for_each", detail)
 	refs, _ := lang.ReferencesInExpr(expr)

@@ -1006,7 +1006,7 @@ func preventDestroyDiag(addr addrs.AbsResourceInstance, n *resourceNode) *hcl.Di
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Instance cannot be destroyed",
-		Detail:   fmt.Sprintf("Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or change the configuration so that this object is kept.", addr),
+		Detail:   fmt.Sprintf("Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target option.", addr),
 		Subject:  n.cfg.DeclRange.Ptr(),
 	}
 }
