@@ -27,7 +27,7 @@ resource "terraform_data" "seed" {
 		},
 		"set of unknown strings": {
 			src:     seed + "resource \"terraform_data\" \"x\" {\n  for_each = toset([for s in terraform_data.seed : s.id])\n}\n",
-			wantErr: `The "for_each" value depends on resource attributes that cannot be determined until apply`,
+			wantErr: `The "for_each" set includes values derived from resource attributes that cannot be determined until apply`,
 		},
 		"unknown count": {
 			src:     seed + "resource \"terraform_data\" \"x\" {\n  count = length(terraform_data.seed[\"a\"].output)\n}\n",
@@ -35,7 +35,7 @@ resource "terraform_data" "seed" {
 		},
 		"module for_each over unknown set": {
 			src:     seed + "module \"m\" {\n  source   = \"./mod\"\n  for_each = toset([for s in terraform_data.seed : s.id])\n}\n",
-			wantErr: `The "for_each" value depends on resource attributes that cannot be determined until apply`,
+			wantErr: `The "for_each" set includes values derived from resource attributes that cannot be determined until apply`,
 		},
 	}
 	for name, tc := range tests {
