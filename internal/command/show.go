@@ -27,9 +27,9 @@ type showOptions struct {
 func newShowCommand(d *Deps, runF func(*showOptions) error) *cobra.Command {
 	opts := &showOptions{}
 	cmd := &cobra.Command{
-		Use:   "show [options] [PLAN]",
+		Use:   "show [options] [path]",
 		Short: "Show the current state or a saved plan",
-		Long: `Usage: strata [global options] show [options]
+		Long: `Usage: strata [global options] show [options] [path]
 
   Reads and outputs the latest state snapshot in a human-readable form:
   every resource instance with its attributes, then the root module's
