@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -27,83 +26,25 @@ const DefaultStatePath = local.DefaultStatePath
 // in the data directory (.terraform, or TF_DATA_DIR).
 func backendStatePath() string { return datadir.Join("terraform.tfstate") }
 
-// decodeBackendBlock checks a backend block and returns its
-// configuration, before any -backend-config options.
-func decodeBackendBlock(b *configs.Backend) (*backend.Config, hcl.Diagnostics) {
-	return backend.DecodeBlock(b.Type, b.Config, b.DeclRange)
-}
-
 // readBackendState reads the recorded backend configuration; nil when
 // there is none.
 func readBackendState() (*backend.Saved, hcl.Diagnostics) {
 	return backend.ReadSaved(backendStatePath())
 }
 
-// backendInitRequired is Terraform's error for a backend configuration
-// that init has not recorded. Terraform words it two ways: "please run"
-// follows a comma for a first configuration or an unset backend, and a
-// colon for a changed one.
-func backendInitRequired(sep, reason string) hcl.Diagnostics {
-	return hcl.Diagnostics{{
-		Severity: hcl.DiagError,
-		Summary:  "Backend initialization required" + sep + " please run \"strata init\"",
-		Detail: "Reason: " + reason + `
-
-The "backend" is the interface that strata uses to store state,
-perform operations, etc. If this message is showing up, it means that the
-strata configuration you're using is using a custom configuration for
-the strata backend.
-
-Changes to backend configurations require reinitialization. This allows
-strata to set up the new configuration, copy existing state, etc. Please run
-"strata init" with either the "-reconfigure" or "-migrate-state" flags to
-use the current configuration.
-
-If the change reason above is incorrect, please verify your configuration
-hasn't changed and try again. At this point, no changes to your existing
-configuration or state have been made.`,
-	}}
+// backendBlock is mod's backend block (nil: none, or no module).
+func backendBlock(mod *configs.Module) *backend.Block {
+	if mod == nil || mod.Backend == nil {
+		return nil
+	}
+	return &backend.Block{Type: mod.Backend.Type, Body: mod.Backend.Config, Range: mod.Backend.DeclRange}
 }
 
 // resolveBackend returns the backend configuration commands other than
-// init use: the one init recorded, as long as the backend block still
-// matches it. nil is the default local backend.
-//
-// A backend block init never recorded is an error until init has run, as
-// in Terraform: tools rely on commands failing in a directory that was
-// never initialised.
+// init use (see backend.Resolve): the one init recorded, as long as the
+// backend block still matches it. nil is the default local backend.
 func resolveBackend(mod *configs.Module) (*backend.Config, hcl.Diagnostics) {
-	saved, diags := readBackendState()
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	var block *configs.Backend
-	if mod != nil {
-		block = mod.Backend
-	}
-	if block == nil {
-		if saved != nil {
-			return nil, backendInitRequired(",", fmt.Sprintf("Unsetting the previously set backend %q", saved.Type))
-		}
-		return nil, nil
-	}
-	cfg, cdiags := decodeBackendBlock(block)
-	diags = append(diags, cdiags...)
-	if cdiags.HasErrors() {
-		return nil, diags
-	}
-	if saved == nil {
-		return nil, append(diags, backendInitRequired(",", fmt.Sprintf("Initial configuration of the requested backend %q", cfg.Type))...)
-	}
-	if saved.Type != cfg.Type {
-		return nil, append(diags, backendInitRequired(":", fmt.Sprintf("Backend type changed from %q to %q", saved.Type, cfg.Type))...)
-	}
-	cached, err := saved.Value()
-	if err == nil && (saved.Hash == cfg.Hash || cached.Equals(cfg.Value).True()) {
-		cfg.Value = cached
-		return cfg, diags
-	}
-	return nil, append(diags, backendInitRequired(":", "Backend configuration block has changed")...)
+	return backend.Resolve(backendStatePath(), backendBlock(mod))
 }
 
 // configuredBackend returns the backend c configures (nil: the default

@@ -40,10 +40,6 @@ func (f *backendInitFlags) register(fs *pflag.FlagSet) {
 // migrated when the backend changes, the new configuration recorded),
 // then opens the selected workspace.
 func initBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.Module, flags *backendInitFlags, input bool) hcl.Diagnostics {
-	var block *migrate.Block
-	if mod.Backend != nil {
-		block = &migrate.Block{Type: mod.Backend.Type, Body: mod.Backend.Config, Range: mod.Backend.DeclRange}
-	}
 	env := &migrate.Env{
 		Backend: d.configuredBackend,
 		StateMgr: func(c *backend.Config, ws string) (statemgr.Manager, hcl.Diagnostics) {
@@ -56,7 +52,7 @@ func initBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.Modul
 		StateVersion:    TerraformCompatVersion,
 		Stderr:          d.Stderr,
 	}
-	diags := migrate.Init(ctx, env, migrateView{View: v, stdin: d.Stdin}, block, migrate.Options{
+	diags := migrate.Init(ctx, env, migrateView{View: v, stdin: d.Stdin}, backendBlock(mod), migrate.Options{
 		Configs:      flags.configs,
 		Reconfigure:  flags.reconfigure,
 		MigrateState: flags.migrateState,

@@ -74,10 +74,3 @@ type View interface {
 	// false when the input ended before an answer.
 	Ask(query, description string) (answer string, ok bool)
 }
-
-// Block is the configuration's backend block.
-type Block struct {
-	Type  string
-	Body  hcl.Body
-	Range hcl.Range
-}

@@ -17,7 +17,7 @@ import (
 // the configuration recorded at env.SavedPath, migrates state when the
 // backend changes (as -migrate-state, or a first backend over local
 // state, ask) and records the new configuration.
-func Init(ctx context.Context, env *Env, view View, block *Block, opts Options) hcl.Diagnostics {
+func Init(ctx context.Context, env *Env, view View, block *backend.Block, opts Options) hcl.Diagnostics {
 	m := &migration{ctx: ctx, env: env, view: view, opts: opts}
 	saved, diags := backend.ReadSaved(env.SavedPath)
 	if diags.HasErrors() {
@@ -29,7 +29,7 @@ func Init(ctx context.Context, env *Env, view View, block *Block, opts Options) 
 	var cfg *backend.Config
 	if block != nil {
 		var cdiags hcl.Diagnostics
-		cfg, cdiags = backend.DecodeBlock(block.Type, block.Body, block.Range)
+		cfg, cdiags = block.Decode()
 		diags = append(diags, cdiags...)
 		if cdiags.HasErrors() {
 			return diags

@@ -52,13 +52,13 @@ func stateJSON(lineage string, serial int, value string) string {
 }
 
 // block parses src as the body of a backend block of type typ.
-func block(t *testing.T, typ, src string) *Block {
+func block(t *testing.T, typ, src string) *backend.Block {
 	t.Helper()
 	f, diags := hclparse.NewParser().ParseHCL([]byte(src), "main.tf")
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	return &Block{Type: typ, Body: f.Body, Range: hcl.Range{Filename: "main.tf"}}
+	return &backend.Block{Type: typ, Body: f.Body, Range: hcl.Range{Filename: "main.tf"}}
 }
 
 // testEnv is an Env over the working directory, configuring each
