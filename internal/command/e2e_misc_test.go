@@ -39,7 +39,7 @@ func TestE2EFmt(t *testing.T) {
 	mustStrata(t, dir, 0, "fmt", "-check", "-recursive")
 
 	writeFile(t, filepath.Join(dir, "bad.tf"), "resource {\n")
-	r = mustStrata(t, dir, 1, "fmt", "-no-color")
+	r = mustStrata(t, dir, 2, "fmt", "-no-color")
 	if !strings.Contains(flat(r.stderr), "bad.tf line 1") {
 		t.Fatalf("fmt syntax error: %s", r.stderr)
 	}

@@ -2,7 +2,6 @@ package command
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -66,40 +65,65 @@ var fmtExtensions = []string{".tf", ".tofu", ".tfvars", ".tftest.hcl"}
 
 func runFmt(d *Deps, opts *fmtOptions, args []string) error {
 	v := d.newView(opts.view)
+	// Terraform reports fmt's diagnostics as its older commands do, with
+	// a blank line after each, and exits with 2 when there are errors.
+	v.Legacy = true
 	if opts.check {
 		opts.write = false
 	}
 	if len(args) == 0 {
 		args = []string{"."}
 	}
-	var diags hcl.Diagnostics
-	changed := false
-	if len(args) == 1 && args[0] == "-" {
-		src, err := io.ReadAll(d.Stdin)
-		if err != nil {
-			v.Diagnostics(errorDiag("Failed to read standard input", err))
-			return errReported
+	// With -check, the list of files and their diffs are shown only once
+	// every file has been read without errors, and only with -list (which
+	// standard input turns off), as Terraform does.
+	var checkOut strings.Builder
+	out := v.Raw
+	if opts.check {
+		out = func(s string) { checkOut.WriteString(s) }
+	}
+	diags, changed := fmtTargets(v, opts, args, out, d.Stdin)
+	v.Diagnostics(diags)
+	if diags.HasErrors() {
+		return &ExitError{Code: 2}
+	}
+	if opts.check {
+		if opts.list && !(len(args) == 1 && args[0] == "-") {
+			v.Raw(checkOut.String())
 		}
-		out, fdiags := format.Source(src, "<stdin>")
-		if hasErrors(v, fdiags) {
-			return errReported
-		}
-		if opts.diff {
-			v.Raw(format.UnifiedDiff("<stdin>", src, out))
-		} else if !opts.check {
-			v.Raw(string(out))
-		}
-		if opts.check && !bytes.Equal(src, out) {
+		if changed {
 			return &ExitError{Code: 3}
 		}
-		return nil
+	}
+	return nil
+}
+
+// fmtTargets formats the files and directories in args ("-" is standard
+// input), writing file names, diffs and formatted standard input to out.
+// changed reports whether any input was not formatted.
+func fmtTargets(v *views.View, opts *fmtOptions, args []string, out func(string), stdin io.Reader) (diags hcl.Diagnostics, changed bool) {
+	if len(args) == 1 && args[0] == "-" {
+		src, err := io.ReadAll(stdin)
+		if err != nil {
+			return errorDiag("Failed to read standard input", err), false
+		}
+		formatted, fdiags := format.Source(src, "<stdin>")
+		if fdiags.HasErrors() {
+			v.AddSource("<stdin>", src)
+			return fdiags, false
+		}
+		if opts.diff {
+			out(format.UnifiedDiff("<stdin>", src, formatted))
+		} else {
+			out(string(formatted))
+		}
+		return nil, !bytes.Equal(src, formatted)
 	}
 	for _, target := range args {
 		st, err := os.Stat(target)
 		if err != nil {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No file or directory at " + target,
-				Detail: fmt.Sprintf("There is no configuration file or directory at %s.", target)})
-			continue
+			// Terraform stops at the first target that is not there.
+			return append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No file or directory at " + target}), changed
 		}
 		var files []string
 		if st.IsDir() {
@@ -116,48 +140,40 @@ func runFmt(d *Deps, opts *fmtOptions, args []string) error {
 			files = []string{target}
 		}
 		for _, path := range files {
-			c, fdiags := fmtFile(v, opts, path)
+			c, fdiags := fmtFile(v, opts, path, out)
 			diags = append(diags, fdiags...)
 			changed = changed || c
 		}
 	}
-	if hasErrors(v, diags) {
-		return errReported
-	}
-	if opts.check && changed {
-		return &ExitError{Code: 3}
-	}
-	return nil
+	return diags, changed
 }
 
 // fmtFile formats one file, reporting whether it was not formatted.
-func fmtFile(v interface{ Raw(string) }, opts *fmtOptions, path string) (bool, hcl.Diagnostics) {
+func fmtFile(v *views.View, opts *fmtOptions, path string, out func(string)) (bool, hcl.Diagnostics) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return false, errorDiag("Failed to read file", err)
 	}
-	out, diags := format.Source(src, path)
+	formatted, diags := format.Source(src, path)
 	if diags.HasErrors() {
-		if vv, ok := v.(*views.View); ok {
-			vv.AddSource(path, src)
-		}
+		v.AddSource(path, src)
 		return false, diags
 	}
-	if bytes.Equal(src, out) {
+	if bytes.Equal(src, formatted) {
 		return false, nil
 	}
 	display := filepath.ToSlash(path)
 	if opts.list {
-		v.Raw(display + "\n")
+		out(display + "\n")
 	}
 	if opts.write {
 		st, _ := os.Stat(path)
-		if err := os.WriteFile(path, out, st.Mode().Perm()); err != nil {
+		if err := os.WriteFile(path, formatted, st.Mode().Perm()); err != nil {
 			return true, errorDiag("Failed to write file", err)
 		}
 	}
 	if opts.diff {
-		v.Raw(format.UnifiedDiff(display, src, out))
+		out(format.UnifiedDiff(display, src, formatted))
 	}
 	return true, nil
 }

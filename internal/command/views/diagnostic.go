@@ -2,7 +2,6 @@ package views
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -101,39 +100,23 @@ func snippet(d *hcl.Diagnostic, files map[string]*hcl.File, noColor bool) string
 		b.WriteString("  (source code not available)\n\n")
 		return b.String()
 	}
-	src := f.Bytes
-	highlight := rng
-	if d.Context != nil {
-		rng = hcl.RangeOver(rng, *d.Context)
-	}
-	lines := bytes.Split(src, []byte("\n"))
-	for ln := rng.Start.Line; ln <= rng.End.Line && ln <= len(lines); ln++ {
-		line := string(bytes.TrimRight(lines[ln-1], "\r"))
+	sn, ok := snippetOf(widen(rng), d.Context, f.Bytes)
+	if ok {
+		code := sn.Code
 		if !noColor {
-			line = underline(line, ln, highlight)
+			// One underline over the whole subject, across lines, as
+			// Terraform colours it.
+			code = code[:sn.HighlightStart] + "[underline]" + code[sn.HighlightStart:sn.HighlightEnd] + "[reset]" + code[sn.HighlightEnd:]
 		}
-		fmt.Fprintf(&b, "%4d: %s\n", ln, line)
+		for i, line := range strings.Split(code, "\n") {
+			fmt.Fprintf(&b, "%4d: %s\n", sn.StartLine+i, line)
+		}
 	}
 	if vals := expressionValues(d); vals != "" {
 		b.WriteString(vals)
 	}
 	b.WriteString("\n")
 	return b.String()
-}
-
-// underline marks the part of line ln that the highlight range covers.
-func underline(line string, ln int, h hcl.Range) string {
-	if ln < h.Start.Line || ln > h.End.Line {
-		return (line)
-	}
-	start, end := 0, len(line)
-	if ln == h.Start.Line {
-		start = min(max(h.Start.Column-1, 0), len(line))
-	}
-	if ln == h.End.Line {
-		end = min(max(h.End.Column-1, start), len(line))
-	}
-	return (line[:start]) + "[underline]" + (line[start:end]) + "[reset]" + (line[end:])
 }
 
 // expressionValues lists the values of the variables an expression in the

@@ -2,7 +2,6 @@ package views
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/customdecode"
@@ -93,7 +92,7 @@ func NewJSONDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File) JSONDiagno
 		Start:    JSONPos{rng.Start.Line, rng.Start.Column, rng.Start.Byte},
 		End:      JSONPos{rng.End.Line, rng.End.Column, rng.End.Byte},
 	}
-	out.Snippet = jsonSnippet(rng, files[rng.Filename])
+	out.Snippet = jsonSnippet(rng, d.Context, files[rng.Filename])
 	if out.Snippet != nil {
 		if vals := diagnosticValues(d); len(vals) > 0 {
 			out.Snippet.Values = vals
@@ -113,26 +112,17 @@ func widen(r hcl.Range) hcl.Range {
 	return r
 }
 
-// jsonSnippet describes the source of f that rng covers, or returns nil when
-// the source is not at hand.
-func jsonSnippet(rng hcl.Range, f *hcl.File) *JSONSnippet {
+// jsonSnippet describes the source of f that d's subject rng (and its
+// context) covers, or returns nil when the source is not at hand.
+func jsonSnippet(rng hcl.Range, context *hcl.Range, f *hcl.File) *JSONSnippet {
 	if f == nil || f.Bytes == nil {
 		return nil
 	}
-	lines := strings.Split(string(f.Bytes), "\n")
-	if rng.Start.Line < 1 || rng.Start.Line > len(lines) {
+	sn, ok := snippetOf(rng, context, f.Bytes)
+	if !ok {
 		return nil
 	}
-	end := min(rng.End.Line, len(lines))
-	covered := make([]string, 0, end-rng.Start.Line+1)
-	for _, l := range lines[rng.Start.Line-1 : end] {
-		covered = append(covered, strings.TrimSuffix(l, "\r")) // CRLF files, as Terraform reads lines
-	}
-	code := strings.Join(covered, "\n")
-	out := &JSONSnippet{Code: code, StartLine: rng.Start.Line, HighlightStartOffset: rng.Start.Column - 1, HighlightEndOffset: len(code), Values: []JSONValue{}}
-	if rng.End.Line == rng.Start.Line {
-		out.HighlightEndOffset = rng.End.Column - 1
-	}
+	out := &JSONSnippet{Code: sn.Code, StartLine: sn.StartLine, HighlightStartOffset: sn.HighlightStart, HighlightEndOffset: sn.HighlightEnd, Values: []JSONValue{}}
 	if nav, ok := f.Nav.(interface{ ContextString(int) string }); ok {
 		if cs := nav.ContextString(rng.Start.Byte - 1); cs != "" {
 			out.Context = &cs

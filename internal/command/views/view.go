@@ -29,6 +29,9 @@ type View struct {
 	// Stream, when set, receives diagnostics and init's messages as
 	// Terraform's -json UI stream instead of text (init -json).
 	Stream *JSON
+	// Legacy prints a blank line after each diagnostic, as the Terraform
+	// commands that report through its older UI layer (fmt) do.
+	Legacy bool
 
 	mu sync.Mutex
 	// ruleShown is set once the rule that closes a plan is written.
@@ -93,6 +96,9 @@ func (v *View) Diagnostics(diags hcl.Diagnostics) {
 	}
 	for _, d := range diags {
 		text := FormatDiagnostic(d, v.Files, v.NoColor)
+		if v.Legacy {
+			text += "\n"
+		}
 		if d.Severity == hcl.DiagError {
 			fmt.Fprint(v.Stderr, text)
 		} else {
