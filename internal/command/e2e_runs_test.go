@@ -739,6 +739,97 @@ func TestE2ERunsSharedPG(t *testing.T) {
 	}
 }
 
+// TestE2ERunsKillSharedPG: with the pg backend, the record of a run
+// killed mid-apply, completed by the next command in its directory, is
+// shared like an ended run's: the other directory on the same state lists
+// it as crashed, with the operation in flight unknown and what it never
+// reached unprocessed.
+func TestE2ERunsKillSharedPG(t *testing.T) {
+	conn := pgtest.ConnString(t)
+	const n = 40
+	mid := fmt.Sprintf("resource \"terraform_data\" \"r%d\" {\n  input = terraform_data.r%d.output\n", n/2, n/2-1)
+	config := strings.Replace(chainConfig(n), mid, mid+"  provisioner \"local-exec\" {\n    command = \"sleep 60\"\n  }\n", 1)
+	config = "terraform {\n  backend \"pg\" {\n    conn_str = \"" + conn + "\"\n  }\n}\n" + config
+	a, b := t.TempDir(), t.TempDir()
+	for _, dir := range []string{a, b} {
+		writeFile(t, filepath.Join(dir, "main.tf"), config)
+		mustStrata(t, dir, 0, "init", "-no-color")
+	}
+	cmd := exec.Command(strataBin, "apply", "-auto-approve", "-no-color")
+	cmd.Dir = a
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waiting := fmt.Sprintf("terraform_data.r%d: Provisioning with 'local-exec'", n/2)
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(out.String(), waiting) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	// The log is written every 20ms (runrecord.Window): the start of the
+	// operation under way reaches it well before the kill.
+	time.Sleep(300 * time.Millisecond)
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	_ = cmd.Wait()
+	running, _ := filepath.Glob(filepath.Join(a, ".terraform", "runs", "*.running"))
+	if len(running) != 1 {
+		t.Fatalf("killed run's logs: %v, want one still running\n%s", running, out.String())
+	}
+	id := strings.TrimSuffix(filepath.Base(running[0]), ".running")
+	// Before the next command in a, b does not know the run.
+	if r := mustStrata(t, b, 0, "runs", "list", "-json"); strings.Contains(r.stdout, id) {
+		t.Errorf("b lists the killed run before a completed its record:\n%s", r.stdout)
+	}
+	mustStrata(t, a, 2, "plan", "-no-color", "-detailed-exitcode")
+
+	l := mustStrata(t, b, 0, "runs", "list", "-json")
+	var list struct {
+		Runs []struct {
+			ID      string `json:"id"`
+			Command string `json:"command"`
+			Outcome string `json:"outcome"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(l.stdout), &list); err != nil {
+		t.Fatalf("runs list -json in b: %v\n%s", err, l.stdout)
+	}
+	found := false
+	for _, r := range list.Runs {
+		if r.ID == id {
+			found = true
+			if r.Command != "apply" || r.Outcome != "crashed" {
+				t.Errorf("b lists the killed run as %s %s, want apply crashed", r.Command, r.Outcome)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("b does not list the killed run %s:\n%s", id, l.stdout)
+	}
+	inB, inA := runsShow(t, b, id), runsShow(t, a, id)
+	if diff := cmp.Diff(inA.outcomes(), inB.outcomes()); diff != "" {
+		t.Errorf("the crashed run's outcomes in a and b (-a +b)\n%s", diff)
+	}
+	got := inB.outcomes()
+	if len(got) != n {
+		t.Errorf("b has %d entries of the crashed run, want %d", len(got), n)
+	}
+	inFlight := fmt.Sprintf("terraform_data.r%d", n/2)
+	if got[inFlight] != "unknown" {
+		t.Errorf("the operation in flight (%s) is %q in b, want unknown", inFlight, got[inFlight])
+	}
+	if o := got[fmt.Sprintf("terraform_data.r%d", n-1)]; o != "unprocessed" {
+		t.Errorf("the end of the chain is %q in b, want unprocessed", o)
+	}
+	if o := got["terraform_data.r0"]; o != "updated" {
+		t.Errorf("the start of the chain is %q in b, want updated", o)
+	}
+	if h := mustStrata(t, b, 0, "runs", "show", "-no-color", id); !strings.Contains(h.stdout, "apply, crashed") {
+		t.Errorf("runs show in b:\n%s", h.stdout)
+	}
+}
+
 // TestE2ERunsNoProviderSecrets: values that are secret because of a
 // provider's schema — random_password's sensitive result, known only
 // after apply, and a write-only argument given a value that is not marked

@@ -69,16 +69,28 @@ func (d *Deps) runRecordCipher(write bool) runrecord.Cipher {
 	return runCipher{t.Named("run records")}
 }
 
-// thisHost is the host whose dead runs ingestion may complete.
-func thisHost() runrecord.Host {
+// thisHost is the host whose dead runs ingestion may complete. With the
+// pg backend (shared not nil), the completed record of a crashed run is
+// uploaded to its table as an ended run's is, so that the other working
+// directories see it.
+func thisHost(d *Deps, shared *runrecord.Shared) runrecord.Host {
 	name, _ := os.Hostname()
-	return runrecord.Host{Name: name, Alive: processAlive}
+	h := runrecord.Host{Name: name, Alive: processAlive}
+	if shared != nil {
+		h.Crashed = func(ctx context.Context, path string) error {
+			ctx, cancel := context.WithTimeout(ctx, time.Minute)
+			defer cancel()
+			return shared.Upload(ctx, path, runRetention(d))
+		}
+	}
+	return h
 }
 
 // ingestRuns moves the run logs into the store, completes the records of
-// runs whose process died, and prunes old runs.
-func ingestRuns(ctx context.Context, d *Deps, store runrecord.Store) {
-	h := thisHost()
+// runs whose process died (sharing them through shared, the pg backend's
+// table, when not nil), and prunes old runs.
+func ingestRuns(ctx context.Context, d *Deps, store runrecord.Store, shared *runrecord.Shared) {
+	h := thisHost(d, shared)
 	if err := runrecord.Ingest(ctx, store, datadir.Join(runsLogDir), h); err != nil {
 		d.logger().Warn(fmt.Sprintf("run records: ingesting run logs: %s", err))
 	}
@@ -201,21 +213,31 @@ func entryKey(addr addrs.AbsResourceInstance, deposed string) recKey {
 // the database when the records are next queried (runs, history) or a
 // later run ingests them.
 func startRunRecord(d *Deps, command string, op *operation) *runRecorder {
+	var shared *runrecord.Shared
+	if op != nil {
+		shared = sharedRuns(op.mgr)
+	}
+	return startSharedRunRecord(d, command, op, shared)
+}
+
+// startSharedRunRecord is startRunRecord for a run whose record is
+// shared through shared (the pg backend's table) when not nil.
+func startSharedRunRecord(d *Deps, command string, op *operation, shared *runrecord.Shared) *runRecorder {
 	if !runsEnabled(d) {
 		return nil
 	}
-	h := thisHost()
+	h := thisHost(d, shared)
 	dir := datadir.Join(runsLogDir)
 	if runrecord.NeedsIngest(dir, h) {
 		store, err := openRunStore()
 		if err != nil {
 			d.logger().Warn(fmt.Sprintf("run records: %s", err))
 		} else {
-			ingestRuns(context.Background(), d, store)
+			ingestRuns(context.Background(), d, store, shared)
 			_ = store.Close()
 		}
 	}
-	r := &runRecorder{d: d, entries: map[recKey]*recEntry{}}
+	r := &runRecorder{d: d, entries: map[recKey]*recEntry{}, shared: shared}
 	now := time.Now().UTC()
 	r.run = runrecord.Run{
 		ID: newRunID(now), Command: command, Args: runrecord.RedactArgs(d.args), Started: now, Outcome: runrecord.RunRunning,
@@ -230,9 +252,6 @@ func startRunRecord(d *Deps, command string, op *operation) *runRecorder {
 		if op.state != nil {
 			r.run.LineageBefore, r.run.SerialBefore = op.state.Lineage, op.state.Serial
 		}
-	}
-	if op != nil {
-		r.shared = sharedRuns(op.mgr)
 	}
 	w, err := runrecord.CreateLog(dir, r.run)
 	if err != nil {
@@ -828,7 +847,7 @@ func (m *recordingManager) Write(s *states.State) error {
 			command += " " + m.d.args[1]
 		}
 	}
-	rec := startRunRecord(m.d, command, nil)
+	rec := startSharedRunRecord(m.d, command, nil, sharedRuns(m.Manager))
 	if rec == nil {
 		return err
 	}

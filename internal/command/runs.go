@@ -193,7 +193,8 @@ func newHistoryCommand(d *Deps) *cobra.Command {
 // that wait into them, or returns nil (and no error) when none were ever
 // written.
 func openRunsForQuery(ctx context.Context, d *Deps) (runrecord.Store, error) {
-	if shared := savedSharedRuns(ctx, d); shared != nil {
+	shared := savedSharedRuns(ctx, d)
+	if shared != nil {
 		// The runs of the other working directories on the same pg
 		// backend.
 		var local runrecord.Store
@@ -221,7 +222,7 @@ func openRunsForQuery(ctx context.Context, d *Deps) (runrecord.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	ingestRuns(ctx, d, store)
+	ingestRuns(ctx, d, store, shared)
 	return store, nil
 }
 

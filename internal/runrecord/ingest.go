@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -21,6 +22,13 @@ type Host struct {
 	Name string
 	// Alive reports whether a process of this host is running.
 	Alive func(pid int) bool
+	// Crashed, when not nil, is given the log of each run Ingest
+	// completed because its process died, rewritten as the log of an
+	// ended run (DIR/ID.log) holding the completed record, before the
+	// log is removed: with the pg backend it uploads the record
+	// (Shared.Upload), as the run would have had it ended. Its error is
+	// reported, and the record stays in the Store all the same.
+	Crashed func(ctx context.Context, path string) error
 }
 
 // NeedsIngest reports whether the logs in dir should be ingested before
@@ -91,19 +99,36 @@ func ingestOne(ctx context.Context, s Store, path string, h Host) error {
 		return fmt.Errorf("run log %s: %w", filepath.Base(path), err)
 	}
 	done := filepath.Ext(path) == endedSuffix
+	crashed := false
 	if !done && rl.run.Outcome == RunRunning && rl.run.Host == h.Name && !h.Alive(rl.run.PID) {
 		rl.crashed()
-		done = true
+		done, crashed = true, true
 	}
 	if err := s.Write(ctx, rl.batch()); err != nil {
 		return fmt.Errorf("run log %s: %w", filepath.Base(path), err)
 	}
-	if done {
-		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
+	var shareErr error
+	if crashed && h.Crashed != nil {
+		// The completed record replaces the log cut short by the crash,
+		// as an ended run's log, which is what the others download.
+		ended := strings.TrimSuffix(path, runningSuffix) + endedSuffix
+		if shareErr = rl.write(ended); shareErr == nil {
+			if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+			path = ended
+			shareErr = h.Crashed(ctx, ended)
+		}
+		if shareErr != nil {
+			shareErr = fmt.Errorf("run log %s: sharing the crashed run's record: %w", filepath.Base(path), shareErr)
 		}
 	}
-	return nil
+	if done {
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return errors.Join(shareErr, err)
+		}
+	}
+	return shareErr
 }
 
 // lockDir takes an exclusive lock on dir's lock file, waiting for it.

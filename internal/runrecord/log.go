@@ -353,6 +353,47 @@ func (rl *runLog) crashed() {
 	}
 }
 
+// write writes the folded log to path as a log of its own (through a
+// temporary file renamed into place): the run, each entry once as last
+// written, the up-to-date entries.
+func (rl *runLog) write(path string) error {
+	var buf []byte
+	frame := func(kind byte, v any) error {
+		body, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		start := len(buf)
+		buf = append(buf, 0, 0, 0, 0, 0, 0, 0, 0, kind)
+		buf = append(buf, body...)
+		binary.LittleEndian.PutUint32(buf[start:], uint32(len(body)+1))
+		binary.LittleEndian.PutUint32(buf[start+4:], crc32.Checksum(buf[start+8:], castagnoli))
+		return nil
+	}
+	if err := frame(recRun, &rl.run); err != nil {
+		return err
+	}
+	for i := range rl.entries {
+		if err := frame(recEntry, &rl.entries[i]); err != nil {
+			return err
+		}
+	}
+	if len(rl.upToDate) > 0 {
+		cs := make([]compactEntry, len(rl.upToDate))
+		for i, e := range rl.upToDate {
+			cs[i] = newCompactEntry(e)
+		}
+		if err := frame(recUpToDate, cs); err != nil {
+			return err
+		}
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, buf, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
 // batch is the whole run as one Batch.
 func (rl *runLog) batch() Batch {
 	return Batch{Runs: []Run{rl.run}, Entries: rl.entries, UpToDate: rl.upToDate, Whole: true}

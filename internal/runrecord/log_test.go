@@ -305,3 +305,71 @@ func TestLogOwner(t *testing.T) {
 		t.Errorf("LogOwner of garbage: %v", err)
 	}
 }
+
+// TestIngestCrashedShared: the completed record of a crashed run is
+// handed to Host.Crashed as an ended run's log, which another directory
+// ingests into the same record (what the pg backend's sharing does); a
+// failing Crashed is reported without losing the record.
+func TestIngestCrashedShared(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "runs")
+	other := filepath.Join(t.TempDir(), "runs")
+	if err := os.MkdirAll(other, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	s, s2 := openTemp(t), openTemp(t)
+	var shared []string
+	host := Host{Name: "h", Alive: func(pid int) bool { return pid == 1 }, Crashed: func(_ context.Context, path string) error {
+		if filepath.Ext(path) != endedSuffix {
+			t.Errorf("Crashed given %s, not an ended run's log", path)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		shared = append(shared, filepath.Base(path))
+		return os.WriteFile(filepath.Join(other, filepath.Base(path)), data, 0o600)
+	}}
+	writeLog(t, dir, Run{ID: "r1", Command: "apply", Started: t0, Outcome: RunRunning, Host: "h", PID: 1}, true)
+	writeLog(t, dir, Run{ID: "r2", Command: "apply", Started: t0.Add(time.Hour), Outcome: RunRunning, Host: "h", PID: 2}, false)
+	writeLog(t, dir, Run{ID: "r3", Command: "apply", Started: t0.Add(2 * time.Hour), Outcome: RunRunning, Host: "h", PID: 1}, false)
+	if err := Ingest(ctx, s, dir, host); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"r2.log"}, shared); diff != "" {
+		t.Errorf("logs given to Crashed (-want +got)\n%s", diff)
+	}
+	if err := Ingest(ctx, s2, other, Host{Name: "elsewhere", Alive: func(int) bool { return false }}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s2.Run(ctx, "r2")
+	if err != nil || r == nil {
+		t.Fatalf("the shared crashed run: %v %v", r, err)
+	}
+	if r.Outcome != RunCrashed {
+		t.Errorf("shared run outcome %s, want crashed", r.Outcome)
+	}
+	if diff := cmp.Diff(outcomesOf(t, s, "r2"), outcomesOf(t, s2, "r2")); diff != "" {
+		t.Errorf("the shared record differs from the local one (-local +shared)\n%s", diff)
+	}
+	es, err := s2.Entries(ctx, "r2", EntryFilter{Address: "terraform_data.done"})
+	if err != nil || len(es) != 1 || len(es[0].Changes) != 1 || string(es[0].Changes[0].After) != `"b \u003c\u0026\u003e \u2028"` {
+		t.Errorf("the shared record lost the entry's changes: %+v %v", es, err)
+	}
+	if ended, running, _ := Logs(dir); len(ended) != 0 || len(running) != 1 {
+		t.Errorf("logs left: %v %v, want r3's only", ended, running)
+	}
+
+	// Sharing fails: Ingest says so, the record is kept, the log goes.
+	writeLog(t, dir, Run{ID: "r4", Command: "apply", Started: t0.Add(3 * time.Hour), Outcome: RunRunning, Host: "h", PID: 2}, false)
+	host.Crashed = func(context.Context, string) error { return os.ErrPermission }
+	if err := Ingest(ctx, s, dir, host); err == nil || !strings.Contains(err.Error(), "sharing the crashed run") {
+		t.Errorf("Ingest with a failing Crashed: %v", err)
+	}
+	if r, _ := s.Run(ctx, "r4"); r == nil || r.Outcome != RunCrashed {
+		t.Errorf("r4 after a failed share: %+v", r)
+	}
+	if ended, running, _ := Logs(dir); len(ended) != 0 || len(running) != 1 {
+		t.Errorf("logs left after a failed share: %v %v", ended, running)
+	}
+}
