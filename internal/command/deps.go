@@ -62,6 +62,17 @@ type Deps struct {
 	// chdirProcess makes -chdir change the process's directory too, for
 	// the file access that still uses relative paths (DefaultDeps).
 	chdirProcess bool
+	// plugins are the plugin processes this run started, ended when Run
+	// returns (set by Run).
+	plugins *plugin.Tracker
+}
+
+// environ is the command's whole environment.
+func (d *Deps) environ() []string {
+	if d.Environ == nil {
+		return os.Environ()
+	}
+	return d.Environ
 }
 
 // logger is the core log; silent when Run did not set one up.
@@ -93,7 +104,9 @@ func DefaultDeps(version string, interrupts <-chan os.Signal) *Deps {
 		},
 	}
 	d.Providers = func(dir string) map[addrs.Provider]providers.Factory {
-		m := installedProviders(d.abs(dir), d.Dir, d.Getenv)
+		m := installedProviders(d.abs(dir), d.Getenv,
+			plugin.WithDir(d.Dir), plugin.WithGetenv(d.Getenv), plugin.WithLogOutput(d.logOutput()),
+			plugin.WithEnviron(d.Environ), plugin.WithTracker(d.plugins))
 		for p, f := range builtin.FactoriesWith(d.remoteStateEncryption) {
 			m[p] = f
 		}
@@ -138,15 +151,15 @@ func (d *Deps) interruptContext(parent context.Context, first func(), hard func(
 // the directories it names, and TF_REATTACH_PROVIDERS with processes
 // already running.
 //
-// Plugin processes start in workDir, the command's working directory.
-func installedProviders(dir, workDir string, getenv func(string) string) map[addrs.Provider]providers.Factory {
+// Plugin processes start with opts: the command's working directory and
+// environment, and the run's tracker.
+func installedProviders(dir string, getenv func(string) string, opts ...plugin.Option) map[addrs.Provider]providers.Factory {
 	m := builtin.Factories()
 	found, _ := plugin.FindInstalled(dir)
 	locks, _ := depsfile.Load(filepath.Join(dir, depsfile.FileName))
 	// Schemas of providers that allow it are kept beside the installed
 	// providers, so that a command need not ask a large provider for them.
 	schemaCache := plugin.WithSchemaCacheDir(datadir.In(dir, "schemas"))
-	inDir := plugin.WithDir(workDir)
 	for _, inst := range found { // sorted oldest to newest
 		if inst.Provider.IsBuiltIn() {
 			continue
@@ -154,7 +167,7 @@ func installedProviders(dir, workDir string, getenv func(string) string) map[add
 		if l := locks[inst.Provider]; l != nil && l.Version != inst.Version.String() {
 			continue
 		}
-		m[inst.Provider] = plugin.Factory(inst.Path, plugin.WithName(inst.Provider.ForDisplay()+" v"+inst.Version.String()), schemaCache, inDir)
+		m[inst.Provider] = plugin.Factory(inst.Path, append([]plugin.Option{plugin.WithName(inst.Provider.ForDisplay() + " v" + inst.Version.String()), schemaCache}, opts...)...)
 	}
 	// Run has refused a TF_REATTACH_PROVIDERS it cannot parse.
 	reattach, _ := plugin.ParseReattach(getenv(plugin.ReattachEnv))
@@ -164,7 +177,7 @@ func installedProviders(dir, workDir string, getenv func(string) string) map[add
 	cli, _ := cliconfig.Load(getenv)
 	for p, over := range cli.DevOverrides {
 		if exe := devOverrideExecutable(over, p.Type); exe != "" {
-			m[p] = plugin.Factory(exe, plugin.WithName(p.ForDisplay()+" (development override)"), inDir)
+			m[p] = plugin.Factory(exe, append([]plugin.Option{plugin.WithName(p.ForDisplay() + " (development override)")}, opts...)...)
 		}
 	}
 	return m

@@ -21,8 +21,11 @@ import (
 // Run runs strata with the given arguments (without the program name) and
 // returns the process exit code.
 func Run(args []string, d *Deps) int {
-	// No plugin process outlives strata, whatever path the command takes.
-	defer plugin.CleanupClients()
+	// No plugin process outlives the run, whatever path the command
+	// takes; the processes of other runs (tests run commands in parallel)
+	// go on.
+	d.plugins = plugin.NewTracker()
+	defer d.plugins.Close()
 	log, logFile := logging.New(d.Getenv, "", d.logOutput(), "TF_LOG_CORE", "TF_LOG")
 	if logFile != nil {
 		defer logFile.Close()

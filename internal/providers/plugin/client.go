@@ -50,6 +50,14 @@ type options struct {
 	versions       []int
 	schemaCacheDir string
 	dir            string
+	environ        []string
+	tracker        *Tracker
+}
+
+// WithEnviron starts the plugin process with env (as os.Environ returns
+// it) rather than strata's own environment.
+func WithEnviron(env []string) Option {
+	return func(o *options) { o.environ = env }
 }
 
 // WithDir starts the plugin process in dir (default: strata's own working
@@ -142,7 +150,7 @@ func NewClient(path string, opts ...Option) (providers.Interface, error) {
 	p, err := connect(o.name, logFile, tail, &plugin.ClientConfig{
 		HandshakeConfig:  Handshake,
 		VersionedPlugins: versioned,
-		Cmd:              pluginCommand(path, o.getenv, o.dir),
+		Cmd:              pluginCommand(path, o.getenv, o.environ, o.dir),
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		Managed:          true,
 		AutoMTLS:         true,
@@ -158,6 +166,9 @@ func NewClient(path string, opts ...Option) (providers.Interface, error) {
 	if key := binaryKey(path); key != "" {
 		p.binary = fmt.Sprintf("%s\x00v%d", key, p.version)
 		p.schemaCacheDir = o.schemaCacheDir
+	}
+	if o.tracker != nil {
+		o.tracker.add(p)
 	}
 	return p, nil
 }

@@ -3,6 +3,7 @@ package plugin
 import (
 	"os"
 	"os/exec"
+	"strings"
 )
 
 // sdkLogVariables are the variables through which the provider SDKs
@@ -24,15 +25,27 @@ var sdkLogVariables = []string{
 // write them: with a plugin framework provider, formatting and reading
 // those logs is half of all the CPU time an apply takes. Variables the
 // user set are passed on as they are.
-func pluginCommand(path string, getenv func(string) string, dir string) *exec.Cmd {
+//
+// environ is the plugin's environment, nil for strata's own.
+func pluginCommand(path string, getenv func(string) string, environ []string, dir string) *exec.Cmd {
 	cmd := exec.Command(path)
 	cmd.Dir = dir
+	env := environ
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd.Env = env
 	if getenv("TF_LOG") != "" || getenv("TF_LOG_PROVIDER") != "" {
 		return cmd
 	}
-	env := os.Environ()
+	set := map[string]bool{}
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		set[name] = true
+	}
+	env = append([]string(nil), env...)
 	for _, name := range sdkLogVariables {
-		if _, set := os.LookupEnv(name); !set {
+		if !set[name] {
 			env = append(env, name+"=off")
 		}
 	}
