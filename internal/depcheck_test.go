@@ -56,7 +56,7 @@ func TestImportDirection(t *testing.T) {
 		"internal/backend/s3":          {"encryption", "backend/backendbase", "states", "states/statefile", "states/statemgr"},
 		"internal/backend/s3/s3test":   {},
 		"internal/backend": {"encryption", "backend/backendbase", "backend/local", "backend/pg", "backend/http", "backend/s3", "backend/inmem",
-			"states", "states/statemgr"},
+			"states", "states/statefile", "states/statemgr"},
 		"internal/backend/migrate":             {"backend", "backend/local", "states", "states/statefile", "states/statemgr"},
 		"internal/providers/providertest":      {"ctyjson", "providers", "configs/configschema"},
 		"internal/providers/mock":              {"ctyjson", "providers", "configs/configschema"},

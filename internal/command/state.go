@@ -2,9 +2,6 @@ package command
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -13,7 +10,6 @@ import (
 	"github.com/strata-dev/strata/internal/backend"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/states"
-	"github.com/strata-dev/strata/internal/states/statefile"
 	"github.com/strata-dev/strata/internal/states/statemgr"
 )
 
@@ -97,84 +93,24 @@ func backendStateManager(d *Deps, be *backend.Config, ws string, f *stateFlags) 
 	return mgr, diags
 }
 
-// openState locks (unless disabled) and reads the state. The returned
-// release function unlocks; call it when the command is done.
+// openState locks (unless disabled) and reads the state (see
+// backend.OpenState). The returned release function unlocks; call it
+// when the command is done.
 func openState(ctx context.Context, d *Deps, mgr statemgr.Manager, f *stateFlags, operation string) (*states.State, func(), hcl.Diagnostics) {
-	release := func() {}
-	if f == nil || f.lock {
-		timeout := time.Duration(0)
-		if f != nil {
-			timeout = f.lockTimeout
-		}
-		if err := mgr.Lock(ctx, statemgr.NewLockInfo(operation, d.Version), timeout); err != nil {
-			return nil, release, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error acquiring the state lock", Detail: strings.TrimPrefix(err.Error(), "Error acquiring the state lock: ")}}
-		}
-		release = func() {
-			if err := mgr.Unlock(); err != nil {
-				fmt.Fprintf(d.Stderr, "Error releasing the state lock: %s\n", err)
-			}
-		}
+	o := backend.OpenOptions{Lock: f == nil || f.lock, Operation: operation, Version: d.Version, Log: d.logger(), Stderr: d.Stderr}
+	if f != nil {
+		o.Timeout = f.lockTimeout
 	}
-	d.logger().Debug("reading the state from " + mgr.String())
-	s, pending, err := mgr.Read()
-	if err == nil {
-		d.logger().Info(fmt.Sprintf("state of %s: lineage %q, serial %d, %d resources", mgr, s.Lineage, s.Serial, len(s.Resources)))
-	}
-	if err != nil {
-		release()
-		var empty *statemgr.EmptyStateError
-		if errors.As(err, &empty) {
-			return nil, func() {}, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Empty state file", Detail: sentence(err) + "."}}
-		}
-		return nil, func() {}, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to load state", Detail: err.Error()}}
-	}
-	var diags hcl.Diagnostics
-	for _, p := range pending {
-		what := p.Addr
-		if p.Deposed != "" {
-			what += " (deposed object " + p.Deposed + ")"
-		}
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagWarning,
-			Summary:  "Operation interrupted: " + what,
-			Detail: fmt.Sprintf("A previous run was stopped while the provider was performing a %s of %s, so strata does not know whether it finished. %s",
-				p.Action, what, pendingAdvice(p.Action)),
-		})
-	}
-	return s, release, diags
+	return backend.OpenState(ctx, mgr, o)
 }
 
 // saveState writes the final state of an apply. When it cannot be
 // written, the state goes to errored.tfstate so that nothing is lost.
 func saveState(d *Deps, mgr statemgr.Manager, s *states.State) hcl.Diagnostics {
-	err := mgr.EndJournal(s)
-	if err == nil {
-		d.logger().Info(fmt.Sprintf("state written to %s: serial %d, %d resources", mgr, s.Serial, len(s.Resources)))
-		return nil
-	}
-	d.logger().Error(fmt.Sprintf("writing the state to %s: %s", mgr, err))
 	// errored.tfstate is encrypted as the state is.
-	data, encErr := statefile.Write(s)
-	if encErr == nil {
+	encrypt := func(data []byte) ([]byte, error) {
 		enc, _ := d.workdirEncryption()
-		data, encErr = enc.State().EncryptState(data)
+		return enc.State().EncryptState(data)
 	}
-	if encErr == nil {
-		encErr = statemgr.WriteFileAtomic("errored.tfstate", data, 0o600)
-	}
-	detail := fmt.Sprintf("Error saving state: %s\n\nstrata was unable to persist the state to %s. The state has been written to \"errored.tfstate\" in the current directory; the state journal also still holds every change, so the next command will recover it. Once the problem is fixed, re-run the command, or copy errored.tfstate over the state file.", err, mgr)
-	if encErr != nil {
-		detail = fmt.Sprintf("Error saving state: %s\n\nThe state could not be written to errored.tfstate either (%s). The state journal still holds every change made; the next command will recover it.", err, encErr)
-	}
-	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to save state", Detail: detail}}
-}
-
-// pendingAdvice says what to do about an operation left in flight.
-func pendingAdvice(action string) string {
-	switch action {
-	case "create", "replace":
-		return "If the new object was created, the state does not record it: delete it in the remote system (strata cannot import objects yet) and run apply again; if it was not, simply run apply again."
-	default:
-		return "The state still holds the object as last recorded, and the next plan reads its current state from the provider, so running the operation again is safe."
-	}
+	return backend.SaveState(mgr, s, "errored.tfstate", encrypt, d.logger())
 }
