@@ -30,7 +30,7 @@ func providersDir() string { return datadir.Join("providers") }
 // working directory and testDir (see initwd.InstallModules), printing its
 // progress on v.
 func installModules(ctx context.Context, d *Deps, v *views.View, root *configs.Module, upgrade bool, testDir string) hcl.Diagnostics {
-	tests, testFiles, diags := testModules(testDir)
+	runs, testFiles, diags := moduletest.RunModules(".", testDir)
 	addSources(v, testFiles)
 	if diags.HasErrors() {
 		return append(hcl.Diagnostics{initConfigProblems()}, diags...)
@@ -43,7 +43,7 @@ func installModules(ctx context.Context, d *Deps, v *views.View, root *configs.M
 		Upgrade:     upgrade,
 		Output:      v.InitOutput,
 		Log:         rawLogger(v),
-		TestModules: tests,
+		TestModules: testModules(runs),
 		Registry:    reg,
 		HTTPClient:  client,
 	})
@@ -82,32 +82,13 @@ func addSources(v *views.View, files map[string]*hcl.File) {
 	v.SetFiles(all)
 }
 
-// testModules returns the modules the run blocks of the test files use,
-// as init installs them, and the test files' sources.
-func testModules(testDir string) ([]initwd.TestModule, map[string]*hcl.File, hcl.Diagnostics) {
-	paths, err := moduletest.Discover(".", testDir, nil)
-	if err != nil {
-		return nil, nil, errorDiag("Failed to find test files", err)
-	}
-	parser := configs.NewParser()
-	files, diags := moduletest.Load(parser, ".", paths)
+// testModules are the modules of run blocks as initwd installs them.
+func testModules(runs []moduletest.RunModule) []initwd.TestModule {
 	var out []initwd.TestModule
-	for _, f := range files {
-		for _, r := range f.Runs {
-			m := r.Config.Module
-			if m == nil {
-				continue
-			}
-			out = append(out, initwd.TestModule{
-				Key: configs.TestModuleKey(f.Path, r.Config.Name),
-				Call: &configs.ModuleCall{
-					Name: r.Config.Name, Source: m.Source, Version: m.Version,
-					SourceRange: m.DeclRange, DeclRange: m.DeclRange,
-				},
-			})
-		}
+	for _, r := range runs {
+		out = append(out, initwd.TestModule{Key: r.Key, Call: r.Call})
 	}
-	return out, parser.Files(), diags
+	return out
 }
 
 // rawLogger prints progress lines as they are: a "log" message with
