@@ -308,6 +308,9 @@ provider "aws" {
 				"aws":      {Name: "aws", Config: []string{"region"}, DeclRange: "main.tf:2,1-2,15"},
 				"aws.west": {Name: "aws", Alias: "west", Config: []string{"region"}, DeclRange: "main.tf:5,1-5,15"},
 			},
+			wantDiags: []diag{
+				{Severity: "warning", Summary: "Version constraints inside provider configuration blocks are deprecated", Subject: "main.tf:8,13-8,21"},
+			},
 		},
 		"json": {
 			file: "main.tf.json",
@@ -352,7 +355,7 @@ provider "aws" {
 				"my provider": {Name: "my provider", Config: []string{}, DeclRange: "main.tf:1,1-1,23"},
 			},
 			wantDiags: []diag{
-				errDiag("Invalid provider name", "main.tf:1,10-1,23"),
+				errDiag("Invalid provider local name", "main.tf:1,1-1,23"),
 			},
 		},
 	}

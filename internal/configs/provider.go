@@ -40,15 +40,46 @@ func (p *Provider) moduleKey() string {
 }
 
 var providerSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"}, {Name: "for_each"}},
+	Attributes: []hcl.AttributeSchema{
+		{Name: "alias"}, {Name: "version"}, {Name: "for_each"},
+		// Reserved for future use, as in Terraform.
+		{Name: "count"}, {Name: "depends_on"}, {Name: "source"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "lifecycle"}, {Type: "locals"}},
 }
 
 func decodeProvider(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 	p := &Provider{Name: block.Labels[0], DeclRange: block.DefRange}
-	diags := checkName(p.Name, "provider", block.LabelRanges[0])
+	diags := checkProviderLocalName(p.Name, block.DefRange)
 	content, remain, cdiags := block.Body.PartialContent(providerSchema)
 	diags = append(diags, cdiags...)
 	p.Config = remain
+	if attr, ok := content.Attributes["version"]; ok {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Version constraints inside provider configuration blocks are deprecated",
+			Detail:   "Terraform 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of Terraform. To silence this warning, move the provider version constraint into the required_providers block.",
+			Subject:  attr.Expr.Range().Ptr(),
+		})
+	}
+	for _, name := range []string{"count", "depends_on", "source"} {
+		if attr, ok := content.Attributes[name]; ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Reserved argument name in provider block",
+				Detail:   fmt.Sprintf("The provider argument name %q is reserved for use by strata in a future version.", name),
+				Subject:  attr.NameRange.Ptr(),
+			})
+		}
+	}
+	for _, b := range content.Blocks {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Reserved block type name in provider block",
+			Detail:   fmt.Sprintf("The block type name %q is reserved for use by strata in a future version.", b.Type),
+			Subject:  b.TypeRange.Ptr(),
+		})
+	}
 	if attr, ok := content.Attributes["alias"]; ok {
 		// A string, as in Terraform. (hcl.RelTraversalForExpr was tried
 		// first here, but its result has no root, so RootName panicked for

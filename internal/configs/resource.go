@@ -127,15 +127,19 @@ func decodeResource(block *hcl.Block, mode addrs.ResourceMode) (*Resource, hcl.D
 		Mode: mode, Type: block.Labels[0], Name: block.Labels[1],
 		DeclRange: block.DefRange, TypeRange: block.LabelRanges[0],
 	}
-	what := "resource"
+	// Terraform's summaries: "Invalid resource type name", "Invalid data
+	// source name" (the type of a data block), "Invalid ephemeral resource
+	// type"; "Invalid resource name", "Invalid data resource name" and so
+	// on for the name.
+	typeWhat, nameWhat, blockWhat := "resource type name", "resource name", "resource"
 	switch mode {
 	case addrs.DataResourceMode:
-		what = "data source"
+		typeWhat, nameWhat, blockWhat = "data source name", "data resource name", "data"
 	case addrs.EphemeralResourceMode:
-		what = "ephemeral resource"
+		typeWhat, nameWhat, blockWhat = "ephemeral resource type", "ephemeral resource name", "ephemeral"
 	}
-	diags := checkName(r.Type, what+" type", block.LabelRanges[0])
-	diags = append(diags, checkName(r.Name, what, block.LabelRanges[1])...)
+	diags := checkLabel(r.Type, typeWhat, block.LabelRanges[0])
+	diags = append(diags, checkLabel(r.Name, nameWhat, block.LabelRanges[1])...)
 	content, remain, cdiags := block.Body.PartialContent(resourceSchema)
 	diags = append(diags, cdiags...)
 	r.Config = remain
@@ -175,7 +179,7 @@ func decodeResource(block *hcl.Block, mode addrs.ResourceMode) (*Resource, hcl.D
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Duplicate lifecycle block",
-					Detail:   fmt.Sprintf("This %s already has a lifecycle block at %s.", what, lifecycleRange),
+					Detail:   fmt.Sprintf("This resource already has a lifecycle block at %s.", lifecycleRange),
 					Subject:  b.DefRange.Ptr(),
 				})
 				continue
@@ -208,7 +212,7 @@ func decodeResource(block *hcl.Block, mode addrs.ResourceMode) (*Resource, hcl.D
 		default:
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  "Reserved block type name in resource block",
+				Summary:  "Reserved block type name in " + blockWhat + " block",
 				Detail:   fmt.Sprintf("The block type name %q is reserved for use by strata in a future version.", b.Type),
 				Subject:  b.TypeRange.Ptr(),
 			})
@@ -357,6 +361,9 @@ func decodeProviderRef(expr hcl.Expression) (*ProviderRef, hcl.Diagnostics) {
 	}
 	warnings := diags
 	ref := &ProviderRef{Name: trav.RootName(), NameRange: trav.SourceRange(), KeyExpr: keyExpr}
+	if ndiags := checkProviderLocalName(ref.Name, trav.SourceRange()); ndiags.HasErrors() {
+		return nil, ndiags
+	}
 	if len(trav) == 2 {
 		step, ok := trav[1].(hcl.TraverseAttr)
 		if !ok {

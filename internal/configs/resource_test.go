@@ -620,8 +620,8 @@ data "terraform_remote_state" "-x" {}
 			wantDiags: []diag{
 				errDiag("Invalid resource type name", "main.tf:2,10-2,17"),
 				errDiag("Invalid resource name", "main.tf:3,27-3,32"),
-				errDiag("Invalid data source type name", "main.tf:4,6-4,13"),
-				errDiag("Invalid data source name", "main.tf:5,31-5,35"),
+				errDiag("Invalid data source name", "main.tf:4,6-4,13"),
+				errDiag("Invalid data resource name", "main.tf:5,31-5,35"),
 			},
 		},
 		"missing labels": {

@@ -133,6 +133,10 @@ func decodeVersionConstraint(attr *hcl.Attribute) (VersionConstraint, hcl.Diagno
 func (m *Module) loadRequiredProviders(block *hcl.Block) hcl.Diagnostics {
 	attrs, diags := block.Body.JustAttributes()
 	for name, attr := range attrs {
+		if ndiags := checkProviderLocalName(name, attr.Expr.Range()); ndiags.HasErrors() {
+			diags = append(diags, ndiags...)
+			continue
+		}
 		rp := &RequiredProvider{Name: name, Source: addrs.NewDefaultProvider(name), DeclRange: attr.Range}
 		if name == "terraform" {
 			rp.Source = addrs.NewBuiltInProvider("terraform")

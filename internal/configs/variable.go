@@ -123,6 +123,8 @@ func decodeVariable(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 		rule, rdiags := decodeCheckRule(b)
 		diags = append(diags, rdiags...)
 		if rule != nil {
+			diags = append(diags, checkRuleRefers(rule, "validation")...)
+			diags = append(diags, checkValidationSelfRef(rule, v.Name)...)
 			v.Validations = append(v.Validations, rule)
 		}
 	}
@@ -175,6 +177,26 @@ func decodeCheckRule(block *hcl.Block) (*CheckRule, hcl.Diagnostics) {
 	}, diags
 }
 
+// checkValidationSelfRef reports a validation condition of variable name
+// that does not refer to var.NAME, as Terraform does: it may refer to
+// other objects too, but must test the variable's own value.
+func checkValidationSelfRef(rule *CheckRule, name string) hcl.Diagnostics {
+	for _, trav := range rule.Condition.Variables() {
+		if trav.RootName() != "var" || len(trav) < 2 {
+			continue
+		}
+		if step, ok := trav[1].(hcl.TraverseAttr); ok && step.Name == name {
+			return nil
+		}
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid variable validation condition",
+		Detail:   fmt.Sprintf("The condition for variable %q must refer to var.%s in order to test incoming values.", name, name),
+		Subject:  rule.Condition.Range().Ptr(),
+	}}
+}
+
 // checkRuleRefers reports a condition that refers to nothing, as
 // Terraform does: its result could never depend on the configuration.
 // kind is the block type, such as precondition or assert.
@@ -191,12 +213,18 @@ func checkRuleRefers(rule *CheckRule, kind string) hcl.Diagnostics {
 }
 
 func checkName(name, what string, rng hcl.Range) hcl.Diagnostics {
+	return checkLabel(name, what+" name", rng)
+}
+
+// checkLabel is checkName with the whole of what the summary calls the
+// label ("Invalid " + what).
+func checkLabel(name, what string, rng hcl.Range) hcl.Diagnostics {
 	if hclsyntax.ValidIdentifier(name) {
 		return nil
 	}
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
-		Summary:  fmt.Sprintf("Invalid %s name", what),
+		Summary:  "Invalid " + what,
 		Detail:   "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.",
 		Subject:  rng.Ptr(),
 	}}

@@ -1,0 +1,135 @@
+package command
+
+import (
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// validateDiag is the part of a `validate -json` diagnostic both tools
+// must agree on.
+type validateDiag struct {
+	Severity, Summary, Detail string
+	Range                     string
+	Snippet                   string
+}
+
+// validateDiags runs `validate -json` with bin in a directory holding
+// files, and returns the exit code and the diagnostics, sorted.
+func validateDiags(t *testing.T, bin string, files map[string]string) (int, []validateDiag) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		writeFile(t, filepath.Join(dir, name), src)
+	}
+	r := runIn(t, dir, "", bin, "validate", "-json")
+	var doc struct {
+		Diagnostics []struct {
+			Severity, Summary, Detail string
+			Range                     *struct {
+				Start, End struct{ Line, Column, Byte int }
+			}
+			Snippet *struct {
+				Code                 string `json:"code"`
+				StartLine            int    `json:"start_line"`
+				HighlightStartOffset int    `json:"highlight_start_offset"`
+				HighlightEndOffset   int    `json:"highlight_end_offset"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("%s validate -json: %v\n%s%s", bin, err, r.stdout, r.stderr)
+	}
+	var out []validateDiag
+	for _, d := range doc.Diagnostics {
+		v := validateDiag{Severity: d.Severity, Summary: d.Summary, Detail: strings.ReplaceAll(d.Detail, "by Terraform in a", "by strata in a")}
+		if d.Range != nil {
+			v.Range = fmt.Sprintf("%04d:%04d-%04d:%04d", d.Range.Start.Line, d.Range.Start.Column, d.Range.End.Line, d.Range.End.Column)
+		}
+		if d.Snippet != nil {
+			v.Snippet = fmt.Sprintf("%d %q [%d,%d)", d.Snippet.StartLine, d.Snippet.Code, d.Snippet.HighlightStartOffset, d.Snippet.HighlightEndOffset)
+		}
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Range != out[j].Range {
+			return out[i].Range < out[j].Range
+		}
+		return out[i].Summary < out[j].Summary
+	})
+	return r.code, out
+}
+
+// TestE2EConfigDiagnosticsMatchTerraform: configuration errors that
+// Terraform finds when it loads a module (before it looks for providers)
+// are found by strata too, with the same summaries, details, ranges and
+// snippets. The cases are minimized from Terraform's own
+// internal/configs/testdata/invalid-files, where a sweep
+// (TestFidelityCorpus) found them differing.
+func TestE2EConfigDiagnosticsMatchTerraform(t *testing.T) {
+	tests := map[string]struct {
+		src string
+		// summaries are the summaries strata must give, sorted by range.
+		summaries []string
+	}{
+		"resource label names": {
+			src:       "resource \"a b\" \"c\" {}\ndata \"a b\" \"c\" {}\ndata \"a\" \"b c\" {}\nephemeral \"a b\" \"c\" {}\nephemeral \"a\" \"b c\" {}\nresource \"a\" \"b c\" {}\n",
+			summaries: []string{"Invalid resource type name", "Invalid data source name", "Invalid data resource name", "Invalid ephemeral resource type", "Invalid ephemeral resource name", "Invalid resource name"},
+		},
+		"reserved block in data and ephemeral": {
+			src:       "data \"a\" \"b\" {\n  locals {}\n}\nephemeral \"a\" \"b\" {\n  locals {}\n}\n",
+			summaries: []string{"Reserved block type name in data block", "Reserved block type name in ephemeral block"},
+		},
+		"duplicate lifecycle in data": {
+			src:       "data \"a\" \"b\" {\n  lifecycle {}\n  lifecycle {}\n}\n",
+			summaries: []string{"Duplicate lifecycle block"},
+		},
+		"validation without the variable": {
+			src:       "locals {\n  x = 1\n}\nvariable \"v\" {\n  validation {\n    condition     = local.x == 1\n    error_message = \"x\"\n  }\n}\nvariable \"w\" {\n  validation {\n    condition     = true\n    error_message = \"x\"\n  }\n}\n",
+			summaries: []string{"Invalid variable validation condition", "Invalid validation expression", "Invalid variable validation condition"},
+		},
+		"provider local names": {
+			src:       "terraform {\n  required_providers {\n    my_test = { source = \"a/b\" }\n    TEST = { source = \"a/c\" }\n  }\n}\nprovider \"-x\" {}\nresource \"test_a\" \"b\" {\n  provider = my_test\n}\n",
+			summaries: []string{"Invalid provider local name", "Invalid provider local name", "Invalid provider local name", "Invalid provider local name"},
+		},
+		"provider reserved names and version": {
+			src:       "provider \"test\" {\n  alias      = \"foo\"\n  version    = \"1.0.0\"\n  count      = 3\n  depends_on = []\n  source     = \"a/b\"\n  lifecycle {}\n  locals {}\n}\n",
+			summaries: []string{"Version constraints inside provider configuration blocks are deprecated", "Reserved argument name in provider block", "Reserved argument name in provider block", "Reserved argument name in provider block", "Reserved block type name in provider block", "Reserved block type name in provider block"},
+		},
+		"snippet of a range ending at a line start": {
+			src:       "resource \"a\" \"b\" {\n  x = \n}\n",
+			summaries: []string{"Invalid expression"},
+		},
+	}
+	tf, _ := exec.LookPath("terraform")
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			files := map[string]string{"main.tf": tc.src}
+			code, got := validateDiags(t, strataBin, files)
+			var summaries []string
+			for _, d := range got {
+				summaries = append(summaries, d.Summary)
+			}
+			if diff := cmp.Diff(tc.summaries, summaries); diff != "" {
+				t.Errorf("wrong summaries (-want +got):\n%s\n%+v", diff, got)
+			}
+			if tf == "" {
+				return
+			}
+			tfCode, want := validateDiags(t, tf, files)
+			if tfCode != code {
+				t.Errorf("exit code %d, terraform %d", code, tfCode)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("strata differs from terraform (-terraform +strata):\n%s", diff)
+			}
+		})
+	}
+}
