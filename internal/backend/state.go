@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -124,4 +125,47 @@ func SaveState(mgr statemgr.Manager, s *states.State, erroredPath string, encryp
 		detail = fmt.Sprintf("Error saving state: %s\n\nThe state could not be written to errored.tfstate either (%s). The state journal still holds every change made; the next command will recover it.", err, encErr)
 	}
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to save state", Detail: detail}}
+}
+
+// ReadableStateWarning warns, for plan and apply, when the local state
+// file mgr read (s) holds sensitive values and can be read by every user
+// of the machine. strata creates state files with mode 0600; Terraform
+// applies the umask (usually 0644) and does not warn.
+func ReadableStateWarning(mgr statemgr.Manager, s *states.State) hcl.Diagnostics {
+	if !holdsSensitive(s) {
+		return nil
+	}
+	if u, ok := mgr.(interface{ Unwrap() statemgr.Manager }); ok {
+		mgr = u.Unwrap()
+	}
+	l, ok := mgr.(*statemgr.Local)
+	if !ok {
+		return nil
+	}
+	st, err := os.Stat(l.Path)
+	if err != nil || st.Size() == 0 || st.Mode().Perm()&0o004 == 0 {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagWarning,
+		Summary:  "State file readable by all users",
+		Detail: fmt.Sprintf("The state file %s has mode %04o: every user of this machine can read it, with the secrets it holds. "+
+			"Restrict it with \"chmod 600 %s\"; strata creates state files readable by their owner only.", l.Path, st.Mode().Perm(), l.Path),
+	}}
+}
+
+// holdsSensitive reports whether s records a sensitive output or
+// attribute.
+func holdsSensitive(s *states.State) bool {
+	for _, o := range s.Outputs {
+		if o.Sensitive {
+			return true
+		}
+	}
+	for _, a := range s.AllInstances() {
+		if o := s.Object(a); o != nil && len(o.SensitivePaths) > 0 {
+			return true
+		}
+	}
+	return false
 }

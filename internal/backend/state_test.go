@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statefile"
@@ -181,4 +182,47 @@ func TestSaveState(t *testing.T) {
 			t.Fatalf("wrong diagnostics: %s", diags)
 		}
 	})
+}
+
+func TestReadableStateWarning(t *testing.T) {
+	t.Parallel()
+	secret := states.New()
+	secret.Outputs["s"] = &states.OutputValue{Value: cty.StringVal("x"), Sensitive: true}
+	plain := states.New()
+	plain.Outputs["p"] = &states.OutputValue{Value: cty.StringVal("x")}
+	tests := map[string]struct {
+		state *states.State
+		mode  os.FileMode
+		local bool
+		want  bool
+	}{
+		"secret, world-readable": {state: secret, mode: 0o644, local: true, want: true},
+		"secret, owner only":     {state: secret, mode: 0o600, local: true},
+		"nothing sensitive":      {state: plain, mode: 0o644, local: true},
+		"not a local state":      {state: secret, mode: 0o644},
+		"secret, group-readable": {state: secret, mode: 0o640, local: true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "terraform.tfstate")
+			if err := os.WriteFile(path, []byte(`{"version":4}`), tc.mode); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(path, tc.mode); err != nil { // whatever the umask
+				t.Fatal(err)
+			}
+			var mgr statemgr.Manager = &fakeMgr{}
+			if tc.local {
+				mgr = statemgr.NewLocal(path, path, "", "1.11.4")
+			}
+			diags := ReadableStateWarning(mgr, tc.state)
+			if got := len(diags) == 1 && diags[0].Summary == "State file readable by all users"; got != tc.want {
+				t.Errorf("warned: %v, want %v (%s)", got, tc.want, diags)
+			}
+			if !tc.want && len(diags) != 0 {
+				t.Errorf("unexpected diagnostics: %s", diags)
+			}
+		})
+	}
 }

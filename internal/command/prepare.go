@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/strata-dev/strata/internal/backend"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine"
@@ -65,7 +66,7 @@ func prepareOperationIn(ctx context.Context, d *Deps, v views.Operation, configD
 	}
 	state, release, sdiags := openState(ctx, d, mgr, sf, opName)
 	if !sdiags.HasErrors() {
-		sdiags = append(sdiags, readableStateWarning(mgr, state)...)
+		sdiags = append(sdiags, backend.ReadableStateWarning(mgr, state)...)
 	}
 	if hasErrors(v, sdiags) {
 		return nil, errReported
