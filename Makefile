@@ -6,6 +6,10 @@ VERSION ?= 0.1.0
 DEMO    := examples/quickstart
 BENCH_N ?= 2000
 BENCH_WORKLOADS ?= data,null
+# Interleaved rounds per size (medians and per-round ratios), and the
+# OpenTofu binary to compare with (default: $$STRATA_TOFU, else tofu on PATH).
+BENCH_RUNS ?= 1
+BENCH_TOFU ?=
 
 .PHONY: build demo test vet lint fmt-check bench compat tf-fixtures clean
 
@@ -43,10 +47,11 @@ fmt-check:
 
 # Apply BENCH_N resources (comma-separated sizes) from empty, then a no-op
 # plan, for each workload (terraform_data; null_resource through the
-# hashicorp/null plugin built from COMPAT_REPOS), with strata and (when on
-# PATH) terraform and tofu; prints times, peak memory and ratios.
+# hashicorp/null plugin built from COMPAT_REPOS), with strata, terraform
+# and tofu (when on PATH or given: BENCH_TOFU=path, STRATA_TOFU); prints
+# times, CPU, peak memory and ratios.
 bench: build
-	$(GO) run ./internal/bench -n $(BENCH_N) -workloads $(BENCH_WORKLOADS) -strata $(BIN) -repos $(COMPAT_REPOS) -cache $(COMPAT_CACHE)
+	$(GO) run ./internal/bench -n $(BENCH_N) -workloads $(BENCH_WORKLOADS) -strata $(BIN) -repos $(COMPAT_REPOS) -cache $(COMPAT_CACHE) -runs $(BENCH_RUNS) $(if $(BENCH_TOFU),-tofu $(BENCH_TOFU))
 
 # Other people's test suites, written against Terraform, run against
 # strata and (when on PATH) terraform: terraform-exec's end-to-end tests,

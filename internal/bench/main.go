@@ -1,7 +1,9 @@
-// Command bench measures strata against Terraform (and OpenTofu when
-// `tofu` is on PATH) on generated configurations: an apply from an empty
+// Command bench measures strata against Terraform and OpenTofu (-terraform
+// and -tofu; by default $STRATA_TERRAFORM and $STRATA_TOFU, else the
+// commands on PATH) on generated configurations: an apply from an empty
 // state, then a no-op plan, each with its wall time, CPU time and peak
-// memory.
+// memory. -runs N interleaves N rounds (strata, terraform, tofu, strata,
+// ...) and reports medians and the median of each round's ratios.
 // Run it with `make bench`; BENCH_N and BENCH_WORKLOADS choose the sizes
 // and workloads.
 //
@@ -23,6 +25,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -34,6 +37,9 @@ func main() {
 	workloads := flag.String("workloads", "data", "comma-separated workloads: data, null")
 	chain := flag.Int("chain", 10, "length of each chain of references (0: one chain)")
 	strata := flag.String("strata", "bin/strata", "path to the strata binary")
+	terraform := flag.String("terraform", peerDefault("STRATA_TERRAFORM", "terraform"), "path to terraform (\"\": none); default $STRATA_TERRAFORM, else terraform on PATH")
+	tofu := flag.String("tofu", peerDefault("STRATA_TOFU", "tofu"), "path to OpenTofu's tofu (\"\": none); default $STRATA_TOFU, else tofu on PATH")
+	runs := flag.Int("runs", 1, "interleaved rounds per size (strata, terraform, tofu, strata, ...); the summary gives medians")
 	peerMax := flag.Int("peer-max", 10000, "largest size also run with terraform and tofu (they take minutes beyond)")
 	repos := flag.String("repos", "/work/.mirror", "directory holding the provider repositories (null workload)")
 	cache := flag.String("cache", "bin/compat-cache", "directory for provider builds, kept between runs")
@@ -44,59 +50,142 @@ func main() {
 		fail(err)
 	}
 	tools := []tool{{"strata", bin}}
-	for _, name := range []string{"terraform", "tofu"} {
-		if path, err := exec.LookPath(name); err == nil {
-			tools = append(tools, tool{name, path})
+	for _, p := range []struct{ name, path string }{{"terraform", *terraform}, {"tofu", *tofu}} {
+		if p.path == "" {
+			continue
 		}
+		path, err := exec.LookPath(p.path)
+		if err != nil {
+			fail(fmt.Errorf("-%s: %v", p.name, err))
+		}
+		tools = append(tools, tool{p.name, path})
 	}
 	ns, err := parseSizes(*sizes)
 	if err != nil {
 		fail(err)
 	}
+	if *runs < 1 {
+		fail(fmt.Errorf("-runs: %d is not a positive number of rounds", *runs))
+	}
 	if *cache, err = filepath.Abs(*cache); err != nil {
 		fail(err)
 	}
 
-	fmt.Printf("%-9s %9s  %-10s %10s %8s %11s %11s %8s %11s\n", "workload", "resources", "tool", "apply", "CPU", "peak MB", "no-op plan", "CPU", "peak MB")
-	var ratios []string
+	header := func() {
+		fmt.Printf("%-9s %9s  %-10s %10s %8s %11s %11s %8s %11s\n", "workload", "resources", "tool", "apply", "CPU", "peak MB", "no-op plan", "CPU", "peak MB")
+	}
+	row := func(w string, n int, name string, r result) {
+		fmt.Printf("%-9s %9d  %-10s %10s %8s %11s %11s %8s %11s\n", w, n, name,
+			round(r.apply.took), round(r.apply.cpu), r.apply.memory(), round(r.plan.took), round(r.plan.cpu), r.plan.memory())
+	}
+	header()
+	var summary []string
 	for _, name := range strings.Split(*workloads, ",") {
 		w, err := newWorkload(strings.TrimSpace(name), *repos, *cache)
 		if err != nil {
 			fail(err)
 		}
 		for _, n := range ns {
-			var base result
-			for i, t := range tools {
-				if i > 0 && n > *peerMax {
+			peers := tools
+			if n > *peerMax {
+				peers = tools[:1]
+				for _, t := range tools[1:] {
 					fmt.Printf("%-9s %9d  %-10s %10s\n", w.name, n, t.name, "(skipped: -peer-max)")
-					continue
 				}
-				r := measure(t, w, n, *chain)
-				fmt.Printf("%-9s %9d  %-10s %10s %8s %11s %11s %8s %11s\n", w.name, n, t.name,
-					round(r.apply.took), round(r.apply.cpu), r.apply.memory(), round(r.plan.took), round(r.plan.cpu), r.plan.memory())
-				if i == 0 {
-					base = r
-					continue
-				}
-				ratios = append(ratios, fmt.Sprintf("%s %d vs %s: apply %.1fx faster, %.1fx less memory; no-op plan %.1fx faster, %.1fx less memory",
-					w.name, n, t.name,
-					r.apply.took.Seconds()/base.apply.took.Seconds(), float64(r.apply.ownKB)/float64(base.apply.ownKB),
-					r.plan.took.Seconds()/base.plan.took.Seconds(), float64(r.plan.ownKB)/float64(base.plan.ownKB)))
 			}
+			// rounds[i][t]: round i's result for peers[t]. The tools of
+			// one round run back to back, so their ratios share the
+			// machine's load of the moment.
+			rounds := make([][]result, *runs)
+			for i := range rounds {
+				for _, t := range peers {
+					r := measure(t, w, n, *chain)
+					rounds[i] = append(rounds[i], r)
+					label := t.name
+					if *runs > 1 {
+						label = fmt.Sprintf("%s #%d", t.name, i+1)
+					}
+					row(w.name, n, label, r)
+				}
+			}
+			summary = append(summary, summarize(w.name, n, peers, rounds)...)
 		}
 	}
 	if len(tools) == 1 {
-		fmt.Println("\nneither terraform nor tofu is on PATH; no comparison")
+		fmt.Println("\nneither terraform nor tofu given or on PATH; no comparison")
 	}
-	if len(ratios) > 0 {
-		fmt.Println("\nstrata against the others, same machine, same run:")
-		for _, r := range ratios {
-			fmt.Println("  " + r)
-		}
+	fmt.Println()
+	for _, s := range summary {
+		fmt.Println(s)
 	}
 	fmt.Println("\nCPU: user and system time of the command and the plugins it waited for; on a shared machine it")
 	fmt.Println("varies far less than the wall time. peak MB: the command's own peak resident set; in parentheses,")
-	fmt.Println("a provider plugin's when larger.")
+	fmt.Println("a provider plugin's when larger. Ratios (peer / strata) are the median of each round's ratio:")
+	fmt.Println("the tools of a round run back to back under the same load.")
+}
+
+// peerDefault is a peer CLI's default path: the environment variable,
+// else the command on PATH, else none.
+func peerDefault(env, name string) string {
+	if v, ok := os.LookupEnv(env); ok {
+		return v
+	}
+	if path, err := exec.LookPath(name); err == nil {
+		return path
+	}
+	return ""
+}
+
+// summarize renders the medians of each tool's rounds and, for each peer,
+// the median of its per-round ratios to strata (peers[0]).
+func summarize(w string, n int, peers []tool, rounds [][]result) []string {
+	var out []string
+	pick := func(t int, f func(result) float64) []float64 {
+		var v []float64
+		for _, r := range rounds {
+			v = append(v, f(r[t]))
+		}
+		return v
+	}
+	ratio := func(t int, f func(result) float64) float64 {
+		var v []float64
+		for _, r := range rounds {
+			if base := f(r[0]); base > 0 {
+				v = append(v, f(r[t])/base)
+			}
+		}
+		return median(v)
+	}
+	applyWall := func(r result) float64 { return r.apply.took.Seconds() }
+	applyCPU := func(r result) float64 { return r.apply.cpu.Seconds() }
+	applyMem := func(r result) float64 { return float64(r.apply.ownKB) }
+	planWall := func(r result) float64 { return r.plan.took.Seconds() }
+	planCPU := func(r result) float64 { return r.plan.cpu.Seconds() }
+	planMem := func(r result) float64 { return float64(r.plan.ownKB) }
+	for t, p := range peers {
+		out = append(out, fmt.Sprintf("%s %d %s (median of %d): apply %.2fs, CPU %.2fs, %d MB; no-op plan %.2fs, CPU %.2fs, %d MB",
+			w, n, p.name, len(rounds),
+			median(pick(t, applyWall)), median(pick(t, applyCPU)), mb(int64(median(pick(t, applyMem)))),
+			median(pick(t, planWall)), median(pick(t, planCPU)), mb(int64(median(pick(t, planMem))))))
+	}
+	for t, p := range peers[1:] {
+		t++
+		out = append(out, fmt.Sprintf("  strata vs %s: apply %.1fx faster (CPU %.1fx), %.1fx less memory; no-op plan %.1fx faster (CPU %.1fx), %.1fx less memory",
+			p.name, ratio(t, applyWall), ratio(t, applyCPU), ratio(t, applyMem), ratio(t, planWall), ratio(t, planCPU), ratio(t, planMem)))
+	}
+	return out
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // tool is a CLI under measurement.

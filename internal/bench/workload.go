@@ -58,7 +58,14 @@ func nullWorkload(repos, cache string) (workload, error) {
 				if prev == "" {
 					prev = `"start"`
 				}
-				return fmt.Sprintf("resource \"null_resource\" \"r%d\" {\n  triggers = { prev = %s }\n}\n", i, prev)
+				s := fmt.Sprintf("resource \"null_resource\" \"r%d\" {\n  triggers = { prev = %s }\n}\n", i, prev)
+				if i == 0 {
+					// Spelled out: OpenTofu would otherwise look for
+					// hashicorp/null on its own registry, which the
+					// mirror does not hold.
+					s = "terraform {\n  required_providers {\n    null = { source = \"registry.terraform.io/hashicorp/null\" }\n  }\n}\n" + s
+				}
+				return s
 			},
 		}, err
 	} else {
