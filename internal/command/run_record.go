@@ -608,6 +608,14 @@ type recorderTee struct {
 	r *runRecorder
 }
 
+// Sync implements states.RecordSyncer for a journal that does.
+func (t recorderTee) Sync() error {
+	if s, ok := t.Recorder.(states.RecordSyncer); ok {
+		return s.Sync()
+	}
+	return nil
+}
+
 // Set implements states.Recorder. The engine may report the end of an
 // operation (PostApply) before or after it records the new object.
 func (t recorderTee) Set(addr addrs.AbsResourceInstance, deposed string, obj *states.ObjectSrc, provider addrs.AbsProviderConfig) error {

@@ -418,6 +418,23 @@ func (aw *applyWalk) record(addr addrs.AbsResourceInstance, deposed string, obj 
 	return nil
 }
 
+// syncRecords makes the completion records so far durable, for a
+// recorder that holds them unsynced.
+func (aw *applyWalk) syncRecords(addr addrs.AbsResourceInstance) hcl.Diagnostics {
+	s, ok := aw.e.Recorder.(states.RecordSyncer)
+	if !ok {
+		return nil
+	}
+	if err := s.Sync(); err != nil {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to persist state",
+			Detail:   fmt.Sprintf("Could not write the state journal to disk before the provisioners of %s, so they were not started: %s.", addr, err),
+		}}
+	}
+	return nil
+}
+
 // intent records that a provider is about to change an object.
 func (aw *applyWalk) intent(addr addrs.AbsResourceInstance, deposed string, action plans.Action) hcl.Diagnostics {
 	if aw.e.Recorder == nil {

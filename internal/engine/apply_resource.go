@@ -375,8 +375,13 @@ func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs
 	aw.hook(func(h hooks.Hook) { h.PreApply(addr, deposed, action, id) })
 	if before != nil {
 		// The intent follows the provisioners: the object is untouched
-		// until the provider is called.
-		diags = before()
+		// until the provider is called. The provisioners may act on
+		// what this object depends on: its completion records are made
+		// durable first, as an intent's sync would.
+		diags = aw.syncRecords(addr)
+		if !diags.HasErrors() {
+			diags = before()
+		}
 		if !diags.HasErrors() {
 			diags = append(diags, aw.intent(addr, deposed, action)...)
 		}

@@ -308,3 +308,12 @@ type Recorder interface {
 	Set(addr addrs.AbsResourceInstance, deposed string, obj *ObjectSrc, provider addrs.AbsProviderConfig) error
 	SetOutput(name string, v *OutputValue) error
 }
+
+// RecordSyncer is a Recorder that may hold completion records (Set,
+// SetOutput) not yet durable: Sync makes them durable. Intent records are
+// durable when Intent returns, with every record before them; the engine
+// calls Sync where something that may depend on earlier changes happens
+// before an intent (provisioners, which run before the provider call).
+type RecordSyncer interface {
+	Sync() error
+}

@@ -128,6 +128,7 @@ func (j *Journal) checkpoint() error {
 	j.f = f
 	j.buf = nil
 	j.flushed = j.seq
+	j.synced = j.seq
 	return nil
 }
 

@@ -21,9 +21,13 @@ import (
 // record per line. Its first line names the snapshot it extends (lineage
 // and serial); each later line records an operation about to start
 // ("intent") or a finished change to an object ("set", with the object or
-// none when it was removed) or to an output ("output"). Records are synced
-// to disk before the operation that depends on them continues, so a crash
-// at any moment loses nothing that a provider had finished.
+// none when it was removed) or to an output ("output"). An intent is
+// synced to disk before the provider is called. A completion record is
+// written to the file at once, so that a killed process loses nothing a
+// provider had finished, and synced with the next intent (whose operation
+// may depend on it), at the next Sync, or with the final snapshot: after a
+// power cut, an operation whose completion was not yet synced shows as
+// pending, with its address, and is never lost track of.
 
 type journalHeader struct {
 	Journal int    `json:"journal"`
@@ -53,8 +57,9 @@ type Pending struct {
 func journalPath(statePath string) string { return statePath + ".journal" }
 
 // Journal appends records for one apply. It implements states.Recorder.
-// Concurrent appends are grouped: each caller's record is on disk when its
-// call returns, and one fsync covers every record written before it.
+// Concurrent appends are grouped: each caller's record is written to the
+// file when its call returns (an intent's also synced), and one write and
+// one fsync cover every record buffered before them.
 type Journal struct {
 	path string
 	f    *os.File
@@ -66,8 +71,9 @@ type Journal struct {
 	mu      sync.Mutex // guards buf and seq
 	buf     []byte
 	seq     uint64
-	flushMu sync.Mutex // serialises writes; guards flushed
-	flushed uint64
+	flushMu sync.Mutex // serialises writes; guards flushed and synced
+	flushed uint64     // records up to this seq are written to f
+	synced  uint64     // and up to this one synced to disk
 	err     error
 
 	// pending holds the intents of operations not finished yet, and cp
@@ -122,6 +128,9 @@ func endJournal(j *Journal, write func() error) error {
 	j.stopCheckpoints()
 	if err := write(); err != nil {
 		if j != nil {
+			// The journal stays for the next command: what it holds
+			// must survive a power cut too.
+			_ = j.Sync()
 			j.f.Close()
 		}
 		return err
@@ -146,7 +155,7 @@ func (j *Journal) Intent(addr addrs.AbsResourceInstance, deposed, action string)
 	}
 	j.pending[pendingKey(addr, deposed)] = rec
 	j.mu.Unlock()
-	return j.append(rec)
+	return j.append(rec, true)
 }
 
 // Set implements states.Recorder.
@@ -169,7 +178,7 @@ func (j *Journal) Set(addr addrs.AbsResourceInstance, deposed string, obj *state
 		}
 	})
 	j.mu.Unlock()
-	return j.append(rec)
+	return j.append(rec, false)
 }
 
 // SetOutput implements states.Recorder.
@@ -194,7 +203,7 @@ func (j *Journal) SetOutput(name string, v *states.OutputValue) error {
 		s.Outputs[name] = v
 	})
 	j.mu.Unlock()
-	return j.append(rec)
+	return j.append(rec, false)
 }
 
 // encode returns the line (without its newline) that stores rec.
@@ -206,7 +215,12 @@ func (j *Journal) encode(rec journalRecord) ([]byte, error) {
 	return j.enc.EncryptRecord(line)
 }
 
-func (j *Journal) append(rec journalRecord) error {
+// append writes rec to the file, with every record buffered before it,
+// and when durable also syncs the file: an intent must be on disk before
+// its provider call, and its sync covers the completion records its
+// operation may depend on. A completion record need not wait for a sync of
+// its own: once written, it survives the process being killed.
+func (j *Journal) append(rec journalRecord, durable bool) error {
 	line, err := j.encode(rec)
 	if err != nil {
 		return err
@@ -219,22 +233,51 @@ func (j *Journal) append(rec journalRecord) error {
 
 	j.flushMu.Lock()
 	defer j.flushMu.Unlock()
-	if j.flushed >= seq {
-		return j.err // another caller's sync covered this record
+	if j.flushed < seq {
+		j.writeBuffered()
 	}
+	if durable && j.synced < seq {
+		j.syncWritten()
+	}
+	return j.err
+}
+
+// Sync makes every record appended so far durable.
+func (j *Journal) Sync() error {
+	if j == nil {
+		return nil
+	}
+	j.flushMu.Lock()
+	defer j.flushMu.Unlock()
+	j.writeBuffered()
+	if j.synced < j.flushed {
+		j.syncWritten()
+	}
+	return j.err
+}
+
+// writeBuffered writes the buffered records. flushMu must be held.
+func (j *Journal) writeBuffered() {
 	j.mu.Lock()
 	data, upto := j.buf, j.seq
 	j.buf = nil
 	j.mu.Unlock()
-	if j.err == nil {
+	if j.err == nil && len(data) > 0 {
 		if _, err := j.f.Write(data); err != nil {
-			j.err = err
-		} else if err := j.f.Sync(); err != nil {
 			j.err = err
 		}
 	}
 	j.flushed = upto
-	return j.err
+}
+
+// syncWritten syncs the records written so far. flushMu must be held.
+func (j *Journal) syncWritten() {
+	if j.err == nil {
+		if err := j.f.Sync(); err != nil {
+			j.err = err
+		}
+	}
+	j.synced = j.flushed
 }
 
 // replayJournal applies a leftover journal to s. It reports whether it
