@@ -39,6 +39,15 @@ func main() {
 	strata := flag.String("strata", "bin/strata", "path to the strata binary")
 	terraform := flag.String("terraform", peerDefault("STRATA_TERRAFORM", "terraform"), "path to terraform (\"\": none); default $STRATA_TERRAFORM, else terraform on PATH")
 	tofu := flag.String("tofu", peerDefault("STRATA_TOFU", "tofu"), "path to OpenTofu's tofu (\"\": none); default $STRATA_TOFU, else tofu on PATH")
+	var extra []tool
+	flag.Func("extra", "another CLI to measure, as `name=path` (repeatable): another build of strata, to compare before and after", func(v string) error {
+		name, path, ok := strings.Cut(v, "=")
+		if !ok || name == "" || path == "" {
+			return fmt.Errorf("want name=path")
+		}
+		extra = append(extra, tool{name, path})
+		return nil
+	})
 	runs := flag.Int("runs", 1, "interleaved rounds per size (strata, terraform, tofu, strata, ...); the summary gives medians")
 	peerMax := flag.Int("peer-max", 10000, "largest size also run with terraform and tofu (they take minutes beyond)")
 	repos := flag.String("repos", "/work/.mirror", "directory holding the provider repositories (null workload)")
@@ -50,7 +59,7 @@ func main() {
 		fail(err)
 	}
 	tools := []tool{{"strata", bin}}
-	for _, p := range []struct{ name, path string }{{"terraform", *terraform}, {"tofu", *tofu}} {
+	for _, p := range append([]tool{{"terraform", *terraform}, {"tofu", *tofu}}, extra...) {
 		if p.path == "" {
 			continue
 		}
@@ -88,9 +97,15 @@ func main() {
 		for _, n := range ns {
 			peers := tools
 			if n > *peerMax {
-				peers = tools[:1]
-				for _, t := range tools[1:] {
-					fmt.Printf("%-9s %9d  %-10s %10s\n", w.name, n, t.name, "(skipped: -peer-max)")
+				// Terraform and OpenTofu take minutes beyond; other
+				// builds of strata (-extra) do not.
+				peers = nil
+				for _, t := range tools {
+					if t.name == "terraform" || t.name == "tofu" {
+						fmt.Printf("%-9s %9d  %-10s %10s\n", w.name, n, t.name, "(skipped: -peer-max)")
+						continue
+					}
+					peers = append(peers, t)
 				}
 			}
 			// rounds[i][t]: round i's result for peers[t]. The tools of
@@ -112,7 +127,7 @@ func main() {
 		}
 	}
 	if len(tools) == 1 {
-		fmt.Println("\nneither terraform nor tofu given or on PATH; no comparison")
+		fmt.Println("\nneither terraform, tofu nor -extra given or on PATH; no comparison")
 	}
 	fmt.Println()
 	for _, s := range summary {
