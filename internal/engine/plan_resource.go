@@ -833,7 +833,7 @@ func (pw *planWalk) planDeposedDeletes(ctx context.Context, rt *resourceType, ad
 // evalResourceConfig evaluates a resource body for one instance and asks
 // the provider to validate it.
 func (w *walker) evalResourceConfig(ctx context.Context, n *resourceNode, rt *resourceType, key lang.InstanceKeyData) (cty.Value, hcl.Diagnostics) {
-	config, diags := w.ev.scope(rt.addr.Module).WithKey(key).EvalBlock(n.cfg.Config, rt.schema)
+	config, diags := w.ev.scope(rt.addr.Module).WithKey(key).EvalBlockSpec(n.cfg.Config, rt.schema, w.decoderSpec(rt.schema))
 	if diags.HasErrors() {
 		return config, diags
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
@@ -71,6 +72,10 @@ type walker struct {
 	// (*configschema.Block -> cty.Type): the engine needs it several times
 	// per instance, and building it allocates a new object type each time.
 	types sync.Map
+	// specs caches the decoder spec of each resource schema
+	// (*configschema.Block -> hcldec.Spec), which evaluating an instance's
+	// configuration needs.
+	specs sync.Map
 }
 
 // impliedType returns schema's implied type, built once per walk.
@@ -81,6 +86,16 @@ func (w *walker) impliedType(schema *configschema.Block) cty.Type {
 	t := schema.ImpliedType()
 	w.types.Store(schema, t)
 	return t
+}
+
+// decoderSpec returns schema's decoder spec, built once per walk.
+func (w *walker) decoderSpec(schema *configschema.Block) hcldec.Spec {
+	if s, ok := w.specs.Load(schema); ok {
+		return s.(hcldec.Spec)
+	}
+	s := schema.DecoderSpec()
+	w.specs.Store(schema, s)
+	return s
 }
 
 // newWalker prepares a walk over state; pure is true for plan and

@@ -185,9 +185,15 @@ func mayHaveDynamicBlocks(body hcl.Body) bool {
 // EvalBlock decodes body with schema, evaluating every expression in it.
 // The result conforms to schema.ImpliedType().
 func (s *Scope) EvalBlock(body hcl.Body, schema *configschema.Block) (cty.Value, hcl.Diagnostics) {
+	return s.EvalBlockSpec(body, schema, schema.DecoderSpec())
+}
+
+// EvalBlockSpec is EvalBlock with schema's decoder spec built beforehand
+// (schema.DecoderSpec()), for a caller evaluating many bodies with one
+// schema.
+func (s *Scope) EvalBlockSpec(body hcl.Body, schema *configschema.Block, spec hcldec.Spec) (cty.Value, hcl.Diagnostics) {
 	orig := body
 	body, diags := s.ExpandBlock(body, schema)
-	spec := schema.DecoderSpec()
 	refs, rdiags := References(hcldec.Variables(body, spec))
 	diags = append(diags, rdiags...)
 	ctx, cdiags := s.EvalContext(refs)
