@@ -1,8 +1,6 @@
 package command
 
 import (
-	"fmt"
-
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/strata-dev/strata/internal/addrs"
@@ -61,16 +59,5 @@ func checkDependencyLocks(d *Deps, cfg *configs.Config) hcl.Diagnostics {
 // starts, each provider the configuration needs that is not available.
 func missingProviders(d *Deps, cfg *configs.Config) hcl.Diagnostics {
 	factories := d.Providers(".")
-	var diags hcl.Diagnostics
-	for _, p := range providercache.NeededProviders(cfg) {
-		if _, ok := factories[p]; ok || p.IsBuiltIn() {
-			continue
-		}
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Missing required provider",
-			Detail:   fmt.Sprintf("This configuration requires provider %s, but that provider isn't available. You may be able to install it automatically by running:\n  strata init", p),
-		})
-	}
-	return diags
+	return providercache.Missing(cfg, func(p addrs.Provider) bool { _, ok := factories[p]; return ok })
 }

@@ -166,3 +166,21 @@ func (in *Installer) IncompleteLockWarning(locks depsfile.Locks) hcl.Diagnostics
 			strings.Join(names, "\n"), platform, platform, platform),
 	}}
 }
+
+// Missing reports, as Terraform's validation does before it starts, each
+// provider cfg needs that is not available (built-in providers always
+// are).
+func Missing(cfg *configs.Config, available func(addrs.Provider) bool) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, p := range NeededProviders(cfg) {
+		if p.IsBuiltIn() || available(p) {
+			continue
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Missing required provider",
+			Detail:   fmt.Sprintf("This configuration requires provider %s, but that provider isn't available. You may be able to install it automatically by running:\n  strata init", p),
+		})
+	}
+	return diags
+}

@@ -199,3 +199,26 @@ resource "null_resource" "a" {}
 		})
 	}
 }
+
+func TestMissing(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t, `
+terraform {
+  required_providers {
+    null   = { source = "hashicorp/null" }
+    random = { source = "hashicorp/random" }
+  }
+}
+resource "null_resource" "a" {}
+resource "random_id" "b" {}
+resource "terraform_data" "c" {}
+`)
+	null := addrs.NewDefaultProvider("null")
+	diags := Missing(cfg, func(p addrs.Provider) bool { return p == null })
+	if len(diags) != 1 || diags[0].Summary != "Missing required provider" || !strings.Contains(diags[0].Detail, "requires provider registry.terraform.io/hashicorp/random,") {
+		t.Errorf("wrong diagnostics: %s", diags)
+	}
+	if diags := Missing(cfg, func(addrs.Provider) bool { return true }); len(diags) != 0 {
+		t.Errorf("all available, yet: %s", diags)
+	}
+}
