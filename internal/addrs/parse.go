@@ -36,7 +36,7 @@ func ParseAbsResourceStr(s string) (AbsResource, hcl.Diagnostics) {
 }
 
 // ParseAbsResourceInstance parses a traversal into a resource instance
-// address.
+// address. Its errors are worded as Terraform's.
 func ParseAbsResourceInstance(trav hcl.Traversal) (AbsResourceInstance, hcl.Diagnostics) {
 	var ret AbsResourceInstance
 	invalid := func(detail string) hcl.Diagnostics {
@@ -47,47 +47,56 @@ func ParseAbsResourceInstance(trav hcl.Traversal) (AbsResourceInstance, hcl.Diag
 			Subject:  trav.SourceRange().Ptr(),
 		}}
 	}
+	// Each name with the key that follows it, if any.
 	names := make([]string, 0, len(trav))
 	keys := make([]InstanceKey, 0, len(trav))
-	for i, step := range trav {
+	for _, step := range trav {
 		switch s := step.(type) {
 		case hcl.TraverseRoot:
 			names, keys = append(names, s.Name), append(keys, NoKey)
 		case hcl.TraverseAttr:
 			names, keys = append(names, s.Name), append(keys, NoKey)
 		case hcl.TraverseIndex:
-			if i == 0 || keys[len(keys)-1] != NoKey {
-				return ret, invalid("An index must follow a name.")
+			if len(keys) == 0 || keys[len(keys)-1] != NoKey {
+				return ret, invalid("Unexpected extra operators after address.")
 			}
 			k, err := keyFromValue(s.Key)
 			if err != nil {
-				return ret, invalid(err.Error())
+				return ret, invalid("Invalid resource instance key: " + err.Error() + ".")
 			}
 			keys[len(keys)-1] = k
 		default:
-			return ret, invalid("Unexpected traversal step.")
+			return ret, invalid("Unexpected extra operators after address.")
 		}
 	}
-	for len(names) >= 2 && names[0] == "module" {
-		if keys[0] != NoKey {
-			return ret, invalid(`"module" must be followed by a module name.`)
+	for len(names) > 0 && names[0] == "module" {
+		if keys[0] != NoKey || len(names) < 2 {
+			return ret, invalid(`Prefix "module." must be followed by a module name.`)
 		}
 		ret.Module = append(ret.Module, ModuleInstanceStep{Name: names[1], Key: keys[1]})
 		names, keys = names[2:], keys[2:]
 	}
+	if len(names) == 0 {
+		return ret, invalid("A resource instance address is required here. The module path must be followed by a resource instance specification.")
+	}
 	mode := ManagedResourceMode
-	if len(names) > 0 && (names[0] == "data" || names[0] == "ephemeral") {
+	if names[0] == "data" || names[0] == "ephemeral" {
 		mode = DataResourceMode
 		if names[0] == "ephemeral" {
 			mode = EphemeralResourceMode
 		}
 		if keys[0] != NoKey {
-			return ret, invalid(fmt.Sprintf("%q must be followed by a resource type.", names[0]))
+			return ret, invalid("Resource specification must include a resource type and name.")
 		}
 		names, keys = names[1:], keys[1:]
 	}
-	if len(names) != 2 || keys[0] != NoKey {
-		return ret, invalid("A resource address has the form TYPE.NAME, optionally followed by an index and preceded by module.NAME steps.")
+	switch {
+	case len(names) < 2 || keys[0] != NoKey:
+		return ret, invalid("Resource specification must include a resource type and name.")
+	case len(names) > 2 && keys[1] == NoKey:
+		return ret, invalid("Resource instance key must be given in square brackets.")
+	case len(names) > 2:
+		return ret, invalid("Unexpected extra operators after address.")
 	}
 	ret.Resource = ResourceInstance{
 		Resource: Resource{Mode: mode, Type: names[0], Name: names[1]},
@@ -106,8 +115,8 @@ func keyFromValue(v cty.Value) (InstanceKey, error) {
 	case cty.Number:
 		bf := v.AsBigFloat()
 		i, acc := bf.Int64()
-		if acc != 0 || i < 0 {
-			return NoKey, fmt.Errorf("a count index must be a whole number, zero or greater")
+		if acc != 0 || !bf.IsInt() {
+			return NoKey, fmt.Errorf("value must be a whole number, between -9223372036854775808 and 9223372036854775807")
 		}
 		return IntKey(int(i)), nil
 	default:

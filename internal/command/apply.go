@@ -51,7 +51,7 @@ func newApplyCommand(d *Deps, runF func(*applyOptions) error, destroy bool) *cob
 
   Every change is recorded in the state as soon as the provider finishes
   it, so an interrupted apply loses nothing.`,
-		Args: cobra.MaximumNArgs(1),
+		Args: maxArgs(1, "Too many command line arguments", "Expected at most one positional argument."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)
@@ -64,7 +64,8 @@ func newApplyCommand(d *Deps, runF func(*applyOptions) error, destroy bool) *cob
 	}
 	if destroy {
 		cmd.Use, cmd.Short = "destroy [options]", "Destroy previously-created infrastructure"
-		cmd.Args = cobra.NoArgs
+		// As Terraform's, destroy takes a plan file too, and refuses it
+		// once it has read it (runApplySaved).
 		cmd.Long = `Usage: strata [global options] destroy [options]
 
   Destroy strata-managed infrastructure.
@@ -110,13 +111,13 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		opts.vars.input = false // prompts would corrupt the JSON stream
 	}
 	opName := "OperationTypeApply"
-	mode, mdiags := planMode(opts.destroy, opts.refreshOnly, opts.refresh)
-	if hasErrors(v, mdiags) {
-		return errReported
-	}
 	targets, replaces, tdiags := opts.targets.parse()
 	excludes, xdiags := opts.targets.parseExcludes()
-	tdiags = append(tdiags, xdiags...)
+	mode, mdiags := planMode(opts.destroy, opts.refreshOnly, opts.refresh)
+	if argumentErrors(d, v, opts.view.json, opts.commandName(), append(append(tdiags, xdiags...), mdiags...)) {
+		return errReported
+	}
+	tdiags = nil
 	if len(replaces) > 0 && mode != plans.NormalMode {
 		tdiags = append(tdiags, replaceModeDiag)
 	}
@@ -301,4 +302,16 @@ func dropCheckDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 		}
 	}
 	return out
+}
+
+// commandName is the command these options were given to: apply,
+// destroy or refresh.
+func (o *applyOptions) commandName() string {
+	switch {
+	case o.destroyCommand:
+		return "destroy"
+	case o.refreshCommand:
+		return "refresh"
+	}
+	return "apply"
 }

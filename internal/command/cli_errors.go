@@ -74,17 +74,48 @@ func goFlagMessage(err error) string {
 	return strings.ReplaceAll(msg, "--", "-")
 }
 
+// argsError is a command given more positional arguments than it takes,
+// reported by reportCLIError as Terraform reports it.
+type argsError struct {
+	cmd             *cobra.Command
+	summary, detail string
+	// help adds the pointer to the command's help.
+	help bool
+}
+
+func (e *argsError) Error() string { return e.summary }
+
+// maxArgs accepts at most n positional arguments; more is the error
+// Terraform gives for the command (summary, detail), followed by the
+// pointer to its help.
+func maxArgs(n int, summary, detail string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) <= n {
+			return nil
+		}
+		return &argsError{cmd: cmd, summary: summary, detail: detail, help: true}
+	}
+}
+
 // reportCLIError prints an error cobra returned before the command ran
 // (an unknown command, a flag it could not parse) as Terraform does.
 // It reports whether err was one of those.
 func reportCLIError(d *Deps, root *cobra.Command, args []string, err error) bool {
+	var ae *argsError
+	if errors.As(err, &ae) {
+		d.newView(viewFlags{noColor: hasNoColor(args)}).Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: ae.summary, Detail: ae.detail}})
+		if ae.help {
+			helpPrompt(d, strings.TrimPrefix(ae.cmd.CommandPath(), root.Name()+" "))
+		}
+		return true
+	}
 	var fe *flagParseError
 	if errors.As(err, &fe) {
 		name := strings.TrimPrefix(fe.cmd.CommandPath(), root.Name()+" ")
 		if diagnosticFlagErrors[name] {
 			v := d.newView(viewFlags{noColor: hasNoColor(args)})
 			v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to parse command-line flags", Detail: fe.Error()}})
-			fmt.Fprintf(d.Stderr, "\nFor more help on using this command, run:\n  %s -help\n", fe.cmd.CommandPath())
+			helpPrompt(d, name)
 			return true
 		}
 		fmt.Fprintln(d.Stderr, helpText(fe.cmd))
@@ -106,6 +137,24 @@ func unknownCommand(w io.Writer, root *cobra.Command, name string) {
 		suggestion = fmt.Sprintf(" Did you mean %q?", s[0])
 	}
 	fmt.Fprintf(w, "strata has no command named %q.%s\n\nTo see all of strata's top-level commands, run:\n  strata -help\n\n", name, suggestion)
+}
+
+// withoutNoColor returns args without -no-color (up to a "--"), and
+// whether there was one.
+func withoutNoColor(args []string) ([]string, bool) {
+	out := make([]string, 0, len(args))
+	found := false
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...), found
+		}
+		if a == "-no-color" || a == "--no-color" {
+			found = true
+			continue
+		}
+		out = append(out, a)
+	}
+	return out, found
 }
 
 // hasNoColor reports whether the command line asks for -no-color, for
@@ -139,4 +188,25 @@ func deprecatedStateFlag(path string) hcl.Diagnostics {
 	}
 	return hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Deprecated flag: -state",
 		Detail: "Use `path` attribute within the `local` backend instead: https://developer.hashicorp.com/terraform/language/v1.10.x/settings/backends/local#path"}}
+}
+
+// argumentErrors prints the errors found in a command's arguments (flag
+// values that parse but make no sense, such as an invalid -target) and,
+// in human output, Terraform's pointer to the command's help. It reports
+// whether there were errors.
+func argumentErrors(d *Deps, v diagView, json bool, command string, diags hcl.Diagnostics) bool {
+	v.Diagnostics(diags)
+	if !diags.HasErrors() {
+		return false
+	}
+	if !json {
+		helpPrompt(d, command)
+	}
+	return true
+}
+
+// helpPrompt is Terraform's pointer to a command's help after an error in
+// its arguments.
+func helpPrompt(d *Deps, command string) {
+	fmt.Fprintf(d.Stderr, "\nFor more help on using this command, run:\n  strata %s -help\n", command)
 }

@@ -54,7 +54,12 @@ func newInitCommand(d *Deps, runF func(*initOptions) error) *cobra.Command {
   This is the first command that should be run for any new or existing
   configuration on a given machine. It is always safe to run it multiple
   times.`,
-		Args: cobra.NoArgs,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return &argsError{cmd: cmd, summary: "Too many command line arguments. Did you mean to use -chdir?"}
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)

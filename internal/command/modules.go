@@ -22,7 +22,7 @@ func newModulesCommand(d *Deps, runF func(*modulesOptions) error) *cobra.Command
 
   Prints out a list of all declared modules and their resolved versions
   in a working directory.`,
-		Args: cobra.NoArgs,
+		Args: maxArgs(0, "Too many command line arguments", "Expected no positional arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)

@@ -28,7 +28,7 @@ func newOutputCommand(d *Deps, runF func(*outputOptions, []string) error) *cobra
   the value. With no additional arguments, output will display all
   the outputs for the root module. If NAME is not specified, all
   outputs are printed.`,
-		Args: cobra.MaximumNArgs(1),
+		Args: maxArgs(1, "Unexpected argument", "The output command expects exactly one argument with the name of an output variable or no arguments to show all outputs."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts, args)
@@ -47,7 +47,7 @@ func newOutputCommand(d *Deps, runF func(*outputOptions, []string) error) *cobra
 func runOutput(ctx context.Context, d *Deps, opts *outputOptions, args []string) error {
 	v := d.newView(opts.view)
 	if opts.json && opts.raw {
-		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid output format", Detail: "The -raw and -json options are mutually-exclusive."}})
+		argumentErrors(d, v, false, "output", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid output format", Detail: "The -raw and -json options are mutually-exclusive."}})
 		return errReported
 	}
 	cfg, _, _ := loadConfig(&views.View{})

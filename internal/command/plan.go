@@ -43,7 +43,7 @@ func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
   pass to the "apply" command to perform exactly the actions described in
   the plan. With -detailed-exitcode, the exit code tells whether there are
   changes, which is how CI pipelines usually use it.`,
-		Args: cobra.NoArgs,
+		Args: maxArgs(0, "Too many command line arguments", "To specify a working directory for the plan, use the global -chdir flag."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)
@@ -72,16 +72,16 @@ func newPlanCommand(d *Deps, runF func(*planOptions) error) *cobra.Command {
 
 func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	v := d.newOperationView(opts.view)
-	mode, err := planMode(opts.destroy, opts.refreshOnly, opts.refresh)
-	if hasErrors(v, err) {
+	targets, replaces, tdiags := opts.targets.parse()
+	excludes, xdiags := opts.targets.parseExcludes()
+	mode, mdiags := planMode(opts.destroy, opts.refreshOnly, opts.refresh)
+	if argumentErrors(d, v, opts.view.json, "plan", append(append(tdiags, xdiags...), mdiags...)) {
 		return errReported
 	}
 	if opts.view.json {
 		opts.vars.input = false // prompts would corrupt the JSON stream
 	}
-	targets, replaces, tdiags := opts.targets.parse()
-	excludes, xdiags := opts.targets.parseExcludes()
-	tdiags = append(tdiags, xdiags...)
+	tdiags = nil
 	if len(replaces) > 0 && mode != plans.NormalMode {
 		tdiags = append(tdiags, replaceModeDiag)
 	}

@@ -122,12 +122,12 @@ func checkNotStale(plan *plans.Plan, current *states.State) hcl.Diagnostics {
 // and without refreshing, refusing it when the state has moved on.
 func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string) error {
 	v := d.newOperationView(opts.view)
-	if opts.destroy {
-		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Destroy can't be used with saved plan", Detail: "Create a destroy plan with \"strata plan -destroy -out=FILE\" and apply that instead."}})
-		return errReported
-	}
 	if _, err := os.Stat(path); err != nil {
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Failed to load %q as a plan file", path), Detail: "Error: " + err.Error()}})
+		return errReported
+	}
+	if opts.destroy {
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Destroy can't be called with a plan file", Detail: fmt.Sprintf("If this plan was created using plan -destroy, apply it using:\n  strata apply %q", path)}})
 		return errReported
 	}
 	c, cfg, diags := readPlan(d, v, path)

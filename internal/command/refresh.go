@@ -24,7 +24,7 @@ func newRefreshCommand(d *Deps, runF func(*applyOptions) error) *cobra.Command {
 
   This command is an alias for "strata apply -refresh-only -auto-approve",
   which shows what changed before saving it.`,
-		Args: cobra.NoArgs,
+		Args: maxArgs(0, "Too many command line arguments", "Expected at most one positional argument."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)

@@ -52,6 +52,10 @@ func Run(args []string, d *Deps) int {
 	}
 	log.Info(fmt.Sprintf("CLI command args: %#v", runrecord.RedactArgs(args)))
 	d.args = args
+	// As Terraform: -no-color is taken out of the arguments wherever it
+	// is, before the command parses its flags (so "-out -no-color" lacks
+	// the plan path rather than saving the plan as "-no-color").
+	args, noColor := withoutNoColor(args)
 	d.originalDir = d.Dir
 	if chdir != "" {
 		dir := d.abs(chdir)
@@ -76,6 +80,7 @@ func Run(args []string, d *Deps) int {
 		}
 	}
 	root := NewRootCommand(d)
+	d.noColor = d.noColor || noColor // after NewRootCommand, which registers the flag's default
 	if len(args) == 0 {
 		// As Terraform: usage, and the "command not found" exit code.
 		fmt.Fprintln(d.Stdout, root.Long)

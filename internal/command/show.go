@@ -39,7 +39,7 @@ func newShowCommand(d *Deps, runF func(*showOptions) error) *cobra.Command {
   With -json, prints Terraform's machine-readable JSON document instead:
   the state document for the current state (or for a state file given
   as PATH), the plan document for a saved plan.`,
-		Args: cobra.MaximumNArgs(1),
+		Args: maxArgs(1, "Too many command line arguments", "Expected at most one positional argument."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)

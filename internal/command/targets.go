@@ -1,6 +1,8 @@
 package command
 
 import (
+	"fmt"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/pflag"
 
@@ -28,18 +30,19 @@ func (f *targetFlags) parse() (targets, replaces []addrs.Target, diags hcl.Diagn
 		for _, s := range in {
 			t, d := addrs.ParseTarget(s)
 			if d.HasErrors() {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Invalid " + flag + " address",
-					Detail:   "The -" + flag + " option needs a module, resource or resource instance address such as module.app, terraform_data.a or terraform_data.a[0]; " + s + " is not one: " + d[0].Detail,
-				})
+				// Terraform's words.
+				summary := fmt.Sprintf("Invalid target %q", s)
+				if flag == "replace" {
+					summary = fmt.Sprintf("Invalid force-replace address %q", s)
+				}
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: d[0].Detail})
 				continue
 			}
 			if t.Module && flag == "replace" {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
-					Summary:  "Invalid replace address",
-					Detail:   "The -replace option needs a resource instance address such as terraform_data.a[0]; " + s + " is a module.",
+					Summary:  fmt.Sprintf("Invalid force-replace address %q", s),
+					Detail:   "A resource instance address is required here. The module path must be followed by a resource instance specification.",
 				})
 				continue
 			}
@@ -47,7 +50,11 @@ func (f *targetFlags) parse() (targets, replaces []addrs.Target, diags hcl.Diagn
 		}
 		return out
 	}
-	return parse("target", f.targets), parse("replace", f.replaces), diags
+	// One statement each: a return that reads diags while the calls in it
+	// append to it may see a torn slice (Go leaves the order unspecified).
+	targets = parse("target", f.targets)
+	replaces = parse("replace", f.replaces)
+	return targets, replaces, diags
 }
 
 // parseExcludes returns the -exclude addresses, refusing them together
@@ -101,5 +108,5 @@ Note that the -exclude option is not suitable for routine use, and is provided o
 var replaceModeDiag = &hcl.Diagnostic{
 	Severity: hcl.DiagError,
 	Summary:  "Unsupported plan mode",
-	Detail:   "Resource instance replacement is only available for normal planning: -replace cannot be used with -destroy or -refresh-only.",
+	Detail:   "Forcing resource instance replacement (with -replace=...) is allowed only in normal planning mode.",
 }

@@ -2,6 +2,8 @@ package command
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
@@ -18,6 +20,9 @@ type validateOptions struct {
 	json    bool
 	noTests bool
 	testDir string
+	// dir is the configuration directory: "." unless given, as
+	// Terraform still accepts (validate [options] [DIR]).
+	dir string
 }
 
 func newValidateCommand(d *Deps, runF func(*validateOptions) error) *cobra.Command {
@@ -34,8 +39,12 @@ func newValidateCommand(d *Deps, runF func(*validateOptions) error) *cobra.Comma
   Validate runs checks that verify whether a configuration is syntactically
   valid and internally consistent, regardless of any provided variables or
   existing state.`,
-		Args: cobra.NoArgs,
+		Args: maxArgs(1, "Too many command line arguments", "Expected at most one positional argument."),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.dir = "."
+			if len(args) == 1 {
+				opts.dir = args[0]
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -51,7 +60,12 @@ func newValidateCommand(d *Deps, runF func(*validateOptions) error) *cobra.Comma
 
 func runValidate(ctx context.Context, d *Deps, opts *validateOptions) error {
 	v := d.newView(opts.view)
-	cfg, parser, diags := loadConfig(v)
+	if fi, err := os.Stat(d.abs(opts.dir)); err != nil || !fi.IsDir() {
+		views.NewValidate(opts.json, v).Results(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to read module directory",
+			Detail: fmt.Sprintf("Module directory %s does not exist or cannot be read.", opts.dir)}}, nil)
+		return errReported
+	}
+	cfg, parser, diags := loadConfigDir(v, opts.dir)
 	if !diags.HasErrors() {
 		// As Terraform's, a provider the lock file selects and that is
 		// not installed stops validate, each reported on its own.
@@ -67,11 +81,11 @@ func runValidate(ctx context.Context, d *Deps, opts *validateOptions) error {
 	}
 	if !opts.noTests && cfg != nil {
 		// Test files are decoded as strata test decodes them.
-		paths, err := moduletest.Discover(".", opts.testDir, nil)
+		paths, err := moduletest.Discover(opts.dir, opts.testDir, nil)
 		if err != nil {
 			diags = append(diags, errorDiag("Failed to find test files", err)...)
 		}
-		tests, tdiags := moduletest.Load(parser, ".", paths)
+		tests, tdiags := moduletest.Load(parser, opts.dir, paths)
 		diags = append(diags, tdiags...)
 		files := parser.Files()
 		if !tdiags.HasErrors() {

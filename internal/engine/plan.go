@@ -213,16 +213,26 @@ The -exclude option is not for routine use, and is provided only for exceptional
 		if t.Instance {
 			continue
 		}
+		var keys []addrs.InstanceKey
+		seen := map[addrs.InstanceKey]bool{}
 		for _, c := range w.changes {
-			if c.Addr.ContainingResource().String() == t.Resource.String() && c.Addr.Resource.Key != addrs.NoKey {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagWarning,
-					Summary:  "Incompletely-matched force-replace resource instance",
-					Detail:   fmt.Sprintf("Your force-replace request for %s doesn't match any resource instances because this resource has instance keys. To force replacement of particular instances, use one or more -replace options with instance addresses such as %s.", t, t.Resource.Instance(c.Addr.Resource.Key)),
-				})
-				break
+			if k := c.Addr.Resource.Key; c.Addr.ContainingResource().String() == t.Resource.String() && k != addrs.NoKey && !seen[k] {
+				keys, seen[k] = append(keys, k), true
 			}
 		}
+		if len(keys) == 0 {
+			continue
+		}
+		sort.Slice(keys, func(i, j int) bool { return addrs.CompareKeys(keys[i], keys[j]) < 0 })
+		var options strings.Builder
+		for _, k := range keys {
+			fmt.Fprintf(&options, "\n  -replace=%q", t.Resource.Instance(k).String())
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Incompletely-matched force-replace resource instance",
+			Detail:   fmt.Sprintf("Your force-replace request for %s doesn't match any resource instances because it lacks an instance key.\n\nTo force replacement of particular instances, use one or more of the following options instead:%s", t, options.String()),
+		})
 	}
 	for _, c := range w.changes {
 		if p, ok := moved[c.Addr.String()]; ok && c.DeposedKey == "" {

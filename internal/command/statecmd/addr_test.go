@@ -27,7 +27,7 @@ func TestParseStateTarget(t *testing.T) {
 		"resource in module":     {in: `module.k["a"].terraform_data.x`, wantString: `module.k["a"].terraform_data.x`, wantKind: "resource"},
 		"instance in module":     {in: "module.k[1].terraform_data.x[2]", wantString: "module.k[1].terraform_data.x[2]", wantKind: "instance"},
 		"bad syntax":             {in: "bad[[", wantErr: `"bad[[" is not a valid address`},
-		"lone name":              {in: "terraform_data", wantErr: "A resource address has the form"},
+		"lone name":              {in: "terraform_data", wantErr: "Resource specification must include a resource type and name."},
 		"module without name":    {in: "module", wantErr: "not a valid address"},
 		"module then type only":  {in: "module.m.terraform_data", wantErr: "not a valid address"},
 		"index on module word":   {in: "module[0].m", wantErr: "not a valid address"},
