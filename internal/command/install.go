@@ -2,11 +2,9 @@ package command
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"os"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -182,24 +180,16 @@ func sortedNames[T any](m map[string]T) []string {
 // copyFromModule copies the module at source into the working directory
 // for init -from-module, which must hold no configuration files yet.
 func copyFromModule(ctx context.Context, d *Deps, v *views.View, source string) hcl.Diagnostics {
-	if names, _ := configs.ModuleFiles("."); len(names) > 0 {
-		return hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "The working directory already contains files. The -from-module option requires an empty directory into which a copy of the referenced module will be placed.",
-			Detail:   "To initialize the configuration already in this working directory, omit the -from-module option.",
-		}}
+	if diags := initwd.FromModuleTarget("."); diags.HasErrors() {
+		return diags
 	}
 	v.CopyingConfiguration(source)
 	reg, client, rdiags := moduleSources(d)
 	if rdiags.HasErrors() {
 		return rdiags
 	}
-	if err := initwd.CopyModule(ctx, source, ".", reg, client); err != nil {
-		return hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Failed to download module",
-			Detail:   fmt.Sprintf("Could not download module \"root\" source code from %q: %s.", source, strings.TrimSuffix(err.Error(), ".")),
-		}}
+	if diags := initwd.FromModule(ctx, source, ".", reg, client); diags.HasErrors() {
+		return diags
 	}
 	if v.Stream == nil {
 		v.Raw("\n")

@@ -11,9 +11,38 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/getproviders"
 )
+
+// FromModuleTarget checks that dir, the target of init -from-module,
+// holds no configuration files yet.
+func FromModuleTarget(dir string) hcl.Diagnostics {
+	if names, _ := configs.ModuleFiles(dir); len(names) > 0 {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "The working directory already contains files. The -from-module option requires an empty directory into which a copy of the referenced module will be placed.",
+			Detail:   "To initialize the configuration already in this working directory, omit the -from-module option.",
+		}}
+	}
+	return nil
+}
+
+// FromModule is CopyModule for init -from-module, its failure as
+// Terraform reports it.
+func FromModule(ctx context.Context, source, dst string, reg *getproviders.Registry, client *http.Client) hcl.Diagnostics {
+	if err := CopyModule(ctx, source, dst, reg, client); err != nil {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to download module",
+			Detail:   fmt.Sprintf("Could not download module \"root\" source code from %q: %s.", source, strings.TrimSuffix(err.Error(), ".")),
+		}}
+	}
+	return nil
+}
 
 // CopyModule copies the module at source into dst, for init
 // -from-module: a directory on this machine (a relative or absolute path,
