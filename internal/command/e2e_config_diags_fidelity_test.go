@@ -109,6 +109,19 @@ func TestE2EConfigDiagnosticsMatchTerraform(t *testing.T) {
 			src:       "provider \"test\" {\n  alias      = \"foo\"\n  version    = \"1.0.0\"\n  count      = 3\n  depends_on = []\n  source     = \"a/b\"\n  lifecycle {}\n  locals {}\n}\n",
 			summaries: []string{"Version constraints inside provider configuration blocks are deprecated", "Reserved argument name in provider block", "Reserved argument name in provider block", "Reserved argument name in provider block", "Reserved block type name in provider block", "Reserved block type name in provider block"},
 		},
+		"duplicate declarations": {
+			src: "resource \"a\" \"b\" {}\nresource \"a\" \"b\" {}\ndata \"a\" \"b\" {}\ndata \"a\" \"b\" {}\n" +
+				"variable \"v\" {}\nvariable \"v\" {}\noutput \"o\" {\n  value = 1\n}\noutput \"o\" {\n  value = 1\n}\n" +
+				"locals {\n  l = 1\n}\nlocals {\n  l = 2\n}\nprovider \"p\" {}\nprovider \"p\" {}\n" +
+				"provider \"p\" {\n  alias = \"x\"\n}\nprovider \"p\" {\n  alias = \"x\"\n}\n" +
+				"check \"c\" {\n  data \"e\" \"f\" {}\n  assert {\n    condition     = var.v == 1\n    error_message = \"x\"\n  }\n}\n" +
+				"data \"e\" \"f\" {}\n",
+			summaries: []string{`Duplicate resource "a" configuration`, `Duplicate data "a" configuration`, "Duplicate variable declaration", "Duplicate output definition", "Duplicate local value definition", "Duplicate provider configuration", "Duplicate provider configuration", `Duplicate data "e" configuration`},
+		},
+		"duplicate check": {
+			src:       "variable \"v\" {}\ncheck \"c\" {\n  assert {\n    condition     = var.v == 1\n    error_message = \"x\"\n  }\n}\ncheck \"c\" {\n  assert {\n    condition     = var.v == 1\n    error_message = \"x\"\n  }\n}\n",
+			summaries: []string{`Duplicate check "c" configuration`},
+		},
 		"snippet of a range ending at a line start": {
 			src:       "resource \"a\" \"b\" {\n  x = \n}\n",
 			summaries: []string{"Invalid expression"},

@@ -47,7 +47,7 @@ func TestDecodeLocals(t *testing.T) {
 			want: map[string]localSummary{
 				"x": {Value: cty.NumberIntVal(2), DeclRange: "main.tf:5,3-5,8"},
 			},
-			wantDiags: []diag{errDiag("Duplicate local value", "main.tf:5,3-5,8")},
+			wantDiags: []diag{errDiag("Duplicate local value definition", "main.tf:5,3-5,8")},
 		},
 		"duplicate across files": {
 			files: map[string]string{
@@ -57,7 +57,7 @@ func TestDecodeLocals(t *testing.T) {
 			want: map[string]localSummary{
 				"x": {Value: cty.NumberIntVal(2), DeclRange: "b.tf.json:1,13-1,19"},
 			},
-			wantDiags: []diag{errDiag("Duplicate local value", "b.tf.json:1,13-1,19")},
+			wantDiags: []diag{errDiag("Duplicate local value definition", "b.tf.json:1,13-1,19")},
 		},
 		"duplicate in one block": {
 			files: map[string]string{"main.tf": "locals {\n  x = 1\n  x = 2\n}\n"},

@@ -2,6 +2,7 @@ package configs
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -93,8 +94,17 @@ var fileSchema = &hcl.BodySchema{
 
 func (m *Module) loadFile(f *hcl.File) hcl.Diagnostics {
 	content, diags := f.Body.Content(fileSchema)
+	// Check blocks come last, as in Terraform: a data resource declared
+	// both in one and at the top level is reported at the check block's.
 	for _, block := range content.Blocks {
-		diags = append(diags, m.addBlock(block)...)
+		if block.Type != "check" {
+			diags = append(diags, m.addBlock(block)...)
+		}
+	}
+	for _, block := range content.Blocks {
+		if block.Type == "check" {
+			diags = append(diags, m.addBlock(block)...)
+		}
 	}
 	return diags
 }
@@ -162,7 +172,7 @@ func (m *Module) addBlock(block *hcl.Block) hcl.Diagnostics {
 			m.Checks[c.Name] = c
 			for _, r := range c.DataResources {
 				key := r.Addr().String()
-				diags = append(diags, checkDuplicate(m.DataResources, key, "data", r.DeclRange)...)
+				diags = append(diags, checkDuplicate(m.DataResources, key, "check data", r.DeclRange)...)
 				m.DataResources[key] = r
 			}
 		case "module":
@@ -204,15 +214,70 @@ func (m *Module) addBlock(block *hcl.Block) hcl.Diagnostics {
 }
 
 func checkDuplicate[T any](existing map[string]T, name, what string, rng hcl.Range) hcl.Diagnostics {
-	if _, ok := existing[name]; !ok {
+	prev, ok := existing[name]
+	if !ok {
 		return nil
 	}
-	return hcl.Diagnostics{{
-		Severity: hcl.DiagError,
-		Summary:  fmt.Sprintf("Duplicate %s", what),
-		Detail:   fmt.Sprintf("A %s named %q was already declared. Names must be unique within a module.", what, name),
-		Subject:  rng.Ptr(),
-	}}
+	return hcl.Diagnostics{duplicateDiag(what, name, declRangeOf(prev), rng)}
+}
+
+// declRangeOf returns the DeclRange field of a pointer to a configuration
+// object.
+func declRangeOf(v any) hcl.Range {
+	f := reflect.ValueOf(v).Elem().FieldByName("DeclRange")
+	if r, ok := f.Interface().(hcl.Range); ok {
+		return r
+	}
+	return hcl.Range{}
+}
+
+// duplicateDiag reports a second declaration of name (a what) at rng, the
+// first being at prev, in Terraform's words for each kind of object.
+func duplicateDiag(what, name string, prev, rng hcl.Range) *hcl.Diagnostic {
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Subject: rng.Ptr()}
+	switch what {
+	case "variable":
+		d.Summary = "Duplicate variable declaration"
+		d.Detail = fmt.Sprintf("A variable named %q was already declared at %s. Variable names must be unique within a module.", name, prev)
+	case "local value":
+		d.Summary = "Duplicate local value definition"
+		d.Detail = fmt.Sprintf("A local value named %q was already defined at %s. Local value names must be unique within a module.", name, prev)
+	case "output":
+		d.Summary = "Duplicate output definition"
+		d.Detail = fmt.Sprintf("An output named %q was already defined at %s. Output names must be unique within a module.", name, prev)
+	case "module call":
+		d.Summary = "Duplicate module call"
+		d.Detail = fmt.Sprintf("A module call named %q was already defined at %s. Module calls must have unique names within a module.", name, prev)
+	case "check block":
+		d.Summary = fmt.Sprintf("Duplicate check %q configuration", name)
+		d.Detail = fmt.Sprintf("A check block named %q was already declared at %s. Check blocks must be unique within each module.", name, prev)
+	case "provider configuration":
+		d.Summary = "Duplicate provider configuration"
+		if local, alias, ok := strings.Cut(name, "."); ok {
+			d.Detail = fmt.Sprintf("A provider configuration for %q with alias %q was already given at %s. Each configuration for the same provider must have a distinct alias.", local, alias, prev)
+		} else {
+			d.Detail = fmt.Sprintf("A default (non-aliased) provider configuration for %q was already given at %s. If multiple configurations are required, set the \"alias\" argument for alternative configurations.", name, prev)
+		}
+	case "resource", "data", "ephemeral", "check data":
+		// name is the resource's address: TYPE.NAME, data.TYPE.NAME or
+		// ephemeral.TYPE.NAME.
+		mode, kind := what, what+" resource"
+		if what == "resource" {
+			kind = "resource"
+		}
+		parts := strings.Split(name, ".")
+		typ, rname := parts[len(parts)-2], parts[len(parts)-1]
+		suffix := ""
+		if what == "check data" {
+			mode, kind, suffix = "data", "data resource", ", including within check blocks"
+		}
+		d.Summary = fmt.Sprintf("Duplicate %s %q configuration", mode, typ)
+		d.Detail = fmt.Sprintf("A %s %s named %q was already declared at %s. Resource names must be unique per type in each module%s.", typ, kind, rname, prev, suffix)
+	default:
+		d.Summary = fmt.Sprintf("Duplicate %s", what)
+		d.Detail = fmt.Sprintf("A %s named %q was already declared at %s. Names must be unique within a module.", what, name, prev)
+	}
+	return d
 }
 
 // checkRemoved reports removed blocks naming resources still configured.

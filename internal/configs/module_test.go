@@ -13,7 +13,7 @@ func TestModule_duplicates(t *testing.T) {
 		"variable": {
 			files: map[string]string{"main.tf": "variable \"a\" {}\nvariable \"a\" {}\n"},
 			wantDiags: []diag{
-				errDiag("Duplicate variable", "main.tf:2,1-2,13"),
+				errDiag("Duplicate variable declaration", "main.tf:2,1-2,13"),
 			},
 		},
 		"variable across syntaxes": {
@@ -22,13 +22,13 @@ func TestModule_duplicates(t *testing.T) {
 				"b.tf.json": `{"variable": {"a": {}}}`,
 			},
 			wantDiags: []diag{
-				errDiag("Duplicate variable", "b.tf.json:1,20-1,21"),
+				errDiag("Duplicate variable declaration", "b.tf.json:1,20-1,21"),
 			},
 		},
 		"local": {
 			files: map[string]string{"main.tf": "locals {\n  a = 1\n}\nlocals {\n  a = 1\n}\n"},
 			wantDiags: []diag{
-				errDiag("Duplicate local value", "main.tf:5,3-5,8"),
+				errDiag("Duplicate local value definition", "main.tf:5,3-5,8"),
 			},
 		},
 		"output": {
@@ -37,7 +37,7 @@ func TestModule_duplicates(t *testing.T) {
 				"b.tf": "output \"o\" {\n  value = 2\n}\n",
 			},
 			wantDiags: []diag{
-				errDiag("Duplicate output", "b.tf:1,1-1,11"),
+				errDiag("Duplicate output definition", "b.tf:1,1-1,11"),
 			},
 		},
 		"default provider configuration": {
@@ -71,7 +71,7 @@ resource "terraform_data" "b" {}
 resource "other_data" "a" {}
 `},
 			wantDiags: []diag{
-				errDiag("Duplicate resource", "main.tf:3,1-3,30"),
+				errDiag(`Duplicate resource "terraform_data" configuration`, "main.tf:3,1-3,30"),
 			},
 		},
 		"data resource": {
@@ -80,7 +80,7 @@ data "terraform_remote_state" "a" {}
 data "terraform_remote_state" "a" {}
 `},
 			wantDiags: []diag{
-				errDiag("Duplicate data", "main.tf:3,1-3,34"),
+				errDiag(`Duplicate data "terraform_remote_state" configuration`, "main.tf:3,1-3,34"),
 			},
 		},
 		"managed and data resources may share names": {
@@ -163,8 +163,8 @@ variable "a" {
 		"three of a kind": {
 			files: map[string]string{"main.tf": "variable \"a\" {}\nvariable \"a\" {}\nvariable \"a\" {}\n"},
 			wantDiags: []diag{
-				errDiag("Duplicate variable", "main.tf:2,1-2,13"),
-				errDiag("Duplicate variable", "main.tf:3,1-3,13"),
+				errDiag("Duplicate variable declaration", "main.tf:2,1-2,13"),
+				errDiag("Duplicate variable declaration", "main.tf:3,1-3,13"),
 			},
 		},
 	}

@@ -160,7 +160,7 @@ func TestParserLoadModule_fileOrder(t *testing.T) {
 		"m.tf":      "output \"o\" {\n  value = 1\n}\n",
 	})
 	assertDiags(t, diags, []diag{
-		errDiag("Duplicate variable", "z.tf:1,1-1,13"),
+		errDiag("Duplicate variable declaration", "z.tf:1,1-1,13"),
 	})
 	if mod.Variables["v"] == nil {
 		t.Fatal("variable v is missing")
