@@ -160,3 +160,29 @@ module "m" {
 		})
 	}
 }
+
+// TestE2EInitInAutomation: with TF_IN_AUTOMATION, init ends at its
+// success line, without the advice about what to run next, as
+// Terraform's does; without it the advice follows. Compared with
+// terraform when installed.
+func TestE2EInitInAutomation(t *testing.T) {
+	t.Parallel()
+	for _, automation := range []string{"1", ""} {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {}\n")
+		env := []string{"TF_IN_AUTOMATION=" + automation}
+		r := strataEnv(t, dir, env, "init", "-no-color")
+		advice := strings.Contains(r.stdout, "You may now begin working with strata.")
+		if r.code != 0 || !strings.HasSuffix(strings.TrimSpace(r.stdout), "commands will detect it and remind you to do so if necessary.") && automation == "" || advice != (automation == "") {
+			t.Errorf("TF_IN_AUTOMATION=%q: exit %d\n%s", automation, r.code, r.stdout)
+		}
+		tdir := t.TempDir()
+		writeFile(t, filepath.Join(tdir, "main.tf"), "resource \"terraform_data\" \"a\" {}\n")
+		if tr, ok := terraformEnv(t, tdir, env, "init", "-no-color"); ok {
+			want := strings.NewReplacer("Terraform", "strata", `"terraform plan"`, `"strata plan"`).Replace(tr.stdout)
+			if want != r.stdout {
+				t.Errorf("TF_IN_AUTOMATION=%q differs from terraform:\n%s", automation, want)
+			}
+		}
+	}
+}

@@ -59,7 +59,7 @@ func terraformEnv(t *testing.T, dir string, env []string, args ...string) (resul
 	}
 	cmd := exec.Command(tf, args...)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null", "TF_PLUGIN_CACHE_DIR="), env...)
+	cmd.Env = append(append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null", "TF_PLUGIN_CACHE_DIR="), env...)
 	out, err := cmd.CombinedOutput()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {

@@ -169,7 +169,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 			return errReported
 		}
 	}
-	v.InitSuccess()
+	v.InitSuccess(inAutomation(d))
 	return nil
 }
 

@@ -54,8 +54,9 @@ func (v *View) InitHeading(code, text string) {
 	v.InitOutput(code, "[reset][bold]"+text+"[reset]\n", text)
 }
 
-// InitSuccess closes a successful init.
-func (v *View) InitSuccess() {
+// InitSuccess closes a successful init; in automation (TF_IN_AUTOMATION)
+// without the advice about what to run next, as Terraform.
+func (v *View) InitSuccess(automation bool) {
 	const success = "strata has been successfully initialized!"
 	const next = "You may now begin working with strata. Try running \"strata plan\" to see\n" +
 		"any changes that are required for your infrastructure. All strata commands\n" +
@@ -63,6 +64,10 @@ func (v *View) InitSuccess() {
 		"If you ever set or change modules or backend configuration for strata,\n" +
 		"rerun this command to reinitialize your working directory. If you forget, other\n" +
 		"commands will detect it and remind you to do so if necessary."
+	if automation {
+		v.InitOutput("output_init_success_message", "[reset][bold][green]"+success+"[reset]\n", success)
+		return
+	}
 	v.InitOutput("output_init_success_message", "[reset][bold][green]"+success+"[reset][green]\n\n", success)
 	v.InitOutput("output_init_success_cli_message", next+"[reset]\n", next)
 }
