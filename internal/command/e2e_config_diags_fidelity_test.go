@@ -122,6 +122,10 @@ func TestE2EConfigDiagnosticsMatchTerraform(t *testing.T) {
 			src:       "variable \"v\" {}\ncheck \"c\" {\n  assert {\n    condition     = var.v == 1\n    error_message = \"x\"\n  }\n}\ncheck \"c\" {\n  assert {\n    condition     = var.v == 1\n    error_message = \"x\"\n  }\n}\n",
 			summaries: []string{`Duplicate check "c" configuration`},
 		},
+		"quoted provisioner keywords": {
+			src:       "resource \"terraform_data\" \"a\" {\n  provisioner \"local-exec\" {\n    when       = \"destroy\"\n    on_failure = \"continue\"\n    command    = \"true\"\n  }\n  provisioner \"local-exec\" {\n    on_failure = \"never\"\n    command    = \"true\"\n  }\n}\n",
+			summaries: []string{"Quoted keywords are deprecated", "Quoted keywords are deprecated", `Invalid "on_failure" keyword`, "Quoted keywords are deprecated"},
+		},
 		"snippet of a range ending at a line start": {
 			src:       "resource \"a\" \"b\" {\n  x = \n}\n",
 			summaries: []string{"Invalid expression"},

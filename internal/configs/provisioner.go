@@ -2,6 +2,8 @@ package configs
 
 import (
 	"fmt"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -121,7 +123,9 @@ func decodeProvisioner(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 	content, config, diags := block.Body.PartialContent(provisionerSchema)
 	p.Config = config
 	if attr, ok := content.Attributes["when"]; ok {
-		switch hcl.ExprAsKeyword(attr.Expr) {
+		kw, kdiags := quotedKeyword(attr.Expr)
+		diags = append(diags, kdiags...)
+		switch kw {
 		case "create":
 			p.When = ProvisionerWhenCreate
 		case "destroy":
@@ -136,7 +140,9 @@ func decodeProvisioner(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 		}
 	}
 	if attr, ok := content.Attributes["on_failure"]; ok {
-		switch hcl.ExprAsKeyword(attr.Expr) {
+		kw, kdiags := quotedKeyword(attr.Expr)
+		diags = append(diags, kdiags...)
+		switch kw {
 		case "fail":
 			p.OnFailure = ProvisionerOnFailureFail
 		case "continue":
@@ -272,4 +278,26 @@ func allowedInDestroyProvisioner(trav hcl.Traversal) bool {
 		return attrNamed("key")
 	}
 	return false
+}
+
+// quotedKeyword returns the keyword expr is, accepting it in quotes as
+// Terraform does, with its deprecation warning.
+func quotedKeyword(expr hcl.Expression) (string, hcl.Diagnostics) {
+	if kw := hcl.ExprAsKeyword(expr); kw != "" {
+		return kw, nil
+	}
+	tmpl, ok := expr.(*hclsyntax.TemplateExpr)
+	if !ok || len(tmpl.Parts) != 1 {
+		return "", nil
+	}
+	lit, ok := tmpl.Parts[0].(*hclsyntax.LiteralValueExpr)
+	if !ok || lit.Val.Type() != cty.String || lit.Val.IsNull() {
+		return "", nil
+	}
+	return lit.Val.AsString(), hcl.Diagnostics{{
+		Severity: hcl.DiagWarning,
+		Summary:  "Quoted keywords are deprecated",
+		Detail:   "In this context, keywords are expected literally rather than in quotes. Terraform 0.11 and earlier required quotes, but quoted keywords are now deprecated and will be removed in a future version of Terraform. Remove the quotes surrounding this keyword to silence this warning.",
+		Subject:  expr.Range().Ptr(),
+	}}
 }

@@ -185,7 +185,7 @@ resource "terraform_data" "b" {}
 resource "terraform_data" "a" {
   provisioner "local-exec" {
     when       = sometimes
-    on_failure = "continue"
+    on_failure = "never"
     command    = "true"
   }
 }
@@ -193,7 +193,24 @@ resource "terraform_data" "a" {
 			want: []provisionerSummary{{Type: "local-exec", When: "create", OnFailure: "fail", Args: []string{"command"}, DeclRange: "main.tf:3,3-3,27"}},
 			wantDiags: []diag{
 				errDiag(`Invalid "when" keyword`, "main.tf:4,18-4,27"),
-				errDiag(`Invalid "on_failure" keyword`, "main.tf:5,18-5,28"),
+				errDiag(`Invalid "on_failure" keyword`, "main.tf:5,18-5,25"),
+				warnDiag("Quoted keywords are deprecated", "main.tf:5,18-5,25"),
+			},
+		},
+		"quoted keywords": {
+			src: `
+resource "terraform_data" "a" {
+  provisioner "local-exec" {
+    when       = "destroy"
+    on_failure = "continue"
+    command    = "true"
+  }
+}
+`,
+			want: []provisionerSummary{{Type: "local-exec", When: "destroy", OnFailure: "continue", Args: []string{"command"}, DeclRange: "main.tf:3,3-3,27"}},
+			wantDiags: []diag{
+				warnDiag("Quoted keywords are deprecated", "main.tf:4,18-4,27"),
+				warnDiag("Quoted keywords are deprecated", "main.tf:5,18-5,28"),
 			},
 		},
 		"destroy-time references": {
