@@ -52,6 +52,9 @@ type Options struct {
 	Getenv func(string) string
 	// DataDir is the working directory's data directory (.terraform).
 	DataDir string
+	// WorkDir is the absolute working directory; see
+	// backendbase.Settings.
+	WorkDir string
 	// Version is the Terraform version whose format strata writes.
 	Version string
 }
@@ -63,7 +66,7 @@ func Configure(c *Config, o Options) (Backend, hcl.Diagnostics) {
 	if !ok {
 		return nil, hcl.Diagnostics{Unsupported(c.Type, c.Range.Ptr())}
 	}
-	s := &backendbase.Settings{Values: c.Args(), Getenv: o.Getenv, DataDir: o.DataDir, Version: o.Version}
+	s := &backendbase.Settings{Values: c.Args(), Getenv: o.Getenv, DataDir: o.DataDir, WorkDir: o.WorkDir, Version: o.Version}
 	if c != nil {
 		s.Range = c.Range
 		s.Ranges = c.ArgRanges

@@ -142,7 +142,7 @@ func ReadableStateWarning(mgr statemgr.Manager, s *states.State) hcl.Diagnostics
 	if !ok {
 		return nil
 	}
-	st, err := os.Stat(l.Path)
+	st, err := os.Stat(l.File())
 	if err != nil || st.Size() == 0 || st.Mode().Perm()&0o004 == 0 {
 		return nil
 	}

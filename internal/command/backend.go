@@ -9,7 +9,6 @@ import (
 	"github.com/strata-dev/strata/internal/backend"
 	"github.com/strata-dev/strata/internal/backend/local"
 	"github.com/strata-dev/strata/internal/configs"
-	"github.com/strata-dev/strata/internal/datadir"
 )
 
 // The backend configuration a working directory uses is the backend block
@@ -24,12 +23,12 @@ const DefaultStatePath = local.DefaultStatePath
 
 // backendStatePath is the file init records the backend configuration in,
 // in the data directory (.terraform, or TF_DATA_DIR).
-func backendStatePath() string { return datadir.Join("terraform.tfstate") }
+func backendStatePath(d *Deps) string { return d.dataDir("terraform.tfstate") }
 
 // readBackendState reads the recorded backend configuration; nil when
 // there is none.
-func readBackendState() (*backend.Saved, hcl.Diagnostics) {
-	return backend.ReadSaved(backendStatePath())
+func readBackendState(d *Deps) (*backend.Saved, hcl.Diagnostics) {
+	return backend.ReadSaved(backendStatePath(d))
 }
 
 // backendBlock is mod's backend block (nil: none, or no module).
@@ -43,8 +42,8 @@ func backendBlock(mod *configs.Module) *backend.Block {
 // resolveBackend returns the backend configuration commands other than
 // init use (see backend.Resolve): the one init recorded, as long as the
 // backend block still matches it. nil is the default local backend.
-func resolveBackend(mod *configs.Module) (*backend.Config, hcl.Diagnostics) {
-	return backend.Resolve(backendStatePath(), backendBlock(mod))
+func resolveBackend(d *Deps, mod *configs.Module) (*backend.Config, hcl.Diagnostics) {
+	return backend.Resolve(backendStatePath(d), backendBlock(mod))
 }
 
 // configuredBackend returns the backend c configures (nil: the default
@@ -62,7 +61,7 @@ func (d *Deps) configuredBackend(c *backend.Config) (backend.Backend, hcl.Diagno
 	if b, ok := d.backends[key]; ok {
 		return b, nil
 	}
-	b, diags := backend.Configure(c, backend.Options{Getenv: d.Getenv, DataDir: datadir.Path(), Version: TerraformCompatVersion})
+	b, diags := backend.Configure(c, backend.Options{Getenv: d.Getenv, DataDir: d.dataDir(), WorkDir: d.Dir, Version: TerraformCompatVersion})
 	if diags.HasErrors() {
 		return nil, diags
 	}

@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -69,7 +70,7 @@ type Deps struct {
 
 // environ is the command's whole environment.
 func (d *Deps) environ() []string {
-	if d.Environ == nil {
+	if d == nil || d.Environ == nil {
 		return os.Environ()
 	}
 	return d.Environ
@@ -159,7 +160,7 @@ func installedProviders(dir string, getenv func(string) string, opts ...plugin.O
 	locks, _ := depsfile.Load(filepath.Join(dir, depsfile.FileName))
 	// Schemas of providers that allow it are kept beside the installed
 	// providers, so that a command need not ask a large provider for them.
-	schemaCache := plugin.WithSchemaCacheDir(datadir.In(dir, "schemas"))
+	schemaCache := plugin.WithSchemaCacheDir(datadir.InEnv(getenv, dir, "schemas"))
 	for _, inst := range found { // sorted oldest to newest
 		if inst.Provider.IsBuiltIn() {
 			continue
@@ -226,4 +227,34 @@ func (d *Deps) logOutput() io.Writer {
 		return nil
 	}
 	return d.Stderr
+}
+
+// dataDir is a path inside the working directory's data directory
+// (.terraform or TF_DATA_DIR), absolute.
+func (d *Deps) dataDir(elem ...string) string {
+	return datadir.InEnv(d.Getenv, d.Dir, elem...)
+}
+
+// readFile reads path, relative to the working directory; an error names
+// the path as the user gave it.
+func (d *Deps) readFile(path string) ([]byte, error) {
+	data, err := os.ReadFile(d.abs(path))
+	return data, d.asGiven(err, path)
+}
+
+// stat is os.Stat of path, relative to the working directory; an error
+// names the path as the user gave it.
+func (d *Deps) stat(path string) (os.FileInfo, error) {
+	fi, err := os.Stat(d.abs(path))
+	return fi, d.asGiven(err, path)
+}
+
+// asGiven puts back the path the user gave into a *os.PathError about
+// its absolute form.
+func (d *Deps) asGiven(err error, path string) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) && pe.Path == d.abs(path) {
+		return &os.PathError{Op: pe.Op, Path: path, Err: pe.Err}
+	}
+	return err
 }

@@ -48,7 +48,7 @@ func (d *Deps) workdirEncryption() (*encryption.Encryption, hcl.Diagnostics) {
 		return enc, nil
 	}
 	p := configs.NewParser()
-	p.SetRootVariables(".", earlyVariables(nil))
+	p.SetRootVariables(".", earlyVariables(d, nil))
 	mod, _ := p.LoadModule(".") // errors are the command's to report
 	return d.encryptionFor(mod)
 }

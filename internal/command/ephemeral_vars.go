@@ -39,7 +39,7 @@ func applyTimeVariables(d *Deps, f *varFlags, cfg *configs.Config, plan *plans.P
 	for _, it := range *f.items {
 		hasFile = hasFile || it.file
 	}
-	vals, vdiags := collectVariables(d, cfg.Module, configs.NewParser(), f, false)
+	vals, vdiags := collectVariables(d, cfg.Module, d.newParser(), f, false)
 	diags = append(diags, vdiags...)
 	if diags.HasErrors() {
 		return diags

@@ -14,11 +14,11 @@ import (
 
 // checkGenerateTarget refuses a -generate-config-out file that exists:
 // generated configuration only ever goes into a new file.
-func checkGenerateTarget(path string) hcl.Diagnostics {
+func checkGenerateTarget(d *Deps, path string) hcl.Diagnostics {
 	if path == "" {
 		return nil
 	}
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	if _, err := d.stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	return hcl.Diagnostics{{
@@ -50,7 +50,7 @@ func writeGeneratedConfig(op *operation, plan *plans.Plan, path string) (bool, h
 		blocks, ids = append(blocks, c.Importing.GeneratedConfig), append(ids, c.Importing.ID)
 	}
 	src := genconfig.File(blocks, ids)
-	if err := os.WriteFile(path, src, 0o644); err != nil {
+	if err := os.WriteFile(op.parser.Abs(path), src, 0o644); err != nil {
 		return false, errorDiag("Failed to write generated configuration", err)
 	}
 	// The configuration now has these resources: a saved plan carries

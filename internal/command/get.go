@@ -53,7 +53,7 @@ func newGetCommand(d *Deps, runF func(*getOptions) error) *cobra.Command {
 // reports the configuration's warnings as Terraform's get does.
 func runGet(ctx context.Context, d *Deps, opts *getOptions) error {
 	v := d.newView(opts.view)
-	mod, diags := loadRootModule(v, nil)
+	mod, diags := loadRootModule(d, v, nil)
 	if len(v.Files) == 0 {
 		return nil // as Terraform: nothing to install
 	}
@@ -71,7 +71,7 @@ func runGet(ctx context.Context, d *Deps, opts *getOptions) error {
 	if hasErrors(v, idiags) {
 		return errReported
 	}
-	_, cdiags := loadConfigForInit(v, nil)
+	_, cdiags := loadConfigForInit(d, v, nil)
 	if hasErrors(v, cdiags) {
 		return errReported
 	}

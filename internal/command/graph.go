@@ -71,7 +71,7 @@ func runGraph(ctx context.Context, d *Deps, opts *graphOptions) error {
 	if opts.plan != "" {
 		return graphPlan(ctx, d, v, opts)
 	}
-	cfg, parser, diags := loadConfig(v)
+	cfg, parser, diags := loadConfig(d, v)
 	if hasErrors(v, diags) {
 		return errReported
 	}

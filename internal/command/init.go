@@ -7,7 +7,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/strata-dev/strata/internal/command/views"
-	"github.com/strata-dev/strata/internal/datadir"
 	"github.com/strata-dev/strata/internal/moduletest"
 
 	"github.com/spf13/cobra"
@@ -104,7 +103,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 			return errReported
 		}
 	}
-	mod, diags := loadRootModule(v, &opts.vars)
+	mod, diags := loadRootModule(d, v, &opts.vars)
 	if len(v.Files) == 0 {
 		v.InitEmpty()
 		return nil
@@ -133,7 +132,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 		}
 	}
 	// With the modules in place, the whole configuration can be loaded.
-	cfg, cdiags := loadConfigForInit(v, &opts.vars)
+	cfg, cdiags := loadConfigForInit(d, v, &opts.vars)
 	var versions hcl.Diagnostics
 	for _, d := range cdiags {
 		if isVersionDiag(d) {
@@ -164,7 +163,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	// With -backend=false Terraform creates no .terraform directory of
 	// its own.
 	if opts.withBackend {
-		if err := os.MkdirAll(datadir.Path(), 0o755); err != nil {
+		if err := os.MkdirAll(d.dataDir(), 0o755); err != nil {
 			v.Diagnostics(errorDiag("Failed to create .terraform directory", err))
 			return errReported
 		}

@@ -45,9 +45,9 @@ func initBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.Modul
 		StateMgr: func(c *backend.Config, ws string) (statemgr.Manager, hcl.Diagnostics) {
 			return backendStateManager(d, c, ws, nil)
 		},
-		SavedPath:       backendStatePath(),
+		SavedPath:       backendStatePath(d),
 		Workspace:       workspaceName(d),
-		SelectWorkspace: selectWorkspace,
+		SelectWorkspace: func(name string) error { return selectWorkspace(d, name) },
 		Version:         d.Version,
 		StateVersion:    TerraformCompatVersion,
 		Stderr:          d.Stderr,
@@ -93,7 +93,7 @@ func loadSelectedWorkspace(ctx context.Context, d *Deps, mod *configs.Module) hc
 	if ws == statemgr.DefaultWorkspace {
 		return nil
 	}
-	be, diags := resolveBackend(mod)
+	be, diags := resolveBackend(d, mod)
 	if diags.HasErrors() {
 		return diags
 	}

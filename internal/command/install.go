@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"net/http"
-	"os"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -11,7 +10,6 @@ import (
 	"github.com/strata-dev/strata/internal/cliconfig"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
-	"github.com/strata-dev/strata/internal/datadir"
 	"github.com/strata-dev/strata/internal/depsfile"
 	"github.com/strata-dev/strata/internal/getproviders"
 	"github.com/strata-dev/strata/internal/initwd"
@@ -21,7 +19,7 @@ import (
 
 // providersDir is where init installs providers and every command finds
 // them, in the data directory.
-func providersDir() string { return datadir.Join("providers") }
+func providersDir(d *Deps) string { return d.dataDir("providers") }
 
 // installModules installs the modules of the configuration whose root
 // module is root and those of the run blocks of its test files in the
@@ -61,7 +59,7 @@ func moduleSources(d *Deps) (*getproviders.Registry, *http.Client, hcl.Diagnosti
 	if diags.HasErrors() {
 		return nil, nil, diags
 	}
-	creds := cli.Tokens(os.Environ())
+	creds := cli.Tokens(d.environ())
 	return getproviders.NewRegistry(cli.Hosts, creds, d.Getenv), creds.Client(nil), nil
 }
 
@@ -111,7 +109,7 @@ func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.
 	if readonly && opts.upgrade {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "The -upgrade flag conflicts with -lockfile=readonly."}}
 	}
-	locks, diags := depsfile.Load(depsfile.FileName)
+	locks, diags := depsfile.LoadIn(d.Dir, depsfile.FileName)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -121,12 +119,12 @@ func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.
 	}
 	var source getproviders.Source
 	cacheDir := ""
-	creds := cli.Tokens(os.Environ())
+	creds := cli.Tokens(d.environ())
 	if len(opts.pluginDir) > 0 {
 		source = getproviders.DirSource(opts.pluginDir)
 	} else {
 		var sdiags hcl.Diagnostics
-		if source, sdiags = cliconfig.ProviderSource(cli, d.Getenv, creds, providersDir()); sdiags.HasErrors() {
+		if source, sdiags = cliconfig.ProviderSource(cli, d.Getenv, creds, providersDir(d)); sdiags.HasErrors() {
 			return sdiags
 		}
 		cacheDir = cli.PluginCacheDir
@@ -134,7 +132,7 @@ func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.
 	inst := &providercache.Installer{
 		Source:       source,
 		Client:       creds.Client(nil),
-		Dir:          providersDir(),
+		Dir:          providersDir(d),
 		CacheDir:     cacheDir,
 		MayBreakLock: cli.PluginCacheMayBreakLock,
 		Upgrade:      opts.upgrade,
@@ -147,7 +145,7 @@ func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.
 		return diags
 	}
 	diags = append(diags, cli.DevOverrideWarning(true)...)
-	update, sdiags := providercache.SaveLocks(depsfile.FileName, locks, newLocks, readonly)
+	update, sdiags := providercache.SaveLocks(d.abs(depsfile.FileName), locks, newLocks, readonly)
 	diags = append(diags, sdiags...)
 	switch update {
 	case providercache.LocksCreated:

@@ -27,21 +27,21 @@ const noConfigFiles = "No configuration files"
 // loadConfig loads the configuration in the working directory, the root
 // module and the modules it calls, recording the sources in the view for
 // diagnostics. The result is nil only when the root module cannot be read.
-func loadConfig(v diagView) (*configs.Config, *configs.Parser, hcl.Diagnostics) {
-	return loadConfigDir(v, ".")
+func loadConfig(d *Deps, v diagView) (*configs.Config, *configs.Parser, hcl.Diagnostics) {
+	return loadConfigDir(d, v, ".")
 }
 
 // loadConfigDir is loadConfig for the configuration in dir, which import
 // -config names.
-func loadConfigDir(v diagView, dir string) (*configs.Config, *configs.Parser, hcl.Diagnostics) {
-	return loadConfigDirVars(v, dir, nil)
+func loadConfigDir(d *Deps, v diagView, dir string) (*configs.Config, *configs.Parser, hcl.Diagnostics) {
+	return loadConfigDirVars(d, v, dir, nil)
 }
 
 // loadConfigDirVars is loadConfigDir with the -var and -var-file options
 // of the command, for early evaluation.
-func loadConfigDirVars(v diagView, dir string, vf *varFlags) (*configs.Config, *configs.Parser, hcl.Diagnostics) {
-	p := configs.NewParser()
-	p.SetRootVariables(dir, earlyVariables(vf))
+func loadConfigDirVars(d *Deps, v diagView, dir string, vf *varFlags) (*configs.Config, *configs.Parser, hcl.Diagnostics) {
+	p := d.newParser()
+	p.SetRootVariables(dir, earlyVariables(d, vf))
 	cfg, diags := p.LoadConfig(dir)
 	v.SetFiles(p.Files())
 	if cfg != nil && !diags.HasErrors() {
@@ -61,10 +61,10 @@ func loadConfigDirVars(v diagView, dir string, vf *varFlags) (*configs.Config, *
 // checks of module calls against their modules (missing or unknown
 // arguments...) are left to validate and plan, as in Terraform. vf holds
 // init's -var and -var-file, nil for the commands without them.
-func loadConfigForInit(v diagView, vf *varFlags) (*configs.Config, hcl.Diagnostics) {
-	p := configs.NewParser()
+func loadConfigForInit(d *Deps, v diagView, vf *varFlags) (*configs.Config, hcl.Diagnostics) {
+	p := d.newParser()
 	p.SkipCallChecks()
-	p.SetRootVariables(".", earlyVariables(vf))
+	p.SetRootVariables(".", earlyVariables(d, vf))
 	cfg, diags := p.LoadConfig(".")
 	v.SetFiles(p.Files())
 	if cfg != nil && !diags.HasErrors() {
@@ -89,9 +89,9 @@ func dropNoConfigFiles(diags hcl.Diagnostics) hcl.Diagnostics {
 // modules it calls. Its required_version is checked with the whole
 // configuration's (loadConfigForInit), once the modules are installed, as
 // Terraform does. vf holds init's -var and -var-file, or is nil.
-func loadRootModule(v diagView, vf *varFlags) (*configs.Module, hcl.Diagnostics) {
-	p := configs.NewParser()
-	p.SetRootVariables(".", earlyVariables(vf))
+func loadRootModule(d *Deps, v diagView, vf *varFlags) (*configs.Module, hcl.Diagnostics) {
+	p := d.newParser()
+	p.SetRootVariables(".", earlyVariables(d, vf))
 	mod, diags := p.LoadModule(".")
 	v.SetFiles(p.Files())
 	return mod, diags
@@ -211,16 +211,26 @@ func checkRequiredVersions(cfg *configs.Config) hcl.Diagnostics {
 // environment variables, variable files and, with vf, -var and -var-file.
 // Their errors are reported when the variables are collected for the
 // operation itself.
-func earlyVariables(vf *varFlags) func(*configs.Module) map[string]cty.Value {
+func earlyVariables(d *Deps, vf *varFlags) func(*configs.Module) map[string]cty.Value {
 	if vf != nil && vf.items == nil {
 		vf = nil // flags never registered
 	}
 	return func(mod *configs.Module) map[string]cty.Value {
-		vals, _ := collectVariables(nil, mod, configs.NewParser(), vf, false)
+		vals, _ := collectVariables(d, mod, d.newParser(), vf, false)
 		out := make(map[string]cty.Value, len(vals))
 		for name, iv := range vals {
 			out[name] = iv.Value
 		}
 		return out
 	}
+}
+
+// newParser is a configuration parser reading relative paths from the
+// working directory.
+func (d *Deps) newParser() *configs.Parser {
+	p := configs.NewParser()
+	if d != nil {
+		p.SetWorkDir(d.Dir)
+	}
+	return p
 }

@@ -16,11 +16,11 @@ import (
 // provider, the providers the dependency lock file selects whose package
 // is not installed in the working directory.
 func uninstalledProviders(d *Deps) []string {
-	locks, diags := depsfile.Load(depsfile.FileName)
+	locks, diags := depsfile.LoadIn(d.Dir, depsfile.FileName)
 	if diags.HasErrors() {
 		return nil
 	}
-	found, _ := plugin.FindInstalled(".")
+	found, _ := plugin.FindInstalled(d.Dir)
 	have := map[string]bool{}
 	for _, inst := range found {
 		have[inst.Provider.String()+" "+inst.Version.String()] = true
@@ -48,7 +48,7 @@ func selfManaged(d *Deps) func(addrs.Provider) bool {
 // needs that the dependency lock file selects no version of, or a version
 // its constraints no longer allow.
 func checkDependencyLocks(d *Deps, cfg *configs.Config) hcl.Diagnostics {
-	locks, diags := depsfile.Load(depsfile.FileName)
+	locks, diags := depsfile.LoadIn(d.Dir, depsfile.FileName)
 	if diags.HasErrors() {
 		return diags
 	}

@@ -46,7 +46,7 @@ type moduleEntry struct {
 // siblings by name, as a tree or as Terraform's JSON document.
 func runModules(d *Deps, opts *modulesOptions) error {
 	v := d.newView(viewFlags{noColor: opts.view.noColor})
-	cfg, diags := loadConfigForInit(v, nil)
+	cfg, diags := loadConfigForInit(d, v, nil)
 	diags = dropNoConfigFiles(diags)
 	if hasErrors(v, diags) {
 		return errReported

@@ -13,7 +13,6 @@ import (
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/configs/configschema"
-	"github.com/strata-dev/strata/internal/datadir"
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/plans"
@@ -71,7 +70,7 @@ func workspaceName(d *Deps) string {
 	if ws := d.Getenv("TF_WORKSPACE"); ws != "" {
 		return ws
 	}
-	if data, err := os.ReadFile(datadir.Join("environment")); err == nil {
+	if data, err := os.ReadFile(d.dataDir("environment")); err == nil {
 		if ws := strings.TrimSpace(string(data)); ws != "" {
 			return ws
 		}

@@ -50,7 +50,7 @@ func runOutput(ctx context.Context, d *Deps, opts *outputOptions, args []string)
 		argumentErrors(d, v, false, "output", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid output format", Detail: "The -raw and -json options are mutually-exclusive."}})
 		return errReported
 	}
-	cfg, _, _ := loadConfig(&views.View{})
+	cfg, _, _ := loadConfig(d, &views.View{})
 	mgr, diags := stateManager(d, rootOf(cfg), &opts.state)
 	if hasErrors(v, diags) {
 		return errReported

@@ -90,7 +90,7 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	if hasErrors(v, tdiags) {
 		return errReported
 	}
-	if hasErrors(v, checkGenerateTarget(opts.generateConfig)) {
+	if hasErrors(v, checkGenerateTarget(d, opts.generateConfig)) {
 		return errReported
 	}
 	op, perr := prepareOperation(ctx, d, v, &opts.vars, &opts.state, opts.parallelism, "OperationTypePlan")
@@ -106,11 +106,11 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	generated, gdiags := writeGeneratedConfig(op, plan, opts.generateConfig)
 	diags = append(diags, gdiags...)
 	if opts.out != "" {
-		rec.SetPlanFile(opts.out)
+		rec.setPlanFile(opts.out)
 	}
-	rec.Planned(plan, schemaLookup(ctx, op.engine), true, len(targets) > 0 || len(excludes) > 0)
-	rec.ContractViolations(op.engine.Contract.Violations())
-	defer func() { rec.Finish(nil, diags, ctx.Err() != nil) }()
+	rec.planned(plan, schemaLookup(ctx, op.engine), true, len(targets) > 0 || len(excludes) > 0)
+	rec.contractViolations(op.engine.Contract.Violations())
+	defer func() { rec.finish(nil, diags, ctx.Err() != nil) }()
 	if diags.HasErrors() {
 		plan, diags = validatedFailure(ctx, op, plan, diags)
 		if partialPlan(plan) {

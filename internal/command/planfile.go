@@ -22,7 +22,7 @@ const lockFileName = ".terraform.lock.hcl"
 // savePlan writes a plan file with the configuration as it was planned.
 func savePlan(d *Deps, cfg *configs.Config, files map[string]*hcl.File, plan *plans.Plan, path string) hcl.Diagnostics {
 	config := cfg.SnapshotFiles(files)
-	lock, err := os.ReadFile(lockFileName)
+	lock, err := d.readFile(lockFileName)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return errorDiag("Failed to save the plan", err)
 	}
@@ -37,7 +37,7 @@ func savePlan(d *Deps, cfg *configs.Config, files map[string]*hcl.File, plan *pl
 	if data, err = enc.Plan().EncryptPlan(data); err != nil {
 		return errorDiag("Failed to save the plan", err)
 	}
-	if err := writePrivateFile(path, data); err != nil {
+	if err := writePrivateFile(d.abs(path), data); err != nil {
 		return errorDiag("Failed to write plan file", err)
 	}
 	return nil
@@ -64,7 +64,7 @@ func writePrivateFile(path string, data []byte) error {
 
 // readPlan reads a saved plan and loads its configuration snapshot.
 func readPlan(d *Deps, v diagView, path string) (*planfile.Contents, *configs.Config, hcl.Diagnostics) {
-	data, err := os.ReadFile(path)
+	data, err := d.readFile(path)
 	if err != nil {
 		return nil, nil, errorDiag("Failed to read plan file", err)
 	}
@@ -122,7 +122,7 @@ func checkNotStale(plan *plans.Plan, current *states.State) hcl.Diagnostics {
 // and without refreshing, refusing it when the state has moved on.
 func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string) error {
 	v := d.newOperationView(opts.view)
-	if _, err := os.Stat(path); err != nil {
+	if _, err := d.stat(path); err != nil {
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Failed to load %q as a plan file", path), Detail: "Error: " + err.Error()}})
 		return errReported
 	}
@@ -171,8 +171,8 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 		name = "destroy"
 	}
 	rec := startApplyRecord(d, name, op, opts.view.json)
-	rec.SetPlanFile(path)
-	rec.Planned(plan, schemaLookup(ctx, op.engine), false, len(plan.Targets) > 0 || len(plan.Excludes) > 0)
+	rec.setPlanFile(path)
+	rec.planned(plan, schemaLookup(ctx, op.engine), false, len(plan.Targets) > 0 || len(plan.Excludes) > 0)
 	// A saved destroy plan ends as any apply does: "Apply complete!",
 	// as in Terraform.
 	return applyPlan(ctx, d, v, op, plan, false, false, rec)

@@ -40,7 +40,7 @@ func prepareOperation(ctx context.Context, d *Deps, v views.Operation, vf *varFl
 // configDir (import -config); state, variable files and providers still
 // come from the working directory, as in Terraform.
 func prepareOperationIn(ctx context.Context, d *Deps, v views.Operation, configDir string, vf *varFlags, sf *stateFlags, parallelism int, opName string) (*operation, error) {
-	cfg, parser, diags := loadConfigDirVars(v, configDir, vf)
+	cfg, parser, diags := loadConfigDirVars(d, v, configDir, vf)
 	if opName == "OperationTypeConsole" {
 		// As terraform console, the console works in an empty directory.
 		diags = dropNoConfigFiles(diags)

@@ -62,7 +62,7 @@ func newProvidersCommand(d *Deps) *cobra.Command {
 // as a tree like terraform providers prints.
 func runProviders(d *Deps) error {
 	v := d.newView(viewFlags{})
-	cfg, _, diags := loadConfig(v)
+	cfg, _, diags := loadConfig(d, v)
 	if hasErrors(v, diags) {
 		return errReported
 	}
@@ -105,7 +105,7 @@ func runProvidersSchema(ctx context.Context, d *Deps, opts *providersOptions) er
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "The -json flag is required", Detail: "The providers schema command requires the -json flag."}})
 		return errReported
 	}
-	cfg, _, diags := loadConfig(v)
+	cfg, _, diags := loadConfig(d, v)
 	if hasErrors(v, diags) {
 		return errReported
 	}

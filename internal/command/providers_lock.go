@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"os"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
@@ -82,7 +81,7 @@ func runProvidersLock(ctx context.Context, d *Deps, opts *providersLockOptions) 
 	if hasErrors(v, cdiags) {
 		return errReported
 	}
-	creds := cli.Tokens(os.Environ())
+	creds := cli.Tokens(d.environ())
 	var source getproviders.Source
 	switch {
 	case opts.fsMirror != "":
@@ -99,7 +98,7 @@ func runProvidersLock(ctx context.Context, d *Deps, opts *providersLockOptions) 
 		// The origin registries, whatever provider_installation says.
 		source = getproviders.NewRegistry(cli.Hosts, creds, d.Getenv)
 	}
-	cfg, _, ldiags := loadConfig(v)
+	cfg, _, ldiags := loadConfig(d, v)
 	if hasErrors(v, ldiags) {
 		return errReported
 	}
@@ -107,7 +106,7 @@ func runProvidersLock(ctx context.Context, d *Deps, opts *providersLockOptions) 
 	if hasErrors(v, odiags) {
 		return errReported
 	}
-	locks, ldiags2 := depsfile.Load(depsfile.FileName)
+	locks, ldiags2 := depsfile.LoadIn(d.Dir, depsfile.FileName)
 	if hasErrors(v, ldiags2) {
 		return errReported
 	}
@@ -120,7 +119,7 @@ func runProvidersLock(ctx context.Context, d *Deps, opts *providersLockOptions) 
 		view.Unchanged()
 		return nil
 	}
-	if err := depsfile.Save(depsfile.FileName, newLocks); err != nil {
+	if err := depsfile.Save(d.abs(depsfile.FileName), newLocks); err != nil {
 		v.Diagnostics(errorDiag("Failed to update dependency lock file", err))
 		return errReported
 	}
@@ -181,18 +180,18 @@ func runProvidersMirror(ctx context.Context, d *Deps, opts *providersMirrorOptio
 	if hasErrors(v, cdiags) {
 		return errReported
 	}
-	creds := cli.Tokens(os.Environ())
+	creds := cli.Tokens(d.environ())
 	// As in Terraform, the packages come from the origin registries,
 	// whatever provider_installation says.
 	source := getproviders.NewRegistry(cli.Hosts, creds, d.Getenv)
-	cfg, _, ldiags := loadConfig(v)
+	cfg, _, ldiags := loadConfig(d, v)
 	if hasErrors(v, ldiags) {
 		return errReported
 	}
 	var locks depsfile.Locks
 	if opts.lockFile {
 		var lkdiags hcl.Diagnostics
-		if locks, lkdiags = depsfile.Load(depsfile.FileName); hasErrors(v, lkdiags) {
+		if locks, lkdiags = depsfile.LoadIn(d.Dir, depsfile.FileName); hasErrors(v, lkdiags) {
 			return errReported
 		}
 	}

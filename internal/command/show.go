@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -57,7 +56,7 @@ func newShowCommand(d *Deps, runF func(*showOptions) error) *cobra.Command {
 
 func runShow(ctx context.Context, d *Deps, opts *showOptions) error {
 	v := d.newView(opts.view)
-	cfg, _, _ := loadConfig(v)
+	cfg, _, _ := loadConfig(d, v)
 	mgr, diags := stateManager(d, rootOf(cfg), &opts.state)
 	if hasErrors(v, diags) {
 		return errReported
@@ -107,7 +106,7 @@ func showStateJSON(ctx context.Context, d *Deps, v *views.View, s *states.State)
 // runShowPlan renders a saved plan.
 func runShowPlan(ctx context.Context, d *Deps, opts *showOptions, path string) error {
 	v := d.newView(opts.view)
-	if _, err := os.ReadFile(path); err != nil {
+	if _, err := d.readFile(path); err != nil {
 		// Neither a state nor a plan, in Terraform's words.
 		v.Diagnostics(hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -119,7 +118,7 @@ func runShowPlan(ctx context.Context, d *Deps, opts *showOptions, path string) e
 	if opts.view.json {
 		return showPlanJSON(ctx, d, v, path)
 	}
-	if data, err := os.ReadFile(path); err == nil {
+	if data, err := d.readFile(path); err == nil {
 		if st, serr := statefile.Read(data); serr == nil {
 			// A state file rather than a plan.
 			views.NewShow(v).State(st, schemaLookup(ctx, &engine.Engine{Providers: d.Providers(".")}))
@@ -142,7 +141,7 @@ func showPlanJSON(ctx context.Context, d *Deps, v *views.View, path string) erro
 	c, cfg, diags := readPlan(d, v, path)
 	if diags.HasErrors() {
 		if c == nil {
-			if data, err := os.ReadFile(path); err == nil {
+			if data, err := d.readFile(path); err == nil {
 				if s, err := statefile.Read(data); err == nil {
 					return showStateJSON(ctx, d, v, s)
 				}
@@ -152,7 +151,7 @@ func showPlanJSON(ctx context.Context, d *Deps, v *views.View, path string) erro
 		return errReported
 	}
 	var stamp time.Time
-	if st, err := os.Stat(path); err == nil {
+	if st, err := d.stat(path); err == nil {
 		// Plans do not record when they were made; the file was written
 		// at the end of planning.
 		stamp = st.ModTime()

@@ -40,7 +40,7 @@ func (f *stateFlags) register(fs *pflag.FlagSet, withOut bool) {
 // workspace. -state names a local file instead, whatever the backend (the
 // legacy option of the local backend).
 func stateManager(d *Deps, mod *configs.Module, f *stateFlags) (statemgr.Manager, hcl.Diagnostics) {
-	be, diags := resolveBackend(mod)
+	be, diags := resolveBackend(d, mod)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -67,6 +67,7 @@ func backendStateManager(d *Deps, be *backend.Config, ws string, f *stateFlags) 
 	}
 	if f != nil && f.statePath != "" {
 		mgr := statemgr.NewLocal(f.statePath, f.stateOut, f.backupPath, TerraformCompatVersion)
+		mgr.Dir = d.Dir
 		mgr.SetEncryption(enc.State())
 		return mgr, diags
 	}
@@ -112,5 +113,5 @@ func saveState(d *Deps, mgr statemgr.Manager, s *states.State) hcl.Diagnostics {
 		enc, _ := d.workdirEncryption()
 		return enc.State().EncryptState(data)
 	}
-	return backend.SaveState(mgr, s, "errored.tfstate", encrypt, d.logger())
+	return backend.SaveState(mgr, s, d.abs("errored.tfstate"), encrypt, d.logger())
 }

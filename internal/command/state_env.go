@@ -23,6 +23,8 @@ import (
 func (d *Deps) stateEnv() *statecmd.Env {
 	return &statecmd.Env{
 		Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr,
+		Dir:        d.Dir,
+		ReadFile:   d.readFile,
 		NoColor:    func() bool { return d.noColor || hasNoColor(d.args) }, // flag errors come before -no-color is parsed
 		Reported:   errReported,
 		Usage:      func(cmd *cobra.Command, msg string) error { return usageError(d, cmd, msg) },
@@ -66,7 +68,7 @@ func (d *Deps) stateEnv() *statecmd.Env {
 // when given, else the backend's and workspace's state. Errors in the
 // configuration do not matter here; only its backend does.
 func stateCommandManager(d *Deps, v *views.View, f *stateFlags) statemgr.Manager {
-	cfg, _, _ := loadConfig(&views.View{})
+	cfg, _, _ := loadConfig(d, &views.View{})
 	mgr, diags := stateManager(d, rootOf(cfg), f)
 	if hasErrors(v, diags) {
 		return nil

@@ -84,7 +84,7 @@ func runTest(ctx context.Context, d *Deps, opts *testOptions) error {
 	}
 	view = views.NewTestView(v, j, verbose)
 
-	cfg, parser, diags := loadConfig(v)
+	cfg, parser, diags := loadConfig(d, v)
 	// As terraform test, a directory without configuration files runs
 	// its test files against an empty module.
 	diags = dropNoConfigFiles(diags)

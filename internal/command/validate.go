@@ -65,7 +65,7 @@ func runValidate(ctx context.Context, d *Deps, opts *validateOptions) error {
 			Detail: fmt.Sprintf("Module directory %s does not exist or cannot be read.", opts.dir)}}, nil)
 		return errReported
 	}
-	cfg, parser, diags := loadConfigDir(v, opts.dir)
+	cfg, parser, diags := loadConfigDir(d, v, opts.dir)
 	if !diags.HasErrors() {
 		// As Terraform's, a provider the lock file selects and that is
 		// not installed stops validate, each reported on its own.

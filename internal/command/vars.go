@@ -66,7 +66,7 @@ func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFla
 	var diags hcl.Diagnostics
 	keep := f != nil && f.undeclared
 	// Environment.
-	for _, kv := range os.Environ() {
+	for _, kv := range d.environ() {
 		name, value, _ := strings.Cut(kv, "=")
 		if !strings.HasPrefix(name, "TF_VAR_") {
 			continue
@@ -85,7 +85,10 @@ func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFla
 		vals[name] = engine.InputValue{Value: v}
 	}
 	// Automatic files.
-	for _, name := range autoVarFiles(".") {
+	for _, name := range autoVarFiles(p.Abs(".")) {
+		if rel, err := filepath.Rel(p.Abs("."), name); err == nil {
+			name = rel // as the user knows it, in messages
+		}
 		diags = append(diags, loadVarFile(p, mod, name, vals, keep)...)
 	}
 	// Command line.
@@ -187,7 +190,7 @@ func parseUndeclaredValue(raw string) cty.Value {
 // variables mod does not declare are dropped with a warning, or kept when
 // keepUndeclared is set.
 func loadVarFile(p *configs.Parser, mod *configs.Module, path string, vals map[string]engine.InputValue, keepUndeclared bool) hcl.Diagnostics {
-	src, err := os.ReadFile(path)
+	src, err := os.ReadFile(p.Abs(path))
 	if err != nil {
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,

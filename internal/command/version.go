@@ -28,7 +28,7 @@ func newVersionCommand(d *Deps, runF func(*versionOptions) error) *cobra.Command
 				return runF(opts)
 			}
 			// Providers in use are those the dependency lock file selects.
-			locks, _ := depsfile.Load(depsfile.FileName)
+			locks, _ := depsfile.LoadIn(d.Dir, depsfile.FileName)
 			selections := map[string]string{}
 			for p, l := range locks {
 				selections[p.String()] = l.Version

@@ -19,13 +19,11 @@ import (
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/command/views"
-	"github.com/strata-dev/strata/internal/datadir"
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/runrecord"
-	"github.com/strata-dev/strata/internal/runrecord/recorder"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statemgr"
 	"github.com/strata-dev/strata/internal/watch"
@@ -241,7 +239,7 @@ func watchLeasePath(d *Deps, opts *watchOptions) string {
 		sum := sha256.Sum256([]byte(opts.state.statePath))
 		name += "-" + hex.EncodeToString(sum[:6])
 	}
-	return datadir.Join(name + ".lock")
+	return d.dataDir(name + ".lock")
 }
 
 // watchRunner runs a watch's cycles with the code of plan and apply.
@@ -302,15 +300,15 @@ func (r *watchRunner) Diagnostics(diags hcl.Diagnostics) {
 
 // DiscardRun implements watch.Runner.
 func (r *watchRunner) DiscardRun(id string) {
-	if !recorder.Enabled(r.d.Getenv) || id == "" {
+	if !runsEnabled(r.d) || id == "" {
 		return
 	}
 	// The run may still be a log waiting for ingestion: remove it too, or
 	// the next query would bring the run back.
-	if err := runrecord.RemoveLog(datadir.Join(runsLogDir), id); err != nil {
+	if err := runrecord.RemoveLog(r.d.dataDir(runsLogDir), id); err != nil {
 		r.d.logger().Warn(fmt.Sprintf("run records: deleting the idle run %s: %s", id, err))
 	}
-	store, err := openRunStore()
+	store, err := openRunStore(r.d)
 	if err != nil {
 		return
 	}
@@ -360,7 +358,7 @@ func (r *watchRunner) Begin(ctx context.Context) (watch.Session, hcl.Diagnostics
 type watchSession struct {
 	r        *watchRunner
 	op       *operation
-	rec      *recorder.Recorder
+	rec      *runRecorder
 	plan     *plans.Plan
 	targeted bool
 	// existed: a snapshot was stored when the cycle began (without one,
@@ -376,7 +374,7 @@ func (s *watchSession) RunID() string {
 	if s.rec == nil {
 		return ""
 	}
-	return s.rec.ID()
+	return s.rec.run.ID
 }
 
 // State implements watch.Session.
@@ -433,9 +431,9 @@ func (s *watchSession) Show() {
 // Finish implements watch.Session.
 func (s *watchSession) Finish(diags hcl.Diagnostics, interrupted bool) {
 	if s.plan != nil {
-		s.rec.Planned(s.plan, schemaLookup(context.Background(), s.op.engine), true, s.targeted)
+		s.rec.planned(s.plan, schemaLookup(context.Background(), s.op.engine), true, s.targeted)
 	}
-	s.rec.Finish(nil, diags, interrupted)
+	s.rec.finish(nil, diags, interrupted)
 }
 
 // Apply implements watch.Session: as apply -auto-approve, under the state
@@ -447,7 +445,7 @@ func (s *watchSession) Apply(ctx context.Context, hook hooks.Hook) watch.ApplyRe
 			diags := hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error acquiring the state lock", Detail: err.Error()}}
 			// Someone else is changing the state: the next cycle plans
 			// again from what they leave.
-			s.rec.Finish(nil, diags, false)
+			s.rec.finish(nil, diags, false)
 			return watch.ApplyResult{Diagnostics: diags}
 		}
 		defer func() {
@@ -459,14 +457,14 @@ func (s *watchSession) Apply(ctx context.Context, hook hooks.Hook) watch.ApplyRe
 	cur, _, err := op.mgr.Read()
 	if err != nil {
 		diags := errorDiag("Failed to load state", err)
-		s.rec.Finish(nil, diags, false)
+		s.rec.finish(nil, diags, false)
 		return watch.ApplyResult{Diagnostics: diags}
 	}
 	if op.mgr.Exists() != s.existed || s.existed && (cur.Lineage != op.state.Lineage || cur.Serial != op.state.Serial) {
-		s.rec.Finish(nil, nil, true)
+		s.rec.finish(nil, nil, true)
 		return watch.ApplyResult{Stale: true}
 	}
-	s.rec.Planned(s.plan, schemaLookup(ctx, op.engine), false, s.targeted)
+	s.rec.planned(s.plan, schemaLookup(ctx, op.engine), false, s.targeted)
 	var v views.Operation
 	cv := &captureView{Operation: s.r.v}
 	v = cv

@@ -14,7 +14,6 @@ import (
 	"github.com/strata-dev/strata/internal/backend"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
-	"github.com/strata-dev/strata/internal/datadir"
 	"github.com/strata-dev/strata/internal/states/statefile"
 	"github.com/strata-dev/strata/internal/states/statemgr"
 )
@@ -82,7 +81,7 @@ Subcommands:
 // workspaces lists the workspaces of the configured backend, sorted, with
 // "default" first.
 func workspaces(ctx context.Context, d *Deps, mod *configs.Module) ([]string, hcl.Diagnostics) {
-	be, diags := resolveBackend(mod)
+	be, diags := resolveBackend(d, mod)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -93,8 +92,8 @@ func workspaces(ctx context.Context, d *Deps, mod *configs.Module) ([]string, hc
 // stderr, that the configured backend has a single state (as http does), so that
 // the workspace commands other than show cannot work there. prefix is
 // what Terraform puts before the error (for "workspace new").
-func singleStateBackend(v *views.View, mod *configs.Module, prefix string) bool {
-	be, diags := resolveBackend(mod)
+func singleStateBackend(d *Deps, v *views.View, mod *configs.Module, prefix string) bool {
+	be, diags := resolveBackend(d, mod)
 	if diags.HasErrors() || !singleState(be) {
 		return false // errors are reported by workspaces
 	}
@@ -104,7 +103,7 @@ func singleStateBackend(v *views.View, mod *configs.Module, prefix string) bool 
 
 func runWorkspaceList(ctx context.Context, d *Deps) error {
 	v := d.newView(viewFlags{})
-	cfg, _, diags := loadConfig(v)
+	cfg, _, diags := loadConfig(d, v)
 	// As Terraform: workspaces of the default local backend need no
 	// configuration files.
 	diags = dropNoConfigFiles(diags)
@@ -112,7 +111,7 @@ func runWorkspaceList(ctx context.Context, d *Deps) error {
 	if hasErrors(v, diags) {
 		return errReported
 	}
-	if singleStateBackend(v, mod, "") {
+	if singleStateBackend(d, v, mod, "") {
 		return errReported
 	}
 	names, wdiags := workspaces(ctx, d, mod)
@@ -124,11 +123,11 @@ func runWorkspaceList(ctx context.Context, d *Deps) error {
 }
 
 // selectWorkspace records the selected workspace in .terraform/environment.
-func selectWorkspace(name string) error {
-	if err := os.MkdirAll(datadir.Path(), 0o755); err != nil {
+func selectWorkspace(d *Deps, name string) error {
+	if err := os.MkdirAll(d.dataDir(), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(datadir.Join("environment"), []byte(name), 0o644)
+	return os.WriteFile(d.dataDir("environment"), []byte(name), 0o644)
 }
 
 // validWorkspaceName reports whether name can name a workspace: not
@@ -150,7 +149,7 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 		views.NewWorkspace(v).Error(fmt.Sprintf("\nThe workspace name %q is not allowed. The name must contain only URL safe\ncharacters, and no path separators.\n", name))
 		return errReported
 	}
-	cfg, _, diags := loadConfig(v)
+	cfg, _, diags := loadConfig(d, v)
 	// As Terraform: workspaces of the default local backend need no
 	// configuration files.
 	diags = dropNoConfigFiles(diags)
@@ -158,7 +157,7 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 	if hasErrors(v, diags) {
 		return errReported
 	}
-	if singleStateBackend(v, mod, "Failed to get configured named states: ") {
+	if singleStateBackend(d, v, mod, "Failed to get configured named states: ") {
 		return errReported
 	}
 	names, wdiags := workspaces(ctx, d, mod)
@@ -171,7 +170,7 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 			return errReported
 		}
 	}
-	be, _ := resolveBackend(mod) // its errors were reported by workspaces
+	be, _ := resolveBackend(d, mod) // its errors were reported by workspaces
 	if singleState(be) {
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Workspaces not supported", Detail: fmt.Sprintf("The %s backend stores a single state and does not support workspaces.", be.TypeName())}})
 		return errReported
@@ -179,7 +178,7 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 	if diags := createWorkspace(ctx, d, be, name, "OperationTypeWorkspaceNew", "Failed to create workspace"); hasErrors(v, diags) {
 		return errReported
 	}
-	if err := selectWorkspace(name); err != nil {
+	if err := selectWorkspace(d, name); err != nil {
 		v.Diagnostics(errorDiag("Failed to select workspace", err))
 		return errReported
 	}
@@ -189,7 +188,7 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 
 func runWorkspaceSelect(ctx context.Context, d *Deps, name string, orCreate, noColor bool) error {
 	v := d.newView(viewFlags{noColor: noColor})
-	cfg, _, diags := loadConfig(v)
+	cfg, _, diags := loadConfig(d, v)
 	// As Terraform: workspaces of the default local backend need no
 	// configuration files.
 	diags = dropNoConfigFiles(diags)
@@ -197,7 +196,7 @@ func runWorkspaceSelect(ctx context.Context, d *Deps, name string, orCreate, noC
 	if hasErrors(v, diags) {
 		return errReported
 	}
-	if singleStateBackend(v, mod, "") {
+	if singleStateBackend(d, v, mod, "") {
 		return errReported
 	}
 	names, wdiags := workspaces(ctx, d, mod)
@@ -209,7 +208,7 @@ func runWorkspaceSelect(ctx context.Context, d *Deps, name string, orCreate, noC
 			if name == workspaceName(d) {
 				return nil // already selected: Terraform says nothing
 			}
-			if err := selectWorkspace(name); err != nil {
+			if err := selectWorkspace(d, name); err != nil {
 				v.Diagnostics(errorDiag("Failed to select workspace", err))
 				return errReported
 			}
@@ -226,7 +225,7 @@ func runWorkspaceSelect(ctx context.Context, d *Deps, name string, orCreate, noC
 
 func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColor bool) error {
 	v := d.newView(viewFlags{noColor: noColor})
-	cfg, _, diags := loadConfig(v)
+	cfg, _, diags := loadConfig(d, v)
 	// As Terraform: workspaces of the default local backend need no
 	// configuration files.
 	diags = dropNoConfigFiles(diags)
@@ -234,7 +233,7 @@ func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColo
 	if hasErrors(v, diags) {
 		return errReported
 	}
-	if singleStateBackend(v, mod, "") {
+	if singleStateBackend(d, v, mod, "") {
 		return errReported
 	}
 	// Terraform's order: the workspace must exist, not be the selected
@@ -252,7 +251,7 @@ func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColo
 		views.NewWorkspace(v).Error(fmt.Sprintf("Workspace %q is your active workspace.\n\nYou cannot delete the currently active workspace. Please switch\nto another workspace and try again.", name))
 		return errReported
 	}
-	be, _ := resolveBackend(mod) // its errors were reported by workspaces
+	be, _ := resolveBackend(d, mod) // its errors were reported by workspaces
 	b, diags := d.configuredBackend(be)
 	if hasErrors(v, diags) {
 		return errReported
@@ -322,7 +321,7 @@ func createWorkspace(ctx context.Context, d *Deps, be *backend.Config, name, ope
 // with a lineage of its own as in Terraform.
 func copyIntoWorkspace(d *Deps, name, path string, noColor bool) error {
 	v := d.newView(viewFlags{noColor: noColor})
-	data, err := os.ReadFile(path)
+	data, err := d.readFile(path)
 	if err != nil {
 		v.Diagnostics(errorDiag("Failed to read the state file", err))
 		return errReported
@@ -332,8 +331,8 @@ func copyIntoWorkspace(d *Deps, name, path string, noColor bool) error {
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to read the state file", Detail: fmt.Sprintf("The file %s is not a valid state: %s.", path, err)}})
 		return errReported
 	}
-	cfg, _, _ := loadConfig(&views.View{})
-	be, diags := resolveBackend(rootOf(cfg))
+	cfg, _, _ := loadConfig(d, &views.View{})
+	be, diags := resolveBackend(d, rootOf(cfg))
 	if hasErrors(v, diags) {
 		return errReported
 	}

@@ -35,6 +35,10 @@ type Parser struct {
 // and path.cwd in early evaluation is workDir.
 func (p *Parser) SetWorkDir(workDir string) { p.workDir = workDir }
 
+// Abs is path resolved against the working directory SetWorkDir gave,
+// unchanged without one.
+func (p *Parser) Abs(path string) string { return p.abs(path) }
+
 // abs is path resolved against the working directory.
 func (p *Parser) abs(path string) string {
 	if p.workDir == "" || filepath.IsAbs(path) {

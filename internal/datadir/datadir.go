@@ -14,8 +14,12 @@ const Default = ".terraform"
 
 // Path is the data directory, relative to the working directory unless
 // TF_DATA_DIR gives an absolute path.
-func Path() string {
-	if d := os.Getenv("TF_DATA_DIR"); d != "" {
+func Path() string { return PathEnv(os.Getenv) }
+
+// PathEnv is Path with TF_DATA_DIR read through getenv, for a command
+// whose environment is not the process's.
+func PathEnv(getenv func(string) string) string {
+	if d := getenv("TF_DATA_DIR"); d != "" {
 		return d
 	}
 	return Default
@@ -27,8 +31,11 @@ func Join(elem ...string) string {
 }
 
 // In is the data directory of the working directory dir.
-func In(dir string, elem ...string) string {
-	p := Path()
+func In(dir string, elem ...string) string { return InEnv(os.Getenv, dir, elem...) }
+
+// InEnv is In with TF_DATA_DIR read through getenv.
+func InEnv(getenv func(string) string, dir string, elem ...string) string {
+	p := PathEnv(getenv)
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(dir, p)
 	}

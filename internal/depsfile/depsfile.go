@@ -9,6 +9,7 @@ package depsfile
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -47,9 +48,17 @@ func (l *Lock) HasHash(h string) bool {
 type Locks map[addrs.Provider]*Lock
 
 // Load reads a lock file. A missing file is an empty set of locks.
-func Load(path string) (Locks, hcl.Diagnostics) {
+func Load(path string) (Locks, hcl.Diagnostics) { return LoadIn("", path) }
+
+// LoadIn is Load for a path relative to the directory dir (empty: the
+// process's working directory); diagnostics name the path as given.
+func LoadIn(dir, path string) (Locks, hcl.Diagnostics) {
 	locks := Locks{}
-	src, err := os.ReadFile(path)
+	file := path
+	if dir != "" && !filepath.IsAbs(path) {
+		file = filepath.Join(dir, path)
+	}
+	src, err := os.ReadFile(file)
 	if os.IsNotExist(err) {
 		return locks, nil
 	}

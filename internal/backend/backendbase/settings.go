@@ -54,6 +54,9 @@ type Settings struct {
 	// where a remote backend keeps the journal of an apply until the
 	// final snapshot is stored.
 	DataDir string
+	// WorkDir is the absolute working directory relative paths (the local
+	// backend's path) are resolved against; empty for the process's.
+	WorkDir string
 	// Version is the Terraform version whose format strata writes: it is
 	// recorded as terraform_version in snapshots.
 	Version string

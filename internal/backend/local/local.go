@@ -48,6 +48,9 @@ type Backend struct {
 	WorkspaceDir string
 	// Version is recorded as terraform_version in snapshots.
 	Version string
+	// Dir is the absolute directory Path and WorkspaceDir are relative
+	// to; empty for the process's working directory.
+	Dir string
 
 	enc *encryption.Target // for ReadState
 }
@@ -56,7 +59,7 @@ type Backend struct {
 // the working directory, default to terraform.tfstate and
 // terraform.tfstate.d.
 func New(s *backendbase.Settings) (*Backend, hcl.Diagnostics) {
-	b := &Backend{Path: DefaultStatePath, WorkspaceDir: DefaultWorkspaceDir, Version: s.Version, enc: s.Encryption}
+	b := &Backend{Path: DefaultStatePath, WorkspaceDir: DefaultWorkspaceDir, Version: s.Version, Dir: s.WorkDir, enc: s.Encryption}
 	var diags hcl.Diagnostics
 	// Set, each must not be empty (null is unset).
 	for _, arg := range []struct {
@@ -84,6 +87,14 @@ func New(s *backendbase.Settings) (*Backend, hcl.Diagnostics) {
 	return b, diags
 }
 
+// abs is p resolved against Dir.
+func (b *Backend) abs(p string) string {
+	if b.Dir == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(b.Dir, p)
+}
+
 // StatePath is the state file of workspace ws.
 func (b *Backend) StatePath(ws string) string {
 	if ws == statemgr.DefaultWorkspace {
@@ -98,7 +109,7 @@ func (b *Backend) StatePath(ws string) string {
 func (b *Backend) StateMgr(_ context.Context, ws string) (statemgr.Manager, hcl.Diagnostics) {
 	path := b.StatePath(ws)
 	if ws != statemgr.DefaultWorkspace {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(b.abs(path)), 0o755); err != nil {
 			return nil, hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Failed to create workspace",
@@ -106,13 +117,15 @@ func (b *Backend) StateMgr(_ context.Context, ws string) (statemgr.Manager, hcl.
 			}}
 		}
 	}
-	return statemgr.NewLocal(path, "", "", b.Version), nil
+	m := statemgr.NewLocal(path, "", "", b.Version)
+	m.Dir = b.Dir
+	return m, nil
 }
 
 // Workspaces lists default and the directories of the workspace
 // directory, sorted.
 func (b *Backend) Workspaces(context.Context) ([]string, hcl.Diagnostics) {
-	entries, _ := os.ReadDir(b.WorkspaceDir)
+	entries, _ := os.ReadDir(b.abs(b.WorkspaceDir))
 	var names []string
 	for _, e := range entries {
 		if e.IsDir() {
@@ -124,7 +137,7 @@ func (b *Backend) Workspaces(context.Context) ([]string, hcl.Diagnostics) {
 
 // DeleteWorkspace removes the workspace's directory.
 func (b *Backend) DeleteWorkspace(_ context.Context, ws string) error {
-	return os.RemoveAll(filepath.Dir(b.StatePath(ws)))
+	return os.RemoveAll(filepath.Dir(b.abs(b.StatePath(ws))))
 }
 
 // ReadState reads workspace ws's state file as it is, without recovering
@@ -132,7 +145,7 @@ func (b *Backend) DeleteWorkspace(_ context.Context, ws string) error {
 // it is empty.
 func (b *Backend) ReadState(_ context.Context, ws string) (s *states.State, found bool, err error) {
 	path := b.StatePath(ws)
-	src, err := os.ReadFile(path)
+	src, err := os.ReadFile(b.abs(path))
 	if os.IsNotExist(err) || (err == nil && len(src) == 0) {
 		return nil, false, nil
 	}
@@ -154,7 +167,7 @@ func (b *Backend) ReadState(_ context.Context, ws string) (s *states.State, foun
 func (b *Backend) StateExists() bool {
 	names, _ := b.Workspaces(context.Background())
 	for _, ws := range names {
-		if st, err := os.Stat(b.StatePath(ws)); err == nil && st.Size() > 0 {
+		if st, err := os.Stat(b.abs(b.StatePath(ws))); err == nil && st.Size() > 0 {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -23,6 +24,12 @@ import (
 type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+	// Dir is the absolute working directory relative paths are resolved
+	// against; empty for the process's.
+	Dir string
+	// ReadFile reads a file the user names, relative to Dir, with errors
+	// naming the path as given; nil is os.ReadFile.
+	ReadFile func(path string) ([]byte, error)
 	// NoColor reports the -no-color every command accepts (known once the
 	// command line is parsed).
 	NoColor func() bool
@@ -237,4 +244,12 @@ func samePath(a, b string) bool {
 	aa, err1 := filepath.Abs(a)
 	bb, err2 := filepath.Abs(b)
 	return err1 == nil && err2 == nil && aa == bb
+}
+
+// readFile reads path with ReadFile, or os.ReadFile without one.
+func (e *Env) readFile(path string) ([]byte, error) {
+	if e.ReadFile == nil {
+		return os.ReadFile(path)
+	}
+	return e.ReadFile(path)
 }

@@ -91,6 +91,7 @@ func runStateMv(ctx context.Context, d *Env, opts *stateMvOptions, fromArg, toAr
 			backup = timestampedBackup(opts.stateOut)
 		}
 		dmgr = statemgr.NewLocal(opts.stateOut, "", backup, d.StateVersion)
+		dmgr.Dir = d.Dir
 		if d.Encrypt != nil {
 			d.Encrypt(dmgr)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
@@ -68,7 +67,7 @@ func runStatePush(ctx context.Context, d *Env, opts *statePushOptions, path stri
 		name = "standard input"
 		data, err = io.ReadAll(d.Stdin)
 	} else {
-		data, err = os.ReadFile(path)
+		data, err = d.readFile(path)
 	}
 	var pushed *states.State
 	if err == nil && d.DecryptState != nil {

@@ -30,7 +30,7 @@ var ErrLockInUse = errors.New("the lock is held by a running process")
 // A lock whose holder is still running is never removed: ForceUnlock
 // returns a *LockError wrapping ErrLockInUse with the holder's information.
 func (m *Local) ForceUnlock(id string, confirm func(*LockInfo) bool) (removed bool, err error) {
-	path := lockInfoPath(m.OutPath)
+	path := lockInfoPath(m.abs(m.OutPath))
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, ErrNotLocked

@@ -87,7 +87,7 @@ var _ states.Recorder = (*Journal)(nil)
 // BeginJournal starts a journal for changes on top of base, the snapshot
 // currently on disk (by lineage and serial).
 func (m *Local) BeginJournal(base *states.State) (*Journal, error) {
-	path := journalPath(m.OutPath)
+	path := journalPath(m.abs(m.OutPath))
 	// The state's directory may not exist yet (-lock=false, which would
 	// have created it).
 	_ = os.MkdirAll(filepath.Dir(path), 0o755)

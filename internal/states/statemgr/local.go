@@ -24,6 +24,10 @@ type Local struct {
 	// BackupPath receives the snapshot being replaced on the first write;
 	// "" means OutPath + ".backup", "-" disables backups.
 	BackupPath string
+	// Dir is the directory relative paths are read and written in,
+	// absolute; empty means the process's working directory. The paths
+	// stay as given in messages and the lock information.
+	Dir string
 	// Version is written into snapshots as terraform_version.
 	Version string
 	// AllowEmpty reads an empty file as no state rather than refusing it
@@ -51,6 +55,17 @@ func NewLocal(path, outPath, backupPath, version string) *Local {
 // the journal are encrypted with t.
 func (m *Local) SetEncryption(t *encryption.Target) { m.crypt.Target = t }
 
+// File is the state file Path names, resolved against Dir.
+func (m *Local) File() string { return m.abs(m.Path) }
+
+// abs is p resolved against Dir.
+func (m *Local) abs(p string) string {
+	if m.Dir == "" || p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(m.Dir, p)
+}
+
 func (m *Local) backupPath() string {
 	switch m.BackupPath {
 	case "-":
@@ -64,7 +79,7 @@ func (m *Local) backupPath() string {
 // Lock takes the state lock, waiting up to timeout for another holder to
 // release it.
 func (m *Local) Lock(ctx context.Context, info *LockInfo, timeout time.Duration) error {
-	l, err := acquire(ctx, m.OutPath, info, timeout)
+	l, err := acquire(ctx, lockInfoPath(m.abs(m.OutPath)), m.OutPath, info, timeout)
 	if err != nil {
 		return err
 	}
@@ -91,13 +106,13 @@ func (m *Local) Read() (*states.State, []Pending, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	jpath := journalPath(m.OutPath)
+	jpath := journalPath(m.abs(m.OutPath))
 	if m.lock == nil && fileExists(jpath) {
 		// Without the state lock (show, output, -lock=false) the journal
 		// may belong to an apply running now: recovering it would rewrite
 		// the state under that apply and unlink the journal it appends to.
 		// Recover only when nobody holds the lock, and hold it meanwhile.
-		l, _, err := tryAcquire(lockInfoPath(m.OutPath), m.OutPath, NewLockInfo("OperationTypeRecover", m.Version))
+		l, _, err := tryAcquire(lockInfoPath(m.abs(m.OutPath)), m.OutPath, NewLockInfo("OperationTypeRecover", m.Version))
 		if err == nil && l == nil {
 			return s, nil, nil // held: the journal is in use
 		}
@@ -116,13 +131,13 @@ func (m *Local) Read() (*states.State, []Pending, error) {
 	}
 	// The journal is consumed, even one with no records after its header.
 	if err := os.Remove(jpath); err == nil {
-		syncDir(filepath.Dir(m.OutPath))
+		syncDir(filepath.Dir(m.abs(m.OutPath)))
 	}
 	return s, pending, nil
 }
 
 func (m *Local) readSnapshot() (*states.State, error) {
-	src, err := os.ReadFile(m.Path)
+	src, err := os.ReadFile(m.abs(m.Path))
 	if errors.Is(err, fs.ErrNotExist) {
 		return FreshState(), nil
 	}
@@ -156,14 +171,14 @@ func (m *Local) readSnapshot() (*states.State, error) {
 // Write saves s as the new snapshot, unless it is identical to the
 // snapshot on disk. The serial is increased on every real write.
 func (m *Local) Write(s *states.State) error {
-	data, out, err := m.crypt.Seal(s, m.Version, m.read, m.serial, m.read != nil || fileExists(m.OutPath))
+	data, out, err := m.crypt.Seal(s, m.Version, m.read, m.serial, m.read != nil || fileExists(m.abs(m.OutPath)))
 	if err != nil || data == nil {
 		return err
 	}
 	if err := m.backup(); err != nil {
 		return err
 	}
-	if err := WriteFileAtomic(m.OutPath, out, 0o600); err != nil {
+	if err := WriteFileAtomic(m.abs(m.OutPath), out, 0o600); err != nil {
 		return err
 	}
 	m.crypt.Written()
@@ -177,7 +192,7 @@ func (m *Local) backup() error {
 	if m.backedUp || path == "" {
 		return nil
 	}
-	old, err := os.ReadFile(m.OutPath)
+	old, err := os.ReadFile(m.abs(m.OutPath))
 	if errors.Is(err, fs.ErrNotExist) {
 		m.backedUp = true
 		return nil
@@ -185,7 +200,7 @@ func (m *Local) backup() error {
 	if err != nil {
 		return err
 	}
-	if err := WriteFileAtomic(path, old, 0o600); err != nil {
+	if err := WriteFileAtomic(m.abs(path), old, 0o600); err != nil {
 		return fmt.Errorf("writing state backup %s: %w", path, err)
 	}
 	m.backedUp = true

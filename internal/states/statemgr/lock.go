@@ -68,9 +68,10 @@ func lockInfoPath(statePath string) string {
 	return filepath.Join(dir, "."+name+".lock.info")
 }
 
-// acquire takes the lock, retrying until timeout has passed.
-func acquire(ctx context.Context, statePath string, info *LockInfo, timeout time.Duration) (*fileLock, error) {
-	path := lockInfoPath(statePath)
+// acquire takes the lock on the lock file path, retrying until timeout
+// has passed; statePath is the state file as the lock information shows
+// it.
+func acquire(ctx context.Context, path, statePath string, info *LockInfo, timeout time.Duration) (*fileLock, error) {
 	deadline := time.Now().Add(timeout)
 	delay := 50 * time.Millisecond
 	for {

@@ -55,7 +55,7 @@ var (
 
 // Exists implements Manager: the state file exists and is not empty.
 func (m *Local) Exists() bool {
-	st, err := os.Stat(m.Path)
+	st, err := os.Stat(m.abs(m.Path))
 	return err == nil && st.Size() > 0
 }
 
