@@ -395,7 +395,7 @@ func TestE2EInitBackendFalse(t *testing.T) {
 		if strings.Contains(r.stdout, "Initializing the backend") {
 			t.Errorf("%s printed the backend header:\n%s", bin, r.stdout)
 		}
-		if _, err := os.Stat(filepath.Join(dir, backendStatePath())); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, ".terraform", "terraform.tfstate")); err == nil {
 			t.Errorf("%s recorded a backend", bin)
 		}
 		if _, err := os.Stat(filepath.Join(dir, ".terraform", "modules", "modules.json")); err != nil {
@@ -404,11 +404,11 @@ func TestE2EInitBackendFalse(t *testing.T) {
 
 		// A recorded backend stays as it was when the block changes.
 		run(bin, dir, 0, "init", "-no-color")
-		before := readFile(t, filepath.Join(dir, backendStatePath()))
+		before := readFile(t, filepath.Join(dir, ".terraform", "terraform.tfstate"))
 		writeFile(t, filepath.Join(dir, "main.tf"), strings.Replace(withBackend, "x.tfstate", "y.tfstate", 1))
 		run(bin, dir, 0, "init", "-backend=false", "-no-color")
-		if after := readFile(t, filepath.Join(dir, backendStatePath())); !bytes.Equal(before, after) {
-			t.Errorf("%s changed %s:\n%s", bin, backendStatePath(), after)
+		if after := readFile(t, filepath.Join(dir, ".terraform", "terraform.tfstate")); !bytes.Equal(before, after) {
+			t.Errorf("%s changed %s:\n%s", bin, ".terraform/terraform.tfstate", after)
 		}
 		if r := run(bin, dir, 1, "plan", "-no-color"); !strings.Contains(flat(r.stderr), "Backend configuration block has changed") {
 			t.Errorf("%s plan after -backend=false: %s", bin, r.stderr)

@@ -17,6 +17,7 @@ func writeFile(t *testing.T, path, src string) {
 // TestE2EBadInput: every kind of bad input gives a diagnostic naming the
 // file and line, exit code 1, and leaves the state file byte-identical.
 func TestE2EBadInput(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		config string
 		state  string // replaces the good state when set
@@ -89,7 +90,7 @@ func TestE2EBadInput(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"keep\" {\n  input = \"k\"\n}\n")
-			mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+			mustInProcess(t, dir, 0, "apply", "-auto-approve", "-no-color")
 			statePath := filepath.Join(dir, "terraform.tfstate")
 			if tc.state != "" {
 				writeFile(t, statePath, tc.state)
@@ -101,7 +102,7 @@ func TestE2EBadInput(t *testing.T) {
 				if cmd == "plan" {
 					args = append([]string{cmd, "-no-color", "-input=false"}, tc.args...)
 				}
-				r := strata(t, dir, args...)
+				r := runInProcess(t, dir, nil, "", args...)
 				if r.code != 1 {
 					t.Fatalf("%s: exit code %d, want 1\nstdout:\n%s\nstderr:\n%s", cmd, r.code, r.stdout, r.stderr)
 				}
@@ -122,18 +123,19 @@ func TestE2EBadInput(t *testing.T) {
 }
 
 func TestE2EValidate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), "variable \"n\" {\n  type = number\n}\nresource \"terraform_data\" \"a\" {\n  count = var.n\n  input = count.index\n}\n")
-	r := mustStrata(t, dir, 0, "validate", "-no-color")
+	r := mustInProcess(t, dir, 0, "validate", "-no-color")
 	if !strings.Contains(flat(r.stdout), "Success! The configuration is valid.") {
 		t.Fatalf("validate: %s", r.stdout)
 	}
 	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {\n  input = each.key\n}\n")
-	r = mustStrata(t, dir, 1, "validate", "-no-color")
+	r = mustInProcess(t, dir, 1, "validate", "-no-color")
 	if !strings.Contains(flat(r.stderr), `Reference to "each" in context without for_each`) {
 		t.Fatalf("validate: %s", r.stderr)
 	}
-	r = mustStrata(t, dir, 1, "validate", "-json")
+	r = mustInProcess(t, dir, 1, "validate", "-json")
 	if !strings.Contains(flat(r.stdout), `"valid": false`) || !strings.Contains(flat(r.stdout), `"filename": "main.tf"`) {
 		t.Fatalf("validate -json: %s", r.stdout)
 	}

@@ -129,13 +129,14 @@ output "repeat" {
 // the errors of bad calls, and, where terraform is installed, that
 // Terraform plans the same configuration the same way.
 func TestE2EProviderFunctions(t *testing.T) {
+	t.Parallel()
 	for _, tc := range functionCases {
 		t.Run(tc.name, func(t *testing.T) {
 			mirror := tc.mirror(t)
 			dir := t.TempDir()
 			writeFile(t, filepath.Join(dir, "main.tf"), tc.config)
-			mustStrata(t, dir, 0, "init", "-no-color", "-plugin-dir="+mirror)
-			plan := mustStrata(t, dir, 2, "plan", "-no-color", "-detailed-exitcode")
+			mustInProcess(t, dir, 0, "init", "-no-color", "-plugin-dir="+mirror)
+			plan := mustInProcess(t, dir, 2, "plan", "-no-color", "-detailed-exitcode")
 			for _, line := range tc.plan {
 				if !strings.Contains(plan.stdout, line) {
 					t.Errorf("plan lacks %q:\n%s", line, plan.stdout)
@@ -143,8 +144,8 @@ func TestE2EProviderFunctions(t *testing.T) {
 			}
 			comparePlanWithTerraform(t, tc.config, mirror, plan.stdout)
 
-			mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
-			r := mustStrata(t, dir, 0, "output", "-json")
+			mustInProcess(t, dir, 0, "apply", "-auto-approve", "-no-color")
+			r := mustInProcess(t, dir, 0, "output", "-json")
 			var outs map[string]struct{ Value json.RawMessage }
 			if err := json.Unmarshal([]byte(r.stdout), &outs); err != nil {
 				t.Fatalf("output -json: %v\n%s", err, r.stdout)
@@ -154,18 +155,18 @@ func TestE2EProviderFunctions(t *testing.T) {
 					t.Errorf("output %s = %s, want %s", name, got, want)
 				}
 			}
-			mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+			mustInProcess(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
 
 			for expr, want := range tc.errors {
 				writeFile(t, filepath.Join(dir, "err.tf"), fmt.Sprintf("output \"e\" {\n  value = %s\n}\n", expr))
-				r := mustStrata(t, dir, 1, "validate", "-no-color")
+				r := mustInProcess(t, dir, 1, "validate", "-no-color")
 				text := strings.Join(strings.Fields(r.stdout+r.stderr), " ")
 				if !strings.Contains(text, want) || !strings.Contains(text, "on err.tf line 2") {
 					t.Errorf("validate %s: want %q in\n%s%s", expr, want, r.stdout, r.stderr)
 				}
 			}
 			os.Remove(filepath.Join(dir, "err.tf"))
-			mustStrata(t, dir, 0, "destroy", "-auto-approve", "-no-color")
+			mustInProcess(t, dir, 0, "destroy", "-auto-approve", "-no-color")
 		})
 	}
 }

@@ -60,6 +60,7 @@ func identityOf(name, region string) map[string]any {
 // blocks adopt objects by identity, also generating their configuration.
 // Resources without identity store none, as before.
 func TestE2EResourceIdentity(t *testing.T) {
+	t.Parallel()
 	for _, tc := range identityCases {
 		t.Run(tc.name, func(t *testing.T) {
 			mirror := tc.mirror(t)
@@ -74,8 +75,8 @@ resource "terraform_data" "plain" {
 }
 `
 			writeFile(t, filepath.Join(dir, "main.tf"), cfg)
-			mustStrata(t, dir, 0, "init", "-no-color", "-plugin-dir="+mirror)
-			mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+			mustInProcess(t, dir, 0, "init", "-no-color", "-plugin-dir="+mirror)
+			mustInProcess(t, dir, 0, "apply", "-auto-approve", "-no-color")
 
 			insts := identityInstances(t, dir)
 			a := insts[tc.provider+"_keyed.a"]
@@ -94,9 +95,9 @@ resource "terraform_data" "plain" {
 			}
 
 			// The refresh sends the identity back; nothing changes.
-			mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+			mustInProcess(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
 
-			show := mustStrata(t, dir, 0, "show", "-json")
+			show := mustInProcess(t, dir, 0, "show", "-json")
 			var sdoc struct {
 				Values struct {
 					RootModule struct {
@@ -122,8 +123,8 @@ resource "terraform_data" "plain" {
 
 			// An update: the plan's change carries both identities.
 			writeFile(t, filepath.Join(dir, "main.tf"), strings.Replace(cfg, `"first"`, `"second"`, 1))
-			mustStrata(t, dir, 2, "plan", "-no-color", "-detailed-exitcode", "-out=p.plan")
-			pshow := mustStrata(t, dir, 0, "show", "-json", "p.plan")
+			mustInProcess(t, dir, 2, "plan", "-no-color", "-detailed-exitcode", "-out=p.plan")
+			pshow := mustInProcess(t, dir, 0, "show", "-json", "p.plan")
 			var pdoc struct {
 				ResourceChanges []struct {
 					Address string
@@ -154,7 +155,7 @@ resource "terraform_data" "plain" {
 					t.Errorf("planned values: %v", r)
 				}
 			}
-			mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color", "p.plan")
+			mustInProcess(t, dir, 0, "apply", "-auto-approve", "-no-color", "p.plan")
 			if got := identityInstances(t, dir)[tc.provider+"_keyed.a"]["identity"]; !cmp.Equal(identityOf("one", "eu"), got) {
 				t.Errorf("identity after the update: %v", got)
 			}
@@ -176,7 +177,7 @@ import {
 }
 `
 			writeFile(t, filepath.Join(dir, "import.tf"), importCfg)
-			plan := mustStrata(t, dir, 0, "plan", "-no-color", "-generate-config-out=generated.tf", "-out=i.plan")
+			plan := mustInProcess(t, dir, 0, "plan", "-no-color", "-generate-config-out=generated.tf", "-out=i.plan")
 			for _, want := range []string{
 				tc.provider + `_keyed.b: Preparing import... [identity=name=two,region=us]`,
 				tc.provider + `_keyed.c: Preparing import... [identity=name=three,region=<null>]`,
@@ -196,7 +197,7 @@ import {
 					t.Errorf("generated configuration lacks %q:\n%s", want, gen)
 				}
 			}
-			ishow := mustStrata(t, dir, 0, "show", "-json", "i.plan")
+			ishow := mustInProcess(t, dir, 0, "show", "-json", "i.plan")
 			if err := json.Unmarshal([]byte(ishow.stdout), &pdoc); err != nil {
 				t.Fatal(err)
 			}
@@ -219,14 +220,14 @@ import {
 			if imported != 2 {
 				t.Errorf("%d changes import, want 2", imported)
 			}
-			mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color", "i.plan")
+			mustInProcess(t, dir, 0, "apply", "-auto-approve", "-no-color", "i.plan")
 			insts = identityInstances(t, dir)
 			for addr, want := range map[string]map[string]any{"b": identityOf("two", "us"), "c": identityOf("three", "eu")} {
 				if diff := cmp.Diff(want, insts[tc.provider+"_keyed."+addr]["identity"]); diff != "" {
 					t.Errorf("imported %s's identity (-want +got):\n%s", addr, diff)
 				}
 			}
-			mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+			mustInProcess(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
 		})
 	}
 }
@@ -235,6 +236,7 @@ import {
 // of identities, and upgrades identities stored by an older identity
 // schema version through the provider.
 func TestE2EResourceIdentityContract(t *testing.T) {
+	t.Parallel()
 	mirror := testProviderMirrorV5(t)
 	dir := t.TempDir()
 	cfg := requireProvider("stratav5", "strata/stratav5", "") + `
@@ -244,8 +246,8 @@ resource "stratav5_keyed" "a" {
 }
 `
 	writeFile(t, filepath.Join(dir, "main.tf"), cfg)
-	mustStrata(t, dir, 0, "init", "-no-color", "-plugin-dir="+mirror)
-	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	mustInProcess(t, dir, 0, "init", "-no-color", "-plugin-dir="+mirror)
+	mustInProcess(t, dir, 0, "apply", "-auto-approve", "-no-color")
 
 	t.Run("upgrade", func(t *testing.T) {
 		// A state written when the identity schema was at version 0.
@@ -263,8 +265,8 @@ resource "stratav5_keyed" "a" {
 			t.Fatalf("could not rewrite the identity in:\n%s", raw)
 		}
 		writeFile(t, path, old)
-		mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
-		mustStrata(t, dir, 0, "apply", "-refresh-only", "-auto-approve", "-no-color")
+		mustInProcess(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+		mustInProcess(t, dir, 0, "apply", "-refresh-only", "-auto-approve", "-no-color")
 		a := identityInstances(t, dir)["stratav5_keyed.a"]
 		if a["identity_schema_version"] != 1.0 || !cmp.Equal(identityOf("one", "eu"), a["identity"]) {
 			t.Errorf("after the refresh: version %v, identity %v", a["identity_schema_version"], a["identity"])
@@ -273,7 +275,7 @@ resource "stratav5_keyed" "a" {
 
 	t.Run("unknown planned identity", func(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "main.tf"), strings.Replace(cfg, `"first"`, `"unknown-identity"`, 1))
-		r := mustStrata(t, dir, 1, "plan", "-no-color")
+		r := mustInProcess(t, dir, 1, "plan", "-no-color")
 		flat := strings.Join(strings.Fields(r.stderr), " ")
 		if !strings.Contains(flat, "Provider produced invalid identity") || !strings.Contains(flat, "returned an identity with unknown values for stratav5_keyed.a.") {
 			t.Errorf("plan with an unknown identity for an update:\n%s", r.stderr)
@@ -296,7 +298,7 @@ resource "stratav5_keyed" "m" {
   region   = each.value
 }
 `)
-		r := mustStrata(t, dir, 0, "plan", "-no-color")
+		r := mustInProcess(t, dir, 0, "plan", "-no-color")
 		for _, want := range []string{
 			`stratav5_keyed.m["b"]: Preparing import... [identity=name=b,region=us]`,
 			`stratav5_keyed.m["c"]: Preparing import... [identity=name=c,region=ap]`,
@@ -315,12 +317,12 @@ resource "stratav5_keyed" "z" {
   region = "ap"
 }
 `)
-		mustStrata(t, dir, 0, "import", "-no-color", "stratav5_keyed.z", "ap/z")
+		mustInProcess(t, dir, 0, "import", "-no-color", "stratav5_keyed.z", "ap/z")
 		z := identityInstances(t, dir)["stratav5_keyed.z"]
 		if !cmp.Equal(identityOf("z", "ap"), z["identity"]) || z["identity_schema_version"] != 1.0 {
 			t.Errorf("imported: identity %v, version %v", z["identity"], z["identity_schema_version"])
 		}
-		mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+		mustInProcess(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
 	})
 
 	t.Run("identity of a type without one", func(t *testing.T) {
@@ -333,7 +335,7 @@ resource "stratav5_thing" "t" {
   name = "t"
 }
 `)
-		r := mustStrata(t, dir, 1, "plan", "-no-color")
+		r := mustInProcess(t, dir, 1, "plan", "-no-color")
 		if !strings.Contains(r.stderr, "Invalid import identity argument") {
 			t.Errorf("import by identity of a type without one:\n%s", r.stderr)
 		}
@@ -349,7 +351,7 @@ resource "stratav5_keyed" "b" {
   name = "b"
 }
 `)
-		r := mustStrata(t, dir, 1, "plan", "-no-color")
+		r := mustInProcess(t, dir, 1, "plan", "-no-color")
 		if !strings.Contains(r.stderr, `attribute "name" is required`) {
 			t.Errorf("import by an incomplete identity:\n%s", r.stderr)
 		}
@@ -386,7 +388,7 @@ resource "stratafw_keyed" "a" {
 	if r := tfrun("init", "-no-color"); r.code != 0 {
 		t.Fatalf("terraform init: %s", r.stdout)
 	}
-	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	mustInProcess(t, dir, 0, "apply", "-auto-approve", "-no-color")
 	if got := identityInstances(t, dir)["stratafw_keyed.a"]["identity"]; !cmp.Equal(identityOf("one", "eu"), got) {
 		t.Fatalf("strata stored identity %v", got)
 	}
@@ -400,8 +402,8 @@ resource "stratafw_keyed" "a" {
 	if _, ok := a["identity"]; ok {
 		t.Logf("terraform kept the identity: %v", a)
 	}
-	mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
-	mustStrata(t, dir, 0, "apply", "-refresh-only", "-auto-approve", "-no-color")
+	mustInProcess(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+	mustInProcess(t, dir, 0, "apply", "-refresh-only", "-auto-approve", "-no-color")
 	a = identityInstances(t, dir)["stratafw_keyed.a"]
 	if !cmp.Equal(identityOf("one", "eu"), a["identity"]) || a["identity_schema_version"] != 0.0 {
 		t.Errorf("after strata's refresh: identity %v, version %v", a["identity"], a["identity_schema_version"])
@@ -413,6 +415,7 @@ resource "stratafw_keyed" "a" {
 // Terraform does not check: strata saves the object and reports the
 // violation after the apply, and refuses it in strict mode.
 func TestE2EResourceIdentityChange(t *testing.T) {
+	t.Parallel()
 	mirror := testProviderMirrorV5(t)
 	for _, strict := range []bool{false, true} {
 		t.Run(fmt.Sprintf("strict=%v", strict), func(t *testing.T) {
@@ -424,15 +427,15 @@ resource "stratav5_keyed" "a" {
 }
 `
 			writeFile(t, filepath.Join(dir, "main.tf"), cfg)
-			mustStrata(t, dir, 0, "init", "-no-color", "-plugin-dir="+mirror)
-			mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+			mustInProcess(t, dir, 0, "init", "-no-color", "-plugin-dir="+mirror)
+			mustInProcess(t, dir, 0, "apply", "-auto-approve", "-no-color")
 			writeFile(t, filepath.Join(dir, "main.tf"), strings.Replace(cfg, `"first"`, `"change-identity"`, 1))
 			args := []string{"apply", "-auto-approve", "-no-color"}
 			want := 0
 			if strict {
 				args, want = append(args, "-strict"), 1
 			}
-			r := mustStrata(t, dir, want, args...)
+			r := mustInProcess(t, dir, want, args...)
 			out := strings.Join(strings.Fields(r.stdout+r.stderr), " ")
 			line := "the identity changed when it was updated, from name=one,region=eu to name=one,region=eu-moved"
 			if !strings.Contains(out, line) {

@@ -133,25 +133,26 @@ func TestE2EWorkspaceNewState(t *testing.T) {
 // saved plan, with a step per deletion; -draw-cycles is accepted, as are
 // refresh -compact-warnings.
 func TestE2EGraphPlanAndFlags(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"o\" {\n  triggers_replace = \"1\"\n}\nresource \"terraform_data\" \"a\" {\n  triggers_replace = terraform_data.o.id\n}\n")
-	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	mustInProcess(t, dir, 0, "apply", "-auto-approve", "-no-color")
 	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"o\" {\n  triggers_replace = \"2\"\n}\nresource \"terraform_data\" \"a\" {\n  triggers_replace = terraform_data.o.id\n}\n")
-	mustStrata(t, dir, 0, "plan", "-out=p.plan", "-no-color")
-	r := mustStrata(t, dir, 0, "graph", "-plan=p.plan")
+	mustInProcess(t, dir, 0, "plan", "-out=p.plan", "-no-color")
+	r := mustInProcess(t, dir, 0, "graph", "-plan=p.plan")
 	for _, want := range []string{`"[root] terraform_data.o (destroy)"`, `"[root] terraform_data.a (destroy)"`, `"[root] terraform_data.o"`} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("graph -plan lacks %s:\n%s", want, r.stdout)
 		}
 	}
-	if r := strata(t, dir, "graph", "-plan=p.plan", "-type=plan"); r.code != 1 {
+	if r := runInProcess(t, dir, nil, "", "graph", "-plan=p.plan", "-type=plan"); r.code != 1 {
 		t.Errorf("graph -plan with -type=plan: exit %d", r.code)
 	}
-	if r := strata(t, dir, "graph", "-plan=missing.plan"); r.code != 1 {
+	if r := runInProcess(t, dir, nil, "", "graph", "-plan=missing.plan"); r.code != 1 {
 		t.Errorf("graph -plan of a missing file: exit %d", r.code)
 	}
-	mustStrata(t, dir, 0, "graph", "-draw-cycles")
-	mustStrata(t, dir, 0, "refresh", "-compact-warnings", "-no-color")
+	mustInProcess(t, dir, 0, "graph", "-draw-cycles")
+	mustInProcess(t, dir, 0, "refresh", "-compact-warnings", "-no-color")
 }
 
 // TestE2EConsolePlan: console -plan evaluates against the planned values

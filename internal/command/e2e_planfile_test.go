@@ -13,9 +13,10 @@ import (
 // -detailed-exitcode, show the plan, apply exactly it, and refuse it again
 // once the state has moved on, or when the file is damaged.
 func TestE2ESavedPlanCI(t *testing.T) {
+	t.Parallel()
 	dir := workdir(t, "basic")
 	planPath := filepath.Join(dir, "tfplan")
-	plan := mustStrata(t, dir, 2, "plan", "-no-color", "-out=tfplan", "-detailed-exitcode", "-var", `names=["x","y","z"]`)
+	plan := mustInProcess(t, dir, 2, "plan", "-no-color", "-out=tfplan", "-detailed-exitcode", "-var", `names=["x","y","z"]`)
 	// TF_IN_AUTOMATION (set by the test helpers) drops what Terraform
 	// says after the plan: where it saved it and the advice.
 	if !strings.Contains(plan.stdout, "Plan: ") || strings.Contains(plan.stdout, `Saved the plan to`) || strings.Contains(plan.stdout, `strata apply "tfplan"`) {
@@ -26,7 +27,7 @@ func TestE2ESavedPlanCI(t *testing.T) {
 	}
 
 	// show renders the saved plan as plan did.
-	show := mustStrata(t, dir, 0, "show", "-no-color", "tfplan")
+	show := mustInProcess(t, dir, 0, "show", "-no-color", "tfplan")
 	body := func(s string) string {
 		i := strings.Index(s, "strata used the selected providers")
 		j := strings.Index(s, "Changes to Outputs:")
@@ -40,7 +41,7 @@ func TestE2ESavedPlanCI(t *testing.T) {
 	}
 
 	// Variables come from the plan; setting them again is refused.
-	if r := strata(t, dir, "apply", "-no-color", "-var", "names=[]", "tfplan"); r.code != 1 || !strings.Contains(flat(r.stderr), "Can't set variables when applying a saved plan") {
+	if r := runInProcess(t, dir, nil, "", "apply", "-no-color", "-var", "names=[]", "tfplan"); r.code != 1 || !strings.Contains(flat(r.stderr), "Can't set variables when applying a saved plan") {
 		t.Fatalf("apply plan with -var: %+v", r)
 	}
 
@@ -51,7 +52,7 @@ func TestE2ESavedPlanCI(t *testing.T) {
 		"truncated": data[:len(data)/2],
 	} {
 		writeFile(t, filepath.Join(dir, name), string(bad))
-		r := strata(t, dir, "apply", "-no-color", name)
+		r := runInProcess(t, dir, nil, "", "apply", "-no-color", name)
 		if r.code != 1 || !strings.Contains(flat(r.stderr), "Invalid plan file") {
 			t.Fatalf("%s plan: exit %d\n%s", name, r.code, r.stderr)
 		}
@@ -61,20 +62,20 @@ func TestE2ESavedPlanCI(t *testing.T) {
 	}
 
 	// Apply does exactly the plan, without asking.
-	apply := mustStrata(t, dir, 0, "apply", "-no-color", "tfplan")
+	apply := mustInProcess(t, dir, 0, "apply", "-no-color", "tfplan")
 	if !strings.Contains(flat(apply.stdout), "Apply complete! Resources: 8 added, 0 changed, 0 destroyed.") {
 		t.Fatalf("apply of saved plan:\n%s", apply.stdout)
 	}
 	if strings.Contains(flat(apply.stdout), "Do you want to perform these actions?") {
 		t.Fatal("applying a saved plan asked for approval")
 	}
-	if r := mustStrata(t, dir, 0, "output", "-json", "counted"); !strings.Contains(flat(r.stdout), `"Z-1"`) {
+	if r := mustInProcess(t, dir, 0, "output", "-json", "counted"); !strings.Contains(flat(r.stdout), `"Z-1"`) {
 		t.Fatalf("the plan's variable values were not used: %s", r.stdout)
 	}
 
 	// The same plan again is stale.
 	before := readFile(t, filepath.Join(dir, "terraform.tfstate"))
-	r := strata(t, dir, "apply", "-no-color", "tfplan")
+	r := runInProcess(t, dir, nil, "", "apply", "-no-color", "tfplan")
 	if r.code != 1 || !strings.Contains(flat(r.stderr), "Saved plan is stale") {
 		t.Fatalf("second apply of the plan: %+v", r)
 	}
@@ -83,8 +84,8 @@ func TestE2ESavedPlanCI(t *testing.T) {
 	}
 
 	// A destroy plan saved and applied.
-	mustStrata(t, dir, 2, "plan", "-no-color", "-destroy", "-out=destroy.tfplan", "-detailed-exitcode", "-var", `names=["x","y","z"]`)
-	d := mustStrata(t, dir, 0, "apply", "-no-color", "destroy.tfplan")
+	mustInProcess(t, dir, 2, "plan", "-no-color", "-destroy", "-out=destroy.tfplan", "-detailed-exitcode", "-var", `names=["x","y","z"]`)
+	d := mustInProcess(t, dir, 0, "apply", "-no-color", "destroy.tfplan")
 	if !strings.Contains(flat(d.stdout), "Apply complete! Resources: 0 added, 0 changed, 8 destroyed.") {
 		t.Fatalf("destroy plan:\n%s", d.stdout)
 	}
@@ -93,12 +94,13 @@ func TestE2ESavedPlanCI(t *testing.T) {
 // TestE2ESavedPlanUsesSnapshot: the configuration saved in the plan is the
 // one applied, even if the files changed since.
 func TestE2ESavedPlanUsesSnapshot(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `output "o" { value = "planned" }`)
-	mustStrata(t, dir, 0, "plan", "-no-color", "-out=p")
+	mustInProcess(t, dir, 0, "plan", "-no-color", "-out=p")
 	writeFile(t, filepath.Join(dir, "main.tf"), `output "o" { value = "edited later" }`)
-	mustStrata(t, dir, 0, "apply", "-no-color", "p")
-	if r := mustStrata(t, dir, 0, "output", "-raw", "o"); r.stdout != "planned" {
+	mustInProcess(t, dir, 0, "apply", "-no-color", "p")
+	if r := mustInProcess(t, dir, 0, "output", "-raw", "o"); r.stdout != "planned" {
 		t.Fatalf("applied %q, want the planned configuration", r.stdout)
 	}
 }

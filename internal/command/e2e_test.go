@@ -46,7 +46,12 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "building strata: %v\n%s", err, out)
 		os.Exit(1)
 	}
+	stray := strayFiles()
 	code := m.Run()
+	if now := strayFiles(); len(now) > len(stray) && code == 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: an in-process command wrote into the test directory: %v\n", now)
+		code = 1
+	}
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

@@ -27,14 +27,15 @@ func editState(t *testing.T, src []byte, set map[string]any) []byte {
 }
 
 func TestE2EStatePull(t *testing.T) {
+	t.Parallel()
 	dir := workdir(t, "statecmd")
 	// No state: nothing, successfully, as with Terraform.
-	if r := mustStrata(t, dir, 0, "state", "pull"); r.stdout != "" {
+	if r := mustInProcess(t, dir, 0, "state", "pull"); r.stdout != "" {
 		t.Errorf("pull without state printed %q", r.stdout)
 	}
-	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	mustInProcess(t, dir, 0, "apply", "-auto-approve", "-no-color")
 	state := filepath.Join(dir, "terraform.tfstate")
-	r := mustStrata(t, dir, 0, "state", "pull")
+	r := mustInProcess(t, dir, 0, "state", "pull")
 	// The document as stored, then Terraform's extra newline.
 	if r.stdout != string(readFile(t, state))+"\n" {
 		t.Errorf("pull is not the state file:\n%s", r.stdout)
@@ -42,7 +43,7 @@ func TestE2EStatePull(t *testing.T) {
 	// A state Terraform wrote comes out byte for byte.
 	tfDir := t.TempDir()
 	writeFile(t, filepath.Join(tfDir, "terraform.tfstate"), string(readFile(t, filepath.Join(dir, "modules.tfstate"))))
-	r = mustStrata(t, tfDir, 0, "state", "pull")
+	r = mustInProcess(t, tfDir, 0, "state", "pull")
 	if r.stdout != string(readFile(t, filepath.Join(tfDir, "terraform.tfstate")))+"\n" {
 		t.Errorf("pull of Terraform's state differs from the file:\n%s", r.stdout)
 	}
@@ -63,7 +64,7 @@ func TestE2EStatePush(t *testing.T) {
 	doc := readStateDoc(t, state)
 
 	// A pulled copy, edited.
-	pulled := mustStrata(t, dir, 0, "state", "pull").stdout
+	pulled := mustInProcess(t, dir, 0, "state", "pull").stdout
 	write := func(name string, data []byte) string {
 		writeFile(t, filepath.Join(dir, name), string(data))
 		return name
@@ -103,14 +104,14 @@ func TestE2EStatePush(t *testing.T) {
 	}
 
 	// Pushing what is already there changes nothing.
-	mustStrata(t, dir, 0, "state", "push", write("pulled.json", []byte(pulled)))
+	mustInProcess(t, dir, 0, "state", "push", write("pulled.json", []byte(pulled)))
 	if !bytes.Equal(current, readFile(t, state)) {
 		t.Error("pushing the current state rewrote it")
 	}
 
 	// A newer snapshot of the same lineage replaces the state, keeping its
 	// serial as Terraform does, with a backup of what was there.
-	r := mustStrata(t, dir, 0, "state", "push", newer)
+	r := mustInProcess(t, dir, 0, "state", "push", newer)
 	if r.stdout != "" {
 		t.Errorf("push printed %q", r.stdout)
 	}
@@ -125,7 +126,7 @@ func TestE2EStatePush(t *testing.T) {
 	// -force writes an older or unrelated state; the serial still moves
 	// forward so that nothing mistakes it for an old snapshot.
 	before := readStateDoc(t, state).Serial
-	mustStrata(t, dir, 0, "state", "push", "-force", older)
+	mustInProcess(t, dir, 0, "state", "push", "-force", older)
 	if got := readStateDoc(t, state); got.Serial != before+1 || len(got.Resources) != 1 {
 		t.Errorf("after -force push of an older state: serial %d, want %d", got.Serial, before+1)
 	}
@@ -144,7 +145,7 @@ func TestE2EStatePush(t *testing.T) {
 
 	// Into a directory with no state yet.
 	empty := t.TempDir()
-	mustStrata(t, empty, 0, "state", "push", filepath.Join(dir, older))
+	mustInProcess(t, empty, 0, "state", "push", filepath.Join(dir, older))
 	if got := readStateDoc(t, filepath.Join(empty, "terraform.tfstate")); got.Lineage != doc.Lineage {
 		t.Errorf("pushed into an empty directory: lineage %s", got.Lineage)
 	}
@@ -211,15 +212,15 @@ func TestE2EStateReplaceProvider(t *testing.T) {
 	}
 
 	// -auto-approve, and back: the plan has nothing to do again.
-	r = mustStrata(t, dir, 0, "state", "replace-provider", "-auto-approve", "-no-color", "example.com/acme/terraform", "terraform.io/builtin/terraform")
+	r = mustInProcess(t, dir, 0, "state", "replace-provider", "-auto-approve", "-no-color", "example.com/acme/terraform", "terraform.io/builtin/terraform")
 	if !strings.HasSuffix(r.stdout, "  terraform_data.c\n\nSuccessfully replaced provider for 3 resources.\n") || strings.Contains(r.stdout, "Enter a value") {
 		t.Errorf("-auto-approve:\n%s", r.stdout)
 	}
-	mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+	mustInProcess(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
 
 	// Nothing to replace.
 	before = readFile(t, state)
-	r = mustStrata(t, dir, 0, "state", "replace-provider", "-auto-approve", "hashicorp/aws", "acme/aws")
+	r = mustInProcess(t, dir, 0, "state", "replace-provider", "-auto-approve", "hashicorp/aws", "acme/aws")
 	if r.stdout != "No matching resources found.\n" || !bytes.Equal(before, readFile(t, state)) {
 		t.Errorf("no match: %q", r.stdout)
 	}

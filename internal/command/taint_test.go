@@ -12,12 +12,13 @@ import (
 // replaces it with Terraform's wording, apply does, and untaint undoes the
 // mark without touching infrastructure.
 func TestE2ETaint(t *testing.T) {
+	t.Parallel()
 	dir, state := appliedStateDir(t)
 	before := readFile(t, state)
 	serial := readStateDoc(t, state).Serial
 	aID := instanceID(t, state, "terraform_data.a")
 
-	r := mustStrata(t, dir, 0, "taint", "-no-color", "terraform_data.a")
+	r := mustInProcess(t, dir, 0, "taint", "-no-color", "terraform_data.a")
 	if r.stdout != "Resource instance terraform_data.a has been marked as tainted.\n" {
 		t.Errorf("wrong output: %q", r.stdout)
 	}
@@ -31,18 +32,18 @@ func TestE2ETaint(t *testing.T) {
 	if !bytes.Equal(readFile(t, state+".backup"), before) {
 		t.Error("terraform.tfstate.backup does not hold the snapshot before taint")
 	}
-	show := mustStrata(t, dir, 0, "state", "show", "-no-color", "terraform_data.a")
+	show := mustInProcess(t, dir, 0, "state", "show", "-no-color", "terraform_data.a")
 	if !strings.HasPrefix(show.stdout, "# terraform_data.a: (tainted)\n") {
 		t.Errorf("state show does not say tainted:\n%s", show.stdout)
 	}
 	// Tainting again is harmless and writes nothing new.
 	tainted := readFile(t, state)
-	mustStrata(t, dir, 0, "taint", "terraform_data.a")
+	mustInProcess(t, dir, 0, "taint", "terraform_data.a")
 	if !bytes.Equal(tainted, readFile(t, state)) {
 		t.Error("tainting a tainted object rewrote the state")
 	}
 
-	plan := mustStrata(t, dir, 2, "plan", "-no-color", "-detailed-exitcode")
+	plan := mustInProcess(t, dir, 2, "plan", "-no-color", "-detailed-exitcode")
 	for _, want := range []string{
 		"-/+ destroy and then create replacement",
 		"  # terraform_data.a is tainted, so must be replaced\n-/+ resource \"terraform_data\" \"a\" {",
@@ -55,25 +56,25 @@ func TestE2ETaint(t *testing.T) {
 			t.Errorf("plan lacks %q:\n%s", want, plan.stdout)
 		}
 	}
-	js := mustStrata(t, dir, 2, "plan", "-json", "-detailed-exitcode")
+	js := mustInProcess(t, dir, 2, "plan", "-json", "-detailed-exitcode")
 	if !strings.Contains(js.stdout, `"reason":"tainted"`) {
 		t.Errorf("-json plan does not give the reason:\n%s", js.stdout)
 	}
 
 	// untaint: back to ready, and no change planned.
-	r = mustStrata(t, dir, 0, "untaint", "-no-color", "terraform_data.a")
+	r = mustInProcess(t, dir, 0, "untaint", "-no-color", "terraform_data.a")
 	if r.stdout != "Resource instance terraform_data.a has been successfully untainted.\n" {
 		t.Errorf("wrong output: %q", r.stdout)
 	}
 	if !containsLine(stateInstances(t, state), "terraform_data.a="+aID) {
 		t.Fatalf("still tainted: %v", stateInstances(t, state))
 	}
-	mustStrata(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
+	mustInProcess(t, dir, 0, "plan", "-no-color", "-detailed-exitcode")
 
 	// Tainted, then applied: a new object replaces it, and is ready.
-	mustStrata(t, dir, 0, "taint", `terraform_data.c["y"]`)
+	mustInProcess(t, dir, 0, "taint", `terraform_data.c["y"]`)
 	cy := instanceID(t, state, `terraform_data.c["y"]`)
-	apply := mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	apply := mustInProcess(t, dir, 0, "apply", "-auto-approve", "-no-color")
 	if !strings.Contains(apply.stdout, "Apply complete! Resources: 1 added, 0 changed, 1 destroyed.") {
 		t.Errorf("wrong apply:\n%s", apply.stdout)
 	}
@@ -105,7 +106,7 @@ func TestE2ETaint(t *testing.T) {
 	// -allow-missing: a warning and success, nothing written.
 	before = readFile(t, state)
 	for _, cmd := range []string{"taint", "untaint"} {
-		r := mustStrata(t, dir, 0, cmd, "-no-color", "-allow-missing", "terraform_data.zz")
+		r := mustInProcess(t, dir, 0, cmd, "-no-color", "-allow-missing", "terraform_data.zz")
 		if !strings.Contains(flat(r.stdout), "Warning: No such resource instance Resource instance terraform_data.zz was not found, but this is not an error because -allow-missing was set.") {
 			t.Errorf("%s -allow-missing: %s", cmd, r.stdout)
 		}
@@ -115,14 +116,14 @@ func TestE2ETaint(t *testing.T) {
 	}
 
 	// -state, -state-out and -backup.
-	mustStrata(t, dir, 0, "taint", "-state=modules.tfstate", "-state-out=out.tfstate", "-backup=none.backup", `module.k["a"].module.deep.terraform_data.leaf`)
+	mustInProcess(t, dir, 0, "taint", "-state=modules.tfstate", "-state-out=out.tfstate", "-backup=none.backup", `module.k["a"].module.deep.terraform_data.leaf`)
 	if !containsPrefix(stateInstances(t, filepath.Join(dir, "out.tfstate")), `module.k["a"].module.deep.terraform_data.leaf=`, " (tainted)") {
 		t.Errorf("-state-out does not hold the tainted object: %v", stateInstances(t, filepath.Join(dir, "out.tfstate")))
 	}
 	if _, err := os.Stat(filepath.Join(dir, "none.backup")); err == nil {
 		t.Error("a backup was written for a -state-out file that did not exist")
 	}
-	mustStrata(t, dir, 0, "untaint", "-state=out.tfstate", "-backup=out.backup", `module.k["a"].module.deep.terraform_data.leaf`)
+	mustInProcess(t, dir, 0, "untaint", "-state=out.tfstate", "-backup=out.backup", `module.k["a"].module.deep.terraform_data.leaf`)
 	if !strings.Contains(string(readFile(t, filepath.Join(dir, "out.backup"))), `"status": "tainted"`) {
 		t.Error("-backup does not hold the tainted snapshot")
 	}
