@@ -33,20 +33,7 @@ func pgBackendConfig(conn, body string) string {
 // runEnv runs bin in dir with extra environment variables.
 func runEnv(t *testing.T, dir string, env []string, bin string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null"), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("running %s: %v", bin, err)
-	}
-	return result{stdout: out.String(), stderr: errb.String(), code: code}
+	return runWith(t, dir, "", bin, env, args...)
 }
 
 // pgStateDoc reads a workspace's row: its serial, lineage and number of

@@ -425,21 +425,9 @@ func TestE2ERefreshOnlyPrompt(t *testing.T) {
 		cliConfig := filepath.Join(dir, "cli.tfrc")
 		writeFile(t, cliConfig, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
 		driftDir := t.TempDir()
+		env := []string{"TF_CLI_CONFIG_FILE=" + cliConfig, "STRATAFW_DRIFT_DIR=" + driftDir, "TF_IN_AUTOMATION="}
 		exe := func(stdin string, args ...string) result {
-			cmd := exec.Command(bin, append(args, "-no-color")...)
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "STRATAFW_DRIFT_DIR="+driftDir)
-			cmd.Stdin = strings.NewReader(stdin)
-			var out, errb bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &errb
-			err := cmd.Run()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			return result{stdout: out.String(), stderr: errb.String(), code: code}
+			return runWith(t, dir, stdin, bin, env, append(args, "-no-color")...)
 		}
 		for _, args := range [][]string{{"init"}, {"apply", "-auto-approve"}} {
 			if r := exe("", args...); r.code != 0 {

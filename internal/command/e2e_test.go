@@ -70,9 +70,16 @@ func strata(t *testing.T, dir string, args ...string) result {
 
 func runIn(t *testing.T, dir, stdin, bin string, args ...string) result {
 	t.Helper()
+	return runWith(t, dir, stdin, bin, nil, args...)
+}
+
+// runWith is runIn with more environment variables (which override the
+// defaults: TF_IN_AUTOMATION, no checkpoint, an empty CLI configuration).
+func runWith(t *testing.T, dir, stdin, bin string, env []string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null")
+	cmd.Env = append(append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null"), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
