@@ -29,6 +29,9 @@ type httpStateServer struct {
 	pass  string
 	posts int
 	url   string
+	// sent is every body a request carried (states, lock infos), in
+	// order.
+	sent [][]byte
 }
 
 func newHTTPStateServer(t *testing.T, user, pass string) *httpStateServer {
@@ -54,6 +57,9 @@ func (s *httpStateServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body, _ := io.ReadAll(r.Body)
+	if len(body) > 0 {
+		s.sent = append(s.sent, body)
+	}
 	switch r.Method {
 	case http.MethodGet:
 		if s.data == nil {
@@ -105,6 +111,18 @@ func (s *httpStateServer) state(t *testing.T) (doc struct {
 		}
 	}
 	return doc, s.lock != nil
+}
+
+// received returns every body the server was sent, by "request body #i", and
+// what it holds: everything the backend stored on it.
+func (s *httpStateServer) received() map[string][]byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := map[string][]byte{"stored state": s.data, "lock": s.lock}
+	for i, b := range s.sent {
+		m[fmt.Sprintf("request body #%d", i)] = b
+	}
+	return m
 }
 
 func (s *httpStateServer) setLock(info string) {

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,32 +50,6 @@ func randomProviderMirror(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
-}
-
-// secretsIn returns, for each secret, the files under dir that hold it.
-func secretsIn(t *testing.T, dir string, secrets map[string]string) []string {
-	t.Helper()
-	var found []string
-	_ = filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return nil
-		}
-		if strings.Contains(p, string(filepath.Separator)+"providers"+string(filepath.Separator)) {
-			return nil // provider binaries
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return nil
-		}
-		for name, s := range secrets {
-			if bytes.Contains(b, []byte(s)) {
-				rel, _ := filepath.Rel(dir, p)
-				found = append(found, name+" in "+rel)
-			}
-		}
-		return nil
-	})
-	return found
 }
 
 func randomHex(t *testing.T, n int) string {
@@ -173,26 +148,140 @@ output "pw" {
 }
 `
 
+// atRestBackend is where a round trip of TestE2EEncryptionNoSecretAtRest
+// keeps its state.
+type atRestBackend struct {
+	// block is the backend block, "" for the local state.
+	block string
+	// journal is the apply's journal, relative to the working directory.
+	journal string
+	// stored returns everything the backend stores, by name (nil for the
+	// local state: the working directory is searched anyway).
+	stored func(t *testing.T) map[string][]byte
+	// state returns the stored state.
+	state func(t *testing.T, dir string) []byte
+	// lockStays: a killed apply's lock is left (nothing tells the
+	// backend its holder died), to be freed with force-unlock.
+	lockStays bool
+}
+
+// atRestBackends are the backends the round trip runs on; each skips t
+// when its server cannot be had.
+var atRestBackends = map[string]func(t *testing.T) atRestBackend{
+	"local": func(t *testing.T) atRestBackend {
+		return atRestBackend{
+			journal: "terraform.tfstate.journal",
+			state: func(t *testing.T, dir string) []byte {
+				return readFile(t, filepath.Join(dir, "terraform.tfstate"))
+			},
+		}
+	},
+	"pg": func(t *testing.T) atRestBackend {
+		conn := pgtest.ConnString(t)
+		return atRestBackend{
+			block:   fmt.Sprintf("backend \"pg\" {\n    conn_str = %q\n  }\n", conn),
+			journal: filepath.Join(".terraform", "pg-default.tfstate.journal"),
+			stored:  func(t *testing.T) map[string][]byte { return pgStored(t, conn) },
+			state: func(t *testing.T, _ string) []byte {
+				var data []byte
+				c, err := pgx.Connect(context.Background(), conn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close(context.Background())
+				if err := c.QueryRow(context.Background(), `SELECT convert_to(data, 'UTF8') FROM terraform_remote_state.states WHERE name = 'default'`).Scan(&data); err != nil {
+					t.Fatalf("the stored state: %v", err)
+				}
+				return data
+			},
+		}
+	},
+	"s3": func(t *testing.T) atRestBackend {
+		srv, bucket := s3Env(t)
+		const key = "at-rest/state.tfstate"
+		block := srv.Block(bucket, key, "")
+		block = strings.TrimSuffix(strings.TrimPrefix(block, "terraform {\n"), "}\n")
+		return atRestBackend{
+			block:   strings.TrimSpace(block) + "\n",
+			journal: filepath.Join(".terraform", "s3-default.tfstate.journal"),
+			stored: func(t *testing.T) map[string][]byte {
+				keys, err := srv.Keys(context.Background(), bucket)
+				if err != nil {
+					t.Fatal(err)
+				}
+				stored := map[string][]byte{}
+				for _, k := range keys {
+					data, _ := srv.Object(t, bucket, k)
+					stored["s3://"+bucket+"/"+k] = append([]byte(k+"\n"), data...)
+				}
+				return stored
+			},
+			state: func(t *testing.T, _ string) []byte {
+				data, ok := srv.Object(t, bucket, key)
+				if !ok {
+					t.Fatal("no state object")
+				}
+				return data
+			},
+			lockStays: true,
+		}
+	},
+	"http": func(t *testing.T) atRestBackend {
+		srv := newHTTPStateServer(t, "", "")
+		return atRestBackend{
+			block:   fmt.Sprintf("backend \"http\" {\n    address        = %q\n    lock_address   = %q\n    unlock_address = %q\n  }\n", srv.url, srv.url, srv.url),
+			journal: filepath.Join(".terraform", "http-default.tfstate.journal"),
+			stored:  func(t *testing.T) map[string][]byte { return srv.received() },
+			state: func(t *testing.T, _ string) []byte {
+				srv.mu.Lock()
+				defer srv.mu.Unlock()
+				return srv.data
+			},
+			lockStays: true,
+		}
+	},
+}
+
 // TestE2EEncryptionNoSecretAtRest: with the state and plans encrypted, no
 // secret — a random_password result, a sensitive variable, a write-only
-// argument — appears in any file of the working directory after plan,
-// apply, a kill -9 in the middle of an apply, and the recovery.
+// argument, a value nobody marked sensitive, the passphrase — appears in
+// any file of the working directory, nor in anything the backend stores
+// (every row of every table of the pg backend's database, every object
+// of the s3 backend's bucket, lock objects included, every body the http
+// backend's server was sent), after plan, apply, a kill -9 in the middle
+// of an apply (with checkpoints written to the backend), and the
+// recovery by the next command.
 func TestE2EEncryptionNoSecretAtRest(t *testing.T) {
 	randomMirror := randomProviderMirror(t)
 	testMirror := tftestProviderMirror(t)
+	for name, backend := range atRestBackends {
+		t.Run(name, func(t *testing.T) {
+			b := backend(t)
+			testEncryptionNoSecretAtRest(t, b, randomMirror, testMirror)
+		})
+	}
+}
+
+func testEncryptionNoSecretAtRest(t *testing.T, b atRestBackend, randomMirror, testMirror string) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), encryptedConfig)
+	config := encryptedConfig
+	if b.block != "" {
+		config = strings.Replace(config, "terraform {\n", "terraform {\n  "+b.block, 1)
+	}
+	writeFile(t, filepath.Join(dir, "main.tf"), config)
 	store := t.TempDir() // the test provider's "cloud", outside the directory
 	secrets := map[string]string{
 		"sensitive variable": "sv-" + randomHex(t, 12),
 		"write-only value":   "wo-" + randomHex(t, 12),
 		"unmarked secret":    "us-" + randomHex(t, 12),
+		"passphrase":         "pass-" + randomHex(t, 12),
 	}
-	passphrase := "pass-" + randomHex(t, 12)
 	env := []string{
 		"TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null", "TFTEST_STORE_DIR=" + store,
-		"TF_VAR_passphrase=" + passphrase, "TF_VAR_secret=" + secrets["sensitive variable"], "TF_VAR_wo=" + secrets["write-only value"],
+		"TF_VAR_passphrase=" + secrets["passphrase"], "TF_VAR_secret=" + secrets["sensitive variable"], "TF_VAR_wo=" + secrets["write-only value"],
 		"TF_VAR_plain=" + secrets["unmarked secret"],
+		// Checkpoints reach the backend during the apply that is killed.
+		"TF_STATE_PERSIST_INTERVAL=1",
 	}
 	command := func(extraEnv []string, args ...string) *exec.Cmd {
 		cmd := exec.Command(strataBin, args...)
@@ -217,10 +306,21 @@ func TestE2EEncryptionNoSecretAtRest(t *testing.T) {
 		}
 		return result{stdout: out.String(), stderr: errb.String(), code: code}
 	}
+	searched := map[string]bool{}
 	check := func(when string) {
 		t.Helper()
 		if found := secretsIn(t, dir, secrets); len(found) > 0 {
-			t.Fatalf("after %s, secrets in clear: %v", when, found)
+			t.Fatalf("after %s, secrets in clear in the working directory: %v", when, found)
+		}
+		if b.stored == nil {
+			return
+		}
+		stored := b.stored(t)
+		for n := range stored {
+			searched[n] = true
+		}
+		if found := secretsInStored(stored, secrets); len(found) > 0 {
+			t.Fatalf("after %s, secrets in clear in the backend: %v", when, found)
 		}
 	}
 
@@ -236,9 +336,7 @@ func TestE2EEncryptionNoSecretAtRest(t *testing.T) {
 		t.Fatalf("random_password result %q", pw)
 	}
 	secrets["random_password result"] = pw
-	secrets["passphrase"] = passphrase
-	raw, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
-	if !encryption.IsEncrypted(raw) {
+	if !encryption.IsEncrypted(b.state(t, dir)) {
 		t.Fatal("the state is not encrypted")
 	}
 	check("apply")
@@ -264,10 +362,11 @@ func TestE2EEncryptionNoSecretAtRest(t *testing.T) {
 	for len(fastDone.FindAllString(out.String(), -1)) < 30 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
-	time.Sleep(300 * time.Millisecond)
+	// Past a checkpoint (TF_STATE_PERSIST_INTERVAL) of the fast updates.
+	time.Sleep(1500 * time.Millisecond)
 	_ = cmd.Process.Signal(syscall.SIGKILL)
 	_ = cmd.Wait()
-	journal := filepath.Join(dir, "terraform.tfstate.journal")
+	journal := filepath.Join(dir, b.journal)
 	jb, err := os.ReadFile(journal)
 	if err != nil {
 		t.Fatalf("no journal after the kill: %v\n%s", err, out.String())
@@ -277,8 +376,18 @@ func TestE2EEncryptionNoSecretAtRest(t *testing.T) {
 	}
 	check("kill -9 mid-apply")
 
-	// The next command recovers the journal with the key.
-	r := run(2, "plan", "-no-color", "-detailed-exitcode")
+	// The next command recovers the journal with the key (after
+	// force-unlock, where the dead holder's lock stays).
+	if b.lockStays {
+		r := run(1, "plan", "-no-color")
+		m := lockIDPattern.FindStringSubmatch(r.stderr)
+		if m == nil {
+			t.Fatalf("plan under the dead holder's lock:\n%s", r.stderr)
+		}
+		check("a plan refused by the lock")
+		run(0, "force-unlock", "-force", "-no-color", m[1])
+	}
+	run(2, "plan", "-no-color", "-detailed-exitcode")
 	if _, err := os.Stat(journal); err == nil {
 		t.Fatal("the journal was not consumed")
 	}
@@ -326,15 +435,18 @@ func TestE2EEncryptionNoSecretAtRest(t *testing.T) {
 		t.Fatalf("the run records were not ingested: %v", err)
 	}
 	check("the run records' ingestion")
+	if b.stored != nil {
+		t.Logf("searched in the backend: %s", sortedKeys(searched))
+	}
 
 	// A wrong passphrase: a clear error, and the state is left as it was.
-	before, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+	before := b.state(t, dir)
 	env = append(env, "TF_VAR_passphrase=a-wrong-passphrase-of-some-length")
-	r = run(1, "plan", "-no-color")
+	r := run(1, "plan", "-no-color")
 	if !strings.Contains(flat(r.stderr), "wrong key") {
 		t.Errorf("wrong passphrase error:\n%s", r.stderr)
 	}
-	if after, _ := os.ReadFile(filepath.Join(dir, "terraform.tfstate")); !bytes.Equal(before, after) {
+	if after := b.state(t, dir); !bytes.Equal(before, after) {
 		t.Fatal("a failed decryption changed the state")
 	}
 	// ... and the run records say the key is wrong.
@@ -669,10 +781,8 @@ state {
 	if len(logs) != 2 || len(states) != 1 {
 		t.Fatalf("%d shared run logs and %d states, want 2 and 1", len(logs), len(states))
 	}
-	for _, data := range append(logs, states...) {
-		if bytes.Contains(data, []byte(secretA)) || bytes.Contains(data, []byte(secretB)) {
-			t.Errorf("a value in clear in the backend's database: %.200q", data)
-		}
+	if found := secretsInStored(pgStored(t, conn), map[string]string{"a": secretA, "b": secretB}); len(found) > 0 {
+		t.Errorf("values in clear in the backend's database: %v", found)
 	}
 	if !bytes.Contains(logs[0], []byte(`"changes_sealed":{"meta":`)) {
 		t.Errorf("the shared run log holds no encrypted changes: %.400q", logs[0])

@@ -130,10 +130,7 @@ func TestE2ESecretsNotLogged(t *testing.T) {
 			secrets := map[string]string{"sensitive variable": secret, "write-only value": wo, "random_password result": pw}
 			for _, line := range strings.Split(string(log), "\n") {
 				cmdLine := strings.Contains(line, "CLI args: ") || strings.Contains(line, "CLI command args: ")
-				for name, s := range secrets {
-					if !strings.Contains(line, s) {
-						continue
-					}
+				for _, name := range secretsInData([]byte(line), secrets) {
 					if tl.name == "terraform" {
 						// Terraform logs -var values with the command
 						// line, and the input of terraform_data when it

@@ -1,0 +1,159 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// The one search for secrets in what strata wrote: files, database rows,
+// bucket objects, what a state server was sent, log lines.
+
+// secretForms are the forms a secret s can take in stored bytes: as is,
+// hex-encoded (how PostgreSQL renders bytea as text) and base64-encoded
+// at each of the three alignments (the characters that depend on the
+// secret's bytes only).
+func secretForms(s string) [][]byte {
+	forms := [][]byte{[]byte(s), []byte(hex.EncodeToString([]byte(s)))}
+	for k := 0; k < 3; k++ {
+		enc := base64.StdEncoding.EncodeToString(append(make([]byte, k), s...))
+		if k > 0 {
+			enc = enc[4:]
+		}
+		forms = append(forms, []byte(enc[:len(enc)-4]))
+	}
+	return forms
+}
+
+// secretsInData returns the names of the secrets (name -> value) that
+// data holds in any of their forms, sorted.
+func secretsInData(data []byte, secrets map[string]string) []string {
+	var found []string
+	for name, s := range secrets {
+		for _, f := range secretForms(s) {
+			if bytes.Contains(data, f) {
+				found = append(found, name)
+				break
+			}
+		}
+	}
+	sort.Strings(found)
+	return found
+}
+
+// secretsInStored returns "NAME in WHERE" for each secret that each of
+// the stored blobs (by where they are) holds.
+func secretsInStored(stored map[string][]byte, secrets map[string]string) []string {
+	var found []string
+	for where, data := range stored {
+		for _, name := range secretsInData(data, secrets) {
+			found = append(found, name+" in "+where)
+		}
+	}
+	sort.Strings(found)
+	return found
+}
+
+// filesUnder returns every file under dir by its relative path, but the
+// provider binaries.
+func filesUnder(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if info.IsDir() {
+			if info.Name() == "providers" {
+				return filepath.SkipDir // provider binaries
+			}
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		files[rel] = b
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("reading %s: %v", dir, err)
+	}
+	return files
+}
+
+// secretsIn returns "NAME in FILE" for each secret that a file under dir
+// holds.
+func secretsIn(t *testing.T, dir string, secrets map[string]string) []string {
+	t.Helper()
+	return secretsInStored(filesUnder(t, dir), secrets)
+}
+
+// pgStored returns every row of every table of the database conn names
+// (but PostgreSQL's own catalogs), as JSON text, by "schema.table[i]",
+// and the names of the tables.
+func pgStored(t *testing.T, conn string) map[string][]byte {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	rows, err := c.Query(ctx, `SELECT table_schema, table_name FROM information_schema.tables
+		WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tables [][2]string
+	for rows.Next() {
+		var schema, name string
+		if err := rows.Scan(&schema, &name); err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, [2]string{schema, name})
+	}
+	rows.Close()
+	stored := map[string][]byte{}
+	for _, tb := range tables {
+		ident := pgx.Identifier{tb[0], tb[1]}.Sanitize()
+		rows, err := c.Query(ctx, "SELECT row_to_json(x)::text FROM "+ident+" x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := 0
+		for rows.Next() {
+			var row string
+			if err := rows.Scan(&row); err != nil {
+				t.Fatal(err)
+			}
+			stored[fmt.Sprintf("%s.%s[%d]", tb[0], tb[1], i)] = []byte(row)
+			i++
+		}
+		rows.Close()
+		if i == 0 {
+			stored[tb[0]+"."+tb[1]+" (empty)"] = nil
+		}
+	}
+	return stored
+}
+
+// sortedKeys lists the keys of m, sorted, for messages.
+func sortedKeys[V any](m map[string]V) string {
+	var names []string
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
