@@ -354,6 +354,9 @@ func testEncryptionNoSecretAtRest(t *testing.T, b atRestBackend, randomMirror, t
 	secrets["unmarked secret 2"] = secrets["unmarked secret"] + "-2"
 	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
+	// The providers die with strata, as in a machine's crash: a provider
+	// left running would finish its update after the recovery.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -364,7 +367,7 @@ func testEncryptionNoSecretAtRest(t *testing.T, b atRestBackend, randomMirror, t
 	}
 	// Past a checkpoint (TF_STATE_PERSIST_INTERVAL) of the fast updates.
 	time.Sleep(1500 * time.Millisecond)
-	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	_ = cmd.Wait()
 	journal := filepath.Join(dir, b.journal)
 	jb, err := os.ReadFile(journal)

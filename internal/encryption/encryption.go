@@ -27,7 +27,10 @@ const version = "v0"
 // Encryption is a validated encryption configuration: a Target for each
 // kind of data. Keys are derived (and external key providers run) only
 // when data is first encrypted or decrypted, once per process for
-// encryption and once per stored metadata for decryption.
+// encryption and once per stored metadata for decryption. The state is
+// always encrypted with a key of a new salt, drawn once per process; plan
+// files and run records reuse a key the process already has (see
+// Target.reuse), so that a plan derives one key, not two.
 type Encryption struct {
 	state, plan, remoteDefault *Target
 	remotes                    map[string]*Target
@@ -35,10 +38,19 @@ type Encryption struct {
 	providers map[*KeyProviderConfig]*keyProvider
 	// salt returns n random bytes for a pbkdf2 salt (tests fix it).
 	salt func(n int) ([]byte, error)
+	// derive is PBKDF2 (tests count its calls).
+	derive func(passphrase []byte, m pbkdf2Meta) ([]byte, error)
 
 	mu      sync.Mutex
 	sealers map[*method]*sealer
 	openers map[string]cipher.AEAD
+	// reads are keys derived to decrypt that the key provider's
+	// configuration derives too: its passphrase, and a stored salt of
+	// the configured length with the configured iterations, hash and key
+	// length. Encrypting with one of them, its metadata stored with the
+	// data, is what encrypting with a new salt would be, without another
+	// derivation.
+	reads map[*KeyProviderConfig]*sealer
 }
 
 // method is a decoded method block.
@@ -67,6 +79,12 @@ type Target struct {
 	// methods are the method to encrypt with, then its fallbacks in
 	// order: all are tried for decryption.
 	methods []*method
+	// reuse lets t encrypt with a key the process has already derived,
+	// for writing or for reading data its method encrypted (plans, run
+	// records). The state's target does not: each command that writes
+	// the state draws a new salt for it, so that a key is not used for
+	// ever.
+	reuse bool
 }
 
 // Status says how data was read.
@@ -91,7 +109,7 @@ func New(cfg *Config, eval Evaluator) (*Encryption, hcl.Diagnostics) {
 	if eval == nil {
 		eval = func(expr hcl.Expression, _ string) (cty.Value, hcl.Diagnostics) { return expr.Value(nil) }
 	}
-	e := &Encryption{salt: newSalt, providers: map[*KeyProviderConfig]*keyProvider{}, remotes: map[string]*Target{}, sealers: map[*method]*sealer{}, openers: map[string]cipher.AEAD{}}
+	e := &Encryption{salt: newSalt, derive: deriveKey, reads: map[*KeyProviderConfig]*sealer{}, providers: map[*KeyProviderConfig]*keyProvider{}, remotes: map[string]*Target{}, sealers: map[*method]*sealer{}, openers: map[string]cipher.AEAD{}}
 	var diags hcl.Diagnostics
 	for _, kc := range cfg.KeyProviders {
 		kp, kdiags := decodeKeyProvider(kc, cfg.KeyProviders, eval)
@@ -158,7 +176,9 @@ func New(cfg *Config, eval Evaluator) (*Encryption, hcl.Diagnostics) {
 		e.state = target(cfg.State, "state", cfg.State.Enforced)
 	}
 	if cfg.Plan != nil {
-		e.plan = target(cfg.Plan, "plan", cfg.Plan.Enforced)
+		if e.plan = target(cfg.Plan, "plan", cfg.Plan.Enforced); e.plan != nil {
+			e.plan.reuse = true
+		}
 	}
 	if cfg.Remote != nil {
 		e.remoteDefault = target(cfg.Remote.Default, "remote_state_data_sources.default", false)
@@ -329,13 +349,15 @@ func (e *Encryption) RemoteState(name string) *Target {
 }
 
 // Named returns t for another kind of data, named name in its messages
-// ("run records"); it encrypts and decrypts as t does.
+// ("run records"); it encrypts and decrypts as t does, but may encrypt
+// with a key the process already has (see Target.reuse).
 func (t *Target) Named(name string) *Target {
 	if t == nil {
 		return nil
 	}
 	c := *t
 	c.name = name
+	c.reuse = true
 	return &c
 }
 
@@ -370,7 +392,7 @@ func (e *Encryption) provide(kc *KeyProviderConfig, in, out map[string][]byte) (
 				return keys{}, fmt.Errorf("%s: cannot read random data for the salt: %w", kc.Addr(), err)
 			}
 			m := pbkdf2Meta{Salt: salt, Iterations: kp.iterations, HashFunction: kp.hash, KeyLength: kp.keyLength}
-			k, err := deriveKey(pass, m)
+			k, err := e.derive(pass, m)
 			if err != nil {
 				return keys{}, fmt.Errorf("%s: %w", kc.Addr(), err)
 			}
@@ -396,7 +418,7 @@ func (e *Encryption) provide(kc *KeyProviderConfig, in, out map[string][]byte) (
 				return keys{}, nil
 			}
 		}
-		k, err := deriveKey(pass, m)
+		k, err := e.derive(pass, m)
 		if err != nil {
 			return keys{}, fmt.Errorf("%s: %w", kc.Addr(), err)
 		}
@@ -454,11 +476,15 @@ func newAEAD(key []byte, what string) (cipher.AEAD, error) {
 	return cipher.NewGCM(block)
 }
 
-// sealer returns m's encryption setup, made on first use.
-func (e *Encryption) sealer(m *method) *sealer {
+// sealer returns m's encryption setup, made on first use. With reuse, a
+// key derived to decrypt (see Encryption.reads) will do too.
+func (e *Encryption) sealer(m *method, reuse bool) *sealer {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if s, ok := e.sealers[m]; ok {
+		return s
+	}
+	if s, ok := e.reads[m.keys]; ok && reuse {
 		return s
 	}
 	s := &sealer{meta: map[string][]byte{}}
@@ -496,6 +522,45 @@ func (e *Encryption) opener(m *method, meta map[string][]byte) (cipher.AEAD, err
 	return a, nil
 }
 
+// noteRead keeps the key a of m that decrypted data stored with meta (so
+// authenticated: its salt is one this key provider drew, not one someone
+// chose) for encrypting, when it is what m's configuration derives (see
+// Encryption.reads).
+func (e *Encryption) noteRead(m *method, meta map[string][]byte, a cipher.AEAD) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, ok := e.reads[m.keys]; ok {
+		return
+	}
+	if raw, ok := e.configuredMeta(m.keys, meta); ok {
+		e.reads[m.keys] = &sealer{aead: a, meta: map[string][]byte{m.keys.metaKey(): raw}}
+	}
+}
+
+// configuredMeta returns the metadata in meta of the pbkdf2 key provider
+// kc, when kc takes its passphrase from its configuration (not from a
+// chain, whose upstream key may change) and the metadata's parameters
+// are those kc is configured with.
+func (e *Encryption) configuredMeta(kc *KeyProviderConfig, meta map[string][]byte) ([]byte, bool) {
+	kp := e.providers[kc]
+	if kc.Type != "pbkdf2" || kp.chain != nil {
+		return nil, false
+	}
+	raw, ok := meta[kc.metaKey()]
+	if !ok {
+		return nil, false
+	}
+	var m pbkdf2Meta
+	if json.Unmarshal(raw, &m) != nil {
+		return nil, false
+	}
+	if len(m.Salt) != kp.saltLength || m.Iterations != kp.iterations || m.HashFunction != kp.hash || m.KeyLength != kp.keyLength {
+		return nil, false
+	}
+	b, err := json.Marshal(m)
+	return b, err == nil
+}
+
 // envelope is the stored form of encrypted data. serial and lineage are
 // present for states only.
 type envelope struct {
@@ -517,7 +582,7 @@ func (t *Target) seal(plain []byte) (*envelope, error) {
 	if m.unencrypted() {
 		return nil, nil
 	}
-	s := t.e.sealer(m)
+	s := t.e.sealer(m, t.reuse)
 	if s.err != nil {
 		return nil, fmt.Errorf("cannot encrypt the %s: %w", t.name, s.err)
 	}
@@ -556,6 +621,7 @@ func (t *Target) open(env *envelope) ([]byte, Status, error) {
 			errs = append(errs, fmt.Sprintf("%s: wrong key, or the data was altered (%s)", m.cfg.Addr(), err))
 			continue
 		}
+		t.e.noteRead(m, env.Meta, a)
 		if i == 0 {
 			return plain, StatusOK, nil
 		}

@@ -505,3 +505,134 @@ state { method = method.aes_gcm.m }
 		t.Fatal("decrypted with another chained passphrase")
 	}
 }
+
+// countDerivations makes e count its PBKDF2 derivations in *n.
+func countDerivations(e *Encryption, n *int) {
+	derive := e.derive
+	e.derive = func(pass []byte, m pbkdf2Meta) ([]byte, error) {
+		*n++
+		return derive(pass, m)
+	}
+}
+
+// storedSalt is the pbkdf2 salt of key provider key_provider.pbkdf2.k in
+// an encrypted payload.
+func storedSalt(t *testing.T, data []byte) string {
+	t.Helper()
+	var env envelope
+	if err := json.Unmarshal(data, &env); err != nil {
+		t.Fatal(err)
+	}
+	var m pbkdf2Meta
+	if err := json.Unmarshal(env.Meta["key_provider.pbkdf2.k"], &m); err != nil {
+		t.Fatalf("no pbkdf2 metadata in %s: %v", data, err)
+	}
+	return hex.EncodeToString(m.Salt)
+}
+
+// TestKeyReuse: a process that read the state encrypts plans and run
+// records with the key it derived to read it, when the key provider's
+// configuration derives that key (same passphrase, iterations, hash, key
+// and salt lengths), with a new nonce each time; the state itself is
+// written with a key of a new salt. A payload that did not decrypt, or
+// was written with other parameters, lends its key to nothing.
+func TestKeyReuse(t *testing.T) {
+	t.Parallel()
+	const cfg = `
+key_provider "pbkdf2" "k" {
+  passphrase = var.passphrase
+  iterations = ITER
+}
+method "aes_gcm" "m" { keys = key_provider.pbkdf2.k }
+state { method = method.aes_gcm.m }
+plan { method = method.aes_gcm.m }
+`
+	withIter := func(n string) *Encryption { return mustSetup(t, strings.Replace(cfg, "ITER", n, 1)) }
+	writer := withIter("200000")
+	stored, err := writer.State().EncryptState([]byte(sampleState))
+	if err != nil {
+		t.Fatal(err)
+	}
+	corrupted := []byte(strings.Replace(string(stored), `"encrypted_data":"`, `"encrypted_data":"AAAA`, 1))
+
+	tests := map[string]struct {
+		iterations string
+		read       []byte
+		readErr    bool
+		reused     bool // plans and run records reuse the state's key
+	}{
+		"same configuration":    {iterations: "200000", read: stored, reused: true},
+		"other iterations":      {iterations: "250000", read: stored},
+		"failed decryption":     {iterations: "200000", read: corrupted, readErr: true},
+		"nothing read":          {iterations: "200000"},
+		"same, read twice over": {iterations: "200000", read: stored, reused: true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			e := withIter(tc.iterations)
+			n := 0
+			countDerivations(e, &n)
+			if tc.read != nil {
+				_, _, err := e.State().DecryptState(tc.read)
+				if (err != nil) != tc.readErr {
+					t.Fatalf("reading the state: %v", err)
+				}
+				if name == "same, read twice over" {
+					if _, _, err := e.State().DecryptState(tc.read); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			read := n
+			records := e.State().Named("run records")
+			var sealed [][]byte
+			for _, enc := range []func([]byte) ([]byte, error){records.EncryptRecord, records.EncryptRecord, e.Plan().EncryptPlan} {
+				out, err := enc([]byte(`{"secret":"top-secret-value"}`))
+				if err != nil {
+					t.Fatal(err)
+				}
+				sealed = append(sealed, out)
+			}
+			want := read + 1
+			if tc.reused {
+				want = read
+			}
+			if n != want {
+				t.Errorf("%d derivations for the run records and the plan after %d to read, want %d", n-read, read, want-read)
+			}
+			salt := storedSalt(t, sealed[0])
+			if reused := salt == storedSalt(t, stored); reused != tc.reused {
+				t.Errorf("the run records' salt is the state's: %v, want %v", reused, tc.reused)
+			}
+			for _, s := range sealed[1:] {
+				if storedSalt(t, s) != salt {
+					t.Error("one process encrypted run records and plans with two keys")
+				}
+			}
+			if bytes.Equal(sealed[0], sealed[1]) {
+				t.Error("two encryptions of the same record are equal: the nonce was reused")
+			}
+			// The state itself gets a new salt.
+			newState, err := e.State().EncryptState([]byte(sampleState))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if storedSalt(t, newState) == storedSalt(t, stored) {
+				t.Error("the state was written again with the salt it was read with")
+			}
+			// Another process reads everything back.
+			reader := withIter("200000")
+			for _, s := range sealed[:2] {
+				if plain, err := reader.State().Named("run records").DecryptRecord(s); err != nil || string(plain) != `{"secret":"top-secret-value"}` {
+					t.Errorf("reading a run record back: %q %v", plain, err)
+				}
+			}
+			if _, _, err := reader.Plan().DecryptPlan(sealed[2]); err != nil {
+				t.Errorf("reading the plan back: %v", err)
+			}
+			if _, _, err := reader.State().DecryptState(newState); err != nil {
+				t.Errorf("reading the state back: %v", err)
+			}
+		})
+	}
+}
