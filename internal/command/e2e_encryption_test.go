@@ -319,6 +319,9 @@ func testEncryptionNoSecretAtRest(t *testing.T, b atRestBackend, randomMirror, t
 		for n := range stored {
 			searched[n] = true
 		}
+		if when != "plan" && len(secretsInStored(stored, map[string]string{"the state's envelope": `"encrypted_data":"`})) == 0 {
+			t.Fatalf("after %s, no encrypted state among what the backend stores (%s): the search reads nothing", when, sortedKeys(stored))
+		}
 		if found := secretsInStored(stored, secrets); len(found) > 0 {
 			t.Fatalf("after %s, secrets in clear in the backend: %v", when, found)
 		}

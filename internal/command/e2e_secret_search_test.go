@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -156,4 +158,36 @@ func sortedKeys[V any](m map[string]V) string {
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")
+}
+
+// TestSecretsInData: the search finds a secret in each form it can be
+// stored in, and nothing else.
+func TestSecretsInData(t *testing.T) {
+	const secret = "sv-0123456789abcdef01234567"
+	secrets := map[string]string{"s": secret}
+	b64 := func(prefix string) string {
+		return base64.StdEncoding.EncodeToString([]byte(prefix + secret + "tail"))
+	}
+	tests := map[string]struct {
+		data string
+		want []string
+	}{
+		"as is":       {data: `{"input":"` + secret + `"}`, want: []string{"s"}},
+		"hex":         {data: `{"data":"\\x` + hex.EncodeToString([]byte("x"+secret)) + `"}`, want: []string{"s"}},
+		"base64 at 0": {data: b64(""), want: []string{"s"}},
+		"base64 at 1": {data: b64("a"), want: []string{"s"}},
+		"base64 at 2": {data: b64("ab"), want: []string{"s"}},
+		"base64 at 3": {data: b64("abc"), want: []string{"s"}},
+		"another":     {data: "sv-0123456789abcdef01234568"},
+		"a prefix":    {data: secret[:20]},
+		"encrypted":   {data: `{"encrypted_data":"q83vEjRWeJA="}`},
+		"empty":       {},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := secretsInData([]byte(tc.data), secrets); !cmp.Equal(got, tc.want, cmpopts.EquateEmpty()) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
 }
