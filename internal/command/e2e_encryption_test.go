@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/strata-dev/strata/internal/encryption"
@@ -312,6 +313,9 @@ func testEncryptionNoSecretAtRest(t *testing.T, b atRestBackend, randomMirror, t
 		if found := secretsIn(t, dir, secrets); len(found) > 0 {
 			t.Fatalf("after %s, secrets in clear in the working directory: %v", when, found)
 		}
+		if open := openFiles(t, dir); len(open) > 0 {
+			t.Errorf("after %s, files readable by other users: %v", when, open)
+		}
 		if b.stored == nil {
 			return
 		}
@@ -460,6 +464,46 @@ func testEncryptionNoSecretAtRest(t *testing.T, b atRestBackend, randomMirror, t
 	if !strings.Contains(flat(r.stderr), "cannot be decrypted") || !strings.Contains(flat(r.stderr), "wrong key") {
 		t.Errorf("history with a wrong passphrase:\n%s", r.stderr)
 	}
+
+	// Key rotation through fallback: an apply reads with the old key and
+	// writes with the new one, even with nothing to change; then the old
+	// key is not needed.
+	env = env[:len(env)-1]
+	secrets["new passphrase"] = "new-" + randomHex(t, 12)
+	env = append(env, "TF_VAR_new_passphrase="+secrets["new passphrase"])
+	const oldKey = `    key_provider "pbkdf2" "k" {
+      passphrase = var.passphrase
+      iterations = 200000
+    }
+    method "aes_gcm" "m" {
+      keys = key_provider.pbkdf2.k
+    }
+`
+	const fallback = `
+      fallback {
+        method = method.aes_gcm.m
+      }`
+	rotating := strings.NewReplacer(
+		oldKey, oldKey+`    key_provider "pbkdf2" "new" {
+      passphrase = var.new_passphrase
+      iterations = 200000
+    }
+    method "aes_gcm" "new" {
+      keys = key_provider.pbkdf2.new
+    }
+`,
+		"method   = method.aes_gcm.m\n      enforced = true", "method   = method.aes_gcm.new\n      enforced = true"+fallback,
+	).Replace(config) + "\nvariable \"new_passphrase\" {\n  type      = string\n  sensitive = true\n}\n"
+	writeFile(t, filepath.Join(dir, "main.tf"), rotating)
+	run(0, "apply", "-auto-approve", "-no-color")
+	if keys := encryption.MetaKeys(b.state(t, dir)); !cmp.Equal(keys, []string{"key_provider.pbkdf2.new"}) {
+		t.Fatalf("after the rotation, the state is encrypted with %v", keys)
+	}
+	check("key rotation")
+	writeFile(t, filepath.Join(dir, "main.tf"), strings.NewReplacer(oldKey, "", fallback, "").Replace(rotating))
+	env = append(env, "TF_VAR_passphrase=a-wrong-passphrase-of-some-length")
+	run(0, "plan", "-no-color", "-detailed-exitcode")
+	check("the plan with the new key only")
 }
 
 // TestE2EEncryptionExternalKeyProvider: TF_ENCRYPTION alone configures an

@@ -191,3 +191,29 @@ func TestSecretsInData(t *testing.T) {
 		})
 	}
 }
+
+// openFiles lists the files under dir that strata stores state, plans,
+// journals and run records in (the state and its backup, errored.tfstate,
+// a plan named tfplan, journals, the run logs and runs.db) and that other
+// users may read: strata creates them mode 0600.
+func openFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var open []string
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		base := filepath.Base(p)
+		ours := strings.HasPrefix(base, "terraform.tfstate") && rel == base || base == "errored.tfstate" || base == "tfplan" ||
+			strings.HasSuffix(base, ".journal") || base == "runs.db" || strings.HasPrefix(rel, filepath.Join(".terraform", "runs")+string(filepath.Separator))
+		if ours && info.Mode().Perm()&0o077 != 0 {
+			open = append(open, fmt.Sprintf("%s (%04o)", rel, info.Mode().Perm()))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return open
+}
