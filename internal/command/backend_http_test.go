@@ -32,6 +32,8 @@ type httpStateServer struct {
 	// sent is every body a request carried (states, lock infos), in
 	// order.
 	sent [][]byte
+	// failPosts makes the server refuse states (500).
+	failPosts bool
 }
 
 func newHTTPStateServer(t *testing.T, user, pass string) *httpStateServer {
@@ -68,6 +70,10 @@ func (s *httpStateServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Write(s.data)
 	case http.MethodPost:
+		if s.failPosts {
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
 		if s.lock != nil && r.URL.Query().Get("ID") != lockInfoID(s.lock) {
 			w.WriteHeader(http.StatusConflict)
 			w.Write(s.lock)
@@ -123,6 +129,12 @@ func (s *httpStateServer) received() map[string][]byte {
 		m[fmt.Sprintf("request body #%d", i)] = b
 	}
 	return m
+}
+
+func (s *httpStateServer) setFailPosts(fail bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failPosts = fail
 }
 
 func (s *httpStateServer) setLock(info string) {

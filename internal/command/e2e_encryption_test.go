@@ -1012,3 +1012,84 @@ plan {
 		t.Errorf("tofu show of strata's plan with another key:\n%s%s", r.stdout, r.stderr)
 	}
 }
+
+// TestE2EEncryptionErroredState: when the backend refuses the final
+// state, errored.tfstate and the journal left for the next command are
+// encrypted; the next command recovers the journal into the backend,
+// encrypted, and no secret is in clear anywhere.
+func TestE2EEncryptionErroredState(t *testing.T) {
+	srv := newHTTPStateServer(t, "", "")
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), httpBackendConfig(srv.url, `
+variable "secret" {
+  type      = string
+  sensitive = true
+}
+resource "terraform_data" "a" {
+  count = 3
+  input = "${var.secret}-${count.index}"
+}
+`))
+	secrets := map[string]string{"sensitive variable": "sv-" + randomHex(t, 12), "passphrase": "pass-" + randomHex(t, 12)}
+	env := []string{"TF_VAR_secret=" + secrets["sensitive variable"], "TF_ENCRYPTION=" + `
+key_provider "pbkdf2" "k" {
+  passphrase = "` + secrets["passphrase"] + `"
+  iterations = 200000
+}
+method "aes_gcm" "m" {
+  keys = key_provider.pbkdf2.k
+}
+state {
+  method   = method.aes_gcm.m
+  enforced = true
+}`}
+	run := func(want int, args ...string) result {
+		t.Helper()
+		r := runEnv(t, dir, env, strataBin, append(args, "-no-color")...)
+		if r.code != want {
+			t.Fatalf("strata %s: exit %d, want %d\n%s%s", strings.Join(args, " "), r.code, want, r.stdout, r.stderr)
+		}
+		return r
+	}
+	check := func(when string) {
+		t.Helper()
+		if found := secretsIn(t, dir, secrets); len(found) > 0 {
+			t.Fatalf("after %s, secrets in clear in the working directory: %v", when, found)
+		}
+		if found := secretsInStored(srv.received(), secrets); len(found) > 0 {
+			t.Fatalf("after %s, secrets in clear on the server: %v", when, found)
+		}
+	}
+	run(0, "init")
+	srv.setFailPosts(true)
+	r := run(1, "apply", "-auto-approve")
+	if !strings.Contains(flat(r.stderr), "Failed to save state") {
+		t.Fatalf("apply with the server refusing the state:\n%s", r.stderr)
+	}
+	errored := readFile(t, filepath.Join(dir, "errored.tfstate"))
+	if !encryption.IsEncrypted(errored) {
+		t.Fatalf("errored.tfstate is not encrypted: %.300s", errored)
+	}
+	if st, err := os.Stat(filepath.Join(dir, "errored.tfstate")); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("errored.tfstate: %v %v", st.Mode(), err)
+	}
+	journal := filepath.Join(dir, ".terraform", "http-default.tfstate.journal")
+	jb := readFile(t, journal)
+	if lines := strings.Split(strings.TrimSpace(string(jb)), "\n"); len(lines) < 2 || !encryption.IsEncrypted([]byte(lines[1])) {
+		t.Fatalf("the journal's records are not encrypted: %.300s", jb)
+	}
+	check("the failed write")
+
+	srv.setFailPosts(false)
+	run(0, "plan", "-detailed-exitcode")
+	if _, err := os.Stat(journal); err == nil {
+		t.Fatal("the journal was not recovered")
+	}
+	if stored := srv.received()["stored state"]; !encryption.IsEncrypted(stored) {
+		t.Fatalf("the recovered state is not stored encrypted: %.300s", stored)
+	}
+	if pulled := run(0, "state", "pull").stdout; strings.Count(pulled, secrets["sensitive variable"]) != 3 {
+		t.Errorf("the recovered state lacks the resources:\n%.500s", pulled)
+	}
+	check("the recovery")
+}
