@@ -182,7 +182,11 @@ var atRestBackends = map[string]func(t *testing.T) atRestBackend{
 		return atRestBackend{
 			block:   fmt.Sprintf("backend \"pg\" {\n    conn_str = %q\n  }\n", conn),
 			journal: filepath.Join(".terraform", "pg-default.tfstate.journal"),
-			stored:  func(t *testing.T) map[string][]byte { return pgStored(t, conn) },
+			stored: func(t *testing.T) map[string][]byte {
+				stored := pgStored(t, conn)
+				pgAudit(t, conn) // the tables created since are audited from now on
+				return stored
+			},
 			state: func(t *testing.T, _ string) []byte {
 				var data []byte
 				c, err := pgx.Connect(context.Background(), conn)
@@ -247,7 +251,8 @@ var atRestBackends = map[string]func(t *testing.T) atRestBackend{
 // secret — a random_password result, a sensitive variable, a write-only
 // argument, a value nobody marked sensitive, the passphrase — appears in
 // any file of the working directory, nor in anything the backend stores
-// (every row of every table of the pg backend's database, every object
+// (every row of every table of the pg backend's database, and every row
+// written since the first search, overwritten or not, every object
 // of the s3 backend's bucket, lock objects included, every body the http
 // backend's server was sent), after plan, apply, a kill -9 in the middle
 // of an apply (with checkpoints written to the backend), and the
@@ -1088,7 +1093,7 @@ state {
 	if stored := srv.received()["stored state"]; !encryption.IsEncrypted(stored) {
 		t.Fatalf("the recovered state is not stored encrypted: %.300s", stored)
 	}
-	if pulled := run(0, "state", "pull").stdout; strings.Count(pulled, secrets["sensitive variable"]) != 3 {
+	if pulled := run(0, "state", "pull").stdout; strings.Count(pulled, `"index_key"`) != 3 || !strings.Contains(pulled, secrets["sensitive variable"]+"-2") {
 		t.Errorf("the recovered state lacks the resources:\n%.500s", pulled)
 	}
 	check("the recovery")

@@ -101,10 +101,11 @@ func secretsIn(t *testing.T, dir string, secrets map[string]string) []string {
 	return secretsInStored(filesUnder(t, dir), secrets)
 }
 
-// pgStored returns every row of every table of the database conn names
-// (but PostgreSQL's own catalogs), as JSON text, by "schema.table[i]",
-// and the names of the tables.
-func pgStored(t *testing.T, conn string) map[string][]byte {
+// pgAudit makes every row inserted or updated from now on in the tables
+// of the database conn names be copied into public.strata_test_audit,
+// so that pgStored sees the rows that were overwritten too (the
+// checkpoints of an apply). Call it again to cover tables created since.
+func pgAudit(t *testing.T, conn string) {
 	t.Helper()
 	ctx := context.Background()
 	c, err := pgx.Connect(ctx, conn)
@@ -112,11 +113,40 @@ func pgStored(t *testing.T, conn string) map[string][]byte {
 		t.Fatal(err)
 	}
 	defer c.Close(ctx)
-	rows, err := c.Query(ctx, `SELECT table_schema, table_name FROM information_schema.tables
+	for _, q := range []string{
+		`CREATE TABLE IF NOT EXISTS public.strata_test_audit (tbl text, op text, data text)`,
+		`CREATE OR REPLACE FUNCTION public.strata_test_audit() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	INSERT INTO public.strata_test_audit VALUES (TG_TABLE_SCHEMA || '.' || TG_TABLE_NAME, TG_OP, row_to_json(NEW)::text);
+	RETURN NEW;
+END $$`,
+	} {
+		if _, err := c.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tb := range pgTables(t, c) {
+		if tb == [2]string{"public", "strata_test_audit"} {
+			continue
+		}
+		q := "CREATE OR REPLACE TRIGGER strata_test_audit AFTER INSERT OR UPDATE ON " + pgx.Identifier{tb[0], tb[1]}.Sanitize() +
+			" FOR EACH ROW EXECUTE FUNCTION public.strata_test_audit()"
+		if _, err := c.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// pgTables lists the tables of c's database, but PostgreSQL's own
+// catalogs, as schema and name.
+func pgTables(t *testing.T, c *pgx.Conn) [][2]string {
+	t.Helper()
+	rows, err := c.Query(context.Background(), `SELECT table_schema, table_name FROM information_schema.tables
 		WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer rows.Close()
 	var tables [][2]string
 	for rows.Next() {
 		var schema, name string
@@ -125,9 +155,21 @@ func pgStored(t *testing.T, conn string) map[string][]byte {
 		}
 		tables = append(tables, [2]string{schema, name})
 	}
-	rows.Close()
+	return tables
+}
+
+// pgStored returns every row of every table of the database conn names
+// (but PostgreSQL's own catalogs), as JSON text, by "schema.table[i]".
+func pgStored(t *testing.T, conn string) map[string][]byte {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
 	stored := map[string][]byte{}
-	for _, tb := range tables {
+	for _, tb := range pgTables(t, c) {
 		ident := pgx.Identifier{tb[0], tb[1]}.Sanitize()
 		rows, err := c.Query(ctx, "SELECT row_to_json(x)::text FROM "+ident+" x")
 		if err != nil {
