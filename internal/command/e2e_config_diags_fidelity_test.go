@@ -126,6 +126,10 @@ func TestE2EConfigDiagnosticsMatchTerraform(t *testing.T) {
 			src:       "resource \"terraform_data\" \"a\" {\n  provisioner \"local-exec\" {\n    when       = \"destroy\"\n    on_failure = \"continue\"\n    command    = \"true\"\n  }\n  provisioner \"local-exec\" {\n    on_failure = \"never\"\n    command    = \"true\"\n  }\n}\n",
 			summaries: []string{"Quoted keywords are deprecated", "Quoted keywords are deprecated", `Invalid "on_failure" keyword`, "Quoted keywords are deprecated"},
 		},
+		"language edition and experiments": {
+			src:       "terraform {\n  language = TF2021\n}\nterraform {\n  experiments = []\n}\n",
+			summaries: []string{"Module uses experimental features"},
+		},
 		"snippet of a range ending at a line start": {
 			src:       "resource \"a\" \"b\" {\n  x = \n}\n",
 			summaries: []string{"Invalid expression"},

@@ -41,6 +41,7 @@ var terraformBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "required_version"},
 		{Name: "experiments"},
+		{Name: "language"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "required_providers"},
@@ -60,6 +61,7 @@ func (m *Module) loadTerraformBlock(block *hcl.Block) hcl.Diagnostics {
 			m.RequiredVersions = append(m.RequiredVersions, vc)
 		}
 	}
+	diags = append(diags, checkLanguageAndExperiments(content)...)
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "required_providers":
@@ -259,4 +261,40 @@ func (m *Module) ProviderForLocalName(name string) addrs.Provider {
 		return addrs.NewBuiltInProvider("terraform")
 	}
 	return addrs.NewDefaultProvider(name)
+}
+
+// checkLanguageAndExperiments checks the terraform block's language and
+// experiments arguments as a release of Terraform 1.11 does: the only
+// language edition is TF2021, written as a bare keyword, and experiments
+// are for alpha releases only.
+func checkLanguageAndExperiments(content *hcl.BodyContent) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if attr, ok := content.Attributes["language"]; ok {
+		switch kw := hcl.ExprAsKeyword(attr.Expr); kw {
+		case "TF2021":
+		case "":
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid language edition",
+				Detail:   "The language argument expects a bare language edition keyword. strata supports only language edition TF2021, which is the default.",
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported language edition",
+				Detail:   "strata only supports language edition TF2021. This module requires a newer version of strata.",
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		}
+	}
+	if attr, ok := content.Attributes["experiments"]; ok {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Module uses experimental features",
+			Detail:   "Experimental features are intended only for gathering early feedback on new language designs, and so are available only in alpha releases of Terraform.",
+			Subject:  attr.NameRange.Ptr(),
+		})
+	}
+	return diags
 }

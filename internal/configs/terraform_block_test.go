@@ -336,15 +336,31 @@ terraform {
 `},
 			wantDiags: []diag{errDiag("HCP Terraform is not supported", "main.tf:3,3-3,8")},
 		},
-		"provider_meta and experiments are accepted": {
+		"provider_meta and language are accepted": {
 			files: map[string]string{"main.tf": `
 terraform {
-  experiments = []
+  language = TF2021
   provider_meta "aws" {
     module_name = "x"
   }
 }
 `},
+		},
+		"experiments and other language editions are refused, as in a Terraform release": {
+			files: map[string]string{"main.tf": `
+terraform {
+  experiments = []
+  language    = "TF2021"
+}
+terraform {
+  language = TF2038
+}
+`},
+			wantDiags: []diag{
+				errDiag("Module uses experimental features", "main.tf:3,3-3,14"),
+				errDiag("Invalid language edition", "main.tf:4,17-4,25"),
+				errDiag("Unsupported language edition", "main.tf:7,14-7,20"),
+			},
 		},
 		"unknown argument": {
 			files: map[string]string{"main.tf": `
