@@ -251,15 +251,63 @@ func (w *watcher) stop(sig syscall.Signal) int {
 	return w.wait()
 }
 
-// wait waits for the watch to end and returns its exit code.
+// wait waits for the watch to end and returns its exit code. A watch
+// that does not end is sent SIGQUIT, so that its stderr shows where each
+// goroutine was stuck.
 func (w *watcher) wait() int {
 	w.t.Helper()
 	select {
 	case <-w.done:
 	case <-time.After(90 * time.Second):
+		_ = w.cmd.Process.Signal(syscall.SIGQUIT)
+		select {
+		case <-w.done:
+		case <-time.After(10 * time.Second):
+		}
 		w.t.Fatalf("the watch did not end\n%s", w.dump())
 	}
 	return w.code
+}
+
+// mustWatchWithin runs strata watch (args) in dir, which must exit with
+// want within limit. One that does not is sent SIGQUIT, and the test
+// fails with its goroutines' stacks rather than hanging.
+func mustWatchWithin(t *testing.T, dir string, limit time.Duration, want int, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(strataBin, append([]string{"watch"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(limit):
+		_ = cmd.Process.Signal(syscall.SIGQUIT)
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+		t.Fatalf("strata watch %s did not end within %s\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), limit, out.String(), errb.String())
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running strata watch: %v", err)
+	}
+	r := result{stdout: out.String(), stderr: errb.String(), code: code}
+	if r.code != want {
+		t.Fatalf("strata watch %s: exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), r.code, want, r.stdout, r.stderr)
+	}
+	return r
 }
 
 func isType(typ string) func(watchEvent) bool {
@@ -712,13 +760,13 @@ resource "terraform_data" "a" {
 	w.waitFor(0, "idle", isType("idle"))
 
 	// Were it not refused, -converged-timeout would end it with 0.
-	r := mustStrata(t, second, 1, "watch", "-interval=200ms", "-converged-timeout=1s", "-no-color")
+	r := mustWatchWithin(t, second, time.Minute, 1, "-interval=200ms", "-converged-timeout=1s", "-no-color")
 	for _, want := range append([]string{"Another watcher is running", "another strata watch is running on this state"}, holder...) {
 		if !strings.Contains(flat(r.stderr), want) {
 			t.Errorf("the refusal lacks %q:\n%s", want, r.stderr)
 		}
 	}
-	r = mustStrata(t, second, 1, "watch", "-json", "-interval=200ms", "-converged-timeout=1s")
+	r = mustWatchWithin(t, second, time.Minute, 1, "-json", "-interval=200ms", "-converged-timeout=1s")
 	if !strings.Contains(r.stdout, `"type":"watch_stop"`) || !strings.Contains(r.stdout, "Another watcher is running") {
 		t.Errorf("the -json refusal:\n%s", r.stdout)
 	}
@@ -728,14 +776,14 @@ resource "terraform_data" "a" {
 	mustStrata(t, second, 0, "plan", "-lock-timeout=30s", "-no-color")
 	// Another workspace of the same backend is another state.
 	mustStrata(t, second, 0, "workspace", "new", "staging", "-no-color")
-	mustStrata(t, second, 0, "watch", "-interval=200ms", "-converge", "-converged-timeout=1s", "-no-color")
+	mustWatchWithin(t, second, time.Minute, 0, "-interval=200ms", "-converge", "-converged-timeout=1s", "-no-color")
 	mustStrata(t, second, 0, "workspace", "select", "default", "-no-color")
 
 	if code := w.stop(syscall.SIGTERM); code != 0 {
 		t.Fatalf("exit code %d after SIGTERM, want 0\n%s", code, w.dump())
 	}
 	// The first has gone, and its lease with it.
-	mustStrata(t, second, 0, "watch", "-interval=200ms", "-converged-timeout=1s", "-no-color")
+	mustWatchWithin(t, second, time.Minute, 0, "-interval=200ms", "-converged-timeout=1s", "-no-color")
 }
 
 // TestE2EWatchAllowDestroy: a configuration edit that replaces one file

@@ -96,7 +96,11 @@ func (m *Manager) Lock(ctx context.Context, info *statemgr.LockInfo, timeout tim
 	deadline := time.Now().Add(timeout)
 	delay := 250 * time.Millisecond
 	for {
-		held, err := m.tryLock(ctx, body)
+		// ctx is checked between attempts, not during one (see tryLock).
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("s3 backend: taking the state lock: %w", err)
+		}
+		held, err := m.tryLock(ctx, info.ID, body)
 		if err != nil {
 			return err
 		}
@@ -139,16 +143,29 @@ func (h *holder) who() string {
 	return "lock " + h.info.ID
 }
 
-// tryLock makes one attempt: the lock file, then the DynamoDB item. It
-// returns nil when every lock is taken, or the holder of the first one
-// that is not (having released what it took).
-func (m *Manager) tryLock(ctx context.Context, body []byte) (*holder, error) {
-	rctx, cancel := context.WithTimeout(ctx, requestTimeout)
+// tryLock makes one attempt to take lock id (body is its info): the lock
+// file, then the DynamoDB item. It returns nil when every lock is taken,
+// or the holder of the first one that is not (having released what it
+// took).
+//
+// The attempt is not cut short when ctx is cancelled (SIGINT, SIGTERM):
+// a conditional write cancelled in flight may have created the lock at
+// the server all the same, and a caller told that it failed would never
+// remove it, leaving a lock nobody holds that blocks every later command
+// until force-unlock (a watch stopped while it read the state did that).
+// requestTimeout bounds the attempt instead, and Lock checks ctx between
+// attempts. For the same reason, a write whose answer was lost is
+// retried by the client and then finds the lock it created: a lock that
+// already holds id is ours; and a write that failed in a way that may
+// have reached the server is undone if it did.
+func (m *Manager) tryLock(ctx context.Context, id string, body []byte) (*holder, error) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), requestTimeout)
 	defer cancel()
 	lockObject := fmt.Sprintf("the lock object s3://%s/%s", m.store.cfg.Bucket, m.lockKey())
 	if m.store.cfg.UseLockfile {
 		_, err := m.store.put(rctx, m.lockKey(), body, condition{absent: true})
 		if err != nil && !preconditionFailed(err) {
+			m.dropLockObject(id)
 			return nil, fmt.Errorf("s3 backend: taking the state lock: %w", err)
 		}
 		if err != nil {
@@ -158,17 +175,23 @@ func (m *Manager) tryLock(ctx context.Context, body []byte) (*holder, error) {
 			if gerr == nil && obj != nil && json.Unmarshal(obj.data, &info) == nil {
 				h.info = &info
 			}
-			return h, nil
+			if h.info == nil || h.info.ID != id {
+				return h, nil
+			}
 		}
 	}
 	if t := m.store.table; t != nil {
 		info, held, err := t.lock(rctx, m.lockPath(), body)
+		if held && info != nil && info.ID == id {
+			held = false
+		}
 		if err != nil || held {
 			if m.store.cfg.UseLockfile {
 				_ = m.store.remove(rctx, m.lockKey())
 			}
 		}
 		if err != nil {
+			m.dropLockItem(id)
 			return nil, err
 		}
 		if held {
@@ -176,6 +199,32 @@ func (m *Manager) tryLock(ctx context.Context, body []byte) (*holder, error) {
 		}
 	}
 	return nil, nil
+}
+
+// dropLockItem removes the DynamoDB lock item if it holds lock id (see
+// dropLockObject).
+func (m *Manager) dropLockItem(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	defer cancel()
+	if cur, err := m.store.table.info(ctx, m.lockPath()); err == nil && cur != nil && cur.ID == id {
+		_ = m.store.table.remove(ctx, m.lockPath())
+	}
+}
+
+// dropLockObject removes the lock object if it holds lock id: after a
+// write whose outcome is unknown, so that a lock this manager does not
+// know it holds is not left behind.
+func (m *Manager) dropLockObject(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	defer cancel()
+	obj, err := m.store.get(ctx, m.lockKey())
+	if err != nil || obj == nil {
+		return
+	}
+	var info statemgr.LockInfo
+	if json.Unmarshal(obj.data, &info) == nil && info.ID == id {
+		_ = m.store.remove(ctx, m.lockKey())
+	}
 }
 
 // Unlock implements statemgr.Manager: the lock item and the lock object

@@ -3,9 +3,14 @@ package s3
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -162,4 +167,57 @@ func TestConflictingWrite(t *testing.T) {
 	if err := write(a, sa, "a 3"); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestLockCancelledInFlight: a lock whose context is cancelled while its
+// conditional write is in flight, after the server has created the lock
+// object, leaves no lock behind: the manager either holds it (and
+// releases it) or removed it. A lock nobody knows they hold would block
+// every later command until force-unlock.
+func TestLockCancelledInFlight(t *testing.T) {
+	srv := s3test.Get(t)
+	bucket := srv.NewBucket(t)
+	target, err := url.Parse(srv.Endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	// The server has taken the lock; the answer reaches the client only
+	// after its context is cancelled (SIGTERM at that moment).
+	proxy.ModifyResponse = func(r *http.Response) error {
+		if r.Request.Method == http.MethodPut && strings.HasSuffix(r.Request.URL.Path, ".tflock") {
+			cancel()
+			time.Sleep(200 * time.Millisecond)
+		}
+		return nil
+	}
+	ts := httptest.NewServer(proxy)
+	defer ts.Close()
+	proxied := *srv
+	proxied.Endpoint = ts.URL
+	b := testBackend(t, &proxied, bucket)
+	mgr, diags := b.StateMgr(context.Background(), statemgr.DefaultWorkspace)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	lockErr := mgr.Lock(ctx, statemgr.NewLockInfo("OperationTypePlan", "test"), 0)
+	if lockErr == nil {
+		if err := mgr.Unlock(); err != nil {
+			t.Fatalf("releasing the lock taken as the context was cancelled: %v", err)
+		}
+	}
+	if data, ok := srv.Object(t, bucket, "app/state.tfstate.tflock"); ok {
+		t.Fatalf("the lock object is left behind (Lock: %v):\n%s", lockErr, data)
+	}
+	// And someone else can lock.
+	other, diags := testBackend(t, srv, bucket).StateMgr(context.Background(), statemgr.DefaultWorkspace)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if err := other.Lock(context.Background(), statemgr.NewLockInfo("OperationTypeApply", "test"), 0); err != nil {
+		t.Fatalf("locking after the cancelled lock: %v", err)
+	}
+	_ = other.Unlock()
 }
