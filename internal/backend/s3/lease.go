@@ -23,6 +23,10 @@ var (
 	leaseRenew = 30 * time.Second
 )
 
+// uncertainLeases are the IDs of this process's takes of a lease (by
+// object) that failed in a way that may have reached the server.
+var uncertainLeases sync.Map
+
 // leaseDoc is the lease object's content.
 type leaseDoc struct {
 	ID      string    `json:"id"`
@@ -50,6 +54,17 @@ func (m *Manager) Lease(ctx context.Context, name string) (func() error, error) 
 		return b
 	}
 	where := fmt.Sprintf("s3://%s/%s", m.store.cfg.Bucket, key)
+	// An earlier take of this process whose outcome is unknown (its
+	// answer was lost) may have created the lease: this one has its ID,
+	// and takes it over if it finds it.
+	if id, ok := uncertainLeases.LoadAndDelete(where); ok {
+		doc.ID = id.(string)
+	}
+	// As with the state lock (tryLock), the writes are not cut short by
+	// ctx: one cancelled in flight may have created the lease all the
+	// same.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), requestTimeout)
+	defer cancel()
 	etag, err := m.store.put(ctx, key, body(), condition{absent: true})
 	if preconditionFailed(err) {
 		obj, gerr := m.store.get(ctx, key)
@@ -59,7 +74,9 @@ func (m *Manager) Lease(ctx context.Context, name string) (func() error, error) 
 		cond := condition{absent: true}
 		if obj != nil {
 			var held leaseDoc
-			if json.Unmarshal(obj.data, &held) == nil && held.Expires.After(time.Now()) {
+			ok := json.Unmarshal(obj.data, &held) == nil
+			mine := ok && held.ID == doc.ID
+			if ok && held.Expires.After(time.Now()) && !mine {
 				return nil, fmt.Errorf("%w: %s (process %d) holds %s since %s, until %s unless renewed",
 					statemgr.ErrLeaseHeld, held.Who, held.PID, where, held.Created.Format(time.RFC3339), held.Expires.Format(time.RFC3339))
 			}
@@ -72,6 +89,7 @@ func (m *Manager) Lease(ctx context.Context, name string) (func() error, error) 
 		}
 	}
 	if err != nil {
+		uncertainLeases.Store(where, doc.ID)
 		return nil, fmt.Errorf("s3 backend: taking the %s lease %s: %w", name, where, err)
 	}
 

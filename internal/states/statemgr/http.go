@@ -289,7 +289,11 @@ func (m *HTTP) Lock(ctx context.Context, info *LockInfo, timeout time.Duration) 
 	deadline := time.Now().Add(timeout)
 	delay := 250 * time.Millisecond
 	for {
-		err := m.tryLock(ctx, body)
+		// ctx is checked between attempts, not during one (see tryLock).
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("http backend: taking the state lock: %w", err)
+		}
+		err := m.tryLock(ctx, info.ID, body)
 		if err == nil {
 			m.lockBody, m.lockID = body, info.ID
 			return nil
@@ -309,8 +313,14 @@ func (m *HTTP) Lock(ctx context.Context, info *LockInfo, timeout time.Duration) 
 	}
 }
 
-func (m *HTTP) tryLock(ctx context.Context, body []byte) error {
-	rctx, cancel := context.WithTimeout(ctx, httpTimeout)
+// tryLock makes one attempt to take lock id (body is its info). The
+// request is not cut short when ctx is cancelled: one cancelled in flight
+// may have locked the state at the server all the same, and a caller told
+// that it failed would never unlock it; httpTimeout bounds it instead. A
+// server that answers that lock id holds the state (a retried request)
+// has given it to us.
+func (m *HTTP) tryLock(ctx context.Context, id string, body []byte) error {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), httpTimeout)
 	defer cancel()
 	code, data, _, err := m.do(rctx, m.Config.LockMethod, resolve(m.Config.LockAddress), body)
 	if err != nil {
@@ -323,6 +333,9 @@ func (m *HTTP) tryLock(ctx context.Context, body []byte) error {
 		var held LockInfo
 		if json.Unmarshal(data, &held) != nil || held.ID == "" {
 			return &LockError{Err: fmt.Errorf("the state is already locked (HTTP %d), and the server did not say by whom", code)}
+		}
+		if held.ID == id {
+			return nil
 		}
 		return &LockError{Info: &held, Err: fmt.Errorf("the state is already locked: ID=%s", held.ID)}
 	}

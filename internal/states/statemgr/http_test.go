@@ -434,3 +434,33 @@ func TestHTTPJournal(t *testing.T) {
 		t.Error("EndJournal left the journal")
 	}
 }
+
+// TestHTTPLockCancelledInFlight: a lock whose context is cancelled after
+// the server has locked the state, before the answer arrives, leaves no
+// lock nobody knows they hold: the manager holds it and unlocks it.
+func TestHTTPLockCancelledInFlight(t *testing.T) {
+	srv, _ := newStateServer(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, r)
+		if r.Method == "LOCK" {
+			cancel() // SIGTERM as the server answers
+			time.Sleep(200 * time.Millisecond)
+		}
+		w.WriteHeader(rec.Code)
+		w.Write(rec.Body.Bytes())
+	}))
+	defer front.Close()
+	m := newHTTPMgr(t, front.URL, t.TempDir(), nil)
+	err := m.Lock(ctx, NewLockInfo("OperationTypePlan", testVersion), 0)
+	if err == nil {
+		if err := m.Unlock(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if srv.nlocks() != 0 {
+		t.Fatalf("the lock is left behind (Lock: %v)", err)
+	}
+}
