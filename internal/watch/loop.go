@@ -56,7 +56,8 @@ type Result struct {
 	// Interrupted is set when an apply was stopped part way.
 	Interrupted bool
 	// Failed is set when an error ended the watch (another watcher
-	// holds the state's lease).
+	// holds the state's lease), or when, with -converged-timeout, every
+	// cycle failed for that long.
 	Failed bool
 }
 
@@ -84,6 +85,14 @@ type Watcher struct {
 
 // New returns a watcher.
 func New(r Runner, ev *Events, opts Options) *Watcher {
+	// The back-off of failed cycles is the scheduler's: one interval,
+	// doubling, at most 32 intervals unless the schedule says otherwise.
+	if opts.Schedule.BackoffBase <= 0 {
+		opts.Schedule.BackoffBase = opts.Schedule.Interval
+	}
+	if opts.Schedule.BackoffMax <= 0 {
+		opts.Schedule.BackoffMax = 32 * opts.Schedule.BackoffBase
+	}
 	w := &Watcher{
 		opts: opts, runner: r, events: ev, sched: NewScheduler(opts.Schedule, opts.Seed),
 		trigger: make(chan struct{}, 1), now: time.Now, drift: map[string]ResourceDrift{},
@@ -128,6 +137,9 @@ func (w *Watcher) Run(ctx context.Context) (Result, error) {
 	defer w.pool.close()
 	w.events.Emit(Event{Type: EventStart, Message: w.startMessage()})
 	lastActive := w.now()
+	// failingSince is when the cycles began to fail one after the other
+	// (zero while they do not).
+	var failingSince time.Time
 	full := true
 	failedRuns, retries := 0, 0
 	filesStamp := ""
@@ -167,6 +179,22 @@ func (w *Watcher) Run(ctx context.Context) (Result, error) {
 		if out.active || out.failed {
 			lastActive = now
 		}
+		switch {
+		case !out.failed:
+			failingSince = time.Time{}
+		case failingSince.IsZero():
+			failingSince = now
+		}
+		// A watch asked to stop once converged does not wait forever for
+		// cycles that cannot plan (a state lock left behind, a backend
+		// that is down): after failing for -converged-timeout it stops,
+		// and says so with a failure.
+		if w.opts.ConvergedTimeout > 0 && !failingSince.IsZero() && now.Sub(failingSince) >= w.opts.ConvergedTimeout {
+			res.Failed = true
+			w.events.Emit(Event{Type: EventStop, Level: "error", Cycle: cycle, Reason: "failing",
+				Message: fmt.Sprintf("every cycle has failed for %s (-converged-timeout): stopping", now.Sub(failingSince).Round(time.Millisecond))})
+			return res, nil
+		}
 		if w.opts.ConvergedTimeout > 0 && now.Sub(lastActive) >= w.opts.ConvergedTimeout {
 			res.Converged = true
 			w.events.Emit(Event{Type: EventStop, Cycle: cycle, Reason: "converged",
@@ -196,6 +224,11 @@ func (w *Watcher) Run(ctx context.Context) (Result, error) {
 		if w.opts.ConvergedTimeout > 0 {
 			if deadline := lastActive.Add(w.opts.ConvergedTimeout); deadline.Before(wake) {
 				wake = deadline
+			}
+			if !failingSince.IsZero() {
+				if deadline := failingSince.Add(w.opts.ConvergedTimeout); deadline.Before(wake) && deadline.After(now) {
+					wake = deadline
+				}
 			}
 		}
 		timer := time.NewTimer(time.Until(wake))

@@ -32,13 +32,19 @@ type fakeRunner struct {
 	// runs numbers the sessions' runs; discarded are the runs dropped.
 	runs      int
 	discarded []string
+	// beginDiags, when set, fail every Begin.
+	beginDiags hcl.Diagnostics
 }
 
 func (r *fakeRunner) Begin(context.Context) (Session, hcl.Diagnostics) {
 	r.mu.Lock()
 	r.runs++
 	id := fmt.Sprintf("run%d", r.runs)
+	diags := r.beginDiags
 	r.mu.Unlock()
+	if diags != nil {
+		return nil, diags
+	}
 	return &fakeSession{r: r, id: id}, nil
 }
 
@@ -288,6 +294,39 @@ func TestRunConvergedTimeout(t *testing.T) {
 	evs := eventsOf(&buf)
 	if last := evs[len(evs)-1]; last.Type != EventStop || last.Reason != "converged" {
 		t.Fatalf("last event %+v", last)
+	}
+}
+
+// TestRunConvergedTimeoutFailing: a watch whose cycles cannot even start
+// (a state lock nobody releases) backs off and, with -converged-timeout,
+// stops with a failure once they have failed for that long, rather than
+// retrying for ever (the s3 e2e test hung so).
+func TestRunConvergedTimeoutFailing(t *testing.T) {
+	r := &fakeRunner{beginDiags: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error acquiring the state lock"}}}
+	var buf bytes.Buffer
+	const interval, timeout = 40 * time.Millisecond, 600 * time.Millisecond
+	w := New(r, NewEvents(&buf, true), Options{ConvergedTimeout: timeout, Schedule: Schedule{Interval: interval}})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	start := time.Now()
+	res, err := w.Run(ctx)
+	if ctx.Err() != nil {
+		t.Fatalf("the watch ran until the test's deadline: %d cycles", r.runs)
+	}
+	if err != nil || !res.Failed || res.Converged {
+		t.Fatalf("Run() = %+v, %v; want failed", res, err)
+	}
+	if took := time.Since(start); took < timeout {
+		t.Errorf("stopped after %s, before -converged-timeout", took)
+	}
+	evs := eventsOf(&buf)
+	if last := evs[len(evs)-1]; last.Type != EventStop || last.Reason != "failing" || !strings.Contains(last.Message, "-converged-timeout") {
+		t.Fatalf("last event %+v", last)
+	}
+	// Backed off: 40, 80, 160, 320ms waits fit 5 cycles in 600ms (with
+	// the last one at the deadline), where a fixed interval fits 16.
+	if r.runs > 6 {
+		t.Errorf("%d cycles in %s: failed cycles are not backed off", r.runs, timeout)
 	}
 }
 
