@@ -338,7 +338,10 @@ func (q *quietView) Diagnostics(diags hcl.Diagnostics) { q.diags = append(q.diag
 // and releases the state lock at once.
 func (r *watchRunner) Begin(ctx context.Context) (watch.Session, hcl.Diagnostics) {
 	cv := &quietView{captureView{Operation: r.v}}
-	op, err := prepareOperation(ctx, r.d, cv, &r.opts.vars, &r.opts.state, r.opts.parallelism, "OperationTypeApply")
+	// The lock is held only to read the state, and says so: a command
+	// that finds it shows the operation of a plan, as Terraform's plan
+	// records it, not an apply.
+	op, err := prepareOperation(ctx, r.d, cv, &r.opts.vars, &r.opts.state, r.opts.parallelism, "OperationTypePlan")
 	if err != nil {
 		if !cv.diags.HasErrors() {
 			cv.diags = append(cv.diags, errorDiag("Cannot start the cycle", err)...)
