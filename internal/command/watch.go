@@ -334,14 +334,43 @@ type quietView struct{ captureView }
 
 func (q *quietView) Diagnostics(diags hcl.Diagnostics) { q.diags = append(q.diags, diags...) }
 
+// stateManager returns the state manager of the configuration as it is
+// now, for the lease; false when the configuration cannot say (the cycle
+// then reports why).
+func (r *watchRunner) stateManager() (statemgr.Manager, bool) {
+	q := &quietView{captureView{Operation: r.v}}
+	cfg, _, diags := loadConfigDirVars(r.d, q, ".", &r.opts.vars)
+	if diags.HasErrors() || cfg == nil {
+		return nil, false
+	}
+	mgr, diags := stateManager(r.d, cfg.Module, &r.opts.state)
+	return mgr, !diags.HasErrors() && mgr != nil
+}
+
 // Begin implements watch.Runner: it prepares the operation as plan does
 // and releases the state lock at once.
 func (r *watchRunner) Begin(ctx context.Context) (watch.Session, hcl.Diagnostics) {
 	cv := &quietView{captureView{Operation: r.v}}
-	// The lock is held only to read the state, and says so: a command
-	// that finds it shows the operation of a plan, as Terraform's plan
-	// records it, not an apply.
-	op, err := prepareOperation(ctx, r.d, cv, &r.opts.vars, &r.opts.state, r.opts.parallelism, "OperationTypePlan")
+	// The backend's lease is taken before the state lock: a second
+	// watcher is refused at once, whether or not it could get the state
+	// lock (which the first takes each cycle) at that moment.
+	if !r.leased {
+		if mgr, ok := r.stateManager(); ok {
+			if diags := r.lease(ctx, mgr); diags.HasErrors() {
+				return nil, diags
+			}
+		}
+	}
+	// The state lock is held only to read the state, and says so: a
+	// command that finds it shows the operation of a plan, as Terraform's
+	// plan records it, not an apply. Without -lock-timeout the read waits
+	// up to an interval (at most a minute) for a lock held by someone
+	// else for a moment, such as a plan or another watcher's read.
+	sf := r.opts.state
+	if !r.opts.set["lock-timeout"] {
+		sf.lockTimeout = min(r.opts.interval, time.Minute)
+	}
+	op, err := prepareOperation(ctx, r.d, cv, &r.opts.vars, &sf, r.opts.parallelism, "OperationTypePlan")
 	if err != nil {
 		if !cv.diags.HasErrors() {
 			cv.diags = append(cv.diags, errorDiag("Cannot start the cycle", err)...)
