@@ -81,6 +81,7 @@ func TestImportDirection(t *testing.T) {
 		"internal/provisioners/remoteexec":  {"provisioners", "configs/configschema"},
 		"internal/provisioners/file":        {"provisioners", "configs/configschema"},
 		"internal/watch":                    {"addrs", "engine/hooks", "plans", "providers", "runrecord", "states"},
+		"internal/runrecord/recorder":       {"addrs", "configs/configschema", "contract", "engine/hooks", "plans", "runrecord", "states", "states/statemgr"},
 		"internal/moduletest": {"addrs", "configs", "engine", "lang/funcs", "lang/marks", "plans", "providers",
 			"providers/mock", "states"},
 
@@ -89,14 +90,14 @@ func TestImportDirection(t *testing.T) {
 		"internal/command/jsonprovider":     {"addrs", "command/jsonfunction", "configs/configschema", "providers"},
 		"internal/command/views/render":     {"configs/configschema", "plans"},
 		"internal/command/views/jsonformat": {"ctyjson", "addrs", "configs", "configs/configschema", "lang", "lang/marks", "plans", "states"},
-		"internal/command/views":            {"addrs", "plans", "states", "engine/hooks", "configs/configschema", "command/jsonfunction", "command/views/render", "lang/marks", "moduletest", "contract"},
+		"internal/command/views":            {"addrs", "plans", "states", "engine/hooks", "configs/configschema", "command/jsonfunction", "command/views/render", "lang/marks", "moduletest", "contract", "runrecord"},
 		"internal/command/statecmd": {"addrs", "command/views", "command/views/render", "configs/configschema", "ctyjson",
 			"lang/marks", "states", "states/statefile", "states/statemgr"},
 		"internal/command": {"ctyjson", "addrs", "backend", "backend/local", "backend/migrate", "cliconfig", "encryption", "command/jsonfunction", "command/jsonprovider", "command/statecmd",
 			"command/views", "command/views/jsonformat", "command/views/render", "configs", "configs/configschema",
 			"configs/format", "configs/genconfig", "datadir", "depsfile", "engine", "engine/hooks", "getproviders",
 			"initwd", "lang/funcs", "lang/marks", "logging", "moduletest", "plans", "plans/planfile", "providercache",
-			"providers", "providers/builtin", "providers/plugin", "runrecord", "states", "states/statefile", "states/statemgr", "watch", "contract"},
+			"providers", "providers/builtin", "providers/plugin", "runrecord", "runrecord/recorder", "states", "states/statefile", "states/statemgr", "watch", "contract"},
 		"main": {"command"},
 
 		// Test helpers and tools, which nothing but tests and make

@@ -13,6 +13,7 @@ import (
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/runrecord/recorder"
 )
 
 // applyOptions are the flags of `strata apply` and `strata destroy`.
@@ -144,10 +145,10 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		}
 		v.Diagnostics(diags)
 		reportContract(v, op.engine)
-		rec.finish(nil, diags, ctx.Err() != nil)
+		rec.Finish(nil, diags, ctx.Err() != nil)
 		return errReported
 	}
-	rec.planned(plan, schemaLookup(ctx, op.engine), false, len(targets) > 0 || len(excludes) > 0)
+	rec.Planned(plan, schemaLookup(ctx, op.engine), false, len(targets) > 0 || len(excludes) > 0)
 	if !opts.refreshCommand {
 		v.Plan(plan, schemaLookup(ctx, op.engine), relevantAttrs(ctx, op.engine, op.cfg, plan))
 	}
@@ -163,13 +164,13 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 			kind = confirmRefreshOnly
 		}
 		if !confirm(d, d.newView(opts.view), kind) {
-			rec.finish(nil, nil, true)
+			rec.Finish(nil, nil, true)
 			return errReported
 		}
 	}
 	if ctx.Err() != nil {
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Apply cancelled", Detail: "The run was interrupted before any change was made."}})
-		rec.finish(nil, nil, true)
+		rec.Finish(nil, nil, true)
 		return errReported
 	}
 	if opts.refreshCommand {
@@ -202,16 +203,16 @@ func applyInterrupts(ctx context.Context, d *Deps, v views.Operation) (context.C
 // state and reports what was done.
 // applyPlan applies plan. destroyCommand is set for "strata destroy" (its
 // summary is "Destroy complete!"), outputsOnly for "strata refresh".
-func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, plan *plans.Plan, destroyCommand, outputsOnly bool, rec *runRecorder) error {
+func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, plan *plans.Plan, destroyCommand, outputsOnly bool, rec *recorder.Recorder) error {
 	counter := &countHook{}
-	op.engine.Hooks = append(op.engine.Hooks, counter, rec.hook())
+	op.engine.Hooks = append(op.engine.Hooks, counter, rec.Hook())
 	journal, err := op.mgr.BeginJournal(op.state)
 	if err != nil {
 		v.Diagnostics(errorDiag("Failed to start the state journal", err))
-		rec.finish(nil, errorDiag("Failed to start the state journal", err), false)
+		rec.Finish(nil, errorDiag("Failed to start the state journal", err), false)
 		return errReported
 	}
-	op.engine.Recorder = rec.tee(journal)
+	op.engine.Recorder = rec.Tee(journal)
 	newState, adiags := op.engine.Apply(ctx, plan)
 	newState.Lineage, newState.Serial = op.state.Lineage, op.state.Serial
 	if outputsOnly {
@@ -221,9 +222,9 @@ func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, p
 		newState.CheckResults = nil
 	}
 	sdiags := saveState(d, op.mgr, newState)
-	rec.contractViolations(op.engine.Contract.Violations())
-	rec.finish(newState, append(append(hcl.Diagnostics{}, adiags...), sdiags...), ctx.Err() != nil)
-	if outs := rec.outcomes(); len(outs) > 0 {
+	rec.ContractViolations(op.engine.Contract.Violations())
+	rec.Finish(newState, append(append(hcl.Diagnostics{}, adiags...), sdiags...), ctx.Err() != nil)
+	if outs := resourceOutcomes(rec); len(outs) > 0 {
 		v.ResourceOutcomes(outs)
 	}
 	v.Diagnostics(adiags)

@@ -72,8 +72,8 @@ func runImport(ctx context.Context, d *Deps, opts *importOptions, addrStr, id st
 	rec := startRunRecord(d, "import", op)
 	newState, idiags := op.engine.Import(ctx, op.state, addr, id, op.vars, views.NewImport(v))
 	if hasErrors(v, idiags) {
-		rec.imported(addr, id, nil, addrs.AbsProviderConfig{}, idiags)
-		rec.finish(nil, idiags, ctx.Err() != nil)
+		rec.Imported(addr, id, nil, addrs.AbsProviderConfig{}, idiags)
+		rec.Finish(nil, idiags, ctx.Err() != nil)
 		return errReported
 	}
 	// As Terraform, the state records the root outputs the import lets it
@@ -85,13 +85,13 @@ func runImport(ctx context.Context, d *Deps, opts *importOptions, addrStr, id st
 	if rs := newState.Resource(addr.ContainingResource()); rs != nil {
 		provider = rs.ProviderConfig
 	}
-	rec.imported(addr, id, newState.Object(addr), provider, nil)
+	rec.Imported(addr, id, newState.Object(addr), provider, nil)
 	if err := op.mgr.Write(newState); err != nil {
 		v.Diagnostics(errorDiag("Failed to save state", err))
-		rec.finish(nil, errorDiag("Failed to save state", err), false)
+		rec.Finish(nil, errorDiag("Failed to save state", err), false)
 		return errReported
 	}
-	rec.finish(newState, nil, false)
+	rec.Finish(newState, nil, false)
 	views.NewImport(v).Imported()
 	return nil
 }

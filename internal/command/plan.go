@@ -106,11 +106,11 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	generated, gdiags := writeGeneratedConfig(op, plan, opts.generateConfig)
 	diags = append(diags, gdiags...)
 	if opts.out != "" {
-		rec.setPlanFile(opts.out)
+		rec.SetPlanFile(opts.out)
 	}
-	rec.planned(plan, schemaLookup(ctx, op.engine), true, len(targets) > 0 || len(excludes) > 0)
-	rec.contractViolations(op.engine.Contract.Violations())
-	defer func() { rec.finish(nil, diags, ctx.Err() != nil) }()
+	rec.Planned(plan, schemaLookup(ctx, op.engine), true, len(targets) > 0 || len(excludes) > 0)
+	rec.ContractViolations(op.engine.Contract.Violations())
+	defer func() { rec.Finish(nil, diags, ctx.Err() != nil) }()
 	if diags.HasErrors() {
 		plan, diags = validatedFailure(ctx, op, plan, diags)
 		if partialPlan(plan) {

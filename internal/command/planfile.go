@@ -171,8 +171,8 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 		name = "destroy"
 	}
 	rec := startApplyRecord(d, name, op, opts.view.json)
-	rec.setPlanFile(path)
-	rec.planned(plan, schemaLookup(ctx, op.engine), false, len(plan.Targets) > 0 || len(plan.Excludes) > 0)
+	rec.SetPlanFile(path)
+	rec.Planned(plan, schemaLookup(ctx, op.engine), false, len(plan.Targets) > 0 || len(plan.Excludes) > 0)
 	// A saved destroy plan ends as any apply does: "Apply complete!",
 	// as in Terraform.
 	return applyPlan(ctx, d, v, op, plan, false, false, rec)

@@ -24,6 +24,7 @@ import (
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/runrecord"
+	"github.com/strata-dev/strata/internal/runrecord/recorder"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statemgr"
 	"github.com/strata-dev/strata/internal/watch"
@@ -300,7 +301,7 @@ func (r *watchRunner) Diagnostics(diags hcl.Diagnostics) {
 
 // DiscardRun implements watch.Runner.
 func (r *watchRunner) DiscardRun(id string) {
-	if !runsEnabled(r.d) || id == "" {
+	if !recorder.Enabled(r.d.Getenv) || id == "" {
 		return
 	}
 	// The run may still be a log waiting for ingestion: remove it too, or
@@ -390,7 +391,7 @@ func (r *watchRunner) Begin(ctx context.Context) (watch.Session, hcl.Diagnostics
 type watchSession struct {
 	r        *watchRunner
 	op       *operation
-	rec      *runRecorder
+	rec      *recorder.Recorder
 	plan     *plans.Plan
 	targeted bool
 	// existed: a snapshot was stored when the cycle began (without one,
@@ -406,7 +407,7 @@ func (s *watchSession) RunID() string {
 	if s.rec == nil {
 		return ""
 	}
-	return s.rec.run.ID
+	return s.rec.ID()
 }
 
 // State implements watch.Session.
@@ -463,9 +464,9 @@ func (s *watchSession) Show() {
 // Finish implements watch.Session.
 func (s *watchSession) Finish(diags hcl.Diagnostics, interrupted bool) {
 	if s.plan != nil {
-		s.rec.planned(s.plan, schemaLookup(context.Background(), s.op.engine), true, s.targeted)
+		s.rec.Planned(s.plan, schemaLookup(context.Background(), s.op.engine), true, s.targeted)
 	}
-	s.rec.finish(nil, diags, interrupted)
+	s.rec.Finish(nil, diags, interrupted)
 }
 
 // Apply implements watch.Session: as apply -auto-approve, under the state
@@ -477,7 +478,7 @@ func (s *watchSession) Apply(ctx context.Context, hook hooks.Hook) watch.ApplyRe
 			diags := hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error acquiring the state lock", Detail: err.Error()}}
 			// Someone else is changing the state: the next cycle plans
 			// again from what they leave.
-			s.rec.finish(nil, diags, false)
+			s.rec.Finish(nil, diags, false)
 			return watch.ApplyResult{Diagnostics: diags}
 		}
 		defer func() {
@@ -489,14 +490,14 @@ func (s *watchSession) Apply(ctx context.Context, hook hooks.Hook) watch.ApplyRe
 	cur, _, err := op.mgr.Read()
 	if err != nil {
 		diags := errorDiag("Failed to load state", err)
-		s.rec.finish(nil, diags, false)
+		s.rec.Finish(nil, diags, false)
 		return watch.ApplyResult{Diagnostics: diags}
 	}
 	if op.mgr.Exists() != s.existed || s.existed && (cur.Lineage != op.state.Lineage || cur.Serial != op.state.Serial) {
-		s.rec.finish(nil, nil, true)
+		s.rec.Finish(nil, nil, true)
 		return watch.ApplyResult{Stale: true}
 	}
-	s.rec.planned(s.plan, schemaLookup(ctx, op.engine), false, s.targeted)
+	s.rec.Planned(s.plan, schemaLookup(ctx, op.engine), false, s.targeted)
 	var v views.Operation
 	cv := &captureView{Operation: s.r.v}
 	v = cv

@@ -26,10 +26,17 @@ const SensitiveMark = marks.Sensitive
 // run: an unmarked value that contains one (terraform_data's output
 // copies its sensitive input without the mark) is stored as a mark too.
 func Diff(before, after cty.Value, writeOnly func(cty.Path) bool, secrets Secrets) []AttrChange {
+	return DiffMarked(before, after, writeOnly, secrets, containsMarked(before) || containsMarked(after))
+}
+
+// DiffMarked is Diff for a caller that knows whether before or after
+// carry marks anywhere (Secrets.Add reports it), so that the values are
+// not walked once more to find out. marked must be true if either does.
+func DiffMarked(before, after cty.Value, writeOnly func(cty.Path) bool, secrets Secrets, marked bool) []AttrChange {
 	// Room for a change per top-level attribute, the common case (a
 	// create, a replace), so that the slice is allocated once.
 	out := make([]AttrChange, 0, max(attrCount(before), attrCount(after)))
-	d := differ{writeOnly: writeOnly, secrets: secrets, marked: containsMarked(before) || containsMarked(after)}
+	d := differ{writeOnly: writeOnly, secrets: secrets, marked: marked}
 	d.diffValue(nil, before, after, &out)
 	if len(out) == 0 {
 		return nil
@@ -365,10 +372,14 @@ type Secrets map[string]struct{}
 // values; shorter ones only match a whole value.
 const minSecretLen = 4
 
-// Add records the sensitive strings inside v (marked parts of it).
-func (s Secrets) Add(v cty.Value) {
-	if s == nil || !containsMarked(v) {
-		return
+// Add records the sensitive strings inside v (marked parts of it), and
+// reports whether v carries marks anywhere.
+func (s Secrets) Add(v cty.Value) (marked bool) {
+	if !containsMarked(v) {
+		return false
+	}
+	if s == nil {
+		return true
 	}
 	_ = cty.Walk(v, func(_ cty.Path, v cty.Value) (bool, error) {
 		if !v.HasMark(SensitiveMark) {
@@ -383,6 +394,7 @@ func (s Secrets) Add(v cty.Value) {
 		})
 		return false, nil
 	})
+	return true
 }
 
 // AddJSON adds the strings an object holds at paths, its attributes as
