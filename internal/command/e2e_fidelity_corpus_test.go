@@ -167,23 +167,36 @@ func corpusConfigs(t *testing.T, root string) (dirs []string, single []string) {
 	return dirs, single
 }
 
-// sweepValidate runs `validate -json` (without init: what the tools say
-// about the configuration itself, then about missing modules and
-// providers) with each tool on each configuration of the corpus.
+// sweepValidate runs `validate -json` with each tool on each
+// configuration of the corpus, in a copy of the whole corpus per tool (so
+// that relative module sources resolve). Without init, Terraform reports
+// every module call "Module not installed" where strata reads local
+// modules (a documented difference); STRATA_TEST_FIDELITY_INIT=1 runs
+// `init -backend=false` first in both (modules install, providers cannot
+// be downloaded here).
 func sweepValidate(t *testing.T, tf, root string) {
 	dirs, single := corpusConfigs(t, root)
-	type job struct{ name, src string }
+	type job struct{ rel string }
 	var jobs []job
 	for _, d := range dirs {
-		jobs = append(jobs, job{d, d})
+		rel, _ := filepath.Rel(root, d)
+		jobs = append(jobs, job{rel})
 	}
 	for _, f := range single {
-		jobs = append(jobs, job{f, f})
+		rel, _ := filepath.Rel(root, f)
+		jobs = append(jobs, job{rel})
 	}
 	if n, err := strconv.Atoi(os.Getenv("STRATA_TEST_FIDELITY_LIMIT")); err == nil && n < len(jobs) {
 		jobs = jobs[:n]
 	}
 	t.Logf("%d configurations (%d directories, %d single files)", len(jobs), len(dirs), len(single))
+	tfRoot, stRoot := t.TempDir(), t.TempDir()
+	for _, dst := range []string{tfRoot, stRoot} {
+		if err := os.CopyFS(dst, os.DirFS(root)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	withInit := os.Getenv("STRATA_TEST_FIDELITY_INIT") == "1"
 	var mu sync.Mutex
 	var differ []string
 	sem := make(chan struct{}, 4)
@@ -194,14 +207,13 @@ func sweepValidate(t *testing.T, tf, root string) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			report := validateBoth(t, tf, j.src)
+			report := validateBoth(t, tf, filepath.Join(tfRoot, j.rel), filepath.Join(stRoot, j.rel), withInit)
 			if report == "" {
 				return
 			}
-			rel, _ := filepath.Rel(root, j.name)
 			mu.Lock()
-			differ = append(differ, rel)
-			t.Errorf("%s:\n%s", rel, report)
+			differ = append(differ, j.rel)
+			t.Errorf("%s:\n%s", j.rel, report)
 			mu.Unlock()
 		}()
 	}
@@ -210,26 +222,28 @@ func sweepValidate(t *testing.T, tf, root string) {
 	t.Logf("%d of %d configurations differ: %s", len(differ), len(jobs), strings.Join(differ, " "))
 }
 
-// validateBoth validates src (a directory, or a single file) with both
-// tools in copies of it and describes how they differ ("" when they do
-// not).
-func validateBoth(t *testing.T, tf, src string) string {
-	copySrc := func() string {
-		dst := t.TempDir()
+// validateBoth validates a configuration (a directory, or a single file
+// validated on its own in a new directory) with both tools, tfSrc and
+// stSrc being the same configuration in each tool's copy of the corpus,
+// and describes how they differ ("" when they do not).
+func validateBoth(t *testing.T, tf, tfSrc, stSrc string, withInit bool) string {
+	dirOf := func(src string) string {
 		st, err := os.Stat(src)
-		if err != nil {
-			return dst
+		if err != nil || st.IsDir() {
+			return src
 		}
-		if st.IsDir() {
-			_ = os.CopyFS(dst, os.DirFS(src))
-			return dst
-		}
+		dst := t.TempDir()
 		data, _ := os.ReadFile(src)
 		_ = os.WriteFile(filepath.Join(dst, filepath.Base(src)), data, 0o644)
 		return dst
 	}
-	wantCode, want := validateDirDiags(t, tf, copySrc())
-	gotCode, got := validateDirDiags(t, strataBin, copySrc())
+	tfDir, stDir := dirOf(tfSrc), dirOf(stSrc)
+	if withInit {
+		runIn(t, tfDir, "", tf, "init", "-backend=false", "-input=false", "-no-color")
+		runIn(t, stDir, "", strataBin, "init", "-backend=false", "-input=false", "-no-color")
+	}
+	wantCode, want := validateDirDiags(t, tf, tfDir)
+	gotCode, got := validateDirDiags(t, strataBin, stDir)
 	var b strings.Builder
 	if wantCode != gotCode {
 		fmt.Fprintf(&b, "exit code %d, terraform %d\n", gotCode, wantCode)
