@@ -130,6 +130,10 @@ func TestE2EConfigDiagnosticsMatchTerraform(t *testing.T) {
 			src:       "terraform {\n  language = TF2021\n}\nterraform {\n  experiments = []\n}\n",
 			summaries: []string{"Module uses experimental features"},
 		},
+		"registry module not installed": {
+			src:       "module \"m\" {\n  source = \"hashicorp/consul/aws\"\n}\n",
+			summaries: []string{"Module not installed"},
+		},
 		"snippet of a range ending at a line start": {
 			src:       "resource \"a\" \"b\" {\n  x = \n}\n",
 			summaries: []string{"Invalid expression"},

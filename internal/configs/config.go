@@ -219,7 +219,7 @@ func resolveModuleDir(parent *Config, call *ModuleCall, p addrs.Module, mf *Modu
 	return "", hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Module not installed",
-		Detail:   fmt.Sprintf("The module %s comes from %q, which is not installed. Run \"strata init\" to install all modules required by this configuration.", p, call.Source),
+		Detail:   "This module is not yet installed. Run \"strata init\" to install all modules required by this configuration.",
 		Subject:  call.DeclRange.Ptr(), // as in Terraform
 	}}
 }
