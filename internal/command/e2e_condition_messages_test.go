@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -325,7 +326,10 @@ resource "terraform_data" "m" {
 			t.Fatalf("%s apply: %s", bin, r.stderr)
 		}
 		destroy := runIn(t, dir, "", bin, "destroy", "-auto-approve", "-no-color")
-		return []string{fmt.Sprint(plan.code), flat(plan.stderr), fmt.Sprint(destroy.code), flat(destroy.stderr)}
+		// Terraform reports the three errors in any order.
+		errs := strings.Split(flat(plan.stderr), "Error: ")
+		sort.Strings(errs)
+		return []string{fmt.Sprint(plan.code), strings.Join(errs, " | "), fmt.Sprint(destroy.code), flat(destroy.stderr)}
 	}
 	got := run(strataBin)
 	for _, want := range []string{
