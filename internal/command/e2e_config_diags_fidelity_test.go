@@ -134,6 +134,10 @@ func TestE2EConfigDiagnosticsMatchTerraform(t *testing.T) {
 			src:       "module \"m\" {\n  source = \"hashicorp/consul/aws\"\n}\n",
 			summaries: []string{"Module not installed"},
 		},
+		"undeclared depends_on entries": {
+			src:       "resource \"terraform_data\" \"a\" {\n  depends_on = [terraform_data.nope, data.x.y]\n}\nresource \"terraform_data\" \"b\" {\n  depends_on = [data.x.y]\n}\noutput \"o\" {\n  value      = 1\n  depends_on = [module.m]\n}\nresource \"terraform_data\" \"c\" {\n  input = data.q.r\n}\n",
+			summaries: []string{"Reference to undeclared resource", "Reference to undeclared resource", "Reference to undeclared module", "Reference to undeclared resource"},
+		},
 		"snippet of a range ending at a line start": {
 			src:       "resource \"a\" \"b\" {\n  x = \n}\n",
 			summaries: []string{"Invalid expression"},

@@ -202,6 +202,16 @@ func undeclared(what, name string, rng hcl.Range, detail string) hcl.Diagnostics
 	}}
 }
 
+// undeclaredResource reports a reference to a resource that module (as
+// messages name it) does not declare, in Terraform's words.
+func undeclaredResource(addr addrs.Resource, module string, rng hcl.Range) hcl.Diagnostics {
+	kind := "managed resource"
+	if addr.Mode == addrs.DataResourceMode {
+		kind = "data resource"
+	}
+	return undeclared("resource", addr.String(), rng, fmt.Sprintf("A %s %q %q has not been declared in %s.", kind, addr.Type, addr.Name, module))
+}
+
 // moduleName is how messages name the module: "the root module" or
 // "module.x".
 func (d *moduleData) moduleName() string {
@@ -242,13 +252,7 @@ func (d *moduleData) GetLocalValue(name string, rng hcl.Range) (cty.Value, hcl.D
 func (d *moduleData) GetResource(ref lang.ResourceRef, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	addr := ref.Resource
 	if d.ev.cfg.Resource(d.cfg.Path, addr) == nil {
-		what := "resource"
-		detail := fmt.Sprintf("A managed resource %q %q has not been declared in %s.", addr.Type, addr.Name, d.moduleName())
-		if addr.Mode == addrs.DataResourceMode {
-			what = "data resource"
-			detail = fmt.Sprintf("A data resource %q %q has not been declared in %s.", addr.Type, addr.Name, d.moduleName())
-		}
-		return cty.DynamicVal, undeclared(what, addr.String(), rng, detail)
+		return cty.DynamicVal, undeclaredResource(addr, d.moduleName(), rng)
 	}
 	d.ev.mu.RLock()
 	defer d.ev.mu.RUnlock()

@@ -84,13 +84,10 @@ func (w *walker) buildConfigGraph(ctx context.Context) (*configGraph, hcl.Diagno
 				targets = cg.moduleContents(from.Child(mc.Name))
 			}
 			if len(targets) == 0 {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Invalid depends_on reference",
-					Detail:   fmt.Sprintf("%s is not declared in this module. depends_on may refer only to resources, data resources and modules declared in the same module.", ref.Subject),
-					Subject:  trav.SourceRange().Ptr(),
-				})
-				continue
+				// As Terraform: the first undeclared object of the list,
+				// in the words of any other reference to it.
+				diags = append(diags, undeclaredDependency(ref, trav, from)...)
+				return
 			}
 			for _, t := range targets {
 				cg.g.Connect(n, t)
@@ -676,6 +673,27 @@ func localNameFor(m *configs.Module, p addrs.Provider) string {
 		}
 	}
 	return p.Type
+}
+
+// undeclaredDependency reports a depends_on entry that names nothing
+// declared in module from.
+func undeclaredDependency(ref *lang.Reference, trav hcl.Traversal, from addrs.Module) hcl.Diagnostics {
+	module := "the root module"
+	if !from.IsRoot() {
+		module = from.String()
+	}
+	switch s := ref.Subject.(type) {
+	case lang.ResourceRef:
+		return undeclaredResource(s.Resource, module, trav.SourceRange())
+	case lang.ModuleCallRef:
+		return undeclared("module", s.Name, trav.SourceRange(), fmt.Sprintf("No module call named %q is declared in %s.", s.Name, module))
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid depends_on reference",
+		Detail:   fmt.Sprintf("%s is not declared in this module. depends_on may refer only to resources, data resources and modules declared in the same module.", ref.Subject),
+		Subject:  trav.SourceRange().Ptr(),
+	}}
 }
 
 func sortedKeys[T any](m map[string]T) []string {

@@ -695,7 +695,7 @@ resource "terraform_data" "a" {
 		"child/main.tf": childEcho,
 	}))
 	_, diags := e.Plan(context.Background(), nil, PlanOpts{})
-	if !diags.HasErrors() || !strings.Contains(diags.Error(), "module.nosuch") {
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), `No module call named "nosuch" is declared in the root module.`) {
 		t.Fatalf("depends_on an undeclared module: %v", diags)
 	}
 }
