@@ -138,6 +138,14 @@ func TestE2EConfigDiagnosticsMatchTerraform(t *testing.T) {
 			src:       "resource \"terraform_data\" \"a\" {\n  depends_on = [terraform_data.nope, data.x.y]\n}\nresource \"terraform_data\" \"b\" {\n  depends_on = [data.x.y]\n}\noutput \"o\" {\n  value      = 1\n  depends_on = [module.m]\n}\nresource \"terraform_data\" \"c\" {\n  input = data.q.r\n}\n",
 			summaries: []string{"Reference to undeclared resource", "Reference to undeclared resource", "Reference to undeclared module", "Reference to undeclared resource"},
 		},
+		"required_providers outside terraform": {
+			src:       "required_providers {\n  null = { source = \"hashicorp/null\" }\n}\n",
+			summaries: []string{"Invalid required_providers block"},
+		},
+		"ignore_changes wildcard": {
+			src:       "resource \"terraform_data\" \"a\" {\n  lifecycle {\n    ignore_changes = [\"*\"]\n  }\n}\n",
+			summaries: []string{"Invalid ignore_changes wildcard"},
+		},
 		"snippet of a range ending at a line start": {
 			src:       "resource \"a\" \"b\" {\n  x = \n}\n",
 			summaries: []string{"Invalid expression"},

@@ -89,6 +89,8 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "import"},
 		{Type: "removed"},
 		{Type: "check", LabelNames: []string{"name"}},
+		// Only to say where it belongs, as Terraform does.
+		{Type: "required_providers"},
 	},
 }
 
@@ -109,12 +111,25 @@ func (m *Module) loadFile(f *hcl.File) hcl.Diagnostics {
 	return diags
 }
 
+// misplacedRequiredProviders reports a required_providers block outside
+// a terraform block, in Terraform's words.
+func misplacedRequiredProviders(block *hcl.Block) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid required_providers block",
+		Detail:   `A "required_providers" block must be nested inside a "terraform" block.`,
+		Subject:  block.TypeRange.Ptr(),
+	}
+}
+
 // addBlock decodes one top-level block into the module, remembering the
 // blocks override files can merge into.
 func (m *Module) addBlock(block *hcl.Block) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	{
 		switch block.Type {
+		case "required_providers":
+			diags = append(diags, misplacedRequiredProviders(block))
 		case "terraform":
 			diags = append(diags, m.loadTerraformBlock(block)...)
 		case "variable":

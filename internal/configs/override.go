@@ -30,6 +30,8 @@ func (m *Module) loadOverrideFile(f *hcl.File) hcl.Diagnostics {
 	content, diags := f.Body.Content(fileSchema)
 	for _, block := range content.Blocks {
 		switch block.Type {
+		case "required_providers":
+			diags = append(diags, misplacedRequiredProviders(block))
 		case "locals":
 			attrs, adiags := block.Body.JustAttributes()
 			diags = append(diags, adiags...)

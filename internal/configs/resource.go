@@ -281,6 +281,15 @@ func (r *Resource) decodeLifecycle(block *hcl.Block) hcl.Diagnostics {
 			exprs, ediags := hcl.ExprList(attr.Expr)
 			diags = append(diags, ediags...)
 			for _, e := range exprs {
+				if v, vdiags := e.Value(nil); !vdiags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() && v.AsString() == "*" {
+					diags = append(diags, &hcl.Diagnostic{
+						Severity: hcl.DiagError,
+						Summary:  "Invalid ignore_changes wildcard",
+						Detail:   `The ["*"] form of ignore_changes wildcard is was deprecated and is now invalid. Use "ignore_changes = all" to ignore changes to all attributes.`,
+						Subject:  attr.Expr.Range().Ptr(),
+					})
+					continue
+				}
 				trav, tdiags := relTraversalForExpr(e)
 				diags = append(diags, tdiags...)
 				if !tdiags.HasErrors() {
