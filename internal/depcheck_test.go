@@ -46,6 +46,12 @@ func TestImportDirection(t *testing.T) {
 		"internal/getproviders":      {"addrs"},
 		"internal/runrecord":         {"lang/marks"},
 
+		// Documents: the JSON formats of `show -json`, `providers schema
+		// -json` and `metadata functions -json`, built from the models.
+		"internal/plans/jsonplan":         {"ctyjson", "addrs", "configs", "configs/configschema", "lang", "lang/marks", "plans", "states"},
+		"internal/providers/jsonfunction": {"providers"},
+		"internal/providers/jsonprovider": {"addrs", "configs/configschema", "providers", "providers/jsonfunction"},
+
 		// Adapters: state storage, providers, installers.
 		"internal/states/statemgr":     {"states", "states/statefile", "addrs", "encryption"},
 		"internal/backend/backendbase": {"encryption", "states/statemgr"},
@@ -86,15 +92,12 @@ func TestImportDirection(t *testing.T) {
 			"providers/mock", "states"},
 
 		// Presentation and commands.
-		"internal/command/jsonfunction":     {"providers"},
-		"internal/command/jsonprovider":     {"addrs", "command/jsonfunction", "configs/configschema", "providers"},
-		"internal/command/views/render":     {"configs/configschema", "plans"},
-		"internal/command/views/jsonformat": {"ctyjson", "addrs", "configs", "configs/configschema", "lang", "lang/marks", "plans", "states"},
-		"internal/command/views":            {"addrs", "plans", "states", "engine/hooks", "configs/configschema", "command/jsonfunction", "command/views/render", "lang/marks", "moduletest", "contract", "runrecord"},
+		"internal/command/views/render": {"configs/configschema", "plans"},
+		"internal/command/views":        {"addrs", "plans", "states", "engine/hooks", "configs/configschema", "providers/jsonfunction", "command/views/render", "lang/marks", "moduletest", "contract", "runrecord"},
 		"internal/command/statecmd": {"addrs", "command/views", "command/views/render", "configs/configschema", "ctyjson",
 			"lang/marks", "states", "states/statefile", "states/statemgr"},
-		"internal/command": {"ctyjson", "addrs", "backend", "backend/local", "backend/migrate", "cliconfig", "encryption", "command/jsonfunction", "command/jsonprovider", "command/statecmd",
-			"command/views", "command/views/jsonformat", "command/views/render", "configs", "configs/configschema",
+		"internal/command": {"ctyjson", "addrs", "backend", "backend/local", "backend/migrate", "cliconfig", "encryption", "providers/jsonfunction", "providers/jsonprovider", "command/statecmd",
+			"command/views", "plans/jsonplan", "command/views/render", "configs", "configs/configschema",
 			"configs/format", "configs/genconfig", "datadir", "depsfile", "engine", "engine/hooks", "getproviders",
 			"initwd", "lang/funcs", "lang/marks", "logging", "moduletest", "plans", "plans/planfile", "providercache",
 			"providers", "providers/builtin", "providers/plugin", "runrecord", "runrecord/recorder", "states", "states/statefile", "states/statemgr", "watch", "contract"},

@@ -4,8 +4,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/strata-dev/strata/internal/command/jsonfunction"
 	"github.com/strata-dev/strata/internal/lang/funcs"
+	"github.com/strata-dev/strata/internal/providers/jsonfunction"
 )
 
 type metadataFunctionsOptions struct {

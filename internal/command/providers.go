@@ -8,10 +8,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-dev/strata/internal/addrs"
-	"github.com/strata-dev/strata/internal/command/jsonprovider"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/providercache"
 	"github.com/strata-dev/strata/internal/providers"
+	"github.com/strata-dev/strata/internal/providers/jsonprovider"
 )
 
 type providersOptions struct {

@@ -10,10 +10,10 @@ import (
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/command/views"
-	"github.com/strata-dev/strata/internal/command/views/jsonformat"
 	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/plans/jsonplan"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statefile"
 )
@@ -75,14 +75,14 @@ func runShow(ctx context.Context, d *Deps, opts *showOptions) error {
 
 // jsonSchemas looks up resource type schemas for the JSON documents,
 // fetching each provider's schema at most once.
-func jsonSchemas(ctx context.Context, d *Deps) jsonformat.SchemaFunc {
+func jsonSchemas(ctx context.Context, d *Deps) jsonplan.SchemaFunc {
 	schemas, _ := jsonSchemaLookups(ctx, d)
 	return schemas
 }
 
 // jsonSchemaLookups returns jsonSchemas' lookup and one for the versions
 // of the same schemas, sharing the providers' schemas.
-func jsonSchemaLookups(ctx context.Context, d *Deps) (jsonformat.SchemaFunc, jsonformat.SchemaVersionFunc) {
+func jsonSchemaLookups(ctx context.Context, d *Deps) (jsonplan.SchemaFunc, jsonplan.SchemaVersionFunc) {
 	e := &engine.Engine{Providers: d.Providers(".")}
 	return func(p addrs.AbsProviderConfig, mode addrs.ResourceMode, typeName string) *configschema.Block {
 			return e.ResourceSchema(ctx, p.Provider, mode, typeName)
@@ -94,7 +94,7 @@ func jsonSchemaLookups(ctx context.Context, d *Deps) (jsonformat.SchemaFunc, jso
 
 // showStateJSON prints the JSON state document of s.
 func showStateJSON(ctx context.Context, d *Deps, v *views.View, s *states.State) error {
-	data, err := jsonformat.State(s, jsonSchemas(ctx, d), TerraformCompatVersion)
+	data, err := jsonplan.State(s, jsonSchemas(ctx, d), TerraformCompatVersion)
 	if err != nil {
 		v.Diagnostics(errorDiag("Failed to marshal state to json", err))
 		return errReported
@@ -157,7 +157,7 @@ func showPlanJSON(ctx context.Context, d *Deps, v *views.View, path string) erro
 		stamp = st.ModTime()
 	}
 	schemas, versions := jsonSchemaLookups(ctx, d)
-	data, err := jsonformat.Plan(c.Plan, cfg, schemas, jsonformat.PlanOptions{TerraformVersion: TerraformCompatVersion, Timestamp: planStamp(c.Plan, stamp), SchemaVersion: versions})
+	data, err := jsonplan.Plan(c.Plan, cfg, schemas, jsonplan.PlanOptions{TerraformVersion: TerraformCompatVersion, Timestamp: planStamp(c.Plan, stamp), SchemaVersion: versions})
 	if err != nil {
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to marshal plan to json", Detail: err.Error()}})
 		return errReported

@@ -657,7 +657,7 @@ output "fn" {
 `
 
 // TestRelevantAttributesConfig is the analysis on the configuration of
-// jsonformat's plan document test: the changing instances of a, b, t
+// jsonplan's plan document test: the changing instances of a, b, t
 // and l and the changing outputs a and secret (fn refers to nothing);
 // through local.m to a's output.
 func TestRelevantAttributesConfig(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
-	"github.com/strata-dev/strata/internal/command/jsonfunction"
+	"github.com/strata-dev/strata/internal/providers/jsonfunction"
 )
 
 // JSONDiagnostic is a diagnostic as Terraform's machine-readable outputs

@@ -17,7 +17,7 @@ type SchemaFunc func(c *plans.ResourceInstanceChange) *configschema.Block
 // Plan renders a plan as `strata plan` shows it: the changes made outside
 // strata, the legend, each change, the summary line and the output
 // changes. relevant lists the attributes the plan's changes depend on
-// (jsonformat.RelevantAttributes): as in Terraform, a normal plan shows
+// (plans.Plan.RelevantAttributes): as in Terraform, a normal plan shows
 // only the drift in those attributes, and only when it plans changes; a
 // refresh-only plan shows all drift.
 func (v *View) Plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantAttr) {

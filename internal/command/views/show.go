@@ -13,7 +13,7 @@ import (
 )
 
 // Show is the view of `strata show`: a state or a saved plan as text, or
-// the JSON documents (-json) that package jsonformat builds.
+// the JSON documents (-json) that package jsonplan builds.
 type Show interface {
 	Diagnosticser
 	// State shows a state's resources and outputs, or "No state.".

@@ -1,4 +1,4 @@
-package jsonformat
+package jsonplan
 
 import (
 	"regexp"

@@ -1,4 +1,4 @@
-// Package jsonformat renders states and saved plans as the JSON documents
+// Package jsonplan renders states and saved plans as the JSON documents
 // `terraform show -json` prints: the state document (format version 1.0)
 // and the plan document (format version 1.2), so that tools built on
 // github.com/hashicorp/terraform-json read strata's output unchanged.
@@ -8,7 +8,7 @@
 // separate tree with true at every unknown path; sensitive values are
 // written as they are and described by a tree with true at every
 // sensitive path, as Terraform does.
-package jsonformat
+package jsonplan
 
 import (
 	"encoding/json"

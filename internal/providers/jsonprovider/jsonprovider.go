@@ -6,9 +6,9 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/strata-dev/strata/internal/addrs"
-	"github.com/strata-dev/strata/internal/command/jsonfunction"
 	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/providers"
+	"github.com/strata-dev/strata/internal/providers/jsonfunction"
 )
 
 // FormatVersion is the document's format_version.
