@@ -183,5 +183,7 @@ func TestE2EConfigDiagnosticsMatchTerraform(t *testing.T) {
 func normalizeProductName(s string) string {
 	s = strings.ReplaceAll(s, "by Terraform in a", "by strata in a")
 	s = strings.ReplaceAll(s, "terraform init", "strata init")
+	s = strings.ReplaceAll(s, "future version of Terraform", "future version of strata")
+	s = strings.ReplaceAll(s, "tells Terraform to", "tells strata to")
 	return s
 }

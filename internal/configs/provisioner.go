@@ -297,7 +297,7 @@ func quotedKeyword(expr hcl.Expression) (string, hcl.Diagnostics) {
 	return lit.Val.AsString(), hcl.Diagnostics{{
 		Severity: hcl.DiagWarning,
 		Summary:  "Quoted keywords are deprecated",
-		Detail:   "In this context, keywords are expected literally rather than in quotes. Terraform 0.11 and earlier required quotes, but quoted keywords are now deprecated and will be removed in a future version of Terraform. Remove the quotes surrounding this keyword to silence this warning.",
+		Detail:   "In this context, keywords are expected literally rather than in quotes. Terraform 0.11 and earlier required quotes, but quoted keywords are now deprecated and will be removed in a future version of strata. Remove the quotes surrounding this keyword to silence this warning.",
 		Subject:  expr.Range().Ptr(),
 	}}
 }

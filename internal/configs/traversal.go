@@ -27,7 +27,7 @@ func absTraversalForExpr(expr hcl.Expression) (hcl.Traversal, hcl.Diagnostics) {
 	return trav, hcl.Diagnostics{{
 		Severity: hcl.DiagWarning,
 		Summary:  "Quoted references are deprecated",
-		Detail:   "References are expected here literally, without quotes. Terraform 0.11 and earlier required the quotes; remove them to silence this warning.",
+		Detail:   "In this context, references are expected literally rather than in quotes. Terraform 0.11 and earlier required quotes, but quoted references are now deprecated and will be removed in a future version of strata. Remove the quotes surrounding this reference to silence this warning.",
 		Subject:  expr.Range().Ptr(),
 	}}
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -58,23 +59,23 @@ func (w *walker) checkPostconditions(n *resourceNode, addr addrs.AbsResourceInst
 
 // replaceTriggered reports whether any of a resource's
 // replace_triggered_by references names an instance, or an attribute of
-// one, that this plan changes.
-func (pw *planWalk) replaceTriggered(n *resourceNode, mi addrs.ModuleInstance, key lang.InstanceKeyData) (bool, hcl.Diagnostics) {
+// one, that this plan changes. As Terraform, the references are resolved,
+// and their errors reported, for every instance; exists says whether
+// the instance has a prior object a trigger could replace.
+func (pw *planWalk) replaceTriggered(n *resourceNode, mi addrs.ModuleInstance, key lang.InstanceKeyData, exists bool) (bool, hcl.Diagnostics) {
 	if n.cfg.Managed == nil {
 		return false, nil
 	}
 	var diags hcl.Diagnostics
+	triggered := false
 	for _, expr := range n.cfg.Managed.ReplaceTriggeredBy {
 		inst, path, d := pw.triggerTarget(expr, mi, key)
 		diags = append(diags, d...)
-		if d.HasErrors() {
-			continue
-		}
-		if pw.triggerChanged(inst, path) {
-			return true, diags
+		if !d.HasErrors() && exists && !triggered {
+			triggered = pw.triggerChanged(inst, path)
 		}
 	}
-	return false, diags
+	return triggered, diags
 }
 
 // triggerTarget resolves a replace_triggered_by expression, such as
@@ -143,6 +144,22 @@ func (pw *planWalk) triggerTarget(expr hcl.Expression, mi addrs.ModuleInstance, 
 			return addrs.Target{}, nil, invalid
 		}
 		t.Key, t.Instance = k, true
+	}
+	if pw.e.Config.Resource(mi.Module(), rr.Resource) == nil {
+		local := rr.Resource.String()
+		if t.Instance {
+			local = rr.Resource.Instance(t.Key).String()
+		}
+		module := "the root module"
+		if !mi.IsRoot() {
+			module = mi.String()
+		}
+		return addrs.Target{}, nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Reference to undeclared resource",
+			Detail:   fmt.Sprintf("A resource %s has not been declared in %s", local, module),
+			Subject:  expr.Range().Ptr(),
+		}}
 	}
 	return t, traversalPath(remaining), nil
 }

@@ -70,6 +70,20 @@ func (w *walker) buildConfigGraph(ctx context.Context) (*configGraph, hcl.Diagno
 			from = v.path
 		}
 		w.connectRefs(cg, n, from, refs, &diags, reported)
+		if rn, ok := n.(*resourceNode); ok && rn.cfg.Managed != nil {
+			// As Terraform: a replace_triggered_by reference to an
+			// undeclared resource is not a validation error; planning the
+			// resource reports it (replaceTriggered).
+			for _, e := range rn.cfg.Managed.ReplaceTriggeredBy {
+				refs, rdiags := lang.ReferencesInExpr(e)
+				diags = append(diags, rdiags...)
+				for _, ref := range refs {
+					for _, target := range cg.referenced(from, ref) {
+						cg.g.Connect(n, target)
+					}
+				}
+			}
+		}
 	}
 	// depends_on edges.
 	connectDeps := func(n node, from addrs.Module, deps []hcl.Traversal) {
@@ -497,10 +511,6 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 			refs, diags = append(refs, r...), append(diags, d...)
 		}
 		if n.cfg.Managed != nil {
-			for _, e := range n.cfg.Managed.ReplaceTriggeredBy {
-				r, d := lang.ReferencesInExpr(e)
-				refs, diags = append(refs, r...), append(diags, d...)
-			}
 			r, d := provisionerReferences(n.cfg.Managed.Provisioners)
 			refs, diags = append(refs, r...), append(diags, d...)
 			for _, rules := range [][]*configs.CheckRule{n.cfg.Managed.Preconditions, n.cfg.Managed.Postconditions} {

@@ -424,7 +424,12 @@ func (pw *planWalk) visitResource(ctx context.Context, n *resourceNode) hcl.Diag
 		for _, mi := range instances {
 			live[n.addr.Resource.Absolute(mi).String()] = true
 		}
-		diags = eachModuleInstance(instances, func(mi addrs.ModuleInstance) hcl.Diagnostics {
+		// Checked once per resource, as Terraform validates before
+		// planning.
+		if diags = pw.validateIgnoreChanges(ctx, n); diags.HasErrors() {
+			return diags
+		}
+		diags = append(diags, eachModuleInstance(instances, func(mi addrs.ModuleInstance) hcl.Diagnostics {
 			addr := n.addr.Resource.Absolute(mi)
 			// Data sources are read as in a normal plan, -refresh-only
 			// too: as in Terraform, refresh records their new results.
@@ -432,7 +437,7 @@ func (pw *planWalk) visitResource(ctx context.Context, n *resourceNode) hcl.Diag
 				return pw.refreshResource(ctx, addr, n.provider, n)
 			}
 			return pw.planResource(ctx, n, addr)
-		})
+		})...)
 	}
 	for _, addr := range pw.inState[n.addr.String()] {
 		if live[addr.String()] {

@@ -481,12 +481,13 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 			change.Action = plans.Update
 		}
 	}
-	if !prior.IsNull() && !change.Action.IsReplace() {
-		triggered, tdiags := pw.replaceTriggered(n, addr.Module, x.keyData(key))
-		diags = append(diags, tdiags...)
-		if triggered {
-			change.Action, change.Reason = replaceAction(n.createBeforeDestroy()), plans.ReasonReplaceByTriggers
-		}
+	triggered, tdiags := pw.replaceTriggered(n, addr.Module, x.keyData(key), !prior.IsNull() && !change.Action.IsReplace())
+	diags = append(diags, tdiags...)
+	if tdiags.HasErrors() {
+		return unknown, diags
+	}
+	if triggered {
+		change.Action, change.Reason = replaceAction(n.createBeforeDestroy()), plans.ReasonReplaceByTriggers
 	}
 	if obj != nil && change.Action != plans.Create && pw.opts.Mode == plans.NormalMode {
 		if old, ok := pw.providerRecordOf(addr); ok {

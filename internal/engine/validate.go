@@ -159,5 +159,6 @@ func (w *walker) validateResource(ctx context.Context, n *resourceNode, mi addrs
 		return diags
 	}
 	_, d = w.evalResourceConfig(ctx, n, rt, key)
-	return append(append(diags, d...), w.validateProvisioners(n, rt)...)
+	diags = append(append(diags, d...), w.validateIgnoreChanges(ctx, n)...)
+	return append(diags, w.validateProvisioners(n, rt)...)
 }
