@@ -76,6 +76,7 @@ func startRecord(d *Deps, cfg recorder.Config) *recorder.Recorder {
 	cfg.Cipher = d.runRecordCipher(true)
 	cfg.Retention = recorder.RetentionFromEnv(d.Getenv)
 	cfg.Warn = d.warnRuns
+	cfg.Getenv = d.Getenv
 	return recorder.Start(cfg)
 }
 

@@ -123,6 +123,9 @@ type Config struct {
 	// Warn reports what goes wrong with the record: records never stop a
 	// command.
 	Warn func(msg string)
+	// Getenv reads the command's environment: $USER names the user when
+	// the operating system does not. Nil reads nothing.
+	Getenv func(string) string
 }
 
 func (c *Config) warn(format string, args ...any) {
@@ -154,7 +157,7 @@ func Start(cfg Config) *Recorder {
 	now := time.Now().UTC()
 	r.run = runrecord.Run{
 		ID: NewRunID(now), Command: cfg.Command, Args: runrecord.RedactArgs(cfg.Args), Started: now, Outcome: runrecord.RunRunning,
-		User: userName(), Host: h.Name, PID: os.Getpid(), Version: cfg.Version, Backend: cfg.Backend, Workspace: cfg.Workspace,
+		User: userName(cfg.Getenv), Host: h.Name, PID: os.Getpid(), Version: cfg.Version, Backend: cfg.Backend, Workspace: cfg.Workspace,
 		ConfigHash: cfg.ConfigHash,
 	}
 	if r.run.Backend == "" {
@@ -230,11 +233,16 @@ func NewRunID(t time.Time) string {
 	return t.Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
 }
 
-func userName() string {
+// userName is the operating system's name for the user running the
+// command, or else $USER.
+func userName(getenv func(string) string) string {
 	if u, err := user.Current(); err == nil {
 		return u.Username
 	}
-	return os.Getenv("USER")
+	if getenv == nil {
+		return ""
+	}
+	return getenv("USER")
 }
 
 // ProcessAlive reports whether a process of this host is still running.
