@@ -3,6 +3,7 @@ package jsonplan
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"testing"
 	"time"
 
@@ -262,102 +263,18 @@ func TestTrees(t *testing.T) {
 	}
 }
 
-// testConfig is the configuration of the plan in TestPlan.
-const testConfig = `
-terraform {
-  required_providers {
-    test = { source = "hashicorp/test", version = ">= 1.2, != 1.3.1" }
-    other = { source = "example.com/acme/other", version = "~> 2" }
-  }
-}
+// testConfigFile is the configuration of the plan in TestPlan; the
+// engine's relevant attributes test analyses it too.
+const testConfigFile = "testdata/plan.tf"
 
-provider "test" {
-  region = "eu"
+func readTestConfig(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(testConfigFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
-
-provider "test" {
-  alias = "west"
-  region = var.region
-}
-
-variable "region" {
-  type        = string
-  default     = "west"
-  description = "Where."
-}
-
-variable "required" {
-  type = number
-}
-
-variable "secret" {
-  default   = "s"
-  sensitive = true
-}
-
-variable "nothing" {
-  default = null
-}
-
-locals {
-  m = { k = terraform_data.a.output }
-}
-
-resource "terraform_data" "a" {
-  count = 2
-  input = "${var.region}-${count.index}"
-}
-
-resource "terraform_data" "b" {
-  for_each         = toset(["x"])
-  input            = [terraform_data.a[0].output, local.m["k"], var.secret, each.key]
-  triggers_replace = terraform_data.a[*].id
-  depends_on       = [terraform_data.a]
-}
-
-resource "terraform_data" "constants" {
-  count            = length([1])
-  input            = { n = 1, s = "two", l = [true, null] }
-  triggers_replace = null
-}
-
-resource "test_thing" "t" {
-  provider = test.west
-  name     = "n"
-  token    = var.secret
-  rule {
-    port = 1
-  }
-  rule {
-    port = terraform_data.a[1].id
-  }
-  timeouts {
-    create = "1m"
-  }
-  tag "a" {
-    value = "v"
-  }
-}
-
-data "test_lookup" "l" {
-  key = terraform_data.a[0].id
-}
-
-output "a" {
-  value = terraform_data.a[*].output
-}
-
-output "secret" {
-  value       = var.secret
-  sensitive   = true
-  description = "Shh."
-  depends_on  = [terraform_data.b]
-}
-
-output "fn" {
-  value = upper("x")
-}
-`
 
 func loadConfig(t *testing.T, src string) *configs.Module {
 	t.Helper()
@@ -384,7 +301,7 @@ func loadTree(t testing.TB, files map[string]string) *configs.Config {
 }
 
 func TestPlan(t *testing.T) {
-	cfg := configs.NewRootConfig(loadConfig(t, testConfig))
+	cfg := configs.NewRootConfig(loadConfig(t, readTestConfig(t)))
 	prior := states.New()
 	prior.SetObject(managed("a", addrs.IntKey(0)), &states.ObjectSrc{
 		AttrsJSON: []byte(`{"id":"a0","input":{"value":"east-0","type":"string"},"output":{"value":"east-0","type":"string"},"triggers_replace":null}`),
