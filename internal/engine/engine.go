@@ -76,6 +76,16 @@ type Engine struct {
 
 	// schemas caches provider schemas across this engine's operations.
 	schemas schemaCache
+	// prepared caches each resource block prepared for evaluation with its
+	// schema (preparedKey -> *lang.PreparedBlock), across operations: the
+	// plan and the apply of one command evaluate the same blocks.
+	prepared sync.Map
+}
+
+// preparedKey identifies a body prepared for evaluation with a schema.
+type preparedKey struct {
+	body   hcl.Body
+	schema *configschema.Block
 }
 
 // schemaCache holds provider schemas, each fetched once.

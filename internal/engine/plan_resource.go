@@ -834,7 +834,7 @@ func (pw *planWalk) planDeposedDeletes(ctx context.Context, rt *resourceType, ad
 // evalResourceConfig evaluates a resource body for one instance and asks
 // the provider to validate it.
 func (w *walker) evalResourceConfig(ctx context.Context, n *resourceNode, rt *resourceType, key lang.InstanceKeyData) (cty.Value, hcl.Diagnostics) {
-	config, diags := w.ev.scope(rt.addr.Module).WithKey(key).EvalBlockSpec(n.cfg.Config, rt.schema, w.decoderSpec(rt.schema))
+	config, diags := w.ev.scope(rt.addr.Module).WithKey(key).EvalPreparedBlock(w.preparedBlock(n.cfg.Config, rt.schema))
 	if diags.HasErrors() {
 		return config, diags
 	}

@@ -98,6 +98,17 @@ func (w *walker) decoderSpec(schema *configschema.Block) hcldec.Spec {
 	return s
 }
 
+// preparedBlock returns body prepared for evaluation with schema, once
+// per engine.
+func (w *walker) preparedBlock(body hcl.Body, schema *configschema.Block) *lang.PreparedBlock {
+	k := preparedKey{body, schema}
+	if p, ok := w.e.prepared.Load(k); ok {
+		return p.(*lang.PreparedBlock)
+	}
+	p, _ := w.e.prepared.LoadOrStore(k, lang.PrepareBlock(body, schema, w.decoderSpec(schema)))
+	return p.(*lang.PreparedBlock)
+}
+
 // newWalker prepares a walk over state; pure is true for plan and
 // validate walks, false for apply.
 func (e *Engine) newWalker(state *states.State, pure bool) *walker {
