@@ -535,6 +535,10 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 		if err != nil {
 			return refs, diags // reported when the node runs
 		}
+		if r, ok := w.preparedBlock(n.cfg.Config, schema).References(); ok {
+			// The references evaluating the block finds, found once.
+			return append(refs, r...), diags
+		}
 		r, d := lang.BlockReferences(n.cfg.Config, schema)
 		return append(refs, r...), append(diags, d...)
 	}

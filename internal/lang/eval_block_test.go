@@ -568,6 +568,23 @@ tags = data.x
 			if diff := cmp.Diff(sortedStrings(tc.want), sortedStrings(got)); diff != "" {
 				t.Errorf("wrong references (-want +got)\n%s", diff)
 			}
+			// A prepared block finds the same references, or leaves them
+			// (and their diagnostics) to BlockReferences.
+			body := parseBody(t, tc.src)
+			if prefs, ok := PrepareBlock(body, testSchema, testSchema.DecoderSpec()).References(); ok {
+				if len(tc.wantDiags) > 0 {
+					t.Errorf("prepared references with diagnostics %v", tc.wantDiags)
+				}
+				var pgot []string
+				for _, r := range prefs {
+					pgot = append(pgot, r.Subject.String()+" "+fmtRange(&r.SourceRange))
+				}
+				if diff := cmp.Diff(sortedStrings(got), sortedStrings(pgot)); diff != "" {
+					t.Errorf("wrong prepared references (-BlockReferences +prepared)\n%s", diff)
+				}
+			} else if !mayHaveDynamicBlocks(body) && len(tc.wantDiags) == 0 {
+				t.Errorf("references left to BlockReferences without a reason")
+			}
 		})
 	}
 }

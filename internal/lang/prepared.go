@@ -87,6 +87,13 @@ func PrepareBlock(body hcl.Body, schema *configschema.Block, spec hcldec.Spec) *
 	return p
 }
 
+// References returns the references of the body, as BlockReferences
+// does, and true; false when the body has dynamic blocks or its references
+// come with diagnostics: then BlockReferences gives them.
+func (p *PreparedBlock) References() ([]*Reference, bool) {
+	return p.refs, p.ok
+}
+
 // EvalPreparedBlock is EvalBlockSpec(p's body, schema and spec), with the
 // work PrepareBlock did done once. The result and diagnostics are the
 // same: whatever goes wrong is evaluated again by EvalBlockSpec, for its
