@@ -8,7 +8,6 @@
 package getproviders
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -104,30 +103,6 @@ func HasExecutable(dir, typ string) bool {
 		}
 	}
 	return false
-}
-
-// Select picks the newest package satisfying constraints (nil allows
-// any), preferring exactly locked when it is set and still allowed.
-func Select(pkgs []Package, constraints version.Constraints, locked string) (Package, error) {
-	for _, pkg := range pkgs {
-		if locked != "" && pkg.Version.String() != strings.TrimPrefix(locked, "v") {
-			continue
-		}
-		if constraints == nil || constraints.Check(pkg.Version) {
-			return pkg, nil
-		}
-	}
-	if locked != "" {
-		return Package{}, fmt.Errorf("the locked version %s is not available in the provider directories; run \"strata init -upgrade\" to select another", locked)
-	}
-	var have []string
-	for _, pkg := range pkgs {
-		have = append(have, pkg.Version.String())
-	}
-	if len(have) == 0 {
-		return Package{}, fmt.Errorf("no versions of the provider are available for %s in the provider directories", Platform())
-	}
-	return Package{}, fmt.Errorf("no available version matches the constraints %q (available: %s)", constraints.String(), strings.Join(have, ", "))
 }
 
 // Hash returns the package's "h1:" checksum, the hash of its directory

@@ -48,12 +48,6 @@ type Installer struct {
 	incomplete []addrs.Provider
 }
 
-// Incomplete lists the providers this installer installed whose lock
-// entries hold only checksums it computed locally, for this platform:
-// strata on another platform could not verify them. Terraform warns about
-// these ("Incomplete lock file information for providers").
-func (in *Installer) Incomplete() []addrs.Provider { return in.incomplete }
-
 func (in *Installer) log(human, plain string) {
 	if in.Log != nil {
 		in.Log(human, plain)

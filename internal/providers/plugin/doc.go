@@ -10,8 +10,8 @@
 // is kept so that a crash is reported with the provider's panic message.
 // Close ends the process; CleanupClients ends every process not yet
 // closed, as a command's last line of defence against orphans.
-// InstalledFactories finds the providers installed in a working
-// directory's .terraform/providers tree.
+// FindInstalled finds the providers installed in a working directory's
+// .terraform/providers tree.
 //
 // Subpackages: convert translates between protocol messages and strata's
 // types; proto/tfplugin5 and proto/tfplugin6 hold the protocol definitions

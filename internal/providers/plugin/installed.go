@@ -11,7 +11,6 @@ import (
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/datadir"
-	"github.com/strata-dev/strata/internal/providers"
 )
 
 // Installed is a provider binary found in a working directory's
@@ -101,20 +100,4 @@ func findExecutable(pkgDir, typ string) string {
 		return path
 	}
 	return ""
-}
-
-// InstalledFactories returns a factory for each provider installed in
-// DIR/.terraform/providers, using its newest installed version (until the
-// dependency lock file chooses one). Options apply to every client.
-func InstalledFactories(dir string, opts ...Option) (map[addrs.Provider]providers.Factory, error) {
-	found, err := FindInstalled(dir)
-	if err != nil {
-		return nil, err
-	}
-	out := map[addrs.Provider]providers.Factory{}
-	for _, inst := range found { // sorted, so the newest version wins
-		name := inst.Provider.ForDisplay() + " v" + inst.Version.String()
-		out[inst.Provider] = Factory(inst.Path, append([]Option{WithName(name)}, opts...)...)
-	}
-	return out, nil
 }

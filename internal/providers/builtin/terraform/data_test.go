@@ -70,7 +70,7 @@ func TestPlanData(t *testing.T) {
 			want:     cty.NullVal(dataSchema().ImpliedType()),
 		},
 	}
-	p := New()
+	p := &Provider{}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			resp := p.PlanResourceChange(context.Background(), providers.PlanResourceChangeRequest{
@@ -90,7 +90,7 @@ func TestPlanData(t *testing.T) {
 }
 
 func TestApplyData(t *testing.T) {
-	p := New()
+	p := &Provider{}
 	resp := p.ApplyResourceChange(context.Background(), providers.ApplyResourceChangeRequest{
 		TypeName:     "terraform_data",
 		PriorState:   cty.NullVal(dataSchema().ImpliedType()),
@@ -114,7 +114,7 @@ func TestApplyData(t *testing.T) {
 }
 
 func TestUpgradeAndImport(t *testing.T) {
-	p := New()
+	p := &Provider{}
 	raw := []byte(`{"id":"abc","input":{"value":{"a":[1,2]},"type":["object",{"a":["tuple",["number","number"]]}]},"output":null,"triggers_replace":null}`)
 	resp := p.UpgradeResourceState(context.Background(), providers.UpgradeResourceStateRequest{TypeName: "terraform_data", RawStateJSON: raw})
 	if resp.Diagnostics.HasErrors() {

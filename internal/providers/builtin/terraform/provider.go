@@ -23,9 +23,6 @@ type Provider struct {
 
 var _ providers.Interface = (*Provider)(nil)
 
-// New returns the built-in terraform provider.
-func New() *Provider { return &Provider{} }
-
 // GetProviderSchema implements providers.Interface.
 func (p *Provider) GetProviderSchema(context.Context) providers.GetProviderSchemaResponse {
 	return providers.GetProviderSchemaResponse{
