@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"golang.org/x/crypto/bcrypt"
@@ -469,39 +468,37 @@ func TestE2EFunctionsConsole(t *testing.T) {
 		for _, g := range functionConsoleErrors {
 			exprs = append(exprs, g.exprs...)
 		}
-		// terraform console holds the state lock while it runs: each
-		// worker has a directory of its own.
-		dirs := []string{dir, functionConsoleDir(t)}
-		if r := runIn(t, dirs[1], "", tf, "init", "-no-color"); r.code != 0 {
-			t.Fatalf("terraform init: %s", r.stderr)
-		}
-		forEachParallel(exprs, dirs, func(expr, dir string) {
-			s, w := runIn(t, dir, expr+"\n", strataBin, "console"), runIn(t, dir, expr+"\n", tf, "console", "-no-color")
-			if w.code == 0 {
-				t.Errorf("%s: terraform succeeds with %s; move it to the values", expr, strings.TrimSpace(w.stdout))
-				return
-			}
-			if s.code != w.code {
-				t.Errorf("%s: strata exits %d (%s%s), terraform %d", expr, s.code, s.stdout, s.stderr, w.code)
-				return
-			}
-			ss, sd := diagnosticText(s.stderr)
-			ws, wd := diagnosticText(w.stderr)
-			if ss != ws || !sameErrorDetail(sd, wd) {
-				t.Errorf("%s:\nstrata:    %s: %s\nterraform: %s: %s", expr, ss, sd, ws, wd)
-			}
-		})
+		sort.Strings(exprs)
+		compareConsoleErrors(t, dir, tf, exprs)
 	})
 
 	t.Run("shapes", func(t *testing.T) {
-		for _, c := range functionConsoleShapes {
-			for _, bin := range []string{strataBin, tf} {
-				r := runIn(t, dir, c.expr+"\n", bin, "console")
-				if got := strings.TrimSpace(r.stdout); r.code != 0 || !c.shape.MatchString(got) {
-					t.Errorf("%s: %s printed %q (exit %d, %s), want %s", c.expr, filepath.Base(bin), got, r.code, r.stderr, c.shape)
+		// Each value is a string or a number, printed nested as at the top
+		// level: one object holds them all, as for the values.
+		keys := make([]string, len(functionConsoleShapes))
+		attrs := make([]string, len(functionConsoleShapes))
+		for i, c := range functionConsoleShapes {
+			keys[i] = fmt.Sprintf("c%04d", i)
+			attrs[i] = keys[i] + " = " + c.expr
+		}
+		line := "{ " + strings.Join(attrs, ", ") + " }\n"
+		for _, bin := range []string{strataBin, tf} {
+			r := runIn(t, dir, line, bin, "console")
+			if r.code != 0 {
+				t.Errorf("%s: exit %d:\n%s%s", filepath.Base(bin), r.code, r.stdout, r.stderr)
+				continue
+			}
+			got := splitConsoleObject(r.stdout)
+			if len(got) != len(keys) {
+				t.Errorf("%s printed %d values for %d expressions:\n%s", filepath.Base(bin), len(got), len(keys), r.stdout)
+			}
+			for i, c := range functionConsoleShapes {
+				v := got[keys[i]]
+				if !c.shape.MatchString(v) {
+					t.Errorf("%s: %s printed %q, want %s", c.expr, filepath.Base(bin), v, c.shape)
 				}
-				if c.fn == "bcrypt" && r.code == 0 {
-					hash := strings.Trim(strings.TrimSpace(r.stdout), `"`)
+				if c.fn == "bcrypt" {
+					hash := strings.Trim(v, `"`)
 					if err := bcrypt.CompareHashAndPassword([]byte(hash), []byte("hello")); err != nil {
 						t.Errorf("%s: %s: %q does not match the password: %v", c.expr, filepath.Base(bin), hash, err)
 					}
@@ -509,6 +506,104 @@ func TestE2EFunctionsConsole(t *testing.T) {
 			}
 		}
 	})
+}
+
+// compareConsoleErrors compares the errors of exprs in both tools. Both
+// stop at the first line that fails, but report every error of one line:
+// the expressions are evaluated as the attributes of one object, each
+// followed by a sentinel attribute whose error names it (sentinel-NNNN),
+// and the diagnostics between two sentinels are those of the expression
+// between them. An expression whose error stops the evaluation of the
+// others (an undeclared reference is refused before anything is
+// evaluated) leaves sentinels out: that batch is halved until the
+// expression runs alone, as each expression once did. An expression whose
+// errors differ in the batch is compared alone too, and must also agree
+// nested.
+func compareConsoleErrors(t *testing.T, dir, tf string, exprs []string) {
+	t.Helper()
+	if len(exprs) == 1 {
+		compareConsoleError(t, dir, tf, exprs[0])
+		return
+	}
+	attrs := make([]string, 0, 2*len(exprs))
+	for i, e := range exprs {
+		attrs = append(attrs, fmt.Sprintf("c%04d = %s", i, e), fmt.Sprintf("s%04d = tonumber(%q)", i, consoleSentinel(i)))
+	}
+	line := "{ " + strings.Join(attrs, ", ") + " }\n"
+	s, w := runIn(t, dir, line, strataBin, "console"), runIn(t, dir, line, tf, "console", "-no-color")
+	ss, sok := splitConsoleErrors(s.stderr, len(exprs))
+	ws, wok := splitConsoleErrors(w.stderr, len(exprs))
+	if !wok || !sok || s.code != w.code {
+		half := len(exprs) / 2
+		compareConsoleErrors(t, dir, tf, exprs[:half])
+		compareConsoleErrors(t, dir, tf, exprs[half:])
+		return
+	}
+	for i, e := range exprs {
+		sSum, sDet := diagnosticText(ss[i])
+		wSum, wDet := diagnosticText(ws[i])
+		if wSum != "" && sSum == wSum && sameErrorDetail(sDet, wDet) {
+			continue
+		}
+		if compareConsoleError(t, dir, tf, e) && wSum != "" {
+			t.Errorf("%s, nested in an object:\nstrata:    %s: %s\nterraform: %s: %s", e, sSum, sDet, wSum, wDet)
+		}
+	}
+}
+
+// consoleSentinel is the text the error of sentinel i names.
+func consoleSentinel(i int) string {
+	return fmt.Sprintf("sentinel-%04d", i)
+}
+
+// splitConsoleErrors splits a console's diagnostics output into those
+// before each of n sentinels (consoleSentinel); ok is false unless every
+// sentinel's error is there, once and in order, and nothing follows the
+// last.
+func splitConsoleErrors(stderr string, n int) (parts []string, ok bool) {
+	var diags []string
+	for _, l := range strings.SplitAfter(stderr, "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "Error: ") || strings.HasPrefix(t, "Warning: ") || len(diags) == 0 {
+			diags = append(diags, "")
+		}
+		diags[len(diags)-1] += l
+	}
+	var cur strings.Builder
+	for _, d := range diags {
+		if i := len(parts); i < n && strings.Contains(d, `"`+consoleSentinel(i)+`"`) {
+			parts = append(parts, cur.String())
+			cur.Reset()
+			continue
+		}
+		if strings.Contains(d, "sentinel-") {
+			return nil, false
+		}
+		cur.WriteString(d)
+	}
+	return parts, len(parts) == n && strings.TrimSpace(cur.String()) == ""
+}
+
+// compareConsoleError evaluates expr alone in both tools and compares
+// their first errors; it reports whether they agree.
+func compareConsoleError(t *testing.T, dir, tf, expr string) bool {
+	t.Helper()
+	s, w := runIn(t, dir, expr+"\n", strataBin, "console"), runIn(t, dir, expr+"\n", tf, "console", "-no-color")
+	if w.code == 0 {
+		t.Errorf("%s: terraform succeeds with %s; move it to the values", expr, strings.TrimSpace(w.stdout))
+		return false
+	}
+	if s.code != w.code {
+		t.Errorf("%s: strata exits %d (%s%s), terraform %d", expr, s.code, s.stdout, s.stderr, w.code)
+		return false
+	}
+	ss, sd := diagnosticText(s.stderr)
+	ws, wd := diagnosticText(w.stderr)
+	if ss != ws || !sameErrorDetail(sd, wd) {
+		t.Errorf("%s:\nstrata:    %s: %s\nterraform: %s: %s", expr, ss, sd, ws, wd)
+		return false
+	}
+	return true
 }
 
 // compareConsoleChunk evaluates exprs as the attributes of one object in
@@ -629,26 +724,4 @@ func sameErrorDetail(strata, terraform string) bool {
 		return "required"
 	})
 	return strata == terraform
-}
-
-// forEachParallel calls f for every item, one worker for each of dirs.
-func forEachParallel(items, dirs []string, f func(item, dir string)) {
-	work := make(chan string)
-	var wg sync.WaitGroup
-	for _, dir := range dirs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for it := range work {
-				f(it, dir)
-			}
-		}()
-	}
-	sorted := append([]string(nil), items...)
-	sort.Strings(sorted)
-	for _, it := range sorted {
-		work <- it
-	}
-	close(work)
-	wg.Wait()
 }
