@@ -249,7 +249,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 		return unknown, diags
 	}
 	final := presp.PlannedState
-	if final == cty.NilVal || len(final.Type().TestConformance(rt.ty)) > 0 {
+	if final == cty.NilVal || !conforms(final.Type(), rt.ty) {
 		return unknown, append(diags, inconsistent("Provider produced invalid plan", rt, addr,
 			[]error{fmt.Errorf("the planned state does not match the schema")}, planInvalid))
 	}
@@ -413,7 +413,7 @@ func (aw *applyWalk) callApply(ctx context.Context, rt *resourceType, addr addrs
 	if newVal == cty.NilVal {
 		newVal = cty.NullVal(rt.ty)
 	}
-	if len(newVal.Type().TestConformance(rt.ty)) > 0 {
+	if !conforms(newVal.Type(), rt.ty) {
 		diags = append(diags, inconsistent("Provider produced invalid object", rt, addr,
 			[]error{fmt.Errorf("the new state does not match the schema")}, objectInvalid))
 		newVal = cty.NullVal(rt.ty)
@@ -562,4 +562,11 @@ func unknownAsNull(v cty.Value) cty.Value {
 		return v, nil
 	})
 	return out
+}
+
+// conforms reports whether a value of type got may stand for one of type
+// want. Identical types, the usual case, are answered without
+// TestConformance, which allocates even when it finds nothing.
+func conforms(got, want cty.Type) bool {
+	return got.Equals(want) || len(got.TestConformance(want)) == 0
 }

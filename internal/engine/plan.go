@@ -547,16 +547,41 @@ func (pw *planWalk) planOutput(n *outputNode) hcl.Diagnostics {
 // sortChanges puts changes in address order, current objects before
 // deposed ones, and outputs by name.
 func sortChanges(c *plans.Changes) {
-	sort.SliceStable(c.Resources, func(i, j int) bool {
-		a, b := c.Resources[i], c.Resources[j]
-		if a.Addr.String() != b.Addr.String() {
-			if a.Addr.ContainingResource().String() == b.Addr.ContainingResource().String() {
-				return addrs.CompareKeys(a.Addr.Resource.Key, b.Addr.Resource.Key) < 0
+	// The addresses are rendered once each, not twice per comparison.
+	type keyed struct {
+		c        *plans.ResourceInstanceChange
+		addr     string
+		resource string // the containing resource's address
+		name     string // the resource's address within its module
+	}
+	ks := make([]keyed, len(c.Resources))
+	for i, rc := range c.Resources {
+		ks[i] = keyed{rc, rc.Addr.String(), rc.Addr.ContainingResource().String(), rc.Addr.Resource.Resource.String()}
+	}
+	sort.SliceStable(ks, func(i, j int) bool {
+		a, b := ks[i], ks[j]
+		if a.addr != b.addr {
+			if a.resource == b.resource {
+				return addrs.CompareKeys(a.c.Addr.Resource.Key, b.c.Addr.Resource.Key) < 0
 			}
-			return a.Addr.Less(b.Addr)
+			// a.c.Addr.Less(b.c.Addr), with the names rendered.
+			am, bm := a.c.Addr.Module, b.c.Addr.Module
+			if len(am) != len(bm) {
+				return len(am) < len(bm)
+			}
+			if c := am.Compare(bm); c != 0 {
+				return c < 0
+			}
+			if a.name != b.name {
+				return a.name < b.name
+			}
+			return addrs.CompareKeys(a.c.Addr.Resource.Key, b.c.Addr.Resource.Key) < 0
 		}
-		return a.DeposedKey < b.DeposedKey
+		return a.c.DeposedKey < b.c.DeposedKey
 	})
+	for i, k := range ks {
+		c.Resources[i] = k.c
+	}
 	sort.Slice(c.Outputs, func(i, j int) bool { return c.Outputs[i].Name < c.Outputs[j].Name })
 }
 

@@ -357,7 +357,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 			}
 			return null, nil, diags
 		}
-		if errs := nv.Type().TestConformance(rt.ty); len(errs) > 0 {
+		if errs := conformanceErrors(nv.Type(), rt.ty); len(errs) > 0 {
 			return null, obj, append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Provider produced invalid object",
@@ -581,7 +581,7 @@ func (pw *planWalk) planChange(ctx context.Context, n *resourceNode, rt *resourc
 		return cty.NilVal, resp, append(diags, inconsistent("Provider produced invalid plan", rt, addr,
 			[]error{fmt.Errorf("the provider returned no planned state")}, planInvalid))
 	}
-	if errs := planned.Type().TestConformance(rt.ty); len(errs) > 0 {
+	if errs := conformanceErrors(planned.Type(), rt.ty); len(errs) > 0 {
 		return cty.NilVal, resp, append(diags, inconsistent("Provider produced invalid plan", rt, addr, errs, planInvalid))
 	}
 	if d := pw.contractCheck(rt, addr, contract.PlanValid, resp.LegacyTypeSystem, objchange.AssertPlanValid(rt.schema, prior, config, planned),
@@ -1064,4 +1064,13 @@ func deprecationWarnings(schema *configschema.Block, config cty.Value, body hcl.
 		})
 	}
 	return diags
+}
+
+// conformanceErrors is got.TestConformance(want), without its allocations
+// when the types are identical.
+func conformanceErrors(got, want cty.Type) []error {
+	if got.Equals(want) {
+		return nil
+	}
+	return got.TestConformance(want)
 }

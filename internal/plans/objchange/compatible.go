@@ -153,7 +153,7 @@ func compatUnknown(planned, actual cty.Value, path cty.Path, sens bool) []error 
 	if aty == cty.DynamicPseudoType && (!actual.IsKnown() || actual.IsNull()) {
 		return nil
 	}
-	if len(aty.TestConformance(pty)) > 0 {
+	if !aty.Equals(pty) && len(aty.TestConformance(pty)) > 0 {
 		return []error{newError(path, "was %s, but now %s", renderValue(planned, sens), renderValue(actual, sens))}
 	}
 	if actual.IsKnown() && !marks.KnownEqual(planned, actual) {
