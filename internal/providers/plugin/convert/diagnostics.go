@@ -1,9 +1,6 @@
 package convert
 
 import (
-	"fmt"
-	"math/big"
-
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/providers"
@@ -47,28 +44,6 @@ func Diagnostics6(in []*tfplugin6.Diagnostic) providers.Diagnostics {
 		})
 	}
 	return out
-}
-
-// DiagnosticsToProto6 converts diagnostics to protocol 6 (the server side's
-// direction, used by tests and fakes).
-func DiagnosticsToProto6(in providers.Diagnostics) ([]*tfplugin6.Diagnostic, error) {
-	var out []*tfplugin6.Diagnostic
-	for _, d := range in {
-		sev := tfplugin6.Diagnostic_ERROR
-		if d.Severity == providers.Warning {
-			sev = tfplugin6.Diagnostic_WARNING
-		}
-		pd := &tfplugin6.Diagnostic{Severity: sev, Summary: d.Summary, Detail: d.Detail}
-		if len(d.Attribute) > 0 {
-			ap, err := PathToProto6(d.Attribute)
-			if err != nil {
-				return nil, err
-			}
-			pd.Attribute = ap
-		}
-		out = append(out, pd)
-	}
-	return out, nil
 }
 
 // Path5 converts a protocol 5 attribute path; nil is an empty path.
@@ -120,123 +95,4 @@ func Paths6(aps []*tfplugin6.AttributePath) []cty.Path {
 		out = append(out, Path6(ap))
 	}
 	return out
-}
-
-// pathStep is one step of an attribute path in the protocol's terms.
-type pathStep struct {
-	kind  stepKind
-	name  string // for stepAttr
-	key   string // for stepKeyString
-	index int64  // for stepKeyInt
-}
-
-type stepKind int
-
-const (
-	stepAttr stepKind = iota
-	stepKeyString
-	stepKeyInt
-)
-
-func pathSteps(path cty.Path) ([]pathStep, error) {
-	var out []pathStep
-	for _, step := range path {
-		switch s := step.(type) {
-		case cty.GetAttrStep:
-			out = append(out, pathStep{kind: stepAttr, name: s.Name})
-		case cty.IndexStep:
-			switch {
-			case s.Key.IsNull() || !s.Key.IsKnown():
-				return nil, fmt.Errorf("path %s has a null or unknown index", fmtPath(path))
-			case s.Key.Type() == cty.String:
-				out = append(out, pathStep{kind: stepKeyString, key: s.Key.AsString()})
-			case s.Key.Type() == cty.Number:
-				bf := s.Key.AsBigFloat()
-				i, acc := bf.Int64()
-				if acc != big.Exact {
-					return nil, fmt.Errorf("path %s has a non-integer index", fmtPath(path))
-				}
-				out = append(out, pathStep{kind: stepKeyInt, index: i})
-			default:
-				// Set elements have no key the protocol can express.
-				return nil, fmt.Errorf("path %s indexes a %s, which the protocol cannot express", fmtPath(path), s.Key.Type().FriendlyName())
-			}
-		default:
-			return nil, fmt.Errorf("path has an unsupported step %T", step)
-		}
-	}
-	return out, nil
-}
-
-// PathToProto5 converts a cty.Path to a protocol 5 attribute path. Paths
-// that index a set by value cannot be expressed and are an error.
-func PathToProto5(path cty.Path) (*tfplugin5.AttributePath, error) {
-	steps, err := pathSteps(path)
-	if err != nil {
-		return nil, err
-	}
-	ap := &tfplugin5.AttributePath{}
-	for _, s := range steps {
-		st := &tfplugin5.AttributePath_Step{}
-		switch s.kind {
-		case stepAttr:
-			st.Selector = &tfplugin5.AttributePath_Step_AttributeName{AttributeName: s.name}
-		case stepKeyString:
-			st.Selector = &tfplugin5.AttributePath_Step_ElementKeyString{ElementKeyString: s.key}
-		case stepKeyInt:
-			st.Selector = &tfplugin5.AttributePath_Step_ElementKeyInt{ElementKeyInt: s.index}
-		}
-		ap.Steps = append(ap.Steps, st)
-	}
-	return ap, nil
-}
-
-// PathToProto6 converts a cty.Path to a protocol 6 attribute path. Paths
-// that index a set by value cannot be expressed and are an error.
-func PathToProto6(path cty.Path) (*tfplugin6.AttributePath, error) {
-	steps, err := pathSteps(path)
-	if err != nil {
-		return nil, err
-	}
-	ap := &tfplugin6.AttributePath{}
-	for _, s := range steps {
-		st := &tfplugin6.AttributePath_Step{}
-		switch s.kind {
-		case stepAttr:
-			st.Selector = &tfplugin6.AttributePath_Step_AttributeName{AttributeName: s.name}
-		case stepKeyString:
-			st.Selector = &tfplugin6.AttributePath_Step_ElementKeyString{ElementKeyString: s.key}
-		case stepKeyInt:
-			st.Selector = &tfplugin6.AttributePath_Step_ElementKeyInt{ElementKeyInt: s.index}
-		}
-		ap.Steps = append(ap.Steps, st)
-	}
-	return ap, nil
-}
-
-// fmtPath renders a path the way Terraform writes it in messages:
-// name.nested["key"][0].
-func fmtPath(path cty.Path) string {
-	var s string
-	for i, step := range path {
-		switch st := step.(type) {
-		case cty.GetAttrStep:
-			if i > 0 {
-				s += "."
-			}
-			s += st.Name
-		case cty.IndexStep:
-			switch {
-			case !st.Key.IsKnown() || st.Key.IsNull():
-				s += "[?]"
-			case st.Key.Type() == cty.String:
-				s += fmt.Sprintf("[%q]", st.Key.AsString())
-			case st.Key.Type() == cty.Number:
-				s += "[" + st.Key.AsBigFloat().Text('f', -1) + "]"
-			default:
-				s += "[...]"
-			}
-		}
-	}
-	return s
 }

@@ -5,9 +5,6 @@ import (
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
-
-	"github.com/strata-dev/strata/internal/providers/plugin/proto/tfplugin5"
-	"github.com/strata-dev/strata/internal/providers/plugin/proto/tfplugin6"
 )
 
 func TestValueRoundTrip(t *testing.T) {
@@ -58,27 +55,16 @@ func TestValueRoundTrip(t *testing.T) {
 			if want == cty.NilVal {
 				want = tt.in
 			}
-			dv5, err := DynamicValue5(tt.in, tt.ty)
+			mp, err := EncodeValue(tt.in, tt.ty)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got5, err := FromDynamicValue5(dv5, tt.ty)
+			got, err := DecodeValue(mp, nil, tt.ty)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !got5.RawEquals(want) {
-				t.Errorf("v5: got %#v, want %#v", got5, want)
-			}
-			dv6, err := DynamicValue6(tt.in, tt.ty)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got6, err := FromDynamicValue6(dv6, tt.ty)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !got6.RawEquals(want) {
-				t.Errorf("v6: got %#v, want %#v", got6, want)
+			if !got.RawEquals(want) {
+				t.Errorf("got %#v, want %#v", got, want)
 			}
 		})
 	}
@@ -133,14 +119,5 @@ func TestEncodeValueErrors(t *testing.T) {
 	ty := cty.Object(map[string]cty.Type{"a": cty.String})
 	if _, err := EncodeValue(cty.StringVal("not an object"), ty); err == nil {
 		t.Error("encoding a string as an object: want an error")
-	}
-	if _, err := DynamicValue6(cty.EmptyObjectVal, cty.NilType); err == nil {
-		t.Error("encoding without a type: want an error")
-	}
-	if _, err := FromDynamicValue5(&tfplugin5.DynamicValue{}, cty.NilType); err == nil {
-		t.Error("decoding without a type: want an error")
-	}
-	if v, err := FromDynamicValue6((*tfplugin6.DynamicValue)(nil), ty); err != nil || !v.RawEquals(cty.NullVal(ty)) {
-		t.Errorf("decoding nil: got %#v, %v; want a null", v, err)
 	}
 }
