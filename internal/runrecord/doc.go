@@ -4,11 +4,12 @@
 // and one per drift found by refresh, after Chef's Action Collection and
 // Puppet's per-attribute change reports.
 //
-// Records are written as the run goes, through a Writer whose single
-// goroutine batches them into transactions, so that the apply's own
-// goroutines only hand events over a channel and a killed run keeps its
-// record up to the crash. Storage is behind the Store interface; Open
-// gives the embedded SQLite store (a file under the data directory).
+// Records are written as the run goes, through a Writer that appends them
+// to the run's log file (CreateLog) within Window, so that the apply's own
+// goroutines only append to a buffer and a killed run keeps its record up
+// to the crash; Ingest later moves run logs into a Store. Storage is behind
+// the Store interface; Open gives the embedded SQLite store (a file under
+// the data directory).
 //
 // It imports only lang/marks of strata's (values are diffed as go-cty
 // values) and must not import internal/command or internal/engine.

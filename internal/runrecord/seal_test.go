@@ -93,112 +93,98 @@ var wantSealed = []Entry{
 		Diagnostics: "provider said: bad value " + secret, Changes: []AttrChange{}},
 }
 
+// TestSealedRecords: a run log written with a cipher holds no value in
+// clear, nor does the store it is ingested into; the values come back
+// only with the key.
 func TestSealedRecords(t *testing.T) {
 	ctx := context.Background()
-	for _, via := range []string{"log", "store"} {
-		t.Run(via, func(t *testing.T) {
-			dir := t.TempDir()
-			dbPath := filepath.Join(dir, "runs.db")
-			logs := filepath.Join(dir, "runs")
-			if via == "log" {
-				w, err := CreateLog(logs, Run{ID: "r1", Command: "apply", Started: t0, Outcome: RunRunning, Host: "h", PID: 1})
-				if err != nil {
-					t.Fatal(err)
-				}
-				writeSealed(w, "r1")
-				if err := w.Close(); err != nil {
-					t.Fatal(err)
-				}
-				if found := filesHolding(t, dir, secret); len(found) > 0 {
-					t.Fatalf("the secret is in clear in %v", found)
-				}
-				// Ingesting needs no key: the values stay encrypted.
-				s, err := Open(dbPath)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := Ingest(ctx, s, logs, Host{Name: "h", Alive: func(int) bool { return false }}); err != nil {
-					t.Fatal(err)
-				}
-				s.Close()
-			} else {
-				s, err := Open(dbPath)
-				if err != nil {
-					t.Fatal(err)
-				}
-				w := NewWriter(s, 16)
-				writeSealed(w, "r1")
-				if err := w.Close(); err != nil {
-					t.Fatal(err)
-				}
-				s.Close()
-			}
-			if found := filesHolding(t, dir, secret); len(found) > 0 {
-				t.Fatalf("the secret is in clear in %v", found)
-			}
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "runs.db")
+	logs := filepath.Join(dir, "runs")
+	w, err := CreateLog(logs, Run{ID: "r1", Command: "apply", Started: t0, Outcome: RunRunning, Host: "h", PID: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeSealed(w, "r1")
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if found := filesHolding(t, dir, secret); len(found) > 0 {
+		t.Fatalf("the secret is in clear in %v", found)
+	}
+	// Ingesting needs no key: the values stay encrypted.
+	s, err := Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Ingest(ctx, s, logs, Host{Name: "h", Alive: func(int) bool { return false }}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if found := filesHolding(t, dir, secret); len(found) > 0 {
+		t.Fatalf("the secret is in clear in %v", found)
+	}
 
-			// Without the key: the run is listed, its values are not.
-			s, err := Open(dbPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if runs, err := s.Runs(ctx, RunFilter{}); err != nil || len(runs) != 1 || runs[0].Counts[Failed] != 1 {
-				t.Fatalf("runs without the key: %v, %v", runs, err)
-			}
-			var se *SealedError
-			if _, err := s.Entries(ctx, "r1", EntryFilter{}); !errors.As(err, &se) || se.Err != nil || !strings.Contains(err.Error(), "no encryption is configured") {
-				t.Errorf("entries without the key: %v", err)
-			}
-			if _, err := s.History(ctx, "terraform_data.a", ""); !errors.As(err, &se) {
-				t.Errorf("history without the key: %v", err)
-			}
-			s.Close()
+	// Without the key: the run is listed, its values are not.
+	s, err = Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs, err := s.Runs(ctx, RunFilter{}); err != nil || len(runs) != 1 || runs[0].Counts[Failed] != 1 {
+		t.Fatalf("runs without the key: %v, %v", runs, err)
+	}
+	var se *SealedError
+	if _, err := s.Entries(ctx, "r1", EntryFilter{}); !errors.As(err, &se) || se.Err != nil || !strings.Contains(err.Error(), "no encryption is configured") {
+		t.Errorf("entries without the key: %v", err)
+	}
+	if _, err := s.History(ctx, "terraform_data.a", ""); !errors.As(err, &se) {
+		t.Errorf("history without the key: %v", err)
+	}
+	s.Close()
 
-			// With a wrong key: a clear error.
-			s, err = Open(dbPath, WithCipher(xorCipher{key: 9}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := s.Entries(ctx, "r1", EntryFilter{}); !errors.As(err, &se) || se.Err == nil || !strings.Contains(err.Error(), "wrong key") {
-				t.Errorf("entries with a wrong key: %v", err)
-			}
-			s.Close()
+	// With a wrong key: a clear error.
+	s, err = Open(dbPath, WithCipher(xorCipher{key: 9}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Entries(ctx, "r1", EntryFilter{}); !errors.As(err, &se) || se.Err == nil || !strings.Contains(err.Error(), "wrong key") {
+		t.Errorf("entries with a wrong key: %v", err)
+	}
+	s.Close()
 
-			// With the key: everything as it was written.
-			s, err = Open(dbPath, WithCipher(xorCipher{key: 7}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			es, err := s.Entries(ctx, "r1", EntryFilter{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(wantSealed, es, cmpopts.IgnoreUnexported(AttrChange{}), cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("wrong result (-want +got)\n%s", diff)
-			}
-			hs, err := s.History(ctx, "terraform_data.a", "input")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(hs) != 1 || string(hs[0].After) != `"`+secret+`"` {
-				t.Errorf("history: %+v", hs)
-			}
-			items, err := s.Query(ctx, Query{Entries: EntryFilter{Outcomes: []Outcome{Failed}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(items) != 1 || items[0].Diagnostics != wantSealed[3].Diagnostics {
-				t.Errorf("query: %+v", items)
-			}
-			items, err = s.Query(ctx, Query{Entries: EntryFilter{Address: "terraform_data.a"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(items) != 1 || len(items[0].Changes) != 2 {
-				t.Errorf("query: %+v", items)
-			}
-		})
+	// With the key: everything as it was written.
+	s, err = Open(dbPath, WithCipher(xorCipher{key: 7}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	es, err := s.Entries(ctx, "r1", EntryFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wantSealed, es, cmpopts.IgnoreUnexported(AttrChange{}), cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("wrong result (-want +got)\n%s", diff)
+	}
+	hs, err := s.History(ctx, "terraform_data.a", "input")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hs) != 1 || string(hs[0].After) != `"`+secret+`"` {
+		t.Errorf("history: %+v", hs)
+	}
+	items, err := s.Query(ctx, Query{Entries: EntryFilter{Outcomes: []Outcome{Failed}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 1 || items[0].Diagnostics != wantSealed[3].Diagnostics {
+		t.Errorf("query: %+v", items)
+	}
+	items, err = s.Query(ctx, Query{Entries: EntryFilter{Address: "terraform_data.a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 1 || len(items[0].Changes) != 2 {
+		t.Errorf("query: %+v", items)
 	}
 }
 

@@ -249,8 +249,8 @@ const (
 var entryInserts sync.Map // rows → statement text
 
 // entryInsert is the upsert of n entries. Within one statement a row may
-// not be written twice, which Writer's batches guarantee (it coalesces
-// writes of the same entry).
+// not be written twice, which Ingest's batches guarantee (a run log's
+// writes of the same entry are coalesced when it is read).
 func entryInsert(n int) string {
 	if q, ok := entryInserts.Load(n); ok {
 		return q.(string)

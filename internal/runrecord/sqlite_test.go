@@ -23,30 +23,33 @@ func openTemp(t *testing.T) Store {
 
 var t0 = time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)
 
-// seed writes three runs through a Writer: two applies and a plan.
+// seed writes three runs: two applies and a plan.
 func seed(t *testing.T, s Store) {
 	t.Helper()
-	w := NewWriter(s, 16)
+	var b Batch
 	for i, cmd := range []string{"apply", "plan", "apply"} {
 		id := []string{"r1", "r2", "r3"}[i]
-		run := Run{ID: id, Command: cmd, Started: t0.Add(time.Duration(i) * time.Hour), Outcome: RunRunning, Noop: cmd == "plan", Host: "h", PID: 1}
-		w.PutRun(run)
+		run := Run{ID: id, Command: cmd, Started: t0.Add(time.Duration(i) * time.Hour), Outcome: RunFailed, Noop: cmd == "plan", Host: "h", PID: 1}
+		run.Ended = run.Started.Add(time.Minute)
+		b.Runs = append(b.Runs, run)
 		before, after := []byte(`"v`+string(rune('0'+i))+`"`), []byte(`"v`+string(rune('1'+i))+`"`)
-		e := Entry{RunID: id, Seq: 1, Kind: KindChange, Address: "terraform_data.a", Type: "terraform_data", Action: "update", Outcome: Unprocessed,
+		e := Entry{RunID: id, Seq: 1, Kind: KindChange, Address: "terraform_data.a", Type: "terraform_data", Action: "update", Outcome: Updated,
 			Changes: []AttrChange{{Path: "input", Before: before, After: after}}}
-		w.PutEntry(e)
-		e.Outcome, e.Changes = Updated, nil // changes stay as stored
 		if cmd == "plan" {
 			e.Outcome, e.Reason = Skipped, "plan"
 		}
-		w.PutEntry(e)
-		w.PutEntry(Entry{RunID: id, Seq: 2, Kind: KindChange, Address: `module.m.local_file.f["x"]`, Module: "module.m", Type: "local_file", Action: "create", Outcome: Failed, Diagnostics: "boom"})
-		w.PutEntry(Entry{RunID: id, Seq: 3, Kind: KindDrift, Address: "terraform_data.a", Type: "terraform_data", Action: "update", Outcome: Updated,
-			Changes: []AttrChange{{Path: "output", BeforeMark: MarkSensitive, AfterMark: MarkSensitive}}})
-		run.Outcome, run.Ended = RunFailed, run.Started.Add(time.Minute)
-		w.PutRun(run)
+		b.Entries = append(b.Entries, e,
+			Entry{RunID: id, Seq: 2, Kind: KindChange, Address: `module.m.local_file.f["x"]`, Module: "module.m", Type: "local_file", Action: "create", Outcome: Failed, Diagnostics: "boom"},
+			Entry{RunID: id, Seq: 3, Kind: KindDrift, Address: "terraform_data.a", Type: "terraform_data", Action: "update", Outcome: Updated,
+				Changes: []AttrChange{{Path: "output", BeforeMark: MarkSensitive, AfterMark: MarkSensitive}}})
 	}
-	if err := w.Close(); err != nil {
+	write(t, s, b)
+}
+
+// write stores b, as Ingest does with a run log.
+func write(t *testing.T, s Store, b Batch) {
+	t.Helper()
+	if err := s.Write(context.Background(), b); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -170,14 +173,16 @@ func TestStorePruneAndRecover(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
 	seed(t, s)
-	w := NewWriter(s, 4)
-	w.PutRun(Run{ID: "r4", Command: "apply", Started: t0.Add(5 * time.Hour), Outcome: RunRunning, Host: "h", PID: 99})
-	w.PutEntry(Entry{RunID: "r4", Seq: 1, Kind: KindChange, Address: "a.b", Outcome: Unprocessed, Started: t0.Add(5 * time.Hour)})
-	w.PutEntry(Entry{RunID: "r4", Seq: 2, Kind: KindChange, Address: "a.c", Outcome: Unprocessed})
-	w.PutRun(Run{ID: "r5", Command: "apply", Started: t0.Add(6 * time.Hour), Outcome: RunRunning, Host: "other", PID: 99})
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	write(t, s, Batch{
+		Runs: []Run{
+			{ID: "r4", Command: "apply", Started: t0.Add(5 * time.Hour), Outcome: RunRunning, Host: "h", PID: 99},
+			{ID: "r5", Command: "apply", Started: t0.Add(6 * time.Hour), Outcome: RunRunning, Host: "other", PID: 99},
+		},
+		Entries: []Entry{
+			{RunID: "r4", Seq: 1, Kind: KindChange, Address: "a.b", Outcome: Unprocessed, Started: t0.Add(5 * time.Hour)},
+			{RunID: "r4", Seq: 2, Kind: KindChange, Address: "a.c", Outcome: Unprocessed},
+		},
+	})
 	if err := s.Recover(ctx, "h", func(pid int) bool { return pid != 99 }); err != nil {
 		t.Fatal(err)
 	}
@@ -202,30 +207,6 @@ func TestStorePruneAndRecover(t *testing.T) {
 	runs, _ := s.Runs(ctx, RunFilter{})
 	if n != 1 || len(runs) != 1 || runs[0].ID != "r5" {
 		t.Errorf("prune by age removed %d, left %v", n, runs)
-	}
-}
-
-// TestWriterCoalesces: writes of one entry queued together end as the
-// last, keeping earlier changes when the last has none.
-func TestWriterCoalesces(t *testing.T) {
-	ctx := context.Background()
-	s := openTemp(t)
-	w := NewWriter(s, 64)
-	// A Flush queued behind the writes makes them one batch only if the
-	// goroutine has not started on them; either way the result is the same.
-	w.PutRun(Run{ID: "r", Command: "apply", Started: t0, Outcome: RunRunning})
-	w.PutEntry(Entry{RunID: "r", Seq: 1, Address: "a.b", Outcome: Unprocessed, Changes: []AttrChange{{Path: "x", After: []byte(`1`)}}})
-	w.PutEntry(Entry{RunID: "r", Seq: 1, Address: "a.b", Outcome: Updated, Started: t0})
-	w.PutRun(Run{ID: "r", Command: "apply", Started: t0, Outcome: RunSucceeded})
-	w.Flush()
-	w.PutEntry(Entry{RunID: "r", Seq: 1, Address: "a.b", Outcome: Updated, Started: t0, Ended: t0})
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	r, _ := s.Run(ctx, "r")
-	es, _ := s.Entries(ctx, "r", EntryFilter{})
-	if r.Outcome != RunSucceeded || len(es) != 1 || es[0].Outcome != Updated || !es[0].Ended.Equal(t0) || len(es[0].Changes) != 1 || string(es[0].Changes[0].After) != "1" {
-		t.Errorf("after coalesced writes: run %s, entries %+v", r.Outcome, es)
 	}
 }
 
@@ -264,14 +245,10 @@ func TestStoreUpToDate(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
 	seed(t, s)
-	w := NewWriter(s, 8)
-	w.PutUpToDate([]Entry{
+	write(t, s, Batch{UpToDate: []Entry{
 		{RunID: "r1", Seq: 4, Address: "module.m.terraform_data.u", Type: "terraform_data", Module: "module.m", Provider: "p"},
 		{RunID: "r1", Seq: 5, Address: "local_file.v", Type: "local_file", Provider: "p"},
-	})
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	}})
 	r, _ := s.Run(ctx, "r1")
 	if want := (map[Outcome]int{Updated: 1, Failed: 1, UpToDate: 2}); !cmp.Equal(want, r.Counts) {
 		t.Errorf("counts = %v, want %v", r.Counts, want)

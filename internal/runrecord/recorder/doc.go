@@ -1,8 +1,8 @@
 // Package recorder turns a plan and the engine's hook events into the
 // entries of a run record (package runrecord; see website/docs/runs.md):
 // one Recorder per command that plans or changes state. Everything it
-// does on the apply's goroutines is a map update under a mutex and a
-// channel send; the runrecord.Writer does the writing. It also holds the
+// does on the apply's goroutines is a map update under a mutex and an
+// append to the run log's buffer, which the runrecord.Writer writes out. It also holds the
 // settings read from the environment (Enabled, RetentionFromEnv) and the
 // ingestion of run logs with the completion (and sharing) of crashed
 // runs (Ingest).
