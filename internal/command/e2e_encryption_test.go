@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -28,6 +29,8 @@ import (
 // randomProviderMirror builds hashicorp/random 3.9.0 from its repository
 // (provbuild, cached between runs) into a filesystem mirror; the test is
 // skipped where the repository is not available.
+var randomBuildMu sync.Mutex
+
 func randomProviderMirror(t *testing.T) string {
 	t.Helper()
 	repos := os.Getenv("STRATA_PROVIDER_REPOS")
@@ -42,7 +45,11 @@ func randomProviderMirror(t *testing.T) string {
 		t.Skip(err)
 	}
 	r := provbuild.Release{Name: "random", Version: "3.9.0"}
+	// One build at a time: parallel tests would otherwise all build it
+	// into the same file when the cache is empty.
+	randomBuildMu.Lock()
 	bin, err := provbuild.Build(filepath.Join(cache, "strata-e2e-providers"), repos, r, t.Logf)
+	randomBuildMu.Unlock()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,10 +265,12 @@ var atRestBackends = map[string]func(t *testing.T) atRestBackend{
 // of an apply (with checkpoints written to the backend), and the
 // recovery by the next command.
 func TestE2EEncryptionNoSecretAtRest(t *testing.T) {
+	t.Parallel()
 	randomMirror := randomProviderMirror(t)
 	testMirror := tftestProviderMirror(t)
 	for name, backend := range atRestBackends {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			b := backend(t)
 			testEncryptionNoSecretAtRest(t, b, randomMirror, testMirror)
 		})
@@ -516,6 +525,7 @@ func testEncryptionNoSecretAtRest(t *testing.T, b atRestBackend, randomMirror, t
 // migrating an unencrypted state goes through an unencrypted fallback,
 // and state push encrypts what it stores.
 func TestE2EEncryptionExternalKeyProvider(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `
 variable "secret" {
@@ -642,6 +652,7 @@ state {
 // configuration's encrypted state with remote_state_data_sources: the
 // default block, and a block for one data source by name.
 func TestE2EEncryptionRemoteState(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
 	for _, d := range []string{a, b} {
@@ -739,6 +750,7 @@ output "cert" {
 // TestE2EStateReadableWarning: plan warns when the state holds sensitive
 // values and every user can read the file; strata's own writes are 0600.
 func TestE2EStateReadableWarning(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `
 variable "s" {
@@ -777,8 +789,9 @@ output "o" {
 // values encrypted, and each working directory decrypts the other's
 // with the key.
 func TestE2EEncryptionSharedPGRuns(t *testing.T) {
+	t.Parallel()
 	conn := pgtest.ConnString(t)
-	t.Setenv("TF_ENCRYPTION", `
+	env := []string{"TF_ENCRYPTION=" + `
 key_provider "pbkdf2" "k" {
   passphrase = "a shared passphrase of some length"
   iterations = 200000
@@ -789,18 +802,26 @@ method "aes_gcm" "m" {
 state {
   method   = method.aes_gcm.m
   enforced = true
-}`)
+}`}
+	run := func(dir string, args ...string) result {
+		t.Helper()
+		r := runEnv(t, dir, env, strataBin, args...)
+		if r.code != 0 {
+			t.Fatalf("strata %s: exit code %d, want 0\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+		}
+		return r
+	}
 	config := "terraform {\n  backend \"pg\" {\n    conn_str = \"" + conn + "\"\n  }\n}\nvariable \"v\" {}\nresource \"terraform_data\" \"a\" {\n  input = var.v\n}\n"
 	secretA, secretB := "from-a-"+randomHex(t, 8), "from-b-"+randomHex(t, 8)
 	a, b := t.TempDir(), t.TempDir()
 	for _, dir := range []string{a, b} {
 		writeFile(t, filepath.Join(dir, "main.tf"), config)
-		mustStrata(t, dir, 0, "init", "-no-color")
+		run(dir, "init", "-no-color")
 	}
-	mustStrata(t, a, 0, "apply", "-auto-approve", "-no-color", "-var", "v="+secretA)
-	mustStrata(t, b, 0, "apply", "-auto-approve", "-no-color", "-var", "v="+secretB)
+	run(a, "apply", "-auto-approve", "-no-color", "-var", "v="+secretA)
+	run(b, "apply", "-auto-approve", "-no-color", "-var", "v="+secretB)
 	for name, dir := range map[string]string{"a": a, "b": b} {
-		r := mustStrata(t, dir, 0, "history", "-json", "-attribute=input", "terraform_data.a")
+		r := run(dir, "history", "-json", "-attribute=input", "terraform_data.a")
 		if !strings.Contains(r.stdout, secretA) || !strings.Contains(r.stdout, secretB) {
 			t.Errorf("history in %s lacks the decrypted values:\n%s", name, r.stdout)
 		}
@@ -907,6 +928,7 @@ terraform {
 // key rotation through fallback, in both directions. Skipped without
 // tofu (STRATA_TOFU or PATH).
 func TestE2EEncryptionOpenTofu(t *testing.T) {
+	t.Parallel()
 	tofu := tofuBinary(t)
 	dir := t.TempDir()
 	env := []string{"TF_VAR_a=passphrase a of some length", "TF_VAR_b=passphrase b of some length", "TF_VAR_c=passphrase c of some length"}
@@ -1023,6 +1045,7 @@ plan {
 // encrypted; the next command recovers the journal into the backend,
 // encrypted, and no secret is in clear anywhere.
 func TestE2EEncryptionErroredState(t *testing.T) {
+	t.Parallel()
 	srv := newHTTPStateServer(t, "", "")
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), httpBackendConfig(srv.url, `
