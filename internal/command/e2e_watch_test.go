@@ -317,6 +317,7 @@ func isType(typ string) func(watchEvent) bool {
 // TestE2EWatchNoopReportsDrift: a watch in noop mode reports a local_file
 // edited behind its back, within two intervals, and corrects nothing.
 func TestE2EWatchNoopReportsDrift(t *testing.T) {
+	t.Parallel()
 	dir := watchDir(t, map[string]string{"main.tf": localHeader + `
 resource "local_file" "a" {
   filename = "${path.module}/a.txt"
@@ -381,6 +382,7 @@ func hasAttr(attrs []struct {
 // TestE2EWatchConvergeRestores: with -converge the watch recreates the
 // edited file, and the cycle after is idle.
 func TestE2EWatchConvergeRestores(t *testing.T) {
+	t.Parallel()
 	dir := watchDir(t, map[string]string{"main.tf": localHeader + `
 resource "local_file" "a" {
   filename = "${path.module}/a.txt"
@@ -416,6 +418,7 @@ resource "local_file" "a" {
 // TestE2EWatchConfigEdit: an edit of the configuration is planned and
 // applied by the running watch; -converged-timeout then ends it with 0.
 func TestE2EWatchConfigEdit(t *testing.T) {
+	t.Parallel()
 	main := localHeader + `
 resource "local_file" "a" {
   filename = "${path.module}/a.txt"
@@ -467,6 +470,7 @@ resource "local_file" "b" {
 // TestE2EWatchSecondRefused: a second watcher on the same state is
 // refused while the first runs.
 func TestE2EWatchSecondRefused(t *testing.T) {
+	t.Parallel()
 	dir := watchDir(t, map[string]string{"main.tf": localHeader + `
 resource "local_file" "a" {
   filename = "${path.module}/a.txt"
@@ -493,6 +497,7 @@ resource "local_file" "a" {
 // stops it as apply stops: the state is saved and consistent, and no
 // lock is left.
 func TestE2EWatchSIGTERMDuringConverge(t *testing.T) {
+	t.Parallel()
 	dir := watchDir(t, map[string]string{"main.tf": localHeader + `
 resource "local_file" "fast" {
   filename = "${path.module}/fast.txt"
@@ -541,6 +546,7 @@ resource "local_file" "slow" {
 // TestE2EWatchBackoff: a resource whose create always fails is retried
 // with growing back-off, not every cycle, while the others converge.
 func TestE2EWatchBackoff(t *testing.T) {
+	t.Parallel()
 	dir := watchDir(t, map[string]string{
 		"main.tf": localHeader + `
 resource "local_file" "good" {
@@ -640,6 +646,7 @@ func backoffOf(t *testing.T, w *watcher, e watchEvent) float64 {
 // simulated remote change) is reported by attribute, and served by the
 // status endpoint.
 func TestE2EWatchAttributeDriftAndTriggers(t *testing.T) {
+	t.Parallel()
 	mirror := testProviderMirror(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `terraform {
@@ -718,6 +725,7 @@ resource "stratafw_thing" "a" {
 // the same workspace is refused even from another working directory (the
 // lease is in the database, not in .terraform).
 func TestE2EWatchSecondRefusedPG(t *testing.T) {
+	t.Parallel()
 	conn := pgtest.ConnString(t)
 	testWatchSecondRefusedRemote(t, pgBackendConfig(conn, ""), "strata watch: pid ", `workspace "default" of the pg backend`)
 }
@@ -725,6 +733,7 @@ func TestE2EWatchSecondRefusedPG(t *testing.T) {
 // TestE2EWatchSecondRefusedS3: the same with the s3 backend and
 // use_lockfile, whose lease is an object beside the state's.
 func TestE2EWatchSecondRefusedS3(t *testing.T) {
+	t.Parallel()
 	// This test once hung in CI: the first watcher, stopped while its
 	// cycle took the state lock to read the state, left the lock object
 	// behind (the request was cancelled after the server created it), and
@@ -792,6 +801,7 @@ resource "terraform_data" "a" {
 // which still applies the rest of the plan; with -allow-destroy it is
 // applied.
 func TestE2EWatchAllowDestroy(t *testing.T) {
+	t.Parallel()
 	dir := watchDir(t, map[string]string{"main.tf": localHeader + `
 resource "local_file" "replaced" {
   filename = "${path.module}/replaced.txt"
@@ -869,6 +879,7 @@ resource "local_file" "added" {
 // -max-changes is reported and not applied, cycle after cycle; within the
 // limit it is applied.
 func TestE2EWatchMaxChanges(t *testing.T) {
+	t.Parallel()
 	dir := watchDir(t, map[string]string{"main.tf": localHeader + `
 resource "local_file" "f" {
   count    = 3
@@ -909,6 +920,7 @@ resource "local_file" "f" {
 // cycle serves the next ones; a change of the dependency lock file (init
 // -upgrade) starts a fresh one; -restart-providers starts one per cycle.
 func TestE2EWatchKeepsProviders(t *testing.T) {
+	t.Parallel()
 	dir := watchDir(t, map[string]string{"main.tf": localHeader + `
 resource "local_file" "a" {
   filename = "${path.module}/a.txt"
@@ -964,6 +976,7 @@ resource "local_file" "a" {
 // instead of quarantining each resource, keeps planning, and goes back to
 // idle once the provider recovers.
 func TestE2EWatchProviderBackoff(t *testing.T) {
+	t.Parallel()
 	mirror := testProviderMirror(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `terraform {
