@@ -23,6 +23,7 @@ import (
 
 	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/provbuild"
+	"github.com/strata-dev/strata/internal/backend/s3/s3test"
 	"github.com/strata-dev/strata/internal/states/statemgr/pgtest"
 )
 
@@ -168,6 +169,8 @@ type atRestBackend struct {
 	stored func(t *testing.T) map[string][]byte
 	// state returns the stored state.
 	state func(t *testing.T, dir string) []byte
+	// env is more environment for the commands.
+	env []string
 	// lockStays: a killed apply's lock is left (nothing tells the
 	// backend its holder died), to be freed with force-unlock.
 	lockStays bool
@@ -209,12 +212,16 @@ var atRestBackends = map[string]func(t *testing.T) atRestBackend{
 		}
 	},
 	"s3": func(t *testing.T) atRestBackend {
-		srv, bucket := s3Env(t)
+		// The server's credentials go to the commands (env), not to the
+		// process: the round trips run in parallel.
+		srv := s3test.Get(t)
+		bucket := srv.NewBucket(t)
 		const key = "at-rest/state.tfstate"
 		block := srv.Block(bucket, key, "")
 		block = strings.TrimSuffix(strings.TrimPrefix(block, "terraform {\n"), "}\n")
 		return atRestBackend{
 			block:   strings.TrimSpace(block) + "\n",
+			env:     srv.Env(),
 			journal: filepath.Join(".terraform", "s3-default.tfstate.journal"),
 			stored: func(t *testing.T) map[string][]byte {
 				keys, err := srv.Keys(context.Background(), bucket)
@@ -298,6 +305,7 @@ func testEncryptionNoSecretAtRest(t *testing.T, b atRestBackend, randomMirror, t
 		// Checkpoints reach the backend during the apply that is killed.
 		"TF_STATE_PERSIST_INTERVAL=1",
 	}
+	env = append(env, b.env...)
 	command := func(extraEnv []string, args ...string) *exec.Cmd {
 		cmd := exec.Command(strataBin, args...)
 		cmd.Dir = dir

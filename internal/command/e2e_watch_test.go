@@ -733,7 +733,7 @@ func TestE2EWatchSecondRefusedPG(t *testing.T) {
 // TestE2EWatchSecondRefusedS3: the same with the s3 backend and
 // use_lockfile, whose lease is an object beside the state's.
 func TestE2EWatchSecondRefusedS3(t *testing.T) {
-	t.Parallel()
+	// Not parallel: s3Env gives the server's credentials to the process.
 	// This test once hung in CI: the first watcher, stopped while its
 	// cycle took the state lock to read the state, left the lock object
 	// behind (the request was cancelled after the server created it), and
