@@ -100,6 +100,7 @@ func strataTB(tb testing.TB, dir string, args ...string) {
 // the state of one chain of N resources is itself quadratic in N whatever
 // the number of writes.
 func TestPGApplyRemoteWritesLinear(t *testing.T) {
+	t.Parallel()
 	conn := pgtest.ConnString(t)
 	var bytesAt [2]int64
 	for i, n := range []int{250, 1000} {

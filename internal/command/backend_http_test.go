@@ -153,6 +153,7 @@ func httpBackendConfig(addr, body string) string {
 // from TF_HTTP_*, and a lock held by someone else reported with its
 // holder.
 func TestE2EHTTPBackend(t *testing.T) {
+	t.Parallel()
 	srv := newHTTPStateServer(t, "ci", "s3cret")
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), httpBackendConfig(srv.url, `
@@ -222,6 +223,7 @@ output "b" {
 
 // TestE2EHTTPBadConfig: a missing or malformed address is reported.
 func TestE2EHTTPBadConfig(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ block, want string }{
 		{``, "address is required"},
 		{`address = "ftp://example.com/x"`, "must be an http or https URL"},
@@ -256,6 +258,7 @@ func TestE2EHTTPBadConfig(t *testing.T) {
 // backend: a state either writes, the other reads and plans no changes
 // from.
 func TestE2EHTTPTerraformInterop(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	srv := newHTTPStateServer(t, "", "")
 	body := `
@@ -321,6 +324,7 @@ output "b" {
 // workspace commands other than show fail as Terraform's do, with its
 // plain message and exit code 1.
 func TestE2EHTTPWorkspaceCommands(t *testing.T) {
+	t.Parallel()
 	tf, hasTF := exec.LookPath("terraform")
 	cmds := [][]string{
 		{"workspace", "list"}, {"workspace", "show"}, {"workspace", "new", "x"}, {"workspace", "select", "default"},
@@ -366,6 +370,7 @@ func TestE2EHTTPWorkspaceCommands(t *testing.T) {
 // any workspace but default is an error, after the backend is
 // configured.
 func TestE2EInitSelectedWorkspace(t *testing.T) {
+	t.Parallel()
 	tf, hasTF := exec.LookPath("terraform")
 	type outcome struct {
 		Code    int

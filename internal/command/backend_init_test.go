@@ -71,6 +71,7 @@ func mustStrataIn(t *testing.T, dir, stdin string, want int, args ...string) res
 // use it without the options, and a changed block is an error until init
 // runs again.
 func TestE2EBackendConfigPartial(t *testing.T) {
+	t.Parallel()
 	conn := pgtest.ConnString(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `terraform {
@@ -151,6 +152,7 @@ func jsonEqual(a, b any) bool {
 // pg and back with init, keeping lineage and serial, with Terraform's
 // questions.
 func TestE2EMigrateStateLocalPGLocal(t *testing.T) {
+	t.Parallel()
 	conn := pgtest.ConnString(t)
 	dir := t.TempDir()
 	body := `resource "terraform_data" "a" {
@@ -238,6 +240,7 @@ output "ws" {
 // single-state question; a destination that already holds a different
 // state is kept unless the user confirms.
 func TestE2EMigrateStateSingleAndConflict(t *testing.T) {
+	t.Parallel()
 	conn := pgtest.ConnString(t)
 	body := "resource \"terraform_data\" \"a\" {\n  input = \"x\"\n}\n"
 
@@ -285,6 +288,7 @@ func TestE2EMigrateStateSingleAndConflict(t *testing.T) {
 // migrated (local to pg, pg to local) is read by the other, which plans no
 // changes.
 func TestE2EBackendTerraformInterop(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	conn := pgtest.ConnString(t)
 	terraform := func(dir string, want int, args ...string) result {
@@ -362,6 +366,7 @@ output "a" {
 // does not have), and .terraform/terraform.tfstate unchanged, so a changed
 // block is still reported by the commands that use the backend.
 func TestE2EInitBackendFalse(t *testing.T) {
+	t.Parallel()
 	tf, hasTF := exec.LookPath("terraform")
 	run := func(bin, dir string, want int, args ...string) result {
 		t.Helper()

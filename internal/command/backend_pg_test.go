@@ -70,6 +70,7 @@ func readPGState(t *testing.T, conn, schema, workspace string) (pgStateDoc, bool
 // TestE2EPGBackend: init, apply, a plan with no changes, the state
 // commands and destroy, with the state in Postgres and none on disk.
 func TestE2EPGBackend(t *testing.T) {
+	t.Parallel()
 	conn := pgtest.ConnString(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), pgBackendConfig(conn, `
@@ -130,6 +131,7 @@ output "b" {
 // TestE2EPGEnvAndWorkspaces: the PG_* environment variables configure what
 // the block leaves out; each workspace is its own row.
 func TestE2EPGEnvAndWorkspaces(t *testing.T) {
+	t.Parallel()
 	conn := pgtest.ConnString(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `terraform {
@@ -166,6 +168,7 @@ resource "terraform_data" "a" {
 // right type for its known arguments, and a server that cannot be reached
 // is an error naming the backend.
 func TestE2EPGBadConfig(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		block string
 		want  []string
@@ -216,6 +219,7 @@ func TestE2EPGBadConfig(t *testing.T) {
 // TestE2EPGLock: a second writer fails fast with a lock error naming the
 // holder; -lock-timeout waits for it; -lock=false ignores it.
 func TestE2EPGLock(t *testing.T) {
+	t.Parallel()
 	conn := pgtest.ConnString(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), pgBackendConfig(conn, `resource "terraform_data" "a" { input = 1 }`))
@@ -276,6 +280,7 @@ func startApply(t *testing.T, dir string, out *syncBuffer) *exec.Cmd {
 // TestE2EPGConcurrentApplies: while one apply runs, another fails on the
 // lock, naming the running one; the first completes.
 func TestE2EPGConcurrentApplies(t *testing.T) {
+	t.Parallel()
 	// Enough resources that the first apply is still running when the
 	// second starts, on a loaded machine too.
 	const n = 1500
@@ -305,6 +310,7 @@ func TestE2EPGConcurrentApplies(t *testing.T) {
 // database releases its lock, and the next command replays its local
 // journal into the database, so that nothing a provider finished is lost.
 func TestE2EPGKillMidApply(t *testing.T) {
+	t.Parallel()
 	const n = 400
 	conn := pgtest.ConnString(t)
 	dir := t.TempDir()
@@ -346,6 +352,7 @@ func TestE2EPGKillMidApply(t *testing.T) {
 // state either writes, the other reads and plans no changes from; and
 // each respects the other's lock.
 func TestE2EPGTerraformInterop(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	conn := pgtest.ConnString(t)
 	body := `
@@ -442,6 +449,7 @@ resource "terraform_data" "slow" {
 // TestE2EPGForceUnlock: force-unlock with the ID a lock error shows ends
 // the holder's session, which frees the lock.
 func TestE2EPGForceUnlock(t *testing.T) {
+	t.Parallel()
 	conn := pgtest.ConnString(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), pgBackendConfig(conn, `resource "terraform_data" "a" { input = 1 }`))
@@ -469,6 +477,7 @@ func TestE2EPGForceUnlock(t *testing.T) {
 
 // TestE2EPGWorkspaceCommands: workspaces live as rows of the states table.
 func TestE2EPGWorkspaceCommands(t *testing.T) {
+	t.Parallel()
 	conn := pgtest.ConnString(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), pgBackendConfig(conn, "")+`

@@ -72,6 +72,7 @@ func readLog(t *testing.T, logDir string) string {
 // progress lines and the -json messages are Terraform's. When terraform
 // is installed, the output and the provider calls are compared with it.
 func TestE2EEphemeralResource(t *testing.T) {
+	t.Parallel()
 	type run struct{ plan, apply, planJSON result }
 	do := func(bin string) (run, string, string) {
 		dir, logDir := ephemeralDir(t, ephemeralConfig)
@@ -163,6 +164,7 @@ func jsonTypes(t *testing.T, stream, prefix string) string {
 // TestE2EEphemeralValueNotAllowed: an ephemeral value in an argument that
 // is stored, and in a root output, is refused with Terraform's errors.
 func TestE2EEphemeralValueNotAllowed(t *testing.T) {
+	t.Parallel()
 	config := strings.Replace(ephemeralConfig, "password_wo = ephemeral.stratafw_token.t.value", "description = ephemeral.stratafw_token.t.value", 1) + `
 output "o" {
   value = ephemeral.stratafw_token.t.value
@@ -203,6 +205,7 @@ write-only attribute and must be persisted to state.`,
 // one that was not set must stay unset. Compared with terraform when it
 // is installed.
 func TestE2EEphemeralVariablesSavedPlan(t *testing.T) {
+	t.Parallel()
 	const config = `
 variable "x" {
   ephemeral = true
@@ -277,6 +280,7 @@ also be set during the apply phase.`) {
 // be renewed every second is renewed while a resource that depends on it
 // takes three seconds to create, and closed after it, as with terraform.
 func TestE2EEphemeralRenewed(t *testing.T) {
+	t.Parallel()
 	config := strings.Replace(ephemeralConfig, `  name = "a"
 }`, `  name          = "a"
   renew_seconds = 1

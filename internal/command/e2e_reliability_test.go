@@ -60,6 +60,7 @@ func (b *syncBuffer) String() string {
 // TestE2ELockHeld: a second writer fails fast with a lock error naming the
 // holder, and leaves the state alone.
 func TestE2ELockHeld(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `resource "terraform_data" "a" { input = 1 }`)
 	mgr := statemgr.NewLocal(filepath.Join(dir, "terraform.tfstate"), "", "", "test")
@@ -101,6 +102,7 @@ func TestE2ELockHeld(t *testing.T) {
 // finished: the next command replays the journal, and the state plus what
 // remains to be created covers every resource exactly once.
 func TestE2EKillMidApply(t *testing.T) {
+	t.Parallel()
 	const n = 400
 	for _, delay := range []time.Duration{150 * time.Millisecond, 400 * time.Millisecond} {
 		t.Run(delay.String(), func(t *testing.T) {
@@ -153,6 +155,7 @@ func TestE2EKillMidApply(t *testing.T) {
 // TestE2EInterrupt: Ctrl-C stops starting operations, persists what
 // finished and exits 1; the next apply completes the rest.
 func TestE2EInterrupt(t *testing.T) {
+	t.Parallel()
 	const n = 400
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), chainConfig(n))
@@ -191,6 +194,7 @@ func TestE2EInterrupt(t *testing.T) {
 // TestE2EErroredState: a state that cannot be written goes to
 // errored.tfstate and the user is told.
 func TestE2EErroredState(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `resource "terraform_data" "a" { input = 1 }`)
 	// A directory where the state file should be cannot be replaced.
@@ -209,6 +213,7 @@ func TestE2EErroredState(t *testing.T) {
 // TestE2EDoubleInterrupt: a second Ctrl-C exits at once; the journal keeps
 // what finished and the next command recovers it.
 func TestE2EDoubleInterrupt(t *testing.T) {
+	t.Parallel()
 	const n = 600
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), chainConfig(n))

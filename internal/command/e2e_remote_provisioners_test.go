@@ -540,6 +540,7 @@ func TestE2ERemoteProvisionersMatchTerraform(t *testing.T) {
 // connection type than ssh, no connection block, an invalid private key,
 // an unreachable host — are Terraform's, word for word.
 func TestE2ERemoteProvisionerErrorsMatchTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	srv := sshtest.Start(t, sshtest.Options{})
 	closed := freeLoopbackPort(t)
@@ -651,6 +652,7 @@ func freeLoopbackPort(t *testing.T) int {
 // errors in remote provisioner and connection blocks as Terraform, by
 // summary and detail (strata's also point at the provisioner block).
 func TestE2ERemoteProvisionerValidateMatchTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	config := `
 resource "terraform_data" "a" {

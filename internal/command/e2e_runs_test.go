@@ -142,6 +142,7 @@ resource "terraform_data" "after_slow" {
 // new resource as updated and the untouched one as up_to_date; an
 // interrupted apply records what it never reached as unprocessed.
 func TestE2ERunsOutcomes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), runsOutcomesConfig)
 	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
@@ -284,6 +285,7 @@ func TestE2ERunsOutcomes(t *testing.T) {
 // and the interrupt is sent once the run's log has after_fail skipped
 // and slow's provisioner has started.
 func TestE2ERunsFiveOutcomes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), runsOutcomesConfig)
 	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
@@ -377,6 +379,7 @@ func TestE2ERunsFiveOutcomes(t *testing.T) {
 // applies, and a plan (a noop run) says what would change without
 // entering the history.
 func TestE2ERunsHistory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `
 variable "v" {}
@@ -478,6 +481,7 @@ resource "terraform_data" "a" {
 // even where terraform_data copies them, unmarked, into its output; the
 // record holds a mark instead.
 func TestE2ERunsNoSecrets(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `
 variable "pw" {
@@ -537,6 +541,7 @@ resource "terraform_data" "msg" {
 // crash; the next command completes the record: the run crashed, what it
 // never reached is unprocessed.
 func TestE2ERunsKill(t *testing.T) {
+	t.Parallel()
 	const n = 300
 	dir := t.TempDir()
 	// The middle of the chain waits in a provisioner, where the kill
@@ -590,6 +595,7 @@ func TestE2ERunsKill(t *testing.T) {
 // TestE2ERunsEmptyAndOff: queries in a directory without records say so
 // and create nothing; STRATA_RUNS=0 records nothing.
 func TestE2ERunsEmptyAndOff(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `resource "terraform_data" "a" {}`)
 	if r := mustStrata(t, dir, 0, "runs", "list"); !strings.Contains(r.stdout, "No runs recorded.") {
@@ -630,6 +636,7 @@ func TestE2ERunsEmptyAndOff(t *testing.T) {
 
 // TestE2ERunsImport: import records the object it adopted, or its error.
 func TestE2ERunsImport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `resource "terraform_data" "x" {}`)
 	mustStrata(t, dir, 0, "import", "-no-color", "terraform_data.x", "abc-123")
@@ -651,6 +658,7 @@ func TestE2ERunsImport(t *testing.T) {
 // TestE2ERunsStateEdits: commands that edit the state directly record
 // what they changed.
 func TestE2ERunsStateEdits(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"x\" {}\nresource \"terraform_data\" \"y\" {}\n")
 	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
@@ -684,6 +692,7 @@ func TestE2ERunsStateEdits(t *testing.T) {
 // the same state see the same runs: each run's log goes to the backend's
 // database, and a query in the other directory brings it in.
 func TestE2ERunsSharedPG(t *testing.T) {
+	t.Parallel()
 	conn := pgtest.ConnString(t)
 	config := "terraform {\n  backend \"pg\" {\n    conn_str = \"" + conn + "\"\n  }\n}\nvariable \"v\" {}\nresource \"terraform_data\" \"a\" {\n  input = var.v\n}\n"
 	a, b := t.TempDir(), t.TempDir()
@@ -745,6 +754,7 @@ func TestE2ERunsSharedPG(t *testing.T) {
 // it as crashed, with the operation in flight unknown and what it never
 // reached unprocessed.
 func TestE2ERunsKillSharedPG(t *testing.T) {
+	t.Parallel()
 	conn := pgtest.ConnString(t)
 	const n = 40
 	mid := fmt.Sprintf("resource \"terraform_data\" \"r%d\" {\n  input = terraform_data.r%d.output\n", n/2, n/2-1)
@@ -838,6 +848,7 @@ func TestE2ERunsKillSharedPG(t *testing.T) {
 // openly with nonsensitive). Without encryption, so that the bytes
 // searched are the records themselves.
 func TestE2ERunsNoProviderSecrets(t *testing.T) {
+	t.Parallel()
 	randomMirror := randomProviderMirror(t)
 	testMirror := tftestProviderMirror(t)
 	dir := t.TempDir()

@@ -70,6 +70,7 @@ output "pw" {
 // input at DEBUG: strata does neither. Where terraform is installed, the
 // same run is made with it, and what its log holds is reported.
 func TestE2ESecretsNotLogged(t *testing.T) {
+	t.Parallel()
 	randomMirror := randomProviderMirror(t)
 	testMirror := tftestProviderMirror(t)
 	secret, wo := "sv-"+randomHex(t, 12), "wo-"+randomHex(t, 12)
@@ -183,6 +184,7 @@ var sensitiveDiagCases = map[string]struct {
 // sensitive values do not show them, and name them only where Terraform
 // does; compared with terraform where it is installed.
 func TestE2ESensitiveDiagnostics(t *testing.T) {
+	t.Parallel()
 	const vars = `
 variable "s" {
   sensitive = true
@@ -236,6 +238,7 @@ variable "p" {
 // runs, as in Terraform, and its error shows neither the command nor the
 // output (Terraform's error shows both: see differences.md).
 func TestE2ELocalExecSensitiveError(t *testing.T) {
+	t.Parallel()
 	for name, prov := range map[string]string{
 		"command":     `command = "echo out-${var.s}; exit 3"`,
 		"environment": "command = \"echo env-$X; exit 4\"\n    environment = { X = var.s }",
@@ -278,6 +281,7 @@ func TestE2ELocalExecSensitiveError(t *testing.T) {
 // expressions, printed when one output is asked for by name — compared
 // with terraform where it is installed.
 func TestE2EOutputConsoleSensitive(t *testing.T) {
+	t.Parallel()
 	config := `
 variable "s" {
   sensitive = true
