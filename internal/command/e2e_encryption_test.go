@@ -21,9 +21,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/strata-dev/strata/internal/backend/s3/s3test"
 	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/provbuild"
-	"github.com/strata-dev/strata/internal/backend/s3/s3test"
 	"github.com/strata-dev/strata/internal/states/statemgr/pgtest"
 )
 
