@@ -3,10 +3,8 @@ package command
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -24,20 +22,13 @@ var (
 func legacyProviderConfig(t *testing.T) string {
 	t.Helper()
 	legacyOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "strata-legacy-mirror-")
+		dir, err := buildTestProviderMirror("stratalegacy")
 		if err != nil {
 			legacyErr = err
 			return
 		}
-		target := filepath.Join(dir, "registry.terraform.io", "strata", "stratalegacy", "0.1.0", runtime.GOOS+"_"+runtime.GOARCH)
-		cmd := exec.Command("go", "build", "-o", filepath.Join(target, "terraform-provider-stratalegacy_v0.1.0"), "./stratalegacy")
-		cmd.Dir = filepath.Join("..", "providers", "plugin", "testdata", "providers")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			legacyErr = fmt.Errorf("building the stratalegacy provider: %v\n%s", err, out)
-			return
-		}
 		legacyTfrc = filepath.Join(dir, "cli.tfrc")
-		legacyErr = os.WriteFile(legacyTfrc, []byte(fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", dir)), 0o644)
+		legacyErr = writeFileAtomic(legacyTfrc, []byte(fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", dir)))
 	})
 	if legacyErr != nil {
 		t.Fatal(legacyErr)

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -23,23 +22,7 @@ var (
 func testProviderMirrorV5(t *testing.T) string {
 	t.Helper()
 	v5MirrorOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "strata-mirror-v5-")
-		if err != nil {
-			v5MirrorErr = err
-			return
-		}
-		target := filepath.Join(dir, "registry.terraform.io", "strata", "stratav5", "0.1.0", runtime.GOOS+"_"+runtime.GOARCH)
-		if err := os.MkdirAll(target, 0o755); err != nil {
-			v5MirrorErr = err
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(target, "terraform-provider-stratav5_v0.1.0"), "./stratav5")
-		cmd.Dir = filepath.Join("..", "providers", "plugin", "testdata", "providers")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			v5MirrorErr = fmt.Errorf("building the test provider: %v\n%s", err, out)
-			return
-		}
-		v5MirrorDir = dir
+		v5MirrorDir, v5MirrorErr = buildTestProviderMirror("stratav5")
 	})
 	if v5MirrorErr != nil {
 		t.Fatal(v5MirrorErr)

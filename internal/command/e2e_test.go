@@ -33,17 +33,9 @@ func TestMain(m *testing.M) {
 	if !explicit {
 		_ = flag.Set("test.parallel", strconv.Itoa(max(4, 2*runtime.GOMAXPROCS(0))))
 	}
-	dir, err := os.MkdirTemp("", "strata-e2e-")
-	if err != nil {
-		panic(err)
-	}
-	strataBin = filepath.Join(dir, "strata")
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
-	build := exec.Command("go", "build", "-ldflags", "-X main.version=0.1.0", "-o", strataBin, ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building strata: %v\n%s", err, out)
+	var err error
+	if strataBin, err = buildStrata(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	stray := strayFiles()
@@ -52,7 +44,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "FAIL: an in-process command wrote into the test directory: %v\n", now)
 		code = 1
 	}
-	os.RemoveAll(dir)
+	removeSharedMirrors()
 	os.Exit(code)
 }
 

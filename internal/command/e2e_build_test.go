@@ -1,0 +1,118 @@
+package command
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+)
+
+// The binaries the end-to-end tests run (strata, the test providers) are
+// built into a directory of the user's cache that outlives the test
+// process, one per checkout: go build does not link again a binary that
+// is up to date, which saves a few seconds of CPU per binary and per run,
+// and nothing is left behind in the temporary directory.
+
+// e2eBinDir is the cache directory of this checkout's test binaries.
+func e2eBinDir() (string, error) {
+	root, err := moduleRoot()
+	if err != nil {
+		return "", err
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(cache, "strata-e2e-bin", hex.EncodeToString(sum[:8])), nil
+}
+
+// moduleRoot is the repository's root directory (where main.go is).
+func moduleRoot() (string, error) {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Abs(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// goBuild builds package pkg of the module in dir into out, which go
+// build leaves alone when it is up to date, and replaces by a rename
+// otherwise (so that a process running the old one is not disturbed).
+func goBuild(dir, pkg, out string, ldflags string) error {
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	args := []string{"build"}
+	if ldflags != "" {
+		args = append(args, "-ldflags", ldflags)
+	}
+	cmd := exec.Command("go", append(args, "-o", out, pkg)...)
+	cmd.Dir = dir
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("building %s: %v\n%s", pkg, err, b)
+	}
+	return nil
+}
+
+// buildStrata builds the strata binary the tests run.
+func buildStrata() (string, error) {
+	bin, err := e2eBinDir()
+	if err != nil {
+		return "", err
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return "", err
+	}
+	out := filepath.Join(bin, "strata")
+	return out, goBuild(root, ".", out, "-X main.version=0.1.0")
+}
+
+// buildTestProviderMirror builds the test provider testdata/providers/<name>
+// (of internal/providers/plugin) as strata/<name> 0.1.0 into a filesystem
+// mirror of its own, and returns the mirror's directory. Tests only read
+// the mirror.
+func buildTestProviderMirror(name string) (string, error) {
+	bin, err := e2eBinDir()
+	if err != nil {
+		return "", err
+	}
+	mirror := filepath.Join(bin, "mirror-"+name)
+	target := filepath.Join(mirror, "registry.terraform.io", "strata", name, "0.1.0", runtime.GOOS+"_"+runtime.GOARCH,
+		"terraform-provider-"+name+"_v0.1.0")
+	return mirror, goBuild(filepath.Join("..", "providers", "plugin", "testdata", "providers"), "./"+name, target, "")
+}
+
+// writeFileAtomic writes a file that other test processes may be reading:
+// they see the old content or the new, never a part.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// removeSharedMirrors removes the provider mirrors other tests build into
+// the temporary directory, once every test has run.
+func removeSharedMirrors() {
+	for _, dir := range []string{pluginDir, tftestMirror} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
+	}
+	if localDir != "" {
+		os.RemoveAll(filepath.Dir(localDir))
+	}
+}
