@@ -50,7 +50,7 @@ func newConsoleCommand(d *Deps) *cobra.Command {
 }
 
 func runConsole(ctx context.Context, d *Deps, opts *consoleOptions) error {
-	v := d.newView(viewFlags{noColor: true})
+	v := d.newView(viewFlags{})
 	op, err := prepareOperation(ctx, d, views.NewOperation(v, nil), &opts.vars, &stateFlags{statePath: opts.state.statePath}, 1, "OperationTypeConsole")
 	if err != nil {
 		return err
@@ -69,38 +69,79 @@ func runConsole(ctx context.Context, d *Deps, opts *consoleOptions) error {
 		return errReported
 	}
 	defer console.Close(context.WithoutCancel(ctx))
+	// As Terraform, an expression's errors are followed by a blank line.
+	v.Legacy = true
 	sc := bufio.NewScanner(d.Stdin)
 	sc.Buffer(make([]byte, 1024*1024), 1024*1024)
+	// As Terraform: at a terminal every result prints; with input piped
+	// in, only the last line's result, and the first error ends the
+	// console.
+	piped := !d.StdinIsTerminal
+	last := ""
 	for {
-		if d.StdinIsTerminal {
+		if !piped {
 			v.Raw("> ")
 		}
 		if !sc.Scan() {
 			break
 		}
 		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
 		if line == "exit" {
+			if piped {
+				return nil
+			}
 			break
 		}
-		val, ediags := console.Eval(line)
+		out, ediags := consoleResult(console, line)
 		if ediags.HasErrors() {
 			v.Diagnostics(ediags)
-			if !d.StdinIsTerminal {
+			if piped {
 				return errReported
 			}
 			continue
 		}
-		if ty, ok := engine.ConsoleTypeString(val); ok {
-			v.Raw(ty + "\n")
-			continue
+		if piped {
+			last = out
+		} else if out != "" {
+			v.Raw(out + "\n")
 		}
-		// render.Value prints each sensitive part of the value as
-		// (sensitive value), as terraform console does: a sensitive
-		// attribute hides only itself, not the whole object.
-		v.Raw(render.Value(val, 0) + "\n")
+	}
+	if piped {
+		v.Raw(last + "\n")
 	}
 	return nil
+}
+
+// consoleHelp is what the console's "help" prints.
+const consoleHelp = `The strata console allows you to experiment with strata interpolations.
+You may access resources in the state (if you have one) just as you would
+from a configuration. For example: "aws_instance.foo.id" would evaluate
+to the ID of "aws_instance.foo" if it exists in your state.
+
+Type in the interpolation to test and hit <enter> to see the result.
+
+To exit the console, type "exit" and hit <enter>, or use Control-C or
+Control-D.`
+
+// consoleResult evaluates one line of console input and returns what it
+// prints: the value, a type(...) result, the help text, or nothing for an
+// empty line.
+func consoleResult(console *engine.Console, line string) (string, hcl.Diagnostics) {
+	switch line {
+	case "":
+		return "", nil
+	case "help":
+		return consoleHelp, nil
+	}
+	val, diags := console.Eval(line)
+	if diags.HasErrors() {
+		return "", diags
+	}
+	if ty, ok := engine.ConsoleTypeString(val); ok {
+		return ty, nil
+	}
+	// render.Value prints each sensitive part of the value as
+	// (sensitive value), as terraform console does: a sensitive
+	// attribute hides only itself, not the whole object.
+	return render.Value(val, 0), nil
 }

@@ -308,19 +308,31 @@ output "fallback" {
 }
 
 // TestE2EConsole evaluates expressions against the state and
-// configuration, one per line, printing values as terraform console does.
+// configuration, printing values as terraform console does: with input
+// piped in, only the last line's result.
 func TestE2EConsole(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), "variable \"n\" {\n  default = 3\n}\nlocals {\n  doubled = var.n * 2\n}\nresource \"terraform_data\" \"a\" {\n  count = 2\n  input = \"v${count.index}\"\n}\n")
 	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
 	exprs := []string{"local.doubled", "terraform_data.a[1].output", `{ a = [1,2], b = "x" }`, `upper("hi")`}
-	r := runIn(t, dir, strings.Join(exprs, "\n")+"\n", strataBin, "console")
-	want := "6\n\"v1\"\n{\n  \"a\" = [\n    1,\n    2,\n  ]\n  \"b\" = \"x\"\n}\n\"HI\"\n"
-	if r.code != 0 || r.stdout != want {
-		t.Fatalf("console: exit %d\n%q\nwant\n%q\n%s", r.code, r.stdout, want, r.stderr)
+	wants := []string{"6\n", "\"v1\"\n", "{\n  \"a\" = [\n    1,\n    2,\n  ]\n  \"b\" = \"x\"\n}\n", "\"HI\"\n"}
+	for i, e := range exprs {
+		if r := runIn(t, dir, e+"\n", strataBin, "console"); r.code != 0 || r.stdout != wants[i] {
+			t.Errorf("console %s: exit %d\n%q\nwant\n%q\n%s", e, r.code, r.stdout, wants[i], r.stderr)
+		}
+	}
+	piped := strings.Join(exprs, "\n") + "\n"
+	if r := runIn(t, dir, piped, strataBin, "console"); r.code != 0 || r.stdout != wants[len(wants)-1] {
+		t.Errorf("console with %d lines: exit %d\n%q\nwant the last result only\n%s", len(exprs), r.code, r.stdout, r.stderr)
 	}
 	if tf, err := exec.LookPath("terraform"); err == nil {
 		runIn(t, dir, "", tf, "init", "-no-color")
+		for _, in := range []string{piped, "", "\n", "help\n", "1\nexit\n2\n", "1/0\n", "1\n\n"} {
+			got, want := runIn(t, dir, in, strataBin, "console"), runIn(t, dir, in, tf, "console")
+			if got.code != want.code || got.stdout != strings.ReplaceAll(want.stdout, "Terraform", "strata") {
+				t.Errorf("console with %q: strata exit %d %q, terraform exit %d %q", in, got.code, got.stdout, want.code, want.stdout)
+			}
+		}
 		for _, e := range exprs {
 			if got, wantOne := runIn(t, dir, e+"\n", strataBin, "console").stdout, runIn(t, dir, e+"\n", tf, "console").stdout; got != wantOne {
 				t.Errorf("%s: strata %q, terraform %q", e, got, wantOne)

@@ -530,7 +530,7 @@ func compareConsoleErrors(t *testing.T, dir, tf string, exprs []string) {
 		attrs = append(attrs, fmt.Sprintf("c%04d = %s", i, e), fmt.Sprintf("s%04d = tonumber(%q)", i, consoleSentinel(i)))
 	}
 	line := "{ " + strings.Join(attrs, ", ") + " }\n"
-	s, w := runIn(t, dir, line, strataBin, "console"), runIn(t, dir, line, tf, "console", "-no-color")
+	s, w := runIn(t, dir, line, strataBin, "console", "-no-color"), runIn(t, dir, line, tf, "console", "-no-color")
 	ss, sok := splitConsoleErrors(s.stderr, len(exprs))
 	ws, wok := splitConsoleErrors(w.stderr, len(exprs))
 	if !wok || !sok || s.code != w.code {
@@ -588,7 +588,7 @@ func splitConsoleErrors(stderr string, n int) (parts []string, ok bool) {
 // their first errors; it reports whether they agree.
 func compareConsoleError(t *testing.T, dir, tf, expr string) bool {
 	t.Helper()
-	s, w := runIn(t, dir, expr+"\n", strataBin, "console"), runIn(t, dir, expr+"\n", tf, "console", "-no-color")
+	s, w := runIn(t, dir, expr+"\n", strataBin, "console", "-no-color"), runIn(t, dir, expr+"\n", tf, "console", "-no-color")
 	if w.code == 0 {
 		t.Errorf("%s: terraform succeeds with %s; move it to the values", expr, strings.TrimSpace(w.stdout))
 		return false
@@ -618,7 +618,7 @@ func compareConsoleChunk(t *testing.T, dir, tf string, exprs []string, first int
 		attrs[i] = keys[i] + " = " + e
 	}
 	line := "{ " + strings.Join(attrs, ", ") + " }\n"
-	s, w := runIn(t, dir, line, strataBin, "console"), runIn(t, dir, line, tf, "console", "-no-color")
+	s, w := runIn(t, dir, line, strataBin, "console", "-no-color"), runIn(t, dir, line, tf, "console", "-no-color")
 	if w.code != 0 || s.code != 0 {
 		// Find the expressions that fail, one at a time.
 		for _, e := range exprs {

@@ -42,7 +42,9 @@ func Value(v cty.Value, indent int) string {
 		}
 		return esc(strconv.Quote(v.AsString()))
 	case ty == cty.Number:
-		return numberText(v)
+		// As Terraform: infinities (which only the console can see, as
+		// 1/0) print as +Inf and -Inf.
+		return v.AsBigFloat().Text('f', -1)
 	case ty == cty.Bool:
 		return strconv.FormatBool(v.True())
 	case ty.IsObjectType():
