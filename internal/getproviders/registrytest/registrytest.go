@@ -180,11 +180,6 @@ func (s *Server) Archive(pkg Package, platform string) []byte {
 	return s.archives[ArchiveName(pkg, platform)]
 }
 
-// SHA256SUMS returns the checksums document of a package version.
-func (s *Server) SHA256SUMS(pkg Package) string {
-	return string(s.sums[pkg.Namespace+"/"+pkg.Type+"/"+pkg.Version])
-}
-
 func zipOf(t testing.TB, pkg Package, platform string) []byte {
 	files := pkg.Files
 	if files == nil {
