@@ -12,6 +12,9 @@ import (
 // encodePaths renders attribute paths as the state file's
 // sensitive_attributes: a list of paths, each a list of steps.
 func encodePaths(paths []cty.Path) (json.RawMessage, error) {
+	if len(paths) == 0 {
+		return json.RawMessage("[]"), nil
+	}
 	out := make([][]pathStepV4, 0, len(paths))
 	for _, p := range paths {
 		steps := make([]pathStepV4, 0, len(p))

@@ -1,6 +1,7 @@
 package statefile
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -286,7 +287,12 @@ func TestMarshalObjectRoundTrip(t *testing.T) {
 			IdentityJSON:          []byte(`{"arn":"a"}`),
 			IdentitySchemaVersion: uint64p(0),
 		},
-		"flat": {AttrsFlat: map[string]string{"id": "x", "list.#": "0"}, Status: states.ObjectReady},
+		"flat": {AttrsFlat: map[string]string{"id": "x", "list.#": "0", "quote\"d": "<\n>"}, Status: states.ObjectReady},
+		"indented attributes": {
+			AttrsJSON:    []byte("{\n  \"id\": \"x\",\r\n  \"l\": [1, 2]\n}"),
+			IdentityJSON: []byte("{\n  \"arn\": \"a\"\n}"),
+			Status:       states.ObjectReady,
+		},
 	}
 	for name, obj := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -297,12 +303,55 @@ func TestMarshalObjectRoundTrip(t *testing.T) {
 			if strings.Contains(string(raw), "\n") {
 				t.Errorf("MarshalObject output spans lines: %s", raw)
 			}
+			// The same document json.Marshal writes of the entry.
+			is, err := EncodeObject(obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			viaMarshal, err := json.Marshal(is)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want, gotDoc any
+			if err := json.Unmarshal(viaMarshal, &want); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(raw, &gotDoc); err != nil {
+				t.Fatalf("MarshalObject wrote invalid JSON: %v\n%s", err, raw)
+			}
+			if diff := cmp.Diff(want, gotDoc); diff != "" {
+				t.Errorf("not what json.Marshal writes (-json.Marshal +MarshalObject):\n%s", diff)
+			}
 			got, err := UnmarshalObject(raw)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(obj, got, ctyCmp, cmpopts.EquateEmpty()); diff != "" {
+			// JSON values come back compact.
+			wantObj := *obj
+			for _, b := range []*[]byte{&wantObj.AttrsJSON, &wantObj.IdentityJSON} {
+				if len(*b) > 0 {
+					var c bytes.Buffer
+					if err := json.Compact(&c, *b); err != nil {
+						t.Fatal(err)
+					}
+					*b = c.Bytes()
+				}
+			}
+			if diff := cmp.Diff(&wantObj, got, ctyCmp, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestMarshalObjectInvalidJSON(t *testing.T) {
+	for name, obj := range map[string]*states.ObjectSrc{
+		"attributes": {AttrsJSON: []byte(`{"id":`)},
+		"identity":   {AttrsJSON: []byte(`{}`), IdentityJSON: []byte("{\n")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if raw, err := MarshalObject(obj); err == nil {
+				t.Fatalf("no error; got %s", raw)
 			}
 		})
 	}

@@ -155,18 +155,24 @@ func (j *Journal) Intent(addr addrs.AbsResourceInstance, deposed, action string)
 	}
 	j.pending[pendingKey(addr, deposed)] = rec
 	j.mu.Unlock()
-	return j.append(rec, true)
+	return j.appendLine(rec.appendJSON(nil, nil), true)
 }
 
-// Set implements states.Recorder.
+// Set implements states.Recorder. The object is encoded once, straight
+// into the record's line.
 func (j *Journal) Set(addr addrs.AbsResourceInstance, deposed string, obj *states.ObjectSrc, provider addrs.AbsProviderConfig) error {
 	rec := journalRecord{Op: "set", Addr: addr.String(), Deposed: deposed, Provider: provider.String()}
+	var line []byte
 	if obj != nil {
-		raw, err := statefile.MarshalObject(obj)
-		if err != nil {
+		line = make([]byte, 0, len(rec.Addr)+len(rec.Provider)+len(obj.AttrsJSON)+192)
+	}
+	line = rec.appendJSON(line, obj)
+	if obj != nil {
+		var err error
+		if line, err = statefile.AppendObject(line, obj); err != nil {
 			return err
 		}
-		rec.Object = raw
+		line = append(line, '}')
 	}
 	j.mu.Lock()
 	delete(j.pending, pendingKey(addr, deposed))
@@ -178,7 +184,28 @@ func (j *Journal) Set(addr addrs.AbsResourceInstance, deposed string, obj *state
 		}
 	})
 	j.mu.Unlock()
-	return j.append(rec, false)
+	return j.appendLine(line, false)
+}
+
+// appendJSON appends rec as json.Marshal renders it, without its Object
+// and Output. When obj is not nil the line is left open after
+// `"object":`, for the caller to append the object and the closing brace.
+func (rec journalRecord) appendJSON(buf []byte, obj *states.ObjectSrc) []byte {
+	buf = append(buf, `{"op":`...)
+	buf = statefile.AppendJSONString(buf, rec.Op)
+	for _, m := range [...]struct{ key, value string }{
+		{`,"addr":`, rec.Addr}, {`,"deposed":`, rec.Deposed}, {`,"action":`, rec.Action},
+		{`,"provider":`, rec.Provider}, {`,"name":`, rec.Name},
+	} {
+		if m.value != "" {
+			buf = append(buf, m.key...)
+			buf = statefile.AppendJSONString(buf, m.value)
+		}
+	}
+	if obj != nil {
+		return append(buf, `,"object":`...)
+	}
+	return append(buf, '}')
 }
 
 // SetOutput implements states.Recorder.
@@ -221,7 +248,17 @@ func (j *Journal) encode(rec journalRecord) ([]byte, error) {
 // operation may depend on. A completion record need not wait for a sync of
 // its own: once written, it survives the process being killed.
 func (j *Journal) append(rec journalRecord, durable bool) error {
-	line, err := j.encode(rec)
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	return j.appendLine(line, durable)
+}
+
+// appendLine is append with the record rendered as its line (without the
+// newline).
+func (j *Journal) appendLine(line []byte, durable bool) error {
+	line, err := j.enc.EncryptRecord(line)
 	if err != nil {
 		return err
 	}

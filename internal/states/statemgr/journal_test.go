@@ -69,6 +69,8 @@ func TestJournalRecovery(t *testing.T) {
 
 	mustNil(t, j.Intent(addr(t, "terraform_data.new[0]"), "", "create"))
 	mustNil(t, j.Set(addr(t, "terraform_data.new[0]"), "", created, builtin))
+	// A key the record's JSON must escape.
+	mustNil(t, j.Set(addr(t, `terraform_data.odd["quo\"te \\ ✓<&>"]`), "", obj("odd"), builtin))
 	mustNil(t, j.Intent(addr(t, "terraform_data.gone"), "", "delete"))
 	mustNil(t, j.Set(addr(t, "terraform_data.gone"), "", nil, builtin))
 	// create_before_destroy: the old object is deposed, the new one
@@ -98,9 +100,10 @@ func TestJournalRecovery(t *testing.T) {
 		t.Errorf("pending (-want +got):\n%s", diff)
 	}
 	wantIDs := map[string]string{
-		"terraform_data.keep":     "terraform_data.keep",
-		"terraform_data.new[0]":   "created",
-		"terraform_data.replaced": "replacement",
+		"terraform_data.keep":                   "terraform_data.keep",
+		"terraform_data.new[0]":                 "created",
+		"terraform_data.replaced":               "replacement",
+		`terraform_data.odd["quo\"te \\ ✓<&>"]`: "odd",
 	}
 	if diff := cmp.Diff(wantIDs, ids(t, s)); diff != "" {
 		t.Errorf("objects (-want +got):\n%s", diff)
@@ -586,5 +589,29 @@ func TestJournalReadDuringApply(t *testing.T) {
 		// The crashed apply's info file is replaced and then removed by the
 		// recovering reader's temporary lock.
 		t.Error("lock info left after recovery")
+	}
+}
+
+// BenchmarkJournalSet records the objects of an apply: one completion
+// record each, written (not synced) as the engine's are.
+func BenchmarkJournalSet(b *testing.B) {
+	m := NewLocal(b.TempDir()+"/terraform.tfstate", "", "", testVersion)
+	j, err := m.BeginJournal(states.New())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer j.f.Close()
+	a := addr(b, "terraform_data.r1")
+	o := &states.ObjectSrc{
+		AttrsJSON:    []byte(`{"id":"6e1b3f0c-2d8e-4f7b-9c1a-0b7f3e2a1d55","input":{"value":"start","type":"string"},"output":{"value":"start","type":"string"},"triggers_replace":null}`),
+		Dependencies: []addrs.AbsResource{addr(b, "terraform_data.r0").ContainingResource()},
+		Status:       states.ObjectReady,
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := j.Set(a, "", o, builtin); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
