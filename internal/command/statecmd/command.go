@@ -4,8 +4,6 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
-
-	"github.com/strata-dev/strata/internal/command/views/render"
 )
 
 // New builds `strata state` and its subcommands.
@@ -47,7 +45,7 @@ Subcommands:
 	hideHelpFlag(cmd)
 	// As Terraform's state commands: one red line.
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		fmt.Fprintln(d.Stderr, render.Colorize("[red]Error parsing command-line flags: "+d.FlagError(err)+"\n[reset]", d.NoColor()))
+		d.newView(viewFlags{}).StateFlagError(d.FlagError(err))
 		return d.Reported
 	})
 	cmd.AddCommand(
