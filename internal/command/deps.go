@@ -60,9 +60,6 @@ type Deps struct {
 	encryption encryptionState
 	// originalDir is Dir before -chdir (path.cwd), set by Run.
 	originalDir string
-	// chdirProcess makes -chdir change the process's directory too, for
-	// the file access that still uses relative paths (DefaultDeps).
-	chdirProcess bool
 	// plugins are the plugin processes this run started, ended when Run
 	// returns (set by Run).
 	plugins *plugin.Tracker
@@ -94,7 +91,6 @@ func DefaultDeps(version string, interrupts <-chan os.Signal) *Deps {
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Getenv:          os.Getenv,
 		Dir:             wd,
-		chdirProcess:    true,
 		Version:         version,
 		Interrupts:      interrupts,
 		StdinIsTerminal: tty,

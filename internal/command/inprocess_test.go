@@ -42,7 +42,6 @@ func runInProcess(t *testing.T, dir string, env map[string]string, stdin string,
 	d.Getenv = func(k string) string { return vars[k] }
 	d.Environ = environ
 	d.Dir = abs
-	d.chdirProcess = false
 	d.StdinIsTerminal = false
 	d.Exit = func(code int) { t.Errorf("strata %s: exited the process with code %d", strings.Join(args, " "), code) }
 	code := Run(args, d)

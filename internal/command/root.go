@@ -69,15 +69,6 @@ func Run(args []string, d *Deps) int {
 			return 1
 		}
 		d.Dir = dir
-		if d.chdirProcess {
-			// Some file access still goes through relative paths (the
-			// module and provider installers, strata test): the real
-			// process follows Dir.
-			if err := os.Chdir(dir); err != nil {
-				fmt.Fprintf(d.Stderr, "Error handling -chdir option: %s\n", err)
-				return 1
-			}
-		}
 	}
 	root := NewRootCommand(d)
 	d.noColor = d.noColor || noColor // after NewRootCommand, which registers the flag's default

@@ -57,7 +57,10 @@ type instanceOverride struct {
 // newEvaluator returns an evaluator for one walk. pure makes impure
 // functions (uuid, timestamp, bcrypt) unknown, as they are during plan and
 // validate: their values are decided once, at apply.
-func newEvaluator(cfg *configs.Config, workspace, cwd string, pure bool) *evaluator {
+//
+// workDir is the absolute working directory relative paths are in (empty:
+// the process's), cwd the value of path.cwd.
+func newEvaluator(cfg *configs.Config, workspace, workDir, cwd string, pure bool) *evaluator {
 	ev := &evaluator{
 		cfg: cfg, workspace: workspace, cwd: cwd,
 		variables: map[string]map[string]cty.Value{},
@@ -67,11 +70,10 @@ func newEvaluator(cfg *configs.Config, workspace, cwd string, pure bool) *evalua
 		modules:   map[string]*expansion{},
 		scopes:    map[string]*lang.Scope{},
 	}
-	// Relative paths in functions start from the root module's directory,
-	// relative to the process's working directory: their errors name the
-	// paths as Terraform's do. (For a working directory other than the
-	// process's, the functions need WorkDir as well; issue 21.)
-	ev.base = &lang.Scope{BaseDir: cfg.Module.SourceDir, PureOnly: pure}
+	// Relative paths in functions start from the root module's directory
+	// inside the working directory; their errors name the paths relative
+	// to it, as Terraform's do.
+	ev.base = &lang.Scope{BaseDir: cfg.Module.SourceDir, WorkDir: workDir, PureOnly: pure}
 	ev.base.Data = &moduleData{ev: ev, cfg: cfg}
 	ev.scopes[""] = ev.base
 	return ev

@@ -114,7 +114,7 @@ func (w *walker) preparedBlock(body hcl.Body, schema *configschema.Block) *lang.
 func (e *Engine) newWalker(state *states.State, pure bool) *walker {
 	w := &walker{
 		e:          e,
-		ev:         newEvaluator(e.Config, e.workspace(), e.cwd(), pure),
+		ev:         newEvaluator(e.Config, e.workspace(), e.WorkDir, e.cwd(), pure),
 		ps:         newProviderSet(e.Providers, e.ConfigProviders, &e.schemas),
 		state:      states.NewSync(state),
 		sem:        make(chan struct{}, e.parallelism()),

@@ -43,9 +43,14 @@ type InstanceKeyData struct {
 // Scope is where expressions are evaluated: the data they can reach, the
 // instance key data of the enclosing resource, and the function library.
 type Scope struct {
-	Data    Data
-	Key     InstanceKeyData
+	Data Data
+	Key  InstanceKeyData
+	// BaseDir is the directory relative paths in functions start from, as
+	// messages name it (relative to WorkDir, as Terraform prints it).
 	BaseDir string
+	// WorkDir is the absolute working directory BaseDir is in; empty
+	// means the process's.
+	WorkDir string
 	// PureOnly makes impure functions (timestamp, uuid) return unknown, for
 	// validation.
 	PureOnly bool
@@ -66,7 +71,7 @@ type Scope struct {
 // WithKey returns a scope sharing s's data and functions, for one instance.
 func (s *Scope) WithKey(key InstanceKeyData) *Scope {
 	fs := s.Functions()
-	ret := &Scope{Data: s.Data, Key: key, BaseDir: s.BaseDir, PureOnly: s.PureOnly, PlanTimestamp: s.PlanTimestamp, Self: s.Self, funcs: fs, pf: s.pf}
+	ret := &Scope{Data: s.Data, Key: key, BaseDir: s.BaseDir, WorkDir: s.WorkDir, PureOnly: s.PureOnly, PlanTimestamp: s.PlanTimestamp, Self: s.Self, funcs: fs, pf: s.pf}
 	ret.funcsOnce.Do(func() {})
 	return ret
 }
@@ -105,7 +110,7 @@ func (s *Scope) WithSelf(v cty.Value) *Scope {
 // Functions returns the function table, built once per scope.
 func (s *Scope) Functions() map[string]function.Function {
 	s.funcsOnce.Do(func() {
-		s.funcs = funcs.FunctionsAt(s.BaseDir, s.PureOnly, s.PlanTimestamp)
+		s.funcs = funcs.FunctionsAt(funcs.Dir{Work: s.WorkDir, Base: s.BaseDir}, s.PureOnly, s.PlanTimestamp)
 		s.pf = &providerFuncs{}
 	})
 	return s.funcs

@@ -50,8 +50,8 @@ func makeStringHashFunc(desc string, newHash func() hash.Hash, enc hashEncoder) 
 }
 
 // makeFileHashFunc builds a function that hashes the contents of the file
-// at the given path, resolved against baseDir.
-func makeFileHashFunc(baseDir, desc string, newHash func() hash.Hash, enc hashEncoder) function.Function {
+// at the given path, resolved against dir.
+func makeFileHashFunc(dir Dir, desc string, newHash func() hash.Hash, enc hashEncoder) function.Function {
 	return function.New(&function.Spec{
 		Description: desc,
 		Params: []function.Parameter{
@@ -66,11 +66,12 @@ func makeFileHashFunc(baseDir, desc string, newHash func() hash.Hash, enc hashEn
 			// unreadable file with the operating system's message, as
 			// Terraform's do (the path redacted when it is sensitive).
 			p, display, marks := pathArg(args[0])
-			full, err := resolvePath(baseDir, p)
+			full, err := dir.resolvePath(p)
 			if err != nil {
 				return cty.UnknownVal(cty.String), err
 			}
-			f, err := os.Open(full)
+			f, err := os.Open(dir.onDisk(full))
+			err = dir.asGiven(err, full)
 			if err != nil {
 				if display == redactedPath {
 					return cty.UnknownVal(cty.String), fmt.Errorf("failed to open file %s", display)
@@ -109,33 +110,33 @@ var Base64Sha256Func = makeStringHashFunc("Computes the SHA256 hash of a given s
 var Base64Sha512Func = makeStringHashFunc("Computes the SHA512 hash of a given string and encodes it with Base64.", sha512.New, base64Encoder)
 
 // MakeFileMd5Func returns the filemd5 function.
-func MakeFileMd5Func(baseDir string) function.Function {
-	return makeFileHashFunc(baseDir, "Computes the MD5 hash of the contents of the given file and encodes it with hexadecimal digits.", md5.New, hexEncoder)
+func MakeFileMd5Func(dir Dir) function.Function {
+	return makeFileHashFunc(dir, "Computes the MD5 hash of the contents of the given file and encodes it with hexadecimal digits.", md5.New, hexEncoder)
 }
 
 // MakeFileSha1Func returns the filesha1 function.
-func MakeFileSha1Func(baseDir string) function.Function {
-	return makeFileHashFunc(baseDir, "Computes the SHA1 hash of the contents of the given file and encodes it with hexadecimal digits.", sha1.New, hexEncoder)
+func MakeFileSha1Func(dir Dir) function.Function {
+	return makeFileHashFunc(dir, "Computes the SHA1 hash of the contents of the given file and encodes it with hexadecimal digits.", sha1.New, hexEncoder)
 }
 
 // MakeFileSha256Func returns the filesha256 function.
-func MakeFileSha256Func(baseDir string) function.Function {
-	return makeFileHashFunc(baseDir, "Computes the SHA256 hash of the contents of the given file and encodes it with hexadecimal digits.", sha256.New, hexEncoder)
+func MakeFileSha256Func(dir Dir) function.Function {
+	return makeFileHashFunc(dir, "Computes the SHA256 hash of the contents of the given file and encodes it with hexadecimal digits.", sha256.New, hexEncoder)
 }
 
 // MakeFileSha512Func returns the filesha512 function.
-func MakeFileSha512Func(baseDir string) function.Function {
-	return makeFileHashFunc(baseDir, "Computes the SHA512 hash of the contents of the given file and encodes it with hexadecimal digits.", sha512.New, hexEncoder)
+func MakeFileSha512Func(dir Dir) function.Function {
+	return makeFileHashFunc(dir, "Computes the SHA512 hash of the contents of the given file and encodes it with hexadecimal digits.", sha512.New, hexEncoder)
 }
 
 // MakeFileBase64Sha256Func returns the filebase64sha256 function.
-func MakeFileBase64Sha256Func(baseDir string) function.Function {
-	return makeFileHashFunc(baseDir, "Computes the SHA256 hash of the contents of the given file and encodes it with Base64.", sha256.New, base64Encoder)
+func MakeFileBase64Sha256Func(dir Dir) function.Function {
+	return makeFileHashFunc(dir, "Computes the SHA256 hash of the contents of the given file and encodes it with Base64.", sha256.New, base64Encoder)
 }
 
 // MakeFileBase64Sha512Func returns the filebase64sha512 function.
-func MakeFileBase64Sha512Func(baseDir string) function.Function {
-	return makeFileHashFunc(baseDir, "Computes the SHA512 hash of the contents of the given file and encodes it with Base64.", sha512.New, base64Encoder)
+func MakeFileBase64Sha512Func(dir Dir) function.Function {
+	return makeFileHashFunc(dir, "Computes the SHA512 hash of the contents of the given file and encodes it with Base64.", sha512.New, base64Encoder)
 }
 
 // defaultBcryptCost is the cost bcrypt uses when none is given.

@@ -20,7 +20,8 @@
 //
 // Relative paths given to the filesystem functions (file, fileexists,
 // fileset, filebase64, templatefile, the file hash functions and abspath)
-// resolve against the baseDir passed to Functions. A leading "~" is expanded
+// resolve against the directory passed to Functions (a Dir: the module
+// directory inside the working directory). A leading "~" is expanded
 // to the user's home directory first, as Terraform does.
 //
 // Sensitive values are represented with the cty mark SensitiveMark and

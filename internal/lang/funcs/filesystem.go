@@ -49,26 +49,55 @@ func expandHome(p string) (string, error) {
 	return filepath.Join(home, p[1:]), nil
 }
 
-// resolvePath expands "~" and makes a relative path relative to baseDir.
-func resolvePath(baseDir, p string) (string, error) {
+// Dir is where the filesystem functions find relative paths: Base, the
+// module's directory as messages name it (relative to the working
+// directory, as Terraform prints it), inside Work, the absolute working
+// directory. An empty Work is the process's working directory.
+type Dir struct {
+	Work, Base string
+}
+
+// resolvePath expands "~" and makes a relative path relative to the base
+// directory: the path as messages name it (see onDisk).
+func (d Dir) resolvePath(p string) (string, error) {
 	p, err := expandHome(p)
 	if err != nil {
 		return "", fmt.Errorf("failed to expand ~: %w", err)
 	}
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(baseDir, p)
+		p = filepath.Join(d.Base, p)
 	}
 	return filepath.Clean(p), nil
 }
 
-// readFileBytes reads the file at p (resolved against baseDir), reporting
+// onDisk is a path resolvePath returned, resolved against the working
+// directory: the path to give the operating system.
+func (d Dir) onDisk(p string) string {
+	if d.Work == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(d.Work, p)
+}
+
+// asGiven names p, as resolvePath returned it, in an error about its
+// onDisk form.
+func (d Dir) asGiven(err error, p string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == d.onDisk(p) {
+		return &fs.PathError{Op: pe.Op, Path: p, Err: pe.Err}
+	}
+	return err
+}
+
+// readFileBytes reads the file at p (resolved against d), reporting
 // problems as errors about argument argIdx.
-func readFileBytes(baseDir, p, display string, argIdx int) ([]byte, error) {
-	full, err := resolvePath(baseDir, p)
+func readFileBytes(d Dir, p, display string, argIdx int) ([]byte, error) {
+	full, err := d.resolvePath(p)
 	if err != nil {
 		return nil, function.NewArgError(argIdx, err)
 	}
-	src, err := os.ReadFile(full)
+	src, err := os.ReadFile(d.onDisk(full))
+	err = d.asGiven(err, full)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, function.NewArgErrorf(argIdx, "no file exists at %s; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource", display)
@@ -84,7 +113,7 @@ func readFileBytes(baseDir, p, display string, argIdx int) ([]byte, error) {
 // MakeFileFunc returns the file function, or filebase64 when encBase64 is
 // set. file returns the contents of a UTF-8 text file; filebase64 returns
 // the Base64 encoding of any file's contents.
-func MakeFileFunc(baseDir string, encBase64 bool) function.Function {
+func MakeFileFunc(dir Dir, encBase64 bool) function.Function {
 	desc := "Reads the contents of a file at the given path and returns them as a string."
 	if encBase64 {
 		desc = "Reads the contents of a file at the given path and returns them as a base64-encoded string."
@@ -100,7 +129,7 @@ func MakeFileFunc(baseDir string, encBase64 bool) function.Function {
 		},
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
 			p, display, marks := pathArg(args[0])
-			src, err := readFileBytes(baseDir, p, display, 0)
+			src, err := readFileBytes(dir, p, display, 0)
 			if err != nil {
 				return cty.UnknownVal(cty.String), err
 			}
@@ -117,7 +146,7 @@ func MakeFileFunc(baseDir string, encBase64 bool) function.Function {
 
 // MakeFileExistsFunc returns the fileexists function, which reports whether
 // a regular file exists at the given path.
-func MakeFileExistsFunc(baseDir string) function.Function {
+func MakeFileExistsFunc(dir Dir) function.Function {
 	return function.New(&function.Spec{
 		Description: "Determines whether a file exists at a given path.",
 		Params: []function.Parameter{
@@ -129,11 +158,11 @@ func MakeFileExistsFunc(baseDir string) function.Function {
 		},
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
 			p, display, marks := pathArg(args[0])
-			full, err := resolvePath(baseDir, p)
+			full, err := dir.resolvePath(p)
 			if err != nil {
 				return cty.UnknownVal(cty.Bool), err
 			}
-			fi, err := os.Stat(full)
+			fi, err := os.Stat(dir.onDisk(full))
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) {
 					return cty.False.WithMarks(marks), nil
@@ -157,7 +186,7 @@ func MakeFileExistsFunc(baseDir string) function.Function {
 // alternatives, \ escapes, and ** as a whole path segment matching any
 // number of directories. Results are relative to the given path and always
 // use forward slashes.
-func MakeFileSetFunc(baseDir string) function.Function {
+func MakeFileSetFunc(base Dir) function.Function {
 	return function.New(&function.Spec{
 		Description: "Enumerates a set of regular file names given a path and pattern.",
 		Params: []function.Parameter{
@@ -184,7 +213,7 @@ func MakeFileSetFunc(baseDir string) function.Function {
 				display = redactedPath
 			}
 
-			matches, err := globFiles(baseDir, fullPattern)
+			matches, err := globFiles(base, fullPattern)
 			if err != nil {
 				return cty.UnknownVal(retType), fmt.Errorf("failed to glob pattern %s: %s", display, err)
 			}
@@ -207,9 +236,9 @@ func MakeFileSetFunc(baseDir string) function.Function {
 }
 
 // globFiles returns the regular files matching the slash-separated pattern.
-// Relative patterns are resolved against baseDir, but the returned paths
-// keep the pattern's own form (relative patterns give relative results).
-func globFiles(baseDir, pattern string) ([]string, error) {
+// Relative patterns are resolved against d, but the returned paths keep
+// the pattern's own form (relative patterns give relative results).
+func globFiles(d Dir, pattern string) ([]string, error) {
 	patterns, err := expandBraces(pattern)
 	if err != nil {
 		return nil, err
@@ -236,14 +265,14 @@ func globFiles(baseDir, pattern string) ([]string, error) {
 
 		if k == len(segs) {
 			// No glob syntax at all: the pattern names a single file.
-			fi, err := os.Stat(resolveAgainst(baseDir, prefix))
+			fi, err := os.Stat(d.onDisk(resolveAgainst(d.Base, prefix)))
 			if err == nil && fi.Mode().IsRegular() {
 				seen[prefix] = struct{}{}
 			}
 			continue
 		}
 
-		root := resolveAgainst(baseDir, prefix)
+		root := d.onDisk(resolveAgainst(d.Base, prefix))
 		rest := segs[k:]
 		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -394,10 +423,10 @@ scan:
 }
 
 // MakeAbsPathFunc returns the abspath function, which converts a path to an
-// absolute path. Relative paths are taken as relative to baseDir, like the
+// absolute path. Relative paths are taken as relative to dir, like the
 // paths given to the other filesystem functions. The result always uses
 // forward slashes.
-func MakeAbsPathFunc(baseDir string) function.Function {
+func MakeAbsPathFunc(dir Dir) function.Function {
 	return function.New(&function.Spec{
 		Description: "Converts the argument to an absolute filesystem path based on the module's base directory.",
 		Params: []function.Parameter{
@@ -410,7 +439,7 @@ func MakeAbsPathFunc(baseDir string) function.Function {
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
 			p := args[0].AsString()
 			if !filepath.IsAbs(p) {
-				p = filepath.Join(baseDir, p)
+				p = dir.onDisk(filepath.Join(dir.Base, p))
 			}
 			abs, err := filepath.Abs(p)
 			if err != nil {
@@ -472,9 +501,9 @@ var PathExpandFunc = function.New(&function.Spec{
 })
 
 // MakeTemplateFileFunc returns the templatefile function, which reads a
-// file (relative to baseDir) and renders it as a template with the given
+// file (relative to dir) and renders it as a template with the given
 // variables. funcsCb returns the functions available inside the template.
-func MakeTemplateFileFunc(baseDir string, funcsCb func() map[string]function.Function) function.Function {
+func MakeTemplateFileFunc(dir Dir, funcsCb func() map[string]function.Function) function.Function {
 	return function.New(&function.Spec{
 		Description: "Reads the file at the given path and renders its content as a template using the supplied set of template variables.",
 		Params: []function.Parameter{
@@ -484,7 +513,7 @@ func MakeTemplateFileFunc(baseDir string, funcsCb func() map[string]function.Fun
 		Type: function.StaticReturnType(cty.DynamicPseudoType),
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
 			p, display, marks := pathArg(args[0])
-			src, err := readFileBytes(baseDir, p, display, 0)
+			src, err := readFileBytes(dir, p, display, 0)
 			if err != nil {
 				return cty.DynamicVal, err
 			}

@@ -63,14 +63,17 @@ var impureFunctions = []string{
 // "core::"-prefixed alias. The returned map is freshly allocated and may be
 // modified by the caller.
 func Functions(baseDir string, pure bool) map[string]function.Function {
-	return FunctionsAt(baseDir, pure, time.Time{})
+	return FunctionsAt(Dir{Base: baseDir}, pure, time.Time{})
 }
 
 // FunctionsAt is Functions for a plan or apply whose plantimestamp() is
 // planTime: known, even where pure makes the impure functions unknown, as
 // during plan. A zero planTime means there is no plan: plantimestamp() is
 // then unknown when pure, and the current time otherwise.
-func FunctionsAt(baseDir string, pure bool, planTime time.Time) map[string]function.Function {
+//
+// Relative paths resolve against dir: dir.Base inside dir.Work, their
+// messages naming them under dir.Base.
+func FunctionsAt(dir Dir, pure bool, planTime time.Time) map[string]function.Function {
 	planned := !planTime.IsZero()
 	if !planned {
 		planTime = time.Now().UTC()
@@ -157,13 +160,13 @@ func FunctionsAt(baseDir string, pure bool, planTime time.Time) map[string]funct
 		"yamlencode":       yamlEncodeFunc,
 
 		// Filesystem functions.
-		"abspath":    MakeAbsPathFunc(baseDir),
+		"abspath":    MakeAbsPathFunc(dir),
 		"basename":   BasenameFunc,
 		"dirname":    DirnameFunc,
-		"file":       MakeFileFunc(baseDir, false),
-		"filebase64": MakeFileFunc(baseDir, true),
-		"fileexists": MakeFileExistsFunc(baseDir),
-		"fileset":    MakeFileSetFunc(baseDir),
+		"file":       MakeFileFunc(dir, false),
+		"filebase64": MakeFileFunc(dir, true),
+		"fileexists": MakeFileExistsFunc(dir),
+		"fileset":    MakeFileSetFunc(dir),
 		"pathexpand": PathExpandFunc,
 
 		// Date and time functions.
@@ -177,12 +180,12 @@ func FunctionsAt(baseDir string, pure bool, planTime time.Time) map[string]funct
 		"base64sha256":     Base64Sha256Func,
 		"base64sha512":     Base64Sha512Func,
 		"bcrypt":           BcryptFunc,
-		"filebase64sha256": MakeFileBase64Sha256Func(baseDir),
-		"filebase64sha512": MakeFileBase64Sha512Func(baseDir),
-		"filemd5":          MakeFileMd5Func(baseDir),
-		"filesha1":         MakeFileSha1Func(baseDir),
-		"filesha256":       MakeFileSha256Func(baseDir),
-		"filesha512":       MakeFileSha512Func(baseDir),
+		"filebase64sha256": MakeFileBase64Sha256Func(dir),
+		"filebase64sha512": MakeFileBase64Sha512Func(dir),
+		"filemd5":          MakeFileMd5Func(dir),
+		"filesha1":         MakeFileSha1Func(dir),
+		"filesha256":       MakeFileSha256Func(dir),
+		"filesha512":       MakeFileSha512Func(dir),
 		"md5":              Md5Func,
 		"rsadecrypt":       RsaDecryptFunc,
 		"sha1":             Sha1Func,
@@ -219,7 +222,7 @@ func FunctionsAt(baseDir string, pure bool, planTime time.Time) map[string]funct
 	// table they see is filled in once fns is complete, below.
 	var templateTable map[string]function.Function
 	templateFuncs := func() map[string]function.Function { return templateTable }
-	fns["templatefile"] = MakeTemplateFileFunc(baseDir, templateFuncs)
+	fns["templatefile"] = MakeTemplateFileFunc(dir, templateFuncs)
 	fns["templatestring"] = MakeTemplateStringFunc(templateFuncs)
 
 	for name, f := range fns {
