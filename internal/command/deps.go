@@ -152,7 +152,7 @@ func (d *Deps) interruptContext(parent context.Context, first func(), hard func(
 // environment, and the run's tracker.
 func installedProviders(dir string, getenv func(string) string, opts ...plugin.Option) map[addrs.Provider]providers.Factory {
 	m := builtin.Factories()
-	found, _ := plugin.FindInstalled(dir)
+	found, _ := plugin.FindInstalled(datadir.InEnv(getenv, dir, "providers"))
 	locks, _ := depsfile.Load(filepath.Join(dir, depsfile.FileName))
 	// Schemas of providers that allow it are kept beside the installed
 	// providers, so that a command need not ask a large provider for them.

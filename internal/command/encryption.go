@@ -47,7 +47,7 @@ func (d *Deps) workdirEncryption() (*encryption.Encryption, hcl.Diagnostics) {
 	if done {
 		return enc, nil
 	}
-	p := configs.NewParser()
+	p := d.newParser()
 	p.SetRootVariables(".", earlyVariables(d, nil))
 	mod, _ := p.LoadModule(".") // errors are the command's to report
 	return d.encryptionFor(mod)

@@ -151,7 +151,7 @@ func runInit(ctx context.Context, d *Deps, opts *initOptions) error {
 	}
 	v.Diagnostics(cdiags)
 	v.InitHeading("initializing_provider_plugin_message", "Initializing provider plugins...")
-	pdiags := installProviders(ctx, d, v, moduletest.WithRunModules(cfg, ".", opts.testDirectory), opts)
+	pdiags := installProviders(ctx, d, v, moduletest.WithRunModules(d.newParser(), cfg, ".", opts.testDirectory), opts)
 	if !pdiags.HasErrors() && v.Stream == nil {
 		// As in Terraform, a blank line ends the providers' section,
 		// before its warnings and the success message.

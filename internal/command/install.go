@@ -10,6 +10,7 @@ import (
 	"github.com/strata-dev/strata/internal/cliconfig"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/datadir"
 	"github.com/strata-dev/strata/internal/depsfile"
 	"github.com/strata-dev/strata/internal/getproviders"
 	"github.com/strata-dev/strata/internal/initwd"
@@ -26,7 +27,7 @@ func providersDir(d *Deps) string { return d.dataDir("providers") }
 // working directory and testDir (see initwd.InstallModules), printing its
 // progress on v.
 func installModules(ctx context.Context, d *Deps, v *views.View, root *configs.Module, upgrade bool, testDir string) hcl.Diagnostics {
-	runs, testFiles, diags := moduletest.RunModules(".", testDir)
+	runs, testFiles, diags := moduletest.RunModules(d.newParser(), ".", testDir)
 	addSources(v, testFiles)
 	if diags.HasErrors() {
 		return append(hcl.Diagnostics{initConfigProblems()}, diags...)
@@ -36,6 +37,8 @@ func installModules(ctx context.Context, d *Deps, v *views.View, root *configs.M
 		return rdiags
 	}
 	files, idiags := initwd.InstallModules(ctx, root, initwd.Options{
+		WorkDir:     d.Dir,
+		DataDir:     datadir.PathEnv(d.Getenv),
 		Upgrade:     upgrade,
 		Output:      v.InitOutput,
 		Log:         rawLogger(v),
@@ -178,7 +181,7 @@ func sortedNames[T any](m map[string]T) []string {
 // copyFromModule copies the module at source into the working directory
 // for init -from-module, which must hold no configuration files yet.
 func copyFromModule(ctx context.Context, d *Deps, v *views.View, source string) hcl.Diagnostics {
-	if diags := initwd.FromModuleTarget("."); diags.HasErrors() {
+	if diags := initwd.FromModuleTarget(d.Dir); diags.HasErrors() {
 		return diags
 	}
 	v.CopyingConfiguration(source)
@@ -186,7 +189,7 @@ func copyFromModule(ctx context.Context, d *Deps, v *views.View, source string) 
 	if rdiags.HasErrors() {
 		return rdiags
 	}
-	if diags := initwd.FromModule(ctx, source, ".", reg, client); diags.HasErrors() {
+	if diags := initwd.FromModule(ctx, source, d.Dir, reg, client); diags.HasErrors() {
 		return diags
 	}
 	if v.Stream == nil {

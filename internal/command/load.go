@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/datadir"
 )
 
 // TerraformCompatVersion is the Terraform version whose language and
@@ -231,6 +232,7 @@ func (d *Deps) newParser() *configs.Parser {
 	p := configs.NewParser()
 	if d != nil {
 		p.SetWorkDir(d.Dir)
+		p.SetDataDir(datadir.PathEnv(d.Getenv))
 	}
 	return p
 }

@@ -1,6 +1,8 @@
 package command
 
 import (
+	"path/filepath"
+
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/strata-dev/strata/internal/addrs"
@@ -20,13 +22,13 @@ func uninstalledProviders(d *Deps) []string {
 	if diags.HasErrors() {
 		return nil
 	}
-	found, _ := plugin.FindInstalled(d.Dir)
+	found, _ := plugin.FindInstalled(providersDir(d))
 	have := map[string]bool{}
 	for _, inst := range found {
 		have[inst.Provider.String()+" "+inst.Version.String()] = true
 	}
 	installed := func(p addrs.Provider, version string) bool { return have[p.String()+" "+version] }
-	return providercache.Uninstalled(locks, installed, selfManaged(d), datadir.Join("providers"))
+	return providercache.Uninstalled(locks, installed, selfManaged(d), filepath.Join(datadir.PathEnv(d.Getenv), "providers"))
 }
 
 // selfManaged reports the providers strata neither installs nor locks:

@@ -51,7 +51,7 @@ func runModules(d *Deps, opts *modulesOptions) error {
 	if hasErrors(v, diags) {
 		return errReported
 	}
-	mf, _ := configs.ReadModuleManifest(configs.ManifestPath())
+	mf, _ := configs.ReadModuleManifest(d.dataDir("modules", "modules.json"))
 	var entries []moduleEntry
 	var tree strings.Builder
 	var walk func(c *configs.Config, indent string)

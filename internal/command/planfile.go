@@ -87,7 +87,7 @@ func readPlan(d *Deps, v diagView, path string) (*planfile.Contents, *configs.Co
 			Detail:   fmt.Sprintf("The plan file %s cannot be used: %s.", path, err),
 		}}
 	}
-	p := configs.NewParser()
+	p := d.newParser()
 	// Early evaluation sees the variable values the plan was made with.
 	p.SetRootVariables(".", func(*configs.Module) map[string]cty.Value { return c.Plan.VariableValues })
 	cfg, diags := p.LoadConfigFromSnapshot(c.Config)

@@ -102,10 +102,10 @@ func runTest(ctx context.Context, d *Deps, opts *testOptions) error {
 	for name, v := range vars {
 		testDirVars[name] = v
 	}
-	for _, name := range autoVarFiles(opts.testDir) {
+	for _, name := range autoVarFiles(d.abs, opts.testDir) {
 		diags = append(diags, loadVarFile(parser, cfg.Module, name, testDirVars, true)...)
 	}
-	paths, err := moduletest.Discover(".", opts.testDir, opts.filter)
+	paths, err := moduletest.Discover(d.Dir, opts.testDir, opts.filter)
 	if err != nil {
 		diags = append(diags, errorDiag("Failed to find test files", err)...)
 	}
@@ -122,7 +122,9 @@ func runTest(ctx context.Context, d *Deps, opts *testOptions) error {
 
 	view.Abstract(files)
 	runner := &moduletest.Runner{
-		Dir: ".",
+		Dir:      ".",
+		WorkDir:  d.Dir,
+		Manifest: parser.ManifestPath(),
 		LoadConfig: func(dir string) (*configs.Config, hcl.Diagnostics) {
 			c, cdiags := parser.LoadConfig(dir)
 			if c != nil && !cdiags.HasErrors() {
@@ -138,7 +140,9 @@ func runTest(ctx context.Context, d *Deps, opts *testOptions) error {
 		TestDirVars:    testDirVars,
 		Reporter:       view,
 		RunParallelism: opts.runParallelism,
-		SaveRecovery:   saveTestRecovery,
+		SaveRecovery: func(f *moduletest.File, s *states.State) (string, error) {
+			return saveTestRecovery(d, f, s)
+		},
 	}
 	// As in terraform test, a first interrupt lets the running
 	// operations finish and skips the runs and files still to come; a
@@ -169,7 +173,7 @@ func runTest(ctx context.Context, d *Deps, opts *testOptions) error {
 	runner.Run(ctx, files)
 	view.Summary(files)
 	if opts.junitXML != "" {
-		if err := writeJUnit(opts.junitXML, files, parser.Files()); err != nil {
+		if err := writeJUnit(d.abs(opts.junitXML), files, parser.Files()); err != nil {
 			view.Diagnostics(errorDiag("Failed to write the JUnit XML report", err))
 			return errReported
 		}
@@ -195,7 +199,7 @@ func showTestRun(ctx context.Context, d *Deps, v *views.View, r *moduletest.Run)
 // saveTestRecovery writes a state that a test file's cleanup could not
 // destroy to errored_test.tfstate (or the first free errored_test.N.tfstate)
 // in the working directory, and returns its name.
-func saveTestRecovery(f *moduletest.File, s *states.State) (string, error) {
+func saveTestRecovery(d *Deps, f *moduletest.File, s *states.State) (string, error) {
 	s = s.DeepCopy()
 	if s.Lineage == "" {
 		s.Lineage, _ = uuid.GenerateUUID()
@@ -208,7 +212,7 @@ func saveTestRecovery(f *moduletest.File, s *states.State) (string, error) {
 	}
 	name := "errored_test.tfstate"
 	for i := 1; ; i++ {
-		fh, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		fh, err := os.OpenFile(d.abs(name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if os.IsExist(err) {
 			name = fmt.Sprintf("errored_test.%d.tfstate", i)
 			continue

@@ -81,7 +81,7 @@ func runValidate(ctx context.Context, d *Deps, opts *validateOptions) error {
 	}
 	if !opts.noTests && cfg != nil {
 		// Test files are decoded as strata test decodes them.
-		paths, err := moduletest.Discover(opts.dir, opts.testDir, nil)
+		paths, err := moduletest.Discover(d.abs(opts.dir), opts.testDir, nil)
 		if err != nil {
 			diags = append(diags, errorDiag("Failed to find test files", err)...)
 		}
@@ -120,7 +120,7 @@ func validateRunModules(ctx context.Context, d *Deps, tests []*moduletest.File, 
 				continue
 			}
 			seen[m.Source] = true
-			p := configs.NewParser()
+			p := d.newParser()
 			cfg, cdiags := p.LoadConfig(filepath.Clean(filepath.FromSlash(m.Source)))
 			for name, f := range p.Files() {
 				if _, ok := merged[name]; !ok {

@@ -85,10 +85,7 @@ func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFla
 		vals[name] = engine.InputValue{Value: v}
 	}
 	// Automatic files.
-	for _, name := range autoVarFiles(p.Abs(".")) {
-		if rel, err := filepath.Rel(p.Abs("."), name); err == nil {
-			name = rel // as the user knows it, in messages
-		}
+	for _, name := range autoVarFiles(p.Abs, ".") {
 		diags = append(diags, loadVarFile(p, mod, name, vals, keep)...)
 	}
 	// Command line.
@@ -132,21 +129,25 @@ func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFla
 	return vals, diags
 }
 
-// autoVarFiles lists the variable files read without being named in dir:
-// terraform.tfvars, terraform.tfvars.json, then *.auto.tfvars(.json) in
-// lexical order.
-func autoVarFiles(dir string) []string {
+// autoVarFiles are the variable files strata reads by itself in dir:
+// terraform.tfvars, terraform.tfvars.json, then *.auto.tfvars and
+// *.auto.tfvars.json by name. abs resolves dir against the working
+// directory; the names come back as given (relative), for messages.
+func autoVarFiles(abs func(string) string, dir string) []string {
 	var files []string
 	for _, name := range []string{"terraform.tfvars", "terraform.tfvars.json"} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+		if _, err := os.Stat(abs(filepath.Join(dir, name))); err == nil {
 			files = append(files, filepath.Join(dir, name))
 		}
 	}
-	auto, _ := filepath.Glob(filepath.Join(dir, "*.auto.tfvars"))
-	autoJSON, _ := filepath.Glob(filepath.Join(dir, "*.auto.tfvars.json"))
+	auto, _ := filepath.Glob(filepath.Join(abs(dir), "*.auto.tfvars"))
+	autoJSON, _ := filepath.Glob(filepath.Join(abs(dir), "*.auto.tfvars.json"))
 	auto = append(auto, autoJSON...)
 	sort.Strings(auto)
-	return append(files, auto...)
+	for _, name := range auto {
+		files = append(files, filepath.Join(dir, filepath.Base(name)))
+	}
+	return files
 }
 
 // parseVarValue interprets a string from the command line or environment:

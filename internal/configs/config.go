@@ -24,6 +24,12 @@ type Config struct {
 	// for the root.
 	Call     *ModuleCall
 	Children map[string]*Config
+
+	// manifestKey and manifestSrc are the module manifest the
+	// configuration was loaded with (the root only), for SnapshotFiles:
+	// its path relative to the working directory and its contents.
+	manifestKey string
+	manifestSrc []byte
 }
 
 // NewRootConfig wraps a single module as a configuration with no child
@@ -81,21 +87,22 @@ type moduleReader interface {
 	// files returns the sources of the module's configuration files,
 	// keyed by file name, or an error when the directory cannot be read.
 	files(dir string) (map[string][]byte, error)
-	// manifest returns the module manifest init wrote, or nil.
-	manifest() *ModuleManifest
+	// manifest returns the module manifest init wrote, or nil, and its
+	// path and contents as read.
+	manifest() (mf *ModuleManifest, key string, src []byte)
 }
 
 // LoadConfig loads the root module in dir and every module it calls,
 // recursively. Local sources (./x, ../x) are read from disk relative to
 // the calling module; other sources must have been installed by init.
 func (p *Parser) LoadConfig(dir string) (*Config, hcl.Diagnostics) {
-	return p.loadConfig(dir, diskReader{root: dir, workDir: p.workDir})
+	return p.loadConfig(dir, diskReader{root: dir, workDir: p.workDir, manifestPath: p.ManifestPath()})
 }
 
 // LoadConfigFromSnapshot loads a configuration from file sources keyed by
 // path relative to the working directory, as SnapshotFiles returned them.
 func (p *Parser) LoadConfigFromSnapshot(sources map[string][]byte) (*Config, hcl.Diagnostics) {
-	return p.loadConfig(".", snapshotReader(sources))
+	return p.loadConfig(".", snapshotReader{sources: sources, manifestKey: filepath.ToSlash(p.ManifestPath())})
 }
 
 func (p *Parser) loadConfig(dir string, r moduleReader) (*Config, hcl.Diagnostics) {
@@ -105,7 +112,9 @@ func (p *Parser) loadConfig(dir string, r moduleReader) (*Config, hcl.Diagnostic
 	}
 	root := NewRootConfig(mod)
 	diags = append(diags, rootEphemeralOutputs(mod)...)
-	diags = append(diags, p.loadChildren(root, r, r.manifest(), nil)...)
+	mf, key, src := r.manifest()
+	root.manifestKey, root.manifestSrc = key, src
+	diags = append(diags, p.loadChildren(root, r, mf, nil)...)
 	root.DeepEach(func(c *Config) {
 		diags = append(diags, checkProviderInstances(c)...)
 	})
@@ -368,11 +377,12 @@ func sortedMapKeys[T any](m map[string]T) []string {
 
 // SnapshotFiles returns the sources of every configuration file in the
 // tree, keyed by path relative to the working directory, plus the module
-// manifest when there is one: what a saved plan carries.
+// manifest the configuration was loaded with, when there was one: what a
+// saved plan carries.
 func (c *Config) SnapshotFiles(files map[string]*hcl.File) map[string][]byte {
 	out := map[string][]byte{}
-	if src, err := readFile(ManifestPath()); err == nil {
-		out[ManifestPath()] = src
+	if c.Root != nil && c.Root.manifestSrc != nil {
+		out[c.Root.manifestKey] = c.Root.manifestSrc
 	}
 	c.DeepEach(func(d *Config) {
 		for _, name := range d.Module.Files {
@@ -384,7 +394,10 @@ func (c *Config) SnapshotFiles(files map[string]*hcl.File) map[string][]byte {
 	return out
 }
 
-type diskReader struct{ root, workDir string }
+// diskReader reads modules from disk: relative paths from workDir (the
+// process's directory when empty), the module manifest at manifestPath
+// (relative to root unless absolute).
+type diskReader struct{ root, workDir, manifestPath string }
 
 // abs is path resolved against the working directory.
 func (r diskReader) abs(path string) string {
@@ -410,10 +423,18 @@ func (r diskReader) files(dir string) (map[string][]byte, error) {
 	return out, nil
 }
 
-func (r diskReader) manifest() *ModuleManifest {
-	mf, _ := ReadModuleManifest(r.abs(filepath.Join(r.root, ManifestPath())))
+func (r diskReader) manifest() (*ModuleManifest, string, []byte) {
+	key := r.manifestPath
+	if !filepath.IsAbs(key) {
+		key = filepath.Join(r.root, key)
+	}
+	src, err := readFile(r.abs(key))
+	if err != nil {
+		return nil, "", nil
+	}
+	mf, _ := parseModuleManifest(src)
 	if mf == nil {
-		return nil
+		return nil, "", nil
 	}
 	// Directories are recorded relative to the working directory, which
 	// is the root module's.
@@ -422,24 +443,28 @@ func (r diskReader) manifest() *ModuleManifest {
 			mf.Modules[i].Dir = filepath.Join(r.root, rec.Dir)
 		}
 	}
-	return mf
+	return mf, filepath.ToSlash(key), src
 }
 
 // snapshotReader serves a saved plan's files, keyed by slash-separated
-// path relative to the working directory.
-type snapshotReader map[string][]byte
+// path relative to the working directory; manifestKey is the module
+// manifest's.
+type snapshotReader struct {
+	sources     map[string][]byte
+	manifestKey string
+}
 
 func (r snapshotReader) files(dir string) (map[string][]byte, error) {
 	dir = path.Clean(filepath.ToSlash(dir))
 	out := map[string][]byte{}
 	var names []string
-	for k := range r {
+	for k := range r.sources {
 		if path.Dir(k) == dir {
 			names = append(names, path.Base(k))
 		}
 	}
 	for _, n := range ConfigFileNames(names) {
-		out[n] = r[path.Join(dir, n)]
+		out[n] = r.sources[path.Join(dir, n)]
 	}
 	if len(out) == 0 && dir != "." {
 		return nil, fmt.Errorf("no files for %s in the plan's configuration snapshot", dir)
@@ -447,11 +472,11 @@ func (r snapshotReader) files(dir string) (map[string][]byte, error) {
 	return out, nil
 }
 
-func (r snapshotReader) manifest() *ModuleManifest {
-	src, ok := r[ManifestPath()]
+func (r snapshotReader) manifest() (*ModuleManifest, string, []byte) {
+	src, ok := r.sources[r.manifestKey]
 	if !ok {
-		return nil
+		return nil, "", nil
 	}
 	mf, _ := parseModuleManifest(src)
-	return mf
+	return mf, r.manifestKey, src
 }

@@ -3,6 +3,7 @@ package configs
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/strata-dev/strata/internal/addrs"
@@ -10,9 +11,16 @@ import (
 )
 
 // ManifestPath is where init records the installed modules, as Terraform
-// does: modules/modules.json in the data directory (.terraform, or
-// TF_DATA_DIR).
-func ManifestPath() string { return datadir.Join("modules", "modules.json") }
+// does, with the default data directory: .terraform/modules/modules.json,
+// relative to the working directory. ManifestPathIn names it in another
+// data directory (TF_DATA_DIR).
+func ManifestPath() string { return ManifestPathIn(datadir.Default) }
+
+// ManifestPathIn is the module manifest in dataDir, the data directory as
+// the user names it (relative to the working directory, or absolute).
+func ManifestPathIn(dataDir string) string {
+	return filepath.Join(dataDir, "modules", "modules.json")
+}
 
 // ModuleManifest is the content of modules.json: where each module call of
 // the configuration was installed.

@@ -27,6 +27,24 @@ type Parser struct {
 	// workDir is the absolute working directory relative paths are read
 	// from; see SetWorkDir.
 	workDir string
+	// dataDir is the data directory as named (TF_DATA_DIR); see
+	// SetDataDir.
+	dataDir string
+}
+
+// SetDataDir makes the parser look for the module manifest init wrote in
+// dataDir, the data directory as the user names it (TF_DATA_DIR: relative
+// to the working directory, or absolute), rather than in .terraform.
+func (p *Parser) SetDataDir(dataDir string) { p.dataDir = dataDir }
+
+// ManifestPath is the module manifest in the parser's data directory,
+// relative to the working directory unless the data directory is
+// absolute.
+func (p *Parser) ManifestPath() string {
+	if p.dataDir == "" {
+		return ManifestPath()
+	}
+	return ManifestPathIn(p.dataDir)
 }
 
 // SetWorkDir makes the parser read relative paths from workDir, an

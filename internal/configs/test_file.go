@@ -259,8 +259,9 @@ func (p *Parser) decodeMockProvider(block *hcl.Block) (*TestMockProvider, hcl.Di
 // loadMockSource reads the .tfmock.hcl and .tfmock.json files in the
 // mock provider's source directory, relative to the working directory.
 func (p *Parser) loadMockSource(mp *TestMockProvider, block *hcl.Block) hcl.Diagnostics {
-	entries, err := os.ReadDir(mp.Source)
+	entries, err := os.ReadDir(p.abs(mp.Source))
 	if err != nil {
+		err = renamed(err, mp.Source)
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read mock source",

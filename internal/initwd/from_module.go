@@ -49,11 +49,16 @@ func FromModule(ctx context.Context, source, dst string, reg *getproviders.Regis
 // or a file:// URL), or any source a module call may name (a registry
 // module's newest version, a git repository, an http(s) archive...),
 // downloaded first into a temporary directory. Hidden files and
-// directories (.git, .terraform...) are not copied. reg and client are as
-// in Options.
+// directories (.git, .terraform...) are not copied. dst is the working
+// directory, which a relative source is relative to, as in Terraform
+// (after -chdir). reg and client are as in Options.
 func CopyModule(ctx context.Context, source, dst string, reg *getproviders.Registry, client *http.Client) error {
+	local := source
+	if !filepath.IsAbs(local) {
+		local = filepath.Join(dst, local)
+	}
 	if IsLocalPath(source) || filepath.IsAbs(source) {
-		return copyTree(source, dst)
+		return copyTree(local, dst)
 	}
 	src, err := addrs.ParseModuleSource(source)
 	if err != nil {
@@ -101,7 +106,7 @@ func CopyModule(ctx context.Context, source, dst string, reg *getproviders.Regis
 		}
 		sub = joinSubdir(sub, src.Subdir)
 	default:
-		return copyTree(source, dst)
+		return copyTree(local, dst)
 	}
 	return copyTree(joinPkgDir(pkg, sub), dst)
 }

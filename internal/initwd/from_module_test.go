@@ -33,3 +33,25 @@ func TestFromModule(t *testing.T) {
 		t.Errorf("wrong diagnostics for a missing source: %s", diags)
 	}
 }
+
+// TestFromModuleRelative: a relative source is relative to the working
+// directory the module is copied into, not to the process's directory.
+func TestFromModuleRelative(t *testing.T) {
+	t.Parallel()
+	top := t.TempDir()
+	src, dst := filepath.Join(top, "src"), filepath.Join(top, "work")
+	for _, d := range []string{src, dst} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(src, "main.tf"), []byte(`output "o" { value = 1 }`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if diags := FromModule(context.Background(), "../src", dst, nil, nil); len(diags) != 0 {
+		t.Fatal(diags)
+	}
+	if _, err := os.Stat(filepath.Join(dst, "main.tf")); err != nil {
+		t.Fatalf("main.tf not copied: %v", err)
+	}
+}

@@ -21,11 +21,26 @@ import (
 )
 
 // ModulesDir is where init installs remote module packages, one directory
-// per module call key, as Terraform does: modules in the data directory.
-func ModulesDir() string { return datadir.Join("modules") }
+// per module call key, as Terraform does: modules in the data directory
+// dataDir, as the user names it (relative to the working directory, or
+// absolute; empty means .terraform).
+func ModulesDir(dataDir string) string {
+	if dataDir == "" {
+		dataDir = datadir.Default
+	}
+	return filepath.Join(dataDir, "modules")
+}
 
 // Options configures InstallModules.
 type Options struct {
+	// WorkDir is the absolute working directory: the root module's, which
+	// the relative paths of modules (their directories, the data
+	// directory) are in, as the module manifest records them. Empty means
+	// the process's.
+	WorkDir string
+	// DataDir is the data directory as the user names it (TF_DATA_DIR:
+	// relative to WorkDir, or absolute); empty means .terraform.
+	DataDir string
 	// Upgrade installs every module afresh, ignoring what an earlier
 	// init installed.
 	Upgrade bool
@@ -86,22 +101,25 @@ func InstallModules(ctx context.Context, root *configs.Module, opts Options) (ma
 			opts.Output("initializing_modules_message", "[reset][bold]Initializing modules...[reset]\n", "Initializing modules...")
 		}
 	}
-	old, err := configs.ReadModuleManifest(configs.ManifestPath())
+	inst := &moduleInstaller{
+		ctx:        ctx,
+		log:        opts.Log,
+		upgrade:    opts.Upgrade,
+		parser:     configs.NewParser(),
+		records:    map[string]configs.ModuleRecord{},
+		reg:        opts.Registry,
+		client:     opts.HTTPClient,
+		workDir:    opts.WorkDir,
+		modulesDir: ModulesDir(opts.DataDir),
+	}
+	inst.parser.SetWorkDir(opts.WorkDir)
+	old, err := configs.ReadModuleManifest(inst.abs(inst.manifestPath()))
 	if err != nil {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read modules manifest file",
-			Detail:   fmt.Sprintf("Error reading manifest for %s: %s.\n\nRemove the %s directory and run \"strata init\" again to install the modules afresh.", ModulesDir(), err, ModulesDir()),
+			Detail:   fmt.Sprintf("Error reading manifest for %s: %s.\n\nRemove the %s directory and run \"strata init\" again to install the modules afresh.", inst.modulesDir, err, inst.modulesDir),
 		}}
-	}
-	inst := &moduleInstaller{
-		ctx:     ctx,
-		log:     opts.Log,
-		upgrade: opts.Upgrade,
-		parser:  configs.NewParser(),
-		records: map[string]configs.ModuleRecord{},
-		reg:     opts.Registry,
-		client:  opts.HTTPClient,
 	}
 	for _, r := range old.Modules {
 		inst.records[r.Key] = r
@@ -142,6 +160,30 @@ type moduleInstaller struct {
 	client *http.Client
 	// loadDiags holds the diagnostics of loading the modules' files.
 	loadDiags hcl.Diagnostics
+	// workDir is the absolute working directory the relative paths are
+	// in (empty: the process's); modulesDir is where packages go,
+	// relative to it unless absolute.
+	workDir, modulesDir string
+}
+
+// abs is p resolved against the working directory, for the file system;
+// messages and the manifest keep p.
+func (i *moduleInstaller) abs(p string) string {
+	if i.workDir == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(i.workDir, p)
+}
+
+// manifestPath is the module manifest, beside the packages.
+func (i *moduleInstaller) manifestPath() string {
+	return filepath.Join(i.modulesDir, "modules.json")
+}
+
+// hasModuleFiles reports whether dir holds configuration files.
+func (i *moduleInstaller) hasModuleFiles(dir string) bool {
+	names, err := configs.ModuleFiles(i.abs(dir))
+	return err == nil && len(names) > 0
 }
 
 // logf prints one progress line, as it is: a "log" message with -json.
@@ -256,8 +298,8 @@ func (i *moduleInstaller) installModule(call *configs.ModuleCall, p addrs.Module
 		}
 		i.forget(key)
 		// A package an earlier init downloaded for this key is stale now.
-		os.RemoveAll(filepath.Join(ModulesDir(), key))
-		if !hasModuleFiles(dir) {
+		os.RemoveAll(i.abs(filepath.Join(i.modulesDir, key)))
+		if !i.hasModuleFiles(dir) {
 			return moduleOrigin{}, "", hcl.Diagnostics{unreadableModuleDir(call, dir)}
 		}
 		i.logf("- %s in %s", key, dir)
@@ -268,7 +310,7 @@ func (i *moduleInstaller) installModule(call *configs.ModuleCall, p addrs.Module
 		return i.installRegistryModule(call, key, src)
 
 	case addrs.ModuleSourceRemote:
-		pkgDir := filepath.Join(ModulesDir(), key)
+		pkgDir := filepath.Join(i.modulesDir, key)
 		if rec, ok := i.kept(key, src.String(), nil); ok {
 			return moduleOrigin{dir: rec.Dir, pkgDir: pkgDir, pkgAddr: src.ForDisplay()}, src.String(), nil
 		}
@@ -289,7 +331,7 @@ func (i *moduleInstaller) installModule(call *configs.ModuleCall, p addrs.Module
 // that meets the call's constraints, unless an earlier init installed one
 // that still does (and -upgrade is not set).
 func (i *moduleInstaller) installRegistryModule(call *configs.ModuleCall, key string, src addrs.ModuleSourceRegistry) (moduleOrigin, string, hcl.Diagnostics) {
-	pkgDir := filepath.Join(ModulesDir(), key)
+	pkgDir := filepath.Join(i.modulesDir, key)
 	var constraints version.Constraints
 	if call.Version != "" {
 		c, err := version.NewConstraint(call.Version)
@@ -364,7 +406,7 @@ func (i *moduleInstaller) installRegistryModule(call *configs.ModuleCall, key st
 // installed checks a downloaded module has configuration files and
 // records it.
 func (i *moduleInstaller) installed(call *configs.ModuleCall, key, source, ver string, origin moduleOrigin) (moduleOrigin, string, hcl.Diagnostics) {
-	if !hasModuleFiles(origin.dir) {
+	if !i.hasModuleFiles(origin.dir) {
 		return moduleOrigin{}, "", hcl.Diagnostics{unreadableModuleDir(call, origin.dir)}
 	}
 	i.logf("- %s in %s", key, origin.dir)
@@ -377,10 +419,10 @@ func (i *moduleInstaller) installed(call *configs.ModuleCall, key, source, ver s
 // beside it, inside the modules directory. It returns the subdirectory
 // of pkgDir the source selects.
 func (i *moduleInstaller) download(src addrs.ModuleSourceRemote, pkgDir string) (string, error) {
-	if err := os.MkdirAll(ModulesDir(), 0o755); err != nil {
+	if err := os.MkdirAll(i.abs(i.modulesDir), 0o755); err != nil {
 		return "", err
 	}
-	tmp, err := os.MkdirTemp(ModulesDir(), ".download-")
+	tmp, err := os.MkdirTemp(i.abs(i.modulesDir), ".download-")
 	if err != nil {
 		return "", err
 	}
@@ -393,13 +435,13 @@ func (i *moduleInstaller) download(src addrs.ModuleSourceRemote, pkgDir string) 
 		// in Terraform's messages, not the staging one.
 		return "", errors.New(strings.ReplaceAll(err.Error(), staged, pkgDir))
 	}
-	if err := os.RemoveAll(pkgDir); err != nil {
+	if err := os.RemoveAll(i.abs(pkgDir)); err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(filepath.Dir(pkgDir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(i.abs(pkgDir)), 0o755); err != nil {
 		return "", err
 	}
-	if err := os.Rename(staged, pkgDir); err != nil {
+	if err := os.Rename(staged, i.abs(pkgDir)); err != nil {
 		return "", err
 	}
 	return sub, nil
@@ -443,7 +485,7 @@ func downloadFailed(call *configs.ModuleCall, from string, err error, fullStop b
 // still meets the constraints.
 func (i *moduleInstaller) kept(key, source string, constraints version.Constraints) (configs.ModuleRecord, bool) {
 	rec, ok := i.records[key]
-	if !ok || i.upgrade || rec.Source != source || !hasModuleFiles(rec.Dir) {
+	if !ok || i.upgrade || rec.Source != source || !i.hasModuleFiles(rec.Dir) {
 		return configs.ModuleRecord{}, false
 	}
 	if constraints != nil {
@@ -477,14 +519,15 @@ func (i *moduleInstaller) writeManifest() error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(configs.ManifestPath()), 0o755); err != nil {
+	path := i.abs(i.manifestPath())
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp := configs.ManifestPath() + ".tmp"
+	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, src, 0o644); err != nil {
 		return err
 	}
-	return os.Rename(tmp, configs.ManifestPath())
+	return os.Rename(tmp, path)
 }
 
 func unreadableModuleDir(call *configs.ModuleCall, dir string) *hcl.Diagnostic {
@@ -494,11 +537,6 @@ func unreadableModuleDir(call *configs.ModuleCall, dir string) *hcl.Diagnostic {
 		Detail:   fmt.Sprintf("The directory %s for module %q does not exist or has no configuration files (*.tf, *.tf.json).", dir, call.Name),
 		Subject:  call.SourceRange.Ptr(),
 	}
-}
-
-func hasModuleFiles(dir string) bool {
-	names, err := configs.ModuleFiles(dir)
-	return err == nil && len(names) > 0
 }
 
 // withinDir reports whether path is root or inside it.

@@ -146,7 +146,7 @@ func TestInstallModulesRemote(t *testing.T) {
 		t.Errorf("an absolute path is linked, as Terraform links it: %v", err)
 	}
 	// Nothing is left of the downloads but the packages.
-	entries, _ := os.ReadDir(ModulesDir())
+	entries, _ := os.ReadDir(ModulesDir(""))
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), ".") {
 			t.Errorf("leftover %s in the modules directory", e.Name())

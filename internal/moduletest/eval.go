@@ -12,7 +12,6 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine"
-	"github.com/strata-dev/strata/internal/lang/funcs"
 	"github.com/strata-dev/strata/internal/lang/marks"
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/states"
@@ -202,7 +201,7 @@ func unknownRunValue(expr hcl.Expression, ctx *hcl.EvalContext) hcl.Diagnostics 
 // evalContext is the context of a test file's expressions outside run
 // blocks' assertions: var bound to vars, run to the finished runs' outputs.
 func (fr *fileRun) evalContext(vars map[string]engine.InputValue) *hcl.EvalContext {
-	fns := funcs.Functions(fr.rn.Dir, false)
+	fns := fr.rn.functions(fr.rn.Dir)
 	// As in terraform test, these expressions are evaluated before any
 	// plan: there is no plan timestamp.
 	delete(fns, "plantimestamp")

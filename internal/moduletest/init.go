@@ -21,13 +21,13 @@ type RunModule struct {
 
 // RunModules returns the modules the run blocks of the test files of the
 // module in dir (in dir and testDir) load, and the test files' sources,
-// for the snippets of diagnostics about them.
-func RunModules(dir, testDir string) ([]RunModule, map[string]*hcl.File, hcl.Diagnostics) {
-	paths, err := Discover(dir, testDir, nil)
+// for the snippets of diagnostics about them. parser reads the files: a
+// new one, whose working directory (SetWorkDir) dir is relative to.
+func RunModules(parser *configs.Parser, dir, testDir string) ([]RunModule, map[string]*hcl.File, hcl.Diagnostics) {
+	paths, err := Discover(parser.Abs(dir), testDir, nil)
 	if err != nil {
 		return nil, nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to find test files", Detail: err.Error()}}
 	}
-	parser := configs.NewParser()
 	files, diags := Load(parser, dir, paths)
 	var out []RunModule
 	for _, f := range files {
@@ -54,9 +54,10 @@ func RunModules(dir, testDir string) ([]RunModule, map[string]*hcl.File, hcl.Dia
 // source = "./tests/setup" }), so that init installs the providers they
 // need too, as terraform init does. cfg itself is left alone. Test files
 // or helper modules that do not load are skipped: strata test reports
-// them.
-func WithRunModules(cfg *configs.Config, dir, testDir string) *configs.Config {
-	paths, err := Discover(dir, testDir, nil)
+// them. p reads the files: a new parser, whose working directory
+// (SetWorkDir) dir is relative to.
+func WithRunModules(p *configs.Parser, cfg *configs.Config, dir, testDir string) *configs.Config {
+	paths, err := Discover(p.Abs(dir), testDir, nil)
 	if err != nil || len(paths) == 0 {
 		return cfg
 	}
@@ -65,7 +66,6 @@ func WithRunModules(cfg *configs.Config, dir, testDir string) *configs.Config {
 	for k, c := range cfg.Children {
 		out.Children[k] = c
 	}
-	p := configs.NewParser()
 	p.SkipCallChecks()
 	seen := map[string]bool{}
 	for _, path := range paths {

@@ -50,7 +50,7 @@ run "remote" {
 		"tests/setup/main.tf":    `resource "null_resource" "s" {}`,
 		"tests/other/ignored.tf": `this is not a test file`,
 	})
-	runs, files, diags := RunModules(dir, "tests")
+	runs, files, diags := RunModules(configs.NewParser(), dir, "tests")
 	if !diags.HasErrors() {
 		t.Errorf("the broken test file was not reported")
 	}
@@ -114,7 +114,7 @@ run "remote" {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	got := WithRunModules(cfg, dir, "tests")
+	got := WithRunModules(configs.NewParser(), cfg, dir, "tests")
 	var keys []string
 	for k := range got.Children {
 		keys = append(keys, k)
@@ -128,7 +128,7 @@ run "remote" {
 	if len(cfg.Children) != 0 {
 		t.Errorf("the given configuration gained children: %v", cfg.Children)
 	}
-	if none := WithRunModules(cfg, t.TempDir(), "tests"); none != cfg {
+	if none := WithRunModules(configs.NewParser(), cfg, t.TempDir(), "tests"); none != cfg {
 		t.Errorf("without test files the configuration is not returned as it is")
 	}
 }

@@ -8,11 +8,11 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine"
-	"github.com/strata-dev/strata/internal/lang/funcs"
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/providers/mock"
 )
@@ -59,6 +59,9 @@ func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *conf
 		return nil
 	}
 	var diags hcl.Diagnostics
+	// Mock values and overrides may call functions; relative paths
+	// resolve against the working directory.
+	fns := fr.rn.functions(".")
 	byConfig := map[string]providers.Factory{}
 	overrides := map[string]engine.Override{}
 	for _, key := range sortedNames(tf.MockProviders) {
@@ -74,8 +77,8 @@ func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *conf
 			})
 			continue
 		}
-		resources, rdiags := staticValues(mp.Resources)
-		data, ddiags := staticValues(mp.DataSources)
+		resources, rdiags := staticValues(fns, mp.Resources)
+		data, ddiags := staticValues(fns, mp.DataSources)
 		diags = append(append(diags, rdiags...), ddiags...)
 		fqn, cache, during := fqn, &fr.rn.schemas, mp.DuringPlan
 		config := addrs.AbsProviderConfig{Provider: fqn, Alias: mp.Alias}
@@ -86,13 +89,13 @@ func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *conf
 			}
 			return &mock.Provider{Schema: schema, Resources: resources, DataSources: data, DuringPlan: during, ResourceDuringPlan: mp.ResourceDuringPlan}, nil
 		}
-		diags = append(diags, addOverrides(overrides, mp.Overrides, mp.DuringPlan)...)
+		diags = append(diags, addOverrides(fns, overrides, mp.Overrides, mp.DuringPlan)...)
 	}
-	diags = append(diags, addOverrides(overrides, tf.Overrides, false)...)
-	diags = append(diags, addOverrides(overrides, rc.Overrides, false)...)
+	diags = append(diags, addOverrides(fns, overrides, tf.Overrides, false)...)
+	diags = append(diags, addOverrides(fns, overrides, rc.Overrides, false)...)
 	modules := map[string]cty.Value{}
-	diags = append(diags, addModuleOverrides(modules, tf.ModuleOverrides)...)
-	diags = append(diags, addModuleOverrides(modules, rc.ModuleOverrides)...)
+	diags = append(diags, addModuleOverrides(fns, modules, tf.ModuleOverrides)...)
+	diags = append(diags, addModuleOverrides(fns, modules, rc.ModuleOverrides)...)
 	// As in terraform test, the run's own override targets must be in
 	// its configuration; the file's need only be in one of the
 	// configurations its runs use, and are checked at the end.
@@ -110,9 +113,9 @@ func (fr *fileRun) applyMocks(ctx context.Context, eng *engine.Engine, cfg *conf
 
 // addModuleOverrides evaluates override_module blocks into m, keyed by
 // the module instance address they target (module.a or module.a[1]).
-func addModuleOverrides(m map[string]cty.Value, overrides []*configs.TestModuleOverride) hcl.Diagnostics {
+func addModuleOverrides(fns map[string]function.Function, m map[string]cty.Value, overrides []*configs.TestModuleOverride) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	ctx := &hcl.EvalContext{Functions: funcs.Functions(".", false)}
+	ctx := &hcl.EvalContext{Functions: fns}
 	for _, o := range overrides {
 		mi, ok := addrs.ParseModuleInstance(o.Target)
 		if !ok {
@@ -137,10 +140,10 @@ func addModuleOverrides(m map[string]cty.Value, overrides []*configs.TestModuleO
 
 // staticValues evaluates mock defaults, which may call functions but refer
 // to nothing.
-func staticValues(exprs map[string]hcl.Expression) (map[string]cty.Value, hcl.Diagnostics) {
+func staticValues(fns map[string]function.Function, exprs map[string]hcl.Expression) (map[string]cty.Value, hcl.Diagnostics) {
 	out := map[string]cty.Value{}
 	var diags hcl.Diagnostics
-	ctx := &hcl.EvalContext{Functions: funcs.Functions(".", false)}
+	ctx := &hcl.EvalContext{Functions: fns}
 	names := make([]string, 0, len(exprs))
 	for n := range exprs {
 		names = append(names, n)
@@ -158,9 +161,9 @@ func staticValues(exprs map[string]hcl.Expression) (map[string]cty.Value, hcl.Di
 
 // addOverrides evaluates override blocks into m, keyed by target address.
 // duringPlan is the default of their override_during.
-func addOverrides(m map[string]engine.Override, overrides []*configs.TestOverride, duringPlan bool) hcl.Diagnostics {
+func addOverrides(fns map[string]function.Function, m map[string]engine.Override, overrides []*configs.TestOverride, duringPlan bool) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	ctx := &hcl.EvalContext{Functions: funcs.Functions(".", false)}
+	ctx := &hcl.EvalContext{Functions: fns}
 	for _, o := range overrides {
 		v, vdiags := o.Values.Value(ctx)
 		diags = append(diags, vdiags...)

@@ -10,10 +10,12 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine"
+	"github.com/strata-dev/strata/internal/lang/funcs"
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/states"
@@ -41,8 +43,15 @@ type Reporter interface {
 
 // Runner runs test files against the module in Dir.
 type Runner struct {
-	// Dir is the module under test, relative to the working directory.
+	// Dir is the module under test, relative to WorkDir.
 	Dir string
+	// WorkDir is the absolute working directory, which relative paths
+	// (Dir, Manifest, the module directories the manifest records, the
+	// paths given to functions) are in; empty means the process's.
+	WorkDir string
+	// Manifest is the module manifest init wrote (with run blocks'
+	// modules), relative to WorkDir unless absolute.
+	Manifest string
 	// LoadConfig loads the configuration in a directory.
 	LoadConfig func(dir string) (*configs.Config, hcl.Diagnostics)
 	// NewEngine returns an engine for a configuration.
@@ -360,7 +369,7 @@ func (fr *fileRun) moduleDir(rc *configs.TestRun) (string, bool) {
 	}
 	// The manifest and its directories are relative to the working
 	// directory, which is the module under test.
-	mf, err := configs.ReadModuleManifest(configs.ManifestPath())
+	mf, err := configs.ReadModuleManifest(fr.rn.abs(fr.rn.Manifest))
 	if err != nil {
 		return "", false
 	}
@@ -369,6 +378,21 @@ func (fr *fileRun) moduleDir(rc *configs.TestRun) (string, bool) {
 		return "", false
 	}
 	return rec.Dir, true
+}
+
+// abs is p resolved against the working directory.
+func (rn *Runner) abs(p string) string {
+	if rn.WorkDir == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(rn.WorkDir, p)
+}
+
+// functions is the function library for expressions of test files
+// outside run blocks' modules: relative paths start from base, in the
+// working directory.
+func (rn *Runner) functions(base string) map[string]function.Function {
+	return funcs.FunctionsAt(funcs.Dir{Work: rn.WorkDir, Base: base}, false, time.Time{})
 }
 
 // keep records the state an apply run left. The states are destroyed in

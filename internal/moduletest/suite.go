@@ -83,7 +83,8 @@ func SuiteStatus(files []*File) Status {
 	return s
 }
 
-// Discover lists the test files of the module in dir: those in dir itself
+// Discover lists the test files of the module in dir (absolute, or
+// relative to the process's directory): those in dir itself
 // and in its test directory (testDir, relative to dir), sorted by path.
 // filter, when not empty, keeps only the files it names.
 func Discover(dir, testDir string, filter []string) ([]string, error) {

@@ -11,7 +11,7 @@
 // Close ends the process; CleanupClients ends every process not yet
 // closed, as a command's last line of defence against orphans.
 // FindInstalled finds the providers installed in a working directory's
-// .terraform/providers tree.
+// providers tree (.terraform/providers), which the caller names.
 //
 // Subpackages: convert translates between protocol messages and strata's
 // types; proto/tfplugin5 and proto/tfplugin6 hold the protocol definitions

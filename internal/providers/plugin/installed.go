@@ -10,7 +10,6 @@ import (
 	version "github.com/hashicorp/go-version"
 
 	"github.com/strata-dev/strata/internal/addrs"
-	"github.com/strata-dev/strata/internal/datadir"
 )
 
 // Installed is a provider binary found in a working directory's
@@ -26,13 +25,13 @@ type Installed struct {
 // as linux_amd64.
 func PlatformDir() string { return runtime.GOOS + "_" + runtime.GOARCH }
 
-// FindInstalled lists the provider binaries installed under
-// DIR/.terraform/providers in Terraform's unpacked layout,
+// FindInstalled lists the provider binaries installed under root, a
+// working directory's providers directory (DIR/.terraform/providers, or
+// providers in TF_DATA_DIR), in Terraform's unpacked layout,
 // HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/terraform-provider-TYPE[_vVERSION][.exe],
 // for the running platform, sorted by address and then version. Entries
 // that do not fit the layout are skipped; a missing tree is no error.
-func FindInstalled(dir string) ([]Installed, error) {
-	root := datadir.In(dir, "providers")
+func FindInstalled(root string) ([]Installed, error) {
 	var out []Installed
 	hosts, err := os.ReadDir(root)
 	if os.IsNotExist(err) {

@@ -28,7 +28,7 @@ func TestFindInstalled(t *testing.T) {
 	install("example.com", "ns", "junk", "not-a-version", PlatformDir(), "terraform-provider-junk")
 	install("example.com", "ns", "misnamed", "1.0.0", PlatformDir(), "something-else")
 
-	found, err := FindInstalled(dir)
+	found, err := FindInstalled(filepath.Join(dir, ".terraform", "providers"))
 	if err != nil {
 		t.Fatal(err)
 	}
