@@ -75,13 +75,13 @@ func Configure(c *Config, o Options) (Backend, hcl.Diagnostics) {
 }
 
 // ReadState reads workspace ws's stored state from a backend of type t
-// configured with args (environment variables from getenv for the
-// others), without changing anything: for terraform_remote_state, which
-// checks ReadsState first. enc decrypts the state (nil: it is not
-// encrypted). A configuration error is returned as an error whose text is
-// the diagnostic's detail as a clause.
-func (t *Type) ReadState(ctx context.Context, args map[string]cty.Value, getenv func(string) string, ws string, enc *encryption.Target) (*states.State, bool, error) {
-	b, diags := t.New(&backendbase.Settings{Values: args, Getenv: getenv, Encryption: enc})
+// configured with args (environment variables from o.Getenv for the
+// others, relative paths in o.WorkDir), without changing anything: for
+// terraform_remote_state, which checks ReadsState first. enc decrypts the
+// state (nil: it is not encrypted). A configuration error is returned as
+// an error whose text is the diagnostic's detail as a clause.
+func (t *Type) ReadState(ctx context.Context, args map[string]cty.Value, o Options, ws string, enc *encryption.Target) (*states.State, bool, error) {
+	b, diags := t.New(&backendbase.Settings{Values: args, Getenv: o.Getenv, DataDir: o.DataDir, WorkDir: o.WorkDir, Version: o.Version, Encryption: enc})
 	for _, d := range diags {
 		if d.Severity != hcl.DiagError {
 			continue

@@ -2,6 +2,7 @@ package backend
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -69,12 +70,21 @@ func TestTypeReadState(t *testing.T) {
 	dir := t.TempDir()
 	typ, _ := Lookup("local")
 	args := map[string]cty.Value{"path": cty.StringVal(filepath.Join(dir, "none.tfstate"))}
-	if _, found, err := typ.ReadState(context.Background(), args, nil, "default", nil); err != nil || found {
+	if _, found, err := typ.ReadState(context.Background(), args, Options{}, "default", nil); err != nil || found {
 		t.Errorf("found %v, err %v; want nothing found", found, err)
+	}
+	// A relative path is in the working directory given, not the
+	// process's.
+	if err := os.WriteFile(filepath.Join(dir, "rel.tfstate"), []byte(`{"version":4,"terraform_version":"1.11.0","serial":1,"lineage":"l","outputs":{"v":{"value":"x","type":"string"}},"resources":[]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rel := map[string]cty.Value{"path": cty.StringVal("rel.tfstate")}
+	if s, found, err := typ.ReadState(context.Background(), rel, Options{WorkDir: dir}, "default", nil); err != nil || !found || s.Outputs["v"] == nil {
+		t.Errorf("relative path: found %v, err %v; want the state in the working directory", found, err)
 	}
 	pg, _ := Lookup("pg")
 	env := map[string]string{"PG_SKIP_TABLE_CREATION": "yes please"}
-	_, _, err := pg.ReadState(context.Background(), nil, func(k string) string { return env[k] }, "default", nil)
+	_, _, err := pg.ReadState(context.Background(), nil, Options{Getenv: func(k string) string { return env[k] }}, "default", nil)
 	want := `the environment variable PG_SKIP_TABLE_CREATION must be true or false, not "yes please"`
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)

@@ -104,7 +104,7 @@ func DefaultDeps(version string, interrupts <-chan os.Signal) *Deps {
 		m := installedProviders(d.abs(dir), d.Getenv,
 			plugin.WithDir(d.Dir), plugin.WithGetenv(d.Getenv), plugin.WithLogOutput(d.logOutput()),
 			plugin.WithEnviron(d.Environ), plugin.WithTracker(d.plugins))
-		for p, f := range builtin.FactoriesWith(d.remoteStateEncryption) {
+		for p, f := range builtin.FactoriesWith(builtin.Options{RemoteStateEncryption: d.remoteStateEncryption, WorkDir: d.Dir, Getenv: d.Getenv}) {
 			m[p] = f
 		}
 		return m

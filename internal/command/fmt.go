@@ -82,7 +82,7 @@ func runFmt(d *Deps, opts *fmtOptions, args []string) error {
 	if opts.check {
 		out = func(s string) { checkOut.WriteString(s) }
 	}
-	diags, changed := fmtTargets(v, opts, args, out, d.Stdin)
+	diags, changed := fmtTargets(d, v, opts, args, out)
 	v.Diagnostics(diags)
 	if diags.HasErrors() {
 		return &ExitError{Code: 2}
@@ -100,10 +100,11 @@ func runFmt(d *Deps, opts *fmtOptions, args []string) error {
 
 // fmtTargets formats the files and directories in args ("-" is standard
 // input), writing file names, diffs and formatted standard input to out.
-// changed reports whether any input was not formatted.
-func fmtTargets(v *views.View, opts *fmtOptions, args []string, out func(string), stdin io.Reader) (diags hcl.Diagnostics, changed bool) {
+// changed reports whether any input was not formatted. Relative paths are
+// in the working directory, and named as given.
+func fmtTargets(d *Deps, v *views.View, opts *fmtOptions, args []string, out func(string)) (diags hcl.Diagnostics, changed bool) {
 	if len(args) == 1 && args[0] == "-" {
-		src, err := io.ReadAll(stdin)
+		src, err := io.ReadAll(d.Stdin)
 		if err != nil {
 			return errorDiag("Failed to read standard input", err), false
 		}
@@ -120,14 +121,14 @@ func fmtTargets(v *views.View, opts *fmtOptions, args []string, out func(string)
 		return nil, !bytes.Equal(src, formatted)
 	}
 	for _, target := range args {
-		st, err := os.Stat(target)
+		st, err := d.stat(target)
 		if err != nil {
 			// Terraform stops at the first target that is not there.
 			return append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No file or directory at " + target}), changed
 		}
 		var files []string
 		if st.IsDir() {
-			files, err = fmtFiles(target, opts.recursive)
+			files, err = fmtFiles(d, target, opts.recursive)
 			if err != nil {
 				diags = append(diags, errorDiag("Failed to read directory", err)...)
 				continue
@@ -140,7 +141,7 @@ func fmtTargets(v *views.View, opts *fmtOptions, args []string, out func(string)
 			files = []string{target}
 		}
 		for _, path := range files {
-			c, fdiags := fmtFile(v, opts, path, out)
+			c, fdiags := fmtFile(d, v, opts, path, out)
 			diags = append(diags, fdiags...)
 			changed = changed || c
 		}
@@ -149,8 +150,8 @@ func fmtTargets(v *views.View, opts *fmtOptions, args []string, out func(string)
 }
 
 // fmtFile formats one file, reporting whether it was not formatted.
-func fmtFile(v *views.View, opts *fmtOptions, path string, out func(string)) (bool, hcl.Diagnostics) {
-	src, err := os.ReadFile(path)
+func fmtFile(d *Deps, v *views.View, opts *fmtOptions, path string, out func(string)) (bool, hcl.Diagnostics) {
+	src, err := d.readFile(path)
 	if err != nil {
 		return false, errorDiag("Failed to read file", err)
 	}
@@ -167,9 +168,9 @@ func fmtFile(v *views.View, opts *fmtOptions, path string, out func(string)) (bo
 		out(display + "\n")
 	}
 	if opts.write {
-		st, _ := os.Stat(path)
-		if err := os.WriteFile(path, formatted, st.Mode().Perm()); err != nil {
-			return true, errorDiag("Failed to write file", err)
+		st, _ := d.stat(path)
+		if err := os.WriteFile(d.abs(path), formatted, st.Mode().Perm()); err != nil {
+			return true, errorDiag("Failed to write file", d.asGiven(err, path))
 		}
 	}
 	if opts.diff {
@@ -181,10 +182,10 @@ func fmtFile(v *views.View, opts *fmtOptions, path string, out func(string)) (bo
 // fmtFiles lists the files fmt processes in dir, in lexical order,
 // descending into subdirectories (but not hidden ones such as .terraform)
 // when recursive.
-func fmtFiles(dir string, recursive bool) ([]string, error) {
-	entries, err := os.ReadDir(dir)
+func fmtFiles(d *Deps, dir string, recursive bool) ([]string, error) {
+	entries, err := os.ReadDir(d.abs(dir))
 	if err != nil {
-		return nil, err
+		return nil, d.asGiven(err, dir)
 	}
 	var files []string
 	for _, e := range entries {
@@ -194,7 +195,7 @@ func fmtFiles(dir string, recursive bool) ([]string, error) {
 		}
 		if e.IsDir() {
 			if recursive && !strings.HasPrefix(e.Name(), ".") {
-				sub, err := fmtFiles(path, true)
+				sub, err := fmtFiles(d, path, true)
 				if err != nil {
 					return nil, err
 				}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"syscall"
 	"time"
@@ -32,6 +33,9 @@ import (
 
 // watchOptions are the flags of `strata watch`.
 type watchOptions struct {
+	// workDir is the working directory, which a relative schedule file
+	// is in (set by runWatch; empty: the process's).
+	workDir          string
 	view             viewFlags
 	vars             varFlags
 	state            stateFlags
@@ -107,6 +111,7 @@ func runWatch(ctx context.Context, d *Deps, opts *watchOptions) error {
 	} else {
 		v = d.newOperationView(opts.view)
 	}
+	opts.workDir = d.Dir
 	sched, limits, diags := watchSchedule(opts)
 	if diags.HasErrors() {
 		reportWatchDiags(ev, v, opts, diags)
@@ -142,7 +147,7 @@ func runWatch(ctx context.Context, d *Deps, opts *watchOptions) error {
 	w := watch.New(r, ev, watch.Options{
 		Schedule: sched, Converge: opts.converge, AllowDestroy: opts.allowDestroy, MaxChanges: opts.maxChanges,
 		ConvergedTimeout: opts.convergedTimeout, Debounce: opts.debounce, WatchFiles: true, Triggers: triggers,
-		RefreshLimits: limits, RestartProviders: opts.restartProviders,
+		RefreshLimits: limits, RestartProviders: opts.restartProviders, WorkDir: d.Dir,
 	})
 	if opts.listen != "" {
 		addr, stop, err := w.Serve(opts.listen)
@@ -184,13 +189,16 @@ func watchSchedule(opts *watchOptions) (watch.Schedule, watch.RefreshLimits, hcl
 	limits := watch.RefreshLimits{Default: opts.refreshConc}
 	path := opts.configFile
 	if path == "" {
-		if _, err := os.Stat(watch.ConfigFile); err == nil {
+		if _, err := os.Stat(inWorkDir(opts.workDir, watch.ConfigFile)); err == nil {
 			path = watch.ConfigFile
 		}
 	}
 	var diags hcl.Diagnostics
 	if path != "" {
-		src, err := os.ReadFile(path)
+		src, err := os.ReadFile(inWorkDir(opts.workDir, path))
+		if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+			err = &os.PathError{Op: pe.Op, Path: path, Err: pe.Err}
+		}
 		if err != nil {
 			return s, limits, errorDiag("Cannot read the watch schedule", err)
 		}
@@ -426,7 +434,7 @@ func (s *watchSession) Files() []string {
 	}
 	// The lock file too: init -upgrade changes the providers, which the
 	// watch then starts afresh.
-	if _, err := os.Stat(lockFileName); err == nil {
+	if _, err := s.r.d.stat(lockFileName); err == nil {
 		out = append(out, lockFileName)
 	}
 	sort.Strings(out)
@@ -511,4 +519,13 @@ func (s *watchSession) Apply(ctx context.Context, hook hooks.Hook) watch.ApplyRe
 		diags = q.diags
 	}
 	return watch.ApplyResult{Diagnostics: diags, Interrupted: ctx.Err() != nil}
+}
+
+// inWorkDir is p resolved against the working directory dir (the
+// process's when empty).
+func inWorkDir(dir, p string) string {
+	if dir == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
 }

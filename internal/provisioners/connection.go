@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
@@ -62,7 +63,10 @@ var ErrNoConnection = errors.New("Missing connection configuration for provision
 // SSH_AUTH_SOCK is set, a timeout of 5 minutes, bastion settings
 // defaulting to the target's, and a proxy's scheme to http. It returns
 // an error for a connection strata cannot make: another type than ssh.
-func SSHConfig(conn cty.Value) (commssh.Config, error) {
+//
+// workDir is the working directory relative file names are in, environ
+// the command's environment (nil: the process's), where SSH_AUTH_SOCK is.
+func SSHConfig(conn cty.Value, workDir string, environ []string) (commssh.Config, error) {
 	if conn.IsNull() {
 		return commssh.Config{}, ErrNoConnection
 	}
@@ -101,8 +105,10 @@ func SSHConfig(conn cty.Value) (commssh.Config, error) {
 		HostKey:        str("host_key"),
 		TargetPlatform: str("target_platform"),
 		ScriptPath:     str("script_path"),
-		Agent:          os.Getenv("SSH_AUTH_SOCK") != "",
+		WorkDir:        workDir,
 	}
+	sock := envValue(environ, "SSH_AUTH_SOCK")
+	cfg.Agent = sock != ""
 	var err error
 	if cfg.Port, err = num("port"); err != nil {
 		return cfg, err
@@ -115,6 +121,9 @@ func SSHConfig(conn cty.Value) (commssh.Config, error) {
 	}
 	if v := conn.GetAttr("agent"); !v.IsNull() {
 		cfg.Agent = v.True()
+	}
+	if cfg.Agent {
+		cfg.AgentSocket = sock
 	}
 	switch cfg.TargetPlatform {
 	case "":
@@ -178,12 +187,28 @@ func SSHConfig(conn cty.Value) (commssh.Config, error) {
 	return cfg, nil
 }
 
-// Communicator returns a communicator for a connection block's value, as
-// SSHConfig decodes it.
-func Communicator(conn cty.Value) (*commssh.Communicator, error) {
-	cfg, err := SSHConfig(conn)
+// Communicator returns a communicator for a request's connection block,
+// as SSHConfig decodes it in the request's working directory and
+// environment.
+func Communicator(req Request) (*commssh.Communicator, error) {
+	cfg, err := SSHConfig(req.Connection, req.WorkDir, req.Environ)
 	if err != nil {
 		return nil, err
 	}
 	return commssh.New(cfg)
+}
+
+// envValue is the value of name in environ (the process's environment
+// when environ is nil).
+func envValue(environ []string, name string) string {
+	if environ == nil {
+		return os.Getenv(name)
+	}
+	v := ""
+	for _, kv := range environ {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+			v = val // the last one wins, as for exec
+		}
+	}
+	return v
 }

@@ -37,7 +37,7 @@ func TestSSHConfig(t *testing.T) {
 		"agent by default when SSH_AUTH_SOCK is set, even with a key": {
 			agentSock: "/tmp/agent.sock",
 			attrs:     map[string]cty.Value{"host": cty.StringVal("h"), "private_key": cty.StringVal("k")},
-			want:      commssh.Config{Host: "h", Port: 22, User: "root", PrivateKey: "k", Agent: true, TargetPlatform: "unix", Timeout: 5 * time.Minute},
+			want:      commssh.Config{Host: "h", Port: 22, User: "root", PrivateKey: "k", Agent: true, AgentSocket: "/tmp/agent.sock", TargetPlatform: "unix", Timeout: 5 * time.Minute},
 		},
 		"agent turned off": {
 			agentSock: "/tmp/agent.sock",
@@ -119,7 +119,7 @@ func TestSSHConfig(t *testing.T) {
 			if tc.attrs != nil {
 				conn = connection(tc.attrs)
 			}
-			got, err := SSHConfig(conn)
+			got, err := SSHConfig(conn, "", nil)
 			gotErr := ""
 			if err != nil {
 				gotErr = err.Error()

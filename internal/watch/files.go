@@ -18,13 +18,17 @@ type fileWatcher struct {
 	debounce time.Duration
 	out      chan<- struct{}
 
+	// workDir is the absolute working directory relative paths are in
+	// (empty: the process's).
+	workDir string
+
 	mu    sync.Mutex
 	dirs  map[string]bool
 	files map[string]bool
 	done  chan struct{}
 }
 
-func newFileWatcher(debounce time.Duration, out chan<- struct{}) (*fileWatcher, error) {
+func newFileWatcher(workDir string, debounce time.Duration, out chan<- struct{}) (*fileWatcher, error) {
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, err
@@ -32,7 +36,7 @@ func newFileWatcher(debounce time.Duration, out chan<- struct{}) (*fileWatcher, 
 	if debounce <= 0 {
 		debounce = 500 * time.Millisecond
 	}
-	f := &fileWatcher{fw: fw, debounce: debounce, out: out, dirs: map[string]bool{}, files: map[string]bool{}, done: make(chan struct{})}
+	f := &fileWatcher{fw: fw, workDir: workDir, debounce: debounce, out: out, dirs: map[string]bool{}, files: map[string]bool{}, done: make(chan struct{})}
 	go f.loop()
 	return f, nil
 }
@@ -45,15 +49,12 @@ func (f *fileWatcher) Sync(files []string) {
 	want := map[string]bool{}
 	f.files = map[string]bool{}
 	for _, p := range files {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			continue
-		}
+		abs := f.abs(p)
 		f.files[abs] = true
 		want[filepath.Dir(abs)] = true
 	}
 	if len(want) == 0 {
-		want["."] = true
+		want[f.abs(".")] = true
 	}
 	for d := range want {
 		if !f.dirs[d] {
@@ -70,12 +71,23 @@ func (f *fileWatcher) Sync(files []string) {
 	}
 }
 
+// abs is p, relative to the working directory, made absolute.
+func (f *fileWatcher) abs(p string) string {
+	return filepath.Clean(inDir(f.workDir, p))
+}
+
+// inDir is p resolved against dir (the process's directory when dir is
+// empty).
+func inDir(dir, p string) string {
+	if dir == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
 // relevant reports whether a changed path is configuration or variables.
 func (f *fileWatcher) relevant(path string) bool {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return false
-	}
+	abs := f.abs(path)
 	f.mu.Lock()
 	known := f.files[abs]
 	f.mu.Unlock()

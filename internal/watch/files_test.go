@@ -9,7 +9,8 @@ import (
 
 // TestFileWatcherDebounces: a burst of writes to configuration files is
 // one signal; files that are neither configuration nor variables are
-// none.
+// none. The files are named relative to the working directory given, not
+// the process's.
 func TestFileWatcherDebounces(t *testing.T) {
 	dir := t.TempDir()
 	main := filepath.Join(dir, "main.tf")
@@ -17,12 +18,12 @@ func TestFileWatcherDebounces(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := make(chan struct{}, 10)
-	f, err := newFileWatcher(300*time.Millisecond, out)
+	f, err := newFileWatcher(dir, 300*time.Millisecond, out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	f.Sync([]string{main})
+	f.Sync([]string{"main.tf"})
 
 	// Not configuration: an editor's swap file, a state file, a note.
 	for _, name := range []string{".main.tf.swp", "terraform.tfstate", "notes.txt", "main.tf~"} {

@@ -47,6 +47,10 @@ type Options struct {
 	RestartProviders bool
 	// Seed fixes the jitter (tests); 0 picks one.
 	Seed int64
+	// WorkDir is the absolute working directory, which the relative
+	// paths of the files the runner reads are in; empty means the
+	// process's.
+	WorkDir string
 }
 
 // Result is how a watch ended.
@@ -128,7 +132,7 @@ func (w *Watcher) Run(ctx context.Context) (Result, error) {
 	var files *fileWatcher
 	if w.opts.WatchFiles {
 		var err error
-		files, err = newFileWatcher(w.opts.Debounce, fsEvents)
+		files, err = newFileWatcher(w.opts.WorkDir, w.opts.Debounce, fsEvents)
 		if err != nil {
 			return res, err
 		}
@@ -149,7 +153,7 @@ func (w *Watcher) Run(ctx context.Context) (Result, error) {
 		// lock file changed, whether or not a notification said so (a
 		// ConfigMap volume swaps a symbolic link).
 		if lastFiles != nil {
-			if st := stampFiles(lastFiles); st != filesStamp {
+			if st := stampFiles(w.opts.WorkDir, lastFiles); st != filesStamp {
 				w.pool.reset()
 				filesStamp = st
 			}
@@ -163,7 +167,7 @@ func (w *Watcher) Run(ctx context.Context) (Result, error) {
 			if lastFiles != nil {
 				w.pool.reset()
 			}
-			lastFiles, filesStamp = out.files, stampFiles(out.files)
+			lastFiles, filesStamp = out.files, stampFiles(w.opts.WorkDir, out.files)
 		}
 		if out.fatal {
 			res.Failed = true
@@ -260,11 +264,11 @@ func (w *Watcher) startMessage() string {
 }
 
 // stampFiles identifies the versions of files by size and modification
-// time.
-func stampFiles(files []string) string {
+// time; relative paths are in workDir.
+func stampFiles(workDir string, files []string) string {
 	var b strings.Builder
 	for _, f := range files {
-		if st, err := os.Stat(f); err == nil {
+		if st, err := os.Stat(inDir(workDir, f)); err == nil {
 			fmt.Fprintf(&b, "%s %d %d\n", f, st.Size(), st.ModTime().UnixNano())
 		} else {
 			fmt.Fprintf(&b, "%s -\n", f)

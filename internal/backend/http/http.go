@@ -52,6 +52,9 @@ type Backend struct {
 	dataDir string
 	version string
 	enc     *encryption.Target // for ReadState
+	// persist is how often an apply writes the state reached
+	// (TF_STATE_PERSIST_INTERVAL in the command's environment).
+	persist time.Duration
 }
 
 // New configures an http backend from its arguments, with the TF_HTTP_*
@@ -81,7 +84,7 @@ func New(s *backendbase.Settings) (*Backend, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	return &Backend{Config: cfg, rng: s.Range, dataDir: s.DataDir, version: s.Version, enc: s.Encryption}, nil
+	return &Backend{Config: cfg, rng: s.Range, dataDir: s.DataDir, version: s.Version, enc: s.Encryption, persist: statemgr.PersistInterval(s.Getenv)}, nil
 }
 
 // StateMgr returns the manager of the state. Only the default workspace
@@ -105,6 +108,7 @@ func (b *Backend) StateMgr(_ context.Context, ws string) (statemgr.Manager, hcl.
 			Subject:  b.rng.Ptr(),
 		}}
 	}
+	mgr.PersistInterval = b.persist
 	return mgr, nil
 }
 

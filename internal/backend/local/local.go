@@ -87,6 +87,10 @@ func New(s *backendbase.Settings) (*Backend, hcl.Diagnostics) {
 	return b, diags
 }
 
+// Abs is p, a path relative to the working directory such as Path or
+// StatePath's, resolved against Dir.
+func (b *Backend) Abs(p string) string { return b.abs(p) }
+
 // abs is p resolved against Dir.
 func (b *Backend) abs(p string) string {
 	if b.Dir == "" || filepath.IsAbs(p) {

@@ -150,7 +150,7 @@ func (m *migration) confirmAction(query, description string) (bool, hcl.Diagnost
 func (m *migration) copyWorkspace(from, to *backend.Config, src, dst string, force bool) (bool, hcl.Diagnostics) {
 	srcType, dstType := from.TypeName(), to.TypeName()
 	fromLocal, toLocal := m.local(from), m.local(to)
-	if fromLocal != nil && toLocal != nil && sameFile(fromLocal.StatePath(src), toLocal.StatePath(dst)) {
+	if fromLocal != nil && toLocal != nil && sameFile(fromLocal.Abs(fromLocal.StatePath(src)), toLocal.Abs(toLocal.StatePath(dst))) {
 		// Two local backends sharing a workspace directory (another
 		// path only), or a default path (another workspace directory
 		// only), keep that workspace in one file: it is already there.

@@ -41,7 +41,7 @@ func emptyLocalState(path string) error {
 // sameLocalPaths reports whether two local backends keep their state in
 // the same files.
 func sameLocalPaths(a, b *local.Backend) bool {
-	return sameFile(a.Path, b.Path) && sameFile(a.WorkspaceDir, b.WorkspaceDir)
+	return sameFile(a.Abs(a.Path), b.Abs(b.Path)) && sameFile(a.Abs(a.WorkspaceDir), b.Abs(b.WorkspaceDir))
 }
 
 // localPathsConflict reports whether the local backend b keeps any
@@ -49,7 +49,7 @@ func sameLocalPaths(a, b *local.Backend) bool {
 func localPathsConflict(a, b *local.Backend) bool {
 	names, _ := a.Workspaces(context.Background())
 	for _, ws := range names {
-		if sameFile(a.StatePath(ws), b.StatePath(ws)) {
+		if sameFile(a.Abs(a.StatePath(ws)), b.Abs(b.StatePath(ws))) {
 			return true
 		}
 	}

@@ -40,6 +40,9 @@ type Backend struct {
 	dataDir string
 	version string
 	enc     *encryption.Target // for ReadState
+	// persist is how often an apply writes the state reached
+	// (TF_STATE_PERSIST_INTERVAL in the command's environment).
+	persist time.Duration
 }
 
 // New configures a pg backend from its arguments, with the PG_*
@@ -56,7 +59,7 @@ func New(s *backendbase.Settings) (*Backend, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	return &Backend{Config: cfg, rng: s.Range, dataDir: s.DataDir, version: s.Version, enc: s.Encryption}, nil
+	return &Backend{Config: cfg, rng: s.Range, dataDir: s.DataDir, version: s.Version, enc: s.Encryption, persist: statemgr.PersistInterval(s.Getenv)}, nil
 }
 
 // StateMgr returns the manager of workspace ws, after preparing the
@@ -66,6 +69,7 @@ func New(s *backendbase.Settings) (*Backend, hcl.Diagnostics) {
 func (b *Backend) StateMgr(ctx context.Context, ws string) (statemgr.Manager, hcl.Diagnostics) {
 	journal := filepath.Join(b.dataDir, "pg-"+url.PathEscape(ws)+".tfstate.journal")
 	mgr := statemgr.NewPG(b.Config, ws, journal, b.version)
+	mgr.PersistInterval = b.persist
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	if err := mgr.Setup(ctx); err != nil {

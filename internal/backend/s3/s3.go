@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -38,6 +39,9 @@ type Backend struct {
 	dataDir string
 	version string
 	enc     *encryption.Target // for ReadState
+	// persist is how often an apply writes the state reached
+	// (TF_STATE_PERSIST_INTERVAL in the command's environment).
+	persist time.Duration
 
 	mu    sync.Mutex
 	store *store
@@ -51,7 +55,7 @@ func New(s *backendbase.Settings) (*Backend, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	return &Backend{Config: cfg, rng: s.Range, dataDir: s.DataDir, version: s.Version, enc: s.Encryption}, diags
+	return &Backend{Config: cfg, rng: s.Range, dataDir: s.DataDir, version: s.Version, enc: s.Encryption, persist: statemgr.PersistInterval(s.Getenv)}, diags
 }
 
 // connect builds the client once: credentials are resolved (and checked
@@ -115,7 +119,9 @@ func (b *Backend) StateMgr(ctx context.Context, ws string) (statemgr.Manager, hc
 		return nil, b.configError(err)
 	}
 	journal := filepath.Join(b.dataDir, "s3-"+url.PathEscape(ws)+".tfstate.journal")
-	return newManager(st, ws, b.Config.StateKey(ws), journal, b.version), nil
+	mgr := newManager(st, ws, b.Config.StateKey(ws), journal, b.version)
+	mgr.PersistInterval = b.persist
+	return mgr, nil
 }
 
 // Workspaces lists default and the workspaces whose state object is in

@@ -239,11 +239,19 @@ func asLocal(mgr statemgr.Manager) (*statemgr.Local, bool) {
 	return l, ok
 }
 
-// samePath reports whether two paths name the same file.
-func samePath(a, b string) bool {
-	aa, err1 := filepath.Abs(a)
-	bb, err2 := filepath.Abs(b)
-	return err1 == nil && err2 == nil && aa == bb
+// samePath reports whether two paths, relative to the working directory
+// dir or absolute, name the same file.
+func samePath(dir, a, b string) bool {
+	if a == "" || b == "" {
+		return a == b
+	}
+	abs := func(p string) string {
+		if dir == "" || filepath.IsAbs(p) {
+			return filepath.Clean(p)
+		}
+		return filepath.Join(dir, p)
+	}
+	return abs(a) == abs(b)
 }
 
 // readFile reads path with ReadFile, or os.ReadFile without one.

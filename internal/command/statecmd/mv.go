@@ -85,7 +85,7 @@ func runStateMv(ctx context.Context, d *Env, opts *stateMvOptions, fromArg, toAr
 	}
 
 	dst, dmgr, where := src, (*statemgr.Local)(nil), "the current state"
-	if opts.stateOut != "" && !samePath(opts.stateOut, localOutPath(mgr)) {
+	if opts.stateOut != "" && !samePath(d.Dir, opts.stateOut, localOutPath(mgr)) {
 		backup := opts.backupOut
 		if backup == "" {
 			backup = timestampedBackup(opts.stateOut)

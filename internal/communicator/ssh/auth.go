@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/crypto/ssh"
@@ -51,10 +52,9 @@ func signer(privateKey, certificate string) (ssh.Signer, error) {
 	return cs, nil
 }
 
-// agentConn connects to the agent at SSH_AUTH_SOCK. It returns nil when
-// there is none.
-func agentConn() (net.Conn, error) {
-	sock := os.Getenv("SSH_AUTH_SOCK")
+// agentConn connects to the agent at sock (SSH_AUTH_SOCK). It returns nil
+// when there is none.
+func agentConn(sock string) (net.Conn, error) {
 	if sock == "" {
 		return nil, nil
 	}
@@ -67,8 +67,8 @@ func agentConn() (net.Conn, error) {
 
 // agentSigners returns the agent's keys, the one identity names first:
 // identity is a key's comment or the path of its private or public key
-// file.
-func agentSigners(ag agent.ExtendedAgent, identity string) ([]ssh.Signer, error) {
+// file (relative to workDir).
+func agentSigners(ag agent.ExtendedAgent, identity, workDir string) ([]ssh.Signer, error) {
 	signers, err := ag.Signers()
 	if err != nil {
 		return nil, fmt.Errorf("Error reading keys from the SSH agent: %v", err)
@@ -82,6 +82,9 @@ func agentSigners(ag agent.ExtendedAgent, identity string) ([]ssh.Signer, error)
 	}
 	var want []byte
 	for _, f := range []string{identity, identity + ".pub"} {
+		if workDir != "" && !filepath.IsAbs(f) {
+			f = filepath.Join(workDir, f)
+		}
 		data, err := os.ReadFile(f)
 		if err != nil {
 			continue

@@ -67,9 +67,9 @@ func (c *Communicator) clientConfig(user, password, privateKey, certificate, hos
 		auth = append(auth, ssh.PublicKeys(s))
 	}
 	if ag != nil {
-		identity := c.cfg.AgentIdentity
+		identity, workDir := c.cfg.AgentIdentity, c.cfg.WorkDir
 		auth = append(auth, ssh.PublicKeysCallback(func() ([]ssh.Signer, error) {
-			return agentSigners(ag, identity)
+			return agentSigners(ag, identity, workDir)
 		}))
 	}
 	if password != "" {
@@ -177,7 +177,7 @@ func (c *Communicator) connect(ctx context.Context) error {
 	c.Disconnect()
 	var ag agent.ExtendedAgent
 	if c.cfg.Agent {
-		conn, err := agentConn()
+		conn, err := agentConn(c.cfg.AgentSocket)
 		if err != nil {
 			return err
 		}

@@ -29,10 +29,15 @@ type Config struct {
 	// certificate for it in authorized_keys format.
 	PrivateKey  string
 	Certificate string
-	// Agent uses the agent at SSH_AUTH_SOCK; AgentIdentity, when set,
-	// prefers the agent's key whose comment or file it names.
+	// Agent uses the agent at AgentSocket (SSH_AUTH_SOCK); AgentIdentity,
+	// when set, prefers the agent's key whose comment or file it names
+	// (relative to WorkDir).
 	Agent         bool
+	AgentSocket   string
 	AgentIdentity string
+	// WorkDir is the absolute working directory relative file names are
+	// in; empty means the process's.
+	WorkDir string
 	// HostKey is the host's public key, or a certificate authority's key
 	// that signed the host's certificate, in authorized_keys format.
 	// Empty accepts any host key.

@@ -85,7 +85,7 @@ func provision(ctx context.Context, req provisioners.Request) error {
 	if src != nil {
 		defer src.Close()
 	}
-	comm, err := provisioners.Communicator(req.Connection)
+	comm, err := provisioners.Communicator(req)
 	if err != nil {
 		return err
 	}

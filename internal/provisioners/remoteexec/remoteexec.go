@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -64,11 +65,11 @@ func (Provisioner) Provision(ctx context.Context, req provisioners.Request) hcl.
 }
 
 func provision(ctx context.Context, req provisioners.Request) error {
-	scripts, err := collectScripts(req.Config)
+	scripts, err := collectScripts(req.Config, req.WorkDir)
 	if err != nil {
 		return err
 	}
-	comm, err := provisioners.Communicator(req.Connection)
+	comm, err := provisioners.Communicator(req)
 	if err != nil {
 		return err
 	}
@@ -96,8 +97,9 @@ func provision(ctx context.Context, req provisioners.Request) error {
 }
 
 // collectScripts returns the scripts to run: the inline commands, one a
-// line, or the contents of the script files.
-func collectScripts(cfg cty.Value) ([][]byte, error) {
+// line, or the contents of the script files (relative to workDir, the
+// process's directory when empty).
+func collectScripts(cfg cty.Value, workDir string) ([][]byte, error) {
 	if v := cfg.GetAttr("inline"); !v.IsNull() {
 		var lines []string
 		for _, l := range v.AsValueSlice() {
@@ -122,7 +124,7 @@ func collectScripts(cfg cty.Value) ([][]byte, error) {
 	}
 	var scripts [][]byte
 	for _, f := range files {
-		data, err := readScript(f)
+		data, err := readScript(workDir, f)
 		if err != nil {
 			return nil, err
 		}
@@ -131,8 +133,15 @@ func collectScripts(cfg cty.Value) ([][]byte, error) {
 	return scripts, nil
 }
 
-func readScript(name string) ([]byte, error) {
-	f, err := os.Open(name)
+func readScript(workDir, name string) ([]byte, error) {
+	path := name
+	if workDir != "" && !filepath.IsAbs(path) {
+		path = filepath.Join(workDir, path)
+	}
+	f, err := os.Open(path)
+	if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+		err = &os.PathError{Op: pe.Op, Path: name, Err: pe.Err}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("Failed to open script '%s': %v", name, err)
 	}

@@ -58,17 +58,27 @@ func TestCollectScripts(t *testing.T) {
 	a, b := filepath.Join(dir, "a.sh"), filepath.Join(dir, "b.sh")
 	os.WriteFile(a, []byte("echo a"), 0o644)
 	os.WriteFile(b, []byte("#!/bin/bash\necho b\n"), 0o644)
-	got, err := collectScripts(config(map[string]cty.Value{"inline": cty.ListVal([]cty.Value{cty.StringVal("cd /"), cty.StringVal("ls")})}))
+	got, err := collectScripts(config(map[string]cty.Value{"inline": cty.ListVal([]cty.Value{cty.StringVal("cd /"), cty.StringVal("ls")})}), "")
 	if err != nil || len(got) != 1 || string(got[0]) != "cd /\nls\n" {
 		t.Errorf("inline: %q, %v", got, err)
 	}
-	got, err = collectScripts(config(map[string]cty.Value{"scripts": cty.ListVal([]cty.Value{cty.StringVal(a), cty.StringVal(b)})}))
+	got, err = collectScripts(config(map[string]cty.Value{"scripts": cty.ListVal([]cty.Value{cty.StringVal(a), cty.StringVal(b)})}), "")
 	if err != nil || len(got) != 2 || string(got[0]) != "echo a" || string(got[1]) != "#!/bin/bash\necho b\n" {
 		t.Errorf("scripts: %q, %v", got, err)
 	}
-	_, err = collectScripts(config(map[string]cty.Value{"script": cty.StringVal(filepath.Join(dir, "missing.sh"))}))
+	_, err = collectScripts(config(map[string]cty.Value{"script": cty.StringVal(filepath.Join(dir, "missing.sh"))}), "")
 	if err == nil || !strings.HasPrefix(err.Error(), "Failed to open script '"+filepath.Join(dir, "missing.sh")+"': ") {
 		t.Errorf("missing script: %v", err)
+	}
+	// Relative paths are in the working directory given, and named as
+	// written.
+	got, err = collectScripts(config(map[string]cty.Value{"script": cty.StringVal("a.sh")}), dir)
+	if err != nil || len(got) != 1 || string(got[0]) != "echo a" {
+		t.Errorf("relative script: %q, %v", got, err)
+	}
+	_, err = collectScripts(config(map[string]cty.Value{"script": cty.StringVal("missing.sh")}), dir)
+	if err == nil || err.Error() != "Failed to open script 'missing.sh': open missing.sh: no such file or directory" {
+		t.Errorf("relative missing script: %v", err)
 	}
 }
 

@@ -19,9 +19,14 @@ import (
 // (seconds) changes it.
 const DefaultPersistInterval = 20 * time.Second
 
-// persistInterval reads TF_STATE_PERSIST_INTERVAL.
-func persistInterval() time.Duration {
-	if s := os.Getenv("TF_STATE_PERSIST_INTERVAL"); s != "" {
+// PersistInterval reads TF_STATE_PERSIST_INTERVAL (seconds) through
+// getenv, the command's environment (nil: the process's):
+// DefaultPersistInterval when it is unset or not a positive number.
+func PersistInterval(getenv func(string) string) time.Duration {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if s := getenv("TF_STATE_PERSIST_INTERVAL"); s != "" {
 		if n, err := strconv.Atoi(s); err == nil && n > 0 {
 			return time.Duration(n) * time.Second
 		}

@@ -698,8 +698,8 @@ func TestLockAppEncoding(t *testing.T) {
 func TestPGJournalCheckpoints(t *testing.T) {
 	conn := pgtest.ConnString(t)
 	dir := t.TempDir()
-	t.Setenv("TF_STATE_PERSIST_INTERVAL", "1")
 	m := newPG(conn, "default", dir)
+	m.PersistInterval = PersistInterval(func(k string) string { return map[string]string{"TF_STATE_PERSIST_INTERVAL": "1"}[k] })
 	if err := m.Lock(context.Background(), NewLockInfo("OperationTypeApply", testVersion), 0); err != nil {
 		t.Fatal(err)
 	}

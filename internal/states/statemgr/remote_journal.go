@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/states"
@@ -27,6 +28,10 @@ type RemoteJournal struct {
 	// JournalPath is the local file holding the journal of an apply in
 	// progress; "" for a manager that only reads (terraform_remote_state).
 	JournalPath string
+	// PersistInterval is how often the state reached is written to the
+	// store during an apply (see PersistInterval); zero means
+	// DefaultPersistInterval.
+	PersistInterval time.Duration
 
 	write   func(*states.State) error
 	serial  func() uint64
@@ -55,7 +60,11 @@ func (r *RemoteJournal) BeginJournal(base *states.State) (*Journal, error) {
 		return nil, err
 	}
 	r.journal = j
-	j.startCheckpoints(base, persistInterval(), func(s *states.State) (uint64, error) {
+	every := r.PersistInterval
+	if every <= 0 {
+		every = DefaultPersistInterval
+	}
+	j.startCheckpoints(base, every, func(s *states.State) (uint64, error) {
 		if err := r.write(s); err != nil {
 			return 0, err
 		}

@@ -2,6 +2,7 @@ package terraform
 
 import (
 	"context"
+	"os"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -19,6 +20,21 @@ type Provider struct {
 	// names them in remote_state_data_sources); nil reads unencrypted
 	// states only.
 	RemoteStateEncryption func(key string) *encryption.Target
+	// WorkDir is the absolute working directory, which the relative paths
+	// of terraform_remote_state's configuration (a local backend's path)
+	// are in; empty means the process's.
+	WorkDir string
+	// Getenv reads the environment variables that stand in for unset
+	// backend arguments; nil means the process's.
+	Getenv func(string) string
+}
+
+// getenv is the provider's environment.
+func (p *Provider) getenv() func(string) string {
+	if p.Getenv == nil {
+		return os.Getenv
+	}
+	return p.Getenv
 }
 
 var _ providers.Interface = (*Provider)(nil)

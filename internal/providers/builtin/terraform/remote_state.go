@@ -3,7 +3,6 @@ package terraform
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -77,7 +76,7 @@ func (p *Provider) readRemoteState(req providers.ReadDataSourceRequest) provider
 	if p.RemoteStateEncryption != nil {
 		enc = p.RemoteStateEncryption(RemoteStateKey(req.Addr))
 	}
-	s, found, err := typ.ReadState(context.Background(), args, os.Getenv, workspace, enc)
+	s, found, err := typ.ReadState(context.Background(), args, backend.Options{Getenv: p.getenv(), WorkDir: p.WorkDir}, workspace, enc)
 	var invalid *backend.InvalidError
 	if errors.As(err, &invalid) {
 		resp.Diagnostics = resp.Diagnostics.Errorf(invalid.Summary, "%s", invalid.Detail)
