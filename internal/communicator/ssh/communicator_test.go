@@ -251,6 +251,7 @@ func TestAgentAndBastion(t *testing.T) {
 	sshtest.Agent(t, s.UserKey, "test-key")
 	cfg := baseConfig(s)
 	cfg.PrivateKey, cfg.Agent, cfg.AgentIdentity = "", true, "test-key"
+	cfg.AgentSocket = os.Getenv("SSH_AUTH_SOCK") // where sshtest.Agent listens
 	// The bastion is the same server: the target connection is
 	// forwarded through a first one.
 	cfg.Bastion = &commssh.Bastion{Host: s.Host, Port: s.Port, User: s.User, HostKey: s.HostKey}
