@@ -84,7 +84,7 @@ func makeFileHashFunc(dir Dir, desc string, newHash func() hash.Hash, enc hashEn
 				if display == redactedPath {
 					return cty.UnknownVal(cty.String), fmt.Errorf("failed to read file %s", display)
 				}
-				return cty.UnknownVal(cty.String), err
+				return cty.UnknownVal(cty.String), dir.asGiven(err, full)
 			}
 			return cty.StringVal(enc(h.Sum(nil))).WithMarks(marks), nil
 		},

@@ -29,14 +29,15 @@ func TestDirWork(t *testing.T) {
 		want    cty.Value
 		wantErr string
 	}{
-		"file":         {fn: "file", args: []cty.Value{cty.StringVal("a.txt")}, want: cty.StringVal("hello")},
-		"fileexists":   {fn: "fileexists", args: []cty.Value{cty.StringVal("a.txt")}, want: cty.True},
-		"fileset":      {fn: "fileset", args: []cty.Value{cty.StringVal("."), cty.StringVal("*.txt")}, want: cty.SetVal([]cty.Value{cty.StringVal("a.txt")})},
-		"abspath":      {fn: "abspath", args: []cty.Value{cty.StringVal("a.txt")}, want: cty.StringVal(filepath.ToSlash(filepath.Join(work, "mod", "a.txt")))},
-		"filemd5":      {fn: "filemd5", args: []cty.Value{cty.StringVal("a.txt")}, want: cty.StringVal("5d41402abc4b2a76b9719d911017c592")},
-		"templatefile": {fn: "templatefile", args: []cty.Value{cty.StringVal("a.txt"), cty.EmptyObjectVal}, want: cty.StringVal("hello")},
-		"missing md5":  {fn: "filemd5", args: []cty.Value{cty.StringVal("nope.txt")}, wantErr: "open mod/nope.txt: no such file or directory"},
-		"missing file": {fn: "file", args: []cty.Value{cty.StringVal("nope.txt")}, wantErr: `no file exists at "nope.txt"`},
+		"file":          {fn: "file", args: []cty.Value{cty.StringVal("a.txt")}, want: cty.StringVal("hello")},
+		"fileexists":    {fn: "fileexists", args: []cty.Value{cty.StringVal("a.txt")}, want: cty.True},
+		"fileset":       {fn: "fileset", args: []cty.Value{cty.StringVal("."), cty.StringVal("*.txt")}, want: cty.SetVal([]cty.Value{cty.StringVal("a.txt")})},
+		"abspath":       {fn: "abspath", args: []cty.Value{cty.StringVal("a.txt")}, want: cty.StringVal(filepath.ToSlash(filepath.Join(work, "mod", "a.txt")))},
+		"filemd5":       {fn: "filemd5", args: []cty.Value{cty.StringVal("a.txt")}, want: cty.StringVal("5d41402abc4b2a76b9719d911017c592")},
+		"templatefile":  {fn: "templatefile", args: []cty.Value{cty.StringVal("a.txt"), cty.EmptyObjectVal}, want: cty.StringVal("hello")},
+		"missing md5":   {fn: "filemd5", args: []cty.Value{cty.StringVal("nope.txt")}, wantErr: "open mod/nope.txt: no such file or directory"},
+		"directory md5": {fn: "filemd5", args: []cty.Value{cty.StringVal(".")}, wantErr: "read mod: is a directory"},
+		"missing file":  {fn: "file", args: []cty.Value{cty.StringVal("nope.txt")}, wantErr: `no file exists at "nope.txt"`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
