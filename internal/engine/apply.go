@@ -65,7 +65,8 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 			aw.setOutput(oc.Name, nil)
 		}
 	}
-	newState := w.state.Snapshot()
+	// The walk is over: its state is the new state, without a copy.
+	newState := w.state.Take()
 	if plan.Mode != plans.RefreshOnlyMode {
 		w.recordProviderConfigs(newState, plan)
 	}

@@ -68,6 +68,18 @@ func (s *SyncState) Lock(fn func(*State)) {
 	fn(s.state)
 }
 
+// Take returns the current state itself and leaves s holding an empty
+// one: for a walk that is over, whose state goes to its caller without
+// the copy Snapshot makes (a whole state's worth of objects). A writer
+// that came late would change the empty state, never the one taken.
+func (s *SyncState) Take() *State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.state
+	s.state = New()
+	return st
+}
+
 // Snapshot returns a deep copy of the current state.
 func (s *SyncState) Snapshot() *State {
 	s.mu.RLock()

@@ -134,3 +134,29 @@ func TestSyncStateAccessors(t *testing.T) {
 		t.Error("Lock did not give access to the state")
 	}
 }
+
+// TestSyncStateTake checks that Take hands over the state itself and that
+// writes after it never reach the state taken.
+func TestSyncStateTake(t *testing.T) {
+	base := New()
+	ss := NewSync(base)
+	a := inst(t, "terraform_data.a")
+	ss.SetObject(a, object("a"), builtin)
+
+	got := ss.Take()
+	if got != base {
+		t.Fatal("Take returned a copy, not the state itself")
+	}
+	if got.Object(a) == nil {
+		t.Fatal("the state taken lost its object")
+	}
+	late := inst(t, "terraform_data.late")
+	ss.SetObject(late, object("late"), builtin)
+	ss.SetOutput("o", &OutputValue{Value: cty.True})
+	if got.Object(late) != nil || len(got.Outputs) != 0 {
+		t.Error("a write after Take reached the state taken")
+	}
+	if ss.Object(late) == nil {
+		t.Error("the walk's state after Take does not keep later writes")
+	}
+}
