@@ -364,7 +364,7 @@ func migRun(t *testing.T, bin, conn, schema string, c migCase) migOutcome {
 }
 
 func TestE2EMigrateStateMatrix(t *testing.T) {
-	conn := pgtest.ConnString(t)
+	t.Parallel()
 	tf, tfErr := exec.LookPath("terraform")
 	for i, c := range migCases() {
 		name := c.from + "_to_" + c.to
@@ -378,13 +378,12 @@ func TestE2EMigrateStateMatrix(t *testing.T) {
 			name += "_with_an_empty_workspace"
 		}
 		t.Run(name, func(t *testing.T) {
-			// Each case has its own directory, pg schemas and http
-			// servers; but terraform's pg backend takes one advisory
-			// lock for workspace creation whatever the schema, so the
-			// pg cases run one at a time.
-			if !strings.HasPrefix(c.from, "pg") && !strings.HasPrefix(c.to, "pg") {
-				t.Parallel()
-			}
+			// Each case has its own directory, http servers and pg
+			// database: terraform's pg backend takes one advisory lock
+			// for workspace creation whatever the schema, and advisory
+			// locks are per database.
+			t.Parallel()
+			conn := pgtest.ConnString(t)
 			got := migRun(t, strataBin, conn, fmt.Sprintf("m%d_strata", i), c)
 			if tfErr != nil {
 				return
@@ -445,6 +444,7 @@ func strataImprovements(t *testing.T, c migCase, o migOutcome) migOutcome {
 // current workspace, then whether to copy that state. Output, exit code
 // and where the state ends up are compared with terraform's.
 func TestE2EMigrateStateQuestions(t *testing.T) {
+	t.Parallel()
 	tf, tfErr := exec.LookPath("terraform")
 	type outcome struct {
 		Output string
@@ -493,6 +493,7 @@ func TestE2EMigrateStateQuestions(t *testing.T) {
 				}
 				name := fmt.Sprintf("%s_%d_workspaces_%q", to, workspaces, strings.TrimSpace(input))
 				t.Run(name, func(t *testing.T) {
+					t.Parallel()
 					got := run(strataBin, workspaces, to, input)
 					if input == "" && (got.Code != 1 || !strings.Contains(got.Output, "Error asking for")) {
 						t.Errorf("no answer: exit %d\n%s", got.Code, got.Output)
