@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -32,6 +33,13 @@ func FuzzRead(f *testing.F) {
 		stateWith(okResource, `"schema_version":0,"sensitive_attributes":[[{"type":"index","value":{"value":[1],"type":["list","number"]}}],[{"type":"index","value":{"value":null,"type":"string"}}]]`),
 		stateWith(okResource, `"index_key":9007199254740993,"schema_version":0},{"index_key":9007199254740993,"schema_version":1`),
 		stateWith(okResource, `"index_key":"","schema_version":0,"attributes":{"a":"<\u003c>"},"identity":{"x":1},"identity_schema_version":3`),
+		// What readFast reads itself: every field, nulls, escapes,
+		// unknown keys.
+		stateWith(okResource, `"index_key":"a\u00e9","status":"tainted","deposed":"0001","schema_version":2,"attributes":{ "a" : [1, 2.5e3, "x\n"] },"sensitive_attributes":[[{"type":"get_attr","value":"a"}]],"identity_schema_version":1,"identity":{"id":"i"},"private":"eyJhIjoxfQ==","dependencies":["terraform_data.b","module.m.aws_a.x"],"create_before_destroy":true,"extra":{"k":[null,true]}`),
+		stateWith(`"module":"module.m[\"k\"]","mode":"data","type":"t","name":"n","each":"map","provider":"provider[\"a/b/c\"].x"`, `"index_key":null,"status":null,"deposed":null,"provider":null,"schema_version":null,"attributes":null,"attributes_flat":null,"sensitive_attributes":null,"identity_schema_version":null,"identity":null,"private":null,"dependencies":null,"create_before_destroy":null`),
+		strings.Replace(stateWith(okResource, okInstance), `"lineage":"l"`, `"lineage":"l\u0000\ud800","x":1,"strata":{"provider_configs":{}}`, 1),
+		strings.Replace(stateWith(okResource, `"index_key":3,"schema_version":0,"private":"","dependencies":[]`), `"check_results":null`, `"check_results":[{"object_kind":"resource","config_addr":"a.b","status":"pass","objects":null}]`, 1),
+		`{"version":4,"serial":18446744073709551615,"lineage":"","resources":[{"mode":"managed","type":"t","name":"n","provider":"provider[\"a/b/c\"]","instances":[]}]}`,
 	} {
 		f.Add([]byte(s))
 	}

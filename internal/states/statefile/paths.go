@@ -41,6 +41,10 @@ func decodePaths(raw json.RawMessage) ([]cty.Path, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
+	if string(raw) == "[]" {
+		// What almost every object has: no need for encoding/json.
+		return []cty.Path{}, nil
+	}
 	var in [][]pathStepV4
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return nil, fmt.Errorf("invalid sensitive_attributes: %w", err)

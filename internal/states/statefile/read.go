@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"unicode/utf8"
 
@@ -23,6 +24,9 @@ var ErrEmpty = fmt.Errorf("state file is empty")
 func Read(src []byte) (*states.State, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return nil, ErrEmpty
+	}
+	if s, err := readFast(src); err == nil {
+		return s, nil
 	}
 	if s, err := readCurrent(src); err == nil {
 		return s, nil
@@ -204,10 +208,16 @@ func readResource(s *states.State, rs resourceStateV4, deps depCache) error {
 			IdentitySchemaVersion: is.IdentitySchemaVersion,
 		}
 		if len(is.AttributesRaw) > 0 {
-			obj.AttrsJSON = compact(is.AttributesRaw)
+			obj.AttrsJSON = is.AttributesRaw
+			if !is.compacted {
+				obj.AttrsJSON = compact(is.AttributesRaw)
+			}
 		}
 		if len(is.IdentityRaw) > 0 {
-			obj.IdentityJSON = compact(is.IdentityRaw)
+			obj.IdentityJSON = is.IdentityRaw
+			if !is.compacted {
+				obj.IdentityJSON = compact(is.IdentityRaw)
+			}
 		}
 		switch is.Status {
 		case "":
@@ -273,12 +283,79 @@ func (c depCache) parse(s string) (addrs.AbsResource, error) {
 	if dep, ok := c[s]; ok {
 		return dep, nil
 	}
+	if dep, ok := parseDottedResource(s); ok {
+		c[s] = dep
+		return dep, nil
+	}
 	dep, diags := addrs.ParseAbsResourceStr(s)
 	if diags.HasErrors() {
 		return addrs.AbsResource{}, diags
 	}
 	c[s] = dep
 	return dep, nil
+}
+
+// parseDottedResource parses the common form of a resource address,
+// names of ASCII letters, digits, '_' and '-' joined by dots and no
+// instance keys (module.a.aws_s3_bucket.b), as addrs.ParseAbsResourceStr
+// does but without HCL's lexer, which a snapshot of many resources would
+// run once per resource. ok is false for anything else, for
+// addrs.ParseAbsResourceStr to parse or explain.
+func parseDottedResource(s string) (addrs.AbsResource, bool) {
+	var names [16]string
+	n := 0
+	for start := 0; ; {
+		end := strings.IndexByte(s[start:], '.')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		if n == len(names) || !plainIdentifier(s[start:end]) {
+			return addrs.AbsResource{}, false
+		}
+		names[n] = s[start:end]
+		n++
+		if end == len(s) {
+			break
+		}
+		start = end + 1
+	}
+	rest := names[:n]
+	var module addrs.ModuleInstance
+	for len(rest) > 2 && rest[0] == "module" {
+		module = append(module, addrs.ModuleInstanceStep{Name: rest[1]})
+		rest = rest[2:]
+	}
+	mode := addrs.ManagedResourceMode
+	switch {
+	case len(rest) == 3 && rest[0] == "data":
+		mode, rest = addrs.DataResourceMode, rest[1:]
+	case len(rest) == 3 && rest[0] == "ephemeral":
+		mode, rest = addrs.EphemeralResourceMode, rest[1:]
+	}
+	if len(rest) != 2 || rest[0] == "module" || rest[0] == "data" || rest[0] == "ephemeral" {
+		return addrs.AbsResource{}, false
+	}
+	return addrs.Resource{Mode: mode, Type: rest[0], Name: rest[1]}.Absolute(module), true
+}
+
+// plainIdentifier reports whether s is an HCL identifier of ASCII
+// characters.
+func plainIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case i > 0 && (c >= '0' && c <= '9' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // parseList decodes an object's recorded dependencies, a JSON array of

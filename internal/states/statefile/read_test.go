@@ -1,11 +1,13 @@
 package statefile
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -421,6 +423,9 @@ func TestReadCurrent(t *testing.T) {
 		if _, err := readCurrent(src); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
+		if _, err := readFast(src); err != nil && !bytes.Contains(src, []byte(`"attributes_flat"`)) {
+			t.Errorf("%s: readFast: %v", name, err)
+		}
 	}
 
 	dep := `"dependencies":["terraform_data.b"]`
@@ -440,6 +445,60 @@ func TestReadCurrent(t *testing.T) {
 	} {
 		if _, err := readCurrent([]byte(src)); err == nil {
 			t.Errorf("%s: readCurrent accepted %s", name, src)
+		}
+		if name == "dependencies null" {
+			continue // readFast reads it, as readWhole does
+		}
+		if _, err := readFast([]byte(src)); err == nil {
+			t.Errorf("%s: readFast accepted %s", name, src)
+		}
+	}
+
+	// What readFast leaves to the other paths, which read it or say what
+	// is wrong with it in their words.
+	for name, src := range map[string]string{
+		"key spelled":          strings.Replace(stateWith(okResource, okInstance), `"lineage"`, `"Lineage"`, 1),
+		"instance key spelled": stateWith(okResource, `"Schema_Version":0,"attributes":{"id":"x"}`),
+		"serial twice":         strings.Replace(stateWith(okResource, okInstance), `"serial":1`, `"serial":1,"serial":2`, 1),
+		"serial fractional":    strings.Replace(stateWith(okResource, okInstance), `"serial":1`, `"serial":1.0`, 1),
+		"serial leading zero":  strings.Replace(stateWith(okResource, okInstance), `"serial":1`, `"serial":01`, 1),
+		"version string":       strings.Replace(stateWith(okResource, okInstance), `"version":4`, `"version":"4"`, 1),
+		"attributes_flat":      stateWith(okResource, okInstance+`,"attributes_flat":{"id":"x"}`),
+		"bad mode":             stateWith(`"mode":"resource","type":"t","name":"a","provider":"provider[\"a/b/c\"]"`, okInstance),
+		"invalid unknown":      stateWith(okResource, okInstance+`,"x":tru`),
+		"control in string":    strings.Replace(stateWith(okResource, okInstance), `"lineage":"l"`, "\"lineage\":\"l\x01\"", 1),
+		"bool as string":       stateWith(okResource, okInstance+`,"create_before_destroy":"true"`),
+		"version 3":            `{"version":3,"serial":1,"lineage":"l","modules":[]}`,
+	} {
+		if _, err := readFast([]byte(src)); err == nil {
+			t.Errorf("%s: readFast accepted %s", name, src)
+		}
+	}
+}
+
+// TestParseDottedResource checks the fast path for dependency addresses
+// against addrs.ParseAbsResourceStr: whatever it parses, it parses alike,
+// and it parses the common forms.
+func TestParseDottedResource(t *testing.T) {
+	for _, s := range []string{
+		"aws_s3_bucket.b", "terraform_data.r9", "a-b.c-d", "_x._y", "data.aws_ami.a", "ephemeral.random_password.p",
+		"module.m.aws_a.x", "module.m.module.n.data.t.n", "module.data.a.b", "module.module.a.b", "module.ephemeral.a.b",
+		"null.x", "true.false", "var.x", "local.y", "self.z", "count.index", "each.key", "path.module", "terraform.workspace", "resource.a",
+		"a", "a.b.c", "data.a", "data.a.b.c", "module.a", "module.a.module", "module.a.b", "module.m[0].a.b", `module.m["k"].a.b`,
+		"a.b[0]", "a.b.0", "0a.b", "-a.b", "a..b", ".a.b", "a.b.", "a .b", "é.b", "a.b\n", "module.a.data.b",
+	} {
+		fast, ok := parseDottedResource(s)
+		want, diags := addrs.ParseAbsResourceStr(s)
+		if !ok {
+			if s == "aws_s3_bucket.b" || s == "module.m.aws_a.x" || s == "data.aws_ami.a" || s == "module.m.module.n.data.t.n" {
+				t.Errorf("%q: not parsed by the fast path", s)
+			}
+			continue
+		}
+		if diags.HasErrors() {
+			t.Errorf("%q: fast path parsed %s, addrs.ParseAbsResourceStr refuses it: %s", s, fast, diags.Error())
+		} else if !reflect.DeepEqual(fast, want) {
+			t.Errorf("%q: fast path parsed %#v, addrs.ParseAbsResourceStr %#v", s, fast, want)
 		}
 	}
 }

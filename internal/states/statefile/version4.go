@@ -71,6 +71,9 @@ type instanceObjectV4 struct {
 
 	// parsedDeps holds Dependencies already resolved, when reading.
 	parsedDeps []addrs.AbsResource
+	// compacted: AttributesRaw and IdentityRaw are compacted already, in
+	// memory of their own (readFast).
+	compacted bool
 }
 
 type pathStepV4 struct {
