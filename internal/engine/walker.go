@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -101,6 +102,12 @@ func (w *walker) decoderSpec(schema *configschema.Block) hcldec.Spec {
 // preparedBlock returns body prepared for evaluation with schema, once
 // per engine.
 func (w *walker) preparedBlock(body hcl.Body, schema *configschema.Block) *lang.PreparedBlock {
+	if t := reflect.TypeOf(body); t == nil || t.Kind() != reflect.Pointer {
+		// Only a pointer is sure to be a map key: hcl.MergeBodies
+		// (generated configuration, overrides) returns a slice, and a
+		// struct may hold one. Those are prepared each time.
+		return lang.PrepareBlock(body, schema, w.decoderSpec(schema))
+	}
 	k := preparedKey{body, schema}
 	if p, ok := w.e.prepared.Load(k); ok {
 		return p.(*lang.PreparedBlock)
