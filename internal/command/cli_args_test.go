@@ -10,6 +10,7 @@ import (
 )
 
 func TestWithEnvArgs(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		env     map[string]string
 		args    []string
@@ -79,6 +80,7 @@ func TestWithEnvArgs(t *testing.T) {
 // in Terraform (the user's flags win), compared with terraform when it is
 // installed.
 func TestE2ECLIArgsEnv(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ general, specific, user string }{
 		{"-var x=general", "-var x=specific", ""},
 		{"-var x=general", "-var x=specific", "x=user"},
@@ -89,13 +91,12 @@ func TestE2ECLIArgsEnv(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "main.tf"), "variable \"x\" {}\noutput \"x\" {\n  value = var.x\n}\n")
 		var outs []string
 		for _, c := range cases {
-			t.Setenv("TF_CLI_ARGS", c.general)
-			t.Setenv("TF_CLI_ARGS_plan", c.specific)
+			env := []string{"TF_CLI_ARGS=" + c.general, "TF_CLI_ARGS_plan=" + c.specific}
 			args := []string{"plan", "-no-color", "-input=false"}
 			if c.user != "" {
 				args = append(args, "-var", c.user)
 			}
-			r := runIn(t, dir, "", bin, args...)
+			r := runWith(t, dir, "", bin, env, args...)
 			line := ""
 			for _, l := range strings.Split(r.stdout, "\n") {
 				if strings.Contains(l, "x = ") {
@@ -121,6 +122,7 @@ func TestE2ECLIArgsEnv(t *testing.T) {
 // TestE2ETFInput: TF_INPUT=0 turns prompts off as -input=false does, even
 // with -input=true, as in Terraform.
 func TestE2ETFInput(t *testing.T) {
+	t.Parallel()
 	for _, bin := range []string{strataBin, "terraform"} {
 		if bin == "terraform" {
 			tf, err := exec.LookPath("terraform")
@@ -131,13 +133,11 @@ func TestE2ETFInput(t *testing.T) {
 		}
 		dir := t.TempDir()
 		writeFile(t, filepath.Join(dir, "main.tf"), "variable \"x\" {}\n")
-		t.Setenv("TF_INPUT", "0")
-		r := runIn(t, dir, "val\n", bin, "plan", "-no-color", "-input=true")
+		r := runWith(t, dir, "val\n", bin, []string{"TF_INPUT=0"}, "plan", "-no-color", "-input=true")
 		if r.code != 1 || !strings.Contains(r.stderr, "No value for required variable") {
 			t.Errorf("%s with TF_INPUT=0: exit %d\n%s%s", bin, r.code, r.stdout, r.stderr)
 		}
-		t.Setenv("TF_INPUT", "1")
-		r = runIn(t, dir, "val\n", bin, "plan", "-no-color")
+		r = runWith(t, dir, "val\n", bin, []string{"TF_INPUT=1"}, "plan", "-no-color")
 		if r.code != 0 {
 			t.Errorf("%s with TF_INPUT=1 and an answer: exit %d\n%s%s", bin, r.code, r.stdout, r.stderr)
 		}

@@ -12,6 +12,7 @@ import (
 // is not applyable: apply -refresh-only refuses it, and show -json says
 // applyable false, as Terraform does.
 func TestE2ERefreshOnlyNotApplyable(t *testing.T) {
+	t.Parallel()
 	run := func(bin string) (apply, show result) {
 		dir := t.TempDir()
 		writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {\n  input = \"x\"\n}\n\noutput \"o\" {\n  value = terraform_data.a.output\n}\n")

@@ -12,6 +12,7 @@ import (
 )
 
 func TestE2EBasicWorkflow(t *testing.T) {
+	t.Parallel()
 	dir := workdir(t, "basic")
 	mustStrata(t, dir, 0, "init", "-no-color")
 	mustStrata(t, dir, 0, "validate", "-no-color")
@@ -85,6 +86,7 @@ func TestE2EBasicWorkflow(t *testing.T) {
 }
 
 func TestE2EApplyNeedsYes(t *testing.T) {
+	t.Parallel()
 	dir := workdir(t, "basic")
 	r := runIn(t, dir, "no\n", strataBin, "apply", "-no-color")
 	if r.code != 1 || !strings.Contains(flat(r.stdout), "Apply cancelled.") {
@@ -103,6 +105,7 @@ func TestE2EApplyNeedsYes(t *testing.T) {
 }
 
 func TestE2EVariablesSources(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, src string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
@@ -124,21 +127,22 @@ output "all" {
 	write("b.auto.tfvars", "from_auto = \"auto\"\noverridden = \"auto\"\n")
 	write("extra.tfvars", "from_file = \"file\"\n")
 	cmd := []string{"apply", "-auto-approve", "-no-color", "-input=false", "-var-file=extra.tfvars", "-var", "from_flag=flag", "-var", "overridden=flag"}
-	t.Setenv("TF_VAR_from_env", "env")
-	t.Setenv("TF_VAR_overridden", "env")
-	mustStrata(t, dir, 0, cmd...)
-	r := mustStrata(t, dir, 0, "output", "-raw", "all")
-	if r.stdout != "env,tfvars,auto,file,flag,flag" {
+	env := []string{"TF_VAR_from_env=env", "TF_VAR_overridden=env"}
+	if r := runWith(t, dir, "", strataBin, env, cmd...); r.code != 0 {
+		t.Fatalf("apply: %+v", r)
+	}
+	r := runWith(t, dir, "", strataBin, env, "output", "-raw", "all")
+	if r.code != 0 || r.stdout != "env,tfvars,auto,file,flag,flag" {
 		t.Fatalf("wrong precedence: %q", r.stdout)
 	}
 	// A required variable without a value and -input=false is an error.
 	write("more.tf", `variable "missing" {}`)
-	r = strata(t, dir, "plan", "-no-color", "-input=false")
+	r = runWith(t, dir, "", strataBin, env, "plan", "-no-color", "-input=false")
 	if r.code != 1 || !strings.Contains(flat(r.stderr), "No value for required variable") {
 		t.Fatalf("missing variable: %+v", r)
 	}
 	// With input allowed, it is asked for.
-	r = runIn(t, dir, "typed\n", strataBin, "plan", "-no-color", "-var-file=extra.tfvars", "-var", "from_flag=flag")
+	r = runWith(t, dir, "typed\n", strataBin, env, "plan", "-no-color", "-var-file=extra.tfvars", "-var", "from_flag=flag")
 	if r.code != 0 || !strings.Contains(flat(r.stdout), "var.missing") {
 		t.Fatalf("prompt: %+v", r)
 	}

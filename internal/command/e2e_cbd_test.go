@@ -67,6 +67,7 @@ resource "terraform_data" "e" { triggers_replace = var.v }
 // CBD resource depends on is replaced destroy-first. Compared with
 // Terraform.
 func TestE2ECreateBeforeDestroyInherited(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	cases := []struct {
 		name  string
@@ -166,6 +167,7 @@ func TestE2ECreateBeforeDestroyInherited(t *testing.T) {
 // the flag stored in their state and fails the plan with a cycle (see
 // differences.md); the test notices if it stops doing so.
 func TestE2ECreateBeforeDestroyRemoved(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	prepare := func(bin string) string {
 		dir := t.TempDir()

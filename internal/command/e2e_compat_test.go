@@ -23,6 +23,7 @@ func terraformBin(t *testing.T) string {
 // TestE2ETerraformReadsStrataState: a state strata wrote is read by
 // Terraform, which then plans no changes; and the other way round.
 func TestE2ETerraformStateCompatibility(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	for _, name := range []string{"basic", "quickstart"} {
 		t.Run("strata to terraform/"+name, func(t *testing.T) {
@@ -77,6 +78,7 @@ func compatDir(t *testing.T, name string) string {
 // the same state is Terraform's, word for word apart from the product
 // name.
 func TestE2EPlansMatchTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	cases, err := os.ReadDir(filepath.Join("testdata", "compat"))
 	if err != nil {
@@ -161,6 +163,7 @@ func TestE2EPlansMatchTerraform(t *testing.T) {
 // TestE2EImportMatchesTerraform imports the same object with both tools:
 // same output, same state, and no changes planned afterwards.
 func TestE2EImportMatchesTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	run := func(bin string) (string, string) {
 		dir := t.TempDir()
@@ -203,6 +206,7 @@ func TestE2EImportMatchesTerraform(t *testing.T) {
 // after which neither tool plans changes, and the JSON documents name the
 // previous addresses.
 func TestE2EMovedApply(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), string(readFile(t, filepath.Join("testdata", "compat", "moved_resource", "step1.tf"))))
 	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
@@ -229,6 +233,7 @@ func TestE2EMovedApply(t *testing.T) {
 // TestE2ERemovedForget: applying a removed block with destroy = false
 // drops the object from the state and destroys nothing.
 func TestE2ERemovedForget(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), string(readFile(t, filepath.Join("testdata", "compat", "removed", "step1.tf"))))
 	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
@@ -246,6 +251,7 @@ func TestE2ERemovedForget(t *testing.T) {
 // TestE2EImportBlockApply: an import block's object is recorded by apply,
 // after which both tools plan no changes.
 func TestE2EImportBlockApply(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), string(readFile(t, filepath.Join("testdata", "compat", "import_block", "step2.tf"))))
 	r := mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
@@ -266,6 +272,7 @@ func TestE2EImportBlockApply(t *testing.T) {
 // TestE2ERemoteState reads another configuration's outputs through
 // terraform_remote_state with the local backend, as Terraform does.
 func TestE2ERemoteState(t *testing.T) {
+	t.Parallel()
 	producer := t.TempDir()
 	writeFile(t, filepath.Join(producer, "main.tf"), `output "net" {
   value = { cidr = "10.0.0.0/16", zones = ["a", "b"] }
@@ -311,6 +318,7 @@ output "fallback" {
 // configuration, printing values as terraform console does: with input
 // piped in, only the last line's result.
 func TestE2EConsole(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), "variable \"n\" {\n  default = 3\n}\nlocals {\n  doubled = var.n * 2\n}\nresource \"terraform_data\" \"a\" {\n  count = 2\n  input = \"v${count.index}\"\n}\n")
 	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
@@ -350,6 +358,7 @@ func TestE2EConsole(t *testing.T) {
 // TestE2EProvidersSchemaMatchesTerraform: the built-in provider's schema
 // document equals Terraform's (provider-defined functions aside).
 func TestE2EProvidersSchemaMatchesTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `resource "terraform_data" "a" {}`)

@@ -269,6 +269,7 @@ output "o" {
 // conditionMessageCases with Terraform and with strata and compares what
 // they print, diagnostics included, apart from the product name.
 func TestE2EConditionMessagesMatchTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	for name, tc := range conditionMessageCases {
 		t.Run(name, func(t *testing.T) {

@@ -80,6 +80,7 @@ func validateDirDiags(t *testing.T, bin, dir string) (int, []validateDiag) {
 // internal/configs/testdata/invalid-files, where a sweep
 // (TestFidelityCorpus) found them differing.
 func TestE2EConfigDiagnosticsMatchTerraform(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		src string
 		// summaries are the summaries strata must give, sorted by range.

@@ -8,6 +8,7 @@ import (
 // prints types as terraform console does, and the console works in a
 // directory with no configuration.
 func TestE2EConsoleTypesMatchTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	dir := t.TempDir() // no configuration at all
 	for _, expr := range []string{

@@ -183,6 +183,7 @@ func TestE2EContractReport(t *testing.T) {
 // TestE2EContractJSON: -json reports the violations in one message of
 // their own, with the fields website/docs/json.md documents.
 func TestE2EContractJSON(t *testing.T) {
+	t.Parallel()
 	env := []string{"TF_CLI_CONFIG_FILE=" + legacyProviderConfig(t)}
 	dir := writeFiles(t, map[string]string{"main.tf": contractConfig})
 	if r := runEnv(t, dir, env, strataBin, "init", "-no-color"); r.code != 0 {
@@ -235,6 +236,7 @@ func TestE2EContractJSON(t *testing.T) {
 // apply catches a provider whose read returns other values than it
 // applied, and is only a tolerated violation with STRATA_VERIFY_READ.
 func TestE2EStrictMode(t *testing.T) {
+	t.Parallel()
 	cfg := legacyProviderConfig(t)
 	env := []string{"TF_CLI_CONFIG_FILE=" + cfg}
 	dir := writeFiles(t, map[string]string{"main.tf": contractConfig})
@@ -301,6 +303,7 @@ func TestE2EStrictMode(t *testing.T) {
 // the initial plan knew is an error even from a legacy provider, as in
 // Terraform.
 func TestE2EFinalPlanInconsistentLegacy(t *testing.T) {
+	t.Parallel()
 	env := []string{"TF_CLI_CONFIG_FILE=" + legacyProviderConfig(t)}
 	config := legacyRequired + "resource \"stratalegacy_thing\" \"f\" {\n  name = \"f\"\n  mode = \"final_plan\"\n}\n"
 	sdir, tdir := twinDirs(t, map[string]string{"main.tf": config})

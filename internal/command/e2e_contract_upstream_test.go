@@ -107,6 +107,7 @@ output "back" {
 // object back after creating or replacing it) succeeds, and a strict
 // plan afterwards has no changes.
 func TestE2EUpstreamProvidersStrict(t *testing.T) {
+	t.Parallel()
 	env := []string{"TF_CLI_CONFIG_FILE=" + upstreamMirror(t, upstreamStrictReleases)}
 	dir := writeFiles(t, map[string]string{"main.tf": upstreamStrictConfig})
 	if r := runEnv(t, dir, env, strataBin, "init", "-no-color"); r.code != 0 {

@@ -14,6 +14,7 @@ import (
 // of .terraform, as in Terraform; without it, the same directory is not
 // initialised. Compared with terraform when installed.
 func TestE2EDataDir(t *testing.T) {
+	t.Parallel()
 	config := "terraform {\n  backend \"local\" {\n    path = \"s.tfstate\"\n  }\n}\nresource \"terraform_data\" \"a\" {}\n"
 	type outcome struct {
 		Init, WorkspaceNew, Plan, PlanWithout int
@@ -23,11 +24,11 @@ func TestE2EDataDir(t *testing.T) {
 	run := func(bin string) outcome {
 		dir := t.TempDir()
 		writeFile(t, filepath.Join(dir, "main.tf"), config)
-		t.Setenv("TF_DATA_DIR", "ci/data")
+		env := []string{"TF_DATA_DIR=ci/data"}
 		var o outcome
-		o.Init = runIn(t, dir, "", bin, "init", "-no-color").code
-		o.WorkspaceNew = runIn(t, dir, "", bin, "workspace", "new", "dev", "-no-color").code
-		o.Plan = runIn(t, dir, "", bin, "plan", "-no-color").code
+		o.Init = runWith(t, dir, "", bin, env, "init", "-no-color").code
+		o.WorkspaceNew = runWith(t, dir, "", bin, env, "workspace", "new", "dev", "-no-color").code
+		o.Plan = runWith(t, dir, "", bin, env, "plan", "-no-color").code
 		for _, f := range []string{"terraform.tfstate", "environment"} {
 			if _, err := os.Stat(filepath.Join(dir, "ci", "data", f)); err == nil {
 				o.Files = append(o.Files, f)
@@ -35,8 +36,7 @@ func TestE2EDataDir(t *testing.T) {
 		}
 		_, err := os.Stat(filepath.Join(dir, ".terraform"))
 		o.DotTerraform = err == nil
-		t.Setenv("TF_DATA_DIR", "")
-		o.PlanWithout = runIn(t, dir, "", bin, "plan", "-no-color").code
+		o.PlanWithout = runWith(t, dir, "", bin, []string{"TF_DATA_DIR="}, "plan", "-no-color").code
 		return o
 	}
 	got := run(strataBin)

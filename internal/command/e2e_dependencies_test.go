@@ -129,6 +129,7 @@ func showDependsOn(t *testing.T, doc string) string {
 // TestE2EStateDependencies: the state records the full, sorted set of
 // resources each instance depends on, as Terraform writes it.
 func TestE2EStateDependencies(t *testing.T) {
+	t.Parallel()
 	// apply returns the dependencies in the state file and the depends_on
 	// of each resource in show -json.
 	apply := func(bin string) (map[string][]string, string) {

@@ -27,6 +27,7 @@ type destroyCase struct {
 // empty state there is nothing to refresh and the validations are not
 // checked.
 func TestE2EDestroyChecksMatchTerraform(t *testing.T) {
+	t.Parallel()
 	const validation = `variable "a" {
   default = 5
 }

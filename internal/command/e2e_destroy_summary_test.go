@@ -15,6 +15,7 @@ import (
 // plan end as any apply does ("Apply complete! ... N destroyed", then the
 // outputs), in the human output and in the -json stream, as in Terraform.
 func TestE2EDestroySummaryMatchesTerraform(t *testing.T) {
+	t.Parallel()
 	const config = "resource \"terraform_data\" \"a\" {\n  input = \"x\"\n}\noutput \"o\" {\n  value = \"v\"\n}\n"
 	run := func(bin string) []string {
 		dir := t.TempDir()

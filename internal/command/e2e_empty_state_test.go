@@ -12,6 +12,7 @@ import (
 // as it was (a deliberate difference: Terraform reads it as no state and
 // plans to create everything again).
 func TestE2EEmptyStateFile(t *testing.T) {
+	t.Parallel()
 	for name, content := range map[string]string{"empty": "", "whitespace": "  \n"} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -16,6 +16,7 @@ import (
 // error; show -json says errored and not applyable, and apply refuses it.
 // Each case is compared with terraform when it is installed.
 func TestE2EErroredPlanFile(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		step1, config string
 		changes       []string

@@ -30,6 +30,7 @@ import (
 // locked in by a minimized case in the always-on tests, or documented in
 // website/docs/differences.md.
 func TestFidelityCorpus(t *testing.T) {
+	t.Parallel()
 	root := os.Getenv("STRATA_TEST_FIDELITY_CORPUS")
 	if root == "" {
 		t.Skip("STRATA_TEST_FIDELITY_CORPUS is not set")

@@ -11,6 +11,7 @@ import (
 // goes from known to unknown is marked "# forces replacement" once, on
 // the same lines as Terraform marks it.
 func TestE2EForcesReplacementOnce(t *testing.T) {
+	t.Parallel()
 	const config = `variable "v" {
   default = "1"
 }

@@ -363,6 +363,7 @@ resource "stratav5_keyed" "b" {
 // (it ignores the fields) and plans no change; its refresh drops them,
 // and strata's next refresh stores them again.
 func TestE2EResourceIdentityWithTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	mirror := testProviderMirror(t)
 	dir := t.TempDir()

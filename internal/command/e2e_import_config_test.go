@@ -15,6 +15,7 @@ import (
 // DIR and keeps the state in the working directory, as Terraform does;
 // a missing directory is an error that writes nothing.
 func TestE2EImportConfigDir(t *testing.T) {
+	t.Parallel()
 	run := func(bin string) string {
 		t.Helper()
 		dir := t.TempDir()
@@ -55,6 +56,7 @@ func TestE2EImportConfigDir(t *testing.T) {
 // (Terraform also records an output that refers to a resource not in the
 // state, as null; strata leaves it out.)
 func TestE2EImportRecordsOutputs(t *testing.T) {
+	t.Parallel()
 	config := `resource "terraform_data" "a" {}
 variable "v" {
   default = "vv"

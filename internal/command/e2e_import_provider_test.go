@@ -15,6 +15,7 @@ import (
 // recorded under that provider configuration, as Terraform records them.
 // (The plans are compared in testdata/compat/import_provider*.)
 func TestE2EImportProviderMatchesTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	const alt = "provider \"terraform\" {\n  alias = \"alt\"\n}\n"
 	invalid := map[string]string{

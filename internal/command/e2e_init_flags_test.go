@@ -57,6 +57,7 @@ func paragraphs(s string) string {
 // from a filesystem mirror, lock file notes and the warning about
 // incomplete checksums included, is Terraform's, and so is the lock file.
 func TestE2EInitOutputMatchesTerraform(t *testing.T) {
+	t.Parallel()
 	env := fsMirror(t, "1.0.0", "1.1.0")
 	sdir, tdir := twinDirs(t, map[string]string{"main.tf": requireProvider("thing", "example.com/acme/thing", ">=1.0.0")})
 	for _, step := range []string{"first", "again"} {
@@ -84,6 +85,7 @@ func TestE2EInitOutputMatchesTerraform(t *testing.T) {
 // file selects, refuses another selection without touching the file, and
 // conflicts with -upgrade, as in Terraform.
 func TestE2EInitLockfileReadonly(t *testing.T) {
+	t.Parallel()
 	env := fsMirror(t, "1.0.0", "1.1.0")
 	cfg := requireProvider("thing", "example.com/acme/thing", "")
 	tests := []struct {
@@ -153,6 +155,7 @@ func TestE2EInitLockfileReadonly(t *testing.T) {
 // and a changed constraint that the locked version still meets leaves the
 // recorded constraints alone, as in Terraform.
 func TestE2EInitLockConstraintsNormalized(t *testing.T) {
+	t.Parallel()
 	env := fsMirror(t, "1.0.0", "1.1.0")
 	files := map[string]string{
 		"main.tf":     requireProvider("thing", "example.com/acme/thing", ">=1.0.0, >= 1.0.0") + "module \"a\" {\n  source = \"./a\"\n}\nmodule \"b\" {\n  source = \"./b\"\n}\n",
@@ -200,6 +203,7 @@ func TestE2EInitLockConstraintsNormalized(t *testing.T) {
 // installed are used, and a module not installed is an error, as in
 // Terraform.
 func TestE2EInitGetFalse(t *testing.T) {
+	t.Parallel()
 	bare, _ := moduleRepo(t)
 	files := map[string]string{"main.tf": "module \"g\" {\n  source = \"git::file://" + bare + "//vpc?ref=v1.0\"\n}\n"}
 	sdir, tdir := twinDirs(t, files)
@@ -238,6 +242,7 @@ func TestE2EInitGetFalse(t *testing.T) {
 // TestE2EGet: get installs modules only, printing just the module lines,
 // and -update installs them again, as terraform get does.
 func TestE2EGet(t *testing.T) {
+	t.Parallel()
 	bare, _ := moduleRepo(t)
 	files := map[string]string{
 		"main.tf":       "module \"g\" {\n  source = \"git::file://" + bare + "//vpc?ref=v1.0\"\n}\nmodule \"l\" {\n  source = \"./l\"\n}\n",
@@ -277,6 +282,7 @@ func TestE2EGet(t *testing.T) {
 // a git repository into an empty working directory and initializes it;
 // a directory with configuration files is refused.
 func TestE2EInitFromModule(t *testing.T) {
+	t.Parallel()
 	bare, _ := moduleRepo(t)
 	src := t.TempDir()
 	writeTree(t, src, map[string]string{
@@ -341,6 +347,7 @@ func TestE2EInitFromModule(t *testing.T) {
 // miss a required argument or pass an unknown one, as Terraform's does;
 // validate reports them.
 func TestE2EInitModuleCallChecksDeferred(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"main.tf":   "module \"m\" {\n  source = \"./m\"\n  unknown = 1\n}\n",
 		"m/main.tf": "variable \"x\" {}\n",
@@ -363,6 +370,7 @@ func TestE2EInitModuleCallChecksDeferred(t *testing.T) {
 // terraform accepts strata's .terraform; ".." alone is refused, as
 // Terraform refuses it.
 func TestE2EInitParentModuleSource(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"main.tf":     "output \"x\" { value = 1 }\n",
 		"sub/main.tf": "module \"up\" {\n  source = \"../\"\n}\n",
@@ -403,6 +411,7 @@ func TestE2EInitParentModuleSource(t *testing.T) {
 // does; a locked version the constraints no longer allow is reported after
 // the "Reusing previous version" line, as in Terraform.
 func TestE2EInitUpgradeKeepsLockedChecksums(t *testing.T) {
+	t.Parallel()
 	env := fsMirror(t, "1.0.0", "1.1.0")
 	const other = `"h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",`
 	sdir, tdir := twinDirs(t, map[string]string{"main.tf": requireProvider("thing", "example.com/acme/thing", "")})
@@ -468,6 +477,7 @@ func TestE2EInitUpgradeKeepsLockedChecksums(t *testing.T) {
 // Terraform's does. Terraform's order within a phase is random: lines are
 // compared phase by phase, as sets.
 func TestE2EInitPhasesMatchTerraform(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	for _, p := range []string{"example.com/acme/thing/1.0.0", "zzz.com/acme/zed/1.0.0"} {
 		dir := filepath.Join(root, "mirror", filepath.FromSlash(p), hostPlatform)
@@ -573,6 +583,7 @@ terraform {
 // as Terraform sorts them (hashicorp/null before i.com/acme/ii, although
 // registry.terraform.io/hashicorp/null comes after).
 func TestE2EInitIncompleteLockWarningOrder(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	for _, p := range []string{"registry.terraform.io/hashicorp/null", "i.com/acme/ii"} {
 		dir := filepath.Join(root, "mirror", filepath.FromSlash(p), "1.0.0", hostPlatform)

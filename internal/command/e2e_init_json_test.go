@@ -57,6 +57,7 @@ func initStream(t *testing.T, out string, strict bool) []string {
 // writes, for modules, a filesystem mirror, a registry with a plugin cache,
 // the built-in provider, an empty directory and a failure.
 func TestE2EInitJSON(t *testing.T) {
+	t.Parallel()
 	s := registrytest.New(t, thingPackages()...)
 	root := t.TempDir()
 	mirror := filepath.Join(root, "mirror", "example.com", "acme", "local", "1.0.0", hostPlatform)

@@ -12,6 +12,7 @@ import (
 // force-unlock succeeds with that ID only; a directory never initialised
 // is refused. Exit codes are compared with terraform when installed.
 func TestE2EInmemBackend(t *testing.T) {
+	t.Parallel()
 	const lockID = "2b6a6738-5dd5-50d6-c0ae-f6352977666b"
 	config := "terraform {\n  backend \"inmem\" {\n    lock_id = \"" + lockID + "\"\n  }\n}\nresource \"terraform_data\" \"a\" {}\n"
 	steps := []struct {
@@ -48,6 +49,7 @@ func TestE2EInmemBackend(t *testing.T) {
 // recorded stops the commands that use the state, as in Terraform, which
 // terraform-exec's no-init tests rely on.
 func TestE2EBackendInitRequired(t *testing.T) {
+	t.Parallel()
 	config := "terraform {\n  backend \"local\" {\n    path = \"foo.tfstate\"\n  }\n}\n"
 	run := func(bin string) {
 		t.Helper()

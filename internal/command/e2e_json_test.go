@@ -48,6 +48,7 @@ func jsonMessages(t *testing.T, stream string) []string {
 }
 
 func TestE2EJSONStreamMatchesTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	step1 := "resource \"terraform_data\" \"a\" {\n  count = 2\n  input = \"x\"\n}\nresource \"terraform_data\" \"b\" {\n  input = terraform_data.a[0].output\n}\noutput \"o\" {\n  value = terraform_data.b.output\n}\noutput \"s\" {\n  value     = \"s\"\n  sensitive = true\n}\n"
 	step2 := "resource \"terraform_data\" \"a\" {\n  count            = 1\n  input            = \"y\"\n  triggers_replace = 2\n}\noutput \"s\" {\n  value     = \"s\"\n  sensitive = true\n}\n"
@@ -84,6 +85,7 @@ func TestE2EJSONStreamMatchesTerraform(t *testing.T) {
 }
 
 func TestE2EJSONApplyNeedsApproval(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `resource "terraform_data" "a" {}`)
 	r := strata(t, dir, "apply", "-json")

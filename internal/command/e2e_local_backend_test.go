@@ -15,6 +15,7 @@ import (
 // TestTerraformBackend_local_empty_path_validation_error expects the
 // message); a null path is as if unset.
 func TestE2ELocalBackendEmptyPathsMatchTerraform(t *testing.T) {
+	t.Parallel()
 	block := func(body string) string {
 		return "terraform {\n  backend \"local\" {\n" + body + "  }\n}\n"
 	}
@@ -108,6 +109,7 @@ func jsonDiagnosticsOf(t *testing.T, out string) string {
 // reports the local backend's refusal of an empty path as Terraform
 // does, with the backend's own summary, not as a state it failed to read.
 func TestE2ERemoteStateLocalEmptyPathMatchesTerraform(t *testing.T) {
+	t.Parallel()
 	sdir, tdir := twinDirs(t, map[string]string{"main.tf": `data "terraform_remote_state" "x" {
   backend = "local"
   config  = { path = "" }

@@ -13,6 +13,7 @@ import (
 // .backup keeps it), and removing the block again brings it back; nothing
 // is lost on the way. Compared with terraform when installed.
 func TestE2EMigrateLocalPath(t *testing.T) {
+	t.Parallel()
 	withPath := "terraform {\n  backend \"local\" {\n    path = \"other.tfstate\"\n  }\n}\nresource \"terraform_data\" \"a\" {}\n"
 	plain := "resource \"terraform_data\" \"a\" {}\n"
 	type outcome struct {

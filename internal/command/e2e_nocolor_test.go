@@ -15,6 +15,7 @@ import (
 // Terraform, including those whose help does not list it; tools such as
 // terraform-exec pass it to all of them.
 func TestE2ENoColorEverywhere(t *testing.T) {
+	t.Parallel()
 	commands := [][]string{
 		{"version"}, {"version", "-json"},
 		{"workspace", "list"}, {"workspace", "show"},
@@ -42,6 +43,7 @@ func TestE2ENoColorEverywhere(t *testing.T) {
 // as Terraform's do (workspace list shows terraform.tfstate.d's
 // workspaces).
 func TestE2EWorkspacesWithoutConfiguration(t *testing.T) {
+	t.Parallel()
 	steps := [][]string{
 		{"workspace", "list"},
 		{"workspace", "new", "bar"},
@@ -84,6 +86,7 @@ func TestE2EWorkspacesWithoutConfiguration(t *testing.T) {
 // workspace with that state, under a lineage of its own and the same
 // serial, as Terraform does.
 func TestE2EWorkspaceNewState(t *testing.T) {
+	t.Parallel()
 	type summary struct {
 		Serial      int
 		SameLineage bool
@@ -160,6 +163,7 @@ func TestE2EGraphPlanAndFlags(t *testing.T) {
 // is unknown), without the plan's progress lines, as terraform console
 // -plan does; compared with terraform when installed.
 func TestE2EConsolePlan(t *testing.T) {
+	t.Parallel()
 	exprs := []string{"terraform_data.o.triggers_replace", "terraform_data.a.triggers_replace", "terraform_data.o.input"}
 	run := func(bin string) []string {
 		dir := t.TempDir()

@@ -11,6 +11,7 @@ import (
 // every form, has Terraform's exit code and warning: a warning and exit 0,
 // except -json NAME, which is an error.
 func TestE2EOutputWithoutState(t *testing.T) {
+	t.Parallel()
 	forms := [][]string{{}, {"x"}, {"-raw", "x"}, {"-json"}, {"-json", "x"}}
 	type outcome struct {
 		code    int

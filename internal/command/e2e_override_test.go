@@ -13,6 +13,7 @@ import (
 // lifecycle merged argument by argument, locals and variables replaced),
 // and an override without a base is an error, as in Terraform.
 func TestE2EOverrideFilesMatchTerraform(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"main.tf": `variable "name" {
   default = "base"

@@ -90,6 +90,7 @@ resource "terraform_data" "d" {
 // values or references, as Terraform's does, for a plan, a refresh-only
 // plan and a destroy plan.
 func TestE2EPlanConfigurationMatchesTerraform(t *testing.T) {
+	t.Parallel()
 	mirror := testProviderMirrorV5(t)
 	modes := map[string][]string{"plan": nil, "refresh-only": {"-refresh-only"}, "destroy": {"-destroy"}}
 	run := func(bin string) map[string]any {
@@ -168,6 +169,7 @@ func dig(t *testing.T, v any, keys ...string) any {
 // does not (even if the caller has the provider under another name), as
 // in Terraform's "configuration".
 func TestE2EPlanConfigurationProviderKeys(t *testing.T) {
+	t.Parallel()
 	mirror := testProviderMirrorV5(t)
 	req := func(name string) string {
 		return "terraform {\n  required_providers {\n    " + name + " = { source = \"strata/stratav5\" }\n  }\n}\n"

@@ -17,6 +17,7 @@ import (
 // type. The want values were taken from terraform
 // 1.11.4, which the test also runs when installed.
 func TestE2EPlanVariables(t *testing.T) {
+	t.Parallel()
 	config := `variable "a" { type = any }
 variable "u" {}
 variable "n" { type = number }
@@ -79,8 +80,8 @@ output "n" { value = var.n }
 		if r.code != 0 {
 			t.Fatalf("%s init: %s", bin, r.stderr)
 		}
-		t.Setenv("TF_VAR_e", "{k = 7}")
-		if r := runIn(t, dir, "", bin, args...); r.code != 0 {
+		env := []string{"TF_VAR_e={k = 7}"}
+		if r := runWith(t, dir, "", bin, env, args...); r.code != 0 {
 			t.Fatalf("%s plan: exit %d\n%s%s", bin, r.code, r.stdout, r.stderr)
 		}
 		var doc struct {
@@ -89,7 +90,7 @@ output "n" { value = var.n }
 				Outputs map[string]any `json:"outputs"`
 			} `json:"planned_values"`
 		}
-		r = runIn(t, dir, "", bin, "show", "-json", "p.plan")
+		r = runWith(t, dir, "", bin, env, "show", "-json", "p.plan")
 		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
 			t.Fatalf("%s show -json: %v\n%s", bin, err, r.stdout)
 		}

@@ -101,6 +101,7 @@ resource "stratav5_thing" "create" {
 // TestE2EProviderPlanJSONMatchesTerraform plans each providerPlanCase with
 // Terraform and with strata and compares their show -json documents.
 func TestE2EProviderPlanJSONMatchesTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	for _, c := range providerPlanCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -141,6 +142,7 @@ func TestE2EProviderPlanJSONMatchesTerraform(t *testing.T) {
 // directory and the states are compared; then both plan from Terraform's
 // state, the data source failing again, and the plans are compared.
 func TestE2ECheckDataFailureMatchesTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	mirror := testProviderMirrorV5(t)
 	config := v5Required + `check "one" {

@@ -16,6 +16,7 @@ import (
 // with an object are known) and null at apply (replaced by the default
 // object, nullable = false).
 func TestE2EModuleOutputsKeepPlannedValues(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"m/main.tf": `variable "input" {
   type     = any

@@ -16,6 +16,7 @@ import (
 // leaves it unknown. Terraform plans the same configuration to the same
 // text, timestamps aside.
 func TestE2EPlanTimestamp(t *testing.T) {
+	t.Parallel()
 	const config = `resource "terraform_data" "a" {
   input = plantimestamp()
 }

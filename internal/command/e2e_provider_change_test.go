@@ -59,6 +59,7 @@ func stateRecords(t *testing.T, dir string) map[string]map[string]string {
 // the objects left in the old region and fails, until they are replaced
 // (-replace) or the change is accepted (-allow-provider-change).
 func TestE2EProviderConfigChange(t *testing.T) {
+	t.Parallel()
 	env := []string{"TF_CLI_CONFIG_FILE=" + legacyProviderConfig(t)}
 	dir := writeFiles(t, map[string]string{"main.tf": providerChangeConfig})
 	run := func(want int, args ...string) result {
@@ -133,6 +134,7 @@ func TestE2EProviderConfigChange(t *testing.T) {
 // objects; other resources are not replaced, and a sensitive argument
 // does not count.
 func TestE2EReplaceOnProviderChange(t *testing.T) {
+	t.Parallel()
 	env := []string{"TF_CLI_CONFIG_FILE=" + legacyProviderConfig(t)}
 	config := func(region, retries, token string) string {
 		return legacyRequired + fmt.Sprintf(`

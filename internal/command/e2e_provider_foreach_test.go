@@ -70,6 +70,7 @@ output "id" {
 // provider instance. Terraform 1.11 refuses provider for_each, so there is
 // nothing to compare with: the state format is OpenTofu's.
 func TestE2EProviderForEach(t *testing.T) {
+	t.Parallel()
 	mirror := testProviderMirror(t)
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"main.tf": providerForEachConfig, "per/main.tf": providerForEachChild})
@@ -179,6 +180,7 @@ func keyString(k any) string {
 // configuration they name are reported when the configuration is loaded,
 // with OpenTofu's diagnostics.
 func TestE2EProviderForEachErrors(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		src  string
 		want []string

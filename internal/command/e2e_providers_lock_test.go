@@ -36,6 +36,7 @@ func treeOf(t *testing.T, dir string) map[string]string {
 // second run; with -fs-mirror it checksums the mirror's packages. Output
 // and lock files are compared with terraform's.
 func TestE2EProvidersLock(t *testing.T) {
+	t.Parallel()
 	s := registrytest.New(t, thingPackages()...)
 	env := []string{"SSL_CERT_FILE=" + s.CertFile}
 	cfg := requireProvider("thing", s.Host+"/acme/thing", "~> 1.0")
@@ -94,6 +95,7 @@ func TestE2EProvidersLock(t *testing.T) {
 // the mirror's packages only (h1: of each platform). Terraform 1.11 cannot
 // be compared here: it fails to build mirror URLs for a host with a port.
 func TestE2EProvidersLockNetMirror(t *testing.T) {
+	t.Parallel()
 	s := registrytest.New(t, thingPackages()...)
 	env := []string{"SSL_CERT_FILE=" + s.CertFile}
 	dir := t.TempDir()
@@ -136,6 +138,7 @@ func sortedObtained(s string) string {
 // lock file unless -lock-file=false, and the result works as a filesystem
 // mirror for init and for providers lock -fs-mirror.
 func TestE2EProvidersMirror(t *testing.T) {
+	t.Parallel()
 	s := registrytest.New(t, thingPackages()...)
 	env := []string{"SSL_CERT_FILE=" + s.CertFile}
 	sdir, tdir := twinDirs(t, map[string]string{"main.tf": requireProvider("thing", s.Host+"/acme/thing", "~> 1.0")})
@@ -232,6 +235,7 @@ func TestE2EProvidersMirror(t *testing.T) {
 }
 
 func TestSortedObtained(t *testing.T) {
+	t.Parallel()
 	a := "- Fetching x...\n\n- Obtained p checksums for windows_amd64; Additional\n- Obtained p checksums for linux_amd64; All"
 	b := "- Fetching x...\n\n- Obtained p checksums for linux_amd64; All - Obtained p checksums for windows_amd64; Additional"
 	if sortedObtained(a) != sortedObtained(b) {

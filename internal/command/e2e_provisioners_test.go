@@ -112,6 +112,7 @@ resource "terraform_data" "fail" {
 // compares what they print, resource by resource (their operations run
 // concurrently), the errors, the exit codes and the resulting states.
 func TestE2EProvisionersMatchTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	type run struct {
 		outputs []map[string][]string
@@ -221,6 +222,7 @@ func byResource(stdout string) map[string][]string {
 // with Terraform's provision_start, provision_progress,
 // provision_complete and provision_errored messages.
 func TestE2EProvisionersJSONMatchTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	const config = `
 resource "terraform_data" "ok" {

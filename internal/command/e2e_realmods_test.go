@@ -70,6 +70,7 @@ resource "terraform_data" "r" {
 // argument, cannot fail; a rule on its own variable's value given in a
 // module block still does.
 func TestE2EValidateVariablesUnknown(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, call string
 		valid      bool
@@ -112,6 +113,7 @@ func TestE2EValidateVariablesUnknown(t *testing.T) {
 // as Terraform's does, and resources and outputs that use the failed
 // variable have no instances.
 func TestE2EErroredPlanSkippedRules(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"m/main.tf": assertionModule + `output "o" {
   value = var.condition
@@ -183,6 +185,7 @@ const erroredPlanChecks = `[
 // in Invicton-Labs/terraform-null-merge-network-rules) hold the lines
 // without their carriage returns, as Terraform's.
 func TestE2EValidateJSONCRLF(t *testing.T) {
+	t.Parallel()
 	main, err := os.ReadFile(filepath.Join("testdata", "validate-json", "main.tf"))
 	if err != nil {
 		t.Fatal(err)
@@ -217,6 +220,7 @@ func TestE2EValidateJSONCRLF(t *testing.T) {
 // empty or -refresh=false skips the normal plan (the tls provider's
 // tls_public_key example reads file("~/.ssh/...")).
 func TestE2EDestroyValidatesFirst(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{"main.tf": `resource "terraform_data" "a" {
   input = "x"
 }
@@ -264,6 +268,7 @@ data "terraform_remote_state" "x" {
 // hashicorp/testing provider); validate says a provider is missing in
 // Terraform's words.
 func TestE2EProviderSelections(t *testing.T) {
+	t.Parallel()
 	main := `terraform {
   required_providers {
     null = {
@@ -317,6 +322,7 @@ resource "terraform_data" "a" {}
 // (function_call), as Terraform's (found on the tls provider's
 // tls_public_key example: file() of a missing key).
 func TestE2EValidateJSONFunctionCall(t *testing.T) {
+	t.Parallel()
 	dir := writeFiles(t, map[string]string{"main.tf": `locals {
   a = file("missing.txt")
   b = format("%d", "x")
@@ -367,6 +373,7 @@ output "o" { value = [local.a, local.b, local.c, local.d, local.e] }
 // fail with Terraform's messages (seen when a configuration's plan fails
 // and a script goes on to apply the plan it did not write).
 func TestE2EMissingPlanFile(t *testing.T) {
+	t.Parallel()
 	dir := writeFiles(t, map[string]string{"main.tf": `resource "terraform_data" "a" {}` + "\n"})
 	want := map[string]string{
 		"apply": "Error: Failed to load \"nope.tfplan\" as a plan file\n\nError: stat nope.tfplan: no such file or directory\n",
@@ -397,6 +404,7 @@ func TestE2EMissingPlanFile(t *testing.T) {
 // the configuration itself is reported again for module { source = "./" }
 // (Invicton-Labs/terraform-null-merge-network-rules' tests do that).
 func TestE2EValidateRunModules(t *testing.T) {
+	t.Parallel()
 	dir := writeFiles(t, map[string]string{
 		"main.tf": `locals {
   a = 1 + "x"

@@ -54,6 +54,7 @@ func startUnmanagedProvider(t *testing.T, exe string) (string, *os.Process) {
 // running (it was started in test mode), over protocols 5 and 6; and
 // Terraform does the same on the same directory.
 func TestE2EReattachProviders(t *testing.T) {
+	t.Parallel()
 	platform := runtime.GOOS + "_" + runtime.GOARCH
 	tests := map[string]struct {
 		exe    func(t *testing.T) string
@@ -100,12 +101,12 @@ resource "stratav5_thing" "a" {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			reattach, proc := startUnmanagedProvider(t, tc.exe(t))
-			t.Setenv("TF_REATTACH_PROVIDERS", reattach)
+			env := []string{"TF_REATTACH_PROVIDERS=" + reattach}
 			run := func(bin string) string {
 				t.Helper()
 				dir := t.TempDir()
 				writeFile(t, filepath.Join(dir, "main.tf"), tc.config)
-				r := runIn(t, dir, "", bin, "init", "-no-color")
+				r := runWith(t, dir, "", bin, env, "init", "-no-color")
 				if r.code != 0 {
 					t.Fatalf("%s init: exit %d\n%s%s", bin, r.code, r.stdout, r.stderr)
 				}
@@ -117,15 +118,15 @@ resource "stratav5_thing" "a" {
 						t.Errorf("%s init wrote %s for an unmanaged provider", bin, p)
 					}
 				}
-				r = runIn(t, dir, "", bin, "apply", "-auto-approve", "-no-color")
+				r = runWith(t, dir, "", bin, env, "apply", "-auto-approve", "-no-color")
 				if r.code != 0 {
 					t.Fatalf("%s apply: exit %d\n%s%s", bin, r.code, r.stdout, r.stderr)
 				}
-				r = runIn(t, dir, "", bin, "state", "list")
+				r = runWith(t, dir, "", bin, env, "state", "list")
 				if got := strings.TrimSpace(r.stdout); got != tc.addr {
 					t.Errorf("%s state list = %q, want %q", bin, got, tc.addr)
 				}
-				r = runIn(t, dir, "", bin, "plan", "-detailed-exitcode", "-no-color")
+				r = runWith(t, dir, "", bin, env, "plan", "-detailed-exitcode", "-no-color")
 				if r.code != 0 {
 					t.Errorf("%s plan after apply: exit %d, want 0\n%s%s", bin, r.code, r.stdout, r.stderr)
 				}
@@ -146,15 +147,16 @@ resource "stratav5_thing" "a" {
 // TestE2EReattachProvidersInvalid: a TF_REATTACH_PROVIDERS strata cannot
 // read stops every command, with Terraform's message and exit code.
 func TestE2EReattachProvidersInvalid(t *testing.T) {
-	t.Setenv("TF_REATTACH_PROVIDERS", "{not json")
+	t.Parallel()
+	env := []string{"TF_REATTACH_PROVIDERS={not json"}
 	dir := t.TempDir()
-	r := strata(t, dir, "version")
+	r := runWith(t, dir, "", strataBin, env, "version")
 	want := "Invalid format for TF_REATTACH_PROVIDERS: invalid character 'n' looking for beginning of object key string"
 	if r.code != 1 || strings.TrimSpace(r.stderr) != want {
 		t.Errorf("strata version: exit %d, stderr %q; want 1, %q", r.code, r.stderr, want)
 	}
 	if tf, err := exec.LookPath("terraform"); err == nil {
-		r := runIn(t, dir, "", tf, "version")
+		r := runWith(t, dir, "", tf, env, "version")
 		if r.code != 1 || !strings.HasSuffix(strings.TrimSpace(r.stderr), want) {
 			t.Errorf("terraform version: exit %d, stderr %q; want 1, ending in %q", r.code, r.stderr, want)
 		}

@@ -81,6 +81,7 @@ func requireProvider(name, source, constraint string) string {
 // hashes of every platform and the h1: hash, exactly as Terraform does,
 // and reuses the installed package on the next run.
 func TestE2ERegistryInstall(t *testing.T) {
+	t.Parallel()
 	s := registrytest.New(t, thingPackages()...)
 	env := []string{"SSL_CERT_FILE=" + s.CertFile}
 	cfg := requireProvider("thing", s.Host+"/acme/thing", "~> 1.0")
@@ -153,6 +154,7 @@ func TestE2ERegistryInstall(t *testing.T) {
 // TestE2ERegistryRealProvider installs a real provider plugin from the
 // registry and applies a configuration with it.
 func TestE2ERegistryRealProvider(t *testing.T) {
+	t.Parallel()
 	mirror := testProviderMirror(t)
 	bin := readFile(t, filepath.Join(mirror, "registry.terraform.io", "strata", "stratafw", "0.1.0", hostPlatform, "terraform-provider-stratafw_v0.1.0"))
 	s := registrytest.New(t, registrytest.Package{Namespace: "strata", Type: "stratafw", Version: "0.1.0", Platforms: []string{hostPlatform},
@@ -174,6 +176,7 @@ func TestE2ERegistryRealProvider(t *testing.T) {
 // VERSION.json and the archive, checked against the hashes the mirror
 // lists; the lock file is the one Terraform writes.
 func TestE2ENetworkMirror(t *testing.T) {
+	t.Parallel()
 	s := registrytest.New(t, thingPackages()...)
 	dir := t.TempDir()
 	cli := filepath.Join(dir, "cli.tfrc")
@@ -216,6 +219,7 @@ func TestE2ENetworkMirror(t *testing.T) {
 // TestE2EProviderInstallationErrors: each failure stops init with an error
 // that says what went wrong.
 func TestE2EProviderInstallationErrors(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		source, constraint, brk string
 		want                    []string
@@ -268,6 +272,7 @@ func TestE2EProviderInstallationErrors(t *testing.T) {
 // TestE2EProviderInstallationMethods: filesystem_mirror and direct with
 // include/exclude, dev_overrides, and the plugin cache.
 func TestE2EProviderInstallationMethods(t *testing.T) {
+	t.Parallel()
 	mirror := testProviderMirror(t)
 	s := registrytest.New(t, thingPackages()...)
 	dir := t.TempDir()
@@ -379,6 +384,7 @@ func TestE2EProviderInstallationMethods(t *testing.T) {
 // the credentials.tfrc.json that "terraform login" writes, as Terraform
 // finds them; without one init says how to give one.
 func TestE2ERegistryCredentials(t *testing.T) {
+	t.Parallel()
 	s := registrytest.New(t, thingPackages()...)
 	s.RequireToken("sekret")
 	cfg := requireProvider("thing", s.Host+"/acme/thing", "~> 1.0")
@@ -458,6 +464,7 @@ func TestE2ERegistryCredentials(t *testing.T) {
 // TestE2ENetworkMirrorCredentials: the token for the mirror's host goes
 // with the mirror's requests.
 func TestE2ENetworkMirrorCredentials(t *testing.T) {
+	t.Parallel()
 	s := registrytest.New(t, thingPackages()...)
 	s.RequireToken("sekret")
 	dir := t.TempDir()

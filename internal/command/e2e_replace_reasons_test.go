@@ -31,6 +31,7 @@ resource "terraform_data" "d" {
 // one-line summary of why and in which order; without those lines the
 // plan is Terraform's, word for word.
 func TestE2EReplaceReasons(t *testing.T) {
+	t.Parallel()
 	plan := func(bin string) string {
 		dir := t.TempDir()
 		writeFile(t, filepath.Join(dir, "main.tf"), replaceReasonsConfig)

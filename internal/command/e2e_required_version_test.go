@@ -15,6 +15,7 @@ import (
 // difference is the documented wording of strata's detail (see
 // differences.md).
 func TestE2ERequiredVersionMatchesTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	module := "terraform {\n  required_version = \"< 1.0\"\n}\n"
 	calls := `module "a" {
@@ -81,6 +82,7 @@ module "ok" {
 // version strata implements by an upper bound, or asks for another major
 // version, fails as in Terraform (compared with it above).
 func TestE2ERequiredVersionNewer(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		constraint string
 		fails      bool

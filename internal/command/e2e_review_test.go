@@ -10,6 +10,7 @@ import (
 // is not declared is destroyed, and the plan says why as Terraform does,
 // in the human plan and in show -json's action_reason.
 func TestE2EMovedIntoMissingModule(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	step1 := `resource "terraform_data" "a" {
   input = "a"

@@ -14,6 +14,7 @@ import (
 // ephemeral_resource_schemas and field order included), and leaves
 // provider_schemas out when there are no providers.
 func TestE2EProvidersSchemaPluginMatchesTerraform(t *testing.T) {
+	t.Parallel()
 	mirror := testProviderMirror(t)
 	cli := filepath.Join(t.TempDir(), "cli.tfrc")
 	writeFile(t, cli, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
@@ -73,6 +74,7 @@ func TestE2EProvidersSchemaPluginMatchesTerraform(t *testing.T) {
 // itself when installed. The descriptions are strata's own (see
 // differences.md), so they are left out.
 func TestE2EMetadataFunctions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := strataEnv(t, dir, nil, "metadata", "functions", "-json")
 	if r.code != 0 {
@@ -147,6 +149,7 @@ func signatures(t *testing.T, out string) map[string]string {
 // tree. Terraform walks calls in map order, so the entries and lines are
 // compared as sets.
 func TestE2EModulesJSON(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"main.tf":     "module \"a\" {\n  source = \"./a\"\n}\nmodule \"z\" {\n  source = \"./a\"\n  count  = 2\n}\n",
 		"a/main.tf":   "module \"b\" {\n  source = \"./b\"\n}\n",

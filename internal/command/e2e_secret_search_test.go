@@ -205,6 +205,7 @@ func sortedKeys[V any](m map[string]V) string {
 // TestSecretsInData: the search finds a secret in each form it can be
 // stored in, and nothing else.
 func TestSecretsInData(t *testing.T) {
+	t.Parallel()
 	const secret = "sv-0123456789abcdef01234567"
 	secrets := map[string]string{"s": secret}
 	b64 := func(prefix string) string {

@@ -10,6 +10,7 @@ import (
 // several module instances prints what terraform show prints, blank lines
 // between modules included.
 func TestE2EShowModulesMatchesTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	run := func(bin string) string {
 		dir := t.TempDir()

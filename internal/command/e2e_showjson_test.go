@@ -176,6 +176,7 @@ func parseStateJSON(t *testing.T, data string) *tfjson.State {
 // terraform-json reads: resources with their index, values and sensitive
 // markers, outputs with their types.
 func TestE2EShowJSONState(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := mustStrata(t, dir, 0, "show", "-json")
 	if r.stdout != `{"format_version":"1.0"}`+"\n" {
@@ -241,6 +242,7 @@ func TestE2EShowJSONState(t *testing.T) {
 // with every kind of change, the reasons for them, sensitive and unknown
 // markers and the configuration.
 func TestE2EShowJSONPlan(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	useStep(t, dir, "update", "step1")
 	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
@@ -405,6 +407,7 @@ func planFlags(t *testing.T, doc string) [2]bool {
 // need not be the version strata implements). relevant_attributes are
 // compared as a set, since Terraform lists them in no fixed order.
 func TestE2EShowJSONMatchesTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	for _, c := range showJSONCases {
 		t.Run(c.name, func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 // state records every object and the lock is released. Terraform is killed
 // by SIGPIPE there, leaving the lock and an empty state file.
 func TestE2EClosedStdoutFinishesApply(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {\n  count = 50\n  input = count.index\n}\n")
 	r, w, err := os.Pipe()

@@ -17,6 +17,7 @@ import (
 // postconditions, check blocks, in modules and with instances), as
 // Terraform's does; each tool reads the state the other wrote.
 func TestE2EShowStateChecks(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"main.tf": `variable "x" {
   default = "a"

@@ -12,6 +12,7 @@ import (
 // validate.json was written by terraform 1.11.4; the test also runs
 // terraform when it is installed).
 func TestE2EValidateJSONSnippets(t *testing.T) {
+	t.Parallel()
 	src := filepath.Join("testdata", "validate-json")
 	dir := t.TempDir()
 	main, err := os.ReadFile(filepath.Join(src, "main.tf"))

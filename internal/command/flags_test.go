@@ -15,6 +15,7 @@ import (
 // TestPlanFlags checks that Terraform-style flags reach the options, using
 // an injected run function as cli/cli does.
 func TestPlanFlags(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		args []string
 		want planOptions
@@ -52,6 +53,7 @@ func TestPlanFlags(t *testing.T) {
 }
 
 func TestVarFlagsKeepOrder(t *testing.T) {
+	t.Parallel()
 	var got *applyOptions
 	cmd := newApplyCommand(testDeps(), func(o *applyOptions) error { got = o; return nil }, false)
 	cmd.SetArgs(normalizeArgs([]string{"-var", "a=1", "-var-file=x.tfvars", "-var=b=2", "-auto-approve"}))
@@ -68,6 +70,7 @@ func TestVarFlagsKeepOrder(t *testing.T) {
 }
 
 func TestDestroyCommandSetsDestroy(t *testing.T) {
+	t.Parallel()
 	var got *applyOptions
 	cmd := newApplyCommand(testDeps(), func(o *applyOptions) error { got = o; return nil }, true)
 	cmd.SetArgs(nil)
@@ -80,6 +83,7 @@ func TestDestroyCommandSetsDestroy(t *testing.T) {
 }
 
 func TestNormalizeArgs(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct{ in, want []string }{
 		"single dash long":  {[]string{"-auto-approve", "-var=x=-1"}, []string{"--auto-approve", "--var=x=-1"}},
 		"values untouched":  {[]string{"-var", "x=1", "NAME"}, []string{"--var", "x=1", "NAME"}},
@@ -96,6 +100,7 @@ func TestNormalizeArgs(t *testing.T) {
 }
 
 func TestGlobalOptions(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		in        []string
 		wantArgs  []string
@@ -134,6 +139,7 @@ func testDeps() *Deps {
 }
 
 func TestWatchFlags(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		args []string
 		want watchOptions
@@ -178,6 +184,7 @@ func TestWatchFlags(t *testing.T) {
 // TestWatchSchedule: the schedule file sets what the command line does
 // not.
 func TestWatchSchedule(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := dir + "/w.hcl"
 	if err := os.WriteFile(path, []byte("interval = \"2m\"\njitter = 0.3\nresource_type \"local_file\" { interval = \"10s\" }\nrefresh_concurrency = 2\nprovider \"hashicorp/aws\" { refresh_concurrency = 1 }\n"), 0o644); err != nil {

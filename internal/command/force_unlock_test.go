@@ -14,6 +14,7 @@ import (
 // command left behind when the ID matches, after confirmation; it never
 // breaks a lock whose holder is running.
 func TestE2EForceUnlock(t *testing.T) {
+	t.Parallel()
 	dir, state := appliedStateDir(t)
 	infoPath := filepath.Join(dir, ".terraform.tfstate.lock.info")
 

@@ -17,6 +17,7 @@ import (
 // error, and reading creates nothing. Terraform, when installed, reads
 // the same values with the same configuration.
 func TestE2ERemoteStatePGAndHTTP(t *testing.T) {
+	t.Parallel()
 	conn := pgtest.ConnString(t)
 	srv := newHTTPStateServer(t, "ci", "s3cret")
 	empty := newHTTPStateServer(t, "", "")
@@ -146,6 +147,7 @@ output "values" {
 // whatever path's file name, where the producer wrote it, as Terraform
 // reads it.
 func TestE2ERemoteStateLocalWorkspace(t *testing.T) {
+	t.Parallel()
 	producer := t.TempDir()
 	writeFile(t, filepath.Join(producer, "main.tf"), `terraform {
   backend "local" {

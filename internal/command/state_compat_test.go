@@ -16,6 +16,7 @@ import (
 // read as "strata"), exit with the same codes, and leave the same
 // resources in the state.
 func TestE2EStateCommandsMatchTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	strataDir, tfDir := workdir(t, "statecmd"), workdir(t, "statecmd")
 	for _, dir := range []string{strataDir, tfDir} {

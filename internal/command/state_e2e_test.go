@@ -133,6 +133,7 @@ func appliedStateDir(t *testing.T) (dir, statePath string) {
 }
 
 func TestE2EStateList(t *testing.T) {
+	t.Parallel()
 	dir := workdir(t, "statecmd")
 	state := filepath.Join(dir, "terraform.tfstate")
 	mustFailUnchanged(t, dir, state, []string{"No state file was found", "use the -state flag"}, "state", "list", "-no-color")
@@ -202,6 +203,7 @@ func TestE2EStateList(t *testing.T) {
 }
 
 func TestE2EStateShow(t *testing.T) {
+	t.Parallel()
 	dir, state := appliedStateDir(t)
 	r := mustStrata(t, dir, 0, "state", "show", "-no-color", "terraform_data.b[1]")
 	want := lines(
@@ -252,6 +254,7 @@ func TestE2EStateShow(t *testing.T) {
 }
 
 func TestE2EStateRm(t *testing.T) {
+	t.Parallel()
 	dir, state := appliedStateDir(t)
 	before := readFile(t, state)
 	serial := readStateDoc(t, state).Serial
@@ -343,6 +346,7 @@ func TestE2EStateRm(t *testing.T) {
 }
 
 func TestE2EStateMv(t *testing.T) {
+	t.Parallel()
 	dir, state := appliedStateDir(t)
 	before := readFile(t, state)
 	serial := readStateDoc(t, state).Serial
@@ -443,6 +447,7 @@ func TestE2EStateMv(t *testing.T) {
 // TestE2EStateMvStateOut moves objects into another state file, new or
 // existing, each written with its own backup.
 func TestE2EStateMvStateOut(t *testing.T) {
+	t.Parallel()
 	dir, state := appliedStateDir(t)
 	other := filepath.Join(dir, "other.tfstate")
 	b0 := instanceID(t, state, "terraform_data.b[0]")

@@ -12,6 +12,7 @@ import (
 // reach the options, and that a missing lock ID is refused before
 // anything runs. The state commands' flags are tested in statecmd.
 func TestForceUnlockFlags(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		args     []string
 		want     forceUnlockOptions
@@ -63,6 +64,7 @@ func TestForceUnlockFlags(t *testing.T) {
 // subcommand, taint, untaint and force-unlock, and that their help shows
 // Terraform's single-dash flags.
 func TestStateCommandTree(t *testing.T) {
+	t.Parallel()
 	root := NewRootCommand(testDeps())
 	for _, path := range [][]string{
 		{"state", "list"}, {"state", "show"}, {"state", "rm"}, {"state", "mv"}, {"state", "pull"},
@@ -89,6 +91,7 @@ func TestStateCommandTree(t *testing.T) {
 // TestStateParentCommand: "strata state" alone prints its help and fails,
 // as Terraform's does; an unknown subcommand is an error.
 func TestStateParentCommand(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		args       []string
 		wantStdout string

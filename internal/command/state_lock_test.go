@@ -15,6 +15,7 @@ import (
 // byte-identical; -lock=false goes ahead regardless, and -lock-timeout
 // waits for the holder.
 func TestE2EStateCommandsLock(t *testing.T) {
+	t.Parallel()
 	dir, state := appliedStateDir(t)
 	writeFile(t, filepath.Join(dir, "push.json"), mustStrata(t, dir, 0, "state", "pull").stdout)
 	mustStrata(t, dir, 0, "taint", "terraform_data.b[1]")

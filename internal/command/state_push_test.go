@@ -59,6 +59,7 @@ func TestE2EStatePull(t *testing.T) {
 }
 
 func TestE2EStatePush(t *testing.T) {
+	t.Parallel()
 	dir, state := appliedStateDir(t)
 	current := readFile(t, state)
 	doc := readStateDoc(t, state)
@@ -157,6 +158,7 @@ func itoa(n uint64) string {
 }
 
 func TestE2EStateReplaceProvider(t *testing.T) {
+	t.Parallel()
 	dir, state := appliedStateDir(t)
 	const (
 		from = "terraform.io/builtin/terraform"

@@ -11,6 +11,7 @@ import (
 // strings otherwise (Terraform's env-vars-in-module fixture: TF_VAR_input=foo
 // for a helper module's untyped variable).
 func TestParseUndeclaredValue(t *testing.T) {
+	t.Parallel()
 	tests := map[string]cty.Value{
 		"foo":           cty.StringVal("foo"),
 		"Hello, world!": cty.StringVal("Hello, world!"),
