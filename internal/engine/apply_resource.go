@@ -565,8 +565,7 @@ func unknownAsNull(v cty.Value) cty.Value {
 }
 
 // conforms reports whether a value of type got may stand for one of type
-// want. Identical types, the usual case, are answered without
-// TestConformance, which allocates even when it finds nothing.
+// want, without TestConformance's allocations.
 func conforms(got, want cty.Type) bool {
-	return got.Equals(want) || len(got.TestConformance(want)) == 0
+	return objchange.TypeConforms(got, want)
 }

@@ -1067,9 +1067,9 @@ func deprecationWarnings(schema *configschema.Block, config cty.Value, body hcl.
 }
 
 // conformanceErrors is got.TestConformance(want), without its allocations
-// when the types are identical.
+// when it finds nothing.
 func conformanceErrors(got, want cty.Type) []error {
-	if got.Equals(want) {
+	if objchange.TypeConforms(got, want) {
 		return nil
 	}
 	return got.TestConformance(want)

@@ -44,7 +44,6 @@ func presence(v cty.Value) string {
 
 // compatObject checks one object of a block (attrs and blocks).
 func compatObject(attrs map[string]*configschema.Attribute, blocks map[string]*configschema.NestedBlock, planned, actual cty.Value, path cty.Path) []error {
-	ty := objectType(attrs, blocks)
 	if !planned.IsKnown() {
 		return compatUnknown(planned, actual, path, containsSensitive(attrs, blocks))
 	}
@@ -54,8 +53,10 @@ func compatObject(attrs map[string]*configschema.Attribute, blocks map[string]*c
 		}
 		return nil
 	}
-	if errs := conformanceErrors(path, actual.Type(), ty, "new value"); len(errs) > 0 {
-		return errs
+	if !schemaConforms(actual.Type(), attrs, blocks) {
+		if errs := conformanceErrors(path, actual.Type(), objectType(attrs, blocks), "new value"); len(errs) > 0 {
+			return errs
+		}
 	}
 	if !planned.Type().IsObjectType() {
 		return nil
@@ -153,7 +154,7 @@ func compatUnknown(planned, actual cty.Value, path cty.Path, sens bool) []error 
 	if aty == cty.DynamicPseudoType && (!actual.IsKnown() || actual.IsNull()) {
 		return nil
 	}
-	if !aty.Equals(pty) && len(aty.TestConformance(pty)) > 0 {
+	if !TypeConforms(aty, pty) {
 		return []error{newError(path, "was %s, but now %s", renderValue(planned, sens), renderValue(actual, sens))}
 	}
 	if actual.IsKnown() && !marks.KnownEqual(planned, actual) {

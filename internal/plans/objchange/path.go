@@ -246,6 +246,31 @@ func containsSensitive(attrs map[string]*configschema.Attribute, blocks map[stri
 	return false
 }
 
+// schemaConforms reports that a value of type got conforms to
+// objectType(attrs, blocks), without building that type: for every
+// object a provider returns. false means only that conformanceErrors must
+// be asked.
+func schemaConforms(got cty.Type, attrs map[string]*configschema.Attribute, blocks map[string]*configschema.NestedBlock) bool {
+	if !got.IsObjectType() {
+		return false
+	}
+	gattrs := got.AttributeTypes()
+	if len(gattrs) != len(attrs)+len(blocks) {
+		return false
+	}
+	for name, a := range attrs {
+		if gty, ok := gattrs[name]; !ok || !TypeConforms(gty, a.ImpliedType()) {
+			return false
+		}
+	}
+	for name, nb := range blocks {
+		if gty, ok := gattrs[name]; !ok || !TypeConforms(gty, nb.ImpliedType()) {
+			return false
+		}
+	}
+	return true
+}
+
 // objectType returns the object type implied by attrs and blocks.
 func objectType(attrs map[string]*configschema.Attribute, blocks map[string]*configschema.NestedBlock) cty.Type {
 	b := configschema.Block{Attributes: attrs, BlockTypes: blocks}
@@ -256,7 +281,7 @@ func objectType(attrs map[string]*configschema.Attribute, blocks map[string]*con
 // at path cannot stand in for a value of type want, each message starting
 // with what (such as "planned value"), or nil if it can.
 func conformanceErrors(path cty.Path, got, want cty.Type, what string) []error {
-	if got.Equals(want) {
+	if TypeConforms(got, want) {
 		// TestConformance allocates even when it finds nothing.
 		return nil
 	}
@@ -283,4 +308,41 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// TypeConforms reports whether got.TestConformance(want) finds nothing,
+// without allocating: TestConformance builds a path as it goes, and the
+// engine asks it of every value a provider returns.
+func TypeConforms(got, want cty.Type) bool {
+	if want.Equals(cty.DynamicPseudoType) || got.Equals(want) {
+		return true
+	}
+	switch {
+	case got.IsObjectType() && want.IsObjectType():
+		gattrs, wattrs := got.AttributeTypes(), want.AttributeTypes()
+		if len(gattrs) != len(wattrs) {
+			return false
+		}
+		for name, wty := range wattrs {
+			gty, ok := gattrs[name]
+			if !ok || !TypeConforms(gty, wty) {
+				return false
+			}
+		}
+		return true
+	case got.IsTupleType() && want.IsTupleType():
+		gelems, welems := got.TupleElementTypes(), want.TupleElementTypes()
+		if len(gelems) != len(welems) {
+			return false
+		}
+		for i := range welems {
+			if !TypeConforms(gelems[i], welems[i]) {
+				return false
+			}
+		}
+		return true
+	case got.IsListType() && want.IsListType(), got.IsMapType() && want.IsMapType(), got.IsSetType() && want.IsSetType():
+		return TypeConforms(got.ElementType(), want.ElementType())
+	}
+	return false
 }

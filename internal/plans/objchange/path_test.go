@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/configs/configschema"
 )
 
 func TestFormatPath(t *testing.T) {
@@ -169,4 +171,71 @@ func dumpValueTo(b *strings.Builder, v cty.Value, depth int) {
 		dumpValueTo(b, e, depth+1)
 	}
 	fmt.Fprintf(b, "%s}\n", indent)
+}
+
+// TestTypeConforms checks TypeConforms against cty's TestConformance on
+// every pair of a set of types.
+func TestTypeConforms(t *testing.T) {
+	obj := func(attrs map[string]cty.Type) cty.Type { return cty.Object(attrs) }
+	types := []cty.Type{
+		cty.String, cty.Number, cty.Bool, cty.DynamicPseudoType,
+		cty.List(cty.String), cty.List(cty.DynamicPseudoType), cty.List(cty.Number),
+		cty.Set(cty.String), cty.Set(cty.DynamicPseudoType),
+		cty.Map(cty.String), cty.Map(cty.DynamicPseudoType),
+		cty.EmptyTuple, cty.Tuple([]cty.Type{cty.String}), cty.Tuple([]cty.Type{cty.DynamicPseudoType}), cty.Tuple([]cty.Type{cty.String, cty.Number}),
+		cty.EmptyObject,
+		obj(map[string]cty.Type{"a": cty.String}),
+		obj(map[string]cty.Type{"a": cty.DynamicPseudoType}),
+		obj(map[string]cty.Type{"a": cty.Number}),
+		obj(map[string]cty.Type{"b": cty.String}),
+		obj(map[string]cty.Type{"a": cty.String, "b": cty.String}),
+		obj(map[string]cty.Type{"a": cty.List(obj(map[string]cty.Type{"x": cty.DynamicPseudoType}))}),
+		obj(map[string]cty.Type{"a": cty.List(obj(map[string]cty.Type{"x": cty.String}))}),
+		cty.ObjectWithOptionalAttrs(map[string]cty.Type{"a": cty.String, "b": cty.String}, []string{"b"}),
+	}
+	for _, got := range types {
+		for _, want := range types {
+			if g, w := TypeConforms(got, want), len(got.TestConformance(want)) == 0; g != w {
+				t.Errorf("TypeConforms(%#v, %#v) = %t, TestConformance says %t", got, want, g, w)
+			}
+		}
+	}
+}
+
+// TestSchemaConforms checks schemaConforms against the conformance of the
+// schema's implied type.
+func TestSchemaConforms(t *testing.T) {
+	schema := &configschema.Block{
+		Attributes: map[string]*configschema.Attribute{
+			"id":    {Type: cty.String, Computed: true},
+			"input": {Type: cty.DynamicPseudoType, Optional: true},
+			"obj": {NestedType: &configschema.Object{Nesting: configschema.NestingList, Attributes: map[string]*configschema.Attribute{
+				"x": {Type: cty.Number, Optional: true},
+			}}, Optional: true},
+		},
+		BlockTypes: map[string]*configschema.NestedBlock{
+			"blk": {Nesting: configschema.NestingSet, Block: configschema.Block{Attributes: map[string]*configschema.Attribute{
+				"y": {Type: cty.String, Optional: true},
+			}}},
+		},
+	}
+	objList := cty.List(cty.Object(map[string]cty.Type{"x": cty.Number}))
+	blkSet := cty.Set(cty.Object(map[string]cty.Type{"y": cty.String}))
+	types := []cty.Type{
+		schema.ImpliedType(),
+		cty.Object(map[string]cty.Type{"id": cty.String, "input": cty.String, "obj": objList, "blk": blkSet}),
+		cty.Object(map[string]cty.Type{"id": cty.String, "input": cty.List(cty.Bool), "obj": objList, "blk": blkSet}),
+		cty.Object(map[string]cty.Type{"id": cty.Number, "input": cty.String, "obj": objList, "blk": blkSet}),
+		cty.Object(map[string]cty.Type{"id": cty.String, "input": cty.String, "obj": cty.List(cty.Object(map[string]cty.Type{"x": cty.String})), "blk": blkSet}),
+		cty.Object(map[string]cty.Type{"id": cty.String, "input": cty.String, "obj": objList}),
+		cty.Object(map[string]cty.Type{"id": cty.String, "input": cty.String, "obj": objList, "blk": blkSet, "extra": cty.String}),
+		cty.Object(map[string]cty.Type{"id": cty.String, "input": cty.String, "obj": objList, "blk": cty.List(cty.Object(map[string]cty.Type{"y": cty.String}))}),
+		cty.String, cty.DynamicPseudoType, cty.EmptyObject,
+	}
+	want := objectType(schema.Attributes, schema.BlockTypes)
+	for _, ty := range types {
+		if got, conforms := schemaConforms(ty, schema.Attributes, schema.BlockTypes), len(ty.TestConformance(want)) == 0; got != conforms {
+			t.Errorf("schemaConforms(%#v) = %t, TestConformance says %t", ty, got, conforms)
+		}
+	}
 }

@@ -50,8 +50,10 @@ func planObject(attrs map[string]*configschema.Attribute, blocks map[string]*con
 	case !planned.IsKnown():
 		return []error{newError(path, "planned object must not be wholly unknown when config is known; set individual attributes to unknown instead")}
 	}
-	if errs := conformanceErrors(path, planned.Type(), objectType(attrs, blocks), "planned value"); len(errs) > 0 {
-		return errs
+	if !schemaConforms(planned.Type(), attrs, blocks) {
+		if errs := conformanceErrors(path, planned.Type(), objectType(attrs, blocks), "planned value"); len(errs) > 0 {
+			return errs
+		}
 	}
 	configTy := config.Type()
 	if !configTy.IsObjectType() {
