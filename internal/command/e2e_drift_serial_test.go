@@ -204,6 +204,7 @@ func TestE2EDriftSerial(t *testing.T) {
 // whose configuration is not known yet unread. The states, serial deltas
 // and refresh-only plans are compared with terraform's.
 func TestE2ERefreshDataSources(t *testing.T) {
+	t.Parallel()
 	type stepResult struct {
 		Step        string
 		SerialDelta int64
@@ -317,6 +318,7 @@ func TestE2ERefreshDataSources(t *testing.T) {
 // that, and the output, check results and serial deltas are compared
 // with terraform's.
 func TestE2ERefreshCheckResults(t *testing.T) {
+	t.Parallel()
 	config := `variable "v" {
   default = "1"
 }

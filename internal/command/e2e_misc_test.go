@@ -10,6 +10,7 @@ import (
 )
 
 func TestE2EFmt(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ugly := "resource \"terraform_data\" \"a\" {\ninput = \"${var.x}\"\n  triggers_replace=1\n}\n"
 	pretty := "resource \"terraform_data\" \"a\" {\n  input            = var.x\n  triggers_replace = 1\n}\n"
@@ -46,6 +47,7 @@ func TestE2EFmt(t *testing.T) {
 }
 
 func TestE2EVersionAndChdir(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := mustStrata(t, dir, 0, "version")
 	if !strings.HasPrefix(r.stdout, "strata v0.1.0\n") {
@@ -78,24 +80,27 @@ func TestE2EVersionAndChdir(t *testing.T) {
 }
 
 func TestE2EWorkspaceState(t *testing.T) {
+	t.Parallel()
+	e := &stickyEnv{t: t}
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `output "ws" { value = terraform.workspace }`)
-	t.Setenv("TF_WORKSPACE", "staging")
+	e.setenv("TF_WORKSPACE", "staging")
 	// A workspace that does not exist yet is created, as by Terraform's
 	// local backend.
-	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+	e.mustStrata(dir, 0, "apply", "-auto-approve", "-no-color")
 	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate.d", "staging", "terraform.tfstate")); err != nil {
 		t.Fatal("workspace state not written in terraform.tfstate.d/staging")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); err == nil {
 		t.Fatal("the default workspace's state was written")
 	}
-	if r := mustStrata(t, dir, 0, "output", "-raw", "ws"); r.stdout != "staging" {
+	if r := e.mustStrata(dir, 0, "output", "-raw", "ws"); r.stdout != "staging" {
 		t.Fatalf("terraform.workspace = %q", r.stdout)
 	}
 }
 
 func TestE2EProvidersAndGraph(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {\n  input = 1\n}\nresource \"terraform_data\" \"b\" {\n  input = terraform_data.a.output\n}\n")
 	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
@@ -129,6 +134,7 @@ func TestE2EProvidersAndGraph(t *testing.T) {
 }
 
 func TestE2EWorkspaceCommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `resource "terraform_data" "a" {
   input = terraform.workspace
@@ -177,6 +183,7 @@ func TestE2EWorkspaceCommands(t *testing.T) {
 // with no-break spaces), except that Terraform lists sibling modules in an
 // order that changes from run to run and strata sorts them.
 func TestE2EProvidersModuleTree(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), "module \"a\" {\n  source = \"./a\"\n}\nmodule \"b\" {\n  source = \"./a\"\n}\n")
 	if err := os.MkdirAll(filepath.Join(dir, "a", "c"), 0o755); err != nil {

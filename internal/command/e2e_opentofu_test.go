@@ -16,6 +16,7 @@ import (
 // override files too; a saved plan's configuration snapshot keeps the
 // same files.
 func TestE2ETofuFiles(t *testing.T) {
+	t.Parallel()
 	dir := workdir(t, "tofu_files")
 	r := mustStrata(t, dir, 0, "plan", "-no-color", "-out=p.tfplan")
 	golden(t, "tofu_files", "plan.golden", r.stdout)
@@ -35,6 +36,7 @@ func TestE2ETofuFiles(t *testing.T) {
 // resource is still left out, as in OpenTofu), and when destroying, what
 // the excluded objects depend on. It cannot be combined with -target.
 func TestE2ETofuExclude(t *testing.T) {
+	t.Parallel()
 	dir := copyTree(t, "tofu_exclude")
 	r := mustStrata(t, dir, 0, "plan", "-no-color", "-exclude=terraform_data.base", "-exclude=terraform_data.other[1]", "-exclude=module.m", "-out=p.tfplan")
 	golden(t, "tofu_exclude", "plan.golden", r.stdout)
@@ -85,6 +87,7 @@ func summaryLines(out string) string {
 // destroys what there was, "because enabled is false"; a resource that
 // used count = 1 moves to the address without a key.
 func TestE2ETofuEnabled(t *testing.T) {
+	t.Parallel()
 	dir := copyTree(t, "tofu_enabled")
 	mustStrata(t, dir, 0, "validate", "-no-color")
 	mustStrata(t, dir, 0, "apply", "-no-color", "-auto-approve")
@@ -154,6 +157,8 @@ func TestE2ETofuEnabled(t *testing.T) {
 // it was made with. A remote source so computed is what init installs.
 // What is not static is an error.
 func TestE2ETofuEarlyEvaluation(t *testing.T) {
+	t.Parallel()
+	e := &stickyEnv{t: t}
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{
 		"main.tf": `variable "which" {
@@ -176,7 +181,7 @@ output "name" {
 		"mods/a/main.tf": `output "name" { value = "a" }`,
 		"mods/b/main.tf": `output "name" { value = "b" }`,
 	})
-	r := mustStrata(t, dir, 0, "init", "-no-color")
+	r := e.mustStrata(dir, 0, "init", "-no-color")
 	if !strings.Contains(r.stdout, "- m in mods/a") {
 		t.Errorf("init:\n%s", r.stdout)
 	}
@@ -188,23 +193,23 @@ output "name" {
 		}
 		return r.stdout
 	}
-	if got := planned(mustStrata(t, dir, 0, "plan", "-no-color")); got != `+ name = "a"` {
+	if got := planned(e.mustStrata(dir, 0, "plan", "-no-color")); got != `+ name = "a"` {
 		t.Errorf("default: %s", got)
 	}
-	if got := planned(mustStrata(t, dir, 0, "plan", "-no-color", "-var", "which=b")); got != `+ name = "b"` {
+	if got := planned(e.mustStrata(dir, 0, "plan", "-no-color", "-var", "which=b")); got != `+ name = "b"` {
 		t.Errorf("-var: %s", got)
 	}
 	writeFile(t, filepath.Join(dir, "vars.tfvars"), "which = \"b\"\n")
-	if got := planned(mustStrata(t, dir, 0, "plan", "-no-color", "-var-file=vars.tfvars")); got != `+ name = "b"` {
+	if got := planned(e.mustStrata(dir, 0, "plan", "-no-color", "-var-file=vars.tfvars")); got != `+ name = "b"` {
 		t.Errorf("-var-file: %s", got)
 	}
-	env := runInEnv(t, dir, []string{"TF_VAR_which=b"}, "plan", "-no-color")
+	env := e.runInEnv(dir, []string{"TF_VAR_which=b"}, "plan", "-no-color")
 	if got := planned(env); got != `+ name = "b"` {
 		t.Errorf("TF_VAR_: %s", got)
 	}
-	mustStrata(t, dir, 0, "plan", "-no-color", "-var", "which=b", "-out=p.tfplan")
-	mustStrata(t, dir, 0, "apply", "-no-color", "p.tfplan")
-	if got := mustStrata(t, dir, 0, "output", "-raw", "name").stdout; got != "b" {
+	e.mustStrata(dir, 0, "plan", "-no-color", "-var", "which=b", "-out=p.tfplan")
+	e.mustStrata(dir, 0, "apply", "-no-color", "p.tfplan")
+	if got := e.mustStrata(dir, 0, "output", "-raw", "name").stdout; got != "b" {
 		t.Errorf("applied saved plan made with -var: output %q", got)
 	}
 
@@ -227,9 +232,9 @@ output "vpc" {
   value = module.vpc.version
 }
 `})
-	mustStrata(t, gdir, 0, "init", "-no-color")
-	mustStrata(t, gdir, 0, "apply", "-no-color", "-auto-approve")
-	if got := mustStrata(t, gdir, 0, "output", "-raw", "vpc").stdout; got != "one" {
+	e.mustStrata(gdir, 0, "init", "-no-color")
+	e.mustStrata(gdir, 0, "apply", "-no-color", "-auto-approve")
+	if got := e.mustStrata(gdir, 0, "output", "-raw", "vpc").stdout; got != "one" {
 		t.Errorf("module installed from the computed git source says %q", got)
 	}
 
@@ -251,7 +256,7 @@ output "vpc" {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeTree(t, dir, map[string]string{"main.tf": config, "mods/a/main.tf": ""})
-			r := strata(t, dir, "validate", "-no-color")
+			r := runWith(t, dir, "", strataBin, e.env, "validate", "-no-color")
 			if r.code != 1 || !strings.Contains(r.stderr, wants[name]) {
 				t.Errorf("exit %d, want 1 and %q:\n%s", r.code, wants[name], r.stderr)
 			}
@@ -259,20 +264,12 @@ output "vpc" {
 	}
 }
 
-// runInEnv runs strata in dir with extra environment variables.
-func runInEnv(t *testing.T, dir string, env []string, args ...string) result {
-	t.Helper()
-	for _, kv := range env {
-		name, value, _ := strings.Cut(kv, "=")
-		t.Setenv(name, value)
-	}
-	return strata(t, dir, args...)
-}
-
 // TestE2ETofuEarlyEvaluationBackend: a backend block's arguments may use
 // static variables and locals too; a different value is a changed backend
 // configuration, which needs init again.
 func TestE2ETofuEarlyEvaluationBackend(t *testing.T) {
+	t.Parallel()
+	e := &stickyEnv{t: t}
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"main.tf": `variable "env" {
   default = "dev"
@@ -290,25 +287,25 @@ terraform {
 
 resource "terraform_data" "a" {}
 `, "states/.keep": ""})
-	mustStrata(t, dir, 0, "init", "-no-color")
-	mustStrata(t, dir, 0, "apply", "-no-color", "-auto-approve")
+	e.mustStrata(dir, 0, "init", "-no-color")
+	e.mustStrata(dir, 0, "apply", "-no-color", "-auto-approve")
 	if _, err := os.Stat(filepath.Join(dir, "states", "dev.tfstate")); err != nil {
 		t.Fatalf("state not where the evaluated path says: %v", err)
 	}
-	t.Setenv("TF_VAR_env", "prod")
-	r := mustStrata(t, dir, 1, "plan", "-no-color")
+	e.setenv("TF_VAR_env", "prod")
+	r := e.mustStrata(dir, 1, "plan", "-no-color")
 	if !strings.Contains(flat(r.stderr), "Backend configuration block has changed") {
 		t.Errorf("plan with another value:\n%s", r.stderr)
 	}
-	mustStrata(t, dir, 0, "init", "-no-color", "-reconfigure")
-	r = mustStrata(t, dir, 0, "plan", "-no-color")
+	e.mustStrata(dir, 0, "init", "-no-color", "-reconfigure")
+	r = e.mustStrata(dir, 0, "plan", "-no-color")
 	if !strings.Contains(r.stdout, "Plan: 1 to add") {
 		t.Errorf("plan with the prod state (empty):\n%s", r.stdout)
 	}
 
 	bad := t.TempDir()
 	writeFile(t, filepath.Join(bad, "main.tf"), "resource \"terraform_data\" \"a\" {}\nterraform {\n  backend \"local\" {\n    path = terraform_data.a.id\n  }\n}\n")
-	r = strata(t, bad, "init", "-no-color")
+	r = e.strata(bad, "init", "-no-color")
 	if r.code != 1 || !strings.Contains(r.stderr, "Error: Dynamic value in static context") {
 		t.Errorf("backend from a resource: exit %d\n%s", r.code, r.stderr)
 	}
@@ -317,6 +314,7 @@ resource "terraform_data" "a" {}
 // TestE2ETofuProviderForEachVsTerraform: OpenTofu's for_each in provider
 // blocks is accepted, where Terraform 1.11 refuses it.
 func TestE2ETofuProviderForEachVsTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	config := "provider \"terraform\" {\n  alias    = \"x\"\n  for_each = toset([\"a\"])\n}\nresource \"terraform_data\" \"a\" {\n  provider = terraform.x[\"a\"]\n}\n"
 	var outs []result
@@ -338,6 +336,8 @@ func TestE2ETofuProviderForEachVsTerraform(t *testing.T) {
 // none, TF_VAR_ and variable files still count. (Terraform 1.11 accepts
 // the flags on init and ignores them.)
 func TestE2ETofuInitVars(t *testing.T) {
+	t.Parallel()
+	e := &stickyEnv{t: t}
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{
 		"main.tf": `variable "which" {
@@ -365,18 +365,18 @@ output "name" {
 		"mods/a/main.tf": `output "name" { value = "a" }`,
 		"mods/b/main.tf": `output "name" { value = "b" }`,
 	})
-	r := mustStrata(t, dir, 1, "init", "-no-color")
+	r := e.mustStrata(dir, 1, "init", "-no-color")
 	if !strings.Contains(r.stderr, "Error: Variable value required for early evaluation") {
 		t.Errorf("init without values:\n%s", r.stderr)
 	}
-	r = mustStrata(t, dir, 0, "init", "-no-color", "-var", "which=b", "-var=env=dev")
+	r = e.mustStrata(dir, 0, "init", "-no-color", "-var", "which=b", "-var=env=dev")
 	if !strings.Contains(r.stdout, "- m in mods/b") {
 		t.Errorf("init -var:\n%s", r.stdout)
 	}
-	mustStrata(t, dir, 0, "apply", "-no-color", "-auto-approve", "-var", "which=b", "-var=env=dev")
+	e.mustStrata(dir, 0, "apply", "-no-color", "-auto-approve", "-var", "which=b", "-var=env=dev")
 	// output has no -var (OpenTofu's has): the environment gives the
 	// backend's value.
-	if got := runInEnv(t, dir, []string{"TF_VAR_env=dev"}, "output", "-raw", "name").stdout; got != "b" {
+	if got := e.runInEnv(dir, []string{"TF_VAR_env=dev"}, "output", "-raw", "name").stdout; got != "b" {
 		t.Errorf("output %q, want b", got)
 	}
 	// The backend's path was evaluated with env=dev; its directory is
@@ -386,12 +386,12 @@ output "name" {
 	}
 
 	writeFile(t, filepath.Join(dir, "a.tfvars"), "which = \"a\"\n")
-	t.Setenv("TF_VAR_env", "prod")
-	r = mustStrata(t, dir, 0, "init", "-no-color", "-reconfigure", "-var-file=a.tfvars")
+	e.setenv("TF_VAR_env", "prod")
+	r = e.mustStrata(dir, 0, "init", "-no-color", "-reconfigure", "-var-file=a.tfvars")
 	if !strings.Contains(r.stdout, "- m in mods/a") {
 		t.Errorf("init -var-file:\n%s", r.stdout)
 	}
-	r = mustStrata(t, dir, 0, "plan", "-no-color", "-var-file=a.tfvars")
+	r = e.mustStrata(dir, 0, "plan", "-no-color", "-var-file=a.tfvars")
 	if !strings.Contains(r.stdout, `+ name = "a"`) {
 		t.Errorf("plan with the prod state and module a:\n%s", r.stdout)
 	}

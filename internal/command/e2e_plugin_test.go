@@ -78,13 +78,13 @@ output "echo" {
 // working directory: each reads what the other applied and plans no
 // changes.
 func TestE2EPluginProviderWithTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	mirror := testProviderMirror(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), pluginConfig)
 	cliConfig := filepath.Join(dir, "cli.tfrc")
 	writeFile(t, cliConfig, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
-	t.Setenv("TF_CLI_CONFIG_FILE", cliConfig)
 	tfrun := func(args ...string) result {
 		t.Helper()
 		cmd := exec.Command(tf, args...)
@@ -132,6 +132,7 @@ func TestE2EPluginProviderWithTerraform(t *testing.T) {
 // -plugin-dir, writes the lock file Terraform writes, refuses a package
 // whose checksum the lock file does not list, and uses the provider.
 func TestE2EInitInstallsFromPluginDir(t *testing.T) {
+	t.Parallel()
 	mirror := testProviderMirror(t)
 	dir := t.TempDir()
 	cfg := strings.Replace(pluginConfig, `stratafw = { source = "strata/stratafw" }`,
@@ -197,6 +198,7 @@ func TestE2EInitInstallsFromPluginDir(t *testing.T) {
 // TestE2EPluginAliases: each provider configuration gets its own plugin
 // process, configured with its own arguments.
 func TestE2EPluginAliases(t *testing.T) {
+	t.Parallel()
 	mirror := testProviderMirror(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `terraform {

@@ -253,7 +253,7 @@ type remoteProvisionerRun struct {
 
 var scriptPathRe = regexp.MustCompile(`(/terraform|/bastion)_[0-9]+\.sh`)
 
-func runRemoteProvisioners(t *testing.T, bin string, srv *sshtest.Server, proxyPort int, dest string) remoteProvisionerRun {
+func runRemoteProvisioners(t *testing.T, bin string, env []string, srv *sshtest.Server, proxyPort int, dest string) remoteProvisionerRun {
 	t.Helper()
 	if err := os.RemoveAll(dest); err != nil {
 		t.Fatal(err)
@@ -278,7 +278,7 @@ func runRemoteProvisioners(t *testing.T, bin string, srv *sshtest.Server, proxyP
 		"-var", "host_key=" + srv.HostKey, "-var", "dest=" + dest, "-var", "proxy_port=" + strconv.Itoa(proxyPort),
 	}
 	if filepath.Base(bin) == "terraform" {
-		if res := runIn(t, dir, "", bin, "init", "-no-color", "-input=false"); res.code != 0 {
+		if res := runWith(t, dir, "", bin, env, "init", "-no-color", "-input=false"); res.code != 0 {
 			t.Fatalf("terraform init: %s%s", res.stdout, res.stderr)
 		}
 	}
@@ -289,7 +289,7 @@ func runRemoteProvisioners(t *testing.T, bin string, srv *sshtest.Server, proxyP
 			// destroy-time provisioner runs.
 			writeFile(t, filepath.Join(dir, "main.tf"), withRemovedFiles(t)+remoteProvisionerProxied)
 		}
-		res := runIn(t, dir, "", bin, append(append(args, "-auto-approve", "-no-color", "-input=false"), vars...)...)
+		res := runWith(t, dir, "", bin, env, append(append(args, "-auto-approve", "-no-color", "-input=false"), vars...)...)
 		stdout := scriptPathRe.ReplaceAllString(productless(res.stdout), "${1}_RAND.sh")
 		var kept []string
 		for _, l := range strings.Split(stdout, "\n") {
@@ -342,12 +342,13 @@ func instanceStatuses(t *testing.T, path string) []string {
 // real sshd on loopback and checks what strata printed, copied, ran and
 // recorded.
 func TestE2ERemoteProvisioners(t *testing.T) {
+	t.Parallel()
 	srv := sshtest.Start(t, sshtest.Options{})
-	sshtest.Agent(t, srv.UserKey, "test key")
+	env := []string{"SSH_AUTH_SOCK=" + sshtest.AgentSocket(t, srv.UserKey, "test key")}
 	var tunnels atomic.Int32
 	proxyPort := sshtest.HTTPProxy(t, &tunnels)
 	dest := filepath.Join(t.TempDir(), "dest")
-	got := runRemoteProvisioners(t, strataBin, srv, proxyPort, dest)
+	got := runRemoteProvisioners(t, strataBin, env, srv, proxyPort, dest)
 
 	// The tainted object of terraform_data.fail is replaced in the second
 	// apply, and fails again.
@@ -501,14 +502,15 @@ func withoutRetries(out map[string][]string) map[string][]string {
 // what they print resource by resource, their errors, exit codes, the
 // files they copied and the states they recorded.
 func TestE2ERemoteProvisionersMatchTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	srv := sshtest.Start(t, sshtest.Options{})
-	sshtest.Agent(t, srv.UserKey, "test key")
+	env := []string{"SSH_AUTH_SOCK=" + sshtest.AgentSocket(t, srv.UserKey, "test key")}
 	var tunnels atomic.Int32
 	proxyPort := sshtest.HTTPProxy(t, &tunnels)
 	dest := filepath.Join(t.TempDir(), "dest")
-	want := runRemoteProvisioners(t, tf, srv, proxyPort, dest)
-	got := runRemoteProvisioners(t, strataBin, srv, proxyPort, dest)
+	want := runRemoteProvisioners(t, tf, env, srv, proxyPort, dest)
+	got := runRemoteProvisioners(t, strataBin, env, srv, proxyPort, dest)
 	if diff := cmp.Diff(want.codes, got.codes); diff != "" {
 		t.Errorf("exit codes differ (-terraform +strata)\n%s", diff)
 	}

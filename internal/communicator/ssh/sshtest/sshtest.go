@@ -253,6 +253,15 @@ func waitListening(port int, exited chan struct{}) bool {
 // socket that SSH_AUTH_SOCK names for the rest of the test.
 func Agent(t testing.TB, keyPEM, comment string) {
 	t.Helper()
+	t.Setenv("SSH_AUTH_SOCK", AgentSocket(t, keyPEM, comment))
+}
+
+// AgentSocket serves an in-memory SSH agent holding keyPEM, with comment,
+// for the rest of the test, and returns its socket's path for
+// SSH_AUTH_SOCK: unlike Agent, it leaves the process's environment alone,
+// for parallel tests that give it to the processes they start.
+func AgentSocket(t testing.TB, keyPEM, comment string) string {
+	t.Helper()
 	raw, err := ssh.ParseRawPrivateKey([]byte(keyPEM))
 	if err != nil {
 		t.Fatal(err)
@@ -276,5 +285,5 @@ func Agent(t testing.TB, keyPEM, comment string) {
 			go func() { agent.ServeAgent(keyring, conn); conn.Close() }()
 		}
 	}()
-	t.Setenv("SSH_AUTH_SOCK", sock)
+	return sock
 }
