@@ -38,7 +38,7 @@ func runFmtCase(t *testing.T, bin string, c fmtCase) fmtOutcome {
 		}
 		writeFile(t, path, src)
 	}
-	r := runIn(t, dir, c.stdin, bin, append([]string{"fmt"}, c.args...)...)
+	r := runTool(t, dir, c.stdin, bin, append([]string{"fmt"}, c.args...)...)
 	out := fmtOutcome{Code: r.code, Stdout: r.stdout, Stderr: r.stderr, Files: map[string]string{}}
 	for name := range c.files {
 		out.Files[name] = string(readFile(t, filepath.Join(dir, filepath.FromSlash(name))))

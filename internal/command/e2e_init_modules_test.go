@@ -23,7 +23,7 @@ func TestE2EInitModules(t *testing.T) {
 		"modules/net/subnets/main.tf": `output "cidr" { value = "10.0.0.0/16" }`,
 	})
 
-	r := mustStrata(t, dir, 0, "init", "-no-color")
+	r := mustInProcess(t, dir, 0, "init", "-no-color")
 	want := "Initializing modules...\n" +
 		"- net in modules/net\n" +
 		"- net.subnets in modules/net/subnets\n" +
@@ -46,11 +46,11 @@ func TestE2EInitModules(t *testing.T) {
 		t.Errorf("the module was not checked out at v1.0")
 	}
 
-	r = mustStrata(t, dir, 0, "init", "-no-color")
+	r = mustInProcess(t, dir, 0, "init", "-no-color")
 	if !strings.Contains(r.stdout, "Initializing modules...\nInitializing provider plugins...\n") {
 		t.Errorf("re-init did not keep the installed modules:\n%s", r.stdout)
 	}
-	r = mustStrata(t, dir, 0, "init", "-no-color", "-upgrade")
+	r = mustInProcess(t, dir, 0, "init", "-no-color", "-upgrade")
 	if !strings.Contains(r.stdout, "Upgrading modules...\n"+strings.TrimPrefix(want, "Initializing modules...\n")) {
 		t.Errorf("init -upgrade did not install the modules again:\n%s", r.stdout)
 	}
@@ -71,7 +71,7 @@ func TestE2EInitModuleRegistryUnreachable(t *testing.T) {
 		`Failed to retrieve available versions for module "consul" (main.tf:1) from 127.0.0.1:1: failed to request discovery document: Get "https://127.0.0.1:1/.well-known/terraform.json": dial tcp 127.0.0.1:1: connect: connection refused.`,
 	}
 	sdir, tdir := twinDirs(t, files)
-	r := strataEnv(t, sdir, []string{"TF_REGISTRY_DISCOVERY_RETRY=0"}, "init", "-no-color")
+	r := inProcessEnv(t, sdir, []string{"TF_REGISTRY_DISCOVERY_RETRY=0"}, "init", "-no-color")
 	if r.code != 1 || !strings.Contains(r.stdout, "Initializing modules...\n") || strings.Contains(r.stdout, "Initializing provider plugins") {
 		t.Errorf("wrong output:\n%+v", r)
 	}
@@ -125,7 +125,7 @@ func TestE2EInitModulesMatchTerraform(t *testing.T) {
 			if tr.code != 0 {
 				t.Fatalf("terraform init: %s%s", tr.stdout, tr.stderr)
 			}
-			sr := mustStrata(t, stDir, 0, "init", "-no-color")
+			sr := mustInProcess(t, stDir, 0, "init", "-no-color")
 			want := string(readFile(t, filepath.Join(tfDir, configs.ManifestPath())))
 			got := string(readFile(t, filepath.Join(stDir, configs.ManifestPath())))
 			if got != want {

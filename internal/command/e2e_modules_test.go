@@ -235,7 +235,7 @@ func TestE2EModulesWorkflow(t *testing.T) {
 		dir := t.TempDir()
 		tool := func(want int, args ...string) result {
 			t.Helper()
-			r := runIn(t, dir, "", bin, args...)
+			r := runTool(t, dir, "", bin, args...)
 			if r.code != want {
 				t.Fatalf("%s %s: exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", filepath.Base(bin), strings.Join(args, " "), r.code, want, r.stdout, r.stderr)
 			}
@@ -422,7 +422,7 @@ func TestE2EModuleErrors(t *testing.T) {
 				"main.tf":     "module \"keep\" {\n  source = \"./keep\"\n}\n",
 				"keep/key.tf": "resource \"terraform_data\" \"k\" {\n  input = \"k\"\n}\n",
 			})
-			mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
+			mustInProcess(t, dir, 0, "apply", "-auto-approve", "-no-color")
 			statePath := filepath.Join(dir, "terraform.tfstate")
 			before := readFile(t, statePath)
 			writeModulesTree(t, dir, tc.files)
@@ -431,7 +431,7 @@ func TestE2EModuleErrors(t *testing.T) {
 				{"plan", "-no-color", "-input=false"},
 				{"apply", "-no-color", "-input=false", "-auto-approve"},
 			} {
-				r := strata(t, dir, args...)
+				r := runInProcess(t, dir, nil, "", args...)
 				if r.code != 1 {
 					t.Fatalf("%s: exit code %d, want 1\nstdout:\n%s\nstderr:\n%s", args[0], r.code, r.stdout, r.stderr)
 				}
