@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -394,6 +395,13 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 		return null, obj, append(diags, errorDiags("Failed to encode refreshed state", err, nil)...)
 	}
 	updated.Status = obj.Status
+	if bytes.Equal(updated.AttrsJSON, obj.AttrsJSON) {
+		// Unchanged, as for every object of a no-op plan: the working
+		// state shares the bytes read with the previous run's state, and
+		// the new copy goes (at 100,000 resources, tens of MB less live
+		// at the end of the walk).
+		updated.AttrsJSON = obj.AttrsJSON
+	}
 	if deposed == "" {
 		pw.state.SetObject(addr, updated, rt.provider)
 	} else {
