@@ -113,6 +113,32 @@ var resourceSchema = &hcl.BodySchema{
 	},
 }
 
+// withoutMeta returns the body of a resource block without its
+// meta-arguments: remain, what PartialContent with resourceSchema left,
+// or the block's own body when it has none of them. The two then behave
+// alike (remain only hides names the body does not use), and the block's
+// body is already in memory: remain is a copy of it with two maps, about
+// 450 bytes a resource, 45 MB live for 100,000 resources.
+func withoutMeta(body, remain hcl.Body) hcl.Body {
+	b, ok := body.(*hclsyntax.Body)
+	if !ok {
+		return remain
+	}
+	for _, a := range resourceSchema.Attributes {
+		if _, used := b.Attributes[a.Name]; used {
+			return remain
+		}
+	}
+	for _, blk := range b.Blocks {
+		for _, bs := range resourceSchema.Blocks {
+			if blk.Type == bs.Type {
+				return remain
+			}
+		}
+	}
+	return body
+}
+
 var lifecycleSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "create_before_destroy"}, {Name: "prevent_destroy"},
@@ -142,7 +168,7 @@ func decodeResource(block *hcl.Block, mode addrs.ResourceMode) (*Resource, hcl.D
 	diags = append(diags, checkLabel(r.Name, nameWhat, block.LabelRanges[1])...)
 	content, remain, cdiags := block.Body.PartialContent(resourceSchema)
 	diags = append(diags, cdiags...)
-	r.Config = remain
+	r.Config = withoutMeta(block.Body, remain)
 	if attr, ok := content.Attributes["count"]; ok {
 		r.Count = attr.Expr
 	}
