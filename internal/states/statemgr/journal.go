@@ -68,8 +68,9 @@ type Journal struct {
 	// encrypted state does in clear, is never encrypted.
 	enc *encryption.Target
 
-	mu      sync.Mutex // guards buf and seq
+	mu      sync.Mutex // guards buf, spare and seq
 	buf     []byte
+	spare   []byte // a written buffer, for buf to reuse
 	seq     uint64
 	flushMu sync.Mutex // serialises writes; guards flushed and synced
 	flushed uint64     // records up to this seq are written to f
@@ -297,7 +298,9 @@ func (j *Journal) Sync() error {
 func (j *Journal) writeBuffered() {
 	j.mu.Lock()
 	data, upto := j.buf, j.seq
-	j.buf = nil
+	// Appends go on in the spare buffer meanwhile; data becomes the
+	// spare once written, so that two buffers serve the whole apply.
+	j.buf, j.spare = j.spare[:0], nil
 	j.mu.Unlock()
 	if j.err == nil && len(data) > 0 {
 		if _, err := j.f.Write(data); err != nil {
@@ -305,7 +308,16 @@ func (j *Journal) writeBuffered() {
 		}
 	}
 	j.flushed = upto
+	if cap(data) <= maxSpare {
+		j.mu.Lock()
+		j.spare = data[:0]
+		j.mu.Unlock()
+	}
 }
+
+// maxSpare is the largest buffer the journal keeps for reuse: records
+// are small, but one holding a large object should not stay in memory.
+const maxSpare = 1 << 20
 
 // syncWritten syncs the records written so far. flushMu must be held.
 func (j *Journal) syncWritten() {
