@@ -265,6 +265,9 @@ func startApply(t *testing.T, dir string, out *syncBuffer) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(strataBin, "apply", "-auto-approve", "-no-color")
 	cmd.Dir = dir
+	if env := testEnvFor(t); len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

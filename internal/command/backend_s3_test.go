@@ -27,15 +27,12 @@ import (
 // installed) against a real S3-compatible server: see package s3test for
 // where it comes from.
 
-// s3Env gives the processes of t the server's credentials and returns
-// the server and a new bucket.
+// s3Env gives the processes of t (and of its subtests) the server's
+// credentials, with setTestEnv, and returns the server and a new bucket.
 func s3Env(t *testing.T) (*s3test.Server, string) {
 	t.Helper()
 	srv := s3test.Get(t)
-	for _, kv := range srv.Env() {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
+	setTestEnv(t, srv.Env()...)
 	return srv, srv.NewBucket(t)
 }
 
@@ -73,6 +70,7 @@ func noS3Lock(t *testing.T, srv *s3test.Server, bucket, key string) {
 // commands and destroy, with the state in the bucket, laid out as
 // Terraform lays it out, and none on disk.
 func TestE2ES3Backend(t *testing.T) {
+	t.Parallel()
 	srv, bucket := s3Env(t)
 	const key = "team/app.tfstate"
 	dir := t.TempDir()
@@ -137,6 +135,7 @@ output "b" {
 // workspace_key_prefix (env: by default), listed, selected and deleted by
 // the workspace commands.
 func TestE2ES3Workspaces(t *testing.T) {
+	t.Parallel()
 	srv, bucket := s3Env(t)
 	tests := map[string]struct {
 		extra  string
@@ -197,6 +196,7 @@ func s3LockJSON(id, bucket, key string) []byte {
 // fail fast, naming the holder; -lock-timeout waits for it; -lock=false
 // ignores it; force-unlock removes it only given its ID.
 func TestE2ES3Lock(t *testing.T) {
+	t.Parallel()
 	srv, bucket := s3Env(t)
 	const key = "locked.tfstate"
 	dir := t.TempDir()
@@ -257,6 +257,7 @@ func startS3Apply(t *testing.T, dir string, out *syncBuffer) *exec.Cmd {
 // TestE2ES3ConcurrentApplies: while one apply runs, another process
 // fails on the lock, naming the running one; the first completes.
 func TestE2ES3ConcurrentApplies(t *testing.T) {
+	t.Parallel()
 	const n = 600
 	srv, bucket := s3Env(t)
 	const key = "concurrent.tfstate"
@@ -289,6 +290,7 @@ var lockIDPattern = regexp.MustCompile(`ID:\s+([0-9a-f-]{36})`)
 // frees it, and the next command replays the local journal into the
 // bucket, so that nothing a provider finished is lost.
 func TestE2ES3KillMidApply(t *testing.T) {
+	t.Parallel()
 	const n = 400
 	srv, bucket := s3Env(t)
 	const key = "killed.tfstate"
@@ -376,6 +378,7 @@ func newCountingProxy(t *testing.T, srv *s3test.Server) (*countingProxy, string)
 // end plus one checkpoint per TF_STATE_PERSIST_INTERVAL, not once per
 // resource as Terraform does.
 func TestE2ES3BoundedWrites(t *testing.T) {
+	t.Parallel()
 	const n = 300
 	srv, bucket := s3Env(t)
 	proxy, endpoint := newCountingProxy(t, srv)
@@ -404,6 +407,7 @@ func TestE2ES3BoundedWrites(t *testing.T) {
 // TestE2EMigrateStateLocalS3Local: local state of two workspaces moves to
 // s3 and back with init, keeping lineage and serial.
 func TestE2EMigrateStateLocalS3Local(t *testing.T) {
+	t.Parallel()
 	srv, bucket := s3Env(t)
 	const key = "migrated.tfstate"
 	dir := t.TempDir()
@@ -461,6 +465,7 @@ func TestE2EMigrateStateLocalS3Local(t *testing.T) {
 // backend block; a missing state is an error. Terraform, when installed,
 // reads the same values with the same configuration.
 func TestE2ERemoteStateS3(t *testing.T) {
+	t.Parallel()
 	srv, bucket := s3Env(t)
 	const key = "producer.tfstate"
 	producer := t.TempDir()
@@ -532,6 +537,7 @@ output "values" {
 // workspaces either creates, the other lists; and each is refused while
 // the other holds the lock.
 func TestE2ES3TerraformInterop(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	srv, bucket := s3Env(t)
 	const key = "shared/state.tfstate"
@@ -617,7 +623,7 @@ output "b" {
 		writeFile(t, filepath.Join(dir, "main.tf"), config)
 		cmd := exec.Command(bin, "apply", "-auto-approve", "-no-color", "-input=false")
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null")
+		cmd.Env = append(append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null"), testEnvFor(t)...)
 		out := &syncBuffer{}
 		cmd.Stdout, cmd.Stderr = out, out
 		if err := cmd.Start(); err != nil {
@@ -663,6 +669,7 @@ output "b" {
 // it, a state that does not match its digest is refused, and Terraform
 // (when installed) reads what strata writes and respects its lock.
 func TestE2ES3DynamoDB(t *testing.T) {
+	t.Parallel()
 	srv, bucket := s3Env(t)
 	table := srv.NewTable(t)
 	const key = "dynamo/state.tfstate"
@@ -738,6 +745,7 @@ func TestE2ES3DynamoDB(t *testing.T) {
 // and a missing region stop init with the backend named, as Terraform's
 // init stops.
 func TestE2ES3BadConfig(t *testing.T) {
+	t.Parallel()
 	srv, bucket := s3Env(t)
 	tests := map[string]struct {
 		block string
@@ -780,6 +788,7 @@ func TestE2ES3BadConfig(t *testing.T) {
 // workspace's) holds no secret, the other commands read it, and a killed
 // apply's local journal is encrypted too.
 func TestE2ES3Encryption(t *testing.T) {
+	t.Parallel()
 	srv, bucket := s3Env(t)
 	const key = "enc/state.tfstate"
 	const secret = "s3-secret-value-4f1c"

@@ -2,6 +2,7 @@ package command
 
 import (
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -43,4 +44,37 @@ func (e *stickyEnv) runInEnv(dir string, env []string, args ...string) result {
 		e.setenv(name, value)
 	}
 	return e.strata(dir, args...)
+}
+
+// testEnv holds, by test name, environment variables for every process
+// the test and its subtests start (see setTestEnv).
+var testEnv sync.Map
+
+// setTestEnv gives name=value to the processes t and its subtests start
+// through runWith (and so strata, mustStrata, runIn, runEnv...), startApply
+// and the watch helpers, for the rest of t: t.Setenv's effect on them,
+// for a test that runs in parallel.
+func setTestEnv(t *testing.T, env ...string) {
+	t.Helper()
+	prev, _ := testEnv.Load(t.Name())
+	old, _ := prev.([]string)
+	testEnv.Store(t.Name(), append(append([]string(nil), old...), env...))
+	t.Cleanup(func() { testEnv.Delete(t.Name()) })
+}
+
+// testEnvFor returns the environment setTestEnv gave t or the tests it
+// is a subtest of, the innermost last (so that it wins).
+func testEnvFor(t *testing.T) []string {
+	var out []string
+	name := t.Name()
+	for {
+		if v, ok := testEnv.Load(name); ok {
+			out = append(v.([]string), out...)
+		}
+		i := strings.LastIndex(name, "/")
+		if i < 0 {
+			return out
+		}
+		name = name[:i]
+	}
 }

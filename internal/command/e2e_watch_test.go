@@ -142,7 +142,7 @@ func startWatchEnv(t *testing.T, dir string, env []string, args ...string) *watc
 	t.Helper()
 	cmd := exec.Command(strataBin, append([]string{"watch", "-json"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null"), env...)
+	cmd.Env = append(append(append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null"), testEnvFor(t)...), env...)
 	w := &watcher{t: t, cmd: cmd, more: make(chan struct{}, 1), done: make(chan struct{})}
 	cmd.Stderr = &w.stderr
 	out, err := cmd.StdoutPipe()
@@ -276,7 +276,7 @@ func mustWatchWithin(t *testing.T, dir string, limit time.Duration, want int, ar
 	t.Helper()
 	cmd := exec.Command(strataBin, append([]string{"watch"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null")
+	cmd.Env = append(append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null"), testEnvFor(t)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Start(); err != nil {
@@ -733,7 +733,7 @@ func TestE2EWatchSecondRefusedPG(t *testing.T) {
 // TestE2EWatchSecondRefusedS3: the same with the s3 backend and
 // use_lockfile, whose lease is an object beside the state's.
 func TestE2EWatchSecondRefusedS3(t *testing.T) {
-	// Not parallel: s3Env gives the server's credentials to the process.
+	t.Parallel()
 	// This test once hung in CI: the first watcher, stopped while its
 	// cycle took the state lock to read the state, left the lock object
 	// behind (the request was cancelled after the server created it), and
