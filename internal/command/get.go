@@ -65,7 +65,7 @@ func runGet(ctx context.Context, d *Deps, opts *getOptions) error {
 	if hasErrors(v, rdiags) {
 		return errReported
 	}
-	files, idiags := initwd.InstallModules(ctx, mod, initwd.Options{WorkDir: d.Dir, DataDir: datadir.PathEnv(d.Getenv), Upgrade: opts.update, Log: rawLogger(v), Registry: reg, HTTPClient: client})
+	files, idiags := initwd.InstallModules(ctx, mod, initwd.Options{WorkDir: d.Dir, DataDir: datadir.PathEnv(d.Getenv), Environ: d.Environ, Upgrade: opts.update, Log: rawLogger(v), Registry: reg, HTTPClient: client})
 	if len(files) > 0 {
 		v.SetFiles(files)
 	}

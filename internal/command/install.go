@@ -39,6 +39,7 @@ func installModules(ctx context.Context, d *Deps, v *views.View, root *configs.M
 	files, idiags := initwd.InstallModules(ctx, root, initwd.Options{
 		WorkDir:     d.Dir,
 		DataDir:     datadir.PathEnv(d.Getenv),
+		Environ:     d.Environ,
 		Upgrade:     upgrade,
 		Output:      v.InitOutput,
 		Log:         rawLogger(v),
@@ -189,7 +190,7 @@ func copyFromModule(ctx context.Context, d *Deps, v *views.View, source string) 
 	if rdiags.HasErrors() {
 		return rdiags
 	}
-	if diags := initwd.FromModule(ctx, source, d.Dir, reg, client); diags.HasErrors() {
+	if diags := initwd.FromModule(ctx, source, d.Dir, reg, client, d.Environ); diags.HasErrors() {
 		return diags
 	}
 	if v.Stream == nil {

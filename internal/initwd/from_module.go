@@ -33,8 +33,8 @@ func FromModuleTarget(dir string) hcl.Diagnostics {
 
 // FromModule is CopyModule for init -from-module, its failure as
 // Terraform reports it.
-func FromModule(ctx context.Context, source, dst string, reg *getproviders.Registry, client *http.Client) hcl.Diagnostics {
-	if err := CopyModule(ctx, source, dst, reg, client); err != nil {
+func FromModule(ctx context.Context, source, dst string, reg *getproviders.Registry, client *http.Client, environ []string) hcl.Diagnostics {
+	if err := CopyModule(ctx, source, dst, reg, client, environ); err != nil {
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to download module",
@@ -51,8 +51,9 @@ func FromModule(ctx context.Context, source, dst string, reg *getproviders.Regis
 // downloaded first into a temporary directory. Hidden files and
 // directories (.git, .terraform...) are not copied. dst is the working
 // directory, which a relative source is relative to, as in Terraform
-// (after -chdir). reg and client are as in Options.
-func CopyModule(ctx context.Context, source, dst string, reg *getproviders.Registry, client *http.Client) error {
+// (after -chdir). reg and client are as in Options, environ is
+// Options.Environ.
+func CopyModule(ctx context.Context, source, dst string, reg *getproviders.Registry, client *http.Client, environ []string) error {
 	local := source
 	if !filepath.IsAbs(local) {
 		local = filepath.Join(dst, local)
@@ -69,7 +70,7 @@ func CopyModule(ctx context.Context, source, dst string, reg *getproviders.Regis
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	f := &fetcher{ctx: ctx, client: client, git: gitRunner{ctx: ctx}}
+	f := &fetcher{ctx: ctx, client: client, git: gitRunner{ctx: ctx, environ: environ}}
 	pkg := filepath.Join(tmp, "pkg")
 	var sub string
 	switch src := src.(type) {

@@ -17,7 +17,7 @@ func TestFromModule(t *testing.T) {
 	if diags := FromModuleTarget(dst); len(diags) != 0 {
 		t.Fatalf("an empty directory is refused: %s", diags)
 	}
-	if diags := FromModule(context.Background(), src, dst, nil, nil); len(diags) != 0 {
+	if diags := FromModule(context.Background(), src, dst, nil, nil, nil); len(diags) != 0 {
 		t.Fatal(diags)
 	}
 	if data, err := os.ReadFile(filepath.Join(dst, "main.tf")); err != nil || !strings.Contains(string(data), `output "o"`) {
@@ -28,7 +28,7 @@ func TestFromModule(t *testing.T) {
 		t.Errorf("a directory with configuration files is accepted: %s", diags)
 	}
 	missing := filepath.Join(src, "nope")
-	diags = FromModule(context.Background(), missing, t.TempDir(), nil, nil)
+	diags = FromModule(context.Background(), missing, t.TempDir(), nil, nil, nil)
 	if len(diags) != 1 || diags[0].Summary != "Failed to download module" || !strings.HasPrefix(diags[0].Detail, `Could not download module "root" source code from "`+missing+`": `) || !strings.HasSuffix(diags[0].Detail, ".") {
 		t.Errorf("wrong diagnostics for a missing source: %s", diags)
 	}
@@ -48,7 +48,7 @@ func TestFromModuleRelative(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(src, "main.tf"), []byte(`output "o" { value = 1 }`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if diags := FromModule(context.Background(), "../src", dst, nil, nil); len(diags) != 0 {
+	if diags := FromModule(context.Background(), "../src", dst, nil, nil, nil); len(diags) != 0 {
 		t.Fatal(diags)
 	}
 	if _, err := os.Stat(filepath.Join(dst, "main.tf")); err != nil {

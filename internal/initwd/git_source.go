@@ -91,6 +91,23 @@ type gitRunner struct {
 	git string
 	// sshCommand, when set, is GIT_SSH_COMMAND for the commands run.
 	sshCommand string
+	// environ is the environment git runs with (the command's); nil
+	// means the process's.
+	environ []string
+}
+
+// getenv reads a variable of the environment git runs with.
+func (g *gitRunner) getenv(name string) string {
+	if g.environ == nil {
+		return os.Getenv(name)
+	}
+	v := ""
+	for _, kv := range g.environ {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+			v = val // the last one wins, as for exec
+		}
+	}
+	return v
 }
 
 // clone clones a repository into dir, which must not exist, and checks
@@ -116,7 +133,7 @@ func (g *gitRunner) clone(gs gitSource, dir string) error {
 			return err
 		}
 		defer os.Remove(keyFile)
-		base := os.Getenv("GIT_SSH_COMMAND")
+		base := g.getenv("GIT_SSH_COMMAND")
 		if base == "" {
 			base = "ssh"
 		}
@@ -156,7 +173,11 @@ func (g *gitRunner) run(dir string, args ...string) error {
 	cmd.Dir = dir
 	// No prompt for a password on the terminal: init fails instead of
 	// hanging.
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+	env := g.environ
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd.Env = append(append([]string(nil), env...), "GIT_TERMINAL_PROMPT=0")
 	if g.sshCommand != "" {
 		cmd.Env = append(cmd.Env, "GIT_SSH_COMMAND="+g.sshCommand)
 	}

@@ -41,6 +41,9 @@ type Options struct {
 	// DataDir is the data directory as the user names it (TF_DATA_DIR:
 	// relative to WorkDir, or absolute); empty means .terraform.
 	DataDir string
+	// Environ is the environment git runs with (the command's); nil
+	// means the process's.
+	Environ []string
 	// Upgrade installs every module afresh, ignoring what an earlier
 	// init installed.
 	Upgrade bool
@@ -111,6 +114,7 @@ func InstallModules(ctx context.Context, root *configs.Module, opts Options) (ma
 		client:     opts.HTTPClient,
 		workDir:    opts.WorkDir,
 		modulesDir: ModulesDir(opts.DataDir),
+		environ:    opts.Environ,
 	}
 	inst.parser.SetWorkDir(opts.WorkDir)
 	old, err := configs.ReadModuleManifest(inst.abs(inst.manifestPath()))
@@ -164,6 +168,8 @@ type moduleInstaller struct {
 	// in (empty: the process's); modulesDir is where packages go,
 	// relative to it unless absolute.
 	workDir, modulesDir string
+	// environ is the environment git runs with; nil means the process's.
+	environ []string
 }
 
 // abs is p resolved against the working directory, for the file system;
@@ -427,7 +433,7 @@ func (i *moduleInstaller) download(src addrs.ModuleSourceRemote, pkgDir string) 
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	f := &fetcher{ctx: i.ctx, client: i.client, git: gitRunner{ctx: i.ctx}}
+	f := &fetcher{ctx: i.ctx, client: i.client, git: gitRunner{ctx: i.ctx, environ: i.environ}}
 	staged := filepath.Join(tmp, "pkg")
 	sub, err := f.fetch(src, staged)
 	if err != nil {
