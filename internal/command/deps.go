@@ -2,8 +2,11 @@ package command
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -253,4 +256,29 @@ func (d *Deps) asGiven(err error, path string) error {
 		return &os.PathError{Op: pe.Op, Path: path, Err: pe.Err}
 	}
 	return err
+}
+
+// httpClient is the HTTP client for registries and downloads: nil
+// (http.DefaultClient) when the command's SSL_CERT_FILE is the process's,
+// as for the binary; otherwise one that also trusts the certificates of
+// the command's SSL_CERT_FILE, which Go reads once per process, so that a
+// command run in process with another environment trusts what the binary
+// would.
+func (d *Deps) httpClient() *http.Client {
+	file := d.Getenv("SSL_CERT_FILE")
+	if file == "" || file == os.Getenv("SSL_CERT_FILE") {
+		return nil
+	}
+	pem, err := os.ReadFile(d.abs(file))
+	if err != nil {
+		return nil
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool()
+	}
+	pool.AppendCertsFromPEM(pem)
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.TLSClientConfig = &tls.Config{RootCAs: pool}
+	return &http.Client{Transport: tr}
 }

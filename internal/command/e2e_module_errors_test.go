@@ -52,7 +52,7 @@ func TestE2EModuleRegistryErrorsMatchTerraform(t *testing.T) {
 				call += fmt.Sprintf("  version = %q\n", tc.version)
 			}
 			sdir, tdir := twinDirs(t, map[string]string{"main.tf": call + "}\n"})
-			r := strataEnv(t, sdir, tc.env, "init", "-no-color")
+			r := inProcessEnv(t, sdir, tc.env, "init", "-no-color")
 			if r.code != 1 {
 				t.Fatalf("strata init: %+v", r)
 			}
@@ -81,7 +81,7 @@ func TestE2EModuleRegistryCredentials(t *testing.T) {
 	writeFile(t, cfg, fmt.Sprintf("credentials %q {\n  token = \"sekrit\"\n}\n", s.Host))
 	env = append(env, "TF_CLI_CONFIG_FILE="+cfg)
 	sdir, tdir := twinDirs(t, map[string]string{"main.tf": fmt.Sprintf("module \"m\" {\n  source  = %q\n  version = \"1.0.0\"\n}\n", s.Host+"/acme/thing/null")})
-	if r := strataEnv(t, sdir, env, "init", "-no-color"); r.code != 0 {
+	if r := inProcessEnv(t, sdir, env, "init", "-no-color"); r.code != 0 {
 		t.Fatalf("strata init: %+v", r)
 	}
 	if got := s.Authorization("/v1/modules/acme/thing/null/versions"); got != "Bearer sekrit" {

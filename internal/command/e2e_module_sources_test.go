@@ -107,7 +107,7 @@ func moduleSourcesFixture(t *testing.T) (s *sourcetest.Server, files map[string]
 func TestE2EModuleSourcesMatchTerraform(t *testing.T) {
 	s, files, env := moduleSourcesFixture(t)
 	sdir, tdir := twinDirs(t, files)
-	r := strataEnv(t, sdir, env, "init", "-no-color")
+	r := inProcessEnv(t, sdir, env, "init", "-no-color")
 	if r.code != 0 {
 		t.Fatalf("strata init: %+v", r)
 	}
@@ -132,7 +132,7 @@ func TestE2EModuleSourcesMatchTerraform(t *testing.T) {
 			t.Errorf("manifest lacks %s:\n%s", want, manifest)
 		}
 	}
-	plan := strataEnv(t, sdir, env, "plan", "-no-color")
+	plan := inProcessEnv(t, sdir, env, "plan", "-no-color")
 	if plan.code != 0 {
 		t.Fatalf("strata plan: %+v", plan)
 	}
@@ -159,19 +159,19 @@ func TestE2EModuleSourcesMatchTerraform(t *testing.T) {
 
 	// The modules command lists the calls as Terraform does: sources as
 	// recorded, versions and the constraints that allow more.
-	if r, tr := strataEnv(t, sdir, env, "modules", "-no-color"), mustTerraform(t, tdir, env, "modules", "-no-color"); r.stdout != tr {
+	if r, tr := inProcessEnv(t, sdir, env, "modules", "-no-color"), mustTerraform(t, tdir, env, "modules", "-no-color"); r.stdout != tr {
 		t.Errorf("modules differ:\nstrata:\n%s\nterraform:\n%s", r.stdout, tr)
 	}
 
 	// Each plans in the other's directory, with nothing to install again.
-	if r := strataEnv(t, tdir, env, "plan", "-no-color"); r.code != 0 || r.stdout != plan.stdout {
+	if r := inProcessEnv(t, tdir, env, "plan", "-no-color"); r.code != 0 || r.stdout != plan.stdout {
 		t.Errorf("strata plan in terraform's directory: %+v", r)
 	}
 	if tr, _ := terraformEnv(t, sdir, append(env, "TF_IN_AUTOMATION=1"), "plan", "-no-color"); tr.code != 0 || tr.stdout != tplan.stdout {
 		t.Errorf("terraform plan in strata's directory:\n%s", tr.stdout)
 	}
 	before := len(s.Requests())
-	if r := strataEnv(t, tdir, env, "init", "-no-color"); r.code != 0 || strings.Contains(r.stdout, "Downloading") {
+	if r := inProcessEnv(t, tdir, env, "init", "-no-color"); r.code != 0 || strings.Contains(r.stdout, "Downloading") {
 		t.Errorf("strata init in terraform's directory downloaded again: %+v", r)
 	}
 	if n := len(s.Requests()) - before; n != 0 {
@@ -192,7 +192,7 @@ func TestE2EModuleRegistryUpgrade(t *testing.T) {
 	for _, dir := range []string{sdir, tdir} {
 		run := func(args ...string) result {
 			if dir == sdir {
-				return strataEnv(t, dir, env, args...)
+				return inProcessEnv(t, dir, env, args...)
 			}
 			r, ok := terraformEnv(t, dir, env, args...)
 			if !ok {
@@ -235,11 +235,11 @@ func TestE2ETestRegistryModule(t *testing.T) {
 			"  assert {\n    condition     = output.v == \"reg1.1.0!\"\n    error_message = \"wrong module: ${output.v}\"\n  }\n}\n",
 	}
 	sdir, tdir := twinDirs(t, files)
-	if r := strataEnv(t, sdir, env, "init", "-no-color"); r.code != 0 || !strings.Contains(r.stdout, "Downloading registry.terraform.io/acme/thing/null 1.1.0 for test.tests.reg.helper...") {
+	if r := inProcessEnv(t, sdir, env, "init", "-no-color"); r.code != 0 || !strings.Contains(r.stdout, "Downloading registry.terraform.io/acme/thing/null 1.1.0 for test.tests.reg.helper...") {
 		t.Fatalf("strata init: %+v", r)
 	}
 	manifest := string(readFile(t, filepath.Join(sdir, ".terraform/modules/modules.json")))
-	if r := strataEnv(t, sdir, env, "test", "-no-color"); r.code != 0 || !strings.Contains(r.stdout, `run "helper"... pass`) || !strings.Contains(r.stdout, `run "sub"... pass`) {
+	if r := inProcessEnv(t, sdir, env, "test", "-no-color"); r.code != 0 || !strings.Contains(r.stdout, `run "helper"... pass`) || !strings.Contains(r.stdout, `run "sub"... pass`) {
 		t.Errorf("strata test: %+v", r)
 	}
 	tr, ok := terraformEnv(t, tdir, env, "init", "-no-color")
@@ -264,7 +264,7 @@ func TestE2EInitFromRemoteModule(t *testing.T) {
 	s, _, env := moduleSourcesFixture(t)
 	for _, source := range []string{"acme/thing/null", "git::" + s.PlainURL + "/git/mod.git//sub?ref=v1.0.0"} {
 		sdir, tdir := t.TempDir(), t.TempDir()
-		r := strataEnv(t, sdir, env, "init", "-no-color", "-from-module="+source)
+		r := inProcessEnv(t, sdir, env, "init", "-no-color", "-from-module="+source)
 		if r.code != 0 || !strings.Contains(r.stdout, fmt.Sprintf("Copying configuration from %q...", source)) {
 			t.Fatalf("%s: strata init: %+v", source, r)
 		}
@@ -311,7 +311,7 @@ func TestE2EModuleGitSSHKey(t *testing.T) {
 	for _, dir := range []string{sdir, tdir} {
 		os.Remove(logFile)
 		if dir == sdir {
-			if r := strataEnv(t, dir, env, "init", "-no-color"); r.code != 0 {
+			if r := inProcessEnv(t, dir, env, "init", "-no-color"); r.code != 0 {
 				t.Fatalf("strata init: %+v", r)
 			}
 		} else if tr, ok := terraformEnv(t, dir, env, "init", "-no-color"); !ok {

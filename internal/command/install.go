@@ -64,7 +64,9 @@ func moduleSources(d *Deps) (*getproviders.Registry, *http.Client, hcl.Diagnosti
 		return nil, nil, diags
 	}
 	creds := cli.Tokens(d.environ())
-	return getproviders.NewRegistry(cli.Hosts, creds, d.Getenv), creds.Client(nil), nil
+	reg := getproviders.NewRegistry(cli.Hosts, creds, d.Getenv)
+	reg.Client = d.httpClient()
+	return reg, creds.Client(d.httpClient()), nil
 }
 
 // addSources adds files to the sources v shows snippets from.
@@ -135,7 +137,7 @@ func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.
 	}
 	inst := &providercache.Installer{
 		Source:       source,
-		Client:       creds.Client(nil),
+		Client:       creds.Client(d.httpClient()),
 		Dir:          providersDir(d),
 		CacheDir:     cacheDir,
 		MayBreakLock: cli.PluginCacheMayBreakLock,
