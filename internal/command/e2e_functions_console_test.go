@@ -418,7 +418,7 @@ resource "terraform_data" "u" {
 }
 
 func TestE2EFunctionsConsole(t *testing.T) {
-	t.Parallel() // its own directories; subprocesses only
+	t.Parallel() // its own directories; strata runs in this process, terraform as a process
 	tf := terraformBin(t)
 	dir := functionConsoleDir(t)
 	if r := runIn(t, dir, "", tf, "init", "-no-color"); r.code != 0 {
@@ -456,7 +456,7 @@ func TestE2EFunctionsConsole(t *testing.T) {
 
 	t.Run("top level", func(t *testing.T) {
 		for _, expr := range functionConsoleTopLevel {
-			s, w := runIn(t, dir, expr+"\n", strataBin, "console"), runIn(t, dir, expr+"\n", tf, "console")
+			s, w := runInProcess(t, dir, nil, expr+"\n", "console"), runIn(t, dir, expr+"\n", tf, "console")
 			if s.code != w.code || s.stdout != w.stdout {
 				t.Errorf("%s:\nstrata (exit %d):\n%s%s\nterraform (exit %d):\n%s%s", expr, s.code, s.stdout, s.stderr, w.code, w.stdout, w.stderr)
 			}
@@ -530,7 +530,7 @@ func compareConsoleErrors(t *testing.T, dir, tf string, exprs []string) {
 		attrs = append(attrs, fmt.Sprintf("c%04d = %s", i, e), fmt.Sprintf("s%04d = tonumber(%q)", i, consoleSentinel(i)))
 	}
 	line := "{ " + strings.Join(attrs, ", ") + " }\n"
-	s, w := runIn(t, dir, line, strataBin, "console", "-no-color"), runIn(t, dir, line, tf, "console", "-no-color")
+	s, w := runInProcess(t, dir, nil, line, "console", "-no-color"), runIn(t, dir, line, tf, "console", "-no-color")
 	ss, sok := splitConsoleErrors(s.stderr, len(exprs))
 	ws, wok := splitConsoleErrors(w.stderr, len(exprs))
 	if !wok || !sok || s.code != w.code {
@@ -588,7 +588,7 @@ func splitConsoleErrors(stderr string, n int) (parts []string, ok bool) {
 // their first errors; it reports whether they agree.
 func compareConsoleError(t *testing.T, dir, tf, expr string) bool {
 	t.Helper()
-	s, w := runIn(t, dir, expr+"\n", strataBin, "console", "-no-color"), runIn(t, dir, expr+"\n", tf, "console", "-no-color")
+	s, w := runInProcess(t, dir, nil, expr+"\n", "console", "-no-color"), runIn(t, dir, expr+"\n", tf, "console", "-no-color")
 	if w.code == 0 {
 		t.Errorf("%s: terraform succeeds with %s; move it to the values", expr, strings.TrimSpace(w.stdout))
 		return false
@@ -618,11 +618,11 @@ func compareConsoleChunk(t *testing.T, dir, tf string, exprs []string, first int
 		attrs[i] = keys[i] + " = " + e
 	}
 	line := "{ " + strings.Join(attrs, ", ") + " }\n"
-	s, w := runIn(t, dir, line, strataBin, "console", "-no-color"), runIn(t, dir, line, tf, "console", "-no-color")
+	s, w := runInProcess(t, dir, nil, line, "console", "-no-color"), runIn(t, dir, line, tf, "console", "-no-color")
 	if w.code != 0 || s.code != 0 {
 		// Find the expressions that fail, one at a time.
 		for _, e := range exprs {
-			s1, w1 := runIn(t, dir, e+"\n", strataBin, "console"), runIn(t, dir, e+"\n", tf, "console", "-no-color")
+			s1, w1 := runInProcess(t, dir, nil, e+"\n", "console"), runIn(t, dir, e+"\n", tf, "console", "-no-color")
 			if w1.code != 0 {
 				t.Errorf("%s: fails in terraform: %s", e, w1.stderr)
 			} else if s1.code != 0 {
