@@ -9,6 +9,7 @@ import (
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/states/statemgr"
 )
 
 // planOptions are the flags of `strata plan`.
@@ -98,6 +99,7 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 		return perr
 	}
 	defer op.release()
+	statemgr.ForgetRead(op.mgr) // a plan does not write the state
 	setContractChecks(d, op.engine, opts.strict)
 	ctx, cancel := d.interruptContext(ctx, func() { v.Interrupted(false) }, nil)
 	defer cancel()

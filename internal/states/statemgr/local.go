@@ -35,9 +35,12 @@ type Local struct {
 	// empties on purpose, as Terraform does.
 	AllowEmpty bool
 
-	lock     *fileLock
-	crypt    SnapshotCrypt
-	read     []byte // the snapshot (decrypted) last read from or written to OutPath
+	lock  *fileLock
+	crypt SnapshotCrypt
+	read  []byte // the snapshot (decrypted) last read from or written to OutPath
+	// forgot: read was dropped by ForgetRead, and is read again from
+	// OutPath if Write needs it.
+	forgot   bool
 	serial   uint64
 	backedUp bool
 	journal  *Journal
@@ -171,6 +174,14 @@ func (m *Local) readSnapshot() (*states.State, error) {
 // Write saves s as the new snapshot, unless it is identical to the
 // snapshot on disk. The serial is increased on every real write.
 func (m *Local) Write(s *states.State) error {
+	if m.forgot {
+		m.forgot = false
+		if src, err := os.ReadFile(m.abs(m.OutPath)); err == nil && len(bytes.TrimSpace(src)) > 0 {
+			if plain, err := m.crypt.Open(src); err == nil {
+				m.read = plain
+			}
+		}
+	}
 	data, out, err := m.crypt.Seal(s, m.Version, m.read, m.serial, m.read != nil || fileExists(m.abs(m.OutPath)))
 	if err != nil || data == nil {
 		return err
@@ -184,6 +195,16 @@ func (m *Local) Write(s *states.State) error {
 	m.crypt.Written()
 	m.read, m.serial = data, s.Serial
 	return nil
+}
+
+// ForgetRead drops the snapshot kept since Read, for a command that will
+// not write (plan): it is as large as the state file, and was kept for
+// the whole operation only for Write to compare with. Should Write come
+// after all, it reads the file again. See ReadForgetter.
+func (m *Local) ForgetRead() {
+	if m.read != nil {
+		m.read, m.forgot = nil, true
+	}
 }
 
 // backup copies the snapshot being replaced, once per manager.

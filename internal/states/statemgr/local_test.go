@@ -208,6 +208,38 @@ func TestLocalTerraformStateUnchanged(t *testing.T) {
 	}
 }
 
+// TestLocalForgetRead checks that a manager that dropped the snapshot it
+// read still writes only real changes: an unchanged state leaves the file
+// as it is, a change bumps the serial by one.
+func TestLocalForgetRead(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "statefile", "testdata", "roundtrip", "terraform-count-foreach-outputs.in.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, path := tempState(t)
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := ageFile(t, path)
+	m := NewLocal(path, "", "", testVersion)
+	s, _ := mustRead(t, m)
+	serial := s.Serial
+	ForgetRead(m)
+	if m.read != nil {
+		t.Fatal("the snapshot read is still kept")
+	}
+	mustWrite(t, m, s)
+	if !mtime(t, path).Equal(old) || s.Serial != serial {
+		t.Errorf("rewritten: serial %d -> %d", serial, s.Serial)
+	}
+	ForgetRead(m)
+	s.Outputs["added"] = stringOutput("x")
+	mustWrite(t, m, s)
+	if got := readState(t, path); got.Serial != serial+1 {
+		t.Errorf("after a change: serial %d, want %d", got.Serial, serial+1)
+	}
+}
+
 func TestLocalBackup(t *testing.T) {
 	_, path := tempState(t)
 	backup := path + ".backup"

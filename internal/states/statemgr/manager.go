@@ -61,3 +61,26 @@ func (m *Local) Exists() bool {
 
 // String implements Manager: the path new snapshots are written to.
 func (m *Local) String() string { return m.OutPath }
+
+// ReadForgetter is a Manager that keeps the snapshot it read, to compare
+// with on Write, and can drop it for an operation that will not write
+// (plan): a plan of 100,000 resources kept its 85 MB to the end.
+type ReadForgetter interface {
+	ForgetRead()
+}
+
+// ForgetRead calls ForgetRead on m, or on the manager it wraps, if that
+// is a ReadForgetter.
+func ForgetRead(m Manager) {
+	for m != nil {
+		if f, ok := m.(ReadForgetter); ok {
+			f.ForgetRead()
+			return
+		}
+		u, ok := m.(interface{ Unwrap() Manager })
+		if !ok {
+			return
+		}
+		m = u.Unwrap()
+	}
+}
