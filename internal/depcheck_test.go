@@ -39,7 +39,7 @@ func TestImportDirection(t *testing.T) {
 		"internal/upgrade/object":    {"providers", "configs/configschema"},
 		"internal/states":            {"addrs"},
 		"internal/states/statefile":  {"ctyjson", "states", "addrs", "upgrade"},
-		"internal/plans":             {"addrs", "states", "configs/configschema"},
+		"internal/plans":             {"addrs", "states"},
 		"internal/plans/objchange":   {"configs/configschema", "lang/marks"},
 		"internal/plans/planfile":    {"addrs", "lang/marks", "plans", "states/statefile"},
 		"internal/depsfile":          {"addrs"},
