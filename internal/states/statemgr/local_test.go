@@ -169,19 +169,27 @@ func TestLocalSerial(t *testing.T) {
 	}
 }
 
+// terraformState writes the state Terraform wrote in statefile's round
+// trip case name to a new state file, and returns it.
+func terraformState(t *testing.T, name string) (dir, path string, src []byte) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "statefile", "testdata", "roundtrip", name+".in.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, path = tempState(t)
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, path, src
+}
+
 // TestLocalTerraformStateUnchanged: a state Terraform wrote is read and
 // written back without a change, so it is not rewritten.
 func TestLocalTerraformStateUnchanged(t *testing.T) {
 	for _, name := range []string{"terraform-count-foreach-outputs", "terraform-modules-checks-tainted"} {
 		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join("..", "statefile", "testdata", "roundtrip", name+".in.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir, path := tempState(t)
-			if err := os.WriteFile(path, src, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			dir, path, src := terraformState(t, name)
 			old := ageFile(t, path)
 			m := NewLocal(path, "", "", testVersion)
 			s, _ := mustRead(t, m)
@@ -212,14 +220,7 @@ func TestLocalTerraformStateUnchanged(t *testing.T) {
 // read still writes only real changes: an unchanged state leaves the file
 // as it is, a change bumps the serial by one.
 func TestLocalForgetRead(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "statefile", "testdata", "roundtrip", "terraform-count-foreach-outputs.in.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, path := tempState(t)
-	if err := os.WriteFile(path, src, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	_, path, _ := terraformState(t, "terraform-count-foreach-outputs")
 	old := ageFile(t, path)
 	m := NewLocal(path, "", "", testVersion)
 	s, _ := mustRead(t, m)
