@@ -70,7 +70,7 @@ func TestImportDirection(t *testing.T) {
 		"internal/providers/builtin":           {"encryption", "addrs", "providers", "providers/builtin/terraform"},
 		"internal/providers/plugin/convert":    {"ctyjson", "providers", "configs/configschema", "providers/plugin/proto/tfplugin5", "providers/plugin/proto/tfplugin6"},
 		"internal/providers/plugin": {"addrs", "providers", "configs/configschema", "providers/plugin/convert",
-			"providers/plugin/proto/tfplugin5", "providers/plugin/proto/tfplugin6", "tailbuf", "datadir", "logging"},
+			"providers/plugin/proto/tfplugin5", "providers/plugin/proto/tfplugin6", "tailbuf", "logging"},
 		"internal/cliconfig":     {"addrs", "getproviders"},
 		"internal/initwd":        {"addrs", "configs", "datadir", "getproviders"},
 		"internal/providercache": {"addrs", "configs", "depsfile", "getproviders"},
