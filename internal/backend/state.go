@@ -86,7 +86,7 @@ func OpenState(ctx context.Context, mgr statemgr.Manager, o OpenOptions) (*state
 func pendingAdvice(action string) string {
 	switch action {
 	case "create", "replace":
-		return "If the new object was created, the state does not record it: delete it in the remote system (strata cannot import objects yet) and run apply again; if it was not, simply run apply again."
+		return "If the new object was created, the state does not record it: import it with strata import, or delete it in the remote system, and run apply again; if it was not, simply run apply again."
 	default:
 		return "The state still holds the object as last recorded, and the next plan reads its current state from the provider, so running the operation again is safe."
 	}
