@@ -4,6 +4,6 @@
 // operations and their request and response structs mirror the protocol's
 // RPCs (version 6 names).
 //
-// It imports only addrs and configschema; it must never import configs,
+// It imports only configschema; it must never import configs,
 // states, plans or the engine.
 package providers

@@ -8,5 +8,5 @@
 // one made by another version, is refused. website/docs/plan-file.md
 // documents the format.
 //
-// It imports plans, states, statefile and addrs.
+// It imports plans, statefile, addrs and lang/marks.
 package planfile

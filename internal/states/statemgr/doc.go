@@ -15,5 +15,5 @@
 // journal is a local file replayed into the store by the next command.
 // Inmem keeps it in the process's memory, for tests.
 //
-// It imports states and statefile.
+// It imports states, statefile, addrs and encryption.
 package statemgr

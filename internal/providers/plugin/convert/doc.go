@@ -7,6 +7,6 @@
 // schema messages with toproto_test.go.
 //
 // It is a leaf adapter of internal/providers/plugin: it imports only
-// providers, configs/configschema and the generated protocol packages, and
+// providers, configs/configschema, ctyjson and the generated protocol packages, and
 // nothing in strata but the plugin client should import it.
 package convert
