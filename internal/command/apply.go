@@ -153,9 +153,13 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		v.Plan(plan, schemaLookup(ctx, op.engine), relevantAttrs(ctx, op.engine, op.cfg, plan))
 	}
 	// Check blocks run again after the changes; their plan-time warnings
-	// would only repeat or contradict what apply reports.
-	v.Diagnostics(dropCheckDiags(diags))
+	// would only repeat or contradict what apply reports. As Terraform,
+	// the plan's diagnostics come before the question when there is one,
+	// and otherwise with the apply's, at the end.
+	planDiags := dropCheckDiags(diags)
 	if plan.HasChanges() && !opts.autoApprove {
+		v.Diagnostics(planDiags)
+		planDiags = nil
 		kind := confirmApply
 		switch {
 		case opts.destroy:
@@ -176,13 +180,17 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	if opts.refreshCommand {
 		plan.Mode = plans.RefreshOnlyMode
 	}
-	if err := applyPlan(ctx, d, v, op, plan, opts.destroyCommand, opts.refreshCommand, rec); err != nil {
-		return err
-	}
-	if len(targets) > 0 {
-		v.Diagnostics(hcl.Diagnostics{incompleteApplyWarning})
-	} else if len(excludes) > 0 {
-		v.Diagnostics(hcl.Diagnostics{incompleteExcludeWarning})
+	return applyPlan(ctx, d, v, op, plan, opts.destroyCommand, opts.refreshCommand, rec, planDiags, incompleteWarning(plan))
+}
+
+// incompleteWarning is the warning that follows an apply made with
+// -target or -exclude, saved plan or not, as in Terraform.
+func incompleteWarning(plan *plans.Plan) hcl.Diagnostics {
+	switch {
+	case len(plan.Targets) > 0:
+		return hcl.Diagnostics{incompleteApplyWarning}
+	case len(plan.Excludes) > 0:
+		return hcl.Diagnostics{incompleteExcludeWarning}
 	}
 	return nil
 }
@@ -200,10 +208,11 @@ func applyInterrupts(ctx context.Context, d *Deps, v views.Operation) (context.C
 }
 
 // applyPlan applies a plan with the state journal running, saves the new
-// state and reports what was done.
-// applyPlan applies plan. destroyCommand is set for "strata destroy" (its
-// summary is "Destroy complete!"), outputsOnly for "strata refresh".
-func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, plan *plans.Plan, destroyCommand, outputsOnly bool, rec *recorder.Recorder) error {
+// state and reports what was done. destroyCommand is set for "strata
+// destroy" (its summary is "Destroy complete!"), outputsOnly for "strata
+// refresh"; planDiags are the plan's diagnostics not shown yet, which
+// come before the apply's own, and after the diagnostics that follow them.
+func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, plan *plans.Plan, destroyCommand, outputsOnly bool, rec *recorder.Recorder, planDiags, after hcl.Diagnostics) error {
 	counter := &countHook{}
 	op.engine.Hooks = append(op.engine.Hooks, counter, rec.Hook())
 	journal, err := op.mgr.BeginJournal(op.state)
@@ -227,8 +236,7 @@ func applyPlan(ctx context.Context, d *Deps, v views.Operation, op *operation, p
 	if outs := resourceOutcomes(rec); len(outs) > 0 {
 		v.ResourceOutcomes(outs)
 	}
-	v.Diagnostics(adiags)
-	v.Diagnostics(sdiags)
+	v.Diagnostics(append(append(append(append(hcl.Diagnostics{}, planDiags...), adiags...), sdiags...), after...))
 	if adiags.HasErrors() || sdiags.HasErrors() || ctx.Err() != nil {
 		reportContract(v, op.engine)
 		return errReported

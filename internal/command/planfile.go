@@ -175,5 +175,5 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 	rec.Planned(plan, schemaLookup(ctx, op.engine), false, len(plan.Targets) > 0 || len(plan.Excludes) > 0)
 	// A saved destroy plan ends as any apply does: "Apply complete!",
 	// as in Terraform.
-	return applyPlan(ctx, d, v, op, plan, false, false, rec)
+	return applyPlan(ctx, d, v, op, plan, false, false, rec, nil, incompleteWarning(plan))
 }

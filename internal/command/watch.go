@@ -513,7 +513,7 @@ func (s *watchSession) Apply(ctx context.Context, hook hooks.Hook) watch.ApplyRe
 		v = &quietView{captureView{Operation: s.r.v}}
 	}
 	op.engine.Hooks = []hooks.Hook{s.r.v.Hook(), hook}
-	_ = applyPlan(ctx, s.r.d, v, op, s.plan, false, false, s.rec)
+	_ = applyPlan(ctx, s.r.d, v, op, s.plan, false, false, s.rec, nil, nil)
 	diags := cv.diags
 	if q, ok := v.(*quietView); ok {
 		diags = q.diags

@@ -55,7 +55,9 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 
 	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16, OnSkip: aw.skipped}, w.closeWhenDone(cg.g, w.withModuleOverrides(aw.visit)))...))
 	diags = append(diags, w.closeEphemerals(context.WithoutCancel(ctx))...)
-	if plan.Mode == plans.DestroyMode {
+	// A destroy removes the root outputs, unless -target or -exclude
+	// limited it: then they keep their values, as in Terraform.
+	if plan.Mode == plans.DestroyMode && len(plan.Targets) == 0 && len(plan.Excludes) == 0 {
 		for name := range e.Config.Module.Outputs {
 			aw.setOutput(name, nil)
 		}
@@ -297,6 +299,11 @@ func (aw *applyWalk) visit(ctx context.Context, n node) hcl.Diagnostics {
 		// As in Terraform, applying a refresh-only plan checks the
 		// assertions too, and records their results.
 		if aw.plan.Mode != plans.NormalMode && aw.plan.Mode != plans.RefreshOnlyMode {
+			return nil
+		}
+		// Nor under -target or -exclude, as Terraform: a check is never
+		// among what a targeted apply covers.
+		if len(aw.plan.Targets) > 0 || len(aw.plan.Excludes) > 0 {
 			return nil
 		}
 		return aw.evalCheck(n, false)

@@ -599,9 +599,9 @@ func targetMatcher(n node) func(addrs.Target) bool {
 }
 
 // pruneToTargets removes from the plan graph everything the targeted
-// resources do not depend on, and outputs that depend on anything removed.
-// When destroying, it keeps what depends on the targets instead: those
-// must go first.
+// resources do not depend on, and outputs that depend on anything removed
+// or on no targeted resource. When destroying, it keeps what depends on
+// the targets instead: those must go first; and no root output.
 func pruneToTargets(cg *configGraph, targets []addrs.Target, destroy bool) map[string]bool {
 	g := cg.g
 	keep := map[node]bool{}
@@ -635,17 +635,28 @@ func pruneToTargets(cg *configGraph, targets []addrs.Target, destroy bool) map[s
 		}
 	}
 	for _, n := range g.Vertices() {
-		if _, ok := n.(*outputNode); !ok {
+		o, ok := n.(*outputNode)
+		if !ok {
 			continue
 		}
-		all := true
+		if destroy && o.path.IsRoot() {
+			// As Terraform: a targeted destroy leaves the root outputs
+			// as they are.
+			keep[n] = false
+			continue
+		}
+		// As Terraform, an output is planned when it depends on what is
+		// targeted (and, here, on nothing left out): one that depends
+		// on no resource at all keeps its value too.
+		all, some := true, false
 		for _, d := range g.Descendants(n) {
 			switch d.(type) {
 			case *resourceNode, *orphanNode:
 				all = all && keep[d]
+				some = some || keep[d]
 			}
 		}
-		if all {
+		if all && some {
 			keep[n] = true
 			for _, d := range g.Descendants(n) {
 				keep[d] = true
