@@ -81,7 +81,7 @@ func TestE2EMetadataFunctions(t *testing.T) {
 		t.Fatalf("metadata functions: %+v", r)
 	}
 	got := signatures(t, r.stdout)
-	if r := strataEnv(t, dir, nil, "metadata", "functions"); r.code != 1 || !strings.Contains(r.stderr, "The -json flag is required") {
+	if r := strataEnv(t, dir, nil, "metadata", "functions"); r.code != 1 || !strings.Contains(r.stderr, "The `strata metadata functions` command requires the `-json` flag.") {
 		t.Errorf("without -json: %+v", r)
 	}
 	// Terraform 1.11.4's signatures without descriptions, from

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/strata-dev/strata/internal/command/views"
@@ -51,6 +49,7 @@ func newForceUnlockCommand(d *Deps, runF func(*forceUnlockOptions, []string) err
 
 func runForceUnlock(_ context.Context, d *Deps, opts *forceUnlockOptions, id string) error {
 	v := d.newView(opts.view)
+	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	view := views.NewForceUnlock(v)
 	mgr := stateCommandManager(d, v, &stateFlags{})
 	if mgr == nil {
@@ -73,28 +72,24 @@ func runForceUnlock(_ context.Context, d *Deps, opts *forceUnlockOptions, id str
 		return errReported
 	}
 	if err != nil {
-		view.Diagnostics(forceUnlockDiags(mgr.String(), err))
+		v.LegacyError(forceUnlockMessage(mgr.String(), err))
 		return errReported
 	}
 	view.Unlocked()
 	return nil
 }
 
-func forceUnlockDiags(statePath string, err error) hcl.Diagnostics {
-	var detail string
+// forceUnlockMessage is the one-line error force-unlock prints, as
+// Terraform's: "Failed to unlock state: " and the reason.
+func forceUnlockMessage(statePath string, err error) string {
 	var le *statemgr.LockError
-	switch {
-	case errors.Is(err, statemgr.ErrNotLocked):
-		detail = fmt.Sprintf("LocalState not locked: there is no lock on %s, so there is nothing to unlock.", statePath)
-	case errors.As(err, &le):
-		detail = "The lock on " + statePath + " is held by a command that is still running"
+	if errors.As(err, &le) {
+		msg := "Failed to unlock state: the lock on " + statePath + " is held by a command that is still running"
 		if le.Info != nil {
-			detail += fmt.Sprintf(" (ID %s, operation %s, by %s, since %s)", le.Info.ID, le.Info.Operation, le.Info.Who, le.Info.Created)
+			msg += fmt.Sprintf(" (ID %s, operation %s, by %s, since %s)", le.Info.ID, le.Info.Operation, le.Info.Who, le.Info.Created)
 		}
-		detail += ". Local state cannot be unlocked by another process: the lock is released when that command exits. Wait for it to finish, or stop it."
-	default:
-		msg := err.Error()
-		detail = strings.ToUpper(msg[:1]) + msg[1:] + "."
+		return msg + ". Local state cannot be unlocked by another process: the lock is released when that command exits. Wait for it to finish, or stop it."
 	}
-	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to unlock state", Detail: detail}}
+	// For local state, statemgr.ErrNotLocked: "LocalState not locked".
+	return "Failed to unlock state: " + err.Error()
 }

@@ -18,13 +18,13 @@ func TestE2EForceUnlock(t *testing.T) {
 	dir, state := appliedStateDir(t)
 	infoPath := filepath.Join(dir, ".terraform.tfstate.lock.info")
 
-	mustFailUnchanged(t, dir, infoPath, []string{"Error: Failed to unlock state", "LocalState not locked"}, "force-unlock", "-no-color", "-force", "some-id")
+	mustFailUnchanged(t, dir, infoPath, []string{"Failed to unlock state: LocalState not locked\n"}, "force-unlock", "-no-color", "-force", "some-id")
 
 	// A command that died holding the lock leaves its information.
 	const stale = `{"ID":"0f2d6c1e-dead","Operation":"OperationTypeApply","Who":"ci@runner","Version":"1.11.4","Path":"terraform.tfstate"}`
 	writeFile(t, infoPath, stale)
 
-	mustFailUnchanged(t, dir, infoPath, []string{`Lock ID "wrong" does not match existing lock ID "0f2d6c1e-dead".`}, "force-unlock", "-no-color", "-force", "wrong")
+	mustFailUnchanged(t, dir, infoPath, []string{`Failed to unlock state: lock ID "wrong" does not match existing lock ID "0f2d6c1e-dead"`}, "force-unlock", "-no-color", "-force", "wrong")
 
 	prompt := "Do you really want to force-unlock?\n" +
 		"  strata will remove the lock on the remote state.\n" +
@@ -63,7 +63,7 @@ func TestE2EForceUnlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer holder.Unlock()
-	r = mustFailUnchanged(t, dir, infoPath, []string{"Error: Failed to unlock state", "held by a command that is still running", info.ID,
+	r = mustFailUnchanged(t, dir, infoPath, []string{"Failed to unlock state: the lock on", "held by a command that is still running", info.ID,
 		"Local state cannot be unlocked by another process"}, "force-unlock", "-no-color", "-force", info.ID)
 	if strings.Contains(r.stdout, "Do you really want") {
 		t.Error("asked to confirm a force-unlock that cannot happen")

@@ -61,11 +61,12 @@ func newGraphCommand(d *Deps, runF func(*graphOptions) error) *cobra.Command {
 
 func runGraph(ctx context.Context, d *Deps, opts *graphOptions) error {
 	v := d.newView(opts.view)
+	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	switch opts.typ {
 	case "", "plan", "plan-refresh-only", "plan-destroy", "apply":
 	default:
-		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid graph type",
-			Detail: fmt.Sprintf("%q is not a graph type: use plan, plan-refresh-only, plan-destroy or apply.", opts.typ)}})
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unsupported graph type",
+			Detail: `The -type=... argument must be either "plan", "plan-refresh-only", "plan-destroy", or "apply".`}})
 		return errReported
 	}
 	if opts.plan != "" {

@@ -2,7 +2,10 @@ package command
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/strata-dev/strata/internal/addrs"
@@ -60,6 +63,7 @@ func newImportCommand(d *Deps, runF func(*importOptions, []string) error) *cobra
 
 func runImport(ctx context.Context, d *Deps, opts *importOptions, addrStr, id string) error {
 	v := d.newView(opts.view)
+	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	addr, diags := addrs.ParseAbsResourceInstanceStr(addrStr)
 	if hasErrors(v, diags) {
 		return errReported
@@ -70,6 +74,21 @@ func runImport(ctx context.Context, d *Deps, opts *importOptions, addrStr, id st
 	}
 	defer op.release()
 	rec := startRunRecord(d, "import", op)
+	if op.engine.Config.Resource(addr.Module.Module(), addr.Resource.Resource) == nil {
+		// As Terraform: a message of the older UI layer, not a diagnostic.
+		module := "the root module"
+		if !addr.Module.IsRoot() {
+			module = addr.Module.Module().String()
+		}
+		msg := fmt.Sprintf("resource address %q does not exist in the configuration.", addr.String())
+		v.LegacyError(fmt.Sprintf("[reset][bold][red]Error:[reset][bold] %s[reset]\n\n"+
+			"Before importing this resource, please create its configuration in %s. For example:\n\n"+
+			"resource %q %q {\n  # (resource arguments)\n}\n", msg, module, addr.Resource.Resource.Type, addr.Resource.Resource.Name))
+		diags := hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Import target not configured", Detail: sentence(errors.New(msg))}}
+		rec.Imported(addr, id, nil, addrs.AbsProviderConfig{}, diags)
+		rec.Finish(nil, diags, false)
+		return errReported
+	}
 	newState, idiags := op.engine.Import(ctx, op.state, addr, id, op.vars, views.NewImport(v))
 	if hasErrors(v, idiags) {
 		rec.Imported(addr, id, nil, addrs.AbsProviderConfig{}, idiags)

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/strata-dev/strata/internal/lang/funcs"
@@ -50,11 +49,9 @@ Subcommands:
 func runMetadataFunctions(d *Deps, opts *metadataFunctionsOptions) error {
 	v := d.newView(viewFlags{noColor: opts.view.noColor})
 	if !opts.view.json {
-		v.Diagnostics(hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "The -json flag is required",
-			Detail:   "The metadata functions command requires the -json flag.",
-		}})
+		v.LegacyError("The `strata metadata functions` command requires the `-json` flag.\n")
+		v.LegacyError("\nUsage: strata [global options] metadata functions -json\n\n" +
+			"  Prints out a json representation of the available function signatures.\n")
 		return errReported
 	}
 	data, err := jsonfunction.Marshal(funcs.Functions(".", false))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/strata-dev/strata/internal/addrs"
@@ -102,7 +101,10 @@ func runProviders(d *Deps) error {
 func runProvidersSchema(ctx context.Context, d *Deps, opts *providersOptions) error {
 	v := d.newView(viewFlags{})
 	if !opts.json {
-		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "The -json flag is required", Detail: "The providers schema command requires the -json flag."}})
+		v.LegacyError("The `strata providers schema` command requires the `-json` flag.\n")
+		v.LegacyError("\nUsage: strata [global options] providers schema -json\n\n" +
+			"  Prints out a json representation of the schemas for all providers used \n" +
+			"  in the current configuration.\n")
 		return errReported
 	}
 	cfg, _, diags := loadConfig(d, v)

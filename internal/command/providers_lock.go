@@ -64,6 +64,7 @@ func newProvidersLockCommand(d *Deps) *cobra.Command {
 // providers, with checksums for every requested platform.
 func runProvidersLock(ctx context.Context, d *Deps, opts *providersLockOptions) error {
 	v := d.newView(viewFlags{noColor: opts.view.noColor})
+	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	view := views.NewProvidersLock(v)
 	platforms, diags := providercache.ParsePlatforms(opts.platforms)
 	if hasErrors(v, diags) {
@@ -164,6 +165,7 @@ func newProvidersMirrorCommand(d *Deps) *cobra.Command {
 // directory, from their origin registries.
 func runProvidersMirror(ctx context.Context, d *Deps, opts *providersMirrorOptions, args []string) error {
 	v := d.newView(viewFlags{noColor: opts.view.noColor})
+	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	if len(args) != 1 {
 		v.Diagnostics(hcl.Diagnostics{{
 			Severity: hcl.DiagError,

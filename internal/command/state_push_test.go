@@ -92,8 +92,8 @@ func TestE2EStatePush(t *testing.T) {
 			"Cannot import state with serial " + itoa(doc.Serial-1) + " over newer state with serial " + itoa(doc.Serial) + ".", "use -force"}},
 		"same serial, different content": {args: []string{sameSerial}, want: []string{"Cannot overwrite existing state with serial " + itoa(doc.Serial) + " with a different state that has the same serial."}},
 		"other lineage":                  {args: []string{unrelated}, want: []string{`Cannot import state with lineage "someone-else" over unrelated state with lineage "` + doc.Lineage + `".`}},
-		"not a state":                    {args: []string{"garbage.json"}, want: []string{"Error: Error reading source state", "Error reading garbage.json:"}},
-		"missing file":                   {args: []string{"nope.json"}, want: []string{"Error reading nope.json:"}},
+		"not a state":                    {args: []string{"garbage.json"}, want: []string{`Error reading source state "garbage.json": the state file could not be parsed as JSON`}},
+		"missing file":                   {args: []string{"nope.json"}, want: []string{"open nope.json: no such file or directory\n"}},
 		"no path":                        {want: []string{"Exactly one argument expected."}},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -140,7 +140,7 @@ func TestE2EStatePush(t *testing.T) {
 		t.Errorf("after push from stdin: lineage %s, %d resources", got.Lineage, len(got.Resources))
 	}
 	r = runIn(t, dir, "garbage", strataBin, "state", "push", "-no-color", "-")
-	if r.code != 1 || !strings.Contains(r.stderr, "Error reading standard input") {
+	if r.code != 1 || !strings.Contains(r.stderr, `Error reading source state "-":`) {
 		t.Errorf("push of garbage from stdin: %d\n%s", r.code, r.stderr)
 	}
 

@@ -96,7 +96,7 @@ func TestE2ETaint(t *testing.T) {
 		"no address":             {args: []string{"taint"}, want: []string{"The taint command expects exactly one argument."}},
 		"untaint a ready object": {args: []string{"untaint", "terraform_data.a"}, want: []string{"Error: Resource instance is not tainted",
 			"Resource instance terraform_data.a is not currently tainted, and so it cannot be untainted."}},
-		"untaint missing": {args: []string{"untaint", "terraform_data.zz"}, want: []string{"before they can be untainted."}},
+		"untaint missing": {args: []string{"untaint", "terraform_data.zz"}, want: []string{"before they can be tainted."}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			mustFailUnchanged(t, dir, state, tc.want, withFlag(tc.args, "-no-color")...)

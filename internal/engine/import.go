@@ -37,13 +37,6 @@ func (e *Engine) Import(ctx context.Context, state *states.State, addr addrs.Abs
 				addr, addr.Resource.Resource.Type, addr.Resource.Resource.Name),
 		}}
 	}
-	if state.Object(addr) != nil {
-		return state, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Resource already managed by strata",
-			Detail:   fmt.Sprintf("strata is already managing a remote object for %s. To import to this address you must first remove the existing object from the state.", addr),
-		}}
-	}
 	w := e.newWalker(state.DeepCopy(), true)
 	defer w.ps.closeAll(context.WithoutCancel(ctx))
 	// Ephemeral resources the provider configuration needs are opened by
@@ -125,6 +118,14 @@ func (e *Engine) Import(ctx context.Context, state *states.State, addr addrs.Abs
 		names = append(names, ir.TypeName)
 	}
 	hook.PostImport(addr, names)
+	if state.Object(addr) != nil {
+		// As Terraform, found once the provider has prepared the import.
+		return state, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Resource already managed by strata",
+			Detail:   fmt.Sprintf("strata is already managing a remote object for %s. To import to this address you must first remove the existing object from the state.", addr),
+		})
+	}
 	if len(resp.ImportedResources) > 1 {
 		return state, append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,

@@ -88,13 +88,14 @@ type stateFlags struct {
 func (f *viewFlags) register(fs *pflag.FlagSet) { views.RegisterNoColor(fs, &f.noColor) }
 
 func (d *Env) newView(f viewFlags) *views.View {
-	return &views.View{Stdout: d.Stdout, Stderr: d.Stderr, NoColor: f.noColor || d.NoColor()}
+	// The state commands report as Terraform's older UI layer does.
+	return &views.View{Stdout: d.Stdout, Stderr: d.Stderr, NoColor: f.noColor || d.NoColor(), Legacy: true}
 }
 
 // stderrView returns a view that sends every diagnostic, warnings too, to
 // stderr: for commands whose stdout is data for other programs.
 func stderrView(d *Env, f viewFlags) *views.View {
-	return &views.View{Stdout: d.Stderr, Stderr: d.Stderr, NoColor: f.noColor || d.NoColor()}
+	return &views.View{Stdout: d.Stderr, Stderr: d.Stderr, NoColor: f.noColor || d.NoColor(), Legacy: true}
 }
 
 // usageError reports wrong arguments the way strata reports flag errors.
@@ -192,19 +193,18 @@ func (d *Env) read(ctx context.Context, v *views.View, mgr statemgr.Manager, f *
 	}
 	if requireFile && !mgr.Exists() {
 		release()
-		v.Diagnostics(noStateFileDiags())
+		v.LegacyError(noStateFileMessage)
 		return nil, func() {}, false
 	}
 	return s, release, true
 }
 
-func noStateFileDiags() hcl.Diagnostics {
-	return hcl.Diagnostics{{
-		Severity: hcl.DiagError,
-		Summary:  "No state file was found",
-		Detail:   "State management commands require a state file. Run this command in a directory where strata has been run or use the -state flag to point the command to a specific state location.",
-	}}
-}
+// noStateFileMessage is Terraform's error for a state command run where
+// there is no state: a message, not a diagnostic.
+const noStateFileMessage = "No state file was found!\n\n" +
+	"State management commands require a state file. Run this command\n" +
+	"in a directory where strata has been run or use the -state flag\n" +
+	"to point the command to a specific state location."
 
 // write saves s through mgr, which writes the backup and increases the
 // serial.

@@ -2,8 +2,10 @@ package statecmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
@@ -62,12 +64,16 @@ func runStatePush(ctx context.Context, d *Env, opts *statePushOptions, path stri
 	v := d.newView(opts.view)
 	var data []byte
 	var err error
-	name := path
 	if path == "-" {
-		name = "standard input"
 		data, err = io.ReadAll(d.Stdin)
-	} else {
-		data, err = d.readFile(path)
+	} else if data, err = d.readFile(path); err != nil {
+		// As Terraform: the file error alone, naming the file as given.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Path = path
+		}
+		v.LegacyError(err.Error())
+		return d.Reported
 	}
 	var pushed *states.State
 	if err == nil && d.DecryptState != nil {
@@ -77,11 +83,7 @@ func runStatePush(ctx context.Context, d *Env, opts *statePushOptions, path stri
 		pushed, err = statefile.Read(data)
 	}
 	if err != nil {
-		v.Diagnostics(hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Error reading source state",
-			Detail:   fmt.Sprintf("Error reading %s: %s", name, err),
-		}})
+		v.LegacyError(fmt.Sprintf("Error reading source state %q: %s", path, err))
 		return d.Reported
 	}
 

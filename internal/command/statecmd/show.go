@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/command/views/render"
 	"github.com/strata-dev/strata/internal/ctyjson"
 	"github.com/strata-dev/strata/internal/lang/marks"
@@ -63,14 +64,20 @@ func runStateShow(ctx context.Context, d *Env, opts *stateShowOptions, arg strin
 		}})
 		return d.Reported
 	}
-	_, s, release, ok := d.open(ctx, dv, &opts.state, openOptions{operation: "state-show", requireFile: true})
+	// As Terraform, state show's errors here are plain text.
+	plain := &views.View{Stdout: d.Stderr, Stderr: d.Stderr, NoColor: true, Legacy: true}
+	_, s, release, ok := d.open(ctx, plain, &opts.state, openOptions{operation: "state-show", requireFile: true})
 	release()
 	if !ok {
 		return d.Reported
 	}
 	obj := s.Object(addr)
 	if obj == nil {
-		dv.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No instance found for the given address", Detail: stateShowAdvice}})
+		// As Terraform: plain text, not a diagnostic, wrapped as it is.
+		fmt.Fprint(d.Stderr, "No instance found for the given address!\n\n"+
+			"This command requires that the address references one specific instance.\n"+
+			"To view the available instances, use \"strata state list\". Please modify \n"+
+			"the address to reference a specific instance.\n")
 		return d.Reported
 	}
 	provider := s.Resource(addr.ContainingResource()).ProviderConfig

@@ -113,7 +113,8 @@ func runTaint(ctx context.Context, d *Env, opts *taintOptions, arg string) error
 
 	obj := s.Object(addr)
 	if obj == nil {
-		detail := fmt.Sprintf("There is no resource instance in the state with the address %s. If the resource configuration has just been added, you must run \"strata apply\" once to create the corresponding instance(s) before they can be %s.", addr, verb)
+		// "tainted" for untaint too: Terraform's words.
+		detail := fmt.Sprintf("There is no resource instance in the state with the address %s. If the resource configuration has just been added, you must run \"strata apply\" once to create the corresponding instance(s) before they can be tainted.", addr)
 		if len(s.Resources) == 0 {
 			detail = "The state currently contains no resource instances whatsoever. This may occur if the configuration has never been applied or if it has recently been destroyed."
 		}

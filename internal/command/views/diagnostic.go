@@ -8,7 +8,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/mitchellh/colorstring"
 	"github.com/mitchellh/go-wordwrap"
 	"github.com/zclconf/go-cty/cty"
 
@@ -31,15 +30,18 @@ func FormatDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File, noColor boo
 
 // formatDiagnostic is FormatDiagnostic with paragraphs wrapped at width.
 func formatDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File, noColor bool, width int) string {
-	var b strings.Builder
-	sev, color := "Error", "[red]"
+	sev, color := "Error", "\x1b[31m"
 	if d.Severity == hcl.DiagWarning {
-		sev, color = "Warning", "[yellow]"
+		sev, color = "Warning", "\x1b[33m"
 	}
+	var b strings.Builder
 	if noColor {
 		fmt.Fprintf(&b, "\n%s: %s\n\n", sev, d.Summary)
 	} else {
-		fmt.Fprintf(&b, "[bold]%s%s: [reset][bold]%s[reset]\n\n", color, sev, d.Summary)
+		// The escape codes are placed as Terraform places them: each
+		// piece it colours ends with a reset of its own, which lands at
+		// the start of the next line when the piece ends with one.
+		b.WriteString(bold + color + sev + ": " + reset + reset + bold + d.Summary + reset + "\n\n" + reset)
 	}
 	if d.Subject != nil {
 		b.WriteString(snippet(d, files, noColor))
@@ -55,15 +57,22 @@ func formatDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File, noColor boo
 	}
 	// Draw the box.
 	var out strings.Builder
-	out.WriteString(color + "╷[reset]\n")
+	out.WriteString(color + "╷" + reset + reset + "\n")
 	sc := bufio.NewScanner(strings.NewReader(strings.TrimRight(text, "\n")))
 	for sc.Scan() {
-		out.WriteString(color + "│[reset] " + sc.Text() + "\n")
+		out.WriteString(color + "│" + reset + " " + reset + sc.Text() + "\n")
 	}
-	out.WriteString(color + "╵[reset]\n")
-	c := colorstring.Colorize{Colors: colorstring.DefaultColors}
-	return c.Color(out.String())
+	out.WriteString(color + "╵" + reset + reset + "\n")
+	return out.String()
 }
+
+// The escape codes of coloured diagnostics.
+const (
+	reset     = "\x1b[0m"
+	bold      = "\x1b[1m"
+	underline = "\x1b[4m"
+	darkGray  = "\x1b[90m"
+)
 
 // wrapParagraphs wraps each line of text to width, leaving indented lines
 // (code examples) alone.
@@ -105,14 +114,14 @@ func snippet(d *hcl.Diagnostic, files map[string]*hcl.File, noColor bool) string
 		code := sn.Code
 		if !noColor {
 			// One underline over the whole subject, across lines, as
-			// Terraform colours it.
-			code = code[:sn.HighlightStart] + "[underline]" + code[sn.HighlightStart:sn.HighlightEnd] + "[reset]" + code[sn.HighlightEnd:]
+			// Terraform colours it, and its reset at the end.
+			code = code[:sn.HighlightStart] + underline + code[sn.HighlightStart:sn.HighlightEnd] + reset + code[sn.HighlightEnd:] + reset
 		}
 		for i, line := range strings.Split(code, "\n") {
 			fmt.Fprintf(&b, "%4d: %s\n", sn.StartLine+i, line)
 		}
 	}
-	if vals := expressionValues(d); vals != "" {
+	if vals := expressionValues(d, noColor); vals != "" {
 		b.WriteString(vals)
 	}
 	b.WriteString("\n")
@@ -121,18 +130,33 @@ func snippet(d *hcl.Diagnostic, files map[string]*hcl.File, noColor bool) string
 
 // expressionValues lists the values of the variables an expression in the
 // diagnostic refers to, as Terraform does ("├────────────────" lines).
-func expressionValues(d *hcl.Diagnostic) string {
-	var lines []string
-	for _, v := range diagnosticValues(d) {
-		lines = append(lines, fmt.Sprintf("    │ %s %s", v.Traversal, v.Statement))
-	}
-	if call := functionCall(d); call != "" {
-		lines = append([]string{"    │ while calling " + call}, lines...)
-	}
-	if len(lines) == 0 {
+func expressionValues(d *hcl.Diagnostic, noColor bool) string {
+	vals := diagnosticValues(d)
+	call := functionCall(d)
+	if len(vals) == 0 && call == "" {
 		return ""
 	}
-	return "    ├────────────────\n" + strings.Join(lines, "\n") + "\n"
+	var b strings.Builder
+	if noColor {
+		b.WriteString("    ├────────────────\n")
+		if call != "" {
+			b.WriteString("    │ while calling " + call + "\n")
+		}
+		for _, v := range vals {
+			fmt.Fprintf(&b, "    │ %s %s\n", v.Traversal, v.Statement)
+		}
+		return b.String()
+	}
+	// Coloured as Terraform colours each line (see formatDiagnostic).
+	b.WriteString("    " + darkGray + "├────────────────" + reset + "\n" + reset)
+	if call != "" {
+		name, params, _ := strings.Cut(call, "(")
+		b.WriteString("    " + darkGray + "│" + reset + " while calling " + bold + name + reset + "(" + reset + params + "\n")
+	}
+	for _, v := range vals {
+		b.WriteString("    " + darkGray + "│" + reset + " " + bold + v.Traversal + reset + " " + v.Statement + "\n" + reset)
+	}
+	return b.String()
 }
 
 // JSONValue is one value a diagnostic's expression refers to, as the

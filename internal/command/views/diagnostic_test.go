@@ -48,9 +48,16 @@ An input variable with the name "nope" has not been declared.
 		"error in color draws a box": {
 			diag:    &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Bad", Detail: "Worse.", Subject: &subject},
 			noColor: false,
-			want: "\x1b[31m╷\x1b[0m\n\x1b[31m│\x1b[0m \x1b[1m\x1b[31mError: \x1b[0m\x1b[1mBad\x1b[0m\n\x1b[31m│\x1b[0m \n" +
-				"\x1b[31m│\x1b[0m   on main.tf line 2, in resource \"terraform_data\" \"a\":\n" +
-				"\x1b[31m│\x1b[0m    2:   input = \x1b[4mvar.nope\x1b[0m\n\x1b[31m│\x1b[0m \n\x1b[31m│\x1b[0m Worse.\n\x1b[31m╵\x1b[0m\n",
+			// Byte for byte what terraform validate prints for such a
+			// diagnostic: each coloured piece ends with its own reset.
+			want: "\x1b[31m╷\x1b[0m\x1b[0m\n" +
+				"\x1b[31m│\x1b[0m \x1b[0m\x1b[1m\x1b[31mError: \x1b[0m\x1b[0m\x1b[1mBad\x1b[0m\n" +
+				"\x1b[31m│\x1b[0m \x1b[0m\n" +
+				"\x1b[31m│\x1b[0m \x1b[0m\x1b[0m  on main.tf line 2, in resource \"terraform_data\" \"a\":\n" +
+				"\x1b[31m│\x1b[0m \x1b[0m   2:   input = \x1b[4mvar.nope\x1b[0m\x1b[0m\n" +
+				"\x1b[31m│\x1b[0m \x1b[0m\n" +
+				"\x1b[31m│\x1b[0m \x1b[0mWorse.\n" +
+				"\x1b[31m╵\x1b[0m\x1b[0m\n",
 		},
 	}
 	for name, tc := range tests {

@@ -35,10 +35,18 @@ func (h *ValidateHuman) Results(diags hcl.Diagnostics, files map[string]*hcl.Fil
 	if diags.HasErrors() {
 		return
 	}
-	h.Output("[green][bold]Success![reset] The configuration is valid.\n")
-	if len(diags) > 0 {
-		h.Output("\n")
+	if len(diags) == 0 {
+		h.Output("[green][bold]Success![reset] The configuration is valid.\n")
+		return
 	}
+	// Terraform wraps this sentence at 78 columns counting its colour
+	// codes: the line breaks differ with and without colour.
+	if h.NoColor {
+		h.Output("Success! The configuration is valid, but there were some validation warnings\nas shown above.\n")
+	} else {
+		h.Output("[green][bold]Success![reset] The configuration is valid, but there were some\nvalidation warnings as shown above.\n")
+	}
+	h.Output("\n")
 }
 
 // ValidateJSON prints Terraform's `validate -json` document.

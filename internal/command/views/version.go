@@ -55,11 +55,12 @@ var _ Version = (*VersionJSON)(nil)
 func (j *VersionJSON) Show(info VersionInfo) error {
 	enc := json.NewEncoder(j.Stdout)
 	enc.SetIndent("", "  ")
-	return enc.Encode(map[string]any{
-		"strata_version":      info.Strata,
-		"terraform_version":   info.Terraform,
-		"platform":            info.Platform,
-		"provider_selections": info.Providers,
-		"terraform_outdated":  false,
-	})
+	// Terraform's members in Terraform's order, strata's own last.
+	return enc.Encode(struct {
+		Terraform string            `json:"terraform_version"`
+		Platform  string            `json:"platform"`
+		Providers map[string]string `json:"provider_selections"`
+		Outdated  bool              `json:"terraform_outdated"`
+		Strata    string            `json:"strata_version"`
+	}{info.Terraform, info.Platform, info.Providers, false, info.Strata})
 }

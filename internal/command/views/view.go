@@ -30,7 +30,9 @@ type View struct {
 	// Terraform's -json UI stream instead of text (init -json).
 	Stream *JSON
 	// Legacy prints a blank line after each diagnostic, as the Terraform
-	// commands that report through its older UI layer (fmt) do.
+	// commands that report through its older UI layer do (fmt, console,
+	// graph, import, taint, force-unlock, the state and providers
+	// subcommands).
 	Legacy bool
 
 	mu sync.Mutex
@@ -73,6 +75,19 @@ func (v *View) Raw(s string) {
 	fmt.Fprint(v.Stdout, s)
 }
 
+// LegacyError writes a message to stderr as the Terraform commands that
+// report through its older UI layer print errors that are not
+// diagnostics: in red (unless NoColor), with the message's own markup.
+func (v *View) LegacyError(msg string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.NoColor {
+		fmt.Fprintln(v.Stderr, render.Colorize(msg, true))
+		return
+	}
+	fmt.Fprint(v.Stderr, "\x1b[31m"+render.ColorizeNoReset(msg, false)+"\x1b[0m\x1b[0m\n")
+}
+
 // Diagnostics writes diagnostics: errors to stderr, warnings to stdout,
 // each with its source location and snippet.
 func (v *View) Diagnostics(diags hcl.Diagnostics) {
@@ -96,8 +111,17 @@ func (v *View) Diagnostics(diags hcl.Diagnostics) {
 	}
 	for _, d := range diags {
 		text := FormatDiagnostic(d, v.Files, v.NoColor)
-		if v.Legacy {
+		switch {
+		case v.Legacy && v.NoColor:
 			text += "\n"
+		case v.Legacy:
+			// Terraform's older UI layer colours the whole message
+			// again, and resets twice after it.
+			color := "\x1b[31m"
+			if d.Severity == hcl.DiagWarning {
+				color = "\x1b[33m"
+			}
+			text = color + text + "\x1b[0m\x1b[0m\n"
 		}
 		if d.Severity == hcl.DiagError {
 			fmt.Fprint(v.Stderr, text)

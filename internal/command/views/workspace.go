@@ -83,8 +83,4 @@ func (h *WorkspaceHuman) NotEmpty(name string, instances []string) {
 }
 
 // Error implements Workspace.
-func (h *WorkspaceHuman) Error(msg string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	fmt.Fprint(h.Stderr, h.Colorize("[red]"+msg+"[reset]")+"\n")
-}
+func (h *WorkspaceHuman) Error(msg string) { h.LegacyError(msg) }
