@@ -622,7 +622,7 @@ func compareConsoleChunk(t *testing.T, dir, tf string, exprs []string, first int
 	if w.code != 0 || s.code != 0 {
 		// Find the expressions that fail, one at a time.
 		for _, e := range exprs {
-			s1, w1 := runInProcess(t, dir, nil, e+"\n", "console"), runIn(t, dir, e+"\n", tf, "console", "-no-color")
+			s1, w1 := runInProcess(t, dir, nil, e+"\n", "console", "-no-color"), runIn(t, dir, e+"\n", tf, "console", "-no-color")
 			if w1.code != 0 {
 				t.Errorf("%s: fails in terraform: %s", e, w1.stderr)
 			} else if s1.code != 0 {
