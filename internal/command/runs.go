@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/strata-dev/strata/internal/backend"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/runrecord"
 	"github.com/strata-dev/strata/internal/runrecord/recorder"
@@ -191,11 +192,15 @@ func openRunsForQuery(ctx context.Context, d *Deps) (runrecord.Store, error) {
 	})
 }
 
-// savedSharedRuns returns the run log table of the pg backend init
-// configured for the working directory, or nil.
+// savedSharedRuns returns the shared run log table of the backend init
+// configured for the working directory, when its type keeps one (pg), or
+// nil.
 func savedSharedRuns(ctx context.Context, d *Deps) *runrecord.Shared {
 	saved, diags := readBackendState(d)
-	if diags.HasErrors() || saved == nil || saved.Type != "pg" {
+	if diags.HasErrors() || saved == nil {
+		return nil
+	}
+	if t, ok := backend.Lookup(saved.Type); !ok || !t.SharesRuns {
 		return nil
 	}
 	c, err := saved.Configured()

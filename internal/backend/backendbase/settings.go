@@ -34,6 +34,10 @@ type Info struct {
 	// ForTesting is set for a backend meant for tests only (inmem):
 	// messages list it apart.
 	ForTesting bool
+	// SharesRuns is set for a backend whose store also keeps the run
+	// records of every working directory that uses it (pg), so that
+	// `strata runs` lists them all.
+	SharesRuns bool
 }
 
 // Settings are what a backend is configured from.

@@ -23,7 +23,8 @@ import (
 
 // Info describes the pg backend.
 var Info = backendbase.Info{
-	Name: "pg",
+	Name:       "pg",
+	SharesRuns: true,
 	Schema: backendbase.Schema{
 		"conn_str":             cty.String,
 		"schema_name":          cty.String,
