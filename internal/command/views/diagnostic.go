@@ -30,9 +30,9 @@ func FormatDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File, noColor boo
 
 // formatDiagnostic is FormatDiagnostic with paragraphs wrapped at width.
 func formatDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File, noColor bool, width int) string {
-	sev, color := "Error", "\x1b[31m"
+	sev, color := "Error", severityColor(d)
 	if d.Severity == hcl.DiagWarning {
-		sev, color = "Warning", "\x1b[33m"
+		sev = "Warning"
 	}
 	var b strings.Builder
 	if noColor {
@@ -72,7 +72,18 @@ const (
 	bold      = "\x1b[1m"
 	underline = "\x1b[4m"
 	darkGray  = "\x1b[90m"
+	red       = "\x1b[31m"
+	yellow    = "\x1b[33m"
 )
+
+// severityColor is the colour of a diagnostic's box: red for errors,
+// yellow for warnings.
+func severityColor(d *hcl.Diagnostic) string {
+	if d.Severity == hcl.DiagWarning {
+		return yellow
+	}
+	return red
+}
 
 // wrapParagraphs wraps each line of text to width, leaving indented lines
 // (code examples) alone.

@@ -85,7 +85,7 @@ func (v *View) LegacyError(msg string) {
 		fmt.Fprintln(v.Stderr, render.Colorize(msg, true))
 		return
 	}
-	fmt.Fprint(v.Stderr, "\x1b[31m"+render.ColorizeNoReset(msg, false)+"\x1b[0m\x1b[0m\n")
+	fmt.Fprint(v.Stderr, red+render.ColorizeNoReset(msg, false)+reset+reset+"\n")
 }
 
 // Diagnostics writes diagnostics: errors to stderr, warnings to stdout,
@@ -117,11 +117,7 @@ func (v *View) Diagnostics(diags hcl.Diagnostics) {
 		case v.Legacy:
 			// Terraform's older UI layer colours the whole message
 			// again, and resets twice after it.
-			color := "\x1b[31m"
-			if d.Severity == hcl.DiagWarning {
-				color = "\x1b[33m"
-			}
-			text = color + text + "\x1b[0m\x1b[0m\n"
+			text = severityColor(d) + text + reset + reset + "\n"
 		}
 		if d.Severity == hcl.DiagError {
 			fmt.Fprint(v.Stderr, text)
