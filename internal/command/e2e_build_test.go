@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"time"
 )
 
 // The binaries the end-to-end tests run (strata, the test providers) are
@@ -65,8 +66,41 @@ func buildStrata() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	removeStaleBinDirs(filepath.Dir(bin))
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		return "", err
+	}
+	if err := writeFileAtomic(filepath.Join(bin, checkoutFile), []byte(root)); err != nil {
+		return "", err
+	}
 	out := filepath.Join(bin, "strata")
 	return out, goBuild(root, ".", out, "-X main.version=0.1.0")
+}
+
+// checkoutFile, in a checkout's directory of test binaries, holds the
+// checkout's path.
+const checkoutFile = "checkout"
+
+// removeStaleBinDirs removes the test binaries of checkouts that no
+// longer exist (worktrees and clones removed since), which would
+// otherwise fill the cache with about 100 MB each.
+func removeStaleBinDirs(cache string) {
+	entries, _ := os.ReadDir(cache)
+	for _, e := range entries {
+		dir := filepath.Join(cache, e.Name())
+		root, err := os.ReadFile(filepath.Join(dir, checkoutFile))
+		if err != nil {
+			// Written before checkouts were recorded: gone when a
+			// week old.
+			if info, err := os.Stat(dir); err == nil && time.Since(info.ModTime()) > 7*24*time.Hour {
+				os.RemoveAll(dir)
+			}
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(string(root), "go.mod")); os.IsNotExist(err) {
+			os.RemoveAll(dir)
+		}
+	}
 }
 
 // buildTestProviderMirror builds the test provider testdata/providers/<name>
@@ -107,14 +141,9 @@ func writeFileAtomic(path string, data []byte) error {
 	return err
 }
 
-// removeSharedMirrors removes the provider mirrors other tests build into
-// the temporary directory, once every test has run.
+// removeSharedMirrors removes the provider mirror the watch tests build
+// into the temporary directory, once every test has run.
 func removeSharedMirrors() {
-	for _, dir := range []string{pluginDir, tftestMirror} {
-		if dir != "" {
-			os.RemoveAll(dir)
-		}
-	}
 	if localDir != "" {
 		os.RemoveAll(filepath.Dir(localDir))
 	}

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -22,26 +21,7 @@ var (
 // layout of both Terraform's mirrors and .terraform/providers.
 func testProviderMirror(t *testing.T) string {
 	t.Helper()
-	pluginOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "strata-mirror-")
-		if err != nil {
-			pluginErr = err
-			return
-		}
-		platform := runtime.GOOS + "_" + runtime.GOARCH
-		target := filepath.Join(dir, "registry.terraform.io", "strata", "stratafw", "0.1.0", platform)
-		if err := os.MkdirAll(target, 0o755); err != nil {
-			pluginErr = err
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(target, "terraform-provider-stratafw_v0.1.0"), "./stratafw")
-		cmd.Dir = filepath.Join("..", "providers", "plugin", "testdata", "providers")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			pluginErr = fmt.Errorf("building the test provider: %v\n%s", err, out)
-			return
-		}
-		pluginDir = dir
-	})
+	pluginOnce.Do(func() { pluginDir, pluginErr = buildTestProviderMirror("stratafw") })
 	if pluginErr != nil {
 		t.Fatal(pluginErr)
 	}

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,23 +48,18 @@ var (
 func tftestProviderMirror(t *testing.T) string {
 	t.Helper()
 	tftestOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "strata-tftest-mirror-")
+		bin, err := e2eBinDir()
 		if err != nil {
 			tftestErr = err
 			return
 		}
+		dir := filepath.Join(bin, "mirror-tftest")
 		// Terraform's tests also serve the test provider as
 		// hashicorp/setup (with_setup_module); both share the store.
 		for _, name := range []string{"test", "setup"} {
-			target := filepath.Join(dir, "registry.terraform.io", "hashicorp", name, "1.0.0", runtime.GOOS+"_"+runtime.GOARCH)
-			if err := os.MkdirAll(target, 0o755); err != nil {
+			target := filepath.Join(dir, "registry.terraform.io", "hashicorp", name, "1.0.0", runtime.GOOS+"_"+runtime.GOARCH, "terraform-provider-"+name+"_v1.0.0")
+			if err := goBuild(filepath.Join("..", "providers", "plugin", "testdata", "providers"), "./tftest", target, "-s -w"); err != nil {
 				tftestErr = err
-				return
-			}
-			cmd := exec.Command("go", "build", "-o", filepath.Join(target, "terraform-provider-"+name+"_v1.0.0"), "./tftest")
-			cmd.Dir = filepath.Join("..", "providers", "plugin", "testdata", "providers")
-			if out, err := cmd.CombinedOutput(); err != nil {
-				tftestErr = fmt.Errorf("building the tftest provider: %v\n%s", err, out)
 				return
 			}
 		}
