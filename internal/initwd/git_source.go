@@ -110,13 +110,31 @@ func (g *gitRunner) getenv(name string) string {
 	return v
 }
 
+// lookPath finds program on the PATH of the environment git runs with,
+// as exec.LookPath does on the process's.
+func (g *gitRunner) lookPath(program string) (string, error) {
+	if g.environ == nil {
+		return exec.LookPath(program)
+	}
+	for _, dir := range filepath.SplitList(g.getenv("PATH")) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue // a relative PATH entry would depend on the process's directory
+		}
+		path := filepath.Join(dir, program)
+		if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
+			return path, nil
+		}
+	}
+	return "", exec.ErrNotFound
+}
+
 // clone clones a repository into dir, which must not exist, and checks
 // out the ref as go-getter does: a shallow clone of the ref when a depth
 // is given, else a full clone followed by a checkout, so that tags,
 // branches and commits all work.
 func (g *gitRunner) clone(gs gitSource, dir string) error {
 	if g.git == "" {
-		git, err := exec.LookPath("git")
+		git, err := g.lookPath("git")
 		if err != nil {
 			return errors.New("strata runs the git program to install git sources, and git was not found on PATH. Install git, or copy the module into the configuration and call it with a local path")
 		}

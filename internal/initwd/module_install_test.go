@@ -648,3 +648,34 @@ func readFile(t *testing.T, path string) []byte {
 	}
 	return data
 }
+
+// TestGitLookPath: git is found on the PATH of the command's environment
+// (not the process's): an executable file in an absolute directory, the
+// first one listed.
+func TestGitLookPath(t *testing.T) {
+	exe, plain, second := t.TempDir(), t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(plain, "git"), "")
+	for _, dir := range []string{exe, second} {
+		writeFile(t, filepath.Join(dir, "git"), "#!/bin/sh\n")
+		if err := os.Chmod(filepath.Join(dir, "git"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name, path, want string
+	}{
+		{"found", exe, filepath.Join(exe, "git")},
+		{"first wins", plain + string(filepath.ListSeparator) + second + string(filepath.ListSeparator) + exe, filepath.Join(second, "git")},
+		{"not executable", plain, ""},
+		{"relative entries skipped", "." + string(filepath.ListSeparator) + "rel", ""},
+		{"empty PATH", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := gitRunner{environ: []string{"PATH=/nowhere", "PATH=" + tc.path}}
+			got, err := g.lookPath("git")
+			if got != tc.want || (tc.want == "") != (err != nil) {
+				t.Errorf("lookPath = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}
