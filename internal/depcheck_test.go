@@ -42,9 +42,11 @@ func TestImportDirection(t *testing.T) {
 		"internal/plans":             {"addrs", "states"},
 		"internal/plans/objchange":   {"configs/configschema", "lang/marks"},
 		"internal/plans/planfile":    {"addrs", "lang/marks", "plans", "states/statefile"},
-		"internal/depsfile":          {"addrs"},
-		"internal/getproviders":      {"addrs"},
-		"internal/runrecord":         {"lang/marks"},
+		// Test fixtures of plans, for the engine's and jsonplan's tests.
+		"internal/plans/planstest": {"addrs", "configs", "configs/configschema", "plans", "states"},
+		"internal/depsfile":        {"addrs"},
+		"internal/getproviders":    {"addrs"},
+		"internal/runrecord":       {"lang/marks"},
 
 		// Documents: the JSON formats of `show -json`, `providers schema
 		// -json` and `metadata functions -json`, built from the models.

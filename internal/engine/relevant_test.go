@@ -7,15 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
-	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/plans/planstest"
 	"github.com/strata-dev/strata/internal/states"
 )
 
@@ -50,258 +49,13 @@ func relMarshal(attrs []plans.RelevantAttr) ([]byte, error) {
 	return json.Marshal(ret)
 }
 
+// The fixtures, shared with the JSON plan document's tests.
 var (
-	builtin  = addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
-	testProv = addrs.AbsProviderConfig{Provider: addrs.NewDefaultProvider("test")}
+	builtin, dataSchema             = planstest.Builtin, planstest.DataSchema
+	schemas, inst, managed          = planstest.Schemas, planstest.Inst, planstest.Managed
+	assertJSON, loadTree            = planstest.AssertJSON, planstest.LoadTree
+	moduleTreeFiles, moduleTreePlan = planstest.ModuleTreeFiles, planstest.ModuleTreePlan
 )
-
-// dataSchema is terraform_data's schema.
-var dataSchema = &configschema.Block{Attributes: map[string]*configschema.Attribute{
-	"id":               {Type: cty.String, Computed: true},
-	"input":            {Type: cty.DynamicPseudoType, Optional: true},
-	"output":           {Type: cty.DynamicPseudoType, Computed: true},
-	"triggers_replace": {Type: cty.DynamicPseudoType, Optional: true},
-}}
-
-// thingSchema has a schema-sensitive attribute and nested blocks.
-var thingSchema = &configschema.Block{
-	Attributes: map[string]*configschema.Attribute{
-		"id":    {Type: cty.String, Computed: true},
-		"name":  {Type: cty.String, Optional: true},
-		"token": {Type: cty.String, Optional: true, Sensitive: true},
-	},
-	BlockTypes: map[string]*configschema.NestedBlock{
-		"rule": {Nesting: configschema.NestingList, Block: configschema.Block{Attributes: map[string]*configschema.Attribute{
-			"port": {Type: cty.Number, Optional: true},
-			"key":  {Type: cty.String, Optional: true, Sensitive: true},
-		}}},
-		"timeouts": {Nesting: configschema.NestingSingle, Block: configschema.Block{Attributes: map[string]*configschema.Attribute{
-			"create": {Type: cty.String, Optional: true},
-		}}},
-		"tag": {Nesting: configschema.NestingMap, Block: configschema.Block{Attributes: map[string]*configschema.Attribute{
-			"value": {Type: cty.String, Optional: true},
-		}}},
-	},
-}
-
-// lookupSchema is the dataSource schema of test_lookup (a data source).
-var lookupSchema = &configschema.Block{Attributes: map[string]*configschema.Attribute{
-	"key":    {Type: cty.String, Required: true},
-	"config": {Type: cty.Map(cty.String), Optional: true},
-	"result": {Type: cty.String, Computed: true},
-}}
-
-func schemas(p addrs.AbsProviderConfig, mode addrs.ResourceMode, typ string) *configschema.Block {
-	switch {
-	case typ == "terraform_data" && mode == addrs.ManagedResourceMode:
-		return dataSchema
-	case typ == "test_thing" && mode == addrs.ManagedResourceMode:
-		return thingSchema
-	case typ == "test_lookup" && mode == addrs.DataResourceMode:
-		return lookupSchema
-	}
-	return nil
-}
-
-func inst(mode addrs.ResourceMode, typ, name string, key addrs.InstanceKey) addrs.AbsResourceInstance {
-	return addrs.Resource{Mode: mode, Type: typ, Name: name}.Absolute(addrs.RootModuleInstance).Instance(key)
-}
-
-func managed(name string, key addrs.InstanceKey) addrs.AbsResourceInstance {
-	return inst(addrs.ManagedResourceMode, "terraform_data", name, key)
-}
-
-// assertJSON compares documents as JSON values and reports the
-// difference.
-func assertJSON(t *testing.T, got []byte, want string) {
-	t.Helper()
-	var g, w any
-	if err := json.Unmarshal(got, &g); err != nil {
-		t.Fatalf("invalid JSON %v:\n%s", err, got)
-	}
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("invalid expected JSON %v:\n%s", err, want)
-	}
-	if d := cmp.Diff(w, g); d != "" {
-		t.Errorf("document differs (-want +got):\n%s\ngot: %s", d, got)
-	}
-}
-
-// loadTree loads a module tree from files keyed by path relative to the
-// root module, such as "main.tf" and "modules/x/main.tf".
-func loadTree(t testing.TB, files map[string]string) *configs.Config {
-	t.Helper()
-	sources := map[string][]byte{}
-	for name, src := range files {
-		sources[name] = []byte(src)
-	}
-	cfg, diags := configs.NewParser().LoadConfigFromSnapshot(sources)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	return cfg
-}
-
-var moduleTreeFiles = map[string]string{
-	"main.tf": `
-terraform {
-  required_providers {
-    test = { source = "hashicorp/test" }
-  }
-}
-
-provider "test" {
-  alias = "west"
-}
-
-resource "terraform_data" "root" {
-  input = "r"
-}
-
-module "each" {
-  source     = "./modules/leaf"
-  for_each   = { a = 1, b = 2 }
-  value      = module.names.full
-  depends_on = [terraform_data.root]
-}
-
-module "counted" {
-  source = "./modules/leaf"
-  count  = 2
-  value  = "c"
-  providers = {
-    test = test.west
-  }
-}
-
-module "names" {
-  source = "./modules/names"
-  base   = terraform_data.root.output
-}
-
-module "reg" {
-  source  = "example.com/acme/thing/test"
-  version = "~> 1.2,  < 2"
-}
-
-output "keyed" {
-  value = module.each["a"].result
-}
-`,
-	"modules/leaf/main.tf": `
-variable "value" {
-  type = string
-}
-
-resource "terraform_data" "r" {
-  input = var.value
-}
-
-resource "test_thing" "t" {
-  name = terraform_data.r.output
-}
-
-module "nested" {
-  source = "../names"
-  base   = var.value
-}
-
-output "result" {
-  value = terraform_data.r.output
-}
-
-output "nested" {
-  value = module.nested.full
-}
-`,
-	"modules/names/main.tf": `
-variable "base" {
-  type = string
-}
-
-locals {
-  full = "${var.base}-full"
-}
-
-resource "terraform_data" "n" {
-  input = local.full
-}
-
-output "full" {
-  value = local.full
-}
-`,
-	configs.ManifestPath():           `{"Modules":[{"Key":"reg","Source":"example.com/acme/thing/test","Version":"1.2.3","Dir":".terraform/modules/reg"}]}`,
-	".terraform/modules/reg/main.tf": `output "o" { value = 1 }`,
-}
-
-func moduleInst(mode addrs.ResourceMode, typ, name string, key addrs.InstanceKey, path ...addrs.ModuleInstanceStep) addrs.AbsResourceInstance {
-	return addrs.Resource{Mode: mode, Type: typ, Name: name}.Absolute(addrs.ModuleInstance(path)).Instance(key)
-}
-
-func step(name string, key addrs.InstanceKey) addrs.ModuleInstanceStep {
-	return addrs.ModuleInstanceStep{Name: name, Key: key}
-}
-
-// moduleTreePlan is a plan of moduleTreeFiles: a prior state with
-// instances in module.each["a"] (and its nested module) and in
-// module.each["gone"], whose key is no longer configured.
-func moduleTreePlan(mode plans.Mode) *plans.Plan {
-	eachA, eachB, gone := step("each", addrs.StringKey("a")), step("each", addrs.StringKey("b")), step("each", addrs.StringKey("gone"))
-	counted0, counted1 := step("counted", addrs.IntKey(0)), step("counted", addrs.IntKey(1))
-	nested := step("nested", addrs.NoKey)
-	data := func(id, input string) cty.Value {
-		return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(id), "input": cty.StringVal(input), "output": cty.StringVal(input), "triggers_replace": cty.NullVal(cty.DynamicPseudoType)})
-	}
-	prior := states.New()
-	for _, addr := range []addrs.AbsResourceInstance{
-		managed("root", addrs.NoKey),
-		moduleInst(addrs.ManagedResourceMode, "terraform_data", "r", addrs.NoKey, eachA),
-		moduleInst(addrs.ManagedResourceMode, "terraform_data", "n", addrs.NoKey, eachA, nested),
-		moduleInst(addrs.ManagedResourceMode, "terraform_data", "r", addrs.NoKey, gone),
-	} {
-		prior.SetObject(addr, &states.ObjectSrc{
-			AttrsJSON: []byte(`{"id":"x","input":{"value":"v","type":"string"},"output":{"value":"v","type":"string"},"triggers_replace":null}`),
-			Status:    states.ObjectReady,
-		}, addrs.AbsProviderConfig{Provider: builtin.Provider})
-	}
-	change := func(addr addrs.AbsResourceInstance, action plans.Action, before, after cty.Value) *plans.ResourceInstanceChange {
-		return &plans.ResourceInstanceChange{Addr: addr, ProviderAddr: builtin, Action: action, Before: before, After: after}
-	}
-	none := cty.NullVal(dataSchema.ImpliedType())
-	thing := cty.ObjectVal(map[string]cty.Value{
-		"id": cty.UnknownVal(cty.String), "name": cty.UnknownVal(cty.String), "token": cty.NullVal(cty.String),
-		"rule":     cty.ListValEmpty(thingSchema.BlockTypes["rule"].ImpliedType().ElementType()),
-		"timeouts": cty.NullVal(thingSchema.BlockTypes["timeouts"].ImpliedType()),
-		"tag":      cty.MapValEmpty(thingSchema.BlockTypes["tag"].ImpliedType().ElementType()),
-	})
-	goneR := change(moduleInst(addrs.ManagedResourceMode, "terraform_data", "r", addrs.NoKey, gone), plans.Delete, data("g", "v"), none)
-	goneR.Reason = plans.ReasonDeleteBecauseNoModule
-	changes := &plans.Changes{
-		Resources: []*plans.ResourceInstanceChange{
-			change(moduleInst(addrs.ManagedResourceMode, "terraform_data", "n", addrs.NoKey, eachA, nested), plans.NoOp, data("n", "v"), data("n", "v")),
-			change(moduleInst(addrs.ManagedResourceMode, "terraform_data", "r", addrs.NoKey, eachB), plans.NoOp, data("b", "v"), data("b", "v")),
-			goneR,
-			change(moduleInst(addrs.ManagedResourceMode, "terraform_data", "r", addrs.NoKey, eachA), plans.Update, data("a", "v"), data("a", "w")),
-			change(moduleInst(addrs.ManagedResourceMode, "terraform_data", "r", addrs.NoKey, counted1), plans.Create, none, data("c1", "c")),
-			change(moduleInst(addrs.ManagedResourceMode, "terraform_data", "r", addrs.NoKey, counted0), plans.NoOp, data("c0", "c"), data("c0", "c")),
-			{
-				Addr:         moduleInst(addrs.ManagedResourceMode, "test_thing", "t", addrs.NoKey, counted1),
-				ProviderAddr: addrs.AbsProviderConfig{Provider: testProv.Provider, Alias: "west"}, Action: plans.Create,
-				Before: cty.NullVal(thingSchema.ImpliedType()), After: thing,
-			},
-			change(managed("root", addrs.NoKey), plans.NoOp, data("r", "r"), data("r", "r")),
-		},
-		Outputs: []*plans.OutputChange{{Name: "keyed", Action: plans.Update, Before: cty.StringVal("v"), After: cty.StringVal("w")}},
-	}
-	if mode == plans.DestroyMode {
-		for _, rc := range changes.Resources {
-			rc.Action, rc.After = plans.Delete, cty.NullVal(rc.Before.Type())
-		}
-		changes.Outputs[0].Action = plans.Delete
-	}
-	return &plans.Plan{Mode: mode, PriorState: prior, PrevRunState: prior, Changes: changes}
-}
 
 // moduleAddrs projects a module of a document onto its address, the
 // addresses of its resources and its child modules.

@@ -12,88 +12,20 @@ import (
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
-	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/lang/marks"
 	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/plans/planstest"
 	"github.com/strata-dev/strata/internal/states"
 )
 
+// The fixtures, shared with the engine's relevant-attribute tests.
 var (
-	builtin  = addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
-	testProv = addrs.AbsProviderConfig{Provider: addrs.NewDefaultProvider("test")}
+	builtin, testProv                     = planstest.Builtin, planstest.TestProv
+	dataSchema, thingSchema, lookupSchema = planstest.DataSchema, planstest.ThingSchema, planstest.LookupSchema
+	schemas, inst, managed                = planstest.Schemas, planstest.Inst, planstest.Managed
+	assertJSON, loadTree                  = planstest.AssertJSON, planstest.LoadTree
+	moduleTreeFiles, moduleTreePlan       = planstest.ModuleTreeFiles, planstest.ModuleTreePlan
 )
-
-// dataSchema is terraform_data's schema.
-var dataSchema = &configschema.Block{Attributes: map[string]*configschema.Attribute{
-	"id":               {Type: cty.String, Computed: true},
-	"input":            {Type: cty.DynamicPseudoType, Optional: true},
-	"output":           {Type: cty.DynamicPseudoType, Computed: true},
-	"triggers_replace": {Type: cty.DynamicPseudoType, Optional: true},
-}}
-
-// thingSchema has a schema-sensitive attribute and nested blocks.
-var thingSchema = &configschema.Block{
-	Attributes: map[string]*configschema.Attribute{
-		"id":    {Type: cty.String, Computed: true},
-		"name":  {Type: cty.String, Optional: true},
-		"token": {Type: cty.String, Optional: true, Sensitive: true},
-	},
-	BlockTypes: map[string]*configschema.NestedBlock{
-		"rule": {Nesting: configschema.NestingList, Block: configschema.Block{Attributes: map[string]*configschema.Attribute{
-			"port": {Type: cty.Number, Optional: true},
-			"key":  {Type: cty.String, Optional: true, Sensitive: true},
-		}}},
-		"timeouts": {Nesting: configschema.NestingSingle, Block: configschema.Block{Attributes: map[string]*configschema.Attribute{
-			"create": {Type: cty.String, Optional: true},
-		}}},
-		"tag": {Nesting: configschema.NestingMap, Block: configschema.Block{Attributes: map[string]*configschema.Attribute{
-			"value": {Type: cty.String, Optional: true},
-		}}},
-	},
-}
-
-// lookupSchema is the dataSource schema of test_lookup (a data source).
-var lookupSchema = &configschema.Block{Attributes: map[string]*configschema.Attribute{
-	"key":    {Type: cty.String, Required: true},
-	"config": {Type: cty.Map(cty.String), Optional: true},
-	"result": {Type: cty.String, Computed: true},
-}}
-
-func schemas(p addrs.AbsProviderConfig, mode addrs.ResourceMode, typ string) *configschema.Block {
-	switch {
-	case typ == "terraform_data" && mode == addrs.ManagedResourceMode:
-		return dataSchema
-	case typ == "test_thing" && mode == addrs.ManagedResourceMode:
-		return thingSchema
-	case typ == "test_lookup" && mode == addrs.DataResourceMode:
-		return lookupSchema
-	}
-	return nil
-}
-
-func inst(mode addrs.ResourceMode, typ, name string, key addrs.InstanceKey) addrs.AbsResourceInstance {
-	return addrs.Resource{Mode: mode, Type: typ, Name: name}.Absolute(addrs.RootModuleInstance).Instance(key)
-}
-
-func managed(name string, key addrs.InstanceKey) addrs.AbsResourceInstance {
-	return inst(addrs.ManagedResourceMode, "terraform_data", name, key)
-}
-
-// assertJSON compares documents as JSON values and reports the
-// difference.
-func assertJSON(t *testing.T, got []byte, want string) {
-	t.Helper()
-	var g, w any
-	if err := json.Unmarshal(got, &g); err != nil {
-		t.Fatalf("invalid JSON %v:\n%s", err, got)
-	}
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("invalid expected JSON %v:\n%s", err, want)
-	}
-	if d := cmp.Diff(w, g); d != "" {
-		t.Errorf("document differs (-want +got):\n%s\ngot: %s", d, got)
-	}
-}
 
 // field extracts a part of a document by object keys and array indexes.
 func field(t *testing.T, doc []byte, path ...any) []byte {
@@ -283,21 +215,6 @@ func loadConfig(t *testing.T, src string) *configs.Module {
 		t.Fatal(diags)
 	}
 	return mod
-}
-
-// loadTree loads a module tree from files keyed by path relative to the
-// root module, such as "main.tf" and "modules/x/main.tf".
-func loadTree(t testing.TB, files map[string]string) *configs.Config {
-	t.Helper()
-	sources := map[string][]byte{}
-	for name, src := range files {
-		sources[name] = []byte(src)
-	}
-	cfg, diags := configs.NewParser().LoadConfigFromSnapshot(sources)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	return cfg
 }
 
 func TestPlan(t *testing.T) {
