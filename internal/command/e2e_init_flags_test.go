@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/strata-dev/strata/internal/initwd/sourcetest"
 )
 
 // fsMirror makes a filesystem mirror holding unpacked packages of
@@ -204,7 +205,7 @@ func TestE2EInitLockConstraintsNormalized(t *testing.T) {
 // Terraform.
 func TestE2EInitGetFalse(t *testing.T) {
 	t.Parallel()
-	bare, _ := moduleRepo(t)
+	bare, _ := sourcetest.ModuleRepo(t)
 	files := map[string]string{"main.tf": "module \"g\" {\n  source = \"git::file://" + bare + "//vpc?ref=v1.0\"\n}\n"}
 	sdir, tdir := twinDirs(t, files)
 	for _, dir := range []string{sdir, tdir} {
@@ -243,7 +244,7 @@ func TestE2EInitGetFalse(t *testing.T) {
 // and -update installs them again, as terraform get does.
 func TestE2EGet(t *testing.T) {
 	t.Parallel()
-	bare, _ := moduleRepo(t)
+	bare, _ := sourcetest.ModuleRepo(t)
 	files := map[string]string{
 		"main.tf":       "module \"g\" {\n  source = \"git::file://" + bare + "//vpc?ref=v1.0\"\n}\nmodule \"l\" {\n  source = \"./l\"\n}\n",
 		"l/main.tf":     "variable \"required\" {}\n",
@@ -283,7 +284,7 @@ func TestE2EGet(t *testing.T) {
 // a directory with configuration files is refused.
 func TestE2EInitFromModule(t *testing.T) {
 	t.Parallel()
-	bare, _ := moduleRepo(t)
+	bare, _ := sourcetest.ModuleRepo(t)
 	src := t.TempDir()
 	writeTree(t, src, map[string]string{
 		"main.tf":           "module \"inner\" {\n  source = \"./inner\"\n}\noutput \"o\" { value = module.inner.i }\n",

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/strata-dev/strata/internal/initwd/sourcetest"
 )
 
 // The e2e tests of OpenTofu's additions to the language, which Terraform
@@ -214,7 +216,7 @@ output "name" {
 	}
 
 	// A git source whose ref is a variable: init installs what it says.
-	bare, _ := moduleRepo(t)
+	bare, _ := sourcetest.ModuleRepo(t)
 	gdir := t.TempDir()
 	writeTree(t, gdir, map[string]string{"main.tf": `variable "ref" {
   default = "v1.0"

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
+	"github.com/strata-dev/strata/internal/initwd/sourcetest"
 )
 
 func TestModuleSourceNormalizeLocal(t *testing.T) {
@@ -362,87 +362,8 @@ func TestInstallModulesReinit(t *testing.T) {
 	}
 }
 
-// testGitRepo is a git repository made for a test.
-type testGitRepo struct {
-	t   *testing.T
-	dir string
-}
-
-// gitCommand runs git in dir with an identity and no user configuration.
-func gitCommand(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	base := []string{"-c", "user.name=strata", "-c", "user.email=strata@example.com", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", "-c", "init.defaultBranch=main"}
-	cmd := exec.Command("git", append(base, args...)...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-// newTestGitRepo makes an empty repository in a temporary directory, or
-// skips the test when git is not installed.
-func newTestGitRepo(t *testing.T) *testGitRepo {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed, so git module sources cannot be tested")
-	}
-	dir := filepath.Join(t.TempDir(), "src")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	gitCommand(t, dir, "init", "-q", "-b", "main")
-	return &testGitRepo{t: t, dir: dir}
-}
-
-// commit writes files and commits them, tagging the commit when tag is
-// set, and returns the commit's hash.
-func (r *testGitRepo) commit(files map[string]string, tag string) string {
-	r.t.Helper()
-	writeTree(r.t, r.dir, files)
-	gitCommand(r.t, r.dir, "add", "-A")
-	gitCommand(r.t, r.dir, "commit", "-q", "-m", "change")
-	if tag != "" {
-		gitCommand(r.t, r.dir, "tag", tag)
-	}
-	return gitCommand(r.t, r.dir, "rev-parse", "HEAD")
-}
-
-// bare clones the repository as a bare one and returns its path; a later
-// push updates it.
-func (r *testGitRepo) bare() string {
-	r.t.Helper()
-	dst := filepath.Join(filepath.Dir(r.dir), "repo.git")
-	if _, err := os.Stat(dst); os.IsNotExist(err) {
-		gitCommand(r.t, filepath.Dir(r.dir), "clone", "-q", "--bare", r.dir, dst)
-	} else {
-		gitCommand(r.t, r.dir, "push", "-q", "--all", dst)
-		gitCommand(r.t, r.dir, "push", "-q", "--tags", dst)
-	}
-	return dst
-}
-
-// moduleRepo makes a bare repository whose v1.0 tag holds version "one"
-// of a module in vpc/ (calling a local module vpc/inner) and whose main
-// branch has moved on to "two". It also has a branch dev at v1.0.
-func moduleRepo(t *testing.T) (bare, v1Commit string) {
-	t.Helper()
-	r := newTestGitRepo(t)
-	v1Commit = r.commit(map[string]string{
-		"main.tf":           `output "version" { value = "root-one" }`,
-		"vpc/main.tf":       "output \"version\" { value = \"one\" }\nmodule \"inner\" {\n  source = \"./inner\"\n}\n",
-		"vpc/inner/main.tf": `output "i" { value = 1 }`,
-		"other/main.tf":     `output "o" { value = 1 }`,
-	}, "v1.0")
-	gitCommand(t, r.dir, "branch", "dev")
-	r.commit(map[string]string{"vpc/main.tf": "output \"version\" { value = \"two\" }\nmodule \"inner\" {\n  source = \"./inner\"\n}\n"}, "")
-	return r.bare(), v1Commit
-}
-
 func TestInstallModulesGit(t *testing.T) {
-	bare, v1 := moduleRepo(t)
+	bare, v1 := sourcetest.ModuleRepo(t)
 	url := "git::file://" + filepath.ToSlash(bare)
 	tests := map[string]struct {
 		source      string
@@ -542,9 +463,9 @@ func TestInstallModulesGit(t *testing.T) {
 // source is unchanged, even when the repository moves on; -upgrade and a
 // changed source fetch it again.
 func TestInstallModulesGitReinit(t *testing.T) {
-	r := newTestGitRepo(t)
-	r.commit(map[string]string{"main.tf": `output "version" { value = "one" }`}, "")
-	bare := r.bare()
+	r := sourcetest.NewGitRepo(t)
+	r.Commit(map[string]string{"main.tf": `output "version" { value = "one" }`}, "")
+	bare := r.Bare()
 	url := "git::file://" + filepath.ToSlash(bare)
 	dir := moduleWorkdir(t, map[string]string{"main.tf": "module \"g\" {\n  source = \"" + url + "?ref=main\"\n}\n"})
 	installed := func() string { return string(readFile(t, ".terraform/modules/g/main.tf")) }
@@ -552,8 +473,8 @@ func TestInstallModulesGitReinit(t *testing.T) {
 	if _, diags := runModuleInstall(t, false); diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	r.commit(map[string]string{"main.tf": `output "version" { value = "two" }`}, "v2")
-	r.bare()
+	r.Commit(map[string]string{"main.tf": `output "version" { value = "two" }`}, "v2")
+	r.Bare()
 
 	out, diags := runModuleInstall(t, false)
 	if diags.HasErrors() {
@@ -594,12 +515,12 @@ func TestInstallModulesGitReinit(t *testing.T) {
 // resolve relative to the installed directory and must stay inside the
 // package.
 func TestInstallModulesGitPackage(t *testing.T) {
-	r := newTestGitRepo(t)
-	r.commit(map[string]string{
+	r := sourcetest.NewGitRepo(t)
+	r.Commit(map[string]string{
 		"vpc/main.tf":   "module \"up\" {\n  source = \"../other\"\n}\nmodule \"esc\" {\n  source = \"../../escape\"\n}\n",
 		"other/main.tf": `output "o" { value = 1 }`,
 	}, "")
-	url := "git::file://" + filepath.ToSlash(r.bare())
+	url := "git::file://" + filepath.ToSlash(r.Bare())
 	moduleWorkdir(t, map[string]string{
 		"main.tf":        "module \"g\" {\n  source = \"" + url + "//vpc\"\n}\n",
 		"escape/main.tf": `output "e" { value = 1 }`,
