@@ -277,7 +277,7 @@ func (d *moduleData) GetPathAttr(name string, rng hcl.Range) (cty.Value, hcl.Dia
 	return cty.DynamicVal, hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  `Invalid "path" attribute`,
-		Detail:   fmt.Sprintf(`The "path" object does not have an attribute named %q. The supported attributes are path.cwd, path.module, and path.root.`, name),
+		Detail:   fmt.Sprintf(`The "path" object does not have an attribute named %q.`, name),
 		Subject:  rng.Ptr(),
 	}}
 }

@@ -24,6 +24,22 @@ type configGraph struct {
 	modules   map[string]*moduleNode   // by addrs.Module.String()
 	resources map[string]*resourceNode // by addrs.ConfigResource.String()
 	providers map[string]*providerNode // by AbsProviderConfig.String()
+	// refErrs holds, for each node, the errors in its references found
+	// while building the graph (undeclared objects, invalid references,
+	// undeclared depends_on entries). They are also in the diagnostics
+	// buildConfigGraph returns; validation reports them as the node's own,
+	// as Terraform's walk does (see Validate).
+	refErrs map[node]hcl.Diagnostics
+}
+
+// nodeErrs records the errors among diags as n's and returns diags.
+func (cg *configGraph) nodeErrs(n node, diags hcl.Diagnostics) hcl.Diagnostics {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			cg.refErrs[n] = append(cg.refErrs[n], d)
+		}
+	}
+	return diags
 }
 
 // buildConfigGraph adds nodes for the variables, locals, outputs, module
@@ -39,6 +55,7 @@ func (w *walker) buildConfigGraph(ctx context.Context) (*configGraph, hcl.Diagno
 		modules:   map[string]*moduleNode{},
 		resources: map[string]*resourceNode{},
 		providers: map[string]*providerNode{},
+		refErrs:   map[node]hcl.Diagnostics{},
 	}
 	var diags hcl.Diagnostics
 	w.e.Config.DeepEach(func(c *configs.Config) {
@@ -57,14 +74,14 @@ func (w *walker) buildConfigGraph(ctx context.Context) (*configGraph, hcl.Diagno
 	reported := map[string]bool{}
 	for _, n := range cg.g.Vertices() {
 		refs, rdiags := w.nodeReferences(ctx, n)
-		diags = append(diags, rdiags...)
+		diags = append(diags, cg.nodeErrs(n, rdiags)...)
 		from := referencesModule(n)
 		if v, ok := n.(*varNode); ok && v.call != nil {
 			// The module block's argument is written in the caller; the
 			// variable's validation rules, in the module itself.
 			if attr, ok := v.call.Inputs[v.cfg.Name]; ok {
 				callRefs, cdiags := lang.ReferencesInExpr(attr.Expr)
-				diags = append(diags, cdiags...)
+				diags = append(diags, cg.nodeErrs(n, cdiags)...)
 				w.connectRefs(cg, n, v.path.Parent(), callRefs, &diags, reported)
 			}
 			from = v.path
@@ -76,7 +93,7 @@ func (w *walker) buildConfigGraph(ctx context.Context) (*configGraph, hcl.Diagno
 			// resource reports it (replaceTriggered).
 			for _, e := range rn.cfg.Managed.ReplaceTriggeredBy {
 				refs, rdiags := lang.ReferencesInExpr(e)
-				diags = append(diags, rdiags...)
+				diags = append(diags, cg.nodeErrs(n, rdiags)...)
 				for _, ref := range refs {
 					for _, target := range cg.referenced(from, ref) {
 						cg.g.Connect(n, target)
@@ -89,7 +106,7 @@ func (w *walker) buildConfigGraph(ctx context.Context) (*configGraph, hcl.Diagno
 	connectDeps := func(n node, from addrs.Module, deps []hcl.Traversal) {
 		for _, trav := range deps {
 			ref, rdiags := lang.ParseRef(trav)
-			diags = append(diags, rdiags...)
+			diags = append(diags, cg.nodeErrs(n, rdiags)...)
 			if ref == nil {
 				continue
 			}
@@ -100,7 +117,7 @@ func (w *walker) buildConfigGraph(ctx context.Context) (*configGraph, hcl.Diagno
 			if len(targets) == 0 {
 				// As Terraform: the first undeclared object of the list,
 				// in the words of any other reference to it.
-				diags = append(diags, undeclaredDependency(ref, trav, from)...)
+				diags = append(diags, cg.nodeErrs(n, undeclaredDependency(ref, trav, from))...)
 				return
 			}
 			for _, t := range targets {
@@ -377,6 +394,9 @@ func (w *walker) connectRefs(cg *configGraph, n node, m addrs.Module, refs []*la
 			if key := d.Subject.String() + d.Summary; !reported[key] {
 				reported[key] = true
 				*diags = append(*diags, d)
+				if d.Severity == hcl.DiagError {
+					cg.refErrs[n] = append(cg.refErrs[n], d)
+				}
 			}
 		}
 	}
@@ -400,10 +420,29 @@ func (w *walker) undeclaredRef(m addrs.Module, ref *lang.Reference) hcl.Diagnost
 		_, diags = d.GetResource(s, ref.SourceRange)
 	case lang.ModuleCallRef:
 		if cfg.Children[s.Name] == nil {
-			_, diags = d.GetModuleCall(s.Name, ref.SourceRange)
+			_, diags = d.GetModuleCall(s.Name, moduleRefRange(ref))
 		}
 	}
 	return diags
+}
+
+// moduleRefRange returns the range of a reference to a module call as
+// Terraform reports it: through the instance key and the output name,
+// when there are (module.x[0].out).
+func moduleRefRange(ref *lang.Reference) hcl.Range {
+	rng, rest := ref.SourceRange, ref.Remaining
+	if len(rest) > 0 {
+		if _, ok := rest[0].(hcl.TraverseIndex); ok {
+			rng = hcl.RangeBetween(rng, rest[0].SourceRange())
+			rest = rest[1:]
+		}
+	}
+	if len(rest) > 0 {
+		if _, ok := rest[0].(hcl.TraverseAttr); ok {
+			rng = hcl.RangeBetween(rng, rest[0].SourceRange())
+		}
+	}
+	return rng
 }
 
 // referencedOutput returns the output a module reference names, as in

@@ -189,6 +189,13 @@ The -exclude option is not for routine use, and is provided only for exceptional
 		})
 	}
 	if diags.HasErrors() {
+		if len(cg.refErrs) > 0 {
+			// As Terraform, which validates before planning: errors in
+			// references do not hide the rest of validation's errors.
+			if vdiags := e.Validate(ctx); vdiags.HasErrors() {
+				return nil, nil, vdiags
+			}
+		}
 		return nil, nil, diags
 	}
 	plan := &plans.Plan{Mode: opts.Mode, Changes: &plans.Changes{}, PrevRunState: prevRun, VariableValues: map[string]cty.Value{}, SkipRefresh: opts.SkipRefresh, Targets: opts.Targets, Excludes: opts.Excludes, ForceReplace: opts.ForceReplace, Timestamp: opts.timestamp}

@@ -317,7 +317,7 @@ func (s *Scope) EvalContext(refs []*Reference) (*hcl.EvalContext, hcl.Diagnostic
 			vdiags = hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  `Invalid "self" reference`,
-				Detail:   `The "self" object is only available in provisioner, connection and postcondition blocks.`,
+				Detail:   `The "self" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.`,
 				Subject:  ref.SourceRange.Ptr(),
 			}}
 		case ResourceRef:
