@@ -129,6 +129,57 @@ output "u" {
   value = module.nope3
 }
 `,
+		// Postconditions: self's attributes are checked against the
+		// schema (with Terraform's extra "Unknown variable" for each
+		// self of the expression), also after a configuration error;
+		// provisioners' self too.
+		"postcondition self": `resource "terraform_data" "a" {
+  input = var.zz
+  lifecycle {
+    postcondition {
+      condition     = self.output == "x" && self.nope == 1
+      error_message = "x ${self.nope3}"
+    }
+  }
+}
+resource "terraform_data" "c" {
+  provisioner "local-exec" {
+    command = "echo ${self.nope}"
+  }
+}
+data "terraform_remote_state" "x" {
+  backend = "local"
+  lifecycle {
+    postcondition {
+      condition     = self.nope2
+      error_message = "x"
+    }
+  }
+}
+`,
+		// A condition may not name its own resource; a precondition that
+		// does hides the postconditions' errors.
+		"conditions naming their resource": `resource "terraform_data" "c" {
+  lifecycle {
+    postcondition {
+      condition     = self.nope
+      error_message = "x"
+    }
+    precondition {
+      condition     = terraform_data.c.nope2 == 1
+      error_message = "x"
+    }
+  }
+}
+resource "terraform_data" "e" {
+  lifecycle {
+    postcondition {
+      condition     = terraform_data.e.output == 1
+      error_message = "x"
+    }
+  }
+}
+`,
 	}
 	for name, src := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -107,6 +107,16 @@ func (w *walker) validateProvisioners(n *resourceNode, rt *resourceType) hcl.Dia
 	scope := w.ev.scope(rt.addr.Module).WithKey(key).WithSelf(cty.UnknownVal(rt.ty))
 	var diags hcl.Diagnostics
 	for _, p := range provs {
+		// As Terraform: self's attributes are checked against the schema
+		// first, and a block naming one that does not exist is not
+		// evaluated.
+		sd := staticSelfBodyDiags(p.Config, provisionerSchema(p), rt.schema)
+		if p.Connection != nil {
+			sd = append(sd, staticSelfBodyDiags(p.Connection, provisioners.ConnectionSchema, rt.schema)...)
+		}
+		if sd.HasErrors() {
+			return append(diags, sd...)
+		}
 		cfg, d := scope.EvalBlock(p.Config, provisionerSchema(p))
 		diags = append(diags, d...)
 		if !d.HasErrors() {

@@ -231,5 +231,6 @@ func (w *walker) validateResource(ctx context.Context, n *resourceNode, mi addrs
 		// configuration that is valid.
 		diags = append(diags, w.validateIgnoreChanges(ctx, n)...)
 	}
-	return append(diags, w.validateProvisioners(n, rt)...)
+	diags = append(diags, w.validateProvisioners(n, rt)...)
+	return append(diags, validateConditionRefs(n, rt.schema)...)
 }
