@@ -190,11 +190,16 @@ func (l *logSink) write(sync bool) {
 	if err != nil {
 		l.setErr(err)
 	}
-	if l.spare == nil {
+	if l.spare == nil && cap(buf) <= maxSpare {
 		l.spare = buf[:0]
 	}
 	l.mu.Unlock()
 }
+
+// maxSpare is the largest buffer the log keeps for reuse: a window's
+// records are small, but a burst (a large plan's entries) should not
+// keep its buffer for the rest of the run.
+const maxSpare = 1 << 20
 
 // flush writes what is buffered and syncs the file.
 func (l *logSink) flush() { l.write(true) }

@@ -52,22 +52,6 @@ func (w *Writer) PutEntry(e Entry) {
 	w.log.putEntry(&e)
 }
 
-// Grow makes room for about n more bytes of records, so that a run that
-// puts many at once (its plan) does not grow the log's buffer step by
-// step.
-func (w *Writer) Grow(n int) {
-	if w.discard {
-		return
-	}
-	w.log.mu.Lock()
-	defer w.log.mu.Unlock()
-	if cap(w.log.buf)-len(w.log.buf) < n {
-		b := make([]byte, len(w.log.buf), len(w.log.buf)+n)
-		copy(b, w.log.buf)
-		w.log.buf = b
-	}
-}
-
 // PutStart queues the start of an entry's operation: e was put before,
 // and only e.Started changed.
 func (w *Writer) PutStart(e Entry) {

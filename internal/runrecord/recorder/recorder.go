@@ -79,6 +79,17 @@ func (r *Recorder) fill(re *recEntry) bool {
 	return true
 }
 
+// written drops the entry's changes once they are in the log, unless
+// values known only after apply are still to be filled in: the log keeps
+// what was put, and an entry put again without changes leaves them as
+// they are. A large plan's entries would otherwise hold a copy of every
+// planned value until the run ends.
+func (re *recEntry) written() {
+	if !runrecord.NeedsFill(re.e.Changes) {
+		re.e.Changes = nil
+	}
+}
+
 // recKey identifies an entry by its object without building its address
 // string (the hooks look entries up on the apply's hot path).
 type recKey struct {
@@ -332,8 +343,6 @@ func (r *Recorder) Planned(plan *plans.Plan, schema SchemaFunc, noop bool, targe
 		if len(r.entries) == 0 {
 			r.entries = make(map[recKey]*recEntry, len(plan.Changes.Resources))
 		}
-		// About what an entry with its changes takes in the log.
-		r.w.Grow(512 * len(plan.Changes.Resources))
 		for i, c := range plan.Changes.Resources {
 			key := entryKey(c.Addr, c.DeposedKey)
 			e := r.newEntry(c, runrecord.KindChange)
@@ -354,6 +363,7 @@ func (r *Recorder) Planned(plan *plans.Plan, schema SchemaFunc, noop bool, targe
 				re.e.Changes = runrecord.DiffMarked(c.Before, c.After, writeOnlyFunc(schema, c), r.secrets, marked[i])
 			}
 			r.w.PutEntry(re.e)
+			re.written()
 		}
 	}
 	r.w.PutUpToDate(upToDate)
@@ -502,6 +512,9 @@ func (r *Recorder) PostApply(addr addrs.AbsResourceInstance, deposed string, act
 	out := *e
 	out.Changes = changes
 	r.w.PutEntry(out)
+	if changes != nil {
+		re.written()
+	}
 }
 
 // Reasons of the entries the apply did not make.
@@ -576,6 +589,7 @@ func (t tee) Set(addr addrs.AbsResourceInstance, deposed string, obj *states.Obj
 			if re.done && re.e.Outcome == runrecord.Updated && (r.fill(re) || re.unwritten) {
 				re.unwritten = false
 				r.w.PutEntry(re.e)
+				re.written()
 			}
 			re.mu.Unlock()
 		}
