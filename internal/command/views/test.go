@@ -66,12 +66,18 @@ func (t *testHuman) FileStart(f *moduletest.File) {
 	t.v.Output(fmt.Sprintf("%s... [light_gray]in progress[reset]\n", escape(f.Path)))
 }
 
+// statusLine writes text and a coloured status, as terraform test does:
+// the status coloured on its own.
+func (t *testHuman) statusLine(text string, s moduletest.Status) {
+	t.v.Raw(text + t.v.Colorize(statusColor(s)) + "\n")
+}
+
 func (t *testHuman) RunStart(*moduletest.File, *moduletest.Run) {}
 
 func (t *testHuman) RunProgress(*moduletest.File, *moduletest.Run, bool, time.Duration) {}
 
 func (t *testHuman) RunDone(f *moduletest.File, r *moduletest.Run) {
-	t.v.Output(fmt.Sprintf("  run %q... %s\n", escape(r.Config.Name), statusColor(r.Status)))
+	t.statusLine(fmt.Sprintf("  run %q... ", r.Config.Name), r.Status)
 	if t.verbose != nil && r.Status != moduletest.Skip {
 		t.verbose(r)
 	}
@@ -173,7 +179,7 @@ func (t *testHuman) errorOutput(s string) {
 }
 
 func (t *testHuman) FileDone(f *moduletest.File) {
-	t.v.Output(fmt.Sprintf("%s... %s\n", escape(f.Path), statusColor(f.Status)))
+	t.statusLine(f.Path+"... ", f.Status)
 	t.diagnostics(f.Diagnostics)
 }
 
@@ -183,7 +189,8 @@ func (t *testHuman) Summary(files []*moduletest.File) {
 	if verdict != "Success!" {
 		color = "[red]"
 	}
-	t.v.Output(fmt.Sprintf("\n%s%s[reset] %s\n", color, verdict, counts))
+	// As Terraform: the verdict coloured on its own, the counts plain.
+	t.v.Raw("\n" + t.v.Colorize(color+verdict+"[reset]") + " " + counts + "\n")
 }
 
 func (t *testHuman) Diagnostics(diags hcl.Diagnostics) { t.v.Diagnostics(diags) }
