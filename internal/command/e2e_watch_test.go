@@ -785,7 +785,9 @@ resource "terraform_data" "a" {
 	// little gets it.
 	mustStrata(t, second, 0, "plan", "-lock-timeout=30s", "-no-color")
 	// Another workspace of the same backend is another state.
-	mustStrata(t, second, 0, "workspace", "new", "staging", "-no-color")
+	// (It locks the new workspace's state, which the backend may take a
+	// moment to grant while the watcher reads the default one.)
+	mustStrata(t, second, 0, "workspace", "new", "staging", "-lock-timeout=30s", "-no-color")
 	mustWatchWithin(t, second, time.Minute, 0, "-interval=200ms", "-converge", "-converged-timeout=1s", "-no-color")
 	mustStrata(t, second, 0, "workspace", "select", "default", "-no-color")
 
