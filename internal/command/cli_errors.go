@@ -97,6 +97,85 @@ func maxArgs(n int, summary, detail string) cobra.PositionalArgs {
 	}
 }
 
+// argsLayout is how Terraform reports wrong positional arguments to one
+// of its commands that predate diagnostics: a message in red (the older
+// UI layer's errors), and the command's usage or not.
+type argsLayout int
+
+const (
+	// argsMessage is the message alone.
+	argsMessage argsLayout = iota + 1
+	// argsUsageStderr is the message, then the usage, on stderr.
+	argsUsageStderr
+	// argsUsageStdout is the message on stderr, the usage on stdout.
+	argsUsageStdout
+)
+
+// legacyArgs are the commands whose wrong positional arguments Terraform
+// reports outside diagnostics, and how. The others (strata's own
+// commands) say "Error: MESSAGE" and point at the command's help.
+var legacyArgs = map[string]argsLayout{
+	"import": argsUsageStderr, "taint": argsUsageStderr, "untaint": argsUsageStderr,
+	"state mv": argsUsageStdout, "state rm": argsUsageStdout, "state push": argsUsageStdout,
+	"state replace-provider": argsUsageStdout, "state show": argsUsageStdout, "force-unlock": argsUsageStdout,
+	"workspace new": argsUsageStdout, "workspace select": argsUsageStdout, "workspace delete": argsUsageStdout,
+	"console": argsMessage, "get": argsMessage, "graph": argsMessage, "providers": argsMessage, "workspace list": argsMessage,
+}
+
+// plainErrors are the commands whose command-line errors Terraform
+// prints without colour.
+var plainErrors = map[string]bool{"state show": true}
+
+// commandName is a command's name below the root: "state mv".
+func commandName(cmd *cobra.Command) string {
+	if cmd.HasParent() {
+		return strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
+	}
+	return ""
+}
+
+// usageError reports wrong positional arguments as Terraform does for
+// the command (legacyArgs), and returns errReported. A message that ends
+// with a newline is followed by a blank line, as Terraform's are.
+func usageError(d *Deps, cmd *cobra.Command, msg string) error {
+	name := commandName(cmd)
+	layout, ok := legacyArgs[name]
+	if !ok {
+		fmt.Fprintf(d.Stderr, "Error: %s\n\nFor more help, run: %s -help\n", strings.TrimSuffix(msg, "\n"), cmd.CommandPath())
+		return errReported
+	}
+	write := d.legacyErrorWriter(name)
+	write(msg)
+	switch layout {
+	case argsUsageStderr:
+		write(helpText(cmd))
+	case argsUsageStdout:
+		fmt.Fprintln(d.Stdout, helpText(cmd))
+	}
+	return errReported
+}
+
+// legacyErrorWriter writes a line of error text as Terraform's older UI
+// layer does for the command: red, unless -no-color or the command is
+// one of plainErrors.
+func (d *Deps) legacyErrorWriter(name string) func(string) {
+	if plainErrors[name] {
+		return func(text string) { fmt.Fprintln(d.Stderr, text) }
+	}
+	return d.newView(viewFlags{noColor: d.noColor || hasNoColor(d.args)}).LegacyErrorText
+}
+
+// noArgs refuses positional arguments as Terraform's commands without
+// any do: they suspect a directory meant for -chdir.
+func noArgs(d *Deps) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		return usageError(d, cmd, "Too many command line arguments. Did you mean to use -chdir?")
+	}
+}
+
 // reportCLIError prints an error cobra returned before the command ran
 // (an unknown command, a flag it could not parse) as Terraform does.
 // It reports whether err was one of those.
@@ -118,8 +197,22 @@ func reportCLIError(d *Deps, root *cobra.Command, args []string, err error) bool
 			helpPrompt(d, name)
 			return true
 		}
-		fmt.Fprintln(d.Stderr, helpText(fe.cmd))
-		fmt.Fprintf(d.Stderr, "Error parsing command-line flags: %s\n\n", fe.Error())
+		write := d.legacyErrorWriter(name)
+		// As Terraform: the usage, then the error, each as its older UI
+		// layer prints errors, with the quirks of some commands.
+		switch name {
+		case "import":
+			write(helpText(fe.cmd)) // the usage alone
+		case "console":
+			write(helpText(fe.cmd))
+			write("Error parsing command line flags: " + fe.Error() + "\n")
+		case "providers", "providers lock", "providers mirror", "providers schema", "metadata functions":
+			write("\n" + helpText(fe.cmd))
+			write("Error parsing command-line flags: " + fe.Error() + "\n")
+		default:
+			write(helpText(fe.cmd))
+			write("Error parsing command-line flags: " + fe.Error() + "\n")
+		}
 		return true
 	}
 	if c, _, _ := root.Find(args); c == root && len(args) > 0 && !strings.HasPrefix(args[0], "-") {

@@ -37,7 +37,7 @@ func newConsoleCommand(d *Deps) *cobra.Command {
 
   This command will never modify your state. Type "exit" or press Ctrl-D
   to leave. Expressions can also be piped in, one per line.`,
-		Args: cobra.NoArgs,
+		Args: noArgs(d),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runConsole(cmd.Context(), d, opts)
 		},

@@ -34,7 +34,7 @@ func newGetCommand(d *Deps, runF func(*getOptions) error) *cobra.Command {
   Module installation also happens automatically by default as part of
   the "strata init" command, so you should rarely need to run this
   command separately.`,
-		Args: cobra.NoArgs,
+		Args: noArgs(d),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)

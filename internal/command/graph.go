@@ -42,7 +42,7 @@ func newGraphCommand(d *Deps, runF func(*graphOptions) error) *cobra.Command {
   locals, outputs, module calls, provider configurations and resources,
   plus the resources only in the state; -type=apply plans first and adds
   a step for each deletion of that plan.`,
-		Args: cobra.NoArgs,
+		Args: noArgs(d),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)

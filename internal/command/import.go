@@ -44,8 +44,11 @@ func newImportCommand(d *Deps, runF func(*importOptions, []string) error) *cobra
   The current implementation of strata import can only import resources
   into the state. It does not generate configuration: the resource must
   already be in the configuration.`,
-		Args: cobra.ExactArgs(2),
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usageError(d, cmd, "The import command expects two arguments.")
+			}
 			if runF != nil {
 				return runF(opts, args)
 			}

@@ -1,6 +1,8 @@
 package command
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 
 	"github.com/strata-dev/strata/internal/lang/funcs"
@@ -21,9 +23,11 @@ func newMetadataCommand(d *Deps) *cobra.Command {
 
 Subcommands:
     functions    Show signatures and descriptions for the available functions`,
-		Args: cobra.NoArgs,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return cmd.Help()
+			// As Terraform: the usage, and exit status 1.
+			fmt.Fprintln(d.Stdout, helpText(cmd))
+			return errReported
 		},
 	}
 	opts := &metadataFunctionsOptions{}
@@ -33,7 +37,7 @@ Subcommands:
 		Long: `Usage: strata [global options] metadata functions -json
 
   Prints out a json representation of the available function signatures.`,
-		Args: cobra.NoArgs,
+		Args: cobra.ArbitraryArgs, // Terraform ignores arguments
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMetadataFunctions(d, opts)
 		},

@@ -29,7 +29,7 @@ func newProvidersCommand(d *Deps) *cobra.Command {
     lock      Write out dependency locks for the configured providers
     mirror    Save local copies of all required provider plugins
     schema    Prints the providers' schemas (-json).`,
-		Args: cobra.NoArgs,
+		Args: noArgs(d),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runProviders(d)
 		},
@@ -42,7 +42,7 @@ func newProvidersCommand(d *Deps) *cobra.Command {
 
   Prints out a JSON representation of the schemas for all providers used
   in the current configuration, in Terraform's format.`,
-		Args: cobra.NoArgs,
+		Args: cobra.ArbitraryArgs, // Terraform ignores arguments
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runProvidersSchema(cmd.Context(), d, opts)
 		},

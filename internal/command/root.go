@@ -158,12 +158,6 @@ func normalizeArgs(args []string) []string {
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // flagErrorText rewrites cobra's messages to name flags with one dash.
-// usageError reports wrong arguments the way strata reports flag errors.
-func usageError(d *Deps, cmd *cobra.Command, msg string) error {
-	fmt.Fprintf(d.Stderr, "Error: %s\n\nFor more help, run: %s -help\n", msg, cmd.CommandPath())
-	return errReported
-}
-
 func flagErrorText(err error) string {
 	return strings.ReplaceAll(err.Error(), "--", "-")
 }
@@ -261,11 +255,13 @@ func helpText(c *cobra.Command) string {
 	var b strings.Builder
 	b.WriteString(c.Long)
 	if c.HasAvailableLocalFlags() && c.Parent() != nil {
-		b.WriteString("\n\nOptions:\n")
+		header := "\n\nOptions:\n" // once there is a flag to list
 		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
 			if f.Hidden || f.Name == "help" {
 				return
 			}
+			b.WriteString(header)
+			header = ""
 			name := "-" + f.Name
 			switch {
 			case f.Value.Type() == "bool" && f.DefValue == "true":

@@ -195,7 +195,12 @@ func TestE2EStateList(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			r := mustFailUnchanged(t, dir, state, tc.want, append([]string{"state", "list", "-no-color"}, tc.args...)...)
-			if r.stdout != "" {
+			if name == "bad flag" {
+				// As Terraform: the usage on stdout.
+				if !strings.HasPrefix(r.stdout, "Usage: strata [global options] state list") {
+					t.Errorf("no usage on stdout after a bad flag:\n%s", r.stdout)
+				}
+			} else if r.stdout != "" {
 				t.Errorf("stdout is not empty on error:\n%s", r.stdout)
 			}
 		})

@@ -47,7 +47,7 @@ func newTestCommand(d *Deps, runF func(*testOptions) error) *cobra.Command {
   .tftest.json, and runs their run blocks in order: each plans or applies
   the configuration and checks its assert blocks. Everything the tests
   create is destroyed at the end of each file.`,
-		Args: cobra.NoArgs,
+		Args: cobra.ArbitraryArgs, // Terraform ignores arguments
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)

@@ -22,7 +22,7 @@ func newVersionCommand(d *Deps, runF func(*versionOptions) error) *cobra.Command
 
   Displays the version of strata, the Terraform language version it
   implements, and the platform it runs on.`,
-		Args: cobra.NoArgs,
+		Args: cobra.ArbitraryArgs, // Terraform ignores arguments
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)

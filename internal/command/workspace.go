@@ -35,23 +35,24 @@ Subcommands:
     new       Create a new workspace
     select    Select a workspace
     show      Show the name of the current workspace`,
-		Args: cobra.NoArgs,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// As Terraform: the usage, and exit status 1.
 			fmt.Fprintln(d.Stdout, cmd.Long)
-			return nil
+			return errReported
 		},
 	}
 	var noColor bool
 	var force, orCreate bool
 	var newState string
-	list := &cobra.Command{Use: "list", Short: "List Workspaces", Long: "Usage: strata [global options] workspace list\n\n  List strata workspaces, marking the selected one with *.", Args: cobra.NoArgs,
+	list := &cobra.Command{Use: "list", Short: "List Workspaces", Long: "Usage: strata [global options] workspace list\n\n  List strata workspaces, marking the selected one with *.", Args: noArgs(d),
 		RunE: func(cmd *cobra.Command, args []string) error { return runWorkspaceList(cmd.Context(), d) }}
-	show := &cobra.Command{Use: "show", Short: "Show the name of the current workspace", Long: "Usage: strata [global options] workspace show\n\n  Show the name of the current workspace.", Args: cobra.NoArgs,
+	show := &cobra.Command{Use: "show", Short: "Show the name of the current workspace", Long: "Usage: strata [global options] workspace show\n\n  Show the name of the current workspace.", Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			views.NewWorkspace(d.newView(viewFlags{})).Show(workspaceName(d))
 			return nil
 		}}
-	newCmd := &cobra.Command{Use: "new [options] NAME", Short: "Create a new workspace", Long: "Usage: strata [global options] workspace new [options] NAME\n\n  Create a new strata workspace and switch to it.", Args: cobra.ExactArgs(1),
+	newCmd := &cobra.Command{Use: "new [options] NAME", Short: "Create a new workspace", Long: "Usage: strata [global options] workspace new [options] NAME\n\n  Create a new strata workspace and switch to it.", Args: singleName(d),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := runWorkspaceNew(cmd.Context(), d, args[0], noColor); err != nil || newState == "" {
 				return err
@@ -59,12 +60,12 @@ Subcommands:
 			return copyIntoWorkspace(d, args[0], newState, noColor)
 		}}
 	newCmd.Flags().StringVar(&newState, "state", "", "Copy an existing state file into the new workspace.")
-	sel := &cobra.Command{Use: "select [options] NAME", Short: "Select a workspace", Long: "Usage: strata [global options] workspace select [options] NAME\n\n  Select a different strata workspace.", Args: cobra.ExactArgs(1),
+	sel := &cobra.Command{Use: "select [options] NAME", Short: "Select a workspace", Long: "Usage: strata [global options] workspace select [options] NAME\n\n  Select a different strata workspace.", Args: singleName(d),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runWorkspaceSelect(cmd.Context(), d, args[0], orCreate, noColor)
 		}}
 	sel.Flags().BoolVar(&orCreate, "or-create", false, "Create the workspace if it doesn't exist.")
-	del := &cobra.Command{Use: "delete [options] NAME", Short: "Delete a workspace", Long: "Usage: strata [global options] workspace delete [options] NAME\n\n  Delete a strata workspace.", Args: cobra.ExactArgs(1),
+	del := &cobra.Command{Use: "delete [options] NAME", Short: "Delete a workspace", Long: "Usage: strata [global options] workspace delete [options] NAME\n\n  Delete a strata workspace.", Args: singleName(d),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runWorkspaceDelete(cmd.Context(), d, args[0], force, noColor)
 		}}
@@ -349,4 +350,15 @@ func copyIntoWorkspace(d *Deps, name, path string, noColor bool) error {
 		return errReported
 	}
 	return nil
+}
+
+// singleName takes the NAME of workspace new, select and delete, and
+// reports anything else as Terraform does.
+func singleName(d *Deps) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == 1 {
+			return nil
+		}
+		return usageError(d, cmd, "Expected a single argument: NAME.\n")
+	}
 }

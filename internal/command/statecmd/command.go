@@ -34,18 +34,27 @@ Subcommands:
     show                Show a resource in the state`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return d.Usage(cmd, fmt.Sprintf("unknown subcommand %q", args[0]))
-			}
-			// As Terraform: the help, and exit status 1.
+			// As Terraform, without a subcommand or with one it does not
+			// have: the help, and exit status 1.
 			fmt.Fprintln(d.Stdout, d.Help(cmd))
 			return d.Reported
 		},
 	}
 	hideHelpFlag(cmd)
-	// As Terraform's state commands: one red line.
+	// As Terraform's state commands: one red line; state list and
+	// replace-provider print their usage on stdout too, state show a
+	// plain line.
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		d.newView(viewFlags{}).StateFlagError(d.FlagError(err))
+		msg := "Error parsing command-line flags: " + d.FlagError(err)
+		switch c.Name() {
+		case "show":
+			fmt.Fprintln(d.Stderr, msg)
+		case "list", "replace-provider":
+			d.newView(viewFlags{}).LegacyErrorText(msg + "\n")
+			fmt.Fprintln(d.Stdout, d.Help(c))
+		default:
+			d.newView(viewFlags{}).LegacyErrorText(msg + "\n")
+		}
 		return d.Reported
 	})
 	cmd.AddCommand(

@@ -87,7 +87,7 @@ func TestStateCommandFlags(t *testing.T) {
 			wantArgs: []string{"a.b", "a.c"}},
 		"mv needs two addresses": {cmd: "state mv", args: []string{"a.b"}, wantErr: "Exactly two arguments expected."},
 		"pull":                   {cmd: "state pull", want: statePullOptions{}},
-		"pull takes no argument": {cmd: "state pull", args: []string{"x"}, wantErr: "expects no arguments"},
+		"pull ignores arguments": {cmd: "state pull", args: []string{"x"}, want: statePullOptions{}}, // as Terraform
 		"push": {cmd: "state push", args: []string{"-force", "-lock=false", "-"},
 			want: statePushOptions{force: true}, wantArgs: []string{"-"}},
 		"push needs a path": {cmd: "state push", wantErr: "Exactly one argument expected."},

@@ -60,6 +60,12 @@ func newStateListCommand(d *Env, runF func(*stateListOptions, []string) error) *
 func runStateList(ctx context.Context, d *Env, opts *stateListOptions, args []string) error {
 	v := d.newView(opts.view)
 	dv := stderrView(d, opts.view)
+	// As Terraform: the state is read before the addresses are parsed.
+	_, s, release, ok := d.open(ctx, dv, &opts.state, openOptions{operation: "state-list", requireFile: true})
+	release()
+	if !ok {
+		return d.Reported
+	}
 	var targets []stateTarget
 	for _, a := range args {
 		t, diags := parseStateTarget(a)
@@ -67,11 +73,6 @@ func runStateList(ctx context.Context, d *Env, opts *stateListOptions, args []st
 			return d.Reported
 		}
 		targets = append(targets, t)
-	}
-	_, s, release, ok := d.open(ctx, dv, &opts.state, openOptions{operation: "state-list", requireFile: true})
-	release()
-	if !ok {
-		return d.Reported
 	}
 	if diags := checkTargetsExist(s, targets); hasErrors(dv, diags) {
 		return d.Reported

@@ -48,7 +48,7 @@ func newStateMvCommand(d *Env, runF func(*stateMvOptions, []string) error) *cobr
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
-				return usageError(d, cmd, "Exactly two arguments expected.")
+				return usageError(d, cmd, "Exactly two arguments expected.\n")
 			}
 			if runF != nil {
 				return runF(opts, args)

@@ -29,11 +29,8 @@ func newStatePullCommand(d *Env, runF func(*statePullOptions) error) *cobra.Comm
 
   The primary use of this is for state stored remotely. This command
   will still work with local state but is less useful for this.`,
-		Args: cobra.ArbitraryArgs,
+		Args: cobra.ArbitraryArgs, // Terraform ignores arguments
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 0 {
-				return usageError(d, cmd, "The pull command expects no arguments.")
-			}
 			if runF != nil {
 				return runF(opts)
 			}

@@ -44,7 +44,7 @@ func newStatePushCommand(d *Env, runF func(*statePushOptions, []string) error) *
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageError(d, cmd, "Exactly one argument expected.")
+				return usageError(d, cmd, "Exactly one argument expected.\n")
 			}
 			if runF != nil {
 				return runF(opts, args)

@@ -31,7 +31,7 @@ func newStateReplaceProviderCommand(d *Env, runF func(*stateReplaceProviderOptio
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
-				return usageError(d, cmd, "Exactly two arguments expected.")
+				return usageError(d, cmd, "Exactly two arguments expected.\n")
 			}
 			if runF != nil {
 				return runF(opts, args)

@@ -41,7 +41,7 @@ func newStateRmCommand(d *Env, runF func(*stateRmOptions, []string) error) *cobr
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usageError(d, cmd, "At least one address is required.")
+				return usageError(d, cmd, "At least one address is required.\n")
 			}
 			if runF != nil {
 				return runF(opts, args)

@@ -60,11 +60,3 @@ func (h *StateReplaceProviderHuman) Cancelled() { h.Output("Cancelled replacing 
 func (h *StateReplaceProviderHuman) Replaced(n int) {
 	h.Outputf("\nSuccessfully replaced provider for %d resources.\n", n)
 }
-
-// StateFlagError reports a flag error of `strata state` itself as
-// Terraform's state commands do: one red line on stderr.
-func (v *View) StateFlagError(msg string) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	fmt.Fprintln(v.Stderr, v.Colorize("[red]Error parsing command-line flags: "+msg+"\n[reset]"))
-}

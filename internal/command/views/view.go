@@ -88,6 +88,18 @@ func (v *View) LegacyError(msg string) {
 	fmt.Fprint(v.Stderr, red+render.ColorizeNoReset(msg, false)+reset+reset+"\n")
 }
 
+// LegacyErrorText is LegacyError for text that holds no markup (a
+// command's usage, whose brackets are not colours).
+func (v *View) LegacyErrorText(text string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.NoColor {
+		fmt.Fprintln(v.Stderr, text)
+		return
+	}
+	fmt.Fprint(v.Stderr, red+text+reset+reset+"\n")
+}
+
 // Diagnostics writes diagnostics: errors to stderr, warnings to stdout,
 // each with its source location and snippet.
 func (v *View) Diagnostics(diags hcl.Diagnostics) {
