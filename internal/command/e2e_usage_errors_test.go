@@ -76,6 +76,7 @@ func TestE2EUsageErrorsMatchTerraform(t *testing.T) {
 		{[]string{"providers", "a"}, 1, "", "Too many command line arguments. Did you mean to use -chdir?\n"},
 		{[]string{"providers", "-bogus"}, 1, "", "\n<usage>\nError parsing command-line flags: flag provided but not defined: -bogus\n\n"},
 		{[]string{"providers", "lock", "-bogus"}, 1, "", "\n<usage>\nError parsing command-line flags: flag provided but not defined: -bogus\n\n"},
+		{[]string{"providers", "lock", "a"}, 1, "", "\nError: Invalid provider argument\n\nThe provider registry.terraform.io/hashicorp/a is not required by the current\nconfiguration.\n\n"},
 		{[]string{"providers", "mirror"}, 1, "", "\nError: No output directory specified\n\nThe providers mirror command requires an output directory as a command-line\nargument.\n\n"},
 		{[]string{"providers", "mirror", "a", "b"}, 1, "", "\nError: No output directory specified\n\nThe providers mirror command requires an output directory as a command-line\nargument.\n\n"},
 		{[]string{"providers", "mirror", "-bogus"}, 1, "", "\n<usage>\nError parsing command-line flags: flag provided but not defined: -bogus\n\n"},
@@ -92,7 +93,7 @@ func TestE2EUsageErrorsMatchTerraform(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {}\n")
 	tf, tfErr := exec.LookPath("terraform")
-	names := strings.NewReplacer("terraform", "strata", "Terraform", "strata")
+	names := strings.NewReplacer("registry.terraform.io", "registry.terraform.io", "terraform", "strata", "Terraform", "strata")
 	for _, tc := range tests {
 		r := runInProcess(t, dir, nil, "", append(tc.args, "-no-color")...)
 		if got := (result{usageShape(r.stdout), usageShape(r.stderr), r.code}); got != (result{tc.stdout, tc.stderr, tc.code}) {

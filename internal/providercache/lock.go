@@ -57,7 +57,7 @@ func OnlyProviders(cfg *configs.Config, args []string) ([]addrs.Provider, hcl.Di
 			return nil, hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid provider argument",
-				Detail:   fmt.Sprintf("The provider %s is not required by the current configuration.", p.ForDisplay()),
+				Detail:   fmt.Sprintf("The provider %s is not required by the current configuration.", p.String()),
 			}}
 		}
 		only = append(only, p)
