@@ -206,9 +206,6 @@ func reportCLIError(d *Deps, root *cobra.Command, args []string, err error) bool
 		case "console":
 			write(helpText(fe.cmd))
 			write("Error parsing command line flags: " + fe.Error() + "\n")
-		case "providers", "providers lock", "providers mirror", "providers schema", "metadata functions":
-			write("\n" + helpText(fe.cmd))
-			write("Error parsing command-line flags: " + fe.Error() + "\n")
 		default:
 			write(helpText(fe.cmd))
 			write("Error parsing command-line flags: " + fe.Error() + "\n")
@@ -223,11 +220,13 @@ func reportCLIError(d *Deps, root *cobra.Command, args []string, err error) bool
 }
 
 // unknownCommand is Terraform's message for a command it does not have,
-// with the closest one as a suggestion.
+// with the closest one of root's as a suggestion (none when root is nil).
 func unknownCommand(w io.Writer, root *cobra.Command, name string) {
 	suggestion := ""
-	if s := root.SuggestionsFor(name); len(s) > 0 {
-		suggestion = fmt.Sprintf(" Did you mean %q?", s[0])
+	if root != nil {
+		if s := root.SuggestionsFor(name); len(s) > 0 {
+			suggestion = fmt.Sprintf(" Did you mean %q?", s[0])
+		}
 	}
 	fmt.Fprintf(w, "strata has no command named %q.%s\n\nTo see all of strata's top-level commands, run:\n  strata -help\n\n", name, suggestion)
 }

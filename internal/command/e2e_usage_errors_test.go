@@ -9,7 +9,7 @@ import (
 )
 
 // TestE2EUsageErrorsMatchTerraform: wrong positional arguments, an
-// unknown flag and a missing subcommand are reported as Terraform reports
+// unknown flag, a missing subcommand and "help" as a command are reported as Terraform reports
 // them for each command that predates diagnostics: the same message, on
 // the same stream, in red unless -no-color, with the command's usage on
 // stderr or stdout or not at all, and the same exit code (some commands
@@ -23,6 +23,10 @@ func TestE2EUsageErrorsMatchTerraform(t *testing.T) {
 		code           int
 		stdout, stderr string // with -no-color, usage texts as <usage>
 	}{
+		{[]string{"help"}, 1, "", "strata has no command named \"help\".\n\nTo see all of strata's top-level commands, run:\n  strata -help\n\n"},
+		{[]string{"providers", "-help"}, 0, "\n<usage>\n", ""},
+		{[]string{"metadata", "functions", "-help"}, 0, "\n<usage>\n", ""},
+		{[]string{"state", "-help"}, 0, "<usage>\n", ""},
 		{[]string{"import"}, 1, "", "The import command expects two arguments.\n<usage>\n"},
 		{[]string{"import", "a"}, 1, "", "The import command expects two arguments.\n<usage>\n"},
 		{[]string{"import", "a", "b", "c"}, 1, "", "The import command expects two arguments.\n<usage>\n"},

@@ -34,7 +34,8 @@ Subcommands:
 	fns := &cobra.Command{
 		Use:   "functions -json",
 		Short: "Show signatures and descriptions for the available functions",
-		Long: `Usage: strata [global options] metadata functions -json
+		Long: `
+Usage: strata [global options] metadata functions -json
 
   Prints out a json representation of the available function signatures.`,
 		Args: cobra.ArbitraryArgs, // Terraform ignores arguments

@@ -18,7 +18,8 @@ func newModulesCommand(d *Deps, runF func(*modulesOptions) error) *cobra.Command
 	cmd := &cobra.Command{
 		Use:   "modules [options]",
 		Short: "Show all declared modules in a working directory",
-		Long: `Usage: strata [global options] modules [options]
+		Long: `
+Usage: strata [global options] modules [options]
 
   Prints out a list of all declared modules and their resolved versions
   in a working directory.`,

@@ -21,7 +21,8 @@ func newProvidersCommand(d *Deps) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "providers",
 		Short: "Show the providers required for this configuration",
-		Long: `Usage: strata [global options] providers [options]
+		Long: `
+Usage: strata [global options] providers [options]
 
   Prints the providers used in the current configuration and state.
 
@@ -38,7 +39,8 @@ func newProvidersCommand(d *Deps) *cobra.Command {
 	schema := &cobra.Command{
 		Use:   "schema -json",
 		Short: "Show schemas for the providers used in the configuration",
-		Long: `Usage: strata [global options] providers schema -json
+		Long: `
+Usage: strata [global options] providers schema -json
 
   Prints out a JSON representation of the schemas for all providers used
   in the current configuration, in Terraform's format.`,

@@ -27,7 +27,8 @@ func newProvidersLockCommand(d *Deps) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "lock [options] [providers...]",
 		Short: "Write out dependency locks for the configured providers",
-		Long: `Usage: strata [global options] providers lock [options] [providers...]
+		Long: `
+Usage: strata [global options] providers lock [options] [providers...]
 
   Normally the dependency lock file (.terraform.lock.hcl) is updated
   automatically by "strata init", but the information available to the
@@ -139,7 +140,8 @@ func newProvidersMirrorCommand(d *Deps) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mirror [options] <target-dir>",
 		Short: "Save local copies of all required provider plugins",
-		Long: `Usage: strata [global options] providers mirror [options] <target-dir>
+		Long: `
+Usage: strata [global options] providers mirror [options] <target-dir>
 
   Populates a local directory with copies of the provider plugins needed for
   the current configuration, so that the directory can be used either directly

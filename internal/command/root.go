@@ -42,6 +42,10 @@ func Run(args []string, d *Deps) int {
 		return 1
 	}
 	args, chdir, err := globalOptions(args)
+	if err == errHelpCommand {
+		unknownCommand(d.Stderr, nil, "help")
+		return 1
+	}
 	if err != nil {
 		fmt.Fprintf(d.Stderr, "Error: %s\n", err)
 		return 1
@@ -135,8 +139,15 @@ func globalOptions(args []string) (rest []string, chdir string, err error) {
 		}
 		args = args[1:]
 	}
+	if len(args) > 0 && args[0] == "help" {
+		return nil, "", errHelpCommand
+	}
 	return args, chdir, nil
 }
+
+// errHelpCommand is "help" given as a command: as in Terraform, help is
+// the -help option, not a command.
+var errHelpCommand = errors.New("help is not a command")
 
 // normalizeArgs turns Terraform-style single-dash long flags (-var=x,
 // -auto-approve) into the double-dash form cobra parses. Arguments after
