@@ -180,6 +180,8 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	if opts.refreshCommand {
 		plan.Mode = plans.RefreshOnlyMode
 	}
+	// Nothing reads the plan's values once it is applied.
+	op.engine.ReleasePlanned = true
 	return applyPlan(ctx, d, v, op, plan, opts.destroyCommand, opts.refreshCommand, rec, planDiags, incompleteWarning(plan))
 }
 

@@ -173,6 +173,8 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 	rec := startApplyRecord(d, name, op, opts.view.json)
 	rec.SetPlanFile(path)
 	rec.Planned(plan, schemaLookup(ctx, op.engine), false, len(plan.Targets) > 0 || len(plan.Excludes) > 0)
+	// Nothing reads the plan's values once it is applied.
+	op.engine.ReleasePlanned = true
 	// A saved destroy plan ends as any apply does: "Apply complete!",
 	// as in Terraform.
 	return applyPlan(ctx, d, v, op, plan, false, false, rec, nil, incompleteWarning(plan))

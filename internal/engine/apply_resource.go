@@ -86,6 +86,9 @@ func (aw *applyWalk) applyResourceIn(ctx context.Context, n *resourceNode, addr 
 		var wg sync.WaitGroup
 		apply := func(c *plans.ResourceInstanceChange) {
 			v, d := aw.applyInstance(ctx, n, rt, c, full, deps)
+			if aw.e.ReleasePlanned {
+				releasePlanned(c)
+			}
 			mu.Lock()
 			values[c.Addr.Resource.Key], diags = v, append(diags, d...)
 			mu.Unlock()
@@ -107,6 +110,18 @@ func (aw *applyWalk) applyResourceIn(ctx context.Context, n *resourceNode, addr 
 	}
 	aw.ev.setResource(addr, resourceValue(x, values))
 	return diags
+}
+
+// releasePlanned drops the planned values of a change once the walk has
+// applied it (see Engine.ReleasePlanned). The walk reads them no more:
+// the instance's value for references is the applied one, and the
+// deletion half of a replacement, which comes later with
+// create_before_destroy, reads only Before, which a replacement keeps.
+func releasePlanned(c *plans.ResourceInstanceChange) {
+	c.After = cty.NilVal
+	if !c.Action.IsReplace() {
+		c.Before = cty.NilVal
+	}
 }
 
 // recordImport reports an object an import block adopted during plan and

@@ -61,6 +61,12 @@ type Engine struct {
 	// VerifyReads reads every object right after creating or updating
 	// it and checks that the provider returns what apply did.
 	VerifyReads bool
+	// ReleasePlanned lets Apply drop the planned values of each change
+	// once it has made it (its After, and its Before but for a
+	// replacement: cty.NilVal), for a caller that reads the plan's values
+	// no more once it is applied. Those of a large plan would otherwise
+	// stay in memory beside the new state until the walk ends.
+	ReleasePlanned bool
 	// Contract, when set, collects the violations tolerated.
 	Contract *contract.Report
 	// WorkDir is the absolute working directory: the directory local-exec
