@@ -53,7 +53,12 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 	})
 	defer stop()
 
-	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16, OnSkip: aw.skipped}, w.closeWhenDone(cg.g, w.withModuleOverrides(aw.visit)))...))
+	// Provider operations are bounded by -parallelism (walker.acquire);
+	// the walk runs a few times as many nodes, so that the next ones have
+	// their configuration evaluated when a slot frees. Every ready node at
+	// once (thousands, with many independent chains) would each hold a
+	// goroutine whose stack grew evaluating, only to wait for a slot.
+	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 4 * e.parallelism(), OnSkip: aw.skipped}, w.closeWhenDone(cg.g, w.withModuleOverrides(aw.visit)))...))
 	diags = append(diags, w.closeEphemerals(context.WithoutCancel(ctx))...)
 	// A destroy removes the root outputs, unless -target or -exclude
 	// limited it: then they keep their values, as in Terraform.
