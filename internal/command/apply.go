@@ -138,9 +138,14 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	rec := startApplyRecord(d, applyCommandName(opts), op, opts.view.json)
 
 	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, Excludes: excludes, ForceReplace: replaces, AllowProviderChange: opts.allowProvider})
+	if opts.refreshCommand && op.state.Empty() {
+		diags = append(hcl.Diagnostics{emptyRefreshWarning}, diags...)
+	}
 	if diags.HasErrors() {
 		plan, diags = validatedFailure(ctx, op, plan, diags)
-		if partialPlan(plan) {
+		// As Terraform: refresh never shows the plan, and apply shows a
+		// failed one only when it has changes to show.
+		if partialPlan(plan) && (opts.view.json || !opts.refreshCommand && views.PlanShowsChanges(plan)) {
 			v.Plan(plan, schemaLookup(ctx, op.engine), relevantAttrs(ctx, op.engine, op.cfg, plan))
 		}
 		v.Diagnostics(diags)
@@ -325,4 +330,12 @@ func (o *applyOptions) commandName() string {
 		return "refresh"
 	}
 	return "apply"
+}
+
+// emptyRefreshWarning is what refresh says, as Terraform does, when the
+// state it starts from has nothing in it.
+var emptyRefreshWarning = &hcl.Diagnostic{
+	Severity: hcl.DiagWarning,
+	Summary:  "Empty or non-existent state",
+	Detail:   "There are currently no remote objects tracked in the state, so there is nothing to refresh.",
 }

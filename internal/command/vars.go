@@ -82,7 +82,7 @@ func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFla
 		}
 		v, vdiags := parseVarValue(decl, value, "environment variable TF_VAR_"+name)
 		diags = append(diags, vdiags...)
-		vals[name] = engine.InputValue{Value: v}
+		vals[name] = engine.InputValue{Value: v, Via: "the TF_VAR_" + name + " environment variable"}
 	}
 	// Automatic files.
 	for _, name := range autoVarFiles(p.Abs, ".") {
@@ -120,7 +120,7 @@ func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFla
 			}
 			v, vdiags := parseVarValue(decl, raw, "-var option")
 			diags = append(diags, vdiags...)
-			vals[name] = engine.InputValue{Value: v}
+			vals[name] = engine.InputValue{Value: v, Via: fmt.Sprintf("-var=%q", name+"=...")}
 		}
 	}
 	if promptMissing && f != nil && inputAllowed(d, f.input) {

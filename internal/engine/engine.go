@@ -159,6 +159,10 @@ type InputValue struct {
 	Value cty.Value
 	// Source says where it came from, for messages.
 	Source hcl.Range
+	// Via names how a value without a Source was set, as Terraform's
+	// messages about an unsuitable value do: `-var="NAME=..."`, `the
+	// TF_VAR_NAME environment variable`. Empty when unknown.
+	Via string
 }
 
 // providerSet holds the provider instances of one operation, one per

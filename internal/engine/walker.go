@@ -190,7 +190,7 @@ func (w *walker) resourceSchema(ctx context.Context, addr addrs.Resource, provid
 func (w *walker) evalVariable(n *varNode, inputs map[string]InputValue) hcl.Diagnostics {
 	if n.call == nil {
 		in, given := inputs[n.cfg.Name]
-		return w.finishVariable(n.cfg, addrs.RootModuleInstance, in.Value, given, in.Source)
+		return w.finishVariable(n.cfg, addrs.RootModuleInstance, in.Value, given, in.Source, in.Via)
 	}
 	var diags hcl.Diagnostics
 	for _, mi := range w.ev.moduleInstances(n.path) {
@@ -206,7 +206,7 @@ func (w *walker) evalVariable(n *varNode, inputs map[string]InputValue) hcl.Diag
 			}
 			val, rng = v, attr.Expr.Range()
 		}
-		diags = append(diags, w.finishVariable(n.cfg, mi, val, given, rng)...)
+		diags = append(diags, w.finishVariable(n.cfg, mi, val, given, rng, "")...)
 	}
 	return diags
 }
@@ -214,8 +214,8 @@ func (w *walker) evalVariable(n *varNode, inputs map[string]InputValue) hcl.Diag
 // finishVariable applies a variable's default, type conversion,
 // nullability, sensitivity and validation rules to the given value and
 // records the result for module instance mi. rng is where the value was
-// set, if anywhere.
-func (w *walker) finishVariable(cfg *configs.Variable, mi addrs.ModuleInstance, given cty.Value, isGiven bool, rng hcl.Range) hcl.Diagnostics {
+// set, if anywhere; via how, when not in a file (InputValue.Via).
+func (w *walker) finishVariable(cfg *configs.Variable, mi addrs.ModuleInstance, given cty.Value, isGiven bool, rng hcl.Range, via string) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	val := cty.NullVal(cfg.Type)
 	// Values from files point at their source; others (-var, environment,
@@ -241,10 +241,14 @@ func (w *walker) finishVariable(cfg *configs.Variable, mi addrs.ModuleInstance, 
 	}
 	conv, err := convert.Convert(val, cfg.Type)
 	if err != nil {
+		detail := fmt.Sprintf("The given value is not suitable for %s declared at %s: %s.", inModuleInstance(mi, "var."+cfg.Name), cfg.DeclRange, strings.TrimSuffix(err.Error(), "."))
+		if via != "" && isGiven {
+			detail = fmt.Sprintf("Unsuitable value for var.%s set using %s: %s.", cfg.Name, via, strings.TrimSuffix(err.Error(), "."))
+		}
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid value for input variable",
-			Detail:   fmt.Sprintf("The given value is not suitable for %s declared at %s: %s.", inModuleInstance(mi, "var."+cfg.Name), cfg.DeclRange, strings.TrimSuffix(err.Error(), ".")),
+			Detail:   detail,
 			Subject:  rng.Ptr(),
 		})
 		w.ev.setVariable(mi, cfg.Name, cty.UnknownVal(cfg.Type))

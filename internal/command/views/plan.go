@@ -14,6 +14,32 @@ import (
 // SchemaFunc returns the schema of a change's resource type, or nil.
 type SchemaFunc func(c *plans.ResourceInstanceChange) *configschema.Block
 
+// shownOutputs counts, like Terraform, the output changes that show: an
+// update whose values render the same (a list become a tuple, say) is
+// left out, and a plan with nothing else says "No changes.".
+func shownOutputs(changes *plans.Changes) int {
+	outputs := 0
+	for _, o := range changes.Outputs {
+		if render.OutputChange(o.Name, o.Action, o.Before, o.After, o.Sensitive) != "" {
+			outputs++
+		}
+	}
+	return outputs
+}
+
+// PlanShowsChanges reports whether Plan shows any change of p: a
+// resource instance change other than a plain no-op, or an output change.
+// An apply whose plan failed shows the plan only then (Terraform's
+// "Planning failed." line is the plan command's alone).
+func PlanShowsChanges(p *plans.Plan) bool {
+	for _, c := range p.Changes.Resources {
+		if c.Action != plans.NoOp || c.PrevRunAddr != nil || c.Importing != nil {
+			return true
+		}
+	}
+	return shownOutputs(p.Changes) > 0
+}
+
 // Plan renders a plan as `strata plan` shows it: the changes made outside
 // strata, the legend, each change, the summary line and the output
 // changes. relevant lists the attributes the plan's changes depend on
@@ -34,15 +60,7 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantA
 			used[c.Action] = true
 		}
 	}
-	// Like Terraform, count the output changes that show: an update
-	// whose values render the same (a list become a tuple, say) is
-	// left out, and a plan with nothing else says "No changes.".
-	outputs := 0
-	for _, o := range changes.Outputs {
-		if render.OutputChange(o.Name, o.Action, o.Before, o.After, o.Sensitive) != "" {
-			outputs++
-		}
-	}
+	outputs := shownOutputs(changes)
 	if p.Mode == plans.RefreshOnlyMode && len(p.DriftedResources) > 0 {
 		b.WriteString(driftNote(p.DriftedResources, schema, nil, false))
 		b.WriteString("\nThis is a refresh-only plan, so strata will not take any actions to undo\n" +
