@@ -138,7 +138,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	rec := startApplyRecord(d, applyCommandName(opts), op, opts.view.json)
 
 	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, Excludes: excludes, ForceReplace: replaces, AllowProviderChange: opts.allowProvider})
-	if opts.refreshCommand && op.state.Empty() {
+	if opts.refreshCommand && len(op.state.Resources) == 0 {
 		diags = append(hcl.Diagnostics{emptyRefreshWarning}, diags...)
 	}
 	if diags.HasErrors() {
@@ -184,6 +184,9 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	}
 	if opts.refreshCommand {
 		plan.Mode = plans.RefreshOnlyMode
+		// Terraform's refresh applies nothing, so an output not known
+		// yet is neither an error nor recorded.
+		plan.Changes.DropUnknownOutputs()
 	}
 	// Nothing reads the plan's values once it is applied.
 	op.engine.ReleasePlanned = true

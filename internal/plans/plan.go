@@ -142,6 +142,19 @@ type OutputChange struct {
 	Sensitive     bool
 }
 
+// DropUnknownOutputs removes the output changes whose new value is not
+// wholly known: what Terraform's refresh command, which records the
+// refreshed state without applying anything, leaves out of the state.
+func (c *Changes) DropUnknownOutputs() {
+	kept := c.Outputs[:0]
+	for _, o := range c.Outputs {
+		if o.After == cty.NilVal || o.After.IsWhollyKnown() {
+			kept = append(kept, o)
+		}
+	}
+	c.Outputs = kept
+}
+
 // HasChanges reports whether applying the plan would change anything:
 // any resource or output change other than NoOp.
 func (c *Changes) HasChanges() bool {

@@ -12,7 +12,9 @@ import (
 )
 
 // UIHook reports refresh and apply progress as lines like
-// "terraform_data.a: Creating..." and "Creation complete after 0s [id=...]".
+// "terraform_data.a: Creating..." and "Creation complete after 0s [id=...]",
+// with Terraform's colour codes: each line ends with its reset, before the
+// newline.
 type UIHook struct {
 	hooks.Nil
 	View *View
@@ -22,7 +24,7 @@ var _ hooks.Hook = (*UIHook)(nil)
 
 // PreRefresh implements hooks.Hook.
 func (h *UIHook) PreRefresh(addr addrs.AbsResourceInstance, id string) {
-	h.View.Outputf("[reset][bold]%s: Refreshing state...%s[reset]\n", addr, idSuffix(id))
+	h.View.OutputLine(fmt.Sprintf("[reset][bold]%s: Refreshing state...%s[reset]", addr, idSuffix(id)))
 }
 
 // PreApply implements hooks.Hook.
@@ -32,7 +34,8 @@ func (h *UIHook) PreApply(addr addrs.AbsResourceInstance, deposed string, action
 	if action != plans.Create {
 		suffix = idSuffix(id)
 	}
-	h.View.Outputf("[reset][bold]%s: %s%s[reset]\n", label(addr, deposed), verb, suffix)
+	// Terraform resets twice here, and once after the other lines.
+	h.View.OutputLine(fmt.Sprintf("[reset][bold]%s: %s%s[reset][reset]", label(addr, deposed), verb, suffix))
 }
 
 // PostApply implements hooks.Hook.
@@ -45,7 +48,7 @@ func (h *UIHook) PostApply(addr addrs.AbsResourceInstance, deposed string, actio
 	if action != plans.Delete {
 		suffix = idSuffix(id)
 	}
-	h.View.Outputf("[reset][bold]%s: %s after %s%s[reset]\n", label(addr, deposed), verb, formatElapsed(elapsed), suffix)
+	h.View.OutputLine(fmt.Sprintf("[reset][bold]%s: %s after %s%s[reset]", label(addr, deposed), verb, formatElapsed(elapsed), suffix))
 }
 
 // Stopping implements hooks.Hook.

@@ -75,20 +75,21 @@ func (o *OperationHuman) Hook() hooks.Hook { return &UIHook{View: o.View} }
 // PlanNotSaved implements Operation.
 func (o *OperationHuman) PlanNotSaved() { o.PlanNoSavedPlanNote() }
 
-// Applied implements Operation.
+// Applied implements Operation. As Terraform, the colour codes of the
+// closing lines come before their blank line.
 func (o *OperationHuman) Applied(operation string, imported, add, change, destroy int, outputs map[string]*states.OutputValue) {
 	if operation == "refresh" {
 		o.Outputs(outputs)
 		return
 	}
 	if operation == "destroy" {
-		o.Outputf("\n[reset][bold][green]Destroy complete! Resources: %d destroyed.[reset]\n", destroy)
+		o.Outputf("[reset][bold][green]\nDestroy complete! Resources: %d destroyed.\n", destroy)
 		return
 	}
 	if imported > 0 {
-		o.Outputf("\n[reset][bold][green]Apply complete! Resources: %d imported, %d added, %d changed, %d destroyed.[reset]\n", imported, add, change, destroy)
+		o.Outputf("[reset][bold][green]\nApply complete! Resources: %d imported, %d added, %d changed, %d destroyed.\n", imported, add, change, destroy)
 	} else {
-		o.Outputf("\n[reset][bold][green]Apply complete! Resources: %d added, %d changed, %d destroyed.[reset]\n", add, change, destroy)
+		o.Outputf("[reset][bold][green]\nApply complete! Resources: %d added, %d changed, %d destroyed.\n", add, change, destroy)
 	}
 	o.Outputs(outputs)
 }
@@ -124,7 +125,8 @@ func (o *OperationJSON) ConfigGenerated(path string) {
 // PlanNotSaved implements Operation.
 func (o *OperationJSON) PlanNotSaved() {}
 
-// Applied implements Operation.
+// Applied implements Operation. As Terraform, the colour codes of the
+// closing lines come before their blank line.
 func (o *OperationJSON) Applied(operation string, imported, add, change, destroy int, outputs map[string]*states.OutputValue) {
 	if operation == "refresh" {
 		o.Outputs(outputs)

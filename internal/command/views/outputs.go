@@ -14,7 +14,7 @@ func (v *View) Outputs(outputs map[string]*states.OutputValue) {
 	if len(outputs) == 0 {
 		return
 	}
-	v.Output("\n[reset][bold][green]Outputs:[reset]\n\n")
+	v.Output("[reset][bold][green]\nOutputs:\n\n")
 	v.Raw(FormatOutputs(outputs))
 }
 
