@@ -172,6 +172,7 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 	}
 	rec := startApplyRecord(d, name, op, opts.view.json)
 	rec.SetPlanFile(path)
+	v.SavedPlan(plan)
 	rec.Planned(plan, schemaLookup(ctx, op.engine), false, len(plan.Targets) > 0 || len(plan.Excludes) > 0)
 	// Nothing reads the plan's values once it is applied.
 	op.engine.ReleasePlanned = true

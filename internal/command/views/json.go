@@ -175,6 +175,21 @@ func (j *JSON) Plan(p *plans.Plan) {
 				map[string]any{"change": map[string]any{"resource": jsonResource(c.Addr), "action": action}})
 		}
 	}
+	j.PlannedChanges(p)
+	add, change, destroy := p.Changes.Counts()
+	j.ChangeSummary("plan", add, change, destroy)
+	outputs := map[string]any{}
+	for _, o := range p.Changes.Outputs {
+		outputs[o.Name] = map[string]any{"sensitive": o.Sensitive, "action": jsonAction(o.Action)}
+	}
+	if len(outputs) > 0 {
+		j.emit("info", fmt.Sprintf("Outputs: %d", len(outputs)), "outputs", map[string]any{"outputs": outputs})
+	}
+}
+
+// PlannedChanges writes a planned_change message per resource instance
+// change of p (moves included, plain no-ops left out).
+func (j *JSON) PlannedChanges(p *plans.Plan) {
 	for _, c := range p.Changes.Resources {
 		if c.Action == plans.NoOp && c.PrevRunAddr == nil {
 			continue
@@ -196,15 +211,6 @@ func (j *JSON) Plan(p *plans.Plan) {
 			msg = fmt.Sprintf("%s (deposed object %s): %s", c.Addr, c.DeposedKey, jsonVerbs[action])
 		}
 		j.emit("info", msg, "planned_change", map[string]any{"change": change})
-	}
-	add, change, destroy := p.Changes.Counts()
-	j.ChangeSummary("plan", add, change, destroy)
-	outputs := map[string]any{}
-	for _, o := range p.Changes.Outputs {
-		outputs[o.Name] = map[string]any{"sensitive": o.Sensitive, "action": jsonAction(o.Action)}
-	}
-	if len(outputs) > 0 {
-		j.emit("info", fmt.Sprintf("Outputs: %d", len(outputs)), "outputs", map[string]any{"outputs": outputs})
 	}
 }
 

@@ -23,6 +23,9 @@ type Operation interface {
 	// Plan shows a plan; relevant lists the attributes its changes
 	// depend on, which decide the drift a normal plan shows.
 	Plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantAttr)
+	// SavedPlan starts the apply of a saved plan: with -json, a
+	// planned_change message per change, as Terraform's stream has.
+	SavedPlan(p *plans.Plan)
 	// PlanSaved ends a plan saved with -out; PlanNotSaved one without.
 	PlanSaved(path string, automation bool)
 	PlanNotSaved()
@@ -72,6 +75,10 @@ var _ Operation = (*OperationHuman)(nil)
 // Hook implements Operation.
 func (o *OperationHuman) Hook() hooks.Hook { return &UIHook{View: o.View} }
 
+// SavedPlan implements Operation: the human apply of a saved plan does
+// not show it again.
+func (o *OperationHuman) SavedPlan(*plans.Plan) {}
+
 // PlanNotSaved implements Operation.
 func (o *OperationHuman) PlanNotSaved() { o.PlanNoSavedPlanNote() }
 
@@ -114,8 +121,12 @@ func (o *OperationJSON) Hook() hooks.Hook { return &JSONHook{JSON: o.JSON} }
 // Plan implements Operation.
 func (o *OperationJSON) Plan(p *plans.Plan, _ SchemaFunc, _ []plans.RelevantAttr) { o.JSON.Plan(p) }
 
-// PlanSaved implements Operation.
-func (o *OperationJSON) PlanSaved(path string, _ bool) { o.Log("Saved the plan to: " + path) }
+// PlanSaved implements Operation: as Terraform's, the stream says
+// nothing about the file.
+func (o *OperationJSON) PlanSaved(string, bool) {}
+
+// SavedPlan implements Operation.
+func (o *OperationJSON) SavedPlan(p *plans.Plan) { o.JSON.PlannedChanges(p) }
 
 // ConfigGenerated implements Operation.
 func (o *OperationJSON) ConfigGenerated(path string) {
