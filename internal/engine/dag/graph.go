@@ -19,8 +19,8 @@ type Graph[V comparable] struct {
 type node[V comparable] struct {
 	v   V
 	pos int
-	out map[*node[V]]struct{} // dependencies
-	in  map[*node[V]]struct{} // dependents
+	out nodeSet[V] // dependencies
+	in  nodeSet[V] // dependents
 }
 
 // New returns an empty graph.
@@ -56,14 +56,7 @@ func (g *Graph[V]) Connect(from, to V) {
 	if f == t {
 		return
 	}
-	if f.out == nil {
-		f.out = make(map[*node[V]]struct{})
-	}
-	if t.in == nil {
-		t.in = make(map[*node[V]]struct{})
-	}
-	f.out[t] = struct{}{}
-	t.in[f] = struct{}{}
+	g.link(f, t)
 }
 
 // Disconnect removes the edge from -> to if it exists.
@@ -73,8 +66,8 @@ func (g *Graph[V]) Disconnect(from, to V) {
 	if !ok1 || !ok2 {
 		return
 	}
-	delete(f.out, t)
-	delete(t.in, f)
+	f.out.remove(t)
+	t.in.remove(f)
 }
 
 // HasEdge reports whether the edge from -> to ("from depends on to") exists.
@@ -84,8 +77,7 @@ func (g *Graph[V]) HasEdge(from, to V) bool {
 	if !ok1 || !ok2 {
 		return false
 	}
-	_, ok := f.out[t]
-	return ok
+	return f.out.has(t)
 }
 
 // Remove removes v and every edge touching it. Removing an absent vertex is
@@ -95,11 +87,11 @@ func (g *Graph[V]) Remove(v V) {
 	if !ok {
 		return
 	}
-	for d := range n.out {
-		delete(d.in, n)
+	for _, d := range n.out.list {
+		d.in.remove(n)
 	}
-	for d := range n.in {
-		delete(d.out, n)
+	for _, d := range n.in.list {
+		d.out.remove(n)
 	}
 	delete(g.index, v)
 	g.nodes[n.pos] = nil
@@ -151,7 +143,7 @@ func (g *Graph[V]) DependsOn(v V) []V {
 	if !ok {
 		return nil
 	}
-	return sortedValues(n.out)
+	return sortedValues(n.out.list)
 }
 
 // Dependents returns the vertices that directly depend on v (the sources of
@@ -161,24 +153,24 @@ func (g *Graph[V]) Dependents(v V) []V {
 	if !ok {
 		return nil
 	}
-	return sortedValues(n.in)
+	return sortedValues(n.in.list)
 }
 
 // Descendants returns every vertex that v depends on, directly or
 // transitively (the closure of DependsOn), in insertion order. v itself is
 // not included, even if it is part of a cycle.
 func (g *Graph[V]) Descendants(v V) []V {
-	return g.closure(v, func(n *node[V]) map[*node[V]]struct{} { return n.out })
+	return g.closure(v, func(n *node[V]) []*node[V] { return n.out.list })
 }
 
 // Ancestors returns every vertex that depends on v, directly or transitively
 // (the closure of Dependents), in insertion order. v itself is not included,
 // even if it is part of a cycle.
 func (g *Graph[V]) Ancestors(v V) []V {
-	return g.closure(v, func(n *node[V]) map[*node[V]]struct{} { return n.in })
+	return g.closure(v, func(n *node[V]) []*node[V] { return n.in.list })
 }
 
-func (g *Graph[V]) closure(v V, next func(*node[V]) map[*node[V]]struct{}) []V {
+func (g *Graph[V]) closure(v V, next func(*node[V]) []*node[V]) []V {
 	start, ok := g.index[v]
 	if !ok {
 		return nil
@@ -189,7 +181,7 @@ func (g *Graph[V]) closure(v V, next func(*node[V]) map[*node[V]]struct{}) []V {
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for m := range next(n) {
+		for _, m := range next(n) {
 			if _, ok := seen[m]; ok {
 				continue
 			}
@@ -218,7 +210,7 @@ func (g *Graph[V]) Clone() *Graph[V] {
 		if n == nil {
 			continue
 		}
-		for d := range n.out {
+		for _, d := range n.out.list {
 			r.link(clone[n], clone[d])
 		}
 	}
@@ -226,26 +218,19 @@ func (g *Graph[V]) Clone() *Graph[V] {
 }
 
 func (g *Graph[V]) link(f, t *node[V]) {
-	if f.out == nil {
-		f.out = make(map[*node[V]]struct{})
+	if f.out.has(t) {
+		return
 	}
-	if t.in == nil {
-		t.in = make(map[*node[V]]struct{})
-	}
-	f.out[t] = struct{}{}
-	t.in[f] = struct{}{}
+	f.out.add(t)
+	t.in.add(f)
 }
 
 // sortedValues returns the vertices of a neighbour set in insertion order.
-func sortedValues[V comparable](set map[*node[V]]struct{}) []V {
+func sortedValues[V comparable](set []*node[V]) []V {
 	if len(set) == 0 {
 		return nil
 	}
-	ns := make([]*node[V], 0, len(set))
-	for n := range set {
-		ns = append(ns, n)
-	}
-	return nodeValues(ns)
+	return nodeValues(slices.Clone(set))
 }
 
 // nodeValues sorts ns by insertion order and returns their vertices.
@@ -304,11 +289,11 @@ func (g *Graph[V]) snapshot() *snapshot[V] {
 	inCount := make([]int32, n)
 	total := 0
 	for i, nd := range s.nodes {
-		if len(nd.out) == 0 {
+		if nd.out.len() == 0 {
 			continue
 		}
-		deps := make([]int32, 0, len(nd.out))
-		for d := range nd.out {
+		deps := make([]int32, 0, nd.out.len())
+		for _, d := range nd.out.list {
 			j := idOf(d)
 			deps = append(deps, j)
 			inCount[j]++

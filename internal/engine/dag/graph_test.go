@@ -68,22 +68,46 @@ func checkConsistent[V comparable](t *testing.T, g *Graph[V]) {
 		if g.index[n.v] != n {
 			t.Errorf("index for %v does not point at its node", n.v)
 		}
-		for d := range n.out {
-			if _, ok := d.in[n]; !ok {
+		checkSet(t, n, &n.out)
+		checkSet(t, n, &n.in)
+		for _, d := range n.out.list {
+			if !d.in.has(n) {
 				t.Errorf("edge %v->%v missing from in set", n.v, d.v)
 			}
 			if g.index[d.v] != d {
 				t.Errorf("edge %v->%v points at a removed node", n.v, d.v)
 			}
 		}
-		for d := range n.in {
-			if _, ok := d.out[n]; !ok {
+		for _, d := range n.in.list {
+			if !d.out.has(n) {
 				t.Errorf("edge %v->%v missing from out set", d.v, n.v)
 			}
 		}
 	}
 	if live != len(g.index) || live != g.Len() {
 		t.Errorf("live nodes %d, index %d, Len %d", live, len(g.index), g.Len())
+	}
+}
+
+// checkSet verifies that a neighbour set has no duplicates and, when it
+// has an index, that the index and the list agree.
+func checkSet[V comparable](t *testing.T, n *node[V], s *nodeSet[V]) {
+	t.Helper()
+	seen := map[*node[V]]bool{}
+	for i, m := range s.list {
+		if seen[m] {
+			t.Errorf("node %v: %v twice in a neighbour set", n.v, m.v)
+		}
+		seen[m] = true
+		if s.index != nil && s.index[m] != i {
+			t.Errorf("node %v: index has %v at %d, list at %d", n.v, m.v, s.index[m], i)
+		}
+	}
+	if s.index != nil && len(s.index) != len(s.list) {
+		t.Errorf("node %v: index of %d for a list of %d", n.v, len(s.index), len(s.list))
+	}
+	if s.index == nil && len(s.list) > smallSet {
+		t.Errorf("node %v: %d neighbours and no index", n.v, len(s.list))
 	}
 }
 
@@ -426,4 +450,46 @@ func TestClone(t *testing.T) {
 	eq(t, "original after changing the clone", strEdges(g), []string{"a->b", "b->c"})
 	eq(t, "changed clone", strEdges(c), []string{"a->b", "d->a"})
 	checkConsistent(t, c)
+}
+
+// TestLargeNeighbourSets connects a hub with more neighbours than a set
+// keeps unindexed, then removes and disconnects some: the sets, their
+// index and the answers must stay right.
+func TestLargeNeighbourSets(t *testing.T) {
+	g := New[int]()
+	const hub, n = 0, 3 * smallSet
+	for i := 1; i <= n; i++ {
+		g.Connect(i, hub) // i depends on the hub
+		g.Connect(hub+1000, i)
+		g.Connect(i, hub) // again: no duplicate
+	}
+	checkConsistent(t, g)
+	var want []int
+	for i := 1; i <= n; i++ {
+		switch {
+		case i%3 == 0:
+			g.Remove(i)
+		case i%5 == 0:
+			g.Disconnect(i, hub)
+		default:
+			want = append(want, i)
+		}
+	}
+	checkConsistent(t, g)
+	if got := g.Dependents(hub); !slices.Equal(got, want) {
+		t.Errorf("dependents of the hub: %v, want %v", got, want)
+	}
+	for _, i := range want {
+		if !g.HasEdge(i, hub) {
+			t.Errorf("edge %d->hub lost", i)
+		}
+	}
+	if g.HasEdge(5, hub) || g.HasEdge(3, hub) {
+		t.Error("a removed edge is still there")
+	}
+	c := g.Clone()
+	checkConsistent(t, c)
+	if got := c.Dependents(hub); !slices.Equal(got, want) {
+		t.Errorf("dependents of the hub in the clone: %v, want %v", got, want)
+	}
 }
