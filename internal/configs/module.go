@@ -48,8 +48,12 @@ type Module struct {
 	// block was declared, for reporting duplicates.
 	requiredProvidersRange *hcl.Range
 	// bases are the blocks of primary files that override files can
-	// merge into, by kind and name (resource.TYPE.NAME, variable.NAME...).
-	bases map[string]*hcl.Block
+	// merge into, by kind and name (resource.TYPE.NAME, variable.NAME...),
+	// kept only while a module with override files loads (hasOverrides):
+	// otherwise they would hold a copy of every block's header (about 300
+	// bytes a resource) for nothing.
+	bases        map[string]*hcl.Block
+	hasOverrides bool
 	// staticVars are the root module's variable values given for early
 	// evaluation, nil for other modules.
 	staticVars map[string]cty.Value
@@ -178,7 +182,9 @@ func (m *Module) addBlock(block *hcl.Block) hcl.Diagnostics {
 				key := r.Addr().String()
 				diags = append(diags, checkDuplicate(target, key, block.Type, r.DeclRange)...)
 				target[key] = r
-				m.base(block.Type+"."+strings.Join(block.Labels, "."), block)
+				if m.hasOverrides {
+					m.base(block.Type+"."+strings.Join(block.Labels, "."), block)
+				}
 			}
 		case "check":
 			c, cdiags := decodeCheck(block)

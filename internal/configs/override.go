@@ -17,6 +17,9 @@ func IsOverrideFile(name string) bool {
 
 // base remembers a primary file's block for override files.
 func (m *Module) base(key string, block *hcl.Block) {
+	if !m.hasOverrides {
+		return
+	}
 	if m.bases == nil {
 		m.bases = map[string]*hcl.Block{}
 	}

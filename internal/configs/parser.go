@@ -203,6 +203,9 @@ func (p *Parser) LoadModuleFromSources(dir string, sources map[string][]byte) (*
 	mod := newModule(dir)
 	mod.workDir = p.workDir
 	for _, n := range names {
+		mod.hasOverrides = mod.hasOverrides || IsOverrideFile(n)
+	}
+	for _, n := range names {
 		path := filepath.Join(dir, n)
 		if dir == "." {
 			path = n
@@ -219,6 +222,7 @@ func (p *Parser) LoadModuleFromSources(dir string, sources map[string][]byte) (*
 			diags = append(diags, mod.loadFile(f)...)
 		}
 	}
+	mod.bases = nil // every override file is merged
 	diags = append(diags, mod.checkRemoved()...)
 	diags = append(diags, mod.checkImportProviders()...)
 	var given map[string]cty.Value
