@@ -282,7 +282,9 @@ The -exclude option is not for routine use, and is provided only for exceptional
 	}
 	plan.DriftedResources = pw.drift
 	sortChanges(&plans.Changes{Resources: plan.DriftedResources})
-	plan.PriorState = w.state.Snapshot()
+	// The walk is over: its state becomes the plan's without a copy,
+	// which would hold a third copy of every object at the plan's peak.
+	plan.PriorState = w.state.Take()
 	if opts.Mode == plans.DestroyMode {
 		w.destroyCheckResults()
 	} else {
