@@ -77,6 +77,10 @@ type walker struct {
 	// (*configschema.Block -> hcldec.Spec), which evaluating an instance's
 	// configuration needs.
 	specs sync.Map
+	// shapes caches the lang.BlockShape of each resource schema
+	// (*configschema.Block -> *lang.BlockShape), which the bodies of its
+	// resources share when prepared.
+	shapes sync.Map
 }
 
 // impliedType returns schema's implied type, built once per walk.
@@ -99,6 +103,16 @@ func (w *walker) decoderSpec(schema *configschema.Block) hcldec.Spec {
 	return s
 }
 
+// blockShape returns the shape of bodies decoded with schema, built once
+// per walk.
+func (w *walker) blockShape(schema *configschema.Block) *lang.BlockShape {
+	if s, ok := w.shapes.Load(schema); ok {
+		return s.(*lang.BlockShape)
+	}
+	s, _ := w.shapes.LoadOrStore(schema, lang.NewBlockShape(schema, w.decoderSpec(schema)))
+	return s.(*lang.BlockShape)
+}
+
 // preparedBlock returns body prepared for evaluation with schema, once
 // per engine.
 func (w *walker) preparedBlock(body hcl.Body, schema *configschema.Block) *lang.PreparedBlock {
@@ -106,13 +120,13 @@ func (w *walker) preparedBlock(body hcl.Body, schema *configschema.Block) *lang.
 		// Only a pointer is sure to be a map key: hcl.MergeBodies
 		// (generated configuration, overrides) returns a slice, and a
 		// struct may hold one. Those are prepared each time.
-		return lang.PrepareBlock(body, schema, w.decoderSpec(schema))
+		return w.blockShape(schema).Prepare(body)
 	}
 	k := preparedKey{body, schema}
 	if p, ok := w.e.prepared.Load(k); ok {
 		return p.(*lang.PreparedBlock)
 	}
-	p, _ := w.e.prepared.LoadOrStore(k, lang.PrepareBlock(body, schema, w.decoderSpec(schema)))
+	p, _ := w.e.prepared.LoadOrStore(k, w.blockShape(schema).Prepare(body))
 	return p.(*lang.PreparedBlock)
 }
 

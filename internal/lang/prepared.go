@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"sort"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/customdecode"
 	"github.com/hashicorp/hcl/v2/hcldec"
@@ -19,71 +21,111 @@ import (
 // expressions themselves. A PreparedBlock is read-only once built and safe
 // to share between goroutines.
 type PreparedBlock struct {
-	body   hcl.Body
-	schema *configschema.Block
-	spec   hcldec.Spec
+	body  hcl.Body
+	shape *BlockShape
 	// refs are the body's references, when they could be found without
 	// an error (ok).
 	refs []*Reference
 	ok   bool
-	// attrs is set when the body is native syntax with no dynamic block,
-	// the spec an object of attributes and literals alone, and the body's
-	// content matched the schema without a diagnostic: then evaluating is
-	// evaluating these expressions. Nil otherwise: hcldec decodes.
-	attrs []preparedAttr
+	// flat is set when the body is native syntax with no dynamic block,
+	// the shape flat and the body's content matched the schema without a
+	// diagnostic: then evaluating is evaluating exprs, the expression
+	// setting each of shape.attrs (nil where unset). Otherwise hcldec
+	// decodes.
+	flat  bool
+	exprs []hcl.Expression
 }
 
-// preparedAttr is one attribute of a flat spec: its expression in the
-// body (nil when unset), or a literal value.
-type preparedAttr struct {
+// BlockShape is what preparing bodies with one schema shares: the schema,
+// its decoder spec and, when the spec is an object of attributes and
+// literals alone (flat), those in a fixed order. Bodies of one resource
+// type share one, so a prepared body holds no more than its expressions
+// (a resource of 100,000 keeps a few hundred bytes each otherwise).
+type BlockShape struct {
+	schema  *configschema.Block
+	spec    hcldec.Spec
+	flat    bool
+	attrs   []shapeAttr
+	implied *hcl.BodySchema
+}
+
+// shapeAttr is one attribute of a flat spec.
+type shapeAttr struct {
 	name    string
-	attr    *hcl.Attribute
 	ty      cty.Type  // the type an expression converts to
 	null    cty.Value // the value when unset
 	literal bool      // a LiteralSpec: null is its value
 }
 
+// NewBlockShape returns the shape of bodies decoded with schema, whose
+// decoder spec is spec (schema.DecoderSpec()).
+func NewBlockShape(schema *configschema.Block, spec hcldec.Spec) *BlockShape {
+	sh := &BlockShape{schema: schema, spec: spec}
+	obj, isObj := spec.(hcldec.ObjectSpec)
+	if !isObj {
+		return sh
+	}
+	names := make([]string, 0, len(obj))
+	for name := range obj {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	attrs := make([]shapeAttr, 0, len(obj))
+	for _, name := range names {
+		switch s := obj[name].(type) {
+		case *hcldec.AttrSpec:
+			if customdecode.CustomExpressionDecoderForType(s.Type) != nil {
+				return sh
+			}
+			attrs = append(attrs, shapeAttr{name: s.Name, ty: s.Type, null: cty.NullVal(s.Type.WithoutOptionalAttributesDeep())})
+		case *hcldec.LiteralSpec:
+			attrs = append(attrs, shapeAttr{name: name, null: s.Value, literal: true})
+		default:
+			return sh
+		}
+	}
+	sh.flat, sh.attrs, sh.implied = true, attrs, hcldec.ImpliedSchema(spec)
+	return sh
+}
+
 // PrepareBlock prepares body for evaluation with schema, whose decoder
 // spec is spec (schema.DecoderSpec()).
 func PrepareBlock(body hcl.Body, schema *configschema.Block, spec hcldec.Spec) *PreparedBlock {
-	p := &PreparedBlock{body: body, schema: schema, spec: spec}
+	return NewBlockShape(schema, spec).Prepare(body)
+}
+
+// Prepare prepares body for evaluation with sh's schema.
+func (sh *BlockShape) Prepare(body hcl.Body) *PreparedBlock {
+	p := &PreparedBlock{body: body, shape: sh}
 	if mayHaveDynamicBlocks(body) {
 		// Dynamic blocks are expanded with values: nothing is prepared.
 		return p
 	}
-	refs, diags := References(hcldec.Variables(body, spec))
+	refs, diags := References(hcldec.Variables(body, sh.spec))
 	if diags.HasErrors() || len(diags) > 0 {
 		return p
 	}
 	p.refs, p.ok = refs, true
-	obj, isObj := spec.(hcldec.ObjectSpec)
-	if !isObj {
+	if !sh.flat {
 		return p
 	}
-	attrs := make([]preparedAttr, 0, len(obj))
-	for name, s := range obj {
-		switch s := s.(type) {
-		case *hcldec.AttrSpec:
-			if customdecode.CustomExpressionDecoderForType(s.Type) != nil {
-				return p
-			}
-			attrs = append(attrs, preparedAttr{name: s.Name, ty: s.Type, null: cty.NullVal(s.Type.WithoutOptionalAttributesDeep())})
-		case *hcldec.LiteralSpec:
-			attrs = append(attrs, preparedAttr{name: name, null: s.Value, literal: true})
-		default:
-			return p
-		}
-	}
-	content, cdiags := body.Content(hcldec.ImpliedSchema(spec))
+	content, cdiags := body.Content(sh.implied)
 	if len(cdiags) > 0 || len(content.Blocks) > 0 {
 		return p
 	}
-	for i := range attrs {
-		if !attrs[i].literal {
-			attrs[i].attr = content.Attributes[attrs[i].name]
+	var exprs []hcl.Expression
+	for i, a := range sh.attrs {
+		if a.literal {
+			continue
+		}
+		if attr := content.Attributes[a.name]; attr != nil {
+			if exprs == nil {
+				exprs = make([]hcl.Expression, len(sh.attrs))
+			}
+			exprs[i] = attr.Expr
 		}
 	}
-	p.attrs = attrs
+	p.flat, p.exprs = true, exprs
 	return p
 }
 
@@ -99,26 +141,31 @@ func (p *PreparedBlock) References() ([]*Reference, bool) {
 // same: whatever goes wrong is evaluated again by EvalBlockSpec, for its
 // diagnostics.
 func (s *Scope) EvalPreparedBlock(p *PreparedBlock) (cty.Value, hcl.Diagnostics) {
-	if !p.ok || p.attrs == nil {
-		return s.EvalBlockSpec(p.body, p.schema, p.spec)
+	sh := p.shape
+	if !p.ok || !p.flat {
+		return s.EvalBlockSpec(p.body, sh.schema, sh.spec)
 	}
 	ctx, diags := s.EvalContext(p.refs)
 	if diags.HasErrors() {
-		return s.EvalBlockSpec(p.body, p.schema, p.spec)
+		return s.EvalBlockSpec(p.body, sh.schema, sh.spec)
 	}
-	vals := make(map[string]cty.Value, len(p.attrs))
-	for _, a := range p.attrs {
-		if a.attr == nil {
+	vals := make(map[string]cty.Value, len(sh.attrs))
+	for i, a := range sh.attrs {
+		var expr hcl.Expression
+		if p.exprs != nil {
+			expr = p.exprs[i]
+		}
+		if expr == nil {
 			vals[a.name] = a.null
 			continue
 		}
-		v, vdiags := a.attr.Expr.Value(ctx)
+		v, vdiags := expr.Value(ctx)
 		if vdiags.HasErrors() {
-			return s.EvalBlockSpec(p.body, p.schema, p.spec)
+			return s.EvalBlockSpec(p.body, sh.schema, sh.spec)
 		}
 		cv, err := convert.Convert(v, a.ty)
 		if err != nil {
-			return s.EvalBlockSpec(p.body, p.schema, p.spec)
+			return s.EvalBlockSpec(p.body, sh.schema, sh.spec)
 		}
 		diags = append(diags, vdiags...)
 		vals[a.name] = cv

@@ -72,7 +72,7 @@ func TestEvalPreparedBlock(t *testing.T) {
 			}
 			want, wantDiags := scope.EvalBlock(body, tc.schema)
 			p := PrepareBlock(body, tc.schema, tc.schema.DecoderSpec())
-			if got := p.attrs != nil; got != tc.flat {
+			if got := p.flat; got != tc.flat {
 				t.Errorf("prepared without the decoder: %t, want %t", got, tc.flat)
 			}
 			for i := 0; i < 2; i++ {
