@@ -402,12 +402,48 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 		// at the end of the walk).
 		updated.AttrsJSON = obj.AttrsJSON
 	}
+	if sameObject(obj, updated) {
+		if p, ok := pw.state.InstanceProvider(addr); ok && sameProvider(p, rt.provider) {
+			// Nothing to record, as for every object of a no-op plan:
+			// the working state keeps the object it holds, and the new
+			// one goes.
+			return v, obj, diags
+		}
+	}
 	if deposed == "" {
 		pw.state.SetObject(addr, updated, rt.provider)
 	} else {
 		pw.state.SetDeposed(addr, deposed, updated, rt.provider)
 	}
 	return v, updated, diags
+}
+
+// sameObject reports whether two stored objects record the same thing.
+func sameObject(a, b *states.ObjectSrc) bool {
+	if a.SchemaVersion != b.SchemaVersion || a.Status != b.Status || a.CreateBeforeDestroy != b.CreateBeforeDestroy ||
+		len(a.AttrsFlat) > 0 || len(b.AttrsFlat) > 0 ||
+		!bytes.Equal(a.AttrsJSON, b.AttrsJSON) || !bytes.Equal(a.Private, b.Private) || !bytes.Equal(a.IdentityJSON, b.IdentityJSON) ||
+		(a.IdentitySchemaVersion == nil) != (b.IdentitySchemaVersion == nil) ||
+		(a.IdentitySchemaVersion != nil && *a.IdentitySchemaVersion != *b.IdentitySchemaVersion) ||
+		len(a.SensitivePaths) != len(b.SensitivePaths) || len(a.Dependencies) != len(b.Dependencies) {
+		return false
+	}
+	for i, p := range a.SensitivePaths {
+		if !p.Equals(b.SensitivePaths[i]) {
+			return false
+		}
+	}
+	for i, d := range a.Dependencies {
+		if o := b.Dependencies[i]; d.Resource != o.Resource || d.Module.Compare(o.Module) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// sameProvider reports whether two provider instance addresses are equal.
+func sameProvider(a, b addrs.AbsProviderConfig) bool {
+	return a.Provider == b.Provider && a.Alias == b.Alias && a.Key == b.Key && a.Module.Equal(b.Module)
 }
 
 // planManagedInstance plans one instance of a managed resource and returns
