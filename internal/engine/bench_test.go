@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -152,6 +153,66 @@ func BenchmarkModuleFan(b *testing.B) {
 					b.Fatal(diags.Error())
 				}
 			}
+		})
+	}
+}
+
+// chainsSource is the configuration `go run ./internal/bench` generates:
+// n terraform_data resources in chains of 10.
+func chainsSource(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		prev := `"start"`
+		if i%10 != 0 {
+			prev = fmt.Sprintf("terraform_data.r%d.output", i-1)
+		}
+		fmt.Fprintf(&b, "resource \"terraform_data\" \"r%d\" {\n  input = %s\n}\n", i, prev)
+	}
+	return b.String()
+}
+
+// BenchmarkNoopPlanFromFile is the no-op plan of the CLI less loading the
+// configuration: n resources in chains of 10, the state read from its
+// file, a fresh engine each time. live-MB is the heap still in use once
+// the plan is made, with the configuration, the state read, the engine
+// and the plan alive, as in the plan command: what its peak memory
+// follows.
+func BenchmarkNoopPlanFromFile(b *testing.B) {
+	for _, n := range []int{10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			t := &testing.T{}
+			cfg := testConfigInline(t, map[string]string{"main.tf": chainsSource(n)})
+			plan, _ := builtinEngine(cfg).Plan(context.Background(), nil, PlanOpts{})
+			state, _ := builtinEngine(cfg).Apply(context.Background(), plan)
+			data, err := statefile.Write(state)
+			if err != nil {
+				b.Fatal(err)
+			}
+			plan, state = nil, nil
+			var e *Engine
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				plan, e = nil, nil
+				if state, err = statefile.Read(data); err != nil {
+					b.Fatal(err)
+				}
+				e = builtinEngine(cfg)
+				p, diags := e.Plan(context.Background(), state, PlanOpts{})
+				if diags.HasErrors() || p.Changes.HasChanges() {
+					b.Fatal("unexpected changes or errors")
+				}
+				plan = p
+			}
+			b.StopTimer()
+			var ms runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "live-MB")
+			runtime.KeepAlive(plan)
+			runtime.KeepAlive(state)
+			runtime.KeepAlive(cfg)
+			runtime.KeepAlive(e)
 		})
 	}
 }

@@ -153,7 +153,9 @@ func (e *Engine) plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 			return nil, nil, vdiags
 		}
 	}
-	working := prevRun.DeepCopy()
+	// The walk changes its state only where it finds objects changed (a
+	// refresh, moves, data sources): the rest stays shared with prevRun.
+	working := prevRun.CopyOnWrite()
 	moved := applyMoves(e.Config, working)
 	w := e.newWalker(working, true)
 	w.ev.base.PlanTimestamp = opts.timestamp

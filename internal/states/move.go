@@ -34,10 +34,10 @@ func (s *State) MoveInstance(from, to addrs.AbsResourceInstance) bool {
 // address, keeping instance keys. It does nothing and returns false when
 // from is not in the state or to already is.
 func (s *State) MoveResource(from, to addrs.AbsResource) bool {
-	r := s.Resource(from)
-	if r == nil || s.Resource(to) != nil {
+	if s.Resource(from) == nil || s.Resource(to) != nil {
 		return false
 	}
+	r := s.own(from.String())
 	delete(s.Resources, from.String())
 	r.Addr = to
 	s.Resources[to.String()] = r

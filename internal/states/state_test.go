@@ -223,3 +223,83 @@ func TestSortedKeys(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// fingerprint renders every resource of s: its provider and, by instance,
+// its provider key, current object and deposed objects.
+func fingerprint(s *State) []string {
+	var out []string
+	for _, r := range s.SortedResources() {
+		for _, k := range r.SortedKeys() {
+			inst := r.Instances[k]
+			line := fmt.Sprintf("%s %s %v", r.Addr.Instance(k), r.InstanceProvider(k), inst.ProviderKey)
+			if inst.Current != nil {
+				line += fmt.Sprintf(" current=%s/%d", inst.Current.AttrsJSON, inst.Current.Status)
+			}
+			for dk, d := range inst.Deposed {
+				line += fmt.Sprintf(" %s=%s", dk, d.AttrsJSON)
+			}
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// TestCopyOnWrite checks that a copy-on-write copy changed through its
+// methods ends as a deep copy changed the same way would, and that the
+// original never sees the changes.
+func TestCopyOnWrite(t *testing.T) {
+	aliased := addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform"), Alias: "other"}
+	tests := map[string]func(t *testing.T, s *State){
+		"nothing":         func(t *testing.T, s *State) {},
+		"replace current": func(t *testing.T, s *State) { s.SetObject(inst(t, "terraform_data.a"), object("a2"), builtin) },
+		"remove current":  func(t *testing.T, s *State) { s.SetObject(inst(t, "terraform_data.a"), nil, builtin) },
+		"remove instance": func(t *testing.T, s *State) { s.SetObject(inst(t, "terraform_data.c[1]"), nil, builtin) },
+		"add instance":    func(t *testing.T, s *State) { s.SetObject(inst(t, "terraform_data.c[2]"), object("c2"), builtin) },
+		"add resource":    func(t *testing.T, s *State) { s.SetObject(inst(t, "module.m.terraform_data.n"), object("n"), builtin) },
+		"change provider": func(t *testing.T, s *State) { s.SetObject(inst(t, "terraform_data.a"), object("a"), aliased) },
+		"add deposed":     func(t *testing.T, s *State) { s.SetDeposed(inst(t, "terraform_data.c[0]"), "k2", object("d"), builtin) },
+		"remove deposed":  func(t *testing.T, s *State) { s.SetDeposed(inst(t, "terraform_data.a"), "k", nil, builtin) },
+		"move resource": func(t *testing.T, s *State) {
+			s.MoveResource(inst(t, "terraform_data.c[0]").ContainingResource(), inst(t, "terraform_data.moved").ContainingResource())
+		},
+		"move instance": func(t *testing.T, s *State) {
+			s.MoveInstance(inst(t, "terraform_data.a"), inst(t, "terraform_data.c[5]"))
+		},
+		"change then more": func(t *testing.T, s *State) {
+			s.SetObject(inst(t, "terraform_data.c[0]"), object("x"), builtin)
+			s.SetObject(inst(t, "terraform_data.c[1]"), object("y"), builtin)
+		},
+	}
+	for name, change := range tests {
+		t.Run(name, func(t *testing.T) {
+			s := New()
+			s.Lineage, s.Serial = "l", 3
+			s.SetObject(inst(t, "terraform_data.a"), object("a"), builtin)
+			s.SetDeposed(inst(t, "terraform_data.a"), "k", object("old"), builtin)
+			s.SetObject(inst(t, "terraform_data.c[0]"), object("c0"), builtin)
+			s.SetObject(inst(t, "terraform_data.c[1]"), object("c1"), builtin)
+			s.Outputs["o"] = &OutputValue{Value: cty.StringVal("v")}
+			before := fingerprint(s)
+
+			deep, cow := s.DeepCopy(), s.CopyOnWrite()
+			change(t, deep)
+			change(t, cow)
+			cow.Outputs["p"] = &OutputValue{Value: cty.True}
+			if diff := cmp.Diff(fingerprint(deep), fingerprint(cow)); diff != "" {
+				t.Errorf("copy-on-write copy differs from a deep copy (-deep +cow):\n%s", diff)
+			}
+			if diff := cmp.Diff(before, fingerprint(s)); diff != "" {
+				t.Errorf("original changed (-before +after):\n%s", diff)
+			}
+			if cow.Lineage != "l" || cow.Serial != 3 || len(s.Outputs) != 1 {
+				t.Errorf("header or outputs: copy %s/%d, original outputs %d", cow.Lineage, cow.Serial, len(s.Outputs))
+			}
+			// A copy of the copy is independent of both.
+			again := cow.CopyOnWrite()
+			again.SetObject(inst(t, "terraform_data.a"), object("z"), builtin)
+			if diff := cmp.Diff(fingerprint(deep), fingerprint(cow)); diff != "" {
+				t.Errorf("copy changed by its own copy (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
