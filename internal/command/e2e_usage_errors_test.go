@@ -9,7 +9,8 @@ import (
 )
 
 // TestE2EUsageErrorsMatchTerraform: wrong positional arguments, an
-// unknown flag, a missing subcommand and "help" as a command are reported as Terraform reports
+// unknown flag, a missing subcommand, "help" as a command and options
+// before the subcommand strata does not know are reported as Terraform reports
 // them for each command that predates diagnostics: the same message, on
 // the same stream, in red unless -no-color, with the command's usage on
 // stderr or stdout or not at all, and the same exit code (some commands
@@ -23,6 +24,13 @@ func TestE2EUsageErrorsMatchTerraform(t *testing.T) {
 		code           int
 		stdout, stderr string // with -no-color, usage texts as <usage>
 	}{
+		{[]string{"-bogus"}, 127, "<usage>\n", ""},
+		{[]string{"-bogus", "plan"}, 1, "Invalid flags before the subcommand. If these flags are for\nthe subcommand, please put them after the subcommand.\n\n<usage>\n", ""},
+		{[]string{"-chdir=.", "-chdir=.", "version"}, 1, "Invalid flags before the subcommand. If these flags are for\nthe subcommand, please put them after the subcommand.\n\n<usage>\n", ""},
+		{[]string{"-chdir="}, 1, "", "Invalid -chdir option: must include an equals sign followed by a directory path, like -chdir=example\n"},
+		{[]string{"-chdir"}, 1, "", "Invalid -chdir option: must include an equals sign followed by a directory path, like -chdir=example\n"},
+		{[]string{"-help", "nosuch"}, 1, "", "strata has no command named \"nosuch\".\n\nTo see all of strata's top-level commands, run:\n  strata -help\n\n"},
+		{[]string{"-help", "state", "list"}, 0, "<usage>\n", ""},
 		{[]string{"help"}, 1, "", "strata has no command named \"help\".\n\nTo see all of strata's top-level commands, run:\n  strata -help\n\n"},
 		{[]string{"providers", "-help"}, 0, "\n<usage>\n", ""},
 		{[]string{"metadata", "functions", "-help"}, 0, "\n<usage>\n", ""},

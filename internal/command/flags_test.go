@@ -109,10 +109,16 @@ func TestGlobalOptions(t *testing.T) {
 	}{
 		"chdir equals": {in: []string{"-chdir=x", "plan"}, wantArgs: []string{"plan"}, wantChdir: "x"},
 		"chdir space":  {in: []string{"-chdir", "x", "plan"}, wantArgs: []string{"plan"}, wantChdir: "x"},
+		"chdir alone":  {in: []string{"-chdir"}, wantErr: true},
+		"second chdir": {in: []string{"-chdir=x", "-chdir=y", "plan"}, wantErr: true},
 		"version":      {in: []string{"-version"}, wantArgs: []string{"version"}},
 		"help":         {in: []string{"-help"}, wantArgs: []string{"help"}},
+		"help command": {in: []string{"-help", "plan", "-out=x"}, wantArgs: []string{"plan", "-out=x", "-help"}},
+		"help help":    {in: []string{"-help", "-help"}, wantArgs: []string{"help"}},
+		"help word":    {in: []string{"help"}, wantErr: true},
 		"empty chdir":  {in: []string{"-chdir="}, wantErr: true},
 		"unknown":      {in: []string{"-bogus", "plan"}, wantErr: true},
+		"unknown only": {in: []string{"-bogus"}, wantErr: true},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

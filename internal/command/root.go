@@ -42,13 +42,8 @@ func Run(args []string, d *Deps) int {
 		return 1
 	}
 	args, chdir, err := globalOptions(args)
-	if err == errHelpCommand {
-		unknownCommand(d.Stderr, nil, "help")
-		return 1
-	}
 	if err != nil {
-		fmt.Fprintf(d.Stderr, "Error: %s\n", err)
-		return 1
+		return reportGlobalOptionsError(d, err)
 	}
 	if args, err = withEnvArgs(d.Getenv, args); err != nil {
 		fmt.Fprintln(d.Stderr, sentence(err))
@@ -78,7 +73,7 @@ func Run(args []string, d *Deps) int {
 	d.noColor = d.noColor || noColor // after NewRootCommand, which registers the flag's default
 	if len(args) == 0 {
 		// As Terraform: usage, and the "command not found" exit code.
-		fmt.Fprintln(d.Stdout, root.Long)
+		fmt.Fprintln(d.Stdout, rootUsage)
 		return 127
 	}
 	root.SetArgs(normalizeArgs(args))
@@ -115,27 +110,43 @@ func asExit(err error, target **ExitError) bool {
 }
 
 // globalOptions takes the options that come before the subcommand:
-// -chdir=DIR, -version and -help.
+// -chdir=DIR, -version and -help. Its errors are Terraform's, printed by
+// reportGlobalOptionsError.
 func globalOptions(args []string) (rest []string, chdir string, err error) {
+	chdirSeen := false
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
 		a := strings.TrimLeft(args[0], "-")
 		switch {
-		case strings.HasPrefix(a, "chdir="):
+		case (a == "chdir" || strings.HasPrefix(a, "chdir=")) && !chdirSeen:
+			// As Terraform, once only; -chdir DIR (a strata extension)
+			// too.
 			chdir = strings.TrimPrefix(a, "chdir=")
+			if a == "chdir" {
+				if len(args) < 2 || strings.HasPrefix(args[1], "-") {
+					return nil, "", errChdirForm
+				}
+				chdir, args = args[1], args[1:]
+			}
 			if chdir == "" {
-				return nil, "", fmt.Errorf("the -chdir option requires a directory")
+				return nil, "", errChdirForm
 			}
-		case a == "chdir":
-			if len(args) < 2 {
-				return nil, "", fmt.Errorf("the -chdir option requires a directory")
-			}
-			chdir, args = args[1], args[1:]
+			chdirSeen = true
 		case a == "version" || a == "v":
 			return append([]string{"version"}, args[1:]...), chdir, nil
 		case a == "help" || a == "h":
-			return append([]string{"help"}, args[1:]...), chdir, nil
+			// -help COMMAND is COMMAND -help; -help alone (or before
+			// another option) is the list of commands.
+			if len(args) > 1 && !strings.HasPrefix(args[1], "-") {
+				return append(append([]string{}, args[1:]...), "-help"), chdir, nil
+			}
+			return []string{"help"}, chdir, nil
 		default:
-			return nil, "", fmt.Errorf("unknown global option %s: global options (-chdir, -version, -help) come before the subcommand", args[0])
+			for _, later := range args[1:] {
+				if !strings.HasPrefix(later, "-") {
+					return nil, "", errFlagsBeforeCommand
+				}
+			}
+			return nil, "", errNoCommand
 		}
 		args = args[1:]
 	}
@@ -145,9 +156,38 @@ func globalOptions(args []string) (rest []string, chdir string, err error) {
 	return args, chdir, nil
 }
 
-// errHelpCommand is "help" given as a command: as in Terraform, help is
-// the -help option, not a command.
-var errHelpCommand = errors.New("help is not a command")
+// The errors of globalOptions.
+var (
+	// errHelpCommand is "help" given as a command: as in Terraform, help
+	// is the -help option, not a command.
+	errHelpCommand = errors.New("help is not a command")
+	// errChdirForm is -chdir without "=DIR".
+	errChdirForm = errors.New("-chdir without =DIR")
+	// errFlagsBeforeCommand is an option globalOptions does not know
+	// before the subcommand.
+	errFlagsBeforeCommand = errors.New("unknown options before the subcommand")
+	// errNoCommand is options and no subcommand.
+	errNoCommand = errors.New("no subcommand")
+)
+
+// reportGlobalOptionsError prints an error of globalOptions as Terraform
+// does, and returns the exit status.
+func reportGlobalOptionsError(d *Deps, err error) int {
+	switch err {
+	case errHelpCommand:
+		unknownCommand(d.Stderr, nil, "help")
+	case errChdirForm:
+		fmt.Fprintln(d.Stderr, "Invalid -chdir option: must include an equals sign followed by a directory path, like -chdir=example")
+	case errFlagsBeforeCommand:
+		fmt.Fprintf(d.Stdout, "Invalid flags before the subcommand. If these flags are for\nthe subcommand, please put them after the subcommand.\n\n%s\n", rootUsage)
+	case errNoCommand:
+		// As with no arguments at all: the usage, and the "command not
+		// found" exit code.
+		fmt.Fprintln(d.Stdout, rootUsage)
+		return 127
+	}
+	return 1
+}
 
 // normalizeArgs turns Terraform-style single-dash long flags (-var=x,
 // -auto-approve) into the double-dash form cobra parses. Arguments after
@@ -176,44 +216,9 @@ func flagErrorText(err error) string {
 // NewRootCommand builds the command tree.
 func NewRootCommand(d *Deps) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "strata",
-		Short: "A plan/apply infrastructure tool compatible with Terraform",
-		Long: `Usage: strata [global options] <subcommand> [args]
-
-strata describes infrastructure in configuration files, compares it with
-what exists, shows a plan of the changes and applies them. It reads and
-writes Terraform's configuration language, state files and plans.
-
-Main commands:
-  init          Prepare your working directory for other commands
-  validate      Check whether the configuration is valid
-  plan          Show changes required by the current configuration
-  apply         Create or update infrastructure
-  destroy       Destroy previously-created infrastructure
-
-All other commands:
-  console       Try strata expressions at an interactive command prompt
-  fmt           Reformat your configuration in the standard style
-  force-unlock  Release a stuck lock on the current workspace
-  graph         Generate a Graphviz graph of the steps in an operation
-  history       Show every recorded change to one resource instance
-  import        Associate existing infrastructure with a strata resource
-  output        Show output values from your root module
-  providers     Show the providers required for this configuration
-  refresh       Update the state to match remote systems
-  runs          Show the records of past runs (list, show)
-  show          Show the current state or a saved plan
-  state         Advanced state management
-  taint         Mark a resource instance as not fully functional
-  untaint       Remove the 'tainted' state from a resource instance
-  version       Show the current strata version
-  workspace     Workspace management
-
-Global options (use these before the subcommand, if any):
-  -chdir=DIR    Switch to a different working directory before executing the
-                given subcommand.
-  -help         Show this help output, or the help for a specified subcommand.
-  -version      An alias for the "version" subcommand.`,
+		Use:           "strata",
+		Short:         "A plan/apply infrastructure tool compatible with Terraform",
+		Long:          rootUsage,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -319,3 +324,42 @@ func placeholder(flag string) string {
 	}
 	return "VALUE"
 }
+
+// rootUsage is the usage strata prints without a command, and for
+// -help.
+const rootUsage = `Usage: strata [global options] <subcommand> [args]
+
+strata describes infrastructure in configuration files, compares it with
+what exists, shows a plan of the changes and applies them. It reads and
+writes Terraform's configuration language, state files and plans.
+
+Main commands:
+  init          Prepare your working directory for other commands
+  validate      Check whether the configuration is valid
+  plan          Show changes required by the current configuration
+  apply         Create or update infrastructure
+  destroy       Destroy previously-created infrastructure
+
+All other commands:
+  console       Try strata expressions at an interactive command prompt
+  fmt           Reformat your configuration in the standard style
+  force-unlock  Release a stuck lock on the current workspace
+  graph         Generate a Graphviz graph of the steps in an operation
+  history       Show every recorded change to one resource instance
+  import        Associate existing infrastructure with a strata resource
+  output        Show output values from your root module
+  providers     Show the providers required for this configuration
+  refresh       Update the state to match remote systems
+  runs          Show the records of past runs (list, show)
+  show          Show the current state or a saved plan
+  state         Advanced state management
+  taint         Mark a resource instance as not fully functional
+  untaint       Remove the 'tainted' state from a resource instance
+  version       Show the current strata version
+  workspace     Workspace management
+
+Global options (use these before the subcommand, if any):
+  -chdir=DIR    Switch to a different working directory before executing the
+                given subcommand.
+  -help         Show this help output, or the help for a specified subcommand.
+  -version      An alias for the "version" subcommand.`
