@@ -5,8 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestE2EFmt(t *testing.T) {
@@ -204,5 +207,54 @@ func TestE2EProvidersModuleTree(t *testing.T) {
 		"        └── provider[registry.terraform.io/hashicorp/null] ~> 3.0\n\n"
 	if r.stdout != want {
 		t.Fatalf("providers:\n%s\nwant\n%s", r.stdout, want)
+	}
+}
+
+// TestE2EProvidersConstraints: the version constraints in the tree are in
+// Terraform's normalized form (three-part versions, "~>" keeping its
+// precision, no "=", sorted, without duplicates); compared with
+// terraform providers when installed, line by line, as Terraform lists a
+// module's providers in an order that changes from run to run.
+func TestE2EProvidersConstraints(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `terraform {
+  required_providers {
+    a = { source = "acme/a", version = "1.2" }
+    b = { source = "acme/b", version = "= 1.2" }
+    c = { source = "acme/c", version = "> 1" }
+    e = { source = "acme/e", version = "~> 1" }
+    f = { source = "acme/f", version = "~> 1.2.3" }
+    g = { source = "acme/g", version = "< 3, >= 1" }
+    h = { source = "acme/h", version = ">= 1.0.0-beta1" }
+    i = { source = "acme/i", version = ">=1.2,<2" }
+    j = { source = "acme/j", version = "~> 1.0, ~> 1.0" }
+  }
+}
+`)
+	r := runInProcess(t, dir, nil, "", "providers")
+	want := "\nProviders required by configuration:\n.\n" +
+		"├── provider[registry.terraform.io/acme/a] 1.2.0\n" +
+		"├── provider[registry.terraform.io/acme/b] 1.2.0\n" +
+		"├── provider[registry.terraform.io/acme/c] > 1.0.0\n" +
+		"├── provider[registry.terraform.io/acme/e] ~> 1.0\n" +
+		"├── provider[registry.terraform.io/acme/f] ~> 1.2.3\n" +
+		"├── provider[registry.terraform.io/acme/g] >= 1.0.0, < 3.0.0\n" +
+		"├── provider[registry.terraform.io/acme/h] >= 1.0.0-beta1\n" +
+		"├── provider[registry.terraform.io/acme/i] >= 1.2.0, < 2.0.0\n" +
+		"└── provider[registry.terraform.io/acme/j] ~> 1.0\n\n"
+	if r.code != 0 || r.stdout != want {
+		t.Fatalf("providers: exit %d\n%s\nwant\n%s\nstderr:\n%s", r.code, r.stdout, want, r.stderr)
+	}
+	if tf, err := exec.LookPath("terraform"); err == nil {
+		tr := runIn(t, dir, "", tf, "providers")
+		lines := func(s string) []string {
+			l := strings.Split(strings.NewReplacer("└── ", "", "├── ", "").Replace(s), "\n")
+			sort.Strings(l)
+			return l
+		}
+		if diff := cmp.Diff(lines(tr.stdout), lines(r.stdout)); tr.code != 0 || diff != "" {
+			t.Errorf("differs from terraform providers (exit %d), -terraform +strata:\n%s", tr.code, diff)
+		}
 	}
 }

@@ -160,10 +160,17 @@ func writeProviderTree(b *strings.Builder, c *configs.Config, indent string) {
 	for i, p := range provs {
 		head, _ := branch(i)
 		b.WriteString(indent + head + "provider[" + p.String() + "]")
+		var constraints []string
 		for _, name := range sortedNames(c.Module.RequiredProviders) {
 			if rp := c.Module.RequiredProviders[name]; rp.Source == p && rp.Requirement.Required != nil {
-				b.WriteString(" " + rp.Requirement.Required.String())
+				constraints = append(constraints, rp.Requirement.Required.String())
 			}
+		}
+		// As Terraform: in the normalized form (">= 1.0.0, < 2.0.0").
+		if s, err := providercache.NormalizeConstraints(constraints); err == nil && s != "" {
+			b.WriteString(" " + s)
+		} else if err != nil {
+			b.WriteString(" " + strings.Join(constraints, ", "))
 		}
 		b.WriteString("\n")
 	}
