@@ -122,11 +122,8 @@ func shortHash(h string) string {
 
 // providerRecordOf returns the provider record the state holds for an
 // instance's current object.
-func (w *walker) providerRecordOf(addr fmt.Stringer) (rec states.ProviderConfigRecord, ok bool) {
-	w.state.Lock(func(s *states.State) {
-		rec, ok = s.ProviderConfigs[addr.String()]
-	})
-	return rec, ok
+func (w *walker) providerRecordOf(addr addrs.AbsResourceInstance) (states.ProviderConfigRecord, bool) {
+	return w.state.ProviderRecord(addr)
 }
 
 // recordProviderConfigs updates the provider records of a state after an

@@ -112,6 +112,21 @@ func (s *SyncState) InstanceProvider(addr addrs.AbsResourceInstance) (addrs.AbsP
 	return r.InstanceProvider(addr.Resource.Key), true
 }
 
+// ProviderRecord returns the record of the provider configuration the
+// current object of an instance was last applied with (see
+// State.ProviderConfigs), and whether there is one.
+func (s *SyncState) ProviderRecord(addr addrs.AbsResourceInstance) (ProviderConfigRecord, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if len(s.state.ProviderConfigs) == 0 {
+		// As in every state of providers without identity arguments:
+		// no address to render.
+		return ProviderConfigRecord{}, false
+	}
+	rec, ok := s.state.ProviderConfigs[addr.String()]
+	return rec, ok
+}
+
 // InstanceKeys returns the keys of a resource's instances, in order.
 func (s *SyncState) InstanceKeys(addr addrs.AbsResource) []addrs.InstanceKey {
 	s.mu.RLock()

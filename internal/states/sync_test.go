@@ -160,3 +160,19 @@ func TestSyncStateTake(t *testing.T) {
 		t.Error("the walk's state after Take does not keep later writes")
 	}
 }
+
+func TestSyncProviderRecord(t *testing.T) {
+	a, b := inst(t, "terraform_data.a"), inst(t, "terraform_data.b")
+	s := New()
+	sync := NewSync(s)
+	if _, ok := sync.ProviderRecord(a); ok {
+		t.Error("record found in a state without records")
+	}
+	s.ProviderConfigs = map[string]ProviderConfigRecord{a.String(): {Provider: "p", Hash: "h"}}
+	if rec, ok := sync.ProviderRecord(a); !ok || rec.Provider != "p" || rec.Hash != "h" {
+		t.Errorf("record of %s: %+v, %t", a, rec, ok)
+	}
+	if _, ok := sync.ProviderRecord(b); ok {
+		t.Errorf("record found for %s, which has none", b)
+	}
+}
