@@ -47,6 +47,11 @@ func PlanShowsChanges(p *plans.Plan) bool {
 // only the drift in those attributes, and only when it plans changes; a
 // refresh-only plan shows all drift.
 func (v *View) Plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantAttr) {
+	v.plan(p, schema, relevant, planChunk)
+}
+
+// plan is Plan writing the text out in parts of about chunk bytes.
+func (v *View) plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantAttr, chunk int) {
 	var b strings.Builder
 	changes := p.Changes
 	var shown []*plans.ResourceInstanceChange
@@ -125,6 +130,12 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantA
 			b.WriteString("\nstrata will perform the following actions:\n")
 		}
 		for _, c := range shown {
+			if b.Len() >= chunk {
+				// A large plan goes out as it is rendered rather than
+				// held whole (with its coloured copy) in memory.
+				v.OutputNoReset(b.String())
+				b.Reset()
+			}
 			b.WriteString("\n")
 			prev := ""
 			if c.PrevRunAddr != nil {
@@ -162,6 +173,10 @@ func (v *View) Plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantA
 	}
 	v.Output(b.String())
 }
+
+// planChunk is the size of plan text View.Plan renders before writing
+// it out: the plan of 100,000 resources is tens of megabytes.
+const planChunk = 1 << 20
 
 // driftNote renders the changes made outside strata: all of them, or
 // with filter only those that touch a relevant attribute (see

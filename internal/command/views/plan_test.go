@@ -153,3 +153,41 @@ func TestJSONPlanDriftModes(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanInParts checks that a plan written out in parts, as a large
+// one is, is byte for byte the plan written at once, coloured or not.
+func TestPlanInParts(t *testing.T) {
+	t.Parallel()
+	schema := &configschema.Block{Attributes: map[string]*configschema.Attribute{
+		"id":    {Type: cty.String, Computed: true},
+		"input": {Type: cty.String, Optional: true},
+	}}
+	var changes []*plans.ResourceInstanceChange
+	for i, a := range []plans.Action{plans.Create, plans.Update, plans.Delete, plans.Create} {
+		addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "t", Name: string(rune('a' + i))}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
+		before := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("x"), "input": cty.StringVal("[red]one")})
+		after := cty.ObjectVal(map[string]cty.Value{"id": cty.UnknownVal(cty.String), "input": cty.StringVal("two")})
+		switch a {
+		case plans.Create:
+			before = cty.NullVal(schema.ImpliedType())
+		case plans.Delete:
+			after = cty.NullVal(schema.ImpliedType())
+		}
+		changes = append(changes, &plans.ResourceInstanceChange{Addr: addr, Action: a, Before: before, After: after})
+	}
+	p := &plans.Plan{Mode: plans.NormalMode, Changes: &plans.Changes{Resources: changes, Outputs: []*plans.OutputChange{
+		{Name: "o", Action: plans.Create, Before: cty.NullVal(cty.String), After: cty.StringVal("v")},
+	}}}
+	schemaFn := func(*plans.ResourceInstanceChange) *configschema.Block { return schema }
+	for _, noColor := range []bool{false, true} {
+		var whole, parts bytes.Buffer
+		(&View{Stdout: &whole, NoColor: noColor}).plan(p, schemaFn, nil, 1<<30)
+		(&View{Stdout: &parts, NoColor: noColor}).plan(p, schemaFn, nil, 1)
+		if !strings.Contains(whole.String(), `resource "t" "d"`) || !strings.Contains(whole.String(), "Plan:") {
+			t.Fatalf("unexpected plan:\n%s", whole.String())
+		}
+		if diff := cmp.Diff(whole.String(), parts.String()); diff != "" {
+			t.Errorf("no-color %t: the plan in parts differs (-whole +parts)\n%s", noColor, diff)
+		}
+	}
+}

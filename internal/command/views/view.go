@@ -54,6 +54,16 @@ func (v *View) Output(s string) {
 	fmt.Fprint(v.Stdout, v.Colorize(s))
 }
 
+// OutputNoReset writes colorstring-marked text to stdout with no reset
+// added after it: the first part of a text whose last part Output
+// writes, as if the whole was given to Output. The parts must split the
+// text between two markups.
+func (v *View) OutputNoReset(s string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	fmt.Fprint(v.Stdout, render.ColorizeNoReset(s, v.NoColor))
+}
+
 // OutputLine writes colorstring-marked text and a newline to stdout,
 // with no reset added after the text: the text places its own, as the
 // messages Terraform's commands colour themselves do.
