@@ -273,7 +273,11 @@ func (n *mapNode) render(indent int, o opts) string {
 	hidden := 0
 	for _, k := range keys {
 		e := n.elems[k]
-		if e.action() == plans.NoOp && !o.showUnchanged && !(n.object && importantAttr(k)) {
+		lo := eo
+		if n.object && importantAttr(k) {
+			// As for a block's attributes: shown whole, changed or not.
+			lo.showUnchanged = true
+		} else if e.action() == plans.NoOp && !o.showUnchanged {
 			hidden++
 			continue
 		}
@@ -284,7 +288,7 @@ func (n *mapNode) render(indent int, o opts) string {
 		if !n.object && isObjectNode(e) {
 			comma = ","
 		}
-		b.WriteString(ind(indent+1) + sym(e.action(), eo) + pad(disp[k], width) + " = " + e.render(indent+1, eo) + comma + "\n")
+		b.WriteString(ind(indent+1) + sym(e.action(), lo) + pad(disp[k], width) + " = " + e.render(indent+1, lo) + comma + "\n")
 	}
 	if hidden > 0 {
 		b.WriteString(ind(indent+1) + sym(plans.NoOp, o) + unchangedNote(noun, hidden) + "\n")
