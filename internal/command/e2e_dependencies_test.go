@@ -177,3 +177,57 @@ func TestE2EStateDependencies(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EStateDependenciesFollowConfiguration: an object whose
+// configuration gained a dependency but plans no change records the new
+// dependencies, as Terraform does, in the plan's prior_state (show -json)
+// and in the state after apply, with and without -refresh=false; so a
+// later destroy orders it after what it now depends on.
+func TestE2EStateDependenciesFollowConfiguration(t *testing.T) {
+	t.Parallel()
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not installed")
+	}
+	before := "resource \"terraform_data\" \"y\" {}\nresource \"terraform_data\" \"x\" {\n  input = 1\n}\n"
+	after := "resource \"terraform_data\" \"y\" {}\nlocals {\n  l = terraform_data.y.id\n}\n" +
+		"resource \"terraform_data\" \"x\" {\n  input      = 1\n  depends_on = [local.l]\n}\n"
+	for _, refresh := range []string{"-refresh=true", "-refresh=false"} {
+		// run returns the prior state's depends_on in the saved plan and
+		// the state's dependencies after applying it.
+		run := func(bin string) (string, map[string][]string) {
+			dir := writeFiles(t, map[string]string{"main.tf": before})
+			var prior string
+			for _, args := range [][]string{{"apply", "-auto-approve"}, {"plan", refresh, "-out=p.tfplan"}, {"show", "-json", "p.tfplan"}, {"apply", "p.tfplan"}} {
+				if args[0] == "plan" {
+					writeFile(t, filepath.Join(dir, "main.tf"), after)
+				}
+				r := runTool(t, dir, "", bin, args...)
+				if r.code != 0 {
+					t.Fatalf("%s %s: %d\n%s%s", bin, strings.Join(args, " "), r.code, r.stdout, r.stderr)
+				}
+				if args[0] == "show" {
+					var doc struct {
+						PriorState json.RawMessage `json:"prior_state"`
+					}
+					if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+						t.Fatal(err)
+					}
+					prior = showDependsOn(t, string(doc.PriorState))
+				}
+			}
+			return prior, stateDependencies(t, filepath.Join(dir, "terraform.tfstate"))
+		}
+		wantPrior, wantState := run(tf)
+		gotPrior, gotState := run(strataBin)
+		if !strings.Contains(gotPrior, "terraform_data.x: terraform_data.y") {
+			t.Errorf("%s: strata's prior_state lacks the new dependency:\n%s", refresh, gotPrior)
+		}
+		if diff := cmp.Diff(wantPrior, gotPrior); diff != "" {
+			t.Errorf("%s: prior_state depends_on (-terraform +strata):\n%s", refresh, diff)
+		}
+		if diff := cmp.Diff(wantState, gotState); diff != "" {
+			t.Errorf("%s: state dependencies (-terraform +strata):\n%s", refresh, diff)
+		}
+	}
+}

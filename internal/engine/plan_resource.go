@@ -216,11 +216,11 @@ func (pw *planWalk) refreshResource(ctx context.Context, addr addrs.AbsResource,
 			diags = append(diags, d...)
 			continue
 		}
-		var cbd *bool
+		var configured *resourceNode
 		if n != nil && addr.Resource.Mode == addrs.ManagedResourceMode {
-			cbd = ptr(n.createBeforeDestroy())
+			configured = n
 		}
-		v, _, d := pw.readPrior(ctx, irt, addr.Instance(key), "", cbd)
+		v, _, d := pw.readPrior(ctx, irt, addr.Instance(key), "", configured)
 		diags = append(diags, d...)
 		for _, dk := range pw.state.DeposedKeys(addr.Instance(key)) {
 			_, _, d := pw.readPrior(ctx, irt, addr.Instance(key), dk, nil)
@@ -276,11 +276,11 @@ func (pw *planWalk) planDestroyResource(ctx context.Context, addr addrs.AbsResou
 // result. It returns a null value when there is no object or the refresh
 // found it gone.
 //
-// cbd, when not nil, is the create_before_destroy flag to record on the
-// object, as Terraform records the current configuration's (declared or
-// forced) on every object it reads for a configured resource; nil keeps
-// the stored flag.
-func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, deposed string, cbd *bool) (cty.Value, *states.ObjectSrc, hcl.Diagnostics) {
+// n, when not nil, is the configured managed resource the object belongs
+// to: as Terraform, the object then records the current configuration's
+// create_before_destroy flag (declared or forced) and dependencies,
+// refreshed or not; with nil the stored ones are kept.
+func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, deposed string, n *resourceNode) (cty.Value, *states.ObjectSrc, hcl.Diagnostics) {
 	null := cty.NullVal(rt.ty)
 	var obj *states.ObjectSrc
 	if deposed == "" {
@@ -377,11 +377,11 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 		private = resp.Private
 		pw.hook(func(h hooks.Hook) { h.PostRefresh(addr, hooks.IDOf(v)) })
 	}
-	createBeforeDestroy := obj.CreateBeforeDestroy
-	if cbd != nil {
-		createBeforeDestroy = *cbd
+	createBeforeDestroy, deps := obj.CreateBeforeDestroy, obj.Dependencies
+	if n != nil {
+		createBeforeDestroy, deps = n.createBeforeDestroy(), pw.cg.resourceDeps(n)
 	}
-	updated, err := encodeObject(v, rt.schema, rt.version, private, obj.Dependencies, createBeforeDestroy)
+	updated, err := encodeObject(v, rt.schema, rt.version, private, deps, createBeforeDestroy)
 	if err == nil {
 		if rt.identity == nil {
 			// Keep what another tool stored (Terraform 1.12 with a
@@ -468,7 +468,7 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 		}
 		generated = src
 	}
-	prior, obj, diags := pw.readPrior(ctx, rt, addr, "", ptr(n.createBeforeDestroy()))
+	prior, obj, diags := pw.readPrior(ctx, rt, addr, "", n)
 	diags = append(idiags, diags...)
 	if diags.HasErrors() {
 		return unknown, diags

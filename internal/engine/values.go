@@ -79,6 +79,3 @@ func markSchemaSensitive(v cty.Value, schema *configschema.Block) cty.Value {
 	}
 	return marks.Apply(v, paths)
 }
-
-// ptr returns a pointer to a copy of v.
-func ptr[T any](v T) *T { return &v }
