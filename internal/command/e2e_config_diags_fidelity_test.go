@@ -147,6 +147,15 @@ func TestE2EConfigDiagnosticsMatchTerraform(t *testing.T) {
 			src:       "resource \"terraform_data\" \"a\" {\n  lifecycle {\n    ignore_changes = [\"*\"]\n  }\n}\n",
 			summaries: []string{"Invalid ignore_changes wildcard"},
 		},
+		"removed with instance keys": {
+			src: "resource \"terraform_data\" \"a\" {}\nremoved {\n  from = module.m[\"b\"].terraform_data.r[1]\n}\n" +
+				"removed {\n  from = terraform_data.b[0]\n}\nremoved {\n  from = module.m.module.n[0]\n}\n",
+			summaries: []string{"Module instance keys not allowed", "Resource instance keys not allowed", "Module instance keys not allowed"},
+		},
+		"moved between a module and a resource": {
+			src:       "resource \"terraform_data\" \"a\" {}\nmoved {\n  from = module.m\n  to   = terraform_data.a\n}\n",
+			summaries: []string{`Invalid "moved" addresses`},
+		},
 		"snippet of a range ending at a line start": {
 			src:       "resource \"a\" \"b\" {\n  x = \n}\n",
 			summaries: []string{"Invalid expression"},

@@ -88,7 +88,7 @@ func decodeMoved(block *hcl.Block) (*Moved, hcl.Diagnostics) {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid \"moved\" addresses",
-			Detail:   "The \"from\" and \"to\" addresses must both be modules or both be resources: a module cannot be moved to a resource, or the other way round.",
+			Detail:   "The \"from\" and \"to\" addresses must either both refer to resources or both refer to modules.",
 			Subject:  block.DefRange.Ptr(),
 		})
 		return nil, diags

@@ -53,7 +53,7 @@ func TestRemoved(t *testing.T) {
 		"still configured":    {src: "removed {\n  from = terraform_data.a\n}\nresource \"terraform_data\" \"a\" {}\n", wantErr: "Removed resource still exists"},
 		"instance key":        {src: "removed {\n  from = terraform_data.a[0]\n}\n", wantErr: "Resource instance keys not allowed"},
 		"module":              {src: "removed {\n  from = module.a\n  lifecycle {\n    destroy = false\n  }\n}\n", wantFrom: "module.a"},
-		"module key":          {src: "removed {\n  from = module.a[0]\n}\n", wantErr: "Resource instance keys not allowed"},
+		"module key":          {src: "removed {\n  from = module.a[0]\n}\n", wantErr: "Module instance keys not allowed"},
 		"module still called": {src: "removed {\n  from = module.a\n}\nmodule \"a\" {\n  source = \"./a\"\n}\n", wantErr: "Removed module still exists"},
 	}
 	for name, tc := range tests {

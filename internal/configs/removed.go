@@ -48,13 +48,8 @@ func decodeRemoved(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 			Subject:  attr.Expr.Range().Ptr(),
 		})
 	}
-	if hasIndex(trav) {
-		return nil, append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Resource instance keys not allowed",
-			Detail:   "Resource address must be a resource (e.g. \"test.resource\") or a module (e.g. \"module.child\") without instance keys (e.g. \"test.resource[0]\").",
-			Subject:  attr.Expr.Range().Ptr(),
-		})
+	if d := instanceKeyDiag(trav); d != nil {
+		return nil, append(diags, d)
 	}
 	r.From = addrs.Target{Resource: inst.ContainingResource()}
 	if isModule {
@@ -107,11 +102,39 @@ func decodeRemoved(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 	return r, diags
 }
 
-func hasIndex(trav hcl.Traversal) bool {
-	for _, step := range trav {
-		if _, ok := step.(hcl.TraverseIndex); ok {
-			return true
+// instanceKeyDiag reports the first instance key in a removed block's
+// from address, as Terraform does: on a module call or on the resource,
+// pointing at the key.
+func instanceKeyDiag(trav hcl.Traversal) *hcl.Diagnostic {
+	for i, step := range trav {
+		idx, ok := step.(hcl.TraverseIndex)
+		if !ok {
+			continue
 		}
+		// A key right after module.NAME is a module instance's.
+		onModule := i >= 2 && traversalName(trav[i-2]) == "module"
+		d := &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Resource instance keys not allowed",
+			Detail:   `Resource address must be a resource (e.g. "test_instance.foo"), not a resource instance (e.g. "test_instance.foo[1]").`,
+			Subject:  idx.SrcRange.Ptr(),
+		}
+		if onModule {
+			d.Summary = "Module instance keys not allowed"
+			d.Detail = `Module address must be a module (e.g. "module.foo"), not a module instance (e.g. "module.foo[1]").`
+		}
+		return d
 	}
-	return false
+	return nil
+}
+
+// traversalName is the name of a root or attribute step, else "".
+func traversalName(step hcl.Traverser) string {
+	switch s := step.(type) {
+	case hcl.TraverseRoot:
+		return s.Name
+	case hcl.TraverseAttr:
+		return s.Name
+	}
+	return ""
 }
