@@ -66,3 +66,30 @@ output "n" {
 		}
 	}
 }
+
+// TestE2ESavedPlanVariablesMatchTerraform: applying a saved plan with a
+// -var that repeats the value the plan was made with works, and one that
+// changes it fails with Terraform's error naming both values.
+func TestE2ESavedPlanVariablesMatchTerraform(t *testing.T) {
+	t.Parallel()
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not installed")
+	}
+	src := map[string]string{"main.tf": "variable \"v\" {\n  default = 1\n}\noutput \"o\" {\n  value = var.v\n}\n"}
+	norm := strings.NewReplacer("Terraform", "strata")
+	for _, given := range []string{"v=2", "v=3"} {
+		var res []result
+		for _, bin := range []string{tf, strataBin} {
+			dir := writeFiles(t, src)
+			if r := runTool(t, dir, "", bin, "plan", "-no-color", "-var", "v=2", "-out=p.tfplan"); r.code != 0 {
+				t.Fatalf("%s plan: %d\n%s%s", bin, r.code, r.stdout, r.stderr)
+			}
+			res = append(res, runTool(t, dir, "", bin, "apply", "-no-color", "-var", given, "p.tfplan"))
+		}
+		want, got := res[0], res[1]
+		if got.code != want.code || got.stdout != norm.Replace(want.stdout) || got.stderr != norm.Replace(want.stderr) {
+			t.Errorf("apply -var %s: strata exit %d, terraform %d\nstrata:\n%s%s\nterraform:\n%s%s", given, got.code, want.code, got.stdout, got.stderr, want.stdout, want.stderr)
+		}
+	}
+}

@@ -3,9 +3,12 @@ package command
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/plans"
@@ -67,6 +70,11 @@ func applyTimeVariables(d *Deps, f *varFlags, cfg *configs.Config, plan *plans.P
 				Summary:  "Ephemeral variable was not set during planning",
 				Detail:   fmt.Sprintf("The ephemeral input variable %q was not set during the planning phase, and so must remain unset during the apply phase.", name),
 			})
+		case onCommandLine[name] && !hasFile && sameAsPlanned(plan, name, v.Value):
+			// As Terraform: the value the plan was made with may be
+			// given again.
+		case onCommandLine[name] && !hasFile && changedVariableDiag(plan, name, v.Value) != nil:
+			return append(diags, changedVariableDiag(plan, name, v.Value))
 		case onCommandLine[name] || (hasFile && len(applyTime) == 0 && !decl.Ephemeral):
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -77,4 +85,56 @@ func applyTimeVariables(d *Deps, f *varFlags, cfg *configs.Config, plan *plans.P
 		}
 	}
 	return diags
+}
+
+// sameAsPlanned reports whether a variable given when applying a saved
+// plan has the value the plan was made with.
+func sameAsPlanned(plan *plans.Plan, name string, given cty.Value) bool {
+	planned, ok := plan.VariableValues[name]
+	if !ok || planned == cty.NilVal || given == cty.NilVal {
+		return false
+	}
+	conv, err := convert.Convert(given, planned.Type())
+	if err != nil || !conv.IsWhollyKnown() || !planned.IsWhollyKnown() {
+		return false
+	}
+	return conv.Equals(planned).True()
+}
+
+// changedVariableDiag is Terraform's error for a -var that gives a
+// variable another value than the saved plan's, when both are primitive
+// values it can show; nil otherwise.
+func changedVariableDiag(plan *plans.Plan, name string, given cty.Value) *hcl.Diagnostic {
+	planned, ok := plan.VariableValues[name]
+	if !ok {
+		return nil
+	}
+	p, pok := primitiveLiteral(planned)
+	g, gok := primitiveLiteral(given)
+	if !pok || !gok {
+		return nil
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Can't change variable when applying a saved plan",
+		Detail: fmt.Sprintf("The variable %s cannot be set using the -var and -var-file options when applying a saved plan file, because a saved plan includes the variable values that were set when it was created. "+
+			"The saved plan specifies %s as the value whereas during apply the value %s was set by a CLI argument. To declare an ephemeral variable which is not saved in the plan file, use ephemeral = true.", name, p, g),
+	}
+}
+
+// primitiveLiteral renders a known string, number or bool as Terraform's
+// messages show one: "x" quoted, 1, true.
+func primitiveLiteral(v cty.Value) (string, bool) {
+	if v == cty.NilVal || !v.IsKnown() || v.IsNull() || v.IsMarked() {
+		return "", false
+	}
+	switch v.Type() {
+	case cty.String:
+		return strconv.Quote(v.AsString()), true
+	case cty.Number:
+		return v.AsBigFloat().Text('f', -1), true
+	case cty.Bool:
+		return strconv.FormatBool(v.True()), true
+	}
+	return "", false
 }
