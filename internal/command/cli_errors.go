@@ -64,6 +64,10 @@ func goFlagMessage(err error) string {
 				reason = "parse error"
 			case strings.HasSuffix(reason, "value out of range"):
 				reason = "value out of range"
+			case strings.HasPrefix(reason, "time: "):
+				// A duration (-lock-timeout): Go's flag package says
+				// only this.
+				reason = "parse error"
 			}
 			if isBool {
 				return fmt.Sprintf("invalid boolean value %q for %s: %s", value, name, reason)

@@ -21,6 +21,7 @@ func TestE2ECLIErrors(t *testing.T) {
 		want string // on stderr, exit code 1
 	}{
 		{[]string{"plan", "-bogus", "-no-color"}, "\nError: Failed to parse command-line flags\n\nflag provided but not defined: -bogus\n\nFor more help on using this command, run:\n  strata plan -help\n"},
+		{[]string{"apply", "-lock-timeout=xyz", "-no-color"}, "\nError: Failed to parse command-line flags\n\ninvalid value \"xyz\" for flag -lock-timeout: parse error\n\nFor more help on using this command, run:\n  strata apply -help\n"},
 		{[]string{"apply", "-parallelism=abc", "-no-color"}, "\nError: Failed to parse command-line flags\n\ninvalid value \"abc\" for flag -parallelism: parse error\n\nFor more help on using this command, run:\n  strata apply -help\n"},
 		{[]string{"plan", "-refresh=maybe", "-no-color"}, "\nError: Failed to parse command-line flags\n\ninvalid boolean value \"maybe\" for -refresh: parse error\n\nFor more help on using this command, run:\n  strata plan -help\n"},
 		{[]string{"output", "-bogus", "-no-color"}, "\nError: Failed to parse command-line flags\n\nflag provided but not defined: -bogus\n\nFor more help on using this command, run:\n  strata output -help\n"},
