@@ -144,8 +144,8 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	if diags.HasErrors() {
 		plan, diags = validatedFailure(ctx, op, plan, diags)
 		// As Terraform: refresh never shows the plan, and apply shows a
-		// failed one only when it has changes to show.
-		if partialPlan(plan) && (opts.view.json || !opts.refreshCommand && views.PlanShowsChanges(plan)) {
+		// failed one only when it has changes, no-ops included.
+		if partialPlan(plan) && (opts.view.json || !opts.refreshCommand && views.FailedPlanShown(plan)) {
 			v.Plan(plan, schemaLookup(ctx, op.engine), relevantAttrs(ctx, op.engine, op.cfg, plan))
 		}
 		v.Diagnostics(diags)

@@ -53,3 +53,62 @@ output "n" {
 		}
 	}
 }
+
+// TestE2EFailedApplyPlanMatchesTerraform: an apply whose plan fails says
+// "Planning failed." as Terraform does, only when the failed plan has
+// changes, no-ops included: a postcondition failing on an existing
+// object does; a data source failing before anything is planned does
+// not.
+func TestE2EFailedApplyPlanMatchesTerraform(t *testing.T) {
+	t.Parallel()
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not installed")
+	}
+	cases := map[string]struct {
+		src  string
+		runs int
+	}{
+		"postcondition on an existing object": {runs: 2, src: `resource "terraform_data" "a" {
+  input = "x"
+  lifecycle {
+    postcondition {
+      condition     = self.output == "y"
+      error_message = "bad output"
+    }
+  }
+}
+`},
+		"data source read fails": {runs: 1, src: `data "terraform_remote_state" "x" {
+  backend = "local"
+  config  = { path = "nope.tfstate" }
+}
+resource "terraform_data" "a" {
+  input = 2
+  lifecycle {
+    precondition {
+      condition     = data.terraform_remote_state.x.outputs == {}
+      error_message = "nope"
+    }
+  }
+}
+`},
+	}
+	ids := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	norm := func(s string) string { return ids.ReplaceAllString(strings.ReplaceAll(s, "Terraform", "strata"), "ID") }
+	for name, tc := range cases {
+		var res []result
+		for _, bin := range []string{tf, strataBin} {
+			dir := writeFiles(t, map[string]string{"main.tf": tc.src})
+			var r result
+			for i := 0; i < tc.runs; i++ {
+				r = runTool(t, dir, "", bin, "apply", "-no-color", "-auto-approve")
+			}
+			res = append(res, r)
+		}
+		want, got := res[0], res[1]
+		if got.code != want.code || norm(want.stdout) != norm(got.stdout) || norm(want.stderr) != norm(got.stderr) {
+			t.Errorf("%s: strata exit %d, terraform %d\nstrata:\n%s%s\nterraform:\n%s%s", name, got.code, want.code, got.stdout, got.stderr, want.stdout, want.stderr)
+		}
+	}
+}

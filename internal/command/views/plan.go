@@ -27,17 +27,12 @@ func shownOutputs(changes *plans.Changes) int {
 	return outputs
 }
 
-// PlanShowsChanges reports whether Plan shows any change of p: a
-// resource instance change other than a plain no-op, or an output change.
-// An apply whose plan failed shows the plan only then (Terraform's
-// "Planning failed." line is the plan command's alone).
-func PlanShowsChanges(p *plans.Plan) bool {
-	for _, c := range p.Changes.Resources {
-		if c.Action != plans.NoOp || c.PrevRunAddr != nil || c.Importing != nil {
-			return true
-		}
-	}
-	return shownOutputs(p.Changes) > 0
+// FailedPlanShown reports whether an apply shows a plan that failed, as
+// Terraform decides it: when the plan has any resource instance or output
+// change, no-ops included (then "Planning failed." when none shows). The
+// plan command always shows it.
+func FailedPlanShown(p *plans.Plan) bool {
+	return len(p.Changes.Resources) > 0 || len(p.Changes.Outputs) > 0
 }
 
 // Plan renders a plan as `strata plan` shows it: the changes made outside
