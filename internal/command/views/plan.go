@@ -156,7 +156,7 @@ func (v *View) plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantA
 		}
 	}
 	if outputs > 0 {
-		b.WriteString("\n[reset][bold]Changes to Outputs:[reset]\n")
+		b.WriteString("\nChanges to Outputs:\n") // not bold, as in Terraform
 		outs := make([]render.Output, len(changes.Outputs))
 		for i, o := range changes.Outputs {
 			outs[i] = render.Output{Name: o.Name, Action: o.Action, Before: o.Before, After: o.After, Sensitive: o.Sensitive}
@@ -246,7 +246,8 @@ func (v *View) rule() string {
 		return "\n"
 	}
 	v.ruleShown = true
-	return planRule + "\n"
+	// As Terraform: in dark gray, the colour starting on the line before.
+	return "[dark_gray]" + strings.TrimSuffix(planRule, "\n") + "[reset]\n\n"
 }
 
 // PlanSaved ends a plan run with -out. In automation (TF_IN_AUTOMATION)

@@ -126,7 +126,8 @@ func (n *unknownNode) render(indent int, o opts) string {
 	bo := o
 	bo.noNullSuffix = true
 	bo.forceReplace = false
-	return n.before.render(indent, bo) + " " + arrow + " (known after apply)" + replaceNote(n.replace, o)
+	// As Terraform: the arrow to an unknown value is not coloured.
+	return n.before.render(indent, bo) + " -> (known after apply)" + replaceNote(n.replace, o)
 }
 
 // ---- sensitive ----
