@@ -112,3 +112,42 @@ resource "terraform_data" "a" {
 		}
 	}
 }
+
+// TestE2ECompactWarningsMatchTerraform: -compact-warnings lists each
+// warning with where it is ("  on main.tf line 1"), under Terraform's
+// bold yellow heading, with and without colour.
+func TestE2ECompactWarningsMatchTerraform(t *testing.T) {
+	t.Parallel()
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not installed")
+	}
+	dir := writeFiles(t, map[string]string{"main.tf": `resource "terraform_data" "a" {
+  input = "x"
+  lifecycle {
+    ignore_changes = [id]
+  }
+}
+check "c" {
+  assert {
+    condition     = terraform_data.a.output == "z"
+    error_message = "check failed"
+  }
+}
+`})
+	// warnings returns out from the line with the Warnings: heading on.
+	warnings := func(out string) string {
+		out = strings.ReplaceAll(out, "Terraform", "strata")
+		i := strings.Index(out, "Warnings:")
+		if i < 0 {
+			return out
+		}
+		return out[strings.LastIndex(out[:i], "\n")+1:]
+	}
+	for _, args := range [][]string{{"plan", "-compact-warnings"}, {"plan", "-no-color", "-compact-warnings"}} {
+		want, got := runTool(t, dir, "", tf, args...), runTool(t, dir, "", strataBin, args...)
+		if w, g := warnings(want.stdout), warnings(got.stdout); got.code != want.code || w != g {
+			t.Errorf("%s: strata exit %d, terraform %d\nstrata:\n%q\nterraform:\n%q", strings.Join(args, " "), got.code, want.code, g, w)
+		}
+	}
+}

@@ -122,13 +122,18 @@ func (v *View) Diagnostics(diags hcl.Diagnostics) {
 	}
 	diags = consolidateWarnings(sortDiagnostics(diags))
 	if v.CompactWarnings && !diags.HasErrors() && len(diags) > 0 {
+		// As Terraform: the heading in bold yellow, the list and the
+		// closing note plain.
 		var b strings.Builder
-		b.WriteString("\nWarnings:\n\n")
 		for _, d := range diags {
 			fmt.Fprintf(&b, "- %s\n", d.Summary)
+			if d.Subject != nil {
+				// As Terraform: where it is, without a snippet.
+				fmt.Fprintf(&b, "  on %s line %d\n", d.Subject.Filename, d.Subject.Start.Line)
+			}
 		}
 		b.WriteString("\nTo see the full warning notes, run strata without -compact-warnings.\n")
-		fmt.Fprint(v.Stdout, v.Colorize(b.String()))
+		fmt.Fprint(v.Stdout, v.Colorize("\n[bold][yellow]Warnings:[reset]\n\n")+b.String())
 		return
 	}
 	for _, d := range diags {
