@@ -151,3 +151,47 @@ check "c" {
 		}
 	}
 }
+
+// TestE2ERefreshOnlyConditionsMatchTerraform: a refresh-only plan checks
+// the preconditions and postconditions of the objects it reads, and
+// reports failures as warnings, as Terraform does. (Terraform's refresh
+// command makes a failed precondition an error and stops; strata's warns.)
+func TestE2ERefreshOnlyConditionsMatchTerraform(t *testing.T) {
+	t.Parallel()
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not installed")
+	}
+	src := `variable "x" {
+  default = "a"
+}
+resource "terraform_data" "a" {
+  input = "x"
+  lifecycle {
+    precondition {
+      condition     = var.x == "b"
+      error_message = "pre"
+    }
+    postcondition {
+      condition     = self.output == "y"
+      error_message = "post"
+    }
+  }
+}
+`
+	ids := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	norm := func(s string) string { return ids.ReplaceAllString(strings.ReplaceAll(s, "Terraform", "strata"), "ID") }
+	for _, args := range [][]string{{"plan", "-refresh-only", "-no-color"}, {"apply", "-refresh-only", "-auto-approve", "-no-color"}} {
+		var res []result
+		for _, bin := range []string{tf, strataBin} {
+			dir := writeFiles(t, map[string]string{"main.tf": src})
+			// The postcondition fails the apply, after the object is made.
+			runTool(t, dir, "", bin, "apply", "-auto-approve", "-no-color", "-var", "x=b")
+			res = append(res, runTool(t, dir, "", bin, args...))
+		}
+		want, got := res[0], res[1]
+		if got.code != want.code || norm(want.stdout) != norm(got.stdout) || norm(want.stderr) != norm(got.stderr) {
+			t.Errorf("%s: strata exit %d, terraform %d\nstrata:\n%s%s\nterraform:\n%s%s", strings.Join(args, " "), got.code, want.code, got.stdout, got.stderr, want.stdout, want.stderr)
+		}
+	}
+}

@@ -57,6 +57,25 @@ func (w *walker) checkPostconditions(n *resourceNode, addr addrs.AbsResourceInst
 	return diags
 }
 
+// refreshConditions checks a configured resource's preconditions and
+// postconditions against an object a refresh-only plan read, as
+// Terraform does: a failure is a warning there, since nothing is about
+// to change.
+func (pw *planWalk) refreshConditions(n *resourceNode, addr addrs.AbsResourceInstance, x *expansion, v cty.Value) hcl.Diagnostics {
+	key := x.keyData(addr.Resource.Key)
+	if key.EachKey != cty.NilVal && key.EachValue == cty.NilVal {
+		key.EachValue = cty.DynamicVal
+	}
+	diags := pw.checkPreconditions(n, addr, key)
+	diags = append(diags, pw.checkPostconditions(n, addr, key, v)...)
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && (d.Summary == "Resource precondition failed" || d.Summary == "Resource postcondition failed") {
+			d.Severity = hcl.DiagWarning
+		}
+	}
+	return diags
+}
+
 // replaceTriggered reports whether any of a resource's
 // replace_triggered_by references names an instance, or an attribute of
 // one, that this plan changes. As Terraform, the references are resolved,

@@ -222,6 +222,9 @@ func (pw *planWalk) refreshResource(ctx context.Context, addr addrs.AbsResource,
 		}
 		v, _, d := pw.readPrior(ctx, irt, addr.Instance(key), "", configured)
 		diags = append(diags, d...)
+		if configured != nil && !d.HasErrors() && !v.IsNull() {
+			diags = append(diags, pw.refreshConditions(configured, addr.Instance(key), x, v)...)
+		}
 		for _, dk := range pw.state.DeposedKeys(addr.Instance(key)) {
 			_, _, d := pw.readPrior(ctx, irt, addr.Instance(key), dk, nil)
 			diags = append(diags, d...)
