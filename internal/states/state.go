@@ -291,26 +291,8 @@ func (s *State) CopyOnWrite() *State {
 	if s == nil {
 		return nil
 	}
-	ret := &State{
-		Lineage: s.Lineage, Serial: s.Serial, TerraformVersion: s.TerraformVersion,
-		Resources:    make(map[string]*Resource, len(s.Resources)),
-		Outputs:      make(map[string]*OutputValue, len(s.Outputs)),
-		CheckResults: s.CheckResults,
-		owned:        map[*Resource]bool{},
-	}
-	if s.ProviderConfigs != nil {
-		ret.ProviderConfigs = make(map[string]ProviderConfigRecord, len(s.ProviderConfigs))
-		for k, r := range s.ProviderConfigs {
-			ret.ProviderConfigs[k] = r // Identity is never changed in place
-		}
-	}
-	for k, r := range s.Resources {
-		ret.Resources[k] = r
-	}
-	for k, o := range s.Outputs {
-		c := *o
-		ret.Outputs[k] = &c
-	}
+	ret := s.copyWith(func(r *Resource) *Resource { return r })
+	ret.owned = map[*Resource]bool{}
 	return ret
 }
 
@@ -320,6 +302,12 @@ func (s *State) DeepCopy() *State {
 	if s == nil {
 		return nil
 	}
+	return s.copyWith((*Resource).deepCopy)
+}
+
+// copyWith copies s with its own outputs and provider records, and each
+// resource as resource returns it.
+func (s *State) copyWith(resource func(*Resource) *Resource) *State {
 	ret := &State{
 		Lineage: s.Lineage, Serial: s.Serial, TerraformVersion: s.TerraformVersion,
 		Resources:    make(map[string]*Resource, len(s.Resources)),
@@ -333,7 +321,7 @@ func (s *State) DeepCopy() *State {
 		}
 	}
 	for k, r := range s.Resources {
-		ret.Resources[k] = r.deepCopy()
+		ret.Resources[k] = resource(r)
 	}
 	for k, o := range s.Outputs {
 		c := *o
