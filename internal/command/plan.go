@@ -197,5 +197,5 @@ func relevantAttrs(_ context.Context, _ *engine.Engine, _ *configs.Config, p *pl
 	if p == nil || p.Mode != plans.NormalMode || len(p.DriftedResources) == 0 {
 		return nil
 	}
-	return p.RelevantAttributes
+	return p.Relevant()
 }

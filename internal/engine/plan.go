@@ -306,7 +306,7 @@ The -exclude option is not for routine use, and is provided only for exceptional
 	recordEphemeralVariables(plan, e.Config.Module.Variables, opts.Variables)
 	w.ev.mu.RUnlock()
 	plan.Errored = diags.HasErrors()
-	plan.RelevantAttributes = e.relevantAttributes(ctx, plan)
+	plan.DeferRelevantAttributes(func() []plans.RelevantAttr { return e.relevantAttributes(context.WithoutCancel(ctx), plan) })
 	return plan, w, diags
 }
 

@@ -23,8 +23,8 @@ import (
 // outputs and the referenced resources' own arguments. Like Terraform,
 // the analysis goes by module instance where a reference gives the key,
 // and uses the instance with no key where it does not (module.m.out).
-// The engine records them on the plan (plans.Plan.RelevantAttributes);
-// the plan document lists them as relevant_attributes and the human plan
+// The engine defers them on the plan (plans.Plan.Relevant finds them when
+// first asked for); the plan document lists them as relevant_attributes and the human plan
 // view uses them to show only the drift that may have affected the plan.
 // Terraform lists them in no particular order; strata sorts them.
 func (e *Engine) relevantAttributes(ctx context.Context, p *plans.Plan) []plans.RelevantAttr {

@@ -456,11 +456,12 @@ type relevantAttribute struct {
 // relevantAttributes is the plan's relevant attributes, which the engine
 // recorded, in the plan document's form.
 func relevantAttributes(p *plans.Plan) []relevantAttribute {
-	if len(p.RelevantAttributes) == 0 {
+	relevant := p.Relevant()
+	if len(relevant) == 0 {
 		return nil
 	}
-	ret := make([]relevantAttribute, 0, len(p.RelevantAttributes))
-	for _, ra := range p.RelevantAttributes {
+	ret := make([]relevantAttribute, 0, len(relevant))
+	for _, ra := range relevant {
 		path, err := marshalPath(ra.Attr)
 		if err != nil {
 			continue // only attribute names and known keys come from references

@@ -115,9 +115,9 @@ func encodePlan(p *plans.Plan) (*planJSON, error) {
 		return nil, err
 	}
 	pj.Checks = encodeChecks(p.Checks)
-	if len(p.RelevantAttributes) > 0 {
-		paths := make([]cty.Path, len(p.RelevantAttributes))
-		for i, ra := range p.RelevantAttributes {
+	if relevant := p.Relevant(); len(relevant) > 0 {
+		paths := make([]cty.Path, len(relevant))
+		for i, ra := range relevant {
 			pj.Relevant = append(pj.Relevant, ra.Resource)
 			paths[i] = ra.Attr
 		}
