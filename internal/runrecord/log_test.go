@@ -26,7 +26,7 @@ func writeLog(t *testing.T, dir string, run Run, end bool) {
 		return Entry{RunID: run.ID, Seq: seq, Kind: KindChange, Address: addr, Type: "terraform_data", Provider: "p", Action: "update", Outcome: Unprocessed,
 			Changes: []AttrChange{{Path: "input", Before: json.RawMessage(`"a"`), After: json.RawMessage(`"b <&> \u2028"`)}}}
 	}
-	w.PutUpToDate([]Entry{{RunID: run.ID, Seq: 1, Address: "terraform_data.u1", Type: "terraform_data", Provider: "p"}, {RunID: run.ID, Seq: 2, Address: "terraform_data.u2", Type: "terraform_data", Provider: "p"}})
+	w.PutUpToDate([]*Entry{{RunID: run.ID, Seq: 1, Address: "terraform_data.u1", Type: "terraform_data", Provider: "p"}, {RunID: run.ID, Seq: 2, Address: "terraform_data.u2", Type: "terraform_data", Provider: "p"}})
 	for i, addr := range []string{"terraform_data.done", "terraform_data.flight", "terraform_data.never"} {
 		w.PutEntry(mk(3+i, addr))
 	}

@@ -79,7 +79,7 @@ func writeSealed(w *Writer, id string) {
 	w.PutEntry(Entry{RunID: id, Seq: 4, Kind: KindChange, Address: "terraform_data.d", Type: "terraform_data", Provider: "p", Action: "create", Outcome: Failed,
 		Diagnostics: "provider said: bad value " + secret})
 	w.PutEntry(Entry{RunID: id, Seq: 2, Kind: KindChange, Address: "terraform_data.b", Type: "terraform_data", Provider: "p", Action: "create", Outcome: Updated, Changes: []AttrChange{}})
-	w.PutUpToDate([]Entry{{RunID: id, Seq: 3, Address: "terraform_data.c", Type: "terraform_data", Provider: "p"}})
+	w.PutUpToDate([]*Entry{{RunID: id, Seq: 3, Address: "terraform_data.c", Type: "terraform_data", Provider: "p"}})
 	w.PutRun(Run{ID: id, Command: "apply", Started: t0, Ended: t0.Add(1), Outcome: RunFailed, Host: "h", PID: 1})
 }
 

@@ -63,13 +63,13 @@ func (w *Writer) PutStart(e Entry) {
 
 // PutUpToDate queues entries with nothing to do, all of one run, written
 // compactly (see Batch.UpToDate).
-func (w *Writer) PutUpToDate(es []Entry) {
+func (w *Writer) PutUpToDate(es []*Entry) {
 	if len(es) == 0 || w.discard {
 		return
 	}
 	cs := make([]compactEntry, len(es))
 	for i, e := range es {
-		cs[i] = newCompactEntry(e)
+		cs[i] = newCompactEntry(*e)
 	}
 	w.log.put(recUpToDate, cs)
 }
