@@ -511,10 +511,10 @@ func (aw *applyWalk) applyDestroy(ctx context.Context, n *destroyNode) hcl.Diagn
 	rt = aw.forInstance(rt, n.addr.Resource.Key)
 	prior := marks.UnmarkDeep(c.Before)
 	null := cty.NullVal(rt.ty)
-	var private []byte
-	if obj := aw.objectOf(n.addr, deposed); obj != nil {
-		private = obj.Private
-	}
+	// As in Terraform, the provider receives the private data it returned
+	// when it planned the change (the deletion, or the replacement), not
+	// the stored object's.
+	private := c.Private
 	var rn *resourceNode
 	if r, ok := aw.cg.resources[n.addr.ContainingResource().Config().String()]; ok {
 		rn = r

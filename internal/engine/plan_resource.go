@@ -818,12 +818,47 @@ func (pw *planWalk) planDelete(ctx context.Context, rt *resourceType, addr addrs
 	if n != nil && n.cfg.Managed != nil && n.cfg.Managed.PreventDestroy {
 		diags = append(diags, preventDestroyDiag(addr, n))
 	}
+	private, pdiags := pw.planDestroyCall(ctx, rt, addr, prior, obj)
+	diags = append(diags, pdiags...)
+	if pdiags.HasErrors() {
+		return diags
+	}
 	pw.addChange(&plans.ResourceInstanceChange{
 		Addr: addr, ProviderAddr: rt.provider, Action: plans.Delete, Reason: reason,
 		Before: prior, After: cty.NullVal(rt.ty), SchemaVersion: rt.version,
-		BeforeIdentity: objectIdentity(rt, obj),
+		BeforeIdentity: objectIdentity(rt, obj), Private: private,
 	})
 	return diags
+}
+
+// planDestroyCall asks the provider to plan the deletion of an object, as
+// Terraform does. The plugin client passes the call on only to providers
+// that declare the plan_destroy capability and answers for the others with
+// the object's private data; either way the private data returned is what
+// ApplyResourceChange receives when the object is deleted.
+func (pw *planWalk) planDestroyCall(ctx context.Context, rt *resourceType, addr addrs.AbsResourceInstance, prior cty.Value, obj *states.ObjectSrc) ([]byte, hcl.Diagnostics) {
+	var private []byte
+	if obj != nil {
+		private = obj.Private
+	}
+	if err := pw.acquire(ctx); err != nil {
+		return nil, cancelledDiags(err)
+	}
+	null := cty.NullVal(rt.ty)
+	resp := rt.p.PlanResourceChange(ctx, providers.PlanResourceChangeRequest{
+		TypeName: addr.Resource.Resource.Type, PriorState: marks.UnmarkDeep(prior), ProposedNewState: null,
+		Config: null, PriorPrivate: private, PriorIdentity: objectIdentity(rt, obj),
+	})
+	pw.release()
+	diags := providerDiags(resp.Diagnostics, nil, nil)
+	if resp.Diagnostics.HasErrors() {
+		return nil, diags
+	}
+	if resp.PlannedState != cty.NilVal && !resp.PlannedState.IsNull() {
+		return nil, append(diags, inconsistent("Provider produced invalid plan", rt, addr,
+			[]error{fmt.Errorf("the planned value of a destroy must be null")}, planInvalid))
+	}
+	return resp.PlannedPrivate, diags
 }
 
 // forgotten reports whether a removed block with destroy = false names the
@@ -869,10 +904,15 @@ func (pw *planWalk) planDeposedDeletes(ctx context.Context, rt *resourceType, ad
 		if d.HasErrors() || prior.IsNull() {
 			continue
 		}
+		private, d := pw.planDestroyCall(ctx, rt, addr, prior, obj)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
 		pw.addChange(&plans.ResourceInstanceChange{
 			Addr: addr, DeposedKey: dk, ProviderAddr: rt.provider, Action: plans.Delete,
 			Before: prior, After: cty.NullVal(rt.ty), SchemaVersion: rt.version,
-			BeforeIdentity: objectIdentity(rt, obj),
+			BeforeIdentity: objectIdentity(rt, obj), Private: private,
 		})
 	}
 	return diags

@@ -447,6 +447,13 @@ func (s *server) ApplyResourceChange(ctx context.Context, req *tfprotov5.ApplyRe
 	}
 	resp := &tfprotov5.ApplyResourceChangeResponse{}
 	if planned.IsNull() {
+		// As with Terraform, a deletion receives the private data that
+		// planning it returned ("destroy-planned", or what the plan of
+		// a replacement returned), never the stored object's.
+		if strings.HasPrefix(string(req.PlannedPrivate), "applied:") {
+			resp.Diagnostics = errorDiag("Destroy not planned", fmt.Sprintf("ApplyResourceChange received the stored private data %q, not what planning the deletion returned.", req.PlannedPrivate), nil)
+			return resp, nil
+		}
 		resp.NewState, resp.Diagnostics = dynamic(thingT, planned)
 		return resp, nil
 	}

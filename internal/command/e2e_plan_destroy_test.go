@@ -1,0 +1,74 @@
+package command
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestE2EDestroyReceivesPlannedPrivate: the deletion of an object receives
+// the private data the provider returned when the deletion (or the
+// replacement) was planned, never the stored object's, as in Terraform
+// (Terraform's e2etest TestProviderProtocols and TestUnmanagedSeparatePlan
+// check this with a provider declaring plan_destroy). stratav5 declares
+// plan_destroy and refuses a deletion given its stored private data. The
+// steps cover an orphan, a replacement with and without
+// create_before_destroy, a saved destroy plan and the destroy command;
+// exit codes and summaries are Terraform's where terraform is installed.
+func TestE2EDestroyReceivesPlannedPrivate(t *testing.T) {
+	t.Parallel() // its own directories; subprocesses only
+	mirror := testProviderMirrorV5(t)
+	const req = "terraform {\n  required_providers {\n    v5 = { source = \"strata/stratav5\" }\n  }\n}\n"
+	thing := func(name, value, extra string) string {
+		return fmt.Sprintf("resource \"stratav5_thing\" %q {\n  provider = v5\n  name     = %q\n%s}\n", name, value, extra)
+	}
+	const cbd = "  lifecycle {\n    create_before_destroy = true\n  }\n"
+	first := req + thing("a", "one", "") + thing("b", "one", cbd) + thing("c", "one", "")
+	second := req + thing("a", "two", "") + thing("b", "two", cbd)
+	run := func(bin string) []string {
+		dir := t.TempDir()
+		cli := filepath.Join(dir, "cli.tfrc")
+		writeFile(t, cli, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
+		var got []string
+		step := func(args ...string) {
+			cmd := exec.Command(bin, append(args, "-no-color")...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cli, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+			out, _ := cmd.CombinedOutput()
+			var lines []string
+			for _, l := range strings.Split(string(out), "\n") {
+				if strings.Contains(l, " complete! Resources:") || strings.HasPrefix(l, "Error: ") || strings.HasPrefix(l, "Plan: ") {
+					lines = append(lines, strings.TrimSpace(l))
+				}
+			}
+			got = append(got, fmt.Sprintf("%s: exit %d %s", strings.Join(args, " "), cmd.ProcessState.ExitCode(), strings.Join(lines, "; ")))
+		}
+		writeFile(t, filepath.Join(dir, "main.tf"), first)
+		step("init")
+		step("apply", "-auto-approve")
+		writeFile(t, filepath.Join(dir, "main.tf"), second)
+		step("apply", "-auto-approve") // c is deleted, a and b replaced
+		step("plan", "-destroy", "-out=destroy.tfplan")
+		step("apply", "destroy.tfplan")
+		step("apply", "-auto-approve")
+		step("destroy", "-auto-approve")
+		return got[1:] // init's output differs by product name only
+	}
+	got := run(strataBin)
+	for _, line := range got {
+		if !strings.Contains(line, "exit 0") || strings.Contains(line, "Error:") {
+			t.Errorf("strata: %s", line)
+		}
+	}
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		return
+	}
+	want := run(tf)
+	if strings.Join(want, "\n") != strings.Join(got, "\n") {
+		t.Errorf("differs from terraform:\nterraform:\n%s\nstrata:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
+	}
+}
