@@ -112,6 +112,10 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		opts.vars.input = false // prompts would corrupt the JSON stream
 	}
 	opName := "OperationTypeApply"
+	if opts.refreshCommand {
+		// As Terraform's lock information says.
+		opName = "OperationTypeRefresh"
+	}
 	targets, replaces, tdiags := opts.targets.parse()
 	excludes, xdiags := opts.targets.parseExcludes()
 	mode, mdiags := planMode(opts.destroy, opts.refreshOnly, opts.refresh)

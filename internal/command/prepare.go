@@ -45,7 +45,11 @@ func prepareOperationIn(ctx context.Context, d *Deps, v views.Operation, configD
 		// As terraform console, the console works in an empty directory.
 		diags = dropNoConfigFiles(diags)
 	}
-	diags = append(devOverrideWarnings(d), diags...)
+	if opName == "OperationTypePlan" || opName == "OperationTypeApply" {
+		// Terraform warns about development overrides in plan, apply and
+		// destroy (and validate), not in refresh, console or import.
+		diags = append(devOverrideWarnings(d), diags...)
+	}
 	if !diags.HasErrors() {
 		if missing := providercache.UninstalledDiags(uninstalledProviders(d)); missing != nil {
 			diags = append(diags, missing...)

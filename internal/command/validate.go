@@ -95,6 +95,8 @@ func runValidate(ctx context.Context, d *Deps, opts *validateOptions) error {
 		}
 		v.SetFiles(files)
 	}
+	// As Terraform's, the warning about development overrides comes last.
+	diags = append(diags, devOverrideWarnings(d)...)
 	views.NewValidate(opts.json, v).Results(diags, v.Files)
 	if diags.HasErrors() {
 		return errReported
