@@ -1,5 +1,6 @@
 // Command compat runs test suites that others wrote against Terraform —
-// terraform-exec's end-to-end tests, terraform-plugin-testing's own tests
+// terraform-exec's end-to-end tests, terraform-plugin-testing's own tests,
+// Terraform's own end-to-end tests (internal/command/e2etest)
 // and the acceptance tests of upstream providers (null, random, local,
 // time, tls, archive, external, http, cloudinit) — against strata and,
 // when it is on PATH, against terraform, and prints how many tests pass
@@ -72,7 +73,7 @@ func main() {
 			if !ok {
 				continue
 			}
-			if reg := r.results["strata"].Regressions(base); len(reg) > 0 {
+			if reg := r.suite.unexpected(r.results["strata"], base); len(reg) > 0 {
 				logf("%s: %d tests pass on terraform and not on strata: %s", r.suite.Name, len(reg), strings.Join(reg, ", "))
 				failed = true
 			}
@@ -135,7 +136,7 @@ func runSuite(s suite, bins []tool, repos, cache, outDir string) row {
 		}
 	}
 	if base, ok := r.results["terraform"]; ok {
-		if err := writeRegressions(filepath.Join(outDir, s.Name+".regressions.txt"), r.results["strata"], base); err != nil && r.err == nil {
+		if err := writeRegressions(filepath.Join(outDir, s.Name+".regressions.txt"), s, r.results["strata"], base); err != nil && r.err == nil {
 			r.err = err
 		}
 	}
@@ -143,15 +144,27 @@ func runSuite(s suite, bins []tool, repos, cache, outDir string) row {
 }
 
 // writeRegressions lists the tests that pass with terraform but not with
-// strata, each with the start of its failure output.
-func writeRegressions(path string, got, base Results) error {
+// strata, each with the start of its failure output; those that fail for
+// a known reason come last, with the reason.
+func writeRegressions(path string, s suite, got, base Results) error {
 	var b strings.Builder
+	var known []string
 	for _, name := range got.Regressions(base) {
+		if why, ok := s.Known[name]; ok {
+			known = append(known, fmt.Sprintf("%s (%s): %s", name, orDash(string(got.Outcomes[name])), why))
+			continue
+		}
 		fmt.Fprintf(&b, "%s (%s)\n", name, orDash(string(got.Outcomes[name])))
 		for _, l := range got.FailureExcerpt(name, 12) {
 			fmt.Fprintf(&b, "    %s\n", strings.TrimSpace(l))
 		}
 		b.WriteString("\n")
+	}
+	if len(known) > 0 {
+		b.WriteString("Known differences (website/docs/differences.md):\n")
+		for _, k := range known {
+			fmt.Fprintf(&b, "    %s\n", k)
+		}
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }

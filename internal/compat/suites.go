@@ -33,8 +33,31 @@ type suite struct {
 	// here (they download Terraform releases, say).
 	Exclude []string
 	// Needs are the provider releases the suite's configurations pin,
-	// installed from the mirror.
+	// installed from the mirror. A Module suite that needs none runs
+	// with TF_CLI_CONFIG_FILE=/dev/null, as its tests expect.
 	Needs []provider
+	// NoAcc leaves TF_ACC unset: the suite's tests that need the network
+	// (a registry, releases.hashicorp.com) then skip.
+	NoAcc bool
+	// LDFlags are go test's -ldflags -X settings, for a suite whose tests
+	// take the CLI under test from a package variable rather than from
+	// the environment; "{bin}" stands for the binary's absolute path.
+	LDFlags []string
+	// Patches are edits to the suite's harness, never to its tests,
+	// without which it cannot run here.
+	Patches []patch
+	// Known are the tests that pass with Terraform and fail with strata
+	// because of a documented, intentional difference (differences.md),
+	// each with the reason. They are listed apart from the regressions
+	// and do not fail a -strict run.
+	Known map[string]string
+}
+
+// patch replaces the only occurrence of Old in File (relative to the
+// suite's source) with New. A patch that no longer applies, because the
+// pinned version moved, is an error rather than a silent no-op.
+type patch struct {
+	File, Old, New string
 }
 
 // suites are every suite make compat knows, in the order it runs them.
@@ -62,6 +85,40 @@ var suites = []suite{
 			{Name: "null", Version: "3.1.0"}, {Name: "null", Version: "3.1.1"}, {Name: "null", Version: "3.3.1"},
 			{Name: "random", Version: "3.2.0"}, {Name: "random", Version: "3.5.1"}, {Name: "random", Version: "3.9.0"},
 			{Name: "time", Version: "0.14.0"},
+		},
+	},
+	{
+		// Terraform's own end-to-end tests: the CLI binary run on
+		// fixtures, with helper providers built from Terraform's source
+		// (provider-simple, -v6) by the tests themselves. Half of them
+		// need the network and skip without TF_ACC.
+		Name:    "terraform-e2e",
+		Module:  "github.com/hashicorp/terraform@v1.11.4",
+		Package: "./internal/command/e2etest",
+		NoAcc:   true,
+		LDFlags: []string{
+			// The binary under test, as make-archive.sh sets it.
+			"github.com/hashicorp/terraform/internal/command/e2etest.terraformBin={bin}",
+			// A release build's version: 1.11.4, not 1.11.4-dev, which
+			// the version test and the plan file check compare with.
+			"github.com/hashicorp/terraform/version.dev=no",
+		},
+		Patches: []patch{
+			// Go 1.23's godebug setting is unknown to later Go releases,
+			// which refuse the go.mod.
+			{File: "go.mod", Old: "godebug tlskyber=0\n", New: ""},
+			// canRunGoBuild is set only when TestMain builds terraform
+			// itself; with a prebuilt binary the tests that build helper
+			// providers would skip. Go is here, so they can run.
+			{File: "internal/command/e2etest/main_test.go", Old: "var canRunGoBuild bool\n", New: "var canRunGoBuild = true\n"},
+		},
+		Known: map[string]string{
+			"TestInitProvidersInternal":      "product name: strata has been successfully initialized!",
+			"TestInitProvidersLocalOnly":     "product name: strata has been successfully initialized!",
+			"TestInitProvidersCustomMethod":  "product name: strata has been successfully initialized!",
+			"TestPrimaryChdirOption":         "product name (strata apply \"tfplan\"), and the test reads the plan file with Terraform's Go library: strata's plan file format is its own",
+			"TestTerraformProviderFunctions": "the test reads the plan file with Terraform's Go library: strata's plan file format is its own",
+			"TestProviderDevOverrides":       "init skips providers under dev_overrides; Terraform tries to install them and fails",
 		},
 	},
 	{
@@ -131,7 +188,51 @@ func (s suite) source(repos string) (string, error) {
 	if b, err := exec.Command("chmod", "-R", "u+w", dir).CombinedOutput(); err != nil {
 		return "", fmt.Errorf("copying %s: %v\n%s", s.Module, err, b)
 	}
+	for _, p := range s.Patches {
+		if err := p.apply(dir); err != nil {
+			return "", fmt.Errorf("patching %s: %w", s.Module, err)
+		}
+	}
 	return dir, nil
+}
+
+func (p patch) apply(dir string) error {
+	path := filepath.Join(dir, p.File)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if n := bytes.Count(b, []byte(p.Old)); n != 1 {
+		return fmt.Errorf("%s holds %q %d times, not once", p.File, p.Old, n)
+	}
+	return os.WriteFile(path, bytes.Replace(b, []byte(p.Old), []byte(p.New), 1), 0o644)
+}
+
+// ldflags is the -ldflags value for the binary bin.
+func (s suite) ldflags(bin string) string {
+	var flags []string
+	for _, x := range s.LDFlags {
+		x = strings.ReplaceAll(x, "{bin}", bin)
+		if strings.ContainsAny(x, " \t'") {
+			x = `"` + x + `"`
+		} else if strings.Contains(x, `"`) {
+			x = "'" + x + "'"
+		}
+		flags = append(flags, "-X", x)
+	}
+	return strings.Join(flags, " ")
+}
+
+// unexpected are the regressions of got against base that Known does
+// not explain.
+func (s suite) unexpected(got, base Results) []string {
+	var out []string
+	for _, name := range got.Regressions(base) {
+		if _, ok := s.Known[name]; !ok {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // run runs the suite's tests in src against the CLI binary bin, with
@@ -142,7 +243,11 @@ func (s suite) run(src, bin, cliConfig, logPath string) (Results, error) {
 	if err != nil {
 		return Results{}, err
 	}
-	cmd := exec.Command("go", append([]string{"test", "-json", "-count=1", "-p=1", "-timeout=60m"}, pkgs...)...)
+	args := []string{"test", "-json", "-count=1", "-p=1", "-timeout=60m"}
+	if len(s.LDFlags) > 0 {
+		args = append(args, "-ldflags", s.ldflags(bin))
+	}
+	cmd := exec.Command("go", append(args, pkgs...)...)
 	cmd.Dir = src
 	work, err := os.MkdirTemp("", "strata-compat-run-")
 	if err != nil {
@@ -153,10 +258,12 @@ func (s suite) run(src, bin, cliConfig, logPath string) (Results, error) {
 		"TF_CLI_CONFIG_FILE="+cliConfig,
 		"CHECKPOINT_DISABLE=1",
 		"TMPDIR="+work, // so that what a killed test leaves behind goes too
-		"TF_ACC=1",
 		"TF_ACC_TERRAFORM_PATH="+bin,
 		"TFEXEC_E2ETEST_TERRAFORM_PATH="+bin,
 	)
+	if !s.NoAcc {
+		cmd.Env = append(cmd.Env, "TF_ACC=1")
+	}
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out
@@ -213,6 +320,9 @@ func cleanEnv() []string {
 // needs, and for a provider's own suite the decoy in place of that
 // provider's newest release.
 func (s suite) mirrorFor(dir string, built map[provider]string, decoy string) (string, error) {
+	if s.Provider == "" && len(s.Needs) == 0 {
+		return os.DevNull, nil
+	}
 	binaries := map[provider]string{}
 	for _, p := range s.Needs {
 		binaries[p] = built[p]

@@ -9,7 +9,8 @@ import (
 
 // printTable prints one line per suite: passed/failed/skipped tests with
 // each binary, the time each run took, and how many tests pass with
-// terraform but not with strata.
+// terraform but not with strata (and how many of those for a known,
+// documented reason).
 func printTable(w io.Writer, rows []row, bins []tool) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := []string{"suite"}
@@ -41,7 +42,13 @@ func printTable(w io.Writer, rows []row, bins []tool) {
 			cells = append(cells, cell, r.took[b.Name].String())
 		}
 		if base, ok := r.results["terraform"]; ok && len(bins) > 1 {
-			cells = append(cells, fmt.Sprint(len(r.results["strata"].Regressions(base))))
+			all := len(r.results["strata"].Regressions(base))
+			unexpected := len(r.suite.unexpected(r.results["strata"], base))
+			cell := fmt.Sprint(unexpected)
+			if known := all - unexpected; known > 0 {
+				cell += fmt.Sprintf(" (+%d known)", known)
+			}
+			cells = append(cells, cell)
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
