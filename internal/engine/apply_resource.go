@@ -549,13 +549,6 @@ func (aw *applyWalk) changeFor(n *destroyNode) *plans.ResourceInstanceChange {
 	return nil
 }
 
-func (aw *applyWalk) objectOf(addr addrs.AbsResourceInstance, deposed string) *states.ObjectSrc {
-	if deposed == "" {
-		return aw.state.Object(addr)
-	}
-	return aw.state.Deposed(addr, deposed)
-}
-
 // firstError returns the summary of the first error in diags as an
 // error, or nil.
 func firstError(diags hcl.Diagnostics) error {
