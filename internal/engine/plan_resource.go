@@ -383,6 +383,12 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 	createBeforeDestroy, deps := obj.CreateBeforeDestroy, obj.Dependencies
 	if n != nil {
 		createBeforeDestroy, deps = n.createBeforeDestroy(), pw.cg.resourceDeps(n)
+		if pw.sameClosure(obj.Dependencies, deps) {
+			// As read from a state file, which records every transitive
+			// dependency: the object keeps the list it has (a no-op plan
+			// then copies no object, nor its resource).
+			deps = obj.Dependencies
+		}
 	}
 	updated, err := encodeObject(v, rt.schema, rt.version, private, deps, createBeforeDestroy)
 	if err == nil {
@@ -419,6 +425,69 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 		pw.state.SetDeposed(addr, deposed, updated, rt.provider)
 	}
 	return v, updated, diags
+}
+
+// maxClosureCheck bounds the stored dependencies sameClosure compares:
+// beyond it (one long chain of resources) the object takes the
+// configuration's list, as it would without the check.
+const maxClosureCheck = 32
+
+// sameClosure reports whether an object recording the dependencies stored
+// is written as one recording direct (the configuration's, which the walk
+// has already given the objects they name): whether the state file, which
+// records each object's dependencies with everything they depend on in
+// turn, records the same list for both. It does when stored holds direct,
+// and each other entry is one that an object of a resource in direct
+// records. It may answer false for lists that are written alike (modules
+// with instance keys, resources stored under other instance keys); the
+// caller then records direct, as it would without the check.
+func (pw *planWalk) sameClosure(stored, direct []addrs.AbsResource) bool {
+	if len(stored) == 0 || len(stored) > maxClosureCheck || len(direct) > len(stored) {
+		return false
+	}
+	for _, d := range direct {
+		if !containsResource(stored, d) {
+			return false
+		}
+	}
+	if len(stored) == len(direct) {
+		return true
+	}
+	same := true
+	pw.state.Lock(func(s *states.State) {
+		var via []*states.Resource
+		for _, d := range direct {
+			if r := s.Resources[d.String()]; r != nil {
+				via = append(via, r)
+			}
+		}
+	next:
+		for _, st := range stored {
+			if containsResource(direct, st) {
+				continue
+			}
+			for _, r := range via {
+				for _, inst := range r.Instances {
+					if inst.Current != nil && containsResource(inst.Current.Dependencies, st) {
+						continue next
+					}
+				}
+			}
+			same = false
+			return
+		}
+	})
+	return same
+}
+
+// containsResource reports whether list holds a.
+func containsResource(list []addrs.AbsResource, a addrs.AbsResource) bool {
+	for _, b := range list {
+		if a.Resource == b.Resource && a.Module.Compare(b.Module) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // sameObject reports whether two stored objects record the same thing.
