@@ -113,7 +113,8 @@ func TestImportDirection(t *testing.T) {
 		"internal/initwd/sourcetest":         {},
 		"internal/provbuild":                 {},
 		"internal/bench":                     {"provbuild"},
-		"internal/compat":                    {"provbuild"},
+		"internal/equivtest":                 {},
+		"internal/compat":                    {"provbuild", "equivtest"},
 	}
 	out, err := exec.Command("go", "list", "-json", "../...").Output()
 	if err != nil {

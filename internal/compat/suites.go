@@ -51,6 +51,11 @@ type suite struct {
 	// each with the reason. They are listed apart from the regressions
 	// and do not fail a -strict run.
 	Known map[string]string
+	// Equivalence is the tag of Terraform's repository whose equivalence
+	// tests (testing/equivalence-tests) this suite runs, comparing each
+	// CLI's outputs with the goldens Terraform produced, instead of go
+	// test.
+	Equivalence string
 }
 
 // patch replaces the only occurrence of Old in File (relative to the
@@ -62,6 +67,16 @@ type patch struct {
 
 // suites are every suite make compat knows, in the order it runs them.
 var suites = []suite{
+	{
+		// Terraform's equivalence tests: plan, apply -json, show and
+		// show -json outputs compared with Terraform's own goldens.
+		Name:        "equivalence",
+		Equivalence: "v1.11.4",
+		Needs: []provider{
+			{Name: "tfcoremock", Version: "0.1.1"}, {Name: "local", Version: "2.2.3"},
+			{Name: "null", Version: "3.1.1"}, {Name: "random", Version: "3.4.3"},
+		},
+	},
 	{
 		Name:    "terraform-exec",
 		Module:  "github.com/hashicorp/terraform-exec@v0.26.0",
@@ -161,6 +176,9 @@ var suites = []suite{
 
 // source fetches the suite's code into a new writable directory.
 func (s suite) source(repos string) (string, error) {
+	if s.Equivalence != "" {
+		return equivalenceSource(repos, s.Equivalence)
+	}
 	if s.Provider != "" {
 		repo, err := provbuild.RepoDir(repos, s.Provider)
 		if err != nil {
@@ -239,6 +257,9 @@ func (s suite) unexpected(got, base Results) []string {
 // providers installed from the mirror that cliConfig names, writing go
 // test's JSON output to logPath.
 func (s suite) run(src, bin, cliConfig, logPath string) (Results, error) {
+	if s.Equivalence != "" {
+		return runEquivalence(src, bin, cliConfig, logPath)
+	}
 	pkgs, err := s.packages(src)
 	if err != nil {
 		return Results{}, err
