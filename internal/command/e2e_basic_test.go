@@ -80,7 +80,7 @@ func TestE2EBasicWorkflow(t *testing.T) {
 	if !strings.Contains(flat(destroy.stdout), "Destroy complete! Resources: 4 destroyed.") {
 		t.Fatalf("wrong destroy summary:\n%s", destroy.stdout)
 	}
-	if r := mustStrata(t, dir, 0, "show", "-no-color"); r.stdout != "No state.\n" {
+	if r := mustStrata(t, dir, 0, "show", "-no-color"); r.stdout != "The state file is empty. No resources are represented.\n" {
 		t.Fatalf("state not empty after destroy:\n%s", r.stdout)
 	}
 }

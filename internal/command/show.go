@@ -69,6 +69,9 @@ func runShow(ctx context.Context, d *Deps, opts *showOptions) error {
 	if opts.view.json {
 		return showStateJSON(ctx, d, v, s)
 	}
+	if s.Empty() && !mgr.Exists() {
+		s = nil // no snapshot at all, rather than an empty one
+	}
 	views.NewShow(v).State(s, schemaLookup(ctx, &engine.Engine{Providers: d.Providers(".")}))
 	return nil
 }

@@ -16,7 +16,8 @@ import (
 // the JSON documents (-json) that package jsonplan builds.
 type Show interface {
 	Diagnosticser
-	// State shows a state's resources and outputs, or "No state.".
+	// State shows a state's resources and outputs: "No state." when s
+	// is nil (nothing is stored), a sentence saying so when it is empty.
 	State(s *states.State, schema SchemaFunc)
 	// Plan shows a saved plan as `strata plan` showed it.
 	Plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantAttr)
@@ -34,8 +35,12 @@ var _ Show = (*ShowHuman)(nil)
 
 // State implements Show.
 func (h *ShowHuman) State(s *states.State, schema SchemaFunc) {
-	if s.Empty() {
+	switch {
+	case s == nil:
 		h.Output("No state.\n")
+		return
+	case s.Empty():
+		h.Output("The state file is empty. No resources are represented.\n")
 		return
 	}
 	h.Output(FormatState(s, schema))
@@ -105,8 +110,13 @@ func FormatState(s *states.State, lookup SchemaFunc) string {
 			}
 		}
 	}
+	// As Terraform: a blank line between resources, none after the last
+	// one, and two before the outputs.
+	text := strings.TrimSuffix(b.String(), "\n")
+	b.Reset()
+	b.WriteString(text)
 	if len(s.Outputs) > 0 {
-		b.WriteString("\nOutputs:\n\n")
+		b.WriteString("\n\nOutputs:\n\n")
 		names := make([]string, 0, len(s.Outputs))
 		for n := range s.Outputs {
 			names = append(names, n)
