@@ -242,6 +242,10 @@ type mapNode struct {
 	// childNull makes deleted children show " -> null"; for maps only
 	// while the map itself is not deleted.
 	childNull bool
+	// unaligned leaves the keys unpadded: Terraform aligns the " = " of
+	// a map's entries, but not those of a nested attribute of map
+	// nesting, whose values are all objects.
+	unaligned bool
 }
 
 func (n *mapNode) render(indent int, o opts) string {
@@ -258,7 +262,9 @@ func (n *mapNode) render(indent int, o opts) string {
 			d = attrName(k)
 		}
 		disp[k] = d
-		width = max(width, len(d))
+		if !n.unaligned {
+			width = max(width, len(d))
+		}
 	}
 	sort.Strings(keys)
 

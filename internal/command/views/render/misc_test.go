@@ -291,3 +291,61 @@ func TestNestedAttributeUnknownAndSensitive(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s\ndiff\n%s", got, want, lineDiff(want, got))
 	}
 }
+
+// TestNestedMapKeysUnaligned: the keys of a nested attribute of map
+// nesting are not padded to one width, in a plan or a state, as in
+// Terraform's equivalence test fully_populated_complex
+// (`+ "key_four" = {` above `+ "key_one" = {`); a map's keys are.
+func TestNestedMapKeysUnaligned(t *testing.T) {
+	ts := thingSchema()
+	after := thingVal(ts, map[string]cty.Value{
+		"id": str("i"),
+		"nmap": cty.MapVal(map[string]cty.Value{
+			"a":   cty.ObjectVal(map[string]cty.Value{"x": str("1")}),
+			"bbb": cty.ObjectVal(map[string]cty.Value{"x": str("2")}),
+		}),
+		"tags": cty.MapVal(map[string]cty.Value{"a": str("1"), "bbb": str("2")}),
+	})
+	got := Colorize(ResourceChange(Change{Addr: "tp_thing.a", Action: plans.Create, Schema: ts, Before: cty.NullVal(ts.ImpliedType()), After: after}), true)
+	want := `  # tp_thing.a will be created
+  + resource "tp_thing" "a" {
+      + id   = "i"
+      + nmap = {
+          + "a" = {
+              + x = "1"
+            },
+          + "bbb" = {
+              + x = "2"
+            },
+        }
+      + tags = {
+          + "a"   = "1"
+          + "bbb" = "2"
+        }
+    }
+`
+	if got != want {
+		t.Errorf("plan: got\n%s\nwant\n%s\ndiff\n%s", got, want, lineDiff(want, got))
+	}
+	got = Colorize(StateResource("tp_thing.a", after, ts), true)
+	want = `# tp_thing.a:
+resource "tp_thing" "a" {
+    id   = "i"
+    nmap = {
+        "a" = {
+            x = "1"
+        },
+        "bbb" = {
+            x = "2"
+        },
+    }
+    tags = {
+        "a"   = "1"
+        "bbb" = "2"
+    }
+}
+`
+	if got != want {
+		t.Errorf("state: got\n%s\nwant\n%s\ndiff\n%s", got, want, lineDiff(want, got))
+	}
+}

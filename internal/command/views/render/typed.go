@@ -265,7 +265,9 @@ func (d *differ) nested(b, a cty.Value, o *configschema.Object, schemaSens bool,
 		bs, as := elems(bu), elems(au)
 		return d.seq(bp, ap, bs, as, setPairs(bs, as), setPath(path), rep, false, object)
 	case configschema.NestingMap:
-		return d.mapping(bp, ap, bu, au, rep, false, false, path, object)
+		n := d.mapping(bp, ap, bu, au, rep, false, false, path, object)
+		n.(*mapNode).unaligned = true
+		return n
 	default:
 		n := d.nestedObject(b, a, o.Attributes, path)
 		n.(*mapNode).replace = rep
