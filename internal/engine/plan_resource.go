@@ -369,7 +369,10 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 			})
 		}
 		refreshed := markSchemaSensitive(marks.Apply(nv, paths), rt.schema)
-		if !marks.KnownEqual(unmarked, nv) && changed(unmarked, nv) {
+		// As Terraform, an object whose value is the same but whose
+		// sensitive paths are not those stored (a state written before
+		// the provider marked an attribute sensitive) has drifted too.
+		if (!marks.KnownEqual(unmarked, nv) && changed(unmarked, nv)) || !samePaths(obj.SensitivePaths, refreshed) {
 			pw.addDrift(&plans.ResourceInstanceChange{
 				Addr: addr, DeposedKey: deposed, ProviderAddr: rt.provider, Action: plans.Update,
 				Before: v, After: refreshed, SchemaVersion: rt.version,
@@ -1025,6 +1028,27 @@ func replaceAction(createBeforeDestroy bool) plans.Action {
 }
 
 // changed reports whether b differs from a or may differ (is unknown).
+// samePaths reports whether the sensitive paths of v are stored.
+func samePaths(stored []cty.Path, v cty.Value) bool {
+	_, paths := marks.Paths(v)
+	if len(paths) != len(stored) {
+		return false
+	}
+	for _, p := range paths {
+		found := false
+		for _, q := range stored {
+			if p.Equals(q) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
 func changed(a, b cty.Value) bool {
 	eq := a.Equals(b)
 	return !eq.IsKnown() || eq.False()

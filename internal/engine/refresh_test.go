@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/providers"
 	"github.com/strata-dev/strata/internal/providers/providertest"
@@ -156,5 +157,49 @@ resource "test_thing" "c" { name = "c" }
 				}
 			}
 		})
+	}
+}
+
+// TestDriftOfSensitivePaths: an object that refreshes to the same value
+// but whose stored sensitive paths lack one the schema declares (a state
+// written before the provider marked the attribute sensitive, as in
+// Terraform's equivalence test local_provider_delete) has drifted, as in
+// Terraform; with the paths stored, it has not.
+func TestDriftOfSensitivePaths(t *testing.T) {
+	schema := testSchema()
+	schema.ResourceTypes["test_thing"].Block.Attributes["secret"] = &configschema.Attribute{Type: cty.String, Optional: true, Sensitive: true}
+	p := &providertest.Provider{Schema: schema}
+	e := testEngine(t, p, `resource "test_thing" "a" { name = "a" }`)
+	_, state := planApply(t, e, nil, PlanOpts{})
+	addr := mustInstance(t, "test_thing.a")
+	if got := state.Object(addr).SensitivePaths; len(got) != 1 || !got[0].Equals(cty.GetAttrPath("secret")) {
+		t.Fatalf("stored sensitive paths %#v, want secret", got)
+	}
+	drift := func(t *testing.T, mode plans.Mode) []plans.Action {
+		t.Helper()
+		plan, diags := e.Plan(context.Background(), state, PlanOpts{Mode: mode})
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		var out []plans.Action
+		for _, c := range plan.DriftedResources {
+			out = append(out, c.Action)
+		}
+		for _, c := range plan.Changes.Resources {
+			if c.Action != plans.NoOp {
+				t.Fatalf("planned %s for %s: only the sensitive paths differ", c.Action, c.Addr)
+			}
+		}
+		return out
+	}
+	if got := drift(t, plans.NormalMode); len(got) != 0 {
+		t.Fatalf("drift %v with the paths stored, want none", got)
+	}
+	state = state.DeepCopy()
+	state.Object(addr).SensitivePaths = nil
+	for _, mode := range []plans.Mode{plans.NormalMode, plans.RefreshOnlyMode} {
+		if got := drift(t, mode); len(got) != 1 || got[0] != plans.Update {
+			t.Fatalf("mode %v: drift %v without the paths stored, want one update", mode, got)
+		}
 	}
 }
