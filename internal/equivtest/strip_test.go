@@ -79,20 +79,24 @@ func TestStrip(t *testing.T) {
 func TestUndoDeliberate(t *testing.T) {
 	t.Parallel()
 	var msgs any
-	if err := json.Unmarshal([]byte(`[{"type":"apply_complete"},{"type":"resource_outcome"},{"type":"change_summary"}]`), &msgs); err != nil {
+	if err := json.Unmarshal([]byte(`[{"type":"apply_complete"},{"type":"resource_outcome"},{"type":"change_summary"},{"type":"contract_violations"}]`), &msgs); err != nil {
 		t.Fatal(err)
 	}
 	outs := map[string]Output{
-		"plan":       {Text: "strata will perform the following actions:\n    strata apply \"p\"\n"},
+		"plan": {Text: "strata will perform the following actions:\n\n  # a must be replaced\n  # (strata) replaced because: `x` changed\n-/+ resource\n\n" +
+			"Plan: 1 to add.\n\nWarning: Provider contract violations tolerated\n\nhashicorp/local: 2 tolerated\n\nLike Terraform, strata does not stop\nmake them errors.\n\n───\n" +
+			"the strata state; strata state rm a\n    strata apply \"p\"\n"},
 		"apply.json": {JSON: msgs, IsJSON: true},
 	}
 	UndoDeliberate(outs)
-	if want := "Terraform will perform the following actions:\n    terraform apply \"p\"\n"; outs["plan"].Text != want {
+	want := "Terraform will perform the following actions:\n\n  # a must be replaced\n-/+ resource\n\nPlan: 1 to add.\n\n───\n" +
+		"the Terraform state; terraform state rm a\n    terraform apply \"p\"\n"
+	if outs["plan"].Text != want {
 		t.Errorf("plan:\n%q\nwant\n%q", outs["plan"].Text, want)
 	}
-	var want any
-	_ = json.Unmarshal([]byte(`[{"type":"apply_complete"},{"type":"change_summary"}]`), &want)
-	if d := cmp.Diff(want, outs["apply.json"].JSON); d != "" {
+	var wantJSON any
+	_ = json.Unmarshal([]byte(`[{"type":"apply_complete"},{"type":"change_summary"}]`), &wantJSON)
+	if d := cmp.Diff(wantJSON, outs["apply.json"].JSON); d != "" {
 		t.Errorf("apply.json (-want +got):\n%s", d)
 	}
 }
