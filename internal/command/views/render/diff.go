@@ -41,6 +41,8 @@ type base struct {
 
 func (b base) action() plans.Action { return b.act }
 
+func (b *base) markReplace() { b.replace = true }
+
 func ind(n int) string { return strings.Repeat("    ", n) }
 
 // sym is the action column printed before a line's content: three

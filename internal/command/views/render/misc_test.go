@@ -349,3 +349,58 @@ resource "tp_thing" "a" {
 		t.Errorf("state: got\n%s\nwant\n%s\ndiff\n%s", got, want, lineDiff(want, got))
 	}
 }
+
+// TestNestedForcesReplacementPlacement: when a nested attribute of set or
+// map nesting forces replacement, Terraform marks each changed element
+// "# forces replacement" rather than the attribute (equivalence test
+// replace_within_set); one of list nesting is marked itself.
+func TestNestedForcesReplacementPlacement(t *testing.T) {
+	ts := thingSchema()
+	obj := func(x string) cty.Value { return cty.ObjectVal(map[string]cty.Value{"x": str(x)}) }
+	obj2 := func(x string) cty.Value { return nestedObj([]string{"x", "y"}, map[string]cty.Value{"x": str(x)}) }
+	before := thingVal(ts, map[string]cty.Value{
+		"id":    str("i"),
+		"nset":  cty.SetVal([]cty.Value{obj("k"), obj("a")}),
+		"nmap":  cty.MapVal(map[string]cty.Value{"k": obj("k"), "x": obj("a")}),
+		"nlist": cty.ListVal([]cty.Value{obj2("k"), obj2("a")}),
+	})
+	after := thingVal(ts, map[string]cty.Value{
+		"id":    unkS,
+		"nset":  cty.SetVal([]cty.Value{obj("k"), obj("b")}),
+		"nmap":  cty.MapVal(map[string]cty.Value{"k": obj("k"), "x": obj("b")}),
+		"nlist": cty.ListVal([]cty.Value{obj2("k"), obj2("b")}),
+	})
+	got := Colorize(ResourceChange(Change{
+		Addr: "tp_thing.a", Action: plans.DeleteThenCreate, Schema: ts, Before: before, After: after,
+		RequiresReplace: []cty.Path{cty.GetAttrPath("nset"), cty.GetAttrPath("nmap"), cty.GetAttrPath("nlist")},
+	}), true)
+	want := `  # tp_thing.a must be replaced
+-/+ resource "tp_thing" "a" {
+      ~ id    = "i" -> (known after apply)
+      ~ nlist = [ # forces replacement
+          ~ {
+              ~ x = "a" -> "b"
+            },
+            # (1 unchanged element hidden)
+        ]
+      ~ nmap  = {
+          ~ "x" = { # forces replacement
+              ~ x = "a" -> "b"
+            },
+            # (1 unchanged element hidden)
+        }
+      ~ nset  = [
+          - { # forces replacement
+              - x = "a" -> null
+            },
+          + { # forces replacement
+              + x = "b"
+            },
+            # (1 unchanged element hidden)
+        ]
+    }
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s\ndiff\n%s", got, want, lineDiff(want, got))
+	}
+}

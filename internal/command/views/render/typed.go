@@ -263,15 +263,35 @@ func (d *differ) nested(b, a cty.Value, o *configschema.Object, schemaSens bool,
 		return d.seq(bp, ap, bs, as, indexPairs(len(bs), len(as)), path, rep, false, object)
 	case configschema.NestingSet:
 		bs, as := elems(bu), elems(au)
-		return d.seq(bp, ap, bs, as, setPairs(bs, as), setPath(path), rep, false, object)
+		n := d.seq(bp, ap, bs, as, setPairs(bs, as), setPath(path), false, false, object).(*listNode)
+		if rep {
+			for _, e := range n.elems {
+				forceReplace(e)
+			}
+		}
+		return n
 	case configschema.NestingMap:
-		n := d.mapping(bp, ap, bu, au, rep, false, false, path, object)
-		n.(*mapNode).unaligned = true
+		n := d.mapping(bp, ap, bu, au, false, false, false, path, object).(*mapNode)
+		n.unaligned = true
+		if rep {
+			for _, e := range n.elems {
+				forceReplace(e)
+			}
+		}
 		return n
 	default:
 		n := d.nestedObject(b, a, o.Attributes, path)
 		n.(*mapNode).replace = rep
 		return n
+	}
+}
+
+// forceReplace marks a node as forcing replacement. A nested attribute
+// of set or map nesting that forces replacement has each of its elements
+// shown marked, rather than itself, as Terraform shows it.
+func forceReplace(n node) {
+	if r, ok := n.(interface{ markReplace() }); ok {
+		r.markReplace()
 	}
 }
 
