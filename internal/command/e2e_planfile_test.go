@@ -146,3 +146,56 @@ func TestE2ESavedPlanOtherLineage(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EPlanOutNothingToApply: plan -out of a plan with nothing to
+// apply (no changes; a refresh-only plan that found no drift) writes the
+// file but prints neither the rule nor where it saved it, as Terraform
+// (equivalence test null_provider_update); one with changes prints both.
+// Compared with terraform when it is installed.
+func TestE2EPlanOutNothingToApply(t *testing.T) {
+	t.Parallel()
+	tf, _ := exec.LookPath("terraform")
+	interactive := []string{"TF_IN_AUTOMATION="}
+	run := func(bin string) []string {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {\n  input = \"x\"\n}\n")
+		if bin == tf {
+			if r := runIn(t, dir, "", tf, "init", "-no-color"); r.code != 0 {
+				t.Fatalf("terraform init: %s%s", r.stdout, r.stderr)
+			}
+		}
+		if r := runIn(t, dir, "", bin, "apply", "-auto-approve", "-no-color"); r.code != 0 {
+			t.Fatalf("%s apply: %s%s", bin, r.stdout, r.stderr)
+		}
+		var outs []string
+		for _, args := range [][]string{
+			{"plan", "-no-color", "-out=p1"},
+			{"plan", "-no-color", "-refresh-only", "-out=p2"},
+			{"plan", "-no-color", "-destroy", "-out=p3"},
+		} {
+			r := runWith(t, dir, "", bin, interactive, args...)
+			if r.code != 0 {
+				t.Fatalf("%s %v: %s%s", bin, args, r.stdout, r.stderr)
+			}
+			if _, err := os.Stat(filepath.Join(dir, strings.TrimPrefix(args[len(args)-1], "-out="))); err != nil {
+				t.Fatalf("%s %v wrote no plan: %v", bin, args, err)
+			}
+			out := uuidRe.ReplaceAllString(r.stdout, "<uuid>")
+			outs = append(outs, strings.NewReplacer("Terraform", "strata", "terraform apply", "strata apply").Replace(out))
+		}
+		return outs
+	}
+	got := run(strataBin)
+	for i, saved := range []bool{false, false, true} {
+		if strings.Contains(got[i], "Saved the plan to") != saved || strings.Contains(got[i], "─────") != saved {
+			t.Errorf("plan %d: the footer shown is not %v:\n%s", i+1, saved, got[i])
+		}
+	}
+	if tf != "" {
+		for i, want := range run(tf) {
+			if got[i] != want {
+				t.Errorf("plan %d differs from Terraform's:\n--- terraform\n%s\n--- strata\n%s", i+1, want, got[i])
+			}
+		}
+	}
+}

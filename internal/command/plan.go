@@ -138,8 +138,12 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 		if sdiags := savePlan(d, op.cfg, op.files, plan, opts.out); hasErrors(v, sdiags) {
 			return errReported
 		}
-		v.PlanSaved(opts.out, inAutomation(d))
-	} else if plan.HasChanges() && !inAutomation(d) {
+		if plan.Applyable() {
+			// As Terraform: the next steps only for a plan with
+			// something to apply; the file is written either way.
+			v.PlanSaved(opts.out, inAutomation(d))
+		}
+	} else if plan.Applyable() && !inAutomation(d) {
 		// TF_IN_AUTOMATION drops advice about commands to run next, as
 		// in Terraform.
 		v.PlanNotSaved()
