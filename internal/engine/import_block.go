@@ -104,6 +104,7 @@ func (pw *planWalk) importBlock(ctx context.Context, rt *resourceType, addr addr
 			Subject:  expr.Range().Ptr(),
 		})
 	}
+	pw.hook(func(h hooks.Hook) { h.PostRefresh(addr, hooks.IDOf(read.NewState)) })
 	if d := checkIdentity(rt, addr, read.Identity, true); d.HasErrors() {
 		return nil, append(diags, d...)
 	}

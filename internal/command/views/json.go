@@ -156,7 +156,7 @@ var jsonReasons = map[plans.ActionReason]string{
 
 var jsonVerbs = map[string]string{
 	"create": "Plan to create", "read": "Plan to read", "update": "Plan to update",
-	"delete": "Plan to delete", "replace": "Plan to replace", "move": "Plan to move", "remove": "Plan to remove",
+	"delete": "Plan to delete", "replace": "Plan to replace", "move": "Plan to move", "remove": "Plan to remove", "import": "Plan to import",
 }
 
 // Plan writes a resource_drift message per change found outside strata,
@@ -175,9 +175,9 @@ func (j *JSON) Plan(p *plans.Plan) {
 				map[string]any{"change": map[string]any{"resource": jsonResource(c.Addr), "action": action}})
 		}
 	}
-	j.PlannedChanges(p)
+	j.PlannedChanges(p, true)
 	add, change, destroy := p.Changes.Counts()
-	j.ChangeSummary("plan", add, change, destroy)
+	j.ChangeSummary("plan", p.Changes.Imports(), add, change, destroy)
 	outputs := map[string]any{}
 	for _, o := range p.Changes.Outputs {
 		outputs[o.Name] = map[string]any{"sensitive": o.Sensitive, "action": jsonAction(o.Action)}
@@ -188,19 +188,32 @@ func (j *JSON) Plan(p *plans.Plan) {
 }
 
 // PlannedChanges writes a planned_change message per resource instance
-// change of p (moves included, plain no-ops left out).
-func (j *JSON) PlannedChanges(p *plans.Plan) {
+// change of p: moves and imports that change nothing included (action
+// "move" or "import") when withNoOps, plain no-ops left out. The apply of
+// a saved plan announces only the changes, as Terraform's does.
+func (j *JSON) PlannedChanges(p *plans.Plan, withNoOps bool) {
 	for _, c := range p.Changes.Resources {
-		if c.Action == plans.NoOp && c.PrevRunAddr == nil {
+		if c.Action == plans.NoOp && (!withNoOps || (c.PrevRunAddr == nil && c.Importing == nil)) {
 			continue
 		}
 		action := jsonAction(c.Action)
-		if c.Action == plans.NoOp {
+		switch {
+		case c.Action != plans.NoOp:
+		case c.Importing != nil:
+			action = "import"
+		default:
 			action = "move"
 		}
 		change := map[string]any{"resource": jsonResource(c.Addr), "action": action}
 		if c.PrevRunAddr != nil {
 			change["previous_resource"] = jsonResource(*c.PrevRunAddr)
+		}
+		if c.Importing != nil {
+			importing := map[string]any{}
+			if c.Importing.ID != "" {
+				importing["id"] = c.Importing.ID
+			}
+			change["importing"] = importing
 		}
 		if r, ok := jsonReasons[c.Reason]; ok {
 			change["reason"] = r
@@ -215,19 +228,24 @@ func (j *JSON) PlannedChanges(p *plans.Plan) {
 }
 
 // ChangeSummary writes the change_summary message of a plan, apply or
-// destroy.
-func (j *JSON) ChangeSummary(operation string, add, change, destroy int) {
+// destroy; imported counts the imports, which the message names only
+// when there are some, as Terraform's does.
+func (j *JSON) ChangeSummary(operation string, imported, add, change, destroy int) {
 	var msg string
-	switch operation {
-	case "plan":
+	switch {
+	case operation == "plan" && imported > 0:
+		msg = fmt.Sprintf("Plan: %d to import, %d to add, %d to change, %d to destroy.", imported, add, change, destroy)
+	case operation == "plan":
 		msg = fmt.Sprintf("Plan: %d to add, %d to change, %d to destroy.", add, change, destroy)
-	case "destroy":
+	case operation == "destroy":
 		msg = fmt.Sprintf("Destroy complete! Resources: %d destroyed.", destroy)
+	case imported > 0:
+		msg = fmt.Sprintf("Apply complete! Resources: %d imported, %d added, %d changed, %d destroyed.", imported, add, change, destroy)
 	default:
 		msg = fmt.Sprintf("Apply complete! Resources: %d added, %d changed, %d destroyed.", add, change, destroy)
 	}
 	j.emit("info", msg, "change_summary", map[string]any{"changes": map[string]any{
-		"add": add, "change": change, "import": 0, "remove": destroy, "operation": operation,
+		"add": add, "change": change, "import": imported, "remove": destroy, "operation": operation,
 	}})
 }
 

@@ -24,7 +24,8 @@ type Operation interface {
 	// depend on, which decide the drift a normal plan shows.
 	Plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantAttr)
 	// SavedPlan starts the apply of a saved plan: with -json, a
-	// planned_change message per change, as Terraform's stream has.
+	// planned_change message per change (not for a move or an import
+	// that changes nothing), as Terraform's stream has.
 	SavedPlan(p *plans.Plan)
 	// PlanSaved ends a plan saved with -out; PlanNotSaved one without.
 	PlanSaved(path string, automation bool)
@@ -126,7 +127,7 @@ func (o *OperationJSON) Plan(p *plans.Plan, _ SchemaFunc, _ []plans.RelevantAttr
 func (o *OperationJSON) PlanSaved(string, bool) {}
 
 // SavedPlan implements Operation.
-func (o *OperationJSON) SavedPlan(p *plans.Plan) { o.JSON.PlannedChanges(p) }
+func (o *OperationJSON) SavedPlan(p *plans.Plan) { o.JSON.PlannedChanges(p, false) }
 
 // ConfigGenerated implements Operation.
 func (o *OperationJSON) ConfigGenerated(path string) {
@@ -143,7 +144,7 @@ func (o *OperationJSON) Applied(operation string, imported, add, change, destroy
 		o.Outputs(outputs)
 		return
 	}
-	o.ChangeSummary(operation, add, change, destroy)
+	o.ChangeSummary(operation, imported, add, change, destroy)
 	if operation != "destroy" {
 		o.Outputs(outputs)
 	}
