@@ -88,6 +88,7 @@ func TestImportDirection(t *testing.T) {
 		"internal/provisioners/localexec":   {"provisioners", "configs/configschema", "tailbuf"},
 		"internal/provisioners/remoteexec":  {"provisioners", "configs/configschema"},
 		"internal/provisioners/file":        {"provisioners", "configs/configschema"},
+		"internal/provisioners/external":    {"provisioners", "configs/configschema", "providers", "providers/plugin"},
 		"internal/watch":                    {"addrs", "engine/hooks", "plans", "providers", "runrecord", "states"},
 		"internal/runrecord/recorder":       {"addrs", "configs/configschema", "contract", "engine/hooks", "plans", "runrecord", "states", "states/statemgr"},
 		"internal/moduletest": {"addrs", "configs", "engine", "lang/funcs", "lang/marks", "plans", "providers",
@@ -102,7 +103,7 @@ func TestImportDirection(t *testing.T) {
 			"command/views", "plans/jsonplan", "command/views/render", "configs", "configs/configschema",
 			"configs/format", "configs/genconfig", "datadir", "depsfile", "engine", "engine/hooks", "getproviders",
 			"initwd", "lang/funcs", "lang/marks", "logging", "moduletest", "plans", "plans/planfile", "providercache",
-			"providers", "providers/builtin", "providers/plugin", "runrecord", "runrecord/recorder", "states", "states/statefile", "states/statemgr", "watch", "contract"},
+			"providers", "providers/builtin", "providers/plugin", "provisioners/external", "runrecord", "runrecord/recorder", "states", "states/statefile", "states/statemgr", "watch", "contract"},
 		"main": {"command"},
 
 		// Test helpers and tools, which nothing but tests and make

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -16,6 +17,8 @@ import (
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/plans"
+	"github.com/strata-dev/strata/internal/providers/plugin"
+	"github.com/strata-dev/strata/internal/provisioners/external"
 )
 
 // viewFlags are the output options every command takes.
@@ -61,7 +64,41 @@ func newEngine(d *Deps, cfg *configs.Config, hook hooks.Hook, parallelism int) *
 		// path.cwd is the directory before -chdir, as in Terraform.
 		OriginalDir: d.originalDir,
 		Environ:     d.Environ,
+		Provisioners: external.ForTypes(provisionerTypes(cfg), provisionerDirs(d),
+			plugin.WithDir(d.Dir), plugin.WithGetenv(d.Getenv), plugin.WithLogOutput(d.logOutput()),
+			plugin.WithEnviron(d.Environ), plugin.WithTracker(d.plugins)),
 	}
+}
+
+// provisionerTypes are the types of the provisioner blocks of cfg.
+func provisionerTypes(cfg *configs.Config) []string {
+	var types []string
+	if cfg == nil {
+		return nil
+	}
+	cfg.DeepEach(func(c *configs.Config) {
+		for _, r := range c.Module.ManagedResources {
+			for _, p := range r.Managed.Provisioners {
+				types = append(types, p.Type)
+			}
+		}
+		for _, rm := range c.Module.Removed {
+			for _, p := range rm.Provisioners {
+				types = append(types, p.Type)
+			}
+		}
+	})
+	return types
+}
+
+// provisionerDirs are where provisioner plugins are looked for, as in
+// Terraform: see external.Dirs.
+func provisionerDirs(d *Deps) []string {
+	exeDir := ""
+	if exe, err := os.Executable(); err == nil {
+		exeDir = filepath.Dir(exe)
+	}
+	return external.Dirs(d.Dir, exeDir, d.dataDir(), d.Getenv("HOME"))
 }
 
 // workspaceName is the selected workspace: TF_WORKSPACE, else the name

@@ -90,13 +90,11 @@ var provisionerSchema = &hcl.BodySchema{
 
 // removedProvisionerTypes are the types Terraform 0.15 removed; Terraform
 // says so when a configuration still uses one.
-// supportedProvisionerTypes are the types strata runs.
-var supportedProvisionerTypes = map[string]bool{"local-exec": true, "remote-exec": true, "file": true}
-
 var removedProvisionerTypes = map[string]bool{"chef": true, "habitat": true, "puppet": true, "salt-masterless": true}
 
 // decodeProvisioner decodes a provisioner block. It returns nil for a type
-// strata does not run.
+// Terraform removed. Types other than strata's own (local-exec,
+// remote-exec, file) are plugins, looked for when the engine needs them.
 func decodeProvisioner(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 	p := &Provisioner{
 		Type:      block.Labels[0],
@@ -104,19 +102,11 @@ func decodeProvisioner(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 		TypeRange: block.LabelRanges[0],
 	}
 	switch {
-	case supportedProvisionerTypes[p.Type]:
 	case removedProvisionerTypes[p.Type]:
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  fmt.Sprintf("The %q provisioner has been removed", p.Type),
 			Detail:   fmt.Sprintf("The %q provisioner was removed from Terraform in version 0.15 and is not supported by strata. Run the configuration tool from a local-exec provisioner instead, or outside strata.", p.Type),
-			Subject:  p.TypeRange.Ptr(),
-		}}
-	default:
-		return nil, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Unsupported provisioner type",
-			Detail:   fmt.Sprintf("The provisioner type %q is not supported by strata; only local-exec, remote-exec and file are.", p.Type),
 			Subject:  p.TypeRange.Ptr(),
 		}}
 	}

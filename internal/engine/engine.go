@@ -16,6 +16,7 @@ import (
 	"github.com/strata-dev/strata/internal/contract"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/providers"
+	"github.com/strata-dev/strata/internal/provisioners"
 	"github.com/strata-dev/strata/internal/states"
 )
 
@@ -34,6 +35,9 @@ type Engine struct {
 	// (AbsProviderConfig.String()), take the place of Providers for those
 	// configurations only, as strata test's mock_provider blocks do.
 	ConfigProviders map[string]providers.Factory
+	// Provisioners are provisioner plugins by type, beside the built-in
+	// local-exec, remote-exec and file (internal/provisioners/external).
+	Provisioners map[string]provisioners.Provisioner
 	// Parallelism bounds concurrent provider operations (default 10).
 	Parallelism int
 	Hooks       []hooks.Hook

@@ -550,7 +550,7 @@ func (w *walker) nodeReferences(ctx context.Context, n node) ([]*lang.Reference,
 			refs, diags = append(refs, r...), append(diags, d...)
 		}
 		if n.cfg.Managed != nil {
-			r, d := provisionerReferences(n.cfg.Managed.Provisioners)
+			r, d := w.e.provisionerReferences(n.cfg.Managed.Provisioners)
 			refs, diags = append(refs, r...), append(diags, d...)
 			for _, rules := range [][]*configs.CheckRule{n.cfg.Managed.Preconditions, n.cfg.Managed.Postconditions} {
 				r, d = conditionReferences(rules)

@@ -127,6 +127,9 @@ func (e *Engine) plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 	if opts.timestamp.IsZero() {
 		opts.timestamp = time.Now().UTC().Truncate(time.Second)
 	}
+	if diags := e.provisionerPluginDiags(false); diags.HasErrors() {
+		return nil, nil, diags
+	}
 	// As in Terraform, missing required variables stop the plan before it
 	// starts.
 	var missing hcl.Diagnostics

@@ -34,22 +34,89 @@ import (
 // when, on_failure, what destroy-time ones may refer to) is in
 // internal/configs.
 
-// provisionerTypes are the provisioners by type. configs rejects the
-// blocks of any other type.
-var provisionerTypes = map[string]provisioners.Provisioner{
+// builtinProvisioners are the provisioners strata has by type; the others
+// are plugins (Engine.Provisioners).
+var builtinProvisioners = map[string]provisioners.Provisioner{
 	"local-exec":  localexec.Provisioner{},
 	"remote-exec": remoteexec.Provisioner{},
 	"file":        file.Provisioner{},
 }
 
-// provisionerSchema returns the schema of a provisioner block. It panics
-// for a type configs does not accept.
-func provisionerSchema(p *configs.Provisioner) *configschema.Block {
-	prov, ok := provisionerTypes[p.Type]
-	if !ok {
-		panic(fmt.Sprintf("unknown provisioner type %q", p.Type))
+// provisioner returns the provisioner of a type, or nil when neither
+// strata nor a plugin provides it.
+func (e *Engine) provisioner(typeName string) provisioners.Provisioner {
+	if p, ok := builtinProvisioners[typeName]; ok {
+		return p
 	}
-	return prov.Schema()
+	return e.Provisioners[typeName]
+}
+
+// provisionerSchema returns the schema of a provisioner block: an empty
+// one for a type nothing provides (provisionerPluginDiags reports it).
+func (e *Engine) provisionerSchema(p *configs.Provisioner) *configschema.Block {
+	if prov := e.provisioner(p.Type); prov != nil {
+		return prov.Schema()
+	}
+	return &configschema.Block{}
+}
+
+// pluginLoader is a provisioner that must start before it can be used (a
+// plugin); Load says why it cannot.
+type pluginLoader interface {
+	Load() hcl.Diagnostics
+}
+
+// provisionerPluginDiags reports, as Terraform does before validating
+// (validating) or planning, the provisioner types of the configuration
+// that no plugin provides (worded as Terraform words them in each case)
+// and the plugins that cannot start.
+func (e *Engine) provisionerPluginDiags(validating bool) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	seen := map[string]bool{}
+	e.Config.DeepEach(func(c *configs.Config) {
+		var provs []*configs.Provisioner
+		for _, name := range sortedKeys(c.Module.ManagedResources) {
+			provs = append(provs, c.Module.ManagedResources[name].Managed.Provisioners...)
+		}
+		for _, rm := range c.Module.Removed {
+			provs = append(provs, rm.Provisioners...)
+		}
+		for _, p := range provs {
+			prov := e.provisioner(p.Type)
+			if prov == nil && validating {
+				// validate reports each block of a missing type.
+				diags = append(diags, missingProvisionerDiag(p.Type))
+				continue
+			}
+			if seen[p.Type] {
+				continue
+			}
+			seen[p.Type] = true
+			switch {
+			case prov == nil:
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Failed to load plugin schemas",
+					Detail:   fmt.Sprintf("Error while loading schemas for plugin components: Failed to obtain provisioner schema: Could not load the schema for provisioner %q: failed to instantiate provisioner %q to obtain schema: unavailable provisioner %q..", p.Type, p.Type, p.Type),
+				})
+			default:
+				if l, ok := prov.(pluginLoader); ok {
+					diags = append(diags, l.Load()...)
+				}
+			}
+		}
+	})
+	return diags
+}
+
+// missingProvisionerDiag is Terraform's error for a provisioner type that
+// no plugin provides.
+func missingProvisionerDiag(typeName string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Missing required provisioner plugin",
+		Detail:   fmt.Sprintf("This configuration requires provisioner plugin %q, which isn't available. If you're intending to use an external provisioner plugin, you must install it manually into one of the plugin search directories before running strata.", typeName),
+	}
 }
 
 // suppressedOutput replaces each line a provisioner prints when its
@@ -110,17 +177,20 @@ func (w *walker) validateProvisioners(n *resourceNode, rt *resourceType) hcl.Dia
 		// As Terraform: self's attributes are checked against the schema
 		// first, and a block naming one that does not exist is not
 		// evaluated.
-		sd := staticSelfBodyDiags(p.Config, provisionerSchema(p), rt.schema)
+		sd := staticSelfBodyDiags(p.Config, w.e.provisionerSchema(p), rt.schema)
 		if p.Connection != nil {
 			sd = append(sd, staticSelfBodyDiags(p.Connection, provisioners.ConnectionSchema, rt.schema)...)
 		}
 		if sd.HasErrors() {
 			return append(diags, sd...)
 		}
-		cfg, d := scope.EvalBlock(p.Config, provisionerSchema(p))
+		cfg, d := scope.EvalBlock(p.Config, w.e.provisionerSchema(p))
 		diags = append(diags, d...)
 		if !d.HasErrors() {
-			vd := provisionerTypes[p.Type].Validate(cfg)
+			var vd hcl.Diagnostics
+			if prov := w.e.provisioner(p.Type); prov != nil {
+				vd = prov.Validate(cfg)
+			}
 			for _, diag := range vd {
 				diag.Subject = p.DeclRange.Ptr()
 			}
@@ -158,7 +228,7 @@ func destroyKeyData(k addrs.InstanceKey) lang.InstanceKeyData {
 func (w *walker) provision(ctx context.Context, addr addrs.AbsResourceInstance, provs []*configs.Provisioner, scope *lang.Scope) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, p := range provs {
-		cfg, d := scope.EvalBlock(p.Config, provisionerSchema(p))
+		cfg, d := scope.EvalBlock(p.Config, w.e.provisionerSchema(p))
 		diags = append(diags, withObject(d, addr)...)
 		if d.HasErrors() {
 			return diags
@@ -189,7 +259,12 @@ func (w *walker) provision(ctx context.Context, addr addrs.AbsResourceInstance, 
 				w.hook(func(h hooks.Hook) { h.ProvisionOutput(addr, p.Type, msg) })
 			}
 		}
-		pd := provisionerTypes[p.Type].Provision(ctx, provisioners.Request{Config: unmarked, Connection: conn, Output: output, Sensitive: len(paths) > 0 || ephemeral, WorkDir: w.e.WorkDir, Environ: w.e.Environ})
+		prov := w.e.provisioner(p.Type)
+		if prov == nil {
+			// The plugin was there when the plan was made.
+			return append(diags, missingProvisionerDiag(p.Type))
+		}
+		pd := prov.Provision(ctx, provisioners.Request{Config: unmarked, Connection: conn, Output: output, Sensitive: len(paths) > 0 || ephemeral, WorkDir: w.e.WorkDir, Environ: w.e.Environ})
 		maskSensitive(pd, unmarked, paths)
 		var err error
 		if pd.HasErrors() {
@@ -246,11 +321,11 @@ func (aw *applyWalk) destroyProvisioning(ctx context.Context, n *resourceNode, a
 // provisionerReferences returns the references provisioner blocks and
 // their connection blocks make: a creation-time provisioner runs after
 // what it refers to.
-func provisionerReferences(provs []*configs.Provisioner) ([]*lang.Reference, hcl.Diagnostics) {
+func (e *Engine) provisionerReferences(provs []*configs.Provisioner) ([]*lang.Reference, hcl.Diagnostics) {
 	var refs []*lang.Reference
 	var diags hcl.Diagnostics
 	for _, p := range provs {
-		r, d := lang.BlockReferences(p.Config, provisionerSchema(p))
+		r, d := lang.BlockReferences(p.Config, e.provisionerSchema(p))
 		refs, diags = append(refs, r...), append(diags, d...)
 		if p.Connection != nil {
 			r, d := lang.BlockReferences(p.Connection, provisioners.ConnectionSchema)

@@ -19,6 +19,9 @@ import (
 // resource's configuration as judged by its provider. Variables are
 // unknown, so expressions depending on them are checked only for type.
 func (e *Engine) Validate(ctx context.Context) hcl.Diagnostics {
+	if diags := e.provisionerPluginDiags(true); diags.HasErrors() {
+		return diags
+	}
 	w := e.newWalker(nil, true)
 	w.validating = true
 	defer w.ps.closeAll(context.WithoutCancel(ctx))

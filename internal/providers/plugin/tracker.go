@@ -11,16 +11,17 @@ import (
 // parallel). CleanupClients stays the process-wide last resort, for exits
 // that skip the run's own cleanup.
 type Tracker struct {
-	mu      sync.Mutex
-	clients []*Client
-	closed  bool
+	mu     sync.Mutex
+	closes []func()
+	closed bool
 }
 
 // NewTracker returns an empty Tracker.
 func NewTracker() *Tracker { return &Tracker{} }
 
-// WithTracker records every client NewClient starts in t; Close on t ends
-// the ones the caller has not closed. A nil t tracks nothing.
+// WithTracker records every client NewClient (or provisioner
+// NewProvisioner) starts in t; Close on t ends the ones the caller has not
+// closed. A nil t tracks nothing.
 func WithTracker(t *Tracker) Option {
 	return func(o *options) { o.tracker = t }
 }
@@ -28,14 +29,19 @@ func WithTracker(t *Tracker) Option {
 // add records c; a client started after Close is closed at once, so that
 // nothing outlives the run.
 func (t *Tracker) add(c *Client) {
+	t.addClose(func() { _ = c.Close(context.Background()) })
+}
+
+// addClose records how to end a process.
+func (t *Tracker) addClose(close func()) {
 	t.mu.Lock()
 	if !t.closed {
-		t.clients = append(t.clients, c)
+		t.closes = append(t.closes, close)
 		t.mu.Unlock()
 		return
 	}
 	t.mu.Unlock()
-	_ = c.Close(context.Background())
+	close()
 }
 
 // Close ends every tracked plugin process not yet closed. It is safe to
@@ -45,10 +51,10 @@ func (t *Tracker) Close() {
 		return
 	}
 	t.mu.Lock()
-	clients := t.clients
-	t.clients, t.closed = nil, true
+	closes := t.closes
+	t.closes, t.closed = nil, true
 	t.mu.Unlock()
-	for _, c := range clients {
-		_ = c.Close(context.Background())
+	for _, close := range closes {
+		close()
 	}
 }
