@@ -164,7 +164,7 @@ func (e *Engine) plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 	w.ev.base.PlanTimestamp = opts.timestamp
 	w.destroying = opts.Mode == plans.DestroyMode
 	defer w.ps.closeAll(context.WithoutCancel(ctx))
-	pw := &planWalk{walker: w, opts: opts, inState: map[string][]addrs.AbsResource{}}
+	pw := &planWalk{walker: w, opts: opts, inState: map[string][]addrs.AbsResource{}, moved: moved}
 	w.recordedOutputs = map[string]cty.Value{}
 
 	cg, diags := w.buildConfigGraph(ctx)
@@ -343,6 +343,9 @@ type planWalk struct {
 	whole map[string]bool
 	// drift collects changes refreshing found; guarded by walker.mu.
 	drift []*plans.ResourceInstanceChange
+	// moved maps the address of each object a moved block moved to the
+	// address the previous run recorded it at.
+	moved map[string]addrs.AbsResourceInstance
 	// imported holds the instances import blocks adopted in this plan;
 	// guarded by walker.mu.
 	imported map[string]bool

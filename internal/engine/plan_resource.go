@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"sort"
 	"sync"
 	"time"
 
@@ -322,6 +324,15 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 	}
 	v = markSchemaSensitive(marks.Apply(v, obj.SensitivePaths), rt.schema)
 	private := obj.Private
+	// prevAddr is where the previous run recorded an object a moved block
+	// moved: its drift names it, and a move is drift by itself (a no-op,
+	// which refresh-only plans show), as in Terraform.
+	var prevAddr *addrs.AbsResourceInstance
+	if p, ok := pw.moved[addr.String()]; ok && deposed == "" {
+		prevAddr = &p
+	}
+	drifted := false
+	prior := v
 	if pw.opts.refresh(addr) && addr.Resource.Resource.Mode == addrs.ManagedResourceMode && !pw.justImported(addr, deposed) {
 		pw.hook(func(h hooks.Hook) { h.PreRefresh(addr, hooks.IDOf(v)) })
 		unmarked, paths := marks.Paths(v)
@@ -350,7 +361,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 		if nv == cty.NilVal || nv.IsNull() {
 			// The object was deleted outside strata.
 			pw.addDrift(&plans.ResourceInstanceChange{
-				Addr: addr, DeposedKey: deposed, ProviderAddr: rt.provider, Action: plans.Delete,
+				Addr: addr, PrevRunAddr: prevAddr, DeposedKey: deposed, ProviderAddr: rt.provider, Action: plans.Delete,
 				Before: v, After: cty.NullVal(rt.ty), SchemaVersion: rt.version,
 				BeforeIdentity: storedIdentity, IdentityVersion: rt.identityVersion,
 			})
@@ -374,14 +385,21 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 		// the provider marked an attribute sensitive) has drifted too.
 		if (!marks.KnownEqual(unmarked, nv) && changed(unmarked, nv)) || !samePaths(obj.SensitivePaths, refreshed) {
 			pw.addDrift(&plans.ResourceInstanceChange{
-				Addr: addr, DeposedKey: deposed, ProviderAddr: rt.provider, Action: plans.Update,
+				Addr: addr, PrevRunAddr: prevAddr, DeposedKey: deposed, ProviderAddr: rt.provider, Action: plans.Update,
 				Before: v, After: refreshed, SchemaVersion: rt.version,
 				BeforeIdentity: storedIdentity, AfterIdentity: identity, IdentityVersion: rt.identityVersion,
 			})
+			drifted = true
 		}
 		v = refreshed
 		private = resp.Private
 		pw.hook(func(h hooks.Hook) { h.PostRefresh(addr, hooks.IDOf(v)) })
+	}
+	if prevAddr != nil && !drifted {
+		pw.addDrift(&plans.ResourceInstanceChange{
+			Addr: addr, PrevRunAddr: prevAddr, ProviderAddr: rt.provider, Action: plans.NoOp,
+			Before: prior, After: v, SchemaVersion: rt.version, IdentityVersion: rt.identityVersion,
+		})
 	}
 	createBeforeDestroy, deps := obj.CreateBeforeDestroy, obj.Dependencies
 	if n != nil {
@@ -543,6 +561,10 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 		}
 		generated = src
 	}
+	var storedDeps []addrs.AbsResource
+	if o := pw.state.Object(addr); o != nil {
+		storedDeps = o.Dependencies
+	}
 	prior, obj, diags := pw.readPrior(ctx, rt, addr, "", n)
 	diags = append(idiags, diags...)
 	if diags.HasErrors() {
@@ -671,8 +693,49 @@ func (pw *planWalk) planManagedInstance(ctx context.Context, n *resourceNode, rt
 		importing.GeneratedConfig = generated
 		change.Importing = importing
 	}
+	if obj != nil && change.Action != plans.NoOp {
+		pw.priorDependencies(rt, addr, obj, storedDeps)
+	}
 	pw.addChange(change)
 	return after, diags
+}
+
+// priorDependencies records in the prior state of an object with a planned
+// change the dependencies Terraform records there: those stored and those
+// of the configuration (which readPrior gave obj) when the object was
+// refreshed, those stored when it was not. An object with no change keeps
+// the configuration's. Applying the change records the configuration's.
+func (pw *planWalk) priorDependencies(rt *resourceType, addr addrs.AbsResourceInstance, obj *states.ObjectSrc, stored []addrs.AbsResource) {
+	deps := stored
+	if pw.opts.refresh(addr) && !pw.justImported(addr, "") {
+		deps = mergeDependencies(stored, obj.Dependencies)
+	}
+	if slices.EqualFunc(deps, obj.Dependencies, func(a, b addrs.AbsResource) bool { return a.String() == b.String() }) {
+		return
+	}
+	updated := *obj
+	updated.Dependencies = deps
+	pw.state.SetObject(addr, &updated, rt.provider)
+}
+
+// mergeDependencies returns the union of two lists of dependencies, in
+// the order of their addresses; a when b adds nothing to it.
+func mergeDependencies(a, b []addrs.AbsResource) []addrs.AbsResource {
+	seen := make(map[string]bool, len(a)+len(b))
+	var out []addrs.AbsResource
+	for _, l := range [][]addrs.AbsResource{a, b} {
+		for _, d := range l {
+			if k := d.String(); !seen[k] {
+				seen[k] = true
+				out = append(out, d)
+			}
+		}
+	}
+	if len(out) == len(a) {
+		return a
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
 }
 
 // planChange runs ProposedNew and PlanResourceChange and checks the

@@ -203,3 +203,54 @@ func TestDriftOfSensitivePaths(t *testing.T) {
 		}
 	}
 }
+
+// TestDriftOfMovedObjects: drift names where the previous run recorded a
+// moved object, and a move without other drift is drift too, a no-op, as
+// in Terraform (equivalence tests moved_with_drift and
+// moved_with_refresh_only).
+func TestDriftOfMovedObjects(t *testing.T) {
+	p := &providertest.Provider{Schema: testSchema()}
+	e := testEngine(t, p, `
+resource "test_thing" "a" { name = "a" }
+resource "test_thing" "b" { name = "b" }
+`)
+	_, state := planApply(t, e, nil, PlanOpts{})
+	e = testEngine(t, p, `
+resource "test_thing" "a2" { name = "a" }
+resource "test_thing" "b2" { name = "b" }
+moved {
+  from = test_thing.a
+  to   = test_thing.a2
+}
+moved {
+  from = test_thing.b
+  to   = test_thing.b2
+}
+`)
+	// Outside strata, b's size changed.
+	p.ReadResourceFn = func(req providers.ReadResourceRequest) providers.ReadResourceResponse {
+		v := req.PriorState.AsValueMap()
+		if v["name"].AsString() == "b" {
+			v["size"] = cty.NumberIntVal(42)
+		}
+		return providers.ReadResourceResponse{NewState: cty.ObjectVal(v)}
+	}
+	for _, mode := range []plans.Mode{plans.NormalMode, plans.RefreshOnlyMode} {
+		plan, diags := e.Plan(context.Background(), state, PlanOpts{Mode: mode})
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		got := map[string]string{}
+		for _, c := range plan.DriftedResources {
+			prev := ""
+			if c.PrevRunAddr != nil {
+				prev = c.PrevRunAddr.String()
+			}
+			got[c.Addr.String()] = c.Action.String() + " from " + prev
+		}
+		want := map[string]string{"test_thing.a2": plans.NoOp.String() + " from test_thing.a", "test_thing.b2": plans.Update.String() + " from test_thing.b"}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("mode %v: wrong drift (-want +got):\n%s", mode, d)
+		}
+	}
+}

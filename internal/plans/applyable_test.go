@@ -17,13 +17,15 @@ func TestPlanApplyable(t *testing.T) {
 		plan Plan
 		want bool
 	}{
-		"normal, no changes":            {Plan{Mode: NormalMode, Changes: &Changes{}}, false},
-		"normal, unknown output":        {Plan{Mode: NormalMode, Changes: &Changes{Outputs: []*OutputChange{unknownOut}}}, true},
-		"errored":                       {Plan{Mode: NormalMode, Errored: true, Changes: &Changes{Outputs: []*OutputChange{knownOut}}}, false},
-		"refresh-only, unknown output":  {Plan{Mode: RefreshOnlyMode, Changes: &Changes{Outputs: []*OutputChange{unknownOut}}}, false},
-		"refresh-only, known output":    {Plan{Mode: RefreshOnlyMode, Changes: &Changes{Outputs: []*OutputChange{knownOut}}}, true},
-		"refresh-only, drift":           {Plan{Mode: RefreshOnlyMode, Changes: &Changes{}, DriftedResources: drift}, true},
-		"refresh-only, nothing":         {Plan{Mode: RefreshOnlyMode, Changes: &Changes{}}, false},
+		"normal, no changes":           {Plan{Mode: NormalMode, Changes: &Changes{}}, false},
+		"normal, unknown output":       {Plan{Mode: NormalMode, Changes: &Changes{Outputs: []*OutputChange{unknownOut}}}, true},
+		"errored":                      {Plan{Mode: NormalMode, Errored: true, Changes: &Changes{Outputs: []*OutputChange{knownOut}}}, false},
+		"refresh-only, unknown output": {Plan{Mode: RefreshOnlyMode, Changes: &Changes{Outputs: []*OutputChange{unknownOut}}}, false},
+		"refresh-only, known output":   {Plan{Mode: RefreshOnlyMode, Changes: &Changes{Outputs: []*OutputChange{knownOut}}}, true},
+		"refresh-only, drift":          {Plan{Mode: RefreshOnlyMode, Changes: &Changes{}, DriftedResources: drift}, true},
+		"refresh-only, nothing":        {Plan{Mode: RefreshOnlyMode, Changes: &Changes{}}, false},
+		// A move shows as drift, but leaves nothing to apply.
+		"refresh-only, a move only":     {Plan{Mode: RefreshOnlyMode, Changes: &Changes{}, DriftedResources: []*ResourceInstanceChange{{Action: NoOp}}}, false},
 		"destroy, nothing to destroy":   {Plan{Mode: DestroyMode, Changes: &Changes{}}, false},
 		"destroy, an object to destroy": {Plan{Mode: DestroyMode, Changes: &Changes{Resources: []*ResourceInstanceChange{{Action: Delete}}}}, true},
 	}
@@ -31,6 +33,11 @@ func TestPlanApplyable(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			if got := tc.plan.Applyable(); got != tc.want {
 				t.Errorf("Applyable() = %v, want %v", got, tc.want)
+			}
+			if tc.plan.Mode == RefreshOnlyMode && len(tc.plan.Changes.Outputs) == 0 {
+				if got := tc.plan.HasChanges(); got != tc.want {
+					t.Errorf("HasChanges() = %v, want %v", got, tc.want)
+				}
 			}
 		})
 	}

@@ -237,22 +237,37 @@ func (c *Changes) Counts() (add, change, destroy int) {
 }
 
 // HasChanges reports whether applying the plan would change anything: a
-// resource or output change, or, for a refresh-only plan, drift to record.
+// resource or output change, or, for a refresh-only plan, drift to record
+// (objects changed or deleted, not only moved).
 func (p *Plan) HasChanges() bool {
-	return p.Changes.HasChanges() || (p.Mode == RefreshOnlyMode && len(p.DriftedResources) > 0)
+	return p.Changes.HasChanges() || (p.Mode == RefreshOnlyMode && p.drifted())
+}
+
+// drifted reports whether refreshing found objects changed or deleted:
+// an object that was only moved does not count, as in Terraform, which
+// shows such a move in a refresh-only plan but has nothing to apply for
+// it.
+func (p *Plan) drifted() bool {
+	for _, c := range p.DriftedResources {
+		if c.Action != NoOp {
+			return true
+		}
+	}
+	return false
 }
 
 // Applyable reports whether the plan may be applied, as Terraform decides
 // it: not errored, and with changes; in refresh-only mode, with changes to
-// the state: drifted objects or root outputs with new known values (an
-// output not known until apply changes nothing yet).
+// the state: objects changed or deleted (not only moved) or root outputs
+// with new known values (an output not known until apply changes nothing
+// yet).
 func (p *Plan) Applyable() bool {
 	switch {
 	case p.Errored:
 		return false
 	case p.Mode != RefreshOnlyMode:
 		return p.Changes.HasChanges()
-	case len(p.DriftedResources) > 0:
+	case p.drifted():
 		return true
 	}
 	for _, o := range p.Changes.Outputs {

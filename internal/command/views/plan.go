@@ -183,7 +183,13 @@ func driftNote(drift []*plans.ResourceInstanceChange, schema SchemaFunc, relevan
 			Addr: c.Addr.String(), Action: c.Action, Before: c.Before, After: c.After,
 			Schema: schema(c), Deposed: c.DeposedKey, Drift: true,
 		}
+		if c.PrevRunAddr != nil {
+			rc.PrevAddr = c.PrevRunAddr.String()
+		}
 		if filter {
+			if c.Action == plans.NoOp {
+				continue // a move only: the planned changes show it
+			}
 			if rc.Relevant = DriftFilter(c.Addr.String(), relevant); rc.Relevant == nil {
 				continue
 			}

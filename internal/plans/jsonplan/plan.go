@@ -156,7 +156,18 @@ func Plan(p *plans.Plan, cfg *configs.Config, schema SchemaFunc, opts PlanOption
 	if doc.OutputChanges, err = marshalOutputChanges(changes.Outputs); err != nil {
 		return nil, err
 	}
-	if doc.ResourceDrift, err = marshalResourceChanges(p.DriftedResources, schema); err != nil {
+	// As Terraform: a refresh-only plan lists all drift, objects only
+	// moved included; the others show those among the planned changes.
+	drift := p.DriftedResources
+	if p.Mode != plans.RefreshOnlyMode {
+		drift = nil
+		for _, c := range p.DriftedResources {
+			if c.Action != plans.NoOp {
+				drift = append(drift, c)
+			}
+		}
+	}
+	if doc.ResourceDrift, err = marshalResourceChanges(drift, schema); err != nil {
 		return nil, err
 	}
 	if doc.PlannedValues, err = marshalPlannedValues(p, changes, schema); err != nil {

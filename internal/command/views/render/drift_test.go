@@ -204,3 +204,39 @@ func TestWriteOnlyAttribute(t *testing.T) {
 		t.Errorf("state rendering without the write-only attribute:\n%s", state)
 	}
 }
+
+// TestDriftOfMovedObjects: the drift of a moved object says where it was
+// moved from, and a move alone shows as "has moved to", as Terraform's
+// drift does (equivalence tests moved_with_drift and
+// moved_with_refresh_only).
+func TestDriftOfMovedObjects(t *testing.T) {
+	s := terraformDataSchema()
+	v := tdVal(str("i"), str("x"), str("x"), nullDyn)
+	changed := tdVal(str("i"), str("y"), str("x"), nullDyn)
+	tests := map[string]struct {
+		c    Change
+		want string
+	}{
+		"changed": {Change{Addr: "terraform_data.b", PrevAddr: "terraform_data.a", Action: plans.Update, Before: v, After: changed, Schema: s, Drift: true}, `  # terraform_data.b has changed
+  # (moved from terraform_data.a)
+  ~ resource "terraform_data" "b" {
+        id     = "i"
+      ~ input  = "x" -> "y"
+        # (1 unchanged attribute hidden)
+    }
+`},
+		"moved only": {Change{Addr: "terraform_data.b", PrevAddr: "terraform_data.a", Action: plans.NoOp, Before: v, After: v, Schema: s, Drift: true}, `  # terraform_data.a has moved to terraform_data.b
+    resource "terraform_data" "b" {
+        id     = "i"
+        # (2 unchanged attributes hidden)
+    }
+`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := Colorize(ResourceChange(tc.c), true); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s\ndiff\n%s", got, tc.want, lineDiff(tc.want, got))
+			}
+		})
+	}
+}

@@ -98,11 +98,18 @@ func header(c Change, a addr) string {
 	var b strings.Builder
 	moved := c.PrevAddr != "" && c.PrevAddr != c.Addr
 	switch {
+	case c.Drift && c.Action == plans.NoOp:
+		fmt.Fprintf(&b, "[bold]  # %s[reset] has moved to [bold]%s[reset]\n", esc(c.PrevAddr), disp)
+		return b.String()
 	case c.Drift && c.Action == plans.Delete:
 		fmt.Fprintf(&b, "[bold]  # %s[reset] has been deleted\n", disp)
-		return b.String()
 	case c.Drift:
 		fmt.Fprintf(&b, "[bold]  # %s[reset] has changed\n", disp)
+	}
+	if c.Drift {
+		if moved {
+			fmt.Fprintf(&b, "  # [reset](moved from %s)\n", esc(c.PrevAddr))
+		}
 		return b.String()
 	}
 	switch c.Action {
