@@ -138,3 +138,20 @@ func TestParseTarget(t *testing.T) {
 		t.Error("expected an error for an invalid address")
 	}
 }
+
+// TestAbsResourceAppendString: AppendString appends what String returns,
+// for every mode, in the root module and in module instances.
+func TestAbsResourceAppendString(t *testing.T) {
+	for _, s := range []string{
+		"aws_instance.web", "data.aws_ami.ubuntu", "ephemeral.random_password.p",
+		`module.a.aws_instance.web`, `module.a[1].module.b["k"].data.aws_ami.ubuntu`,
+	} {
+		addr, diags := ParseAbsResourceStr(s)
+		if diags.HasErrors() {
+			t.Fatalf("%s: %s", s, diags.Error())
+		}
+		if got := string(addr.AppendString([]byte("prefix:"))); got != "prefix:"+s || addr.String() != s {
+			t.Errorf("AppendString of %s = %q, String = %q", s, got, addr.String())
+		}
+	}
+}

@@ -44,6 +44,20 @@ func (r Resource) String() string {
 	return r.Type + "." + r.Name
 }
 
+// AppendString appends r.String() to buf: a map keyed by addresses can
+// be read with m[string(r.AppendString(buf))] without building a string.
+func (r Resource) AppendString(buf []byte) []byte {
+	switch r.Mode {
+	case DataResourceMode:
+		buf = append(buf, "data."...)
+	case EphemeralResourceMode:
+		buf = append(buf, "ephemeral."...)
+	}
+	buf = append(buf, r.Type...)
+	buf = append(buf, '.')
+	return append(buf, r.Name...)
+}
+
 // Instance returns the address of one instance of the resource.
 func (r Resource) Instance(key InstanceKey) ResourceInstance {
 	return ResourceInstance{Resource: r, Key: key}
@@ -89,6 +103,15 @@ func (r AbsResource) String() string {
 		return r.Resource.String()
 	}
 	return r.Module.String() + "." + r.Resource.String()
+}
+
+// AppendString appends r.String() to buf, as Resource.AppendString.
+func (r AbsResource) AppendString(buf []byte) []byte {
+	if !r.Module.IsRoot() {
+		buf = append(buf, r.Module.String()...)
+		buf = append(buf, '.')
+	}
+	return r.Resource.AppendString(buf)
 }
 
 // Instance returns the address of one instance of the resource.

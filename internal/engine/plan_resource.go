@@ -478,7 +478,7 @@ func (pw *planWalk) sameClosure(stored, direct []addrs.AbsResource) bool {
 	pw.state.Lock(func(s *states.State) {
 		var via []*states.Resource
 		for _, d := range direct {
-			if r := s.Resources[d.String()]; r != nil {
+			if r := s.Resource(d); r != nil {
 				via = append(via, r)
 			}
 		}

@@ -147,7 +147,8 @@ func (s *State) Empty() bool {
 
 // Resource returns the resource at addr, or nil.
 func (s *State) Resource(addr addrs.AbsResource) *Resource {
-	return s.Resources[addr.String()]
+	var buf [96]byte
+	return s.Resources[string(addr.AppendString(buf[:0]))]
 }
 
 // Object returns the current object of an instance, or nil.
