@@ -54,7 +54,9 @@ bench: build
 	$(GO) run ./internal/bench -n $(BENCH_N) -workloads $(BENCH_WORKLOADS) -strata $(BIN) -repos $(COMPAT_REPOS) -cache $(COMPAT_CACHE) -runs $(BENCH_RUNS) $(if $(BENCH_TOFU),-tofu $(BENCH_TOFU))
 
 # Other people's test suites, written against Terraform, run against
-# strata and (when on PATH) terraform: terraform-exec's end-to-end tests,
+# strata and (when on PATH) terraform: Terraform's equivalence tests
+# (golden plan, apply and show outputs; needs Terraform's repository in
+# COMPAT_REPOS), terraform-exec's end-to-end tests,
 # terraform-plugin-testing's tests and the acceptance tests of the null,
 # random, local, time, tls, archive, external, http and cloudinit
 # providers. See

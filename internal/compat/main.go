@@ -22,12 +22,12 @@ import (
 
 func main() {
 	strata := flag.String("strata", "bin/strata", "the strata binary to test")
-	terraform := flag.String("terraform", "", "the terraform binary for the baseline (default: terraform on PATH, if any)")
+	terraform := flag.String("terraform", "", "the terraform binary for the baseline (default: terraform on PATH, if any; \"none\" for no baseline run)")
 	repos := flag.String("repos", "/work/.mirror", "directory holding the provider repositories")
 	only := flag.String("suites", "", "comma-separated suites to run (default: all)")
 	cache := flag.String("cache", "bin/compat-cache", "directory for provider builds, kept between runs")
 	outDir := flag.String("out", "bin/compat-results", "directory for the results")
-	strict := flag.Bool("strict", false, "exit 1 when a test passes on terraform and not on strata")
+	strict := flag.Bool("strict", false, "exit 1 when a test passes on terraform and not on strata (for the equivalence suite: when a test fails on strata)")
 	flag.Parse()
 
 	bins := []tool{}
@@ -36,8 +36,11 @@ func main() {
 		fatal(err)
 	}
 	bins = append(bins, tool{"strata", abs})
-	if *terraform == "" {
+	switch *terraform {
+	case "":
 		*terraform, _ = exec.LookPath("terraform")
+	case "none":
+		*terraform = ""
 	}
 	if *terraform != "" {
 		bins = append(bins, tool{"terraform", *terraform})
@@ -69,6 +72,15 @@ func main() {
 	fmt.Printf("\nper-test results and failures: %s\n", *outDir)
 	if *strict {
 		for _, r := range rows {
+			if r.suite.Equivalence != "" {
+				// Terraform's goldens are the baseline: every test
+				// must pass, with or without a terraform run.
+				if f := r.results["strata"].Failed(); len(f) > 0 {
+					logf("%s: %d tests differ from Terraform's goldens with strata: %s", r.suite.Name, len(f), strings.Join(f, ", "))
+					failed = true
+				}
+				continue
+			}
 			base, ok := r.results["terraform"]
 			if !ok {
 				continue

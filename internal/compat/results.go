@@ -97,6 +97,19 @@ func (r Results) Counts() (pass, fail, skip int) {
 	return
 }
 
+// Failed are the tests that did not pass (failed, or did not run to an
+// outcome), sorted.
+func (r Results) Failed() []string {
+	var out []string
+	for name, o := range r.Outcomes {
+		if o != Pass && o != Skip {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Regressions are the tests that pass in base but not in r, sorted.
 func (r Results) Regressions(base Results) []string {
 	var out []string

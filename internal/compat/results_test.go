@@ -77,6 +77,12 @@ func TestRegressionsAndExcerpt(t *testing.T) {
 	if diff := cmp.Diff([]string{"    b_test.go:4: first"}, got.FailureExcerpt("TestB", 1)); diff != "" {
 		t.Errorf("wrong excerpt (-want +got)\n%s", diff)
 	}
+	if diff := cmp.Diff([]string{"TestC"}, base.Failed()); diff != "" {
+		t.Errorf("wrong failures of base (-want +got)\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"TestB"}, got.Failed()); diff != "" {
+		t.Errorf("wrong failures (-want +got)\n%s", diff)
+	}
 	pass, fail, skip := got.Counts()
 	if pass != 2 || fail != 1 || skip != 1 {
 		t.Errorf("Counts() = %d, %d, %d; want 2, 1, 1", pass, fail, skip)

@@ -68,6 +68,15 @@ type patch struct {
 // suites are every suite make compat knows, in the order it runs them.
 var suites = []suite{
 	{
+		Name:    "terraform-exec",
+		Module:  "github.com/hashicorp/terraform-exec@v0.26.0",
+		Package: "./tfexec/internal/e2etest",
+		Needs: []provider{
+			{Name: "null", Version: "3.0.0"}, {Name: "null", Version: "3.1.0"}, {Name: "null", Version: "3.3.1"},
+			{Name: "random", Version: "3.1.3"}, {Name: "random", Version: "3.9.0"}, {Name: "time", Version: "0.14.0"},
+		},
+	},
+	{
 		// Terraform's equivalence tests: plan, apply -json, show and
 		// show -json outputs compared with Terraform's own goldens.
 		Name:        "equivalence",
@@ -75,15 +84,6 @@ var suites = []suite{
 		Needs: []provider{
 			{Name: "tfcoremock", Version: "0.1.1"}, {Name: "local", Version: "2.2.3"},
 			{Name: "null", Version: "3.1.1"}, {Name: "random", Version: "3.4.3"},
-		},
-	},
-	{
-		Name:    "terraform-exec",
-		Module:  "github.com/hashicorp/terraform-exec@v0.26.0",
-		Package: "./tfexec/internal/e2etest",
-		Needs: []provider{
-			{Name: "null", Version: "3.0.0"}, {Name: "null", Version: "3.1.0"}, {Name: "null", Version: "3.3.1"},
-			{Name: "random", Version: "3.1.3"}, {Name: "random", Version: "3.9.0"}, {Name: "time", Version: "0.14.0"},
 		},
 	},
 	{
