@@ -140,7 +140,8 @@ func TestParseTarget(t *testing.T) {
 }
 
 // TestAbsResourceAppendString: AppendString appends what String returns,
-// for every mode, in the root module and in module instances.
+// for every mode, in the root module and in module instances, for an
+// AbsResource and its ConfigResource.
 func TestAbsResourceAppendString(t *testing.T) {
 	for _, s := range []string{
 		"aws_instance.web", "data.aws_ami.ubuntu", "ephemeral.random_password.p",
@@ -152,6 +153,10 @@ func TestAbsResourceAppendString(t *testing.T) {
 		}
 		if got := string(addr.AppendString([]byte("prefix:"))); got != "prefix:"+s || addr.String() != s {
 			t.Errorf("AppendString of %s = %q, String = %q", s, got, addr.String())
+		}
+		cfg := addr.Config()
+		if got := string(cfg.AppendString([]byte("prefix:"))); got != "prefix:"+cfg.String() {
+			t.Errorf("ConfigResource.AppendString of %s = %q, String = %q", cfg, got, cfg.String())
 		}
 	}
 }

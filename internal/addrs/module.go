@@ -139,3 +139,12 @@ func (r ConfigResource) String() string {
 	}
 	return r.Module.String() + "." + r.Resource.String()
 }
+
+// AppendString appends r.String() to buf, as Resource.AppendString.
+func (r ConfigResource) AppendString(buf []byte) []byte {
+	if !r.Module.IsRoot() {
+		buf = append(buf, r.Module.String()...)
+		buf = append(buf, '.')
+	}
+	return r.Resource.AppendString(buf)
+}

@@ -313,6 +313,28 @@ The -exclude option is not for routine use, and is provided only for exceptional
 	return plan, w, diags
 }
 
+// liveInstances reports whether a module instance is one of instances, the
+// module instances a resource is planned in, for the n objects of the
+// resource the state holds: by comparing them (one module instance, as
+// for every resource of the root module) or, for many, through a set.
+func liveInstances(instances []addrs.ModuleInstance, n int) func(addrs.ModuleInstance) bool {
+	if len(instances) <= 8 || n <= 1 {
+		return func(mi addrs.ModuleInstance) bool {
+			for _, live := range instances {
+				if live.Compare(mi) == 0 {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	set := make(map[string]bool, len(instances))
+	for _, mi := range instances {
+		set[mi.String()] = true
+	}
+	return func(mi addrs.ModuleInstance) bool { return set[mi.String()] }
+}
+
 // addOrphans adds a node for each resource in the state but not in the
 // configuration; the others are planned by their resource's node, in
 // whichever module instances they are.
@@ -435,12 +457,11 @@ func (pw *planWalk) visitResource(ctx context.Context, n *resourceNode) hcl.Diag
 		return pw.openEphemeral(ctx, n)
 	}
 	var diags hcl.Diagnostics
-	live := map[string]bool{}
+	var buf [96]byte
+	inState := pw.inState[string(n.addr.AppendString(buf[:0]))]
+	var instances []addrs.ModuleInstance
 	if pw.opts.Mode != plans.DestroyMode {
-		instances := pw.ev.moduleInstances(n.addr.Module)
-		for _, mi := range instances {
-			live[n.addr.Resource.Absolute(mi).String()] = true
-		}
+		instances = pw.ev.moduleInstances(n.addr.Module)
 		// Checked once per resource, as Terraform validates before
 		// planning.
 		if diags = pw.validateIgnoreChanges(ctx, n); diags.HasErrors() {
@@ -456,8 +477,9 @@ func (pw *planWalk) visitResource(ctx context.Context, n *resourceNode) hcl.Diag
 			return pw.planResource(ctx, n, addr)
 		})...)
 	}
-	for _, addr := range pw.inState[n.addr.String()] {
-		if live[addr.String()] {
+	live := liveInstances(instances, len(inState))
+	for _, addr := range inState {
+		if live(addr.Module) {
 			continue
 		}
 		// The resource is still configured, so its provider configuration

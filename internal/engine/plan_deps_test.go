@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statefile"
 )
@@ -123,6 +124,43 @@ func TestPlanDependenciesFromFile(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, storedDeps(t, roundTrip(t, plan.PriorState))); diff != "" {
 				t.Errorf("wrong dependencies written for the plan's prior state (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestPlanRemovedModuleInstances: the objects of a resource in module
+// instances that no longer exist are planned for deletion, the others
+// kept, for few module instances (compared one by one) and many (looked
+// up in a set).
+func TestPlanRemovedModuleInstances(t *testing.T) {
+	for _, n := range []int{2, 12} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			files := func(keys int) map[string]string {
+				return map[string]string{
+					"main.tf":     fmt.Sprintf("module \"m\" {\n  source   = \"./mod\"\n  for_each = toset([for i in range(%d) : tostring(i)])\n}\n", keys),
+					"mod/main.tf": "resource \"terraform_data\" \"r\" {\n  input = \"x\"\n}\n",
+				}
+			}
+			_, state := planApply(t, builtinEngine(testConfigInline(t, files(n))), nil, PlanOpts{})
+			plan, diags := builtinEngine(testConfigInline(t, files(n-1))).Plan(context.Background(), roundTrip(t, state), PlanOpts{})
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			got := map[string]string{}
+			for _, c := range plan.Changes.Resources {
+				got[c.Addr.String()] = c.Action.String()
+			}
+			want := map[string]string{}
+			for i := 0; i < n; i++ {
+				action := plans.NoOp.String()
+				if i == n-1 {
+					action = plans.Delete.String()
+				}
+				want[fmt.Sprintf(`module.m["%d"].terraform_data.r`, i)] = action
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("wrong actions (-want +got):\n%s", diff)
 			}
 		})
 	}
