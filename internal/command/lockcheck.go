@@ -23,11 +23,11 @@ func uninstalledProviders(d *Deps) []string {
 		return nil
 	}
 	found, _ := plugin.FindInstalled(providersDir(d))
-	have := map[string]bool{}
+	have := map[string]string{}
 	for _, inst := range found {
-		have[inst.Provider.String()+" "+inst.Version.String()] = true
+		have[inst.Provider.String()+" "+inst.Version.String()] = filepath.Dir(inst.Path)
 	}
-	installed := func(p addrs.Provider, version string) bool { return have[p.String()+" "+version] }
+	installed := func(p addrs.Provider, version string) string { return have[p.String()+" "+version] }
 	return providercache.Uninstalled(locks, installed, selfManaged(d), filepath.Join(datadir.PathEnv(d.Getenv), "providers"))
 }
 
@@ -62,4 +62,27 @@ func checkDependencyLocks(d *Deps, cfg *configs.Config) hcl.Diagnostics {
 func missingProviders(d *Deps, cfg *configs.Config) hcl.Diagnostics {
 	factories := d.Providers(".")
 	return providercache.Missing(cfg, func(p addrs.Provider) bool { _, ok := factories[p]; return ok })
+}
+
+// savedPlanProviderDiags reports, as Terraform does before it applies a
+// saved plan, a lock file that no longer matches the plan's configuration
+// or the selections the plan was made with (planLockFile, the plan's copy),
+// and then each provider package that is missing or altered, as an error
+// of its own.
+func savedPlanProviderDiags(d *Deps, cfg *configs.Config, planLockFile []byte) hcl.Diagnostics {
+	locks, diags := depsfile.LoadIn(d.Dir, depsfile.FileName)
+	if diags.HasErrors() {
+		return diags
+	}
+	planLocks, pdiags := depsfile.Parse(planLockFile, depsfile.FileName)
+	if pdiags.HasErrors() {
+		return pdiags
+	}
+	if ld := providercache.CheckSavedPlanLocks(cfg, locks, planLocks, selfManaged(d)); ld.HasErrors() {
+		return ld
+	}
+	for _, problem := range uninstalledProviders(d) {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: problem})
+	}
+	return diags
 }

@@ -146,6 +146,9 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 	if hasErrors(v, applyTimeVariables(d, &opts.vars, cfg, plan)) {
 		return errReported
 	}
+	if hasErrors(v, savedPlanProviderDiags(d, cfg, c.LockFile)) {
+		return errReported
+	}
 	mgr, mdiags := stateManager(d, cfg.Module, &opts.state)
 	if hasErrors(v, mdiags) {
 		return errReported

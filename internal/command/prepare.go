@@ -50,6 +50,14 @@ func prepareOperationIn(ctx context.Context, d *Deps, v views.Operation, configD
 		// destroy (and validate), not in refresh, console or import.
 		diags = append(devOverrideWarnings(d), diags...)
 	}
+	var mgr statemgr.Manager
+	if !diags.HasErrors() {
+		// As in Terraform, the backend is checked (a backend block that
+		// init has not set up) before the providers and the variables.
+		var mdiags hcl.Diagnostics
+		mgr, mdiags = stateManager(d, cfg.Module, sf)
+		diags = append(diags, mdiags...)
+	}
 	if !diags.HasErrors() {
 		if missing := providercache.UninstalledDiags(uninstalledProviders(d)); missing != nil {
 			diags = append(diags, missing...)
@@ -62,10 +70,6 @@ func prepareOperationIn(ctx context.Context, d *Deps, v views.Operation, configD
 	}
 	vars, vdiags := collectVariables(d, cfg.Module, parser, vf, true)
 	if hasErrors(v, vdiags) {
-		return nil, errReported
-	}
-	mgr, mdiags := stateManager(d, cfg.Module, sf)
-	if hasErrors(v, mdiags) {
 		return nil, errReported
 	}
 	state, release, sdiags := openState(ctx, d, mgr, sf, opName)

@@ -65,7 +65,15 @@ func LoadIn(dir, path string) (Locks, hcl.Diagnostics) {
 	if err != nil {
 		return locks, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to read dependency lock file", Detail: err.Error()}}
 	}
-	f, diags := hclparse.NewParser().ParseHCL(src, path)
+	return Parse(src, path)
+}
+
+// Parse reads the content of a lock file (such as the copy a saved plan
+// holds); filename names it in diagnostics. Empty content is an empty set
+// of locks.
+func Parse(src []byte, filename string) (Locks, hcl.Diagnostics) {
+	locks := Locks{}
+	f, diags := hclparse.NewParser().ParseHCL(src, filename)
 	if diags.HasErrors() {
 		return locks, diags
 	}

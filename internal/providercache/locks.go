@@ -18,21 +18,43 @@ import (
 // before they start providers, and as init records it.
 
 // Uninstalled lists, as Terraform does before it starts any provider, the
-// providers locks selects whose package is not installed: installed
-// reports whether a provider's version is, and skip the providers that
-// need no package (reattached, development overrides). Built-in
-// providers are skipped too. dir is the providers directory, for the
-// messages.
-func Uninstalled(locks depsfile.Locks, installed func(p addrs.Provider, version string) bool, skip func(addrs.Provider) bool, dir string) []string {
+// providers locks selects whose package is not installed, or is installed
+// but matches none of the lock's h1: checksums (altered since init):
+// installed returns a provider version's package directory ("" when it is
+// not installed), and skip reports the providers that need no package
+// (reattached, development overrides). Built-in providers are skipped too.
+// dir is the providers directory, for the messages.
+func Uninstalled(locks depsfile.Locks, installed func(p addrs.Provider, version string) string, skip func(addrs.Provider) bool, dir string) []string {
 	var problems []string
 	for _, p := range sortedProviders(providerSet(locks)) {
 		l := locks[p]
-		if p.IsBuiltIn() || skip(p) || installed(p, l.Version) {
+		if p.IsBuiltIn() || skip(p) {
 			continue
 		}
-		problems = append(problems, fmt.Sprintf("%s: there is no package for %s %s cached in %s", p, p, l.Version, dir))
+		pkg := installed(p, l.Version)
+		if pkg == "" {
+			problems = append(problems, fmt.Sprintf("%s: there is no package for %s %s cached in %s", p, p, l.Version, dir))
+			continue
+		}
+		if !matchesLock(pkg, l) {
+			problems = append(problems, fmt.Sprintf("%s: the cached package for %s %s (in %s) does not match any of the checksums recorded in the dependency lock file", p, p, l.Version, dir))
+		}
 	}
 	return problems
+}
+
+// matchesLock reports whether the package directory pkg matches one of the
+// h1: checksums of l; a lock that records none cannot be checked.
+func matchesLock(pkg string, l *depsfile.Lock) bool {
+	checkable := false
+	for _, h := range l.Hashes {
+		checkable = checkable || strings.HasPrefix(h, "h1:")
+	}
+	if !checkable {
+		return true
+	}
+	h, err := getproviders.Hash(pkg)
+	return err == nil && l.HasHash(h)
 }
 
 func providerSet(locks depsfile.Locks) map[addrs.Provider]bool {
@@ -62,6 +84,47 @@ func UninstalledDiags(problems []string) hcl.Diagnostics {
 // providers and those skip reports (reattached ones, development
 // overrides) need no selection.
 func CheckLocks(cfg *configs.Config, locks depsfile.Locks, skip func(addrs.Provider) bool) hcl.Diagnostics {
+	problems := lockProblems(cfg, locks, skip)
+	if len(problems) == 0 {
+		return nil
+	}
+	advice := "To update the locked dependency selections to match a changed configuration, run:\n  strata init -upgrade"
+	if len(locks) == 0 {
+		advice = "To make the initial dependency selections that will initialize the dependency lock file, run:\n  strata init"
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Inconsistent dependency lock file",
+		Detail:   "The following dependency selections recorded in the lock file are inconsistent with the current configuration:\n  - " + strings.Join(problems, "\n  - ") + "\n\n" + advice,
+	}}
+}
+
+// CheckSavedPlanLocks reports, as Terraform does before it applies a saved
+// plan, the providers the plan's configuration cfg needs that the current
+// lock file (locks) selects no version of or a version its constraints do
+// not allow, and whether the lock file selects other providers or versions
+// than the one the plan was made with (planLocks).
+func CheckSavedPlanLocks(cfg *configs.Config, locks, planLocks depsfile.Locks, skip func(addrs.Provider) bool) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if problems := lockProblems(cfg, locks, skip); len(problems) > 0 {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Inconsistent dependency lock file",
+			Detail:   "The following dependency selections recorded in the lock file are inconsistent with the configuration in the saved plan:\n  - " + strings.Join(problems, "\n  - ") + "\n\nA saved plan can be applied only to the same configuration it was created from. Create a new plan from the updated configuration.",
+		})
+	}
+	if !SameSelections(planLocks, locks) {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Inconsistent dependency lock file",
+			Detail:   "The given plan file was created with a different set of external dependency selections than the current configuration. A saved plan can be applied only to the same configuration it was created from.\n\nCreate a new plan from the updated configuration.",
+		})
+	}
+	return diags
+}
+
+// lockProblems lists what CheckLocks reports.
+func lockProblems(cfg *configs.Config, locks depsfile.Locks, skip func(addrs.Provider) bool) []string {
 	var problems []string
 	for _, p := range NeededProviders(cfg) {
 		if p.IsBuiltIn() || skip(p) {
@@ -78,18 +141,7 @@ func CheckLocks(cfg *configs.Config, locks depsfile.Locks, skip func(addrs.Provi
 			problems = append(problems, fmt.Sprintf("provider %s: locked version selection %s doesn't match the updated version constraints %q", p, lock.Version, cstr))
 		}
 	}
-	if len(problems) == 0 {
-		return nil
-	}
-	advice := "To update the locked dependency selections to match a changed configuration, run:\n  strata init -upgrade"
-	if len(locks) == 0 {
-		advice = "To make the initial dependency selections that will initialize the dependency lock file, run:\n  strata init"
-	}
-	return hcl.Diagnostics{{
-		Severity: hcl.DiagError,
-		Summary:  "Inconsistent dependency lock file",
-		Detail:   "The following dependency selections recorded in the lock file are inconsistent with the current configuration:\n  - " + strings.Join(problems, "\n  - ") + "\n\n" + advice,
-	}}
+	return problems
 }
 
 // LockUpdate is what SaveLocks did with the lock file.

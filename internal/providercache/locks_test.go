@@ -11,6 +11,7 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/depsfile"
+	"github.com/strata-dev/strata/internal/getproviders"
 )
 
 func testConfig(t *testing.T, src string) *configs.Config {
@@ -90,13 +91,40 @@ resource "terraform_data" "c" {}
 func TestUninstalled(t *testing.T) {
 	t.Parallel()
 	null, random, builtin := addrs.NewDefaultProvider("null"), addrs.NewDefaultProvider("random"), addrs.NewBuiltInProvider("terraform")
-	locks := depsfile.Locks{null: {Version: "3.1.1"}, random: {Version: "3.0.0"}, builtin: {Version: "1.0.0"}}
-	installed := func(p addrs.Provider, v string) bool { return p == null && v == "3.1.1" }
+	tls, local := addrs.NewDefaultProvider("tls"), addrs.NewDefaultProvider("local")
+	pkg := t.TempDir()
+	if err := os.WriteFile(filepath.Join(pkg, "terraform-provider-null"), []byte("binary"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h1, err := getproviders.Hash(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	locks := depsfile.Locks{
+		null:    {Version: "3.1.1", Hashes: []string{h1, "zh:0123"}},
+		random:  {Version: "3.0.0"},
+		builtin: {Version: "1.0.0"},
+		// Altered since init: no h1: checksum matches.
+		tls: {Version: "4.0.0", Hashes: []string{"h1:OBqKQxtVuw+O5AFM8zdMSQpYC/3xhypP/Um6/KagdVQ="}},
+		// No h1: checksum to check against.
+		local: {Version: "2.0.0", Hashes: []string{"zh:0123"}},
+	}
+	installed := func(p addrs.Provider, v string) string {
+		if p == random || p == builtin {
+			return ""
+		}
+		return pkg
+	}
 	got := Uninstalled(locks, installed, func(addrs.Provider) bool { return false }, ".terraform/providers")
-	want := []string{"registry.terraform.io/hashicorp/random: there is no package for registry.terraform.io/hashicorp/random 3.0.0 cached in .terraform/providers"}
+	want := []string{
+		"registry.terraform.io/hashicorp/random: there is no package for registry.terraform.io/hashicorp/random 3.0.0 cached in .terraform/providers",
+		"registry.terraform.io/hashicorp/tls: the cached package for registry.terraform.io/hashicorp/tls 4.0.0 (in .terraform/providers) does not match any of the checksums recorded in the dependency lock file",
+	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("wrong result (-want +got)\n%s", diff)
 	}
+	delete(locks, tls)
+	want = want[:1]
 	if got := Uninstalled(locks, installed, func(p addrs.Provider) bool { return p == random }, "d"); len(got) != 0 {
 		t.Errorf("a skipped provider is reported: %q", got)
 	}
