@@ -323,3 +323,39 @@ func TestE2EFinalPlanInconsistentLegacy(t *testing.T) {
 		check(tf, tdir)
 	}
 }
+
+// TestE2EFinalPlanNullValues: a final plan whose value became null, or
+// was null and became set, is reported with "null" for the null side,
+// as Terraform words it ("was null, but now cty.StringVal(...)", seen in
+// its equivalence test data_read). Compared with terraform when
+// installed.
+func TestE2EFinalPlanNullValues(t *testing.T) {
+	t.Parallel()
+	env := []string{"TF_CLI_CONFIG_FILE=" + legacyProviderConfig(t)}
+	tests := map[string]string{
+		"final_note_null": `.note: was cty.StringVal("chosen by the provider"), but now null.`,
+		"final_note_set":  `.note: was null, but now cty.StringVal("chosen by the provider").`,
+	}
+	for mode, want := range tests {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			config := legacyRequired + "resource \"terraform_data\" \"n\" {\n  input = \"n\"\n}\n" +
+				"resource \"stratalegacy_thing\" \"f\" {\n  name = terraform_data.n.output\n  mode = \"" + mode + "\"\n}\n"
+			sdir, tdir := twinDirs(t, map[string]string{"main.tf": config})
+			check := func(bin, dir string) {
+				t.Helper()
+				if r := runEnv(t, dir, env, bin, "init", "-no-color"); r.code != 0 {
+					t.Fatalf("init: %+v", r)
+				}
+				r := runEnv(t, dir, env, bin, "apply", "-no-color", "-auto-approve")
+				if r.code != 1 || !strings.Contains(flat(r.stderr), "Error: Provider produced inconsistent final plan") || !strings.Contains(flat(r.stderr), want) {
+					t.Errorf("%s: want %q in\n%s", filepath.Base(bin), want, r.stderr)
+				}
+			}
+			check(strataBin, sdir)
+			if tf, err := exec.LookPath("terraform"); err == nil {
+				check(tf, tdir)
+			}
+		})
+	}
+}

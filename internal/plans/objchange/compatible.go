@@ -175,7 +175,7 @@ func compatValue(planned, actual cty.Value, path cty.Path, sens bool) []error {
 		return nil
 	}
 	wasNow := func() []error {
-		return []error{newError(path, "was %s, but now %s", renderValue(planned, sens), renderValue(actual, sens))}
+		return []error{newError(path, "was %s, but now %s", renderNullable(planned, sens), renderNullable(actual, sens))}
 	}
 	if planned.IsNull() || !actual.IsKnown() || actual.IsNull() {
 		if planned.IsNull() && actual.IsKnown() && actual.IsNull() {

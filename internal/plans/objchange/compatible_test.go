@@ -66,13 +66,13 @@ func TestAssertObjectCompatible(t *testing.T) {
 			schema:  primitiveSchema,
 			planned: prim(str("r"), nullStr, nullStr, nullStr),
 			actual:  prim(str("r"), nullStr, str("c"), nullStr),
-			want:    []string{`.comp: was cty.NullVal(cty.String), but now cty.StringVal("c")`},
+			want:    []string{`.comp: was null, but now cty.StringVal("c")`},
 		},
 		"value became null": {
 			schema:  primitiveSchema,
 			planned: prim(str("r"), nullStr, str("c"), nullStr),
 			actual:  prim(str("r"), nullStr, nullStr, nullStr),
-			want:    []string{`.comp: was cty.StringVal("c"), but now cty.NullVal(cty.String)`},
+			want:    []string{`.comp: was cty.StringVal("c"), but now null`},
 		},
 		"refined not-null unknown became null": {
 			schema:  primitiveSchema,

@@ -82,6 +82,16 @@ func renderValue(v cty.Value, sensitive bool) string {
 	return fmt.Sprintf("%#v", v)
 }
 
+// renderNullable is renderValue, but "null" for a known null value, as
+// Terraform words a value that became null or stopped being null ("was
+// null, but now cty.StringVal(...)").
+func renderNullable(v cty.Value, sensitive bool) string {
+	if !sensitive && v.IsKnown() && v.IsNull() {
+		return "null"
+	}
+	return renderValue(v, sensitive)
+}
+
 // appendPath returns a copy of path extended by step, so that paths stored in
 // errors never share a backing array with paths still being extended.
 func appendPath(path cty.Path, step cty.PathStep) cty.Path {

@@ -14,6 +14,11 @@
 //   - plan_secret: the planned secret differs from the configured one;
 //   - final_plan: the stamp is known at plan and different at apply
 //     (Terraform and strata refuse this even from a legacy provider);
+//   - final_note_null: the note is set in a plan made while the name is
+//     unknown, and null in the final plan, once the name is known
+//     (refused as final_plan is);
+//   - final_note_set: the reverse: null while the name is unknown, set
+//     once it is known;
 //   - apply_result: apply returns a name other than the planned one;
 //   - read_noncanonical: read returns the name lower-cased.
 //
@@ -158,6 +163,11 @@ func (s *server) PlanResourceChange(_ context.Context, req *tfprotov5.PlanResour
 	}
 	if secret, ok := str(cf["secret"]); ok && m["plan_secret"] {
 		f["secret"] = tftypes.NewValue(strT, secret+"-planned")
+	}
+	if nameKnown := cf["name"].IsKnown(); (m["final_note_null"] && !nameKnown) || (m["final_note_set"] && nameKnown) {
+		f["note"] = tftypes.NewValue(strT, "chosen by the provider")
+	} else if m["final_note_null"] || m["final_note_set"] {
+		f["note"] = tftypes.NewValue(strT, nil)
 	}
 	if m["final_plan"] {
 		f["stamp"] = tftypes.NewValue(numT, big.NewFloat(float64(time.Now().UnixNano())))
