@@ -171,8 +171,12 @@ func (j *JSON) Plan(p *plans.Plan) {
 				continue // a move only: planned_change reports it
 			}
 			action := jsonAction(c.Action)
+			change := map[string]any{"resource": jsonResource(c.Addr), "action": action}
+			if c.PrevRunAddr != nil {
+				change["previous_resource"] = jsonResource(*c.PrevRunAddr)
+			}
 			j.emit("info", fmt.Sprintf("%s: Drift detected (%s)", c.Addr, action), "resource_drift",
-				map[string]any{"change": map[string]any{"resource": jsonResource(c.Addr), "action": action}})
+				map[string]any{"change": change})
 		}
 	}
 	j.PlannedChanges(p, true)

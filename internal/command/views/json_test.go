@@ -39,6 +39,23 @@ func TestJSONPlanDrift(t *testing.T) {
 	if !strings.Contains(lines[1], `"type":"change_summary"`) {
 		t.Fatalf("second message: %s", lines[1])
 	}
+
+	// The drift of a moved object names where it was, as Terraform's
+	// message does (equivalence test moved_with_drift, with plan -json).
+	buf.Reset()
+	prev := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "terraform_data", Name: "old"}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
+	p.DriftedResources[0].PrevRunAddr = &prev
+	j.Plan(p)
+	var drift struct {
+		Change struct {
+			Previous struct {
+				Addr string `json:"addr"`
+			} `json:"previous_resource"`
+		} `json:"change"`
+	}
+	if err := json.Unmarshal([]byte(strings.Split(buf.String(), "\n")[0]), &drift); err != nil || drift.Change.Previous.Addr != "terraform_data.old" {
+		t.Fatalf("drift of a moved object: %s (%v)", buf.String(), err)
+	}
 }
 
 // TestJSONPlannedChangesAndSummary: the planned_change messages of a
