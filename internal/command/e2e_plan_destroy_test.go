@@ -1,12 +1,16 @@
 package command
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestE2EDestroyReceivesPlannedPrivate: the deletion of an object receives
@@ -70,5 +74,78 @@ func TestE2EDestroyReceivesPlannedPrivate(t *testing.T) {
 	want := run(tf)
 	if strings.Join(want, "\n") != strings.Join(got, "\n") {
 		t.Errorf("differs from terraform:\nterraform:\n%s\nstrata:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
+	}
+}
+
+// TestE2EDeposedApplyMessages: replacing an object with
+// create_before_destroy, the human output names the deposed object when
+// its destruction starts and only the instance when it is done, and the
+// -json stream's apply messages name only the instance, with no deposed
+// key, as Terraform's do. Compared with terraform where it is installed.
+func TestE2EDeposedApplyMessages(t *testing.T) {
+	t.Parallel() // its own directories; subprocesses only
+	mirror := testProviderMirrorV5(t)
+	cfg := func(name string) string {
+		return "terraform {\n  required_providers {\n    v5 = { source = \"strata/stratav5\" }\n  }\n}\n" +
+			"resource \"stratav5_thing\" \"b\" {\n  provider = v5\n  name     = \"" + name + "\"\n  lifecycle {\n    create_before_destroy = true\n  }\n}\n"
+	}
+	deposedKey := regexp.MustCompile(`deposed object [0-9a-f]{8}`)
+	run := func(bin string) []string {
+		dir := t.TempDir()
+		cli := filepath.Join(dir, "cli.tfrc")
+		writeFile(t, cli, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
+		var got []string
+		step := func(args ...string) {
+			cmd := exec.Command(bin, args...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cli, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s %s: %v\n%s", bin, strings.Join(args, " "), err, out)
+			}
+			for _, l := range strings.Split(string(out), "\n") {
+				switch {
+				case strings.Contains(l, `"type":"apply_`):
+					var m struct {
+						Message string         `json:"@message"`
+						Hook    map[string]any `json:"hook"`
+					}
+					if err := json.Unmarshal([]byte(l), &m); err != nil {
+						t.Fatal(err)
+					}
+					_, hasKey := m.Hook["deposed_key"]
+					got = append(got, fmt.Sprintf("json: %s (deposed_key: %v)", m.Message, hasKey))
+				case strings.Contains(l, "Destroying...") || strings.Contains(l, "Destruction complete"):
+					got = append(got, "human: "+deposedKey.ReplaceAllString(strings.TrimSpace(l), "deposed object KEY"))
+				}
+			}
+		}
+		writeFile(t, filepath.Join(dir, "main.tf"), cfg("one"))
+		step("init", "-no-color")
+		step("apply", "-auto-approve", "-no-color")
+		writeFile(t, filepath.Join(dir, "main.tf"), cfg("two"))
+		step("apply", "-auto-approve", "-no-color")
+		writeFile(t, filepath.Join(dir, "main.tf"), cfg("three"))
+		step("apply", "-auto-approve", "-json")
+		return got
+	}
+	got := run(strataBin)
+	want := []string{
+		"human: stratav5_thing.b (deposed object KEY): Destroying... [id=v5-one]",
+		"human: stratav5_thing.b: Destruction complete after 0s",
+		"json: stratav5_thing.b: Creating... (deposed_key: false)",
+		"json: stratav5_thing.b: Creation complete after 0s [id=v5-three] (deposed_key: false)",
+		"json: stratav5_thing.b: Destroying... [id=v5-two] (deposed_key: false)",
+		"json: stratav5_thing.b: Destruction complete after 0s (deposed_key: false)",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("wrong messages (-want +got)\n%s", diff)
+	}
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		return
+	}
+	if diff := cmp.Diff(run(tf), got); diff != "" {
+		t.Errorf("differs from terraform (-terraform +strata)\n%s", diff)
 	}
 }

@@ -39,7 +39,7 @@ func (h *UIHook) PreApply(addr addrs.AbsResourceInstance, deposed string, action
 }
 
 // PostApply implements hooks.Hook.
-func (h *UIHook) PostApply(addr addrs.AbsResourceInstance, deposed string, action plans.Action, id string, elapsed time.Duration, err error) {
+func (h *UIHook) PostApply(addr addrs.AbsResourceInstance, _ string, action plans.Action, id string, elapsed time.Duration, err error) {
 	if err != nil {
 		return // the error itself is reported as a diagnostic
 	}
@@ -48,7 +48,9 @@ func (h *UIHook) PostApply(addr addrs.AbsResourceInstance, deposed string, actio
 	if action != plans.Delete {
 		suffix = idSuffix(id)
 	}
-	h.View.OutputLine(fmt.Sprintf("[reset][bold]%s: %s after %s%s[reset]", label(addr, deposed), verb, formatElapsed(elapsed), suffix))
+	// Terraform names a deposed object when it starts on it, and only the
+	// instance when it is done.
+	h.View.OutputLine(fmt.Sprintf("[reset][bold]%s: %s after %s%s[reset]", addr, verb, formatElapsed(elapsed), suffix))
 }
 
 // Stopping implements hooks.Hook.

@@ -46,8 +46,9 @@ func (h *JSONHook) PostRefresh(addr addrs.AbsResourceInstance, id string) {
 	h.JSON.emit("info", fmt.Sprintf("%s: Refresh complete%s", addr, idSuffix(id)), "refresh_complete", hookFields(addr, "", idFields(id)))
 }
 
-// PreApply implements hooks.Hook.
-func (h *JSONHook) PreApply(addr addrs.AbsResourceInstance, deposed string, action plans.Action, id string) {
+// PreApply implements hooks.Hook. As Terraform's stream, the apply
+// messages of a deposed object name only its instance.
+func (h *JSONHook) PreApply(addr addrs.AbsResourceInstance, _ string, action plans.Action, id string) {
 	// As in Terraform's stream, a data source read is "Refreshing".
 	verb := map[plans.Action]string{plans.Create: "Creating...", plans.Update: "Modifying...", plans.Delete: "Destroying...", plans.Read: "Refreshing..."}[action]
 	extra := map[string]any{"action": jsonAction(action)}
@@ -58,17 +59,17 @@ func (h *JSONHook) PreApply(addr addrs.AbsResourceInstance, deposed string, acti
 			extra[k] = v
 		}
 	}
-	h.JSON.emit("info", fmt.Sprintf("%s: %s%s", label(addr, deposed), verb, suffix), "apply_start", hookFields(addr, deposed, extra))
+	h.JSON.emit("info", fmt.Sprintf("%s: %s%s", addr, verb, suffix), "apply_start", hookFields(addr, "", extra))
 }
 
 // PostApply implements hooks.Hook.
-func (h *JSONHook) PostApply(addr addrs.AbsResourceInstance, deposed string, action plans.Action, id string, elapsed time.Duration, err error) {
+func (h *JSONHook) PostApply(addr addrs.AbsResourceInstance, _ string, action plans.Action, id string, elapsed time.Duration, err error) {
 	extra := map[string]any{"action": jsonAction(action), "elapsed_seconds": int(elapsed.Seconds())}
 	if err != nil {
 		if action == plans.Read {
 			return // Terraform reports a failed read by its diagnostic only
 		}
-		h.JSON.emit("error", fmt.Sprintf("%s: %s errored after %s", label(addr, deposed), applyNoun(action), formatElapsed(elapsed)), "apply_errored", hookFields(addr, deposed, extra))
+		h.JSON.emit("error", fmt.Sprintf("%s: %s errored after %s", addr, applyNoun(action), formatElapsed(elapsed)), "apply_errored", hookFields(addr, "", extra))
 		return
 	}
 	verb := map[plans.Action]string{plans.Create: "Creation complete", plans.Update: "Modifications complete", plans.Delete: "Destruction complete", plans.Read: "Refresh complete"}[action]
@@ -79,7 +80,7 @@ func (h *JSONHook) PostApply(addr addrs.AbsResourceInstance, deposed string, act
 			extra[k] = v
 		}
 	}
-	h.JSON.emit("info", fmt.Sprintf("%s: %s after %s%s", label(addr, deposed), verb, formatElapsed(elapsed), suffix), "apply_complete", hookFields(addr, deposed, extra))
+	h.JSON.emit("info", fmt.Sprintf("%s: %s after %s%s", addr, verb, formatElapsed(elapsed), suffix), "apply_complete", hookFields(addr, "", extra))
 }
 
 // Stopping implements hooks.Hook.
