@@ -171,6 +171,9 @@ func (j *JSON) Plan(p *plans.Plan) {
 				continue // a move only: planned_change reports it
 			}
 			action := jsonAction(c.Action)
+			if c.Action == plans.NoOp && c.PrevRunAddr != nil {
+				action = "move" // an object only moved, as Terraform says
+			}
 			change := map[string]any{"resource": jsonResource(c.Addr), "action": action}
 			if c.PrevRunAddr != nil {
 				change["previous_resource"] = jsonResource(*c.PrevRunAddr)

@@ -56,6 +56,15 @@ func TestJSONPlanDrift(t *testing.T) {
 	if err := json.Unmarshal([]byte(strings.Split(buf.String(), "\n")[0]), &drift); err != nil || drift.Change.Previous.Addr != "terraform_data.old" {
 		t.Fatalf("drift of a moved object: %s (%v)", buf.String(), err)
 	}
+	// An object only moved is drift of action "move" in a refresh-only
+	// plan (Terraform's equivalence test moved_with_refresh_only, with
+	// plan -refresh-only -json).
+	buf.Reset()
+	p.DriftedResources[0].Action = plans.NoOp
+	j.Plan(p)
+	if first := strings.Split(buf.String(), "\n")[0]; !strings.Contains(first, `"@message":"terraform_data.a: Drift detected (move)"`) || !strings.Contains(first, `"action":"move"`) {
+		t.Fatalf("drift of an object only moved: %s", first)
+	}
 }
 
 // TestJSONPlannedChangesAndSummary: the planned_change messages of a
