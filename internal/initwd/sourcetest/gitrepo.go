@@ -39,12 +39,17 @@ func (r *GitRepo) Git(args ...string) string {
 	return git(r.t, r.Dir, args...)
 }
 
+// fixedGitDates date every commit and tag alike, so that a repository
+// built the same way has the same hashes on every run (tests that record
+// what a run sees rely on it).
+var fixedGitDates = []string{"GIT_AUTHOR_DATE=2024-01-02T03:04:05Z", "GIT_COMMITTER_DATE=2024-01-02T03:04:05Z"}
+
 func git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	base := []string{"-c", "user.name=strata", "-c", "user.email=strata@example.com", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", "-c", "init.defaultBranch=main"}
 	cmd := exec.Command("git", append(base, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	cmd.Env = append(append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1"), fixedGitDates...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)

@@ -306,7 +306,7 @@ func (s *Server) runGit(dir string, args ...string) string {
 	s.t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	cmd.Env = append(append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null"), fixedGitDates...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		s.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
