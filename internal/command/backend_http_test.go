@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -325,7 +324,7 @@ output "b" {
 // plain message and exit code 1.
 func TestE2EHTTPWorkspaceCommands(t *testing.T) {
 	t.Parallel()
-	tf, hasTF := exec.LookPath("terraform")
+	tf, hasTF := referenceTerraform()
 	cmds := [][]string{
 		{"workspace", "list"}, {"workspace", "show"}, {"workspace", "new", "x"}, {"workspace", "select", "default"},
 		{"workspace", "select", "x"}, {"workspace", "select", "-or-create", "x"}, {"workspace", "delete", "x"},
@@ -371,7 +370,7 @@ func TestE2EHTTPWorkspaceCommands(t *testing.T) {
 // configured.
 func TestE2EInitSelectedWorkspace(t *testing.T) {
 	t.Parallel()
-	tf, hasTF := exec.LookPath("terraform")
+	tf, hasTF := referenceTerraform()
 	type outcome struct {
 		Code    int
 		Stderr  string

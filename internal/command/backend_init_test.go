@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -367,7 +366,7 @@ output "a" {
 // block is still reported by the commands that use the backend.
 func TestE2EInitBackendFalse(t *testing.T) {
 	t.Parallel()
-	tf, hasTF := exec.LookPath("terraform")
+	tf, hasTF := referenceTerraform()
 	run := func(bin, dir string, want int, args ...string) result {
 		t.Helper()
 		r := runIn(t, dir, "", bin, args...)

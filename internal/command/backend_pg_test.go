@@ -356,7 +356,7 @@ func TestE2EPGKillMidApply(t *testing.T) {
 // each respects the other's lock.
 func TestE2EPGTerraformInterop(t *testing.T) {
 	t.Parallel()
-	tf := terraformBin(t)
+	tf := liveTerraform(t)
 	conn := pgtest.ConnString(t)
 	body := `
 resource "terraform_data" "a" {

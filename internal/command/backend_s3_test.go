@@ -510,7 +510,7 @@ output "values" {
 	if r := mustStrata(t, consumer, 0, "output", "-json", "values"); flat(r.stdout) != want {
 		t.Errorf("values = %s, want %s", r.stdout, want)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		tfDir := t.TempDir()
 		writeFile(t, filepath.Join(tfDir, "main.tf"), string(readFile(t, filepath.Join(consumer, "main.tf"))))
 		for _, args := range [][]string{{"init"}, {"apply", "-auto-approve"}} {
@@ -711,7 +711,7 @@ func TestE2ES3DynamoDB(t *testing.T) {
 	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color")
 	checkDigest()
 
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		tfDir := t.TempDir()
 		writeFile(t, filepath.Join(tfDir, "main.tf"), block+strings.Replace(body, `"one"`, `"two"`, 1))
 		for _, args := range [][]string{{"init"}, {"plan", "-detailed-exitcode"}} {

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -112,7 +111,7 @@ func TestE2ECLIArgsEnv(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("outputs (-want +got)\n%s", diff)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		if diff := cmp.Diff(run(tf), got); diff != "" {
 			t.Errorf("differs from terraform (-terraform +strata)\n%s", diff)
 		}
@@ -125,7 +124,7 @@ func TestE2ETFInput(t *testing.T) {
 	t.Parallel()
 	for _, bin := range []string{strataBin, "terraform"} {
 		if bin == "terraform" {
-			tf, err := exec.LookPath("terraform")
+			tf, err := referenceTerraform()
 			if err != nil {
 				continue
 			}

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -14,7 +13,7 @@ import (
 // and the product name are normalized.
 func TestE2EApplyProgressColoursMatchTerraform(t *testing.T) {
 	t.Parallel()
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		t.Skip("terraform is not installed")
 	}
@@ -61,7 +60,7 @@ output "n" {
 // not.
 func TestE2EFailedApplyPlanMatchesTerraform(t *testing.T) {
 	t.Parallel()
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		t.Skip("terraform is not installed")
 	}
@@ -118,7 +117,7 @@ resource "terraform_data" "a" {
 // bold yellow heading, with and without colour.
 func TestE2ECompactWarningsMatchTerraform(t *testing.T) {
 	t.Parallel()
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		t.Skip("terraform is not installed")
 	}
@@ -158,7 +157,7 @@ check "c" {
 // command makes a failed precondition an error and stops; strata's warns.)
 func TestE2ERefreshOnlyConditionsMatchTerraform(t *testing.T) {
 	t.Parallel()
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		t.Skip("terraform is not installed")
 	}

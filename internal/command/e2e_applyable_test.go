@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,7 +32,7 @@ func TestE2ERefreshOnlyNotApplyable(t *testing.T) {
 	if !strings.Contains(show.stdout, `"applyable":false`) {
 		t.Errorf("show -json: %s", show.stdout)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		tfApply, tfShow := run(tf)
 		if tfApply.code != apply.code || strings.ReplaceAll(tfApply.stderr, "Terraform", "strata") != apply.stderr {
 			t.Errorf("apply -refresh-only: terraform exit %d\n%s\nstrata exit %d\n%s", tfApply.code, tfApply.stderr, apply.code, apply.stderr)

@@ -2,7 +2,6 @@ package command
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -48,7 +47,7 @@ func TestE2ECLIErrors(t *testing.T) {
 	}
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {}\n")
-	tf, tfErr := exec.LookPath("terraform")
+	tf, tfErr := referenceTerraform()
 	tfNames := strings.NewReplacer("Terraform", "strata", "terraform ", "strata ")
 	for _, tc := range tests {
 		r := strata(t, dir, tc.args...)
@@ -96,7 +95,7 @@ func TestE2EDeprecatedStateFlag(t *testing.T) {
 			t.Errorf("step %d starts with %q, want the warning", i, h)
 		}
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		if want := run(tf); strings.Join(want, "|") != strings.Join(got, "|") {
 			t.Errorf("differs from terraform:\n%q", want)
 		}
@@ -131,7 +130,7 @@ func TestE2EReplaceWithoutKey(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("warnings:\n%q\nwant\n%q", got, want)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		if tw := run(tf); strings.Join(tw, "|") != strings.Join(got, "|") {
 			t.Errorf("differs from terraform:\n%q", tw)
 		}

@@ -2,7 +2,6 @@ package command
 
 import (
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -347,7 +346,7 @@ resource "terraform_data" "m" {
 	if want := "either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target option."; got[2] != "1" || !strings.Contains(got[3], want) {
 		t.Errorf("destroy: exit %s, stderr lacks %q:\n%s", got[2], want, got[3])
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		want := run(tf)
 		for i := range want {
 			want[i] = strings.ReplaceAll(want[i], "Terraform", "strata")

@@ -3,7 +3,6 @@ package command
 import (
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -161,7 +160,7 @@ func TestE2EConfigDiagnosticsMatchTerraform(t *testing.T) {
 			summaries: []string{"Invalid expression"},
 		},
 	}
-	tf, _ := exec.LookPath("terraform")
+	tf, _ := referenceTerraform()
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

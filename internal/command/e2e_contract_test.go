@@ -3,7 +3,6 @@ package command
 import (
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -128,7 +127,7 @@ func TestE2EContractReport(t *testing.T) {
 	if strings.Contains(plan.stdout+plan.stderr, "hunter2") {
 		t.Errorf("the sensitive value is shown:\n%s", plan.stdout)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		if r := runEnv(t, tdir, env, tf, "init", "-no-color"); r.code != 0 {
 			t.Fatalf("terraform init: %+v", r)
 		}
@@ -319,7 +318,7 @@ func TestE2EFinalPlanInconsistentLegacy(t *testing.T) {
 		}
 	}
 	check(strataBin, sdir)
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		check(tf, tdir)
 	}
 }
@@ -353,7 +352,7 @@ func TestE2EFinalPlanNullValues(t *testing.T) {
 				}
 			}
 			check(strataBin, sdir)
-			if tf, err := exec.LookPath("terraform"); err == nil {
+			if tf, err := referenceTerraform(); err == nil {
 				check(tf, tdir)
 			}
 		})

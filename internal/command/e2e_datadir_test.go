@@ -2,7 +2,6 @@ package command
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -44,7 +43,7 @@ func TestE2EDataDir(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("TF_DATA_DIR (-want +got)\n%s", diff)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		if diff := cmp.Diff(run(tf), got); diff != "" {
 			t.Errorf("differs from terraform (-terraform +strata)\n%s", diff)
 		}

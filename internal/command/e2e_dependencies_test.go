@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -167,7 +166,7 @@ func TestE2EStateDependencies(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("strata's state dependencies (-want +got):\n%s", diff)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		tfDeps, tfShow := apply(tf)
 		if diff := cmp.Diff(tfDeps, got); diff != "" {
 			t.Errorf("dependencies (-terraform +strata):\n%s", diff)
@@ -185,7 +184,7 @@ func TestE2EStateDependencies(t *testing.T) {
 // later destroy orders it after what it now depends on.
 func TestE2EStateDependenciesFollowConfiguration(t *testing.T) {
 	t.Parallel()
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		t.Skip("terraform is not installed")
 	}

@@ -2,7 +2,6 @@ package command
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -100,7 +99,7 @@ resource "terraform_data" "x" {
 					t.Errorf("a refused destroy left %d resources in the state, want 1", left)
 				}
 			}
-			if tf, err := exec.LookPath("terraform"); err == nil {
+			if tf, err := referenceTerraform(); err == nil {
 				want, tfLeft := run(t, tf, tc)
 				if want.code != got.code || tfLeft != left {
 					t.Errorf("terraform: exit code %d, %d resources left; strata: %d, %d\n%s", want.code, tfLeft, got.code, left, want.stderr)

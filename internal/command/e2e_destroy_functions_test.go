@@ -2,8 +2,6 @@ package command
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,13 +46,10 @@ output "o" {
 		writeFile(t, cli, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
 		var got []string
 		step := func(args ...string) {
-			cmd := exec.Command(bin, args...)
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cli, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
-			out, _ := cmd.CombinedOutput()
-			code := cmd.ProcessState.ExitCode()
+			r := runWith(t, dir, "", bin, []string{"TF_CLI_CONFIG_FILE=" + cli}, args...)
+			code := r.code
 			line := ""
-			for _, l := range strings.Split(string(out), "\n") {
+			for _, l := range strings.Split(r.stdout+r.stderr, "\n") {
 				if strings.Contains(l, " complete! Resources:") || strings.HasPrefix(l, "Error: ") {
 					line = strings.TrimSpace(l)
 				}
@@ -81,7 +76,7 @@ output "o" {
 			t.Errorf("strata: %s", line)
 		}
 	}
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		return
 	}

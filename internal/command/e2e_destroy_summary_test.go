@@ -2,7 +2,6 @@ package command
 
 import (
 	"encoding/json"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -68,7 +67,7 @@ func TestE2EDestroySummaryMatchesTerraform(t *testing.T) {
 			t.Errorf("missing %q in:\n%s", want, strings.Join(got, "\n"))
 		}
 	}
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		return
 	}

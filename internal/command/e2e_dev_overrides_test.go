@@ -2,8 +2,6 @@ package command
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,13 +27,10 @@ func TestE2EDevOverrideWarnings(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "main.tf"), cfg)
 		var got []string
 		step := func(args ...string) string {
-			cmd := exec.Command(exe, args...)
-			cmd.Dir = dir
-			cmd.Stdin = strings.NewReader("1 + 1\n")
-			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cli, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
-			out, _ := cmd.CombinedOutput()
-			got = append(got, fmt.Sprintf("%s: exit %d, warns %d", strings.Join(args, " "), cmd.ProcessState.ExitCode(), strings.Count(string(out), warning)))
-			return string(out)
+			r := runWith(t, dir, "1 + 1\n", exe, []string{"TF_CLI_CONFIG_FILE=" + cli}, args...)
+			out := r.stdout + r.stderr
+			got = append(got, fmt.Sprintf("%s: exit %d, warns %d", strings.Join(args, " "), r.code, strings.Count(out, warning)))
+			return out
 		}
 		// No init: dev overrides need none.
 		validate := step("validate", "-no-color")
@@ -78,7 +73,7 @@ func TestE2EDevOverrideWarnings(t *testing.T) {
 	if js := got[len(got)-1]; strings.Index(js, `"Invalid operand"`) > strings.Index(js, `"Provider development overrides are in effect"`) {
 		t.Errorf("the warning comes before the configuration's error:\n%s", js)
 	}
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		return
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -119,13 +118,9 @@ func TestE2EDriftSerial(t *testing.T) {
 		driftDir := t.TempDir()
 		exe := func(args ...string) {
 			t.Helper()
-			cmd := exec.Command(bin, append(args, "-no-color", "-input=false")...)
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "STRATAFW_DRIFT_DIR="+driftDir)
-			var out bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &out
-			if err := cmd.Run(); err != nil {
-				t.Fatalf("%s %s: %v\n%s", filepath.Base(bin), strings.Join(args, " "), err, out.String())
+			r := runWith(t, dir, "", bin, []string{"TF_CLI_CONFIG_FILE=" + cliConfig, "TF_IN_AUTOMATION=", "STRATAFW_DRIFT_DIR=" + driftDir}, append(args, "-no-color", "-input=false")...)
+			if r.code != 0 {
+				t.Fatalf("%s %s: exit %d\n%s%s", filepath.Base(bin), strings.Join(args, " "), r.code, r.stdout, r.stderr)
 			}
 		}
 		type stateDoc struct {
@@ -187,7 +182,7 @@ func TestE2EDriftSerial(t *testing.T) {
 	if diff := cmp.Diff(wantDeltas, deltas); diff != "" {
 		t.Errorf("serial deltas (-want +got):\n%s", diff)
 	}
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		t.Skip("terraform is not installed: nothing to compare with")
 	}
@@ -303,7 +298,7 @@ func TestE2ERefreshDataSources(t *testing.T) {
 	if last := got[len(got)-1].Resources; last != "data.in_check map[v:4] managed.a map[]" {
 		t.Errorf("state after the last refresh: %s", last)
 	}
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		t.Skip("terraform is not installed: nothing to compare with")
 	}
@@ -405,7 +400,7 @@ output "o" {
 	if diff := cmp.Diff([]string{"null", "null", fail, fail, "null", pass, pass}, results); diff != "" {
 		t.Errorf("check results (-want +got):\n%s", diff)
 	}
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		t.Skip("terraform is not installed: nothing to compare with")
 	}
@@ -461,7 +456,7 @@ func TestE2ERefreshOnlyPrompt(t *testing.T) {
 	if got != want || code != 1 {
 		t.Errorf("exit %d, after the plan:\n%s\nwant exit 1 and\n%s", code, got, want)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		tfOut, tfCode := run(tf)
 		tfOut = strings.ReplaceAll(tfOut, "Terraform", "strata")
 		if tfOut != got || tfCode != code {

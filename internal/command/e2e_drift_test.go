@@ -1,11 +1,9 @@
 package command
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -76,19 +74,7 @@ func TestE2EDriftMatchesTerraform(t *testing.T) {
 	writeFile(t, cliConfig, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
 	run := func(bin, driftDir string, args ...string) result {
 		t.Helper()
-		cmd := exec.Command(bin, args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=", "STRATAFW_DRIFT_DIR="+driftDir)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatalf("running %s: %v", bin, err)
-		}
-		return result{stdout: out.String(), stderr: errb.String(), code: code}
+		return runWith(t, dir, "", bin, []string{"TF_CLI_CONFIG_FILE=" + cliConfig, "TF_IN_AUTOMATION=", "STRATAFW_DRIFT_DIR=" + driftDir}, args...)
 	}
 	if r := run(tf, "", "init", "-no-color", "-input=false"); r.code != 0 {
 		t.Fatalf("terraform init: %s%s", r.stdout, r.stderr)

@@ -1,11 +1,9 @@
 package command
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,19 +30,7 @@ resource "stratafw_thing" "a" {
 func ephemeralRun(t *testing.T, bin, dir, logDir string, args ...string) result {
 	t.Helper()
 	cliConfig := filepath.Join(dir, "cli.tfrc")
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=", "STRATAFW_EPHEMERAL_LOG="+logDir)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("running %s: %v", bin, err)
-	}
-	return result{stdout: out.String(), stderr: errb.String(), code: code}
+	return runWith(t, dir, "", bin, []string{"TF_CLI_CONFIG_FILE=" + cliConfig, "TF_IN_AUTOMATION=", "STRATAFW_EPHEMERAL_LOG=" + logDir}, args...)
 }
 
 func ephemeralDir(t *testing.T, config string) (dir, logDir string) {
@@ -118,7 +104,7 @@ func TestE2EEphemeralResource(t *testing.T) {
 		t.Errorf("-json ephemeral messages %q, want %q", types, want)
 	}
 
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		t.Log("terraform is not installed: not compared")
 		return
@@ -193,7 +179,7 @@ write-only attribute and must be persisted to state.`,
 			t.Errorf("errors lack %q:\n%s", want, got)
 		}
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		if want := check(tf); normalize(want) != normalize(got) {
 			t.Errorf("errors differ from terraform's\n--- terraform\n%s\n--- strata\n%s", want, got)
 		}
@@ -258,7 +244,7 @@ also be set during the apply phase.`) {
 	writeFile(t, filepath.Join(dir, "main.tf"), config)
 	mustStrata(t, dir, 0, "init", "-no-color")
 	mustStrata(t, dir, 0, "apply", "-auto-approve", "-no-color", "-var", "x=secret-value")
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		return
 	}
@@ -304,7 +290,7 @@ resource "terraform_data" "slow" {
 		return r, readLog(t, logDir)
 	}
 	bins := []string{strataBin}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		bins = append(bins, tf)
 	}
 	for _, bin := range bins {

@@ -3,7 +3,6 @@ package command
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -121,7 +120,7 @@ data "terraform_remote_state" "s" {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("errored plan (-want +got)\n%s", diff)
 			}
-			if tf, err := exec.LookPath("terraform"); err == nil {
+			if tf, err := referenceTerraform(); err == nil {
 				if diff := cmp.Diff(run(t, tf, tc.step1, tc.config), got); diff != "" {
 					t.Errorf("differs from terraform (-terraform +strata)\n%s", diff)
 				}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -35,7 +34,7 @@ func TestFidelityCorpus(t *testing.T) {
 	if root == "" {
 		t.Skip("STRATA_TEST_FIDELITY_CORPUS is not set")
 	}
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		t.Skip("terraform is not installed")
 	}

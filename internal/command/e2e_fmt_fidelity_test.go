@@ -2,7 +2,6 @@ package command
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -78,7 +77,7 @@ func TestE2EFmtMatchesTerraform(t *testing.T) {
 		"recursive check":       {files: map[string]string{"a.tf": ugly, "sub/b.tfvars": ugly, "sub/c.tftest.hcl": "run  \"x\" {}\n"}, args: []string{"-no-color", "-check", "-recursive"}, code: 3},
 		"recursive with errors": {files: map[string]string{"a.tf": ugly, "sub/b.tf": block}, args: []string{"-no-color", "-recursive"}, code: 2},
 	}
-	tf, _ := exec.LookPath("terraform")
+	tf, _ := referenceTerraform()
 	names := make([]string, 0, len(tests))
 	for name := range tests {
 		names = append(names, name)

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,7 +47,7 @@ resource "terraform_data" "b" {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("marked lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		if tfLines := marked(tf); strings.Join(tfLines, "\n") != strings.Join(got, "\n") {
 			t.Errorf("terraform marks:\n%s\nstrata:\n%s", strings.Join(tfLines, "\n"), strings.Join(got, "\n"))
 		}

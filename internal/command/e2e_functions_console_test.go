@@ -1,11 +1,6 @@
 package command
 
 import (
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/x509"
-	"encoding/base64"
-	"encoding/pem"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -352,24 +347,14 @@ var functionConsoleShapes = []struct {
 func functionConsoleDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
+	// A fixed key and messages encrypted with it (PKCS #1 v1.5, as
+	// rsadecrypt expects): the same input on every run, so that
+	// terraform's runs on it can be recorded.
+	fixture := func(name string) string {
+		return string(readFile(t, filepath.Join("testdata", "rsadecrypt", name)))
 	}
-	encrypt := func(msg string) string {
-		//lint:ignore SA1019 rsadecrypt decrypts PKCS #1 v1.5, as Terraform's does, so the test encrypts that way.
-		ct, err := rsa.EncryptPKCS1v15(rand.Reader, &key.PublicKey, []byte(msg))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return base64.StdEncoding.EncodeToString(ct)
-	}
-	pkcs8, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(dir, "key.pem"), string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})))
-	writeFile(t, filepath.Join(dir, "key8.pem"), string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: pkcs8})))
+	writeFile(t, filepath.Join(dir, "key.pem"), fixture("key.pem"))
+	writeFile(t, filepath.Join(dir, "key8.pem"), fixture("key8.pem"))
 	writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(`variable "n" {
   default = -3
 }
@@ -399,7 +384,7 @@ locals {
 resource "terraform_data" "u" {
   input = "a"
 }
-`, encrypt("Hello, RSA!"), encrypt("ünïcode ✓")))
+`, fixture("hello.b64"), fixture("unicode.b64")))
 	writeFile(t, filepath.Join(dir, "hello.txt"), "Hello World\n")
 	writeFile(t, filepath.Join(dir, "unicode.txt"), "héllo wörld ✓\nzweite Zeile\n")
 	writeFile(t, filepath.Join(dir, "empty.txt"), "")

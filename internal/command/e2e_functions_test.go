@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -158,7 +157,7 @@ func TestE2EProviderFunctions(t *testing.T) {
 // the same mirror, and compares its human plan with strata's.
 func comparePlanWithTerraform(t *testing.T, config, mirror, strataPlan string) {
 	t.Helper()
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		t.Log("terraform is not installed: plan not compared")
 		return
@@ -168,17 +167,11 @@ func comparePlanWithTerraform(t *testing.T, config, mirror, strataPlan string) {
 	cliConfig := filepath.Join(dir, "cli.tfrc")
 	writeFile(t, cliConfig, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
 	run := func(args ...string) string {
-		cmd := exec.Command(tf, args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
-		out, err := cmd.CombinedOutput()
-		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 2 {
-			err = nil
+		r := runWith(t, dir, "", tf, []string{"TF_CLI_CONFIG_FILE=" + cliConfig}, args...)
+		if r.code != 0 && r.code != 2 {
+			t.Fatalf("terraform %s: exit %d\n%s%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
 		}
-		if err != nil {
-			t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return string(out)
+		return r.stdout + r.stderr
 	}
 	run("init", "-no-color")
 	tfPlan := run("plan", "-no-color", "-detailed-exitcode")

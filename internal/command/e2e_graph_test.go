@@ -2,7 +2,6 @@ package command
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -130,7 +129,7 @@ func TestE2EGraphModules(t *testing.T) {
 	if diff := cmp.Diff(graphModulesWant, got); diff != "" {
 		t.Errorf("graph (-want +got)\n%s", diff)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		if diff := cmp.Diff(run(tf), got); diff != "" {
 			t.Errorf("differs from terraform (-terraform +strata)\n%s", diff)
 		}
@@ -171,7 +170,7 @@ func TestE2EGraphCycle(t *testing.T) {
 	if r := strata(t, dir, "graph", "-draw-cycles"); !strings.Contains(r.stdout, `"terraform_data.a" -> "terraform_data.b";`) || !strings.Contains(r.stdout, `"terraform_data.b" -> "terraform_data.a";`) {
 		t.Errorf("graph -draw-cycles: not both edges of the cycle:\n%s", r.stdout)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		if diff := cmp.Diff(run(tf), got); diff != "" {
 			t.Errorf("exit codes differ from terraform (-terraform +strata)\n%s", diff)
 		}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -376,15 +375,8 @@ resource "stratafw_keyed" "a" {
 	writeFile(t, cliConfig, "provider_installation {\n  filesystem_mirror {\n    path = \""+mirror+"\"\n  }\n}\n")
 	tfrun := func(args ...string) result {
 		t.Helper()
-		cmd := exec.Command(tf, args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1")
-		out, err := cmd.CombinedOutput()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		}
-		return result{stdout: string(out), code: code}
+		r := runWith(t, dir, "", tf, []string{"TF_CLI_CONFIG_FILE=" + cliConfig}, args...)
+		return result{stdout: r.stdout + r.stderr, code: r.code}
 	}
 	if r := tfrun("init", "-no-color"); r.code != 0 {
 		t.Fatalf("terraform init: %s", r.stdout)

@@ -3,7 +3,6 @@ package command
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,7 +43,7 @@ func TestE2EImportConfigDir(t *testing.T) {
 	if !strings.Contains(got, `id = "7c1b"`) {
 		t.Errorf("strata state show after import:\n%s", got)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		if want := run(tf); want != got {
 			t.Errorf("state show differs from terraform's:\nstrata:\n%s\nterraform:\n%s", got, want)
 		}
@@ -99,7 +98,7 @@ output "s" {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("outputs after import (-want +got)\n%s", diff)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		if diff := cmp.Diff(run(tf), got); diff != "" {
 			t.Errorf("differs from terraform (-terraform +strata)\n%s", diff)
 		}

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,7 +39,7 @@ func TestE2EInmemBackend(t *testing.T) {
 		}
 	}
 	run(strataBin)
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		run(tf)
 	}
 }
@@ -69,7 +68,7 @@ func TestE2EBackendInitRequired(t *testing.T) {
 		}
 	}
 	run(strataBin)
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		run(tf)
 	}
 }

@@ -2,7 +2,6 @@ package command
 
 import (
 	"encoding/json"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,7 +16,7 @@ import (
 // compared with terraform when it is installed.
 func TestE2EJSONStreamsOfMovesAndImports(t *testing.T) {
 	t.Parallel()
-	tf, _ := exec.LookPath("terraform")
+	tf, _ := referenceTerraform()
 	tests := map[string]struct {
 		before, after string
 		want          []string // strata's plan stream, as "type: message"

@@ -2,7 +2,6 @@ package command
 
 import (
 	"encoding/json"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -17,7 +16,7 @@ import (
 // messages before the apply's.
 func TestE2EJSONSavedPlanStreamMatchesTerraform(t *testing.T) {
 	t.Parallel()
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		t.Skip("terraform is not installed")
 	}

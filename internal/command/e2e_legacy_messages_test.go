@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -14,7 +13,7 @@ import (
 // included, with the product name normalized.
 func TestE2ELegacyMessagesMatchTerraform(t *testing.T) {
 	t.Parallel()
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		t.Skip("terraform is not installed")
 	}

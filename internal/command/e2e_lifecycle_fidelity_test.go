@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -44,7 +43,7 @@ func TestE2EReplaceTriggeredByUndeclared(t *testing.T) {
 	if strings.Contains(plan.stdout, "will be created") {
 		t.Errorf("plan printed changes for resources whose planning failed:\n%s", plan.stdout)
 	}
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		return
 	}
@@ -88,7 +87,7 @@ func TestE2EIgnoreChangesChecked(t *testing.T) {
 	if plan.code != 1 || !strings.Contains(plan.stderr, `Did you mean "input"?`) {
 		t.Errorf("plan: exit %d, want 1 with the ignore_changes error\n%s", plan.code, plan.stderr)
 	}
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		return
 	}

@@ -2,7 +2,6 @@ package command
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -60,7 +59,7 @@ func TestE2EMigrateLocalPath(t *testing.T) {
 	if got != want {
 		t.Errorf("migration: %+v, want %+v", got, want)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		if tfo := run(tf); tfo != got {
 			t.Errorf("strata %+v, terraform %+v", got, tfo)
 		}

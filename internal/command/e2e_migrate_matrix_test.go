@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -365,7 +364,7 @@ func migRun(t *testing.T, bin, conn, schema string, c migCase) migOutcome {
 
 func TestE2EMigrateStateMatrix(t *testing.T) {
 	t.Parallel()
-	tf, tfErr := exec.LookPath("terraform")
+	tf, tfErr := referenceTerraform()
 	for i, c := range migCases() {
 		name := c.from + "_to_" + c.to
 		if c.selected != "default" {
@@ -445,14 +444,15 @@ func strataImprovements(t *testing.T, c migCase, o migOutcome) migOutcome {
 // and where the state ends up are compared with terraform's.
 func TestE2EMigrateStateQuestions(t *testing.T) {
 	t.Parallel()
-	tf, tfErr := exec.LookPath("terraform")
+	tf, tfErr := referenceTerraform()
 	type outcome struct {
 		Output string
 		Code   int
 		HTTP   bool
 		Local  []string
 	}
-	run := func(bin string, workspaces int, to, input string) outcome {
+	run := func(t *testing.T, bin string, workspaces int, to, input string) outcome {
+		t.Helper()
 		dir := t.TempDir()
 		srv := newHTTPStateServer(t, "", "")
 		writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {\n  input = terraform.workspace\n}\n")
@@ -494,14 +494,14 @@ func TestE2EMigrateStateQuestions(t *testing.T) {
 				name := fmt.Sprintf("%s_%d_workspaces_%q", to, workspaces, strings.TrimSpace(input))
 				t.Run(name, func(t *testing.T) {
 					t.Parallel()
-					got := run(strataBin, workspaces, to, input)
+					got := run(t, strataBin, workspaces, to, input)
 					if input == "" && (got.Code != 1 || !strings.Contains(got.Output, "Error asking for")) {
 						t.Errorf("no answer: exit %d\n%s", got.Code, got.Output)
 					}
 					if tfErr != nil {
 						return
 					}
-					if diff := cmp.Diff(run(tf, workspaces, to, input), got); diff != "" {
+					if diff := cmp.Diff(run(t, tf, workspaces, to, input), got); diff != "" {
 						t.Errorf("differs from terraform (-terraform +strata):\n%s", diff)
 					}
 				})

@@ -3,7 +3,6 @@ package command
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -173,7 +172,7 @@ func TestE2EWorkspaceCommands(t *testing.T) {
 		t.Fatalf("list after delete: %q", r.stdout)
 	}
 	// Terraform sees the same workspaces.
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		runIn(t, dir, "", tf, "init", "-no-color")
 		if r := runIn(t, dir, "", tf, "workspace", "list"); r.stdout != "* default\n  other\n\n" {
 			t.Fatalf("terraform workspace list: %q", r.stdout)
@@ -246,7 +245,7 @@ func TestE2EProvidersConstraints(t *testing.T) {
 	if r.code != 0 || r.stdout != want {
 		t.Fatalf("providers: exit %d\n%s\nwant\n%s\nstderr:\n%s", r.code, r.stdout, want, r.stderr)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		tr := runIn(t, dir, "", tf, "providers")
 		lines := func(s string) []string {
 			l := strings.Split(strings.NewReplacer("└── ", "", "├── ", "").Replace(s), "\n")

@@ -3,7 +3,6 @@ package command
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -165,7 +164,7 @@ func TestE2EModuleTest(t *testing.T) {
 		// as terraform test, and the state saved.
 		"destroy_fails": {code: 1, summary: "Failure! 1 passed, 0 failed.", recovery: true},
 	}
-	tf, tfErr := exec.LookPath("terraform")
+	tf, tfErr := referenceTerraform()
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -266,7 +265,7 @@ func TestE2EValidateTestFiles(t *testing.T) {
 	if !strings.Contains(got[1].stderr, `Error: Invalid "command" keyword`) || !strings.Contains(got[1].stderr, "on checks/bad.tftest.hcl line 2") {
 		t.Errorf("validate -test-directory=checks:\n%s", got[1].stderr)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		want := run(tf)
 		for i := range want {
 			if want[i].code != got[i].code || want[i].stderr != got[i].stderr {
@@ -298,7 +297,7 @@ func TestE2EInitRecordsTestModules(t *testing.T) {
 	if bad.code != 1 || !strings.Contains(bad.stderr, "Only local or registry module sources are currently supported from within\ntest run blocks.") {
 		t.Errorf("init with a git source in a run block: exit %d\n%s", bad.code, bad.stderr)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		tfManifest, tfBad := initIn(tf)
 		if tfManifest != manifest {
 			t.Errorf("modules.json: terraform\n%s\nstrata\n%s", tfManifest, manifest)
@@ -329,7 +328,7 @@ func TestE2ETestVerbose(t *testing.T) {
 			t.Errorf("verbose output lacks %q:\n%s", want, got)
 		}
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		want := strings.ReplaceAll(run(tf), "Terraform", "strata")
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("-verbose output (-terraform +strata):\n%s", diff)

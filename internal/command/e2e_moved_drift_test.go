@@ -3,7 +3,6 @@ package command
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,7 +16,7 @@ import (
 // move among the changes only. Compared with terraform when installed.
 func TestE2ERefreshOnlyMove(t *testing.T) {
 	t.Parallel()
-	tf, _ := exec.LookPath("terraform")
+	tf, _ := referenceTerraform()
 	moved := "resource \"terraform_data\" \"b\" {\n  input = \"x\"\n}\nmoved {\n  from = terraform_data.a\n  to   = terraform_data.b\n}\n"
 	type outs struct{ plan, drift, normalDrift string }
 	run := func(bin string) outs {
@@ -90,7 +89,7 @@ func TestE2ERefreshOnlyMove(t *testing.T) {
 // Compared with terraform when installed.
 func TestE2EPriorStateDependencies(t *testing.T) {
 	t.Parallel()
-	tf, _ := exec.LookPath("terraform")
+	tf, _ := referenceTerraform()
 	config := func(input string) string {
 		return "resource \"terraform_data\" \"b\" {\n  input = \"x\"\n}\nresource \"terraform_data\" \"c\" {\n  input = \"y\"\n}\n" +
 			"resource \"terraform_data\" \"a\" {\n  input      = \"" + input + "\"\n  depends_on = [terraform_data.c]\n}\n"

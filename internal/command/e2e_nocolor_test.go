@@ -3,7 +3,6 @@ package command
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,7 +71,7 @@ func TestE2EWorkspacesWithoutConfiguration(t *testing.T) {
 	if got[0] != want[0] {
 		t.Errorf("first workspace list:\n%s\nwant:\n%s", got[0], want[0])
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		tfOut := run(tf)
 		for i := range steps {
 			if strings.ReplaceAll(tfOut[i], "Terraform", "strata") != got[i] {
@@ -125,7 +124,7 @@ func TestE2EWorkspaceNewState(t *testing.T) {
 	if want := (summary{List: "terraform_data.a\n"}); got != want {
 		t.Errorf("workspace new -state: %+v, want %+v", got, want)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		if want := run(tf); got != want {
 			t.Errorf("strata %+v, terraform %+v", got, want)
 		}
@@ -184,7 +183,7 @@ func TestE2EConsolePlan(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("console -plan (-want +got)\n%s", diff)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		if diff := cmp.Diff(run(tf), got); diff != "" {
 			t.Errorf("differs from terraform (-terraform +strata)\n%s", diff)
 		}

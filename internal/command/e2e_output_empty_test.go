@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,7 +33,7 @@ func TestE2EOutputWithoutState(t *testing.T) {
 			t.Errorf("output %s: %+v, want %+v", strings.Join(forms[i], " "), got[i], want[i])
 		}
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		tfOut := run(tf)
 		for i := range forms {
 			if got[i] != tfOut[i] {

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -76,7 +75,7 @@ resource "terraform_data" "a" {
 	if bad.code != 1 || !strings.Contains(bad.stderr, "Error: Missing resource to override") {
 		t.Errorf("override without a base: exit %d\n%s", bad.code, bad.stderr)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		tfOutputs, tfState, tfBad := run(tf)
 		if tfOutputs != outputs || tfState != state {
 			t.Errorf("terraform: %s %s\nstrata: %s %s", tfOutputs, tfState, outputs, state)

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -17,7 +16,7 @@ import (
 // terminal and are not compared.
 func TestE2EPlanColoursMatchTerraform(t *testing.T) {
 	t.Parallel()
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		t.Skip("terraform is not installed")
 	}

@@ -2,7 +2,8 @@ package command
 
 import (
 	"encoding/json"
-	"os/exec"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -101,8 +102,9 @@ func TestE2EPlanConfigurationMatchesTerraform(t *testing.T) {
 			t.Fatalf("%s init: %s%s", bin, r.stdout, r.stderr)
 		}
 		ret := map[string]any{}
-		for mode, args := range modes {
-			args = append([]string{"plan", "-no-color", "-out=p.plan"}, args...)
+		// In a fixed order, so that each run sees the same files.
+		for _, mode := range slices.Sorted(maps.Keys(modes)) {
+			args := append([]string{"plan", "-no-color", "-out=p.plan"}, modes[mode]...)
 			if r := runIn(t, dir, "", bin, args...); r.code != 0 {
 				t.Fatalf("%s %s: %s%s", bin, mode, r.stdout, r.stderr)
 			}
@@ -140,7 +142,7 @@ func TestE2EPlanConfigurationMatchesTerraform(t *testing.T) {
 		}
 	}
 
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		want := run(tf)
 		for mode := range modes {
 			if diff := cmp.Diff(want[mode], got[mode]); diff != "" {
@@ -242,7 +244,7 @@ func TestE2EPlanConfigurationProviderKeys(t *testing.T) {
 					t.Errorf("module %s: no provider_config entry %s: %v", calls, want, pcs)
 				}
 			}
-			if tf, err := exec.LookPath("terraform"); err == nil {
+			if tf, err := referenceTerraform(); err == nil {
 				if diff := cmp.Diff(run(tf), got); diff != "" {
 					t.Errorf("configuration differs from terraform's (-terraform +strata)\n%s", diff)
 				}

@@ -3,8 +3,6 @@ package command
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -38,17 +36,14 @@ func TestE2EDestroyReceivesPlannedPrivate(t *testing.T) {
 		writeFile(t, cli, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
 		var got []string
 		step := func(args ...string) {
-			cmd := exec.Command(bin, append(args, "-no-color")...)
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cli, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
-			out, _ := cmd.CombinedOutput()
+			r := runWith(t, dir, "", bin, []string{"TF_CLI_CONFIG_FILE=" + cli}, append(args, "-no-color")...)
 			var lines []string
-			for _, l := range strings.Split(string(out), "\n") {
+			for _, l := range strings.Split(r.stdout+r.stderr, "\n") {
 				if strings.Contains(l, " complete! Resources:") || strings.HasPrefix(l, "Error: ") || strings.HasPrefix(l, "Plan: ") {
 					lines = append(lines, strings.TrimSpace(l))
 				}
 			}
-			got = append(got, fmt.Sprintf("%s: exit %d %s", strings.Join(args, " "), cmd.ProcessState.ExitCode(), strings.Join(lines, "; ")))
+			got = append(got, fmt.Sprintf("%s: exit %d %s", strings.Join(args, " "), r.code, strings.Join(lines, "; ")))
 		}
 		writeFile(t, filepath.Join(dir, "main.tf"), first)
 		step("init")
@@ -67,7 +62,7 @@ func TestE2EDestroyReceivesPlannedPrivate(t *testing.T) {
 			t.Errorf("strata: %s", line)
 		}
 	}
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		return
 	}
@@ -96,14 +91,11 @@ func TestE2EDeposedApplyMessages(t *testing.T) {
 		writeFile(t, cli, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
 		var got []string
 		step := func(args ...string) {
-			cmd := exec.Command(bin, args...)
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cli, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("%s %s: %v\n%s", bin, strings.Join(args, " "), err, out)
+			r := runWith(t, dir, "", bin, []string{"TF_CLI_CONFIG_FILE=" + cli}, args...)
+			if r.code != 0 {
+				t.Fatalf("%s %s: exit %d\n%s%s", bin, strings.Join(args, " "), r.code, r.stdout, r.stderr)
 			}
-			for _, l := range strings.Split(string(out), "\n") {
+			for _, l := range strings.Split(r.stdout+r.stderr, "\n") {
 				switch {
 				case strings.Contains(l, `"type":"apply_`):
 					var m struct {
@@ -141,7 +133,7 @@ func TestE2EDeposedApplyMessages(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("wrong messages (-want +got)\n%s", diff)
 	}
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		return
 	}

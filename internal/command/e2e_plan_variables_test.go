@@ -2,7 +2,6 @@ package command
 
 import (
 	"encoding/json"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -100,7 +99,7 @@ output "n" { value = var.n }
 	if diff := cmp.Diff(want, gotVars); diff != "" {
 		t.Errorf("plan variables (-want +got)\n%s", diff)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		tfVars, tfOutputs := run(tf)
 		if diff := cmp.Diff(tfVars, gotVars); diff != "" {
 			t.Errorf("plan variables differ from terraform's (-terraform +strata)\n%s", diff)

@@ -3,7 +3,6 @@ package command
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -140,7 +139,7 @@ func TestE2ESavedPlanOtherLineage(t *testing.T) {
 	if got.code != 1 || got.stderr != want {
 		t.Errorf("exit %d, stderr\n%q\nwant exit 1 and\n%q", got.code, got.stderr, want)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		if r := run(tf); r.code != got.code || r.stderr != got.stderr {
 			t.Errorf("differs from terraform: exit %d\n%q", r.code, r.stderr)
 		}
@@ -154,7 +153,7 @@ func TestE2ESavedPlanOtherLineage(t *testing.T) {
 // Compared with terraform when it is installed.
 func TestE2EPlanOutNothingToApply(t *testing.T) {
 	t.Parallel()
-	tf, _ := exec.LookPath("terraform")
+	tf, _ := referenceTerraform()
 	interactive := []string{"TF_IN_AUTOMATION="}
 	run := func(bin string) []string {
 		dir := t.TempDir()

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,7 +60,7 @@ output "all" { value = module.m }
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("outputs after apply (in memory, saved plan) (-want +got):\n%s", diff)
 	}
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		return
 	}

@@ -2,7 +2,6 @@ package command
 
 import (
 	"encoding/json"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -40,7 +39,7 @@ output "t" {
 	year := regexp.MustCompile(`"\d{4}"`)
 	plans := map[string]string{}
 	bins := []string{strataBin}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		bins = append(bins, tf)
 	}
 	for _, bin := range bins {

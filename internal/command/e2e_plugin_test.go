@@ -67,15 +67,8 @@ func TestE2EPluginProviderWithTerraform(t *testing.T) {
 	writeFile(t, cliConfig, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
 	tfrun := func(args ...string) result {
 		t.Helper()
-		cmd := exec.Command(tf, args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1")
-		out, err := cmd.CombinedOutput()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		}
-		return result{stdout: string(out), code: code}
+		r := runWith(t, dir, "", tf, []string{"TF_CLI_CONFIG_FILE=" + cliConfig}, args...)
+		return result{stdout: r.stdout + r.stderr, code: r.code}
 	}
 	// Terraform installs the provider from the mirror into .terraform.
 	if r := tfrun("init", "-no-color"); r.code != 0 {
@@ -132,14 +125,11 @@ func TestE2EInitInstallsFromPluginDir(t *testing.T) {
 	}
 
 	// Terraform reads the lock file as it is and changes nothing.
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		cli := filepath.Join(dir, "cli.tfrc")
 		writeFile(t, cli, fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
-		cmd := exec.Command(tf, "init", "-no-color")
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cli, "CHECKPOINT_DISABLE=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("terraform init: %v\n%s", err, out)
+		if r := runWith(t, dir, "", tf, []string{"TF_CLI_CONFIG_FILE=" + cli}, "init", "-no-color"); r.code != 0 {
+			t.Fatalf("terraform init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 		}
 		if got := string(readFile(t, filepath.Join(dir, ".terraform.lock.hcl"))); got != lock {
 			t.Fatalf("terraform rewrote strata's lock file:\n%s\n---\n%s", lock, got)

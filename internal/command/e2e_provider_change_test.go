@@ -3,7 +3,6 @@ package command
 import (
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,7 +80,7 @@ func TestE2EProviderConfigChange(t *testing.T) {
 		t.Error("the sensitive token is in the state")
 	}
 	// Terraform reads the state, strata's part and all.
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		if r := runEnv(t, dir, env, tf, "plan", "-no-color", "-detailed-exitcode"); r.code != 0 {
 			t.Errorf("terraform plan on strata's state: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 		}

@@ -3,7 +3,6 @@ package command
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -73,12 +72,9 @@ resource "terraform_data" "a" {
 		writeFile(t, filepath.Join(dir, "main.tf"), cfg)
 		var got []string
 		step := func(args ...string) {
-			cmd := exec.Command(exe, append(args, "-no-color")...)
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE=/dev/null", "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
-			out, _ := cmd.CombinedOutput()
+			r := runWith(t, dir, "", exe, nil, append(args, "-no-color")...)
 			var lines []string
-			for _, l := range strings.Split(string(out), "\n") {
+			for _, l := range strings.Split(r.stdout+r.stderr, "\n") {
 				if strings.Contains(l, "replaced because:") {
 					continue // strata's replace reasons (differences.md)
 				}
@@ -87,7 +83,7 @@ resource "terraform_data" "a" {
 					lines = append(lines, uuid.ReplaceAllString(strings.TrimSpace(l), "UUID"))
 				}
 			}
-			got = append(got, fmt.Sprintf("%s: exit %d\n  %s", strings.Join(args, " "), cmd.ProcessState.ExitCode(), strings.Join(lines, "\n  ")))
+			got = append(got, fmt.Sprintf("%s: exit %d\n  %s", strings.Join(args, " "), r.code, strings.Join(lines, "\n  ")))
 		}
 		// Without the plugin.
 		step("validate")
@@ -125,7 +121,7 @@ resource "terraform_data" "a" {
 			t.Errorf("strata's output lacks %q:\n%s", want, strings.Join(got, "\n"))
 		}
 	}
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		return
 	}

@@ -3,7 +3,6 @@ package command
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -97,7 +96,7 @@ func TestE2EValidateVariablesUnknown(t *testing.T) {
 			if err := json.Unmarshal([]byte(got.stdout), &doc); err != nil || doc.Valid != tc.valid {
 				t.Errorf("validate -json: valid %v (%v), want %v\n%s", doc.Valid, err, tc.valid, got.stdout)
 			}
-			if tf, err := exec.LookPath("terraform"); err == nil {
+			if tf, err := referenceTerraform(); err == nil {
 				r := runIn(t, dir, "", tf, "validate", "-json", "-no-color")
 				if r.code != got.code || r.stdout != got.stdout {
 					t.Errorf("terraform validate -json: exit %d, strata %d\nterraform: %s\n   strata: %s", r.code, got.code, r.stdout, got.stdout)
@@ -158,7 +157,7 @@ module "b" {
 	if err := json.Unmarshal([]byte(erroredPlanChecks), &want); err != nil {
 		t.Fatal(err)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		if diff := cmp.Diff(checks(tf), want); diff != "" {
 			t.Errorf("terraform's checks are not the expected ones (-terraform +expected)\n%s", diff)
 		}
@@ -207,7 +206,7 @@ func TestE2EValidateJSONCRLF(t *testing.T) {
 			t.Errorf("snippet code has a carriage return: %q", d.Snippet.Code)
 		}
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		r := runIn(t, dir, "", tf, "validate", "-json", "-no-color")
 		if r.stdout != got.stdout {
 			t.Errorf("terraform validate -json differs:\nterraform: %s\n   strata: %s", r.stdout, got.stdout)
@@ -232,7 +231,7 @@ data "terraform_remote_state" "x" {
 }
 `}
 	state := `{"version":4,"terraform_version":"1.11.4","serial":1,"lineage":"5f1d1d34-4e5a-4e2b-8e8e-4a6f1e1f6a11","outputs":{},"resources":[{"mode":"managed","type":"terraform_data","name":"a","provider":"provider[\"terraform.io/builtin/terraform\"]","instances":[{"schema_version":0,"attributes":{"id":"x","input":{"value":"x","type":"string"},"output":{"value":"x","type":"string"},"triggers_replace":null},"sensitive_attributes":[]}]}],"check_results":null}`
-	tf, _ := exec.LookPath("terraform")
+	tf, _ := referenceTerraform()
 	for _, tc := range []struct {
 		name  string
 		state string
@@ -287,7 +286,7 @@ resource "terraform_data" "a" {}
   constraints = ">= 3.0.0"
 }
 `
-	tf, _ := exec.LookPath("terraform")
+	tf, _ := referenceTerraform()
 	for _, tc := range []struct {
 		name, lock string
 		args       []string
@@ -362,7 +361,7 @@ output "o" { value = [local.a, local.b, local.c, local.d, local.e] }
 	if len(got) != 5 {
 		t.Errorf("got %d diagnostics, want 5: %v", len(got), got)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		if diff := cmp.Diff(calls(tf), got); diff != "" {
 			t.Errorf("function calls differ from terraform's (-terraform +strata)\n%s", diff)
 		}
@@ -385,7 +384,7 @@ func TestE2EMissingPlanFile(t *testing.T) {
 		}
 		return s
 	}
-	tf, _ := exec.LookPath("terraform")
+	tf, _ := referenceTerraform()
 	for _, cmd := range [][]string{{"apply", "-no-color", "nope.tfplan"}, {"show", "-no-color", "nope.tfplan"}, {"show", "-json", "-no-color", "nope.tfplan"}} {
 		for _, bin := range []string{strataBin, tf} {
 			if bin == "" {
@@ -434,7 +433,7 @@ run "three" {
 	if err := json.Unmarshal([]byte(got.stdout), &doc); err != nil || doc.ErrorCount != 3 {
 		t.Errorf("validate -json: %d errors (%v), want 3\n%s", doc.ErrorCount, err, got.stdout)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		tfDir := writeFiles(t, map[string]string{})
 		for _, name := range []string{"main.tf", "helper/main.tf", "tests/a.tftest.hcl"} {
 			if err := os.MkdirAll(filepath.Dir(filepath.Join(tfDir, name)), 0o755); err != nil {

@@ -137,7 +137,7 @@ resource "stratav5_thing" "a" {
 				return dir
 			}
 			run(strataBin)
-			if tf, err := exec.LookPath("terraform"); err == nil {
+			if tf, err := referenceTerraform(); err == nil {
 				run(tf)
 			}
 		})
@@ -155,7 +155,7 @@ func TestE2EReattachProvidersInvalid(t *testing.T) {
 	if r.code != 1 || strings.TrimSpace(r.stderr) != want {
 		t.Errorf("strata version: exit %d, stderr %q; want 1, %q", r.code, r.stderr, want)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		r := runWith(t, dir, "", tf, env, "version")
 		if r.code != 1 || !strings.HasSuffix(strings.TrimSpace(r.stderr), want) {
 			t.Errorf("terraform version: exit %d, stderr %q; want 1, ending in %q", r.code, r.stderr, want)

@@ -53,19 +53,12 @@ func strataEnv(t *testing.T, dir string, env []string, args ...string) result {
 // is not.
 func terraformEnv(t *testing.T, dir string, env []string, args ...string) (result, bool) {
 	t.Helper()
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		return result{}, false
 	}
-	cmd := exec.Command(tf, args...)
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null", "TF_PLUGIN_CACHE_DIR="), env...)
-	out, err := cmd.CombinedOutput()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	}
-	return result{stdout: string(out), code: code}, true
+	r := runWith(t, dir, "", tf, append([]string{"TF_PLUGIN_CACHE_DIR="}, env...), args...)
+	return result{stdout: r.stdout + r.stderr, code: r.code}, true
 }
 
 func requireProvider(name, source, constraint string) string {

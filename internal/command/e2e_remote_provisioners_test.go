@@ -503,7 +503,7 @@ func withoutRetries(out map[string][]string) map[string][]string {
 // files they copied and the states they recorded.
 func TestE2ERemoteProvisionersMatchTerraform(t *testing.T) {
 	t.Parallel()
-	tf := terraformBin(t)
+	tf := liveTerraform(t)
 	srv := sshtest.Start(t, sshtest.Options{})
 	env := []string{"SSH_AUTH_SOCK=" + sshtest.AgentSocket(t, srv.UserKey, "test key")}
 	var tunnels atomic.Int32
@@ -543,7 +543,7 @@ func TestE2ERemoteProvisionersMatchTerraform(t *testing.T) {
 // an unreachable host — are Terraform's, word for word.
 func TestE2ERemoteProvisionerErrorsMatchTerraform(t *testing.T) {
 	t.Parallel()
-	tf := terraformBin(t)
+	tf := liveTerraform(t)
 	srv := sshtest.Start(t, sshtest.Options{})
 	closed := freeLoopbackPort(t)
 	config := `
@@ -655,7 +655,7 @@ func freeLoopbackPort(t *testing.T) int {
 // summary and detail (strata's also point at the provisioner block).
 func TestE2ERemoteProvisionerValidateMatchTerraform(t *testing.T) {
 	t.Parallel()
-	tf := terraformBin(t)
+	tf := liveTerraform(t)
 	config := `
 resource "terraform_data" "a" {
   connection {

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,7 +60,7 @@ func TestE2EReplaceReasons(t *testing.T) {
 	if n := strings.Count(got, "# (strata) "); n != 4 {
 		t.Errorf("%d notes, want 4", n)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		w := normalize(strings.NewReplacer("Terraform", "strata", "terraform apply", "strata apply").Replace(plan(tf)))
 		if g := normalize(got); w != g {
 			t.Errorf("without strata's notes, the plan differs from Terraform's\nterraform:\n%s\nstrata:\n%s", w, g)

@@ -82,10 +82,12 @@ func TestE2ESecretsNotLogged(t *testing.T) {
 	tools := []tool{{"strata", func(dir string, env []string, args ...string) result {
 		return runEnv(t, dir, env, strataBin, args...)
 	}}}
-	if _, ok := terraformEnv(t, t.TempDir(), nil, "version"); ok {
+	// Terraform's log is reported, not compared: it runs only where
+	// terraform is installed, and is not recorded (see e2e_tfruns_test.go).
+	if tf, err := exec.LookPath("terraform"); err == nil {
 		tools = append(tools, tool{"terraform", func(dir string, env []string, args ...string) result {
-			r, _ := terraformEnv(t, dir, env, args...)
-			return r
+			r := runProcess(t, dir, "", tf, append([]string{"TF_PLUGIN_CACHE_DIR="}, env...), args...)
+			return result{stdout: r.stdout + r.stderr, code: r.code}
 		}})
 	}
 	for _, tl := range tools {
@@ -350,7 +352,7 @@ resource "terraform_data" "d" {
 			t.Errorf("%v:\n%s", steps[i].args, got[i])
 		}
 	}
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		return
 	}

@@ -2,7 +2,6 @@ package command
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -55,7 +54,7 @@ func TestE2EShowStateEnds(t *testing.T) {
 		"outputs only": {config: "output \"o\" {\n  value = 1\n}\n", apply: true, want: "\n\nOutputs:\n\no = 1\n"},
 		"destroyed":    {config: `resource "terraform_data" "a" {}`, apply: true, destroy: true, want: "The state file is empty. No resources are represented.\n"},
 	}
-	tf, _ := exec.LookPath("terraform")
+	tf, _ := referenceTerraform()
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

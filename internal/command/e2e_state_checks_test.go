@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"testing"
@@ -109,7 +108,7 @@ output "p" {
 	if got == nil {
 		t.Fatal("show -json has no checks")
 	}
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		return
 	}

@@ -2,7 +2,6 @@ package command
 
 import (
 	"encoding/json"
-	"os/exec"
 	"regexp"
 	"sort"
 	"strings"
@@ -127,7 +126,7 @@ func TestE2ETargetedApply(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("strata (-want +got):\n%s", diff)
 	}
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		return
 	}

@@ -45,6 +45,10 @@ func TestMain(m *testing.M) {
 		code = 1
 	}
 	removeSharedMirrors()
+	if err := saveTerraformRuns(); err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL: saving the recorded terraform runs:", err)
+		code = 1
+	}
 	os.Exit(code)
 }
 
@@ -69,9 +73,20 @@ func runIn(t *testing.T, dir, stdin, bin string, args ...string) result {
 // defaults: TF_IN_AUTOMATION, no checkpoint, an empty CLI configuration).
 func runWith(t *testing.T, dir, stdin, bin string, env []string, args ...string) result {
 	t.Helper()
+	env = append(testEnvFor(t), env...)
+	if isReferenceTerraform(bin) {
+		return runTerraform(t, dir, stdin, bin, env, args...)
+	}
+	return runProcess(t, dir, stdin, bin, env, args...)
+}
+
+// runProcess runs bin in dir with args, stdin and the environment
+// variables env (beside the defaults).
+func runProcess(t *testing.T, dir, stdin, bin string, env []string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(append(append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null"), testEnvFor(t)...), env...)
+	cmd.Env = append(append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null"), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

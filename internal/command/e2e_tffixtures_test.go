@@ -2,7 +2,6 @@ package command
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -90,23 +89,9 @@ func runTFFixture(t *testing.T, bin, src, mirror string) fixtureResult {
 	}
 	extra := tfFixtureArgs[name]
 	run := func(args ...string) result {
-		cmd := exec.Command(bin, args...)
-		cmd.Dir = dir
 		// Each command gets an empty store of objects, as Terraform's
 		// tests give each case a new in-process provider.
-		store, _ := os.MkdirTemp(t.TempDir(), "store-")
-		cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null", "TFTEST_STORE_DIR="+store)
-		cmd.Env = append(cmd.Env, extra.env...)
-		var out, errb strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatalf("running %s: %v", bin, err)
-		}
-		return result{stdout: out.String(), stderr: errb.String(), code: code}
+		return runWith(t, dir, "", bin, append([]string{"TFTEST_STORE_DIR=" + t.TempDir()}, extra.env...), args...)
 	}
 	var res fixtureResult
 	res.initCode = run("init", "-no-color", "-plugin-dir="+mirror).code
@@ -148,7 +133,7 @@ func TestE2ETerraformFixtures(t *testing.T) {
 	if root == "" {
 		t.Skip("STRATA_TF_FIXTURES is not set (make tf-fixtures sets it)")
 	}
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		t.Skip("terraform is not installed")
 	}

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -104,7 +103,7 @@ func TestE2EUsageErrorsMatchTerraform(t *testing.T) {
 	}
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {}\n")
-	tf, tfErr := exec.LookPath("terraform")
+	tf, tfErr := referenceTerraform()
 	names := strings.NewReplacer("registry.terraform.io", "registry.terraform.io", "terraform", "strata", "Terraform", "strata")
 	for _, tc := range tests {
 		r := runInProcess(t, dir, nil, "", append(tc.args, "-no-color")...)

@@ -2,7 +2,6 @@ package command
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -28,7 +27,7 @@ func TestE2EValidateJSONSnippets(t *testing.T) {
 	if got.code != 1 || got.stdout != string(want) {
 		t.Errorf("strata validate -json: exit %d, want 1\n got: %s\nwant: %s", got.code, got.stdout, want)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		r := runIn(t, dir, "", tf, "validate", "-json", "-no-color")
 		if r.stdout != got.stdout {
 			t.Errorf("terraform validate -json differs:\nterraform: %s\n   strata: %s", r.stdout, got.stdout)

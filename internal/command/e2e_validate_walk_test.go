@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -15,7 +14,7 @@ import (
 // with and without colour.
 func TestE2EValidateWalkMatchesTerraform(t *testing.T) {
 	t.Parallel()
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		t.Skip("terraform is not installed")
 	}

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -13,7 +12,7 @@ import (
 // with and without colour, with the product name normalized.
 func TestE2EVariableErrorsMatchTerraform(t *testing.T) {
 	t.Parallel()
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		t.Skip("terraform is not installed")
 	}
@@ -72,7 +71,7 @@ output "n" {
 // changes it fails with Terraform's error naming both values.
 func TestE2ESavedPlanVariablesMatchTerraform(t *testing.T) {
 	t.Parallel()
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		t.Skip("terraform is not installed")
 	}

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -74,7 +73,7 @@ func TestE2EWorkspaceMessages(t *testing.T) {
 	if want := "  default\n* x2\n\n"; got[len(got)-1].stdout != want {
 		t.Errorf("list after -or-create: %q", got[len(got)-1].stdout)
 	}
-	tf, err := exec.LookPath("terraform")
+	tf, err := referenceTerraform()
 	if err != nil {
 		return
 	}

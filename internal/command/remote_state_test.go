@@ -3,7 +3,6 @@ package command
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -88,7 +87,7 @@ output "values" {
 	if r := mustStrata(t, consumer, 0, "output", "-json", "values"); flat(r.stdout) != want {
 		t.Errorf("values = %s, want %s", r.stdout, want)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		tfDir := t.TempDir()
 		writeFile(t, filepath.Join(tfDir, "main.tf"), string(readFile(t, filepath.Join(consumer, "main.tf"))))
 		for _, args := range [][]string{{"init"}, {"apply", "-auto-approve"}} {
@@ -181,7 +180,7 @@ output "read" {
 	if r := mustStrata(t, consumer, 0, "output", "-raw", "read"); r.stdout != "x" {
 		t.Errorf("read = %q, want x", r.stdout)
 	}
-	if tf, err := exec.LookPath("terraform"); err == nil {
+	if tf, err := referenceTerraform(); err == nil {
 		tfDir := t.TempDir()
 		writeFile(t, filepath.Join(tfDir, "main.tf"), string(readFile(t, filepath.Join(consumer, "main.tf"))))
 		for _, args := range [][]string{{"init"}, {"apply", "-auto-approve"}} {
