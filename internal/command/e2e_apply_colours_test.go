@@ -1,7 +1,9 @@
 package command
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -95,7 +97,9 @@ resource "terraform_data" "a" {
 	}
 	ids := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	norm := func(s string) string { return ids.ReplaceAllString(strings.ReplaceAll(s, "Terraform", "strata"), "ID") }
-	for name, tc := range cases {
+	// In a fixed order: the directories each case gets are numbered.
+	for _, name := range slices.Sorted(maps.Keys(cases)) {
+		tc := cases[name]
 		var res []result
 		for _, bin := range []string{tf, strataBin} {
 			dir := writeFiles(t, map[string]string{"main.tf": tc.src})

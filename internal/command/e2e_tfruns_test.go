@@ -41,7 +41,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -344,14 +343,38 @@ type treeEntry struct {
 // binaries are larger, and are matched by name only).
 const maxTreeFile = 1 << 20
 
-// pathRef finds paths in a run's arguments, environment, input and
-// files: absolute ones in the temporary directory, and relative ones
-// that leave the working directory.
-var pathRef = regexp.MustCompile(regexp.QuoteMeta(filepath.Clean(os.TempDir())) + `/` + tempName + `(?:/[^\s"'\\:,;=)\]}]*)?|\.\./[^\s"'\\:,;=)\]}]*`)
+// pathRefs finds paths in a run's arguments, environment, input and
+// files: absolute ones in the temporary directory, and relative ones that
+// leave the working directory.
+func pathRefs(s string) []string {
+	var refs []string
+	for i := 0; i < len(s); i++ {
+		var j int
+		switch {
+		case s[i] == tmpPrefix[0] && strings.HasPrefix(s[i:], tmpPrefix):
+			j = i + len(tmpPrefix)
+			for j < len(s) && isTempNameByte(s[j]) {
+				j++
+			}
+		case s[i] == '.' && strings.HasPrefix(s[i:], "../"):
+			j = i + 3
+		default:
+			continue
+		}
+		for j < len(s) && !isPathEnd(s[j]) {
+			j++
+		}
+		refs = append(refs, s[i:j])
+		i = j
+	}
+	return refs
+}
 
-// tempName matches the name of a test's temporary directory: the
-// characters of the test's name that t.TempDir keeps, and digits.
-const tempName = `[A-Za-z0-9!#$%&()+,\-.=@^_{}~]+`
+// isPathEnd reports whether c ends a path written in a configuration, an
+// argument or a variable.
+func isPathEnd(c byte) bool {
+	return c <= ' ' || strings.IndexByte(`"'\:,;=)]}`, c) >= 0
+}
 
 // runScope is what a run may read or write: its working directory, and
 // the files and directories in the temporary directory that its
@@ -368,7 +391,7 @@ func runScope(root, dir, stdin string, args, env []string) []string {
 	seen := map[string]bool{dir: true}
 	tmp := filepath.Clean(os.TempDir())
 	for _, text := range texts {
-		for _, ref := range pathRef.FindAllString(text, -1) {
+		for _, ref := range pathRefs(text) {
 			if !filepath.IsAbs(ref) {
 				ref = filepath.Join(dir, ref)
 			}
@@ -529,23 +552,90 @@ type tokenizer struct {
 	frozen bool
 }
 
-// tokenClasses are the values a tokenizer numbers: temporary
-// directories, UUIDs and provider package hashes.
-var tokenClasses = []struct {
-	name string
-	re   *regexp.Regexp
-}{
-	{"tmp", regexp.MustCompile(regexp.QuoteMeta(filepath.Clean(os.TempDir())) + `/` + tempName)},
-	{"uuid", uuidRe},
-	{"hash", regexp.MustCompile(`h1:[A-Za-z0-9+/]{43}=|zh:[0-9a-f]{64}`)},
-	// The Unix time in the names of the backups state commands write.
-	{"backup", regexp.MustCompile(`\.[0-9]{10}\.backup\b`)},
+// The values a tokenizer numbers, found by tokenAt: temporary
+// directories ("tmp"), UUIDs ("uuid"), provider package hashes ("hash")
+// and the Unix time in the names of the backups state commands write
+// ("backup"). (Hand-written scanners: regular expressions over every
+// file of every run were most of the tests' own CPU time.)
+
+// tmpPrefix starts the path of a test's temporary directory.
+var tmpPrefix = filepath.Clean(os.TempDir()) + "/"
+
+// tokenAt returns the end and class of the value that starts at s[i], or
+// i when none does.
+func tokenAt(s string, i int) (int, string) {
+	switch c := s[i]; {
+	case c == tmpPrefix[0] && strings.HasPrefix(s[i:], tmpPrefix):
+		j := i + len(tmpPrefix)
+		for j < len(s) && isTempNameByte(s[j]) {
+			j++
+		}
+		if j > i+len(tmpPrefix) {
+			return j, "tmp"
+		}
+	case c == 'h' && strings.HasPrefix(s[i:], "h1:"):
+		// h1: and 43 base64 characters and '='.
+		if n := i + 3 + 44; n <= len(s) && s[n-1] == '=' && all(s[i+3:n-1], isBase64Byte) {
+			return n, "hash"
+		}
+	case c == 'z' && strings.HasPrefix(s[i:], "zh:"):
+		if n := i + 3 + 64; n <= len(s) && all(s[i+3:n], isLowerHex) {
+			return n, "hash"
+		}
+	case c == '.' && i+18 <= len(s) && s[i+11] == '.' && s[i+12:i+18] == "backup" && all(s[i+1:i+11], isDigit):
+		return i + 18, "backup"
+	case isLowerHex(c) && i+36 <= len(s) && s[i+8] == '-' && s[i+13] == '-' && s[i+18] == '-' && s[i+23] == '-':
+		if all(s[i:i+8], isLowerHex) && all(s[i+9:i+13], isLowerHex) && all(s[i+14:i+18], isLowerHex) &&
+			all(s[i+19:i+23], isLowerHex) && all(s[i+24:i+36], isLowerHex) {
+			return i + 36, "uuid"
+		}
+	}
+	return i, ""
 }
 
-// unreplayable finds, in a run's inputs, what makes terraform reach
-// beyond its files: a loopback address, a PostgreSQL connection, a
+// isTempNameByte reports whether c can be part of the name of a test's
+// temporary directory: the characters of a test's name that t.TempDir
+// keeps, and digits.
+func isTempNameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || isDigit(c) || strings.IndexByte("!#$%&()+,-.=@^_{}~", c) >= 0
+}
+
+func isDigit(c byte) bool    { return '0' <= c && c <= '9' }
+func isLowerHex(c byte) bool { return isDigit(c) || 'a' <= c && c <= 'f' }
+func isBase64Byte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || isDigit(c) || c == '+' || c == '/'
+}
+
+func all(s string, f func(byte) bool) bool {
+	for i := 0; i < len(s); i++ {
+		if !f(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// unreplayable reports whether a run's input holds what makes terraform
+// reach beyond its files: a loopback address, a PostgreSQL connection, a
 // provider process to reattach to.
-var unreplayable = regexp.MustCompile(`(?:127\.0\.0\.1|localhost|\[::1\]):[0-9]{2,5}\b|postgres(?:ql)?://|TF_REATTACH_PROVIDERS=`)
+func unreplayable(s string) bool {
+	if strings.Contains(s, "postgres://") || strings.Contains(s, "postgresql://") || strings.Contains(s, "TF_REATTACH_PROVIDERS=") {
+		return true
+	}
+	for _, host := range []string{"127.0.0.1:", "localhost:", "[::1]:"} {
+		for rest := s; ; {
+			k := strings.Index(rest, host)
+			if k < 0 {
+				break
+			}
+			rest = rest[k+len(host):]
+			if len(rest) >= 2 && isDigit(rest[0]) && isDigit(rest[1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // testProvidersDigest is a digest of the test providers' source (the
 // binaries differ from machine to machine), part of every key.
@@ -562,16 +652,6 @@ var testProvidersDigest = sync.OnceValue(func() string {
 	})
 	return hex.EncodeToString(h.Sum(nil))
 })
-
-var tokenAny = func() *regexp.Regexp {
-	var parts []string
-	for _, c := range tokenClasses {
-		parts = append(parts, c.re.String())
-	}
-	return regexp.MustCompile(strings.Join(parts, "|"))
-}()
-
-var tokenRe = regexp.MustCompile(`⟦[a-z]+[0-9]*⟧`)
 
 // newTokenizer makes the tokenizer of a run whose test's temporary
 // directory is root.
@@ -604,35 +684,62 @@ func newTokenizer(root string) *tokenizer {
 // values it has not met before.
 func (tok *tokenizer) text(s string) string {
 	s = tok.fixed.Replace(s)
-	return tokenAny.ReplaceAllStringFunc(s, func(v string) string {
-		if t, ok := tok.tokens[v]; ok {
-			return t
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); {
+		j, class := tokenAt(s, i)
+		if j == i {
+			i++
+			continue
 		}
-		if tok.frozen {
-			return v
-		}
-		class := "x"
-		for _, c := range tokenClasses {
-			if c.re.FindString(v) == v {
-				class = c.name
-				break
-			}
-		}
-		tok.counts[class]++
-		t := "⟦" + class + strconv.Itoa(tok.counts[class]) + "⟧"
-		tok.tokens[v], tok.values[t] = t, v
+		b.WriteString(s[last:i])
+		b.WriteString(tok.token(s[i:j], class))
+		i, last = j, j
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// token is the token of value v of a class.
+func (tok *tokenizer) token(v, class string) string {
+	if t, ok := tok.tokens[v]; ok {
 		return t
-	})
+	}
+	if tok.frozen {
+		return v
+	}
+	tok.counts[class]++
+	t := "⟦" + class + strconv.Itoa(tok.counts[class]) + "⟧"
+	tok.tokens[v], tok.values[t] = t, v
+	return t
 }
 
 // restore replaces tokens by this run's values.
 func (tok *tokenizer) restore(s string) string {
-	return tokenRe.ReplaceAllStringFunc(s, func(t string) string {
-		if v, ok := tok.values[t]; ok {
-			return v
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "⟦")
+		if i < 0 {
+			break
 		}
-		return t
-	})
+		j := strings.Index(s[i:], "⟧")
+		if j < 0 {
+			break
+		}
+		j += i + len("⟧")
+		b.WriteString(s[:i])
+		if v, ok := tok.values[s[i:j]]; ok {
+			b.WriteString(v)
+		} else {
+			b.WriteString(s[i:j])
+		}
+		s = s[j:]
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 // key is the recording key of a run: everything terraform reads, with
@@ -643,7 +750,7 @@ func (tok *tokenizer) key(root, dir, stdin string, args, env []string, tree map[
 	var trace strings.Builder
 	sound = true
 	put := func(s string) {
-		sound = sound && !unreplayable.MatchString(s)
+		sound = sound && !unreplayable(s)
 		fmt.Fprintf(h, "%d:%s\n", len(s), s)
 		fmt.Fprintf(&trace, "%d:%s\n", len(s), s)
 	}
