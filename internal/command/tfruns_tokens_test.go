@@ -44,7 +44,7 @@ func TestTokenizer(t *testing.T) {
 
 func TestUnreplayable(t *testing.T) {
 	for in, want := range map[string]bool{
-		`address = "http://127.0.0.1:8080/state"`:      true,
+		`address = "http://127.0.0.1:8080/state"`:       true,
 		`source = "localhost:1234/acme/thing"`:          true,
 		`conn_str = "postgres://u@h/db"`:                true,
 		`TF_REATTACH_PROVIDERS={"x":{}}`:                true,
