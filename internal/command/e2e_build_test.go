@@ -44,7 +44,10 @@ func goBuild(dir, pkg, out string, ldflags string) error {
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
 	}
-	args := []string{"build"}
+	// -trimpath: the same source builds the same binary in every
+	// checkout, so provider package hashes in recorded terraform runs
+	// (e2e_tfruns_test.go) hold on every machine with this Go.
+	args := []string{"build", "-trimpath"}
 	if ldflags != "" {
 		args = append(args, "-ldflags", ldflags)
 	}
