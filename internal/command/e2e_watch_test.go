@@ -506,6 +506,10 @@ resource "local_file" "fast" {
 resource "local_file" "slow" {
   filename = "${path.module}/slow.txt"
   content  = "slow"
+  # After fast, which is then certainly in the state when the signal
+  # comes (independent, it could still be waiting to start under load,
+  # and a change not started when the signal comes is not made).
+  depends_on = [local_file.fast]
   provisioner "local-exec" {
     command = "touch started && sleep 5"
   }
