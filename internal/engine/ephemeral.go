@@ -44,6 +44,10 @@ type openEphemeral struct {
 	private []byte
 	timer   *time.Timer
 	closed  bool
+	// renewing counts renewals in flight: closing waits for them, so
+	// that no renewal reaches the provider after the close and the close
+	// carries the latest private data.
+	renewing sync.WaitGroup
 }
 
 // openEphemeral opens every instance of an ephemeral resource in every
@@ -231,6 +235,8 @@ func (w *walker) scheduleRenew(ctx context.Context, oe *openEphemeral, renewAt t
 			oe.mu.Unlock()
 			return
 		}
+		oe.renewing.Add(1)
+		defer oe.renewing.Done()
 		private := oe.private
 		oe.mu.Unlock()
 		w.ephemeralHook(func(h hooks.EphemeralHook) { h.PreEphemeralOp(oe.addr, hooks.EphemeralRenew) })
@@ -281,6 +287,9 @@ func (w *walker) closeOne(ctx context.Context, oe *openEphemeral) hcl.Diagnostic
 	if oe.timer != nil {
 		oe.timer.Stop()
 	}
+	oe.mu.Unlock()
+	oe.renewing.Wait()
+	oe.mu.Lock()
 	private := oe.private
 	oe.mu.Unlock()
 	w.ephemeralHook(func(h hooks.EphemeralHook) { h.PreEphemeralOp(oe.addr, hooks.EphemeralClose) })
