@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -241,6 +242,58 @@ resource "test_thing" "a" {
 	time.Sleep(100 * time.Millisecond)
 	if after := renewals.Load(); after != got {
 		t.Fatalf("renewed after close: %d then %d", got, after)
+	}
+}
+
+// TestEphemeralCloseWaitsForRenewal: a renewal in flight when the walk
+// ends is waited for; the close follows it and carries its private data.
+func TestEphemeralCloseWaitsForRenewal(t *testing.T) {
+	p := ephemeralProvider()
+	open := p.OpenEphemeralFn
+	p.OpenEphemeralFn = func(req providers.OpenEphemeralResourceRequest) providers.OpenEphemeralResourceResponse {
+		resp := open(req)
+		resp.RenewAt = time.Now().Add(10 * time.Millisecond)
+		return resp
+	}
+	var renewing atomic.Bool
+	started := make(chan struct{})
+	var once sync.Once
+	p.RenewEphemeralFn = func(req providers.RenewEphemeralResourceRequest) providers.RenewEphemeralResourceResponse {
+		renewing.Store(true)
+		once.Do(func() { close(started) })
+		time.Sleep(100 * time.Millisecond) // still renewing when the apply ends
+		renewing.Store(false)
+		return providers.RenewEphemeralResourceResponse{Private: []byte("renewed")}
+	}
+	var closedDuringRenewal atomic.Bool
+	var closedWith atomic.Value
+	p.CloseEphemeralFn = func(req providers.CloseEphemeralResourceRequest) providers.CloseEphemeralResourceResponse {
+		closedDuringRenewal.Store(renewing.Load())
+		closedWith.Store(string(req.Private))
+		return providers.CloseEphemeralResourceResponse{}
+	}
+	p.ApplyResourceChangeFn = func(req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
+		<-started // the renewal has begun
+		v := req.PlannedState.AsValueMap()
+		v["id"] = cty.StringVal("x")
+		if !v["size"].IsKnown() {
+			v["size"] = cty.NumberIntVal(1)
+		}
+		return providers.ApplyResourceChangeResponse{NewState: cty.ObjectVal(v)}
+	}
+	e := testEngine(t, p, `
+ephemeral "test_secret" "s" { name = "x" }
+resource "test_thing" "a" {
+  name     = "a"
+  password = ephemeral.test_secret.s.value
+}
+`)
+	planApply(t, e, nil, PlanOpts{})
+	if closedDuringRenewal.Load() {
+		t.Fatal("closed while a renewal was in flight")
+	}
+	if got, _ := closedWith.Load().(string); got != "renewed" {
+		t.Fatalf("closed with private data %q, want the renewal's", got)
 	}
 }
 
