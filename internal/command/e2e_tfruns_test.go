@@ -127,8 +127,7 @@ func runTerraform(t *testing.T, dir, stdin, bin string, env []string, args ...st
 	}
 	root := tempRoot(dir)
 	tok := newTokenizer(root)
-	scope := runScope(root, dir, stdin, args, env)
-	before := snapshotTree(root, scope)
+	scope, before := runScope(root, dir, stdin, args, env)
 	key, sound := tok.key(root, dir, stdin, args, env, before)
 	key = occurrence(t, key)
 	test, _, _ := strings.Cut(t.Name(), "/")
@@ -380,10 +379,12 @@ func isPathEnd(c byte) bool {
 // the files and directories in the temporary directory that its
 // arguments, environment, input and configuration name. (Other tests'
 // directories, and strata's side of a comparison, stay out of its key.)
-func runScope(root, dir, stdin string, args, env []string) []string {
+// It returns the snapshot of the scope too, read once.
+func runScope(root, dir, stdin string, args, env []string) ([]string, map[string]treeEntry) {
 	scope := []string{dir}
 	texts := append(append([]string{stdin}, args...), env...)
-	for _, e := range snapshotTree(root, scope) {
+	tree := snapshotTree(root, scope)
+	for _, e := range tree {
 		if e.data != nil && utf8.Valid(e.data) {
 			texts = append(texts, string(e.data))
 		}
@@ -403,7 +404,10 @@ func runScope(root, dir, stdin string, args, env []string) []string {
 			scope = append(scope, ref)
 		}
 	}
-	return scope
+	for _, top := range scope[1:] {
+		walkTree(root, top, tree)
+	}
+	return scope, tree
 }
 
 // within reports whether path is dir or under it.
