@@ -51,6 +51,9 @@ func newConsoleCommand(d *Deps) *cobra.Command {
 
 func runConsole(ctx context.Context, d *Deps, opts *consoleOptions) error {
 	v := d.newView(viewFlags{})
+	// As Terraform's older UI layer: a blank line after each diagnostic,
+	// an expression's errors too.
+	v.Legacy = true
 	op, err := prepareOperation(ctx, d, views.NewOperation(v, nil), &opts.vars, &stateFlags{statePath: opts.state.statePath}, 1, "OperationTypeConsole")
 	if err != nil {
 		return err
@@ -69,8 +72,6 @@ func runConsole(ctx context.Context, d *Deps, opts *consoleOptions) error {
 		return errReported
 	}
 	defer console.Close(context.WithoutCancel(ctx))
-	// As Terraform, an expression's errors are followed by a blank line.
-	v.Legacy = true
 	sc := bufio.NewScanner(d.Stdin)
 	sc.Buffer(make([]byte, 1024*1024), 1024*1024)
 	// As Terraform: at a terminal every result prints; with input piped

@@ -51,8 +51,8 @@ func runForceUnlock(_ context.Context, d *Deps, opts *forceUnlockOptions, id str
 	v := d.newView(opts.view)
 	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	view := views.NewForceUnlock(v)
-	mgr := stateCommandManager(d, v, &stateFlags{})
-	if mgr == nil {
+	mgr, diags := stateCommandManager(d, &stateFlags{}, true)
+	if hasErrors(v, diags) {
 		return errReported
 	}
 	cancelled := false

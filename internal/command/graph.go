@@ -73,7 +73,7 @@ func runGraph(ctx context.Context, d *Deps, opts *graphOptions) error {
 		return graphPlan(ctx, d, v, opts)
 	}
 	cfg, parser, diags := loadConfig(d, v)
-	if hasErrors(v, diags) {
+	if hasErrors(v, diags) || hasErrors(v, backendPlugins(d, rootOf(cfg))) {
 		return errReported
 	}
 	// An operation graph depends on the state (and "apply" on a plan, so
@@ -81,7 +81,7 @@ func runGraph(ctx context.Context, d *Deps, opts *graphOptions) error {
 	var state *states.State
 	var vars map[string]engine.InputValue
 	if opts.typ != "" {
-		mgr, mdiags := stateManager(d, cfg.Module, nil)
+		mgr, mdiags := backendState(d, cfg.Module, nil, false) // packages checked above
 		if hasErrors(v, mdiags) {
 			return errReported
 		}
@@ -114,7 +114,7 @@ func graphPlan(ctx context.Context, d *Deps, v *views.View, opts *graphOptions) 
 		return errReported
 	}
 	c, cfg, diags := readPlan(d, v, opts.plan)
-	if hasErrors(v, diags) {
+	if hasErrors(v, diags) || hasErrors(v, requiredPlugins(d)) {
 		return errReported
 	}
 	dot, gdiags := newEngine(d, cfg, hooks.Nil{}, 0).PlanGraphDOT(ctx, c.Plan)

@@ -31,6 +31,34 @@ func uninstalledProviders(d *Deps) []string {
 	return providercache.Uninstalled(locks, installed, selfManaged(d), filepath.Join(datadir.PathEnv(d.Getenv), "providers"))
 }
 
+// requiredPlugins reports, as Terraform does whenever it opens the
+// backend (plan, apply, output, show, graph, providers, the state and
+// workspace commands...), the providers the dependency lock file selects
+// whose package is missing or altered, as the single error "Required
+// plugins are not installed"; nil when every package is in place.
+func requiredPlugins(d *Deps) hcl.Diagnostics {
+	return providercache.UninstalledDiags(uninstalledProviders(d), inAutomation(d))
+}
+
+// backendPlugins is what Terraform checks when it opens the backend, for
+// a command that then needs no state manager (graph, providers): the
+// backend's configuration (a backend block init has not set up), then
+// the provider packages (requiredPlugins).
+func backendPlugins(d *Deps, mod *configs.Module) hcl.Diagnostics {
+	if _, diags := resolveBackend(d, mod); diags.HasErrors() {
+		return diags
+	}
+	return requiredPlugins(d)
+}
+
+// eachUninstalled reports the same problems as requiredPlugins, each as
+// an error of its own with no detail, as Terraform does where it needs
+// the providers without opening the backend: validate, show FILE, test,
+// and before it applies a saved plan.
+func eachUninstalled(d *Deps) hcl.Diagnostics {
+	return providercache.UninstalledEach(uninstalledProviders(d))
+}
+
 // selfManaged reports the providers strata neither installs nor locks:
 // those TF_REATTACH_PROVIDERS hands over running and those with a
 // development override in the CLI configuration.
@@ -81,8 +109,5 @@ func savedPlanProviderDiags(d *Deps, cfg *configs.Config, planLockFile []byte) h
 	if ld := providercache.CheckSavedPlanLocks(cfg, locks, planLocks, selfManaged(d)); ld.HasErrors() {
 		return ld
 	}
-	for _, problem := range uninstalledProviders(d) {
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: problem})
-	}
-	return diags
+	return append(diags, eachUninstalled(d)...)
 }

@@ -149,7 +149,7 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 	if hasErrors(v, savedPlanProviderDiags(d, cfg, c.LockFile)) {
 		return errReported
 	}
-	mgr, mdiags := stateManager(d, cfg.Module, &opts.state)
+	mgr, mdiags := backendState(d, cfg.Module, &opts.state, false) // packages checked above
 	if hasErrors(v, mdiags) {
 		return errReported
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine"
-	"github.com/strata-dev/strata/internal/providercache"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statemgr"
 )
@@ -59,11 +58,8 @@ func prepareOperationIn(ctx context.Context, d *Deps, v views.Operation, configD
 		diags = append(diags, mdiags...)
 	}
 	if !diags.HasErrors() {
-		if missing := providercache.UninstalledDiags(uninstalledProviders(d)); missing != nil {
-			diags = append(diags, missing...)
-		} else {
-			diags = append(diags, checkDependencyLocks(d, cfg)...)
-		}
+		// stateManager has refused missing or altered provider packages.
+		diags = append(diags, checkDependencyLocks(d, cfg)...)
 	}
 	if hasErrors(v, diags) {
 		return nil, errReported

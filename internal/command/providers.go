@@ -63,15 +63,16 @@ Usage: strata [global options] providers schema -json
 // as a tree like terraform providers prints.
 func runProviders(d *Deps) error {
 	v := d.newView(viewFlags{})
+	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	cfg, _, diags := loadConfig(d, v)
-	if hasErrors(v, diags) {
+	if hasErrors(v, diags) || hasErrors(v, backendPlugins(d, rootOf(cfg))) {
 		return errReported
 	}
 	var b strings.Builder
 	b.WriteString("\nProviders required by configuration:\n.\n")
 	writeProviderTree(&b, cfg, "")
 	stateShown := false
-	if mgr, mdiags := stateManager(d, cfg.Module, nil); !mdiags.HasErrors() {
+	if mgr, mdiags := backendState(d, cfg.Module, nil, false); !mdiags.HasErrors() {
 		if s, release, sdiags := openState(context.Background(), d, mgr, &stateFlags{}, "providers"); !sdiags.HasErrors() {
 			release()
 			v.Diagnostics(sdiags) // e.g. operations a crash left pending
@@ -102,6 +103,7 @@ func runProviders(d *Deps) error {
 // runProvidersSchema prints provider schemas in Terraform's JSON format.
 func runProvidersSchema(ctx context.Context, d *Deps, opts *providersOptions) error {
 	v := d.newView(viewFlags{})
+	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	if !opts.json {
 		v.LegacyError("The `strata providers schema` command requires the `-json` flag.\n")
 		v.LegacyError("\nUsage: strata [global options] providers schema -json\n\n" +
@@ -110,7 +112,7 @@ func runProvidersSchema(ctx context.Context, d *Deps, opts *providersOptions) er
 		return errReported
 	}
 	cfg, _, diags := loadConfig(d, v)
-	if hasErrors(v, diags) {
+	if hasErrors(v, diags) || hasErrors(v, backendPlugins(d, rootOf(cfg))) {
 		return errReported
 	}
 	factories := d.Providers(".")

@@ -124,12 +124,20 @@ func runShowPlan(ctx context.Context, d *Deps, opts *showOptions, path string) e
 	if data, err := d.readFile(path); err == nil {
 		if st, serr := statefile.Read(data); serr == nil {
 			// A state file rather than a plan.
+			if hasErrors(v, eachUninstalled(d)) {
+				return errReported
+			}
 			views.NewShow(v).State(st, schemaLookup(ctx, &engine.Engine{Providers: d.Providers(".")}))
 			return nil
 		}
 	}
 	c, cfg, diags := readPlan(d, v, path)
 	if hasErrors(v, diags) {
+		return errReported
+	}
+	// As Terraform, a plan or state file given is shown only with the
+	// provider packages in place, each missing or altered one an error.
+	if hasErrors(v, eachUninstalled(d)) {
 		return errReported
 	}
 	e := &engine.Engine{Providers: d.Providers(".")}
@@ -146,11 +154,17 @@ func showPlanJSON(ctx context.Context, d *Deps, v *views.View, path string) erro
 		if c == nil {
 			if data, err := d.readFile(path); err == nil {
 				if s, err := statefile.Read(data); err == nil {
+					if hasErrors(v, eachUninstalled(d)) {
+						return errReported
+					}
 					return showStateJSON(ctx, d, v, s)
 				}
 			}
 		}
 		v.Diagnostics(diags)
+		return errReported
+	}
+	if hasErrors(v, eachUninstalled(d)) {
 		return errReported
 	}
 	var stamp time.Time

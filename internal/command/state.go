@@ -38,11 +38,24 @@ func (f *stateFlags) register(fs *pflag.FlagSet, withOut bool) {
 // stateManager returns the state manager of the working directory's
 // backend (as init recorded it, see resolveBackend) and the selected
 // workspace. -state names a local file instead, whatever the backend (the
-// legacy option of the local backend).
+// legacy option of the local backend). As Terraform does whenever it
+// opens the backend, with -state too, it first refuses provider packages
+// that are missing or altered since init (requiredPlugins).
 func stateManager(d *Deps, mod *configs.Module, f *stateFlags) (statemgr.Manager, hcl.Diagnostics) {
+	return backendState(d, mod, f, true)
+}
+
+// backendState is stateManager; checkPlugins false leaves the provider
+// packages to the caller, which has checked them its own way.
+func backendState(d *Deps, mod *configs.Module, f *stateFlags, checkPlugins bool) (statemgr.Manager, hcl.Diagnostics) {
 	be, diags := resolveBackend(d, mod)
 	if diags.HasErrors() {
 		return nil, diags
+	}
+	if checkPlugins {
+		if diags = append(diags, requiredPlugins(d)...); diags.HasErrors() {
+			return nil, diags
+		}
 	}
 	if mod != nil {
 		_, ediags := d.encryptionFor(mod)

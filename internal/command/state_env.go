@@ -31,13 +31,14 @@ func (d *Deps) stateEnv() *statecmd.Env {
 		Help:       helpText,
 		FlagError:  goFlagMessage,
 		ReadAnswer: func() (string, bool) { return readAnswer(d.Stdin) },
-		StateManager: func(v *views.View, statePath, stateOut, backupPath string) statemgr.Manager {
-			mgr := stateCommandManager(d, v, &stateFlags{statePath: statePath, stateOut: stateOut, backupPath: backupPath})
+		StateManager: func(statePath, stateOut, backupPath string, checkPlugins bool) (statemgr.Manager, hcl.Diagnostics) {
+			mgr, diags := stateCommandManager(d, &stateFlags{statePath: statePath, stateOut: stateOut, backupPath: backupPath}, checkPlugins)
 			if mgr == nil {
-				return nil
+				return nil, diags
 			}
-			return &recordingManager{Manager: mgr, d: d}
+			return &recordingManager{Manager: mgr, d: d}, diags
 		},
+		ProviderPackages: func() hcl.Diagnostics { return requiredPlugins(d) },
 		ReadState: func(ctx context.Context, mgr statemgr.Manager, lock bool, timeout time.Duration, operation string) (*states.State, func(), hcl.Diagnostics) {
 			return openState(ctx, d, mgr, &stateFlags{lock: lock, lockTimeout: timeout}, operation)
 		},
@@ -66,12 +67,14 @@ func (d *Deps) stateEnv() *statecmd.Env {
 // stateCommandManager returns the manager of the state a command that
 // works on the state alone (state commands, force-unlock) uses: -state
 // when given, else the backend's and workspace's state. Errors in the
-// configuration do not matter here; only its backend does.
-func stateCommandManager(d *Deps, v *views.View, f *stateFlags) statemgr.Manager {
+// configuration do not matter here; only its backend does. checkPlugins
+// is stateManager's check of the provider packages. On error the manager
+// is nil.
+func stateCommandManager(d *Deps, f *stateFlags, checkPlugins bool) (statemgr.Manager, hcl.Diagnostics) {
 	cfg, _, _ := loadConfig(d, &views.View{})
-	mgr, diags := stateManager(d, rootOf(cfg), f)
-	if hasErrors(v, diags) {
-		return nil
+	mgr, diags := backendState(d, rootOf(cfg), f, checkPlugins)
+	if diags.HasErrors() {
+		return nil, diags
 	}
-	return mgr
+	return mgr, diags
 }

@@ -115,6 +115,9 @@ func runTest(ctx context.Context, d *Deps, opts *testOptions) error {
 	if j != nil {
 		j.SetFiles(parser.Files())
 	}
+	// As Terraform, the tests start only with the provider packages in
+	// place, each missing or altered one an error.
+	diags = append(diags, eachUninstalled(d)...)
 	view.Diagnostics(diags)
 	if diags.HasErrors() {
 		return errReported

@@ -69,9 +69,7 @@ func runValidate(ctx context.Context, d *Deps, opts *validateOptions) error {
 	if !diags.HasErrors() {
 		// As Terraform's, a provider the lock file selects and that is
 		// not installed stops validate, each reported on its own.
-		for _, problem := range uninstalledProviders(d) {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: problem})
-		}
+		diags = append(diags, eachUninstalled(d)...)
 	}
 	if !diags.HasErrors() {
 		diags = append(diags, missingProviders(d, cfg)...)

@@ -89,6 +89,16 @@ func workspaces(ctx context.Context, d *Deps, mod *configs.Module) ([]string, hc
 	return backendWorkspaces(ctx, d, be)
 }
 
+// workspacePlugins refuses, as Terraform does when it opens the backend,
+// provider packages that are missing or altered since init; the
+// backend's own errors are left to workspaces, which reports them.
+func workspacePlugins(d *Deps, mod *configs.Module) hcl.Diagnostics {
+	if _, diags := resolveBackend(d, mod); diags.HasErrors() {
+		return nil
+	}
+	return requiredPlugins(d)
+}
+
 // singleStateBackend reports, with Terraform's plain error text on
 // stderr, that the configured backend has a single state (as http does), so that
 // the workspace commands other than show cannot work there. prefix is
@@ -104,12 +114,13 @@ func singleStateBackend(d *Deps, v *views.View, mod *configs.Module, prefix stri
 
 func runWorkspaceList(ctx context.Context, d *Deps) error {
 	v := d.newView(viewFlags{})
+	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	cfg, _, diags := loadConfig(d, v)
 	// As Terraform: workspaces of the default local backend need no
 	// configuration files.
 	diags = dropNoConfigFiles(diags)
 	mod := rootOf(cfg)
-	if hasErrors(v, diags) {
+	if hasErrors(v, diags) || hasErrors(v, workspacePlugins(d, mod)) {
 		return errReported
 	}
 	if singleStateBackend(d, v, mod, "") {
@@ -146,6 +157,7 @@ func workspaceMissing(name string) string {
 
 func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) error {
 	v := d.newView(viewFlags{noColor: noColor})
+	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	if !validWorkspaceName(name) {
 		views.NewWorkspace(v).Error(fmt.Sprintf("\nThe workspace name %q is not allowed. The name must contain only URL safe\ncharacters, and no path separators.\n", name))
 		return errReported
@@ -155,7 +167,7 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 	// configuration files.
 	diags = dropNoConfigFiles(diags)
 	mod := rootOf(cfg)
-	if hasErrors(v, diags) {
+	if hasErrors(v, diags) || hasErrors(v, workspacePlugins(d, mod)) {
 		return errReported
 	}
 	if singleStateBackend(d, v, mod, "Failed to get configured named states: ") {
@@ -189,12 +201,13 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 
 func runWorkspaceSelect(ctx context.Context, d *Deps, name string, orCreate, noColor bool) error {
 	v := d.newView(viewFlags{noColor: noColor})
+	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	cfg, _, diags := loadConfig(d, v)
 	// As Terraform: workspaces of the default local backend need no
 	// configuration files.
 	diags = dropNoConfigFiles(diags)
 	mod := rootOf(cfg)
-	if hasErrors(v, diags) {
+	if hasErrors(v, diags) || hasErrors(v, workspacePlugins(d, mod)) {
 		return errReported
 	}
 	if singleStateBackend(d, v, mod, "") {
@@ -226,12 +239,13 @@ func runWorkspaceSelect(ctx context.Context, d *Deps, name string, orCreate, noC
 
 func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColor bool) error {
 	v := d.newView(viewFlags{noColor: noColor})
+	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	cfg, _, diags := loadConfig(d, v)
 	// As Terraform: workspaces of the default local backend need no
 	// configuration files.
 	diags = dropNoConfigFiles(diags)
 	mod := rootOf(cfg)
-	if hasErrors(v, diags) {
+	if hasErrors(v, diags) || hasErrors(v, workspacePlugins(d, mod)) {
 		return errReported
 	}
 	if singleStateBackend(d, v, mod, "") {
@@ -322,6 +336,7 @@ func createWorkspace(ctx context.Context, d *Deps, be *backend.Config, name, ope
 // with a lineage of its own as in Terraform.
 func copyIntoWorkspace(d *Deps, name, path string, noColor bool) error {
 	v := d.newView(viewFlags{noColor: noColor})
+	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	data, err := d.readFile(path)
 	if err != nil {
 		v.Diagnostics(errorDiag("Failed to read the state file", err))

@@ -65,17 +65,35 @@ func providerSet(locks depsfile.Locks) map[addrs.Provider]bool {
 	return out
 }
 
-// UninstalledDiags reports Uninstalled's problems as plan, apply and the
-// other operations do; nil when there are none.
-func UninstalledDiags(problems []string) hcl.Diagnostics {
+// UninstalledDiags reports Uninstalled's problems as the commands that
+// open the backend's state do (plan, apply, output, state list...); nil
+// when there are none. In automation (TF_IN_AUTOMATION), as in Terraform,
+// the advice does not name a command to run.
+func UninstalledDiags(problems []string, automation bool) hcl.Diagnostics {
 	if len(problems) == 0 {
 		return nil
+	}
+	advice := "To download the plugins required for this configuration, run:\n  strata init"
+	if automation {
+		advice = "You must install the required plugins before running strata operations."
 	}
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Required plugins are not installed",
-		Detail:   "The installed provider plugins are not consistent with the packages selected in the dependency lock file:\n  - " + strings.Join(problems, "\n  - ") + "\n\nstrata uses external plugins to integrate with a variety of different infrastructure services. To download the plugins required for this configuration, run:\n  strata init",
+		Detail:   "The installed provider plugins are not consistent with the packages selected in the dependency lock file:\n  - " + strings.Join(problems, "\n  - ") + "\n\nstrata uses external plugins to integrate with a variety of different infrastructure services. " + advice,
 	}}
+}
+
+// UninstalledEach reports each of Uninstalled's problems as an error of
+// its own, with no detail, as Terraform does where it needs the providers'
+// schemas without opening the backend (show FILE, test) and before it
+// applies a saved plan.
+func UninstalledEach(problems []string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, problem := range problems {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: problem})
+	}
+	return diags
 }
 
 // CheckLocks reports, as Terraform does before plan, apply, refresh,

@@ -128,10 +128,18 @@ func TestUninstalled(t *testing.T) {
 	if got := Uninstalled(locks, installed, func(p addrs.Provider) bool { return p == random }, "d"); len(got) != 0 {
 		t.Errorf("a skipped provider is reported: %q", got)
 	}
-	if diags := UninstalledDiags(nil); diags != nil {
+	if diags := UninstalledDiags(nil, false); diags != nil {
 		t.Errorf("no problems give diagnostics: %s", diags)
 	}
-	if diags := UninstalledDiags(want); len(diags) != 1 || !strings.Contains(diags[0].Detail, "\n  - "+want[0]+"\n") {
+	for automation, advice := range map[bool]string{false: "run:\n  strata init", true: "You must install the required plugins before running strata operations."} {
+		if diags := UninstalledDiags(want, automation); len(diags) != 1 || !strings.Contains(diags[0].Detail, "\n  - "+want[0]+"\n") || !strings.HasSuffix(diags[0].Detail, advice) {
+			t.Errorf("wrong diagnostics in automation %t: %s", automation, diags)
+		}
+	}
+	if diags := UninstalledEach(nil); diags != nil {
+		t.Errorf("no problems give diagnostics: %s", diags)
+	}
+	if diags := UninstalledEach(want); len(diags) != 1 || diags[0].Summary != want[0] || diags[0].Detail != "" {
 		t.Errorf("wrong diagnostics: %s", diags)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -49,9 +50,15 @@ type Env struct {
 	// StateManager returns the manager of the state at statePath, or of
 	// the selected workspace of the working directory's backend when
 	// statePath is empty; a local state is written to stateOut and backed
-	// up to backupPath when they are set. It reports its errors to v and
-	// then returns nil.
-	StateManager func(v *views.View, statePath, stateOut, backupPath string) statemgr.Manager
+	// up to backupPath when they are set. With checkPlugins it first
+	// refuses provider packages that are missing or altered since init
+	// (ProviderPackages), as Terraform does whenever it opens the backend.
+	// On error the manager is nil.
+	StateManager func(statePath, stateOut, backupPath string, checkPlugins bool) (statemgr.Manager, hcl.Diagnostics)
+	// ProviderPackages reports the provider packages the dependency lock
+	// file selects that are missing or altered since init, as the error
+	// "Required plugins are not installed"; nil when all are in place.
+	ProviderPackages func() hcl.Diagnostics
 	// ReadState locks mgr unless lock is false (waiting up to timeout)
 	// and reads it; the returned function unlocks. Warnings about a
 	// recovered journal are among the diagnostics.
@@ -153,6 +160,52 @@ type openOptions struct {
 	// requireFile makes a missing state an error, as it is for
 	// Terraform's state commands.
 	requireFile bool
+	// direct is how Terraform's state rm, mv and replace-provider open
+	// the state: an error opening it is the plain text "Error loading the
+	// state: ...", and the state -state names is read without opening
+	// the backend, so the provider packages are checked only when the
+	// command writes it (see packagesBeforeWrite).
+	direct bool
+}
+
+// loadingStateMessage is Terraform's plain error text for a state that
+// state rm, mv or replace-provider could not open.
+func loadingStateMessage(diags hcl.Diagnostics) string {
+	var errs []string
+	for _, diag := range diags {
+		if diag.Severity != hcl.DiagError {
+			continue
+		}
+		msg := diag.Summary
+		if diag.Detail != "" {
+			msg += ": " + diag.Detail
+		}
+		errs = append(errs, msg)
+	}
+	return "Error loading the state: " + strings.Join(errs, "\n") + "\n\n" +
+		"Please ensure that your strata state exists and that you've\n" +
+		"configured it properly. You can use the \"-state\" flag to point\n" +
+		"strata at another state file."
+}
+
+// packagesBeforeWrite checks, before state rm, mv or replace-provider
+// writes the state -state names, the provider packages, as Terraform
+// does only then (it needs the providers' schemas to write): on a missing
+// or altered one it prints what the command did, said, and the error,
+// and the state is left unchanged.
+func (d *Env) packagesBeforeWrite(v *views.View, f *stateFlags, said string) bool {
+	if f.statePath == "" || d.ProviderPackages == nil {
+		return true // the packages were checked when the backend was opened
+	}
+	diags := d.ProviderPackages()
+	if !diags.HasErrors() {
+		return true
+	}
+	if said != "" {
+		v.Raw(said)
+	}
+	v.Diagnostics(diags)
+	return false
 }
 
 // open is how every state command opens the state it works on: the file
@@ -161,8 +214,12 @@ type openOptions struct {
 // its errors to v and returns ok false. The release function unlocks; it
 // is always safe to call.
 func (d *Env) open(ctx context.Context, v *views.View, f *stateFlags, o openOptions) (mgr statemgr.Manager, s *states.State, release func(), ok bool) {
-	mgr = d.StateManager(v, f.statePath, f.stateOut, f.backupPath)
-	if mgr == nil {
+	mgr, diags := d.StateManager(f.statePath, f.stateOut, f.backupPath, !o.direct || f.statePath == "")
+	if o.direct && diags.HasErrors() {
+		v.LegacyErrorText(loadingStateMessage(diags))
+		return nil, nil, func() {}, false
+	}
+	if hasErrors(v, diags) || mgr == nil {
 		return nil, nil, func() {}, false
 	}
 	if o.timestampedBackup && f.backupPath == "" {

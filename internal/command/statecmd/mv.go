@@ -78,7 +78,7 @@ func runStateMv(ctx context.Context, d *Env, opts *stateMvOptions, fromArg, toAr
 	if hasErrors(v, diags) {
 		return d.Reported
 	}
-	mgr, src, release, ok := d.open(ctx, v, &opts.state, openOptions{operation: "state-mv", lock: true, timestampedBackup: true, requireFile: true})
+	mgr, src, release, ok := d.open(ctx, v, &opts.state, openOptions{operation: "state-mv", lock: true, timestampedBackup: true, requireFile: true, direct: true})
 	defer release()
 	if !ok {
 		return d.Reported
@@ -119,6 +119,9 @@ func runStateMv(ctx context.Context, d *Env, opts *stateMvOptions, fromArg, toAr
 	if opts.dryRun {
 		v.Raw(b.String())
 		return nil
+	}
+	if !d.packagesBeforeWrite(v, &opts.state, b.String()) {
+		return d.Reported
 	}
 	// The destination first: should writing the source then fail, the
 	// object is in both states rather than in neither.

@@ -61,7 +61,7 @@ func runStateReplaceProvider(ctx context.Context, d *Env, opts *stateReplaceProv
 		v.Diagnostics(invalidProviderDiags("to", toArg, err))
 		return d.Reported
 	}
-	mgr, s, release, ok := d.open(ctx, v, &opts.state, openOptions{operation: "state-replace-provider", lock: true, timestampedBackup: true, requireFile: true})
+	mgr, s, release, ok := d.open(ctx, v, &opts.state, openOptions{operation: "state-replace-provider", lock: true, timestampedBackup: true, requireFile: true, direct: true})
 	defer release()
 	if !ok {
 		return d.Reported
@@ -103,7 +103,7 @@ func runStateReplaceProvider(ctx context.Context, d *Env, opts *stateReplaceProv
 	for _, r := range matched {
 		r.ProviderConfig.Provider = to
 	}
-	if !write(v, mgr, s) {
+	if !d.packagesBeforeWrite(v, &opts.state, "") || !write(v, mgr, s) {
 		return d.Reported
 	}
 	view.Replaced(len(matched))

@@ -69,7 +69,7 @@ func runStateRm(ctx context.Context, d *Env, opts *stateRmOptions, args []string
 		}
 		targets = append(targets, t)
 	}
-	mgr, s, release, ok := d.open(ctx, v, &opts.state, openOptions{operation: "state-rm", lock: true, timestampedBackup: true, requireFile: true})
+	mgr, s, release, ok := d.open(ctx, v, &opts.state, openOptions{operation: "state-rm", lock: true, timestampedBackup: true, requireFile: true, direct: true})
 	defer release()
 	if !ok {
 		return d.Reported
@@ -120,7 +120,7 @@ func runStateRm(ctx context.Context, d *Env, opts *stateRmOptions, args []string
 		v.Diagnostics(warnings)
 		return nil
 	}
-	if !write(v, mgr, s) {
+	if !d.packagesBeforeWrite(v, &opts.state, b.String()) || !write(v, mgr, s) {
 		return d.Reported
 	}
 	fmt.Fprintf(&b, "Successfully removed %d resource instance(s).\n", len(remove))
