@@ -107,11 +107,7 @@ func (e *Engine) Import(ctx context.Context, state *states.State, addr addrs.Abs
 		return state, diags
 	}
 	if len(resp.ImportedResources) == 0 {
-		return state, append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Cannot import non-existent remote object",
-			Detail:   fmt.Sprintf("While attempting to import an existing object to %s, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"strata apply\" to create a new remote object for this resource.", addr),
-		})
+		return state, append(diags, nonExistentImport(addr))
 	}
 	var names []string
 	for _, ir := range resp.ImportedResources {
@@ -146,11 +142,7 @@ func (e *Engine) Import(ctx context.Context, state *states.State, addr addrs.Abs
 		return state, diags
 	}
 	if read.NewState.IsNull() {
-		return state, append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Cannot import non-existent remote object",
-			Detail:   fmt.Sprintf("The provider found no object with id %q for %s.", id, addr),
-		})
+		return state, append(diags, nonExistentImport(addr))
 	}
 	if d := checkIdentity(rt, addr, read.Identity, true); d.HasErrors() {
 		return state, append(diags, d...)
@@ -170,4 +162,16 @@ func (e *Engine) Import(ctx context.Context, state *states.State, addr addrs.Abs
 	newState := state.DeepCopy()
 	newState.SetObject(addr, obj, rt.provider)
 	return newState, diags
+}
+
+// nonExistentImport is Terraform's error for an import whose object the
+// provider, without an error of its own, found not to exist (its read
+// returned null): in Terraform's words, with no source location, for the
+// import command and import blocks alike.
+func nonExistentImport(addr addrs.AbsResourceInstance) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Cannot import non-existent remote object",
+		Detail:   fmt.Sprintf("While attempting to import an existing object to %q, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"strata apply\" to create a new remote object for this resource.", addr.String()),
+	}
 }

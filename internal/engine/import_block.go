@@ -97,12 +97,7 @@ func (pw *planWalk) importBlock(ctx context.Context, rt *resourceType, addr addr
 		return nil, diags
 	}
 	if read.NewState == cty.NilVal || read.NewState.IsNull() {
-		return nil, append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Cannot import non-existent remote object",
-			Detail:   fmt.Sprintf("The provider found no object with %s for %s.", what, addr),
-			Subject:  expr.Range().Ptr(),
-		})
+		return nil, append(diags, nonExistentImport(addr))
 	}
 	pw.hook(func(h hooks.Hook) { h.PostRefresh(addr, hooks.IDOf(read.NewState)) })
 	if d := checkIdentity(rt, addr, read.Identity, true); d.HasErrors() {
