@@ -162,7 +162,7 @@ func (aw *applyWalk) stateValues(ctx context.Context, n *resourceNode, addr addr
 		if obj == nil {
 			continue
 		}
-		v, err := decodeObject(obj, rt.schema)
+		v, err := decodeObject(obj, rt)
 		if err != nil {
 			return errorDiags("Invalid data source state", err, n.cfg.DeclRange.Ptr())
 		}
@@ -317,7 +317,7 @@ func (aw *applyWalk) applyInstance(ctx context.Context, n *resourceNode, rt *res
 	}
 	applied := newVal
 	newVal = markSchemaSensitive(marks.Apply(newVal, configPaths), rt.schema)
-	obj, err := encodeObject(newVal, rt.schema, rt.version, newPrivate, deps, c.Action == plans.CreateThenDelete || n.createBeforeDestroy())
+	obj, err := encodeObject(newVal, rt, newPrivate, deps, c.Action == plans.CreateThenDelete || n.createBeforeDestroy())
 	if err == nil {
 		if newIdentity == cty.NilVal && action == plans.Update {
 			newIdentity = plannedIdentity
@@ -531,7 +531,7 @@ func (aw *applyWalk) applyDestroy(ctx context.Context, n *destroyNode) hcl.Diagn
 	if adiags.HasErrors() {
 		if newVal != cty.NilVal && !newVal.IsNull() {
 			// The provider says the object still exists, possibly changed.
-			if obj, err := encodeObject(newVal, rt.schema, rt.version, nil, nil, false); err == nil && setIdentity(obj, rt, c.BeforeIdentity) == nil {
+			if obj, err := encodeObject(newVal, rt, nil, nil, false); err == nil && setIdentity(obj, rt, c.BeforeIdentity) == nil {
 				diags = append(diags, aw.record(n.addr, deposed, obj, rt.provider)...)
 			}
 		}

@@ -73,7 +73,7 @@ func (e *Engine) newConsole(ctx context.Context, state *states.State, vars map[s
 			if obj == nil {
 				continue
 			}
-			v, err := decodeObject(obj, rt.schema)
+			v, err := decodeObject(obj, rt)
 			if err != nil {
 				continue
 			}

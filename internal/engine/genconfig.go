@@ -49,7 +49,7 @@ func (pw *planWalk) generateResourceConfig(n *resourceNode, rt *resourceType, ad
 	if obj == nil {
 		return "", nil
 	}
-	v, err := decodeObject(obj, rt.schema)
+	v, err := decodeObject(obj, rt)
 	if err != nil {
 		return "", errorDiags("Failed to generate configuration", err, n.cfg.DeclRange.Ptr())
 	}

@@ -152,7 +152,7 @@ func (e *Engine) Import(ctx context.Context, state *states.State, addr addrs.Abs
 		identity = read.Identity
 	}
 	v := markSchemaSensitive(read.NewState, rt.schema)
-	obj, err := encodeObject(v, rt.schema, rt.version, read.Private, nil, false)
+	obj, err := encodeObject(v, rt, read.Private, nil, false)
 	if err == nil {
 		err = setIdentity(obj, rt, identity)
 	}

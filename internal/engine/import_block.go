@@ -112,7 +112,7 @@ func (pw *planWalk) importBlock(ctx context.Context, rt *resourceType, addr addr
 		// completed, not the (possibly partial) one of the block.
 		importing.Identity = identity
 	}
-	obj, err := encodeObject(markSchemaSensitive(read.NewState, rt.schema), rt.schema, rt.version, read.Private, nil, false)
+	obj, err := encodeObject(markSchemaSensitive(read.NewState, rt.schema), rt, read.Private, nil, false)
 	if err == nil {
 		err = setIdentity(obj, rt, identity)
 	}

@@ -525,7 +525,7 @@ func (pw *planWalk) publishPrior(ctx context.Context, n *resourceNode, addr addr
 		if addr.Resource.Mode == addrs.DataResourceMode {
 			if obj := pw.state.Object(addr.Instance(key)); obj != nil {
 				var err error
-				v, err = decodeObject(obj, rt.schema)
+				v, err = decodeObject(obj, rt)
 				ok = err == nil
 			}
 		} else {

@@ -249,7 +249,7 @@ func (pw *planWalk) untargetedValue(ctx context.Context, rt *resourceType, addr 
 	if obj == nil {
 		return cty.NilVal, false
 	}
-	v, pd := object.Upgrade(ctx, rt.p, addr.Resource.Resource.Type, rt.schema, rt.version, obj.SchemaVersion, obj.AttrsJSON, obj.AttrsFlat)
+	v, pd := object.UpgradeTo(ctx, rt.p, addr.Resource.Resource.Type, rt.ty, rt.version, obj.SchemaVersion, obj.AttrsJSON, obj.AttrsFlat)
 	if pd.HasErrors() {
 		return cty.NilVal, false
 	}
@@ -300,7 +300,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 	if addr.Resource.Resource.Mode == addrs.DataResourceMode {
 		// Data sources are read again, never upgraded: decode what is
 		// stored with the current schema, as a best effort.
-		v, err := decodeObject(obj, rt.schema)
+		v, err := decodeObject(obj, rt)
 		if err != nil {
 			pw.state.SetObject(addr, nil, rt.provider)
 			return null, nil, nil
@@ -310,7 +310,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 	if err := pw.acquire(ctx); err != nil {
 		return null, obj, cancelledDiags(err)
 	}
-	v, pd := object.Upgrade(ctx, rt.p, addr.Resource.Resource.Type, rt.schema, rt.version, obj.SchemaVersion, obj.AttrsJSON, obj.AttrsFlat)
+	v, pd := object.UpgradeTo(ctx, rt.p, addr.Resource.Resource.Type, rt.ty, rt.version, obj.SchemaVersion, obj.AttrsJSON, obj.AttrsFlat)
 	var identity cty.Value
 	var idiags hcl.Diagnostics
 	if !pd.HasErrors() {
@@ -411,7 +411,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 			deps = obj.Dependencies
 		}
 	}
-	updated, err := encodeObject(v, rt.schema, rt.version, private, deps, createBeforeDestroy)
+	updated, err := encodeObject(v, rt, private, deps, createBeforeDestroy)
 	if err == nil {
 		if rt.identity == nil {
 			// Keep what another tool stored (Terraform 1.12 with a
@@ -900,7 +900,7 @@ func readDataSource(ctx context.Context, w *walker, n *resourceNode, rt *resourc
 			// read is still recorded: its configuration, with the
 			// attributes only the provider sets null.
 			v := markSchemaSensitive(marks.Apply(unknownAsNull(plannedDataObject(rt.schema, config)), paths), rt.schema)
-			if obj, err := encodeObject(v, rt.schema, rt.version, nil, nil, false); err == nil {
+			if obj, err := encodeObject(v, rt, nil, nil, false); err == nil {
 				w.state.SetObject(addr, obj, rt.provider)
 			}
 		}
@@ -913,7 +913,7 @@ func readDataSource(ctx context.Context, w *walker, n *resourceNode, rt *resourc
 			[]error{fmt.Errorf("the result is null or not wholly known")}, objectInvalid))
 	}
 	v = markSchemaSensitive(marks.Apply(v, paths), rt.schema)
-	obj, err := encodeObject(v, rt.schema, rt.version, nil, nil, false)
+	obj, err := encodeObject(v, rt, nil, nil, false)
 	if err != nil {
 		return cty.NilVal, append(diags, errorDiags("Failed to encode data source state", err, nil)...)
 	}

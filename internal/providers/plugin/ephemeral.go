@@ -30,7 +30,7 @@ func (p *Client) ValidateEphemeralResourceConfig(ctx context.Context, req provid
 		return providers.ValidateEphemeralResourceConfigResponse{Diagnostics: diags}
 	}
 	var enc encoder
-	config := enc.encode("ephemeral resource configuration", req.Config, s.Block.ImpliedType())
+	config := enc.encode("ephemeral resource configuration", req.Config, blockType(s.Block))
 	if enc.diags.HasErrors() {
 		return providers.ValidateEphemeralResourceConfigResponse{Diagnostics: append(diags, enc.diags...)}
 	}
@@ -48,7 +48,7 @@ func (p *Client) OpenEphemeralResource(ctx context.Context, req providers.OpenEp
 	if diags.HasErrors() {
 		return providers.OpenEphemeralResourceResponse{Result: cty.NilVal, Diagnostics: diags}
 	}
-	ty := s.Block.ImpliedType()
+	ty := blockType(s.Block)
 	resp := providers.OpenEphemeralResourceResponse{Result: cty.NullVal(ty), Diagnostics: warnings(diags)}
 	var enc encoder
 	config := enc.encode("ephemeral resource configuration", req.Config, ty)

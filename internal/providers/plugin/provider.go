@@ -190,7 +190,7 @@ func (e *encoder) meta(set *schemaSet, v cty.Value) *dynVal {
 	if set.providerMeta == nil {
 		return nil
 	}
-	dv := e.encode("provider_meta", v, set.providerMeta.ImpliedType())
+	dv := e.encode("provider_meta", v, blockType(set.providerMeta))
 	return &dv
 }
 
@@ -245,7 +245,7 @@ func (p *Client) ValidateProviderConfig(ctx context.Context, req providers.Valid
 		return resp
 	}
 	resp.Diagnostics = warnings(diags)
-	ty := set.resp.Provider.Block.ImpliedType()
+	ty := blockType(set.resp.Provider.Block)
 	var enc encoder
 	config := enc.encode("provider configuration", req.Config, ty)
 	if enc.diags.HasErrors() {
@@ -272,7 +272,7 @@ func (p *Client) ValidateResourceConfig(ctx context.Context, req providers.Valid
 		return providers.ValidateResourceConfigResponse{Diagnostics: diags}
 	}
 	var enc encoder
-	config := enc.encode("resource configuration", req.Config, s.Block.ImpliedType())
+	config := enc.encode("resource configuration", req.Config, blockType(s.Block))
 	if enc.diags.HasErrors() {
 		return providers.ValidateResourceConfigResponse{Diagnostics: append(diags, enc.diags...)}
 	}
@@ -291,7 +291,7 @@ func (p *Client) ValidateDataResourceConfig(ctx context.Context, req providers.V
 		return providers.ValidateDataResourceConfigResponse{Diagnostics: diags}
 	}
 	var enc encoder
-	config := enc.encode("data source configuration", req.Config, s.Block.ImpliedType())
+	config := enc.encode("data source configuration", req.Config, blockType(s.Block))
 	if enc.diags.HasErrors() {
 		return providers.ValidateDataResourceConfigResponse{Diagnostics: append(diags, enc.diags...)}
 	}
@@ -309,7 +309,7 @@ func (p *Client) UpgradeResourceState(ctx context.Context, req providers.Upgrade
 	if diags.HasErrors() {
 		return providers.UpgradeResourceStateResponse{UpgradedState: cty.NilVal, Diagnostics: diags}
 	}
-	ty := s.Block.ImpliedType()
+	ty := blockType(s.Block)
 	resp := providers.UpgradeResourceStateResponse{UpgradedState: cty.NullVal(ty), Diagnostics: warnings(diags)}
 	upgraded, udiags, err := p.wire.upgradeResourceState(ctx, upgradeRequest{
 		typeName: req.TypeName, version: req.Version, json: req.RawStateJSON, flatmap: req.RawStateFlatmap,
@@ -331,7 +331,7 @@ func (p *Client) ConfigureProvider(ctx context.Context, req providers.ConfigureP
 		return providers.ConfigureProviderResponse{Diagnostics: diags}
 	}
 	var enc encoder
-	config := enc.encode("provider configuration", req.Config, set.resp.Provider.Block.ImpliedType())
+	config := enc.encode("provider configuration", req.Config, blockType(set.resp.Provider.Block))
 	if enc.diags.HasErrors() {
 		return providers.ConfigureProviderResponse{Diagnostics: append(diags, enc.diags...)}
 	}
@@ -348,7 +348,7 @@ func (p *Client) ReadResource(ctx context.Context, req providers.ReadResourceReq
 	if diags.HasErrors() {
 		return providers.ReadResourceResponse{NewState: req.PriorState, Private: req.Private, Diagnostics: diags}
 	}
-	ty := s.Block.ImpliedType()
+	ty := blockType(s.Block)
 	resp := providers.ReadResourceResponse{NewState: req.PriorState, Private: req.Private, Diagnostics: warnings(diags)}
 	var enc encoder
 	wreq := readRequest{
@@ -383,7 +383,7 @@ func (p *Client) PlanResourceChange(ctx context.Context, req providers.PlanResou
 	if diags.HasErrors() {
 		return providers.PlanResourceChangeResponse{Diagnostics: diags}
 	}
-	ty := s.Block.ImpliedType()
+	ty := blockType(s.Block)
 	resp := providers.PlanResourceChangeResponse{PlannedState: cty.NullVal(ty), Diagnostics: warnings(diags)}
 	destroy := req.ProposedNewState == cty.NilVal || req.ProposedNewState.IsNull()
 	if destroy && !set.planDestroy {
@@ -426,7 +426,7 @@ func (p *Client) ApplyResourceChange(ctx context.Context, req providers.ApplyRes
 	if diags.HasErrors() {
 		return providers.ApplyResourceChangeResponse{NewState: req.PriorState, Diagnostics: diags}
 	}
-	ty := s.Block.ImpliedType()
+	ty := blockType(s.Block)
 	resp := providers.ApplyResourceChangeResponse{NewState: cty.NullVal(ty), Diagnostics: warnings(diags)}
 	var enc encoder
 	wreq := applyRequest{
@@ -487,7 +487,7 @@ func (p *Client) ImportResourceState(ctx context.Context, req providers.ImportRe
 				"The provider %s returned an imported object of resource type %q, which its schema does not have. This is a bug in the provider; please report it in the provider's issue tracker.", p.name, r.typeName)
 			continue
 		}
-		state := p.decode(&resp.Diagnostics, "imported state", r.state, s.Block.ImpliedType())
+		state := p.decode(&resp.Diagnostics, "imported state", r.state, blockType(s.Block))
 		resp.ImportedResources = append(resp.ImportedResources, providers.ImportedResource{
 			TypeName: r.typeName, State: state, Private: r.private,
 			Identity: p.decodeIdentity(&resp.Diagnostics, "imported identity", r.identity, s),
@@ -532,7 +532,7 @@ func (p *Client) ReadDataSource(ctx context.Context, req providers.ReadDataSourc
 	if diags.HasErrors() {
 		return providers.ReadDataSourceResponse{Diagnostics: diags}
 	}
-	ty := s.Block.ImpliedType()
+	ty := blockType(s.Block)
 	resp := providers.ReadDataSourceResponse{State: cty.NullVal(ty), Diagnostics: warnings(diags)}
 	var enc encoder
 	config := enc.encode("data source configuration", req.Config, ty)

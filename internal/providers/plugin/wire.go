@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
@@ -177,4 +178,20 @@ type renewResponse struct {
 	private     []byte
 	renewAt     time.Time
 	diagnostics providers.Diagnostics
+}
+
+// blockTypes caches the implied types of the schema blocks this process
+// received from providers, which are never changed once converted: every
+// request encodes and decodes with its type's, and building one for each
+// (a map per object type, nested) was a measurable part of a large run.
+var blockTypes sync.Map // *configschema.Block → cty.Type
+
+// blockType returns b's implied type, built once.
+func blockType(b *configschema.Block) cty.Type {
+	if t, ok := blockTypes.Load(b); ok {
+		return t.(cty.Type)
+	}
+	t := b.ImpliedType()
+	blockTypes.Store(b, t)
+	return t
 }

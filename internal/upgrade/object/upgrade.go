@@ -17,6 +17,12 @@ import (
 // provider's current schema. An object stored by a newer schema version
 // than the provider's is refused.
 func Upgrade(ctx context.Context, p providers.Interface, typeName string, schema *configschema.Block, current int64, from uint64, rawJSON []byte, flat map[string]string) (cty.Value, providers.Diagnostics) {
+	return UpgradeTo(ctx, p, typeName, schema.ImpliedType(), current, from, rawJSON, flat)
+}
+
+// UpgradeTo is Upgrade given the schema's implied type, for callers that
+// upgrade many objects of one type and build the type once.
+func UpgradeTo(ctx context.Context, p providers.Interface, typeName string, want cty.Type, current int64, from uint64, rawJSON []byte, flat map[string]string) (cty.Value, providers.Diagnostics) {
 	if from > uint64(current) {
 		return cty.NilVal, providers.Diagnostics{}.Errorf("Resource instance managed by newer provider version",
 			"The current state of %s was created by a newer provider version than is currently selected (schema version %d, but this provider supports up to %d). Upgrade the provider to work with this state.", typeName, from, current)
@@ -31,7 +37,6 @@ func Upgrade(ctx context.Context, p providers.Interface, typeName string, schema
 		return cty.NilVal, resp.Diagnostics
 	}
 	v := resp.UpgradedState
-	want := schema.ImpliedType()
 	if v == cty.NilVal || !v.Type().Equals(want) {
 		if v != cty.NilVal {
 			// Providers may return a value that converts losslessly.
