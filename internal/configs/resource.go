@@ -139,6 +139,41 @@ func withoutMeta(body, remain hcl.Body) hcl.Body {
 	return body
 }
 
+// metaFree returns the body of a resource block when it is a native
+// syntax body that uses none of the names of resourceSchema, as an
+// argument or as a block type: PartialContent with resourceSchema then
+// finds no content and reports nothing (it only reports a name of the
+// schema used as the wrong kind), and what remains is the body itself.
+func metaFree(body hcl.Body) (*hclsyntax.Body, bool) {
+	b, ok := body.(*hclsyntax.Body)
+	if !ok {
+		return nil, false
+	}
+	for _, a := range resourceSchema.Attributes {
+		if _, used := b.Attributes[a.Name]; used {
+			return nil, false
+		}
+	}
+	for _, bs := range resourceSchema.Blocks {
+		if _, used := b.Attributes[bs.Type]; used {
+			return nil, false
+		}
+	}
+	for _, blk := range b.Blocks {
+		for _, a := range resourceSchema.Attributes {
+			if blk.Type == a.Name {
+				return nil, false
+			}
+		}
+		for _, bs := range resourceSchema.Blocks {
+			if blk.Type == bs.Type {
+				return nil, false
+			}
+		}
+	}
+	return b, true
+}
+
 var lifecycleSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "create_before_destroy"}, {Name: "prevent_destroy"},
@@ -166,9 +201,19 @@ func decodeResource(block *hcl.Block, mode addrs.ResourceMode) (*Resource, hcl.D
 	}
 	diags := checkLabel(r.Type, typeWhat, block.LabelRanges[0])
 	diags = append(diags, checkLabel(r.Name, nameWhat, block.LabelRanges[1])...)
-	content, remain, cdiags := block.Body.PartialContent(resourceSchema)
-	diags = append(diags, cdiags...)
-	r.Config = withoutMeta(block.Body, remain)
+	content := &hcl.BodyContent{}
+	if b, ok := metaFree(block.Body); ok {
+		// Nothing for PartialContent to find, nor to complain of: its
+		// copy of the body and maps (a sixth of the bytes a large
+		// configuration's loading allocates) would only be dropped.
+		r.Config = b
+	} else {
+		var remain hcl.Body
+		var cdiags hcl.Diagnostics
+		content, remain, cdiags = block.Body.PartialContent(resourceSchema)
+		diags = append(diags, cdiags...)
+		r.Config = withoutMeta(block.Body, remain)
+	}
 	if attr, ok := content.Attributes["count"]; ok {
 		r.Count = attr.Expr
 	}
