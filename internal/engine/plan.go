@@ -205,7 +205,13 @@ The -exclude option is not for routine use, and is provided only for exceptional
 	}
 	plan := &plans.Plan{Mode: opts.Mode, Changes: &plans.Changes{}, PrevRunState: prevRun, VariableValues: map[string]cty.Value{}, SkipRefresh: opts.SkipRefresh, Targets: opts.Targets, Excludes: opts.Excludes, ForceReplace: opts.ForceReplace, Timestamp: opts.timestamp}
 	var skipped skippedVariables
-	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 1 << 16, OnSkip: skipped.onSkip}, skipped.visit(w.closeWhenDone(cg.g, w.withModuleOverrides(pw.visit))))...))
+	// As in apply: provider operations are bounded by -parallelism
+	// (walker.acquire), nodes wait for nothing else, and a few times as
+	// many running nodes keep the next ones evaluated. Every ready node at
+	// once (10,000 chain heads at 100,000 resources) held a goroutine
+	// each, their stacks (47 MB) and what they had evaluated, waiting for
+	// a slot.
+	diags = collapseCancelled(append(diags, cg.g.WalkWith(ctx, dag.WalkOptions[node]{Parallelism: 4 * e.parallelism(), OnSkip: skipped.onSkip}, skipped.visit(w.closeWhenDone(cg.g, w.withModuleOverrides(pw.visit))))...))
 	if !w.destroying {
 		skipped.report(w, cg)
 	}
