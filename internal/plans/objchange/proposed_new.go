@@ -5,6 +5,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/strata-dev/strata/internal/configs/configschema"
+	"github.com/strata-dev/strata/internal/lang/marks"
 )
 
 // ProposedNew merges config and prior: config value where non-null; for
@@ -46,12 +47,19 @@ func ProposedNew(schema *configschema.Block, prior, config cty.Value) cty.Value 
 	}
 	// Marks are not expected, but tolerate them: work on unmarked values and
 	// reapply the marks from both inputs wherever their paths still exist.
-	config, configMarks := config.UnmarkDeepWithPaths()
-	var priorMarks []cty.PathValueMarks
-	if prior != cty.NilVal {
+	// Both walk and rebuild the whole value even when it carries no
+	// marks, as the values of a plan almost never do: check first.
+	var configMarks, priorMarks []cty.PathValueMarks
+	if marks.Any(config) {
+		config, configMarks = config.UnmarkDeepWithPaths()
+	}
+	if prior != cty.NilVal && marks.Any(prior) {
 		prior, priorMarks = prior.UnmarkDeepWithPaths()
 	}
 	ret := proposedNewObject(schema.Attributes, schema.BlockTypes, prior, config)
+	if len(priorMarks) == 0 && len(configMarks) == 0 {
+		return ret
+	}
 	return ret.MarkWithPaths(append(priorMarks, configMarks...))
 }
 
