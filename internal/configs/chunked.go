@@ -2,6 +2,9 @@ package configs
 
 import (
 	"bytes"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -41,37 +44,65 @@ func parseChunked(src []byte, filename string, size int) (*hcl.File, bool) {
 	if diags.HasErrors() || !ok {
 		return nil, false
 	}
-	attrs := hclsyntax.Attributes{}
-	blocks := hclsyntax.Blocks{}
-	var first, last *hclsyntax.Body
+	// The pieces are parsed on every core, in turn, and joined in order:
+	// each piece's start position comes from the lines before it.
+	type piece struct {
+		start hcl.Pos
+		end   int
+		body  *hclsyntax.Body
+		ok    bool
+	}
+	pieces := make([]piece, len(cuts)+1)
 	start := hcl.InitialPos
-	for i := 0; i <= len(cuts); i++ {
+	for i := range pieces {
 		end := len(src)
 		if i < len(cuts) {
 			end = cuts[i]
 		}
-		piece := src[start.Byte:end]
-		pf, diags := hclsyntax.ParseConfig(piece, filename, start)
-		if len(diags) > 0 {
-			return nil, false
-		}
-		body, ok := pf.Body.(*hclsyntax.Body)
-		if !ok {
-			return nil, false
-		}
-		for name, a := range body.Attributes {
+		pieces[i] = piece{start: start, end: end}
+		start = hcl.Pos{Byte: end, Line: start.Line + bytes.Count(src[start.Byte:end], []byte{'\n'}), Column: 1}
+	}
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(pieces)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(pieces) {
+					return
+				}
+				p := &pieces[i]
+				pf, diags := hclsyntax.ParseConfig(src[p.start.Byte:p.end], filename, p.start)
+				p.body, p.ok = pf.Body.(*hclsyntax.Body)
+				if len(diags) > 0 || !p.ok {
+					failed.Store(true)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if failed.Load() {
+		return nil, false
+	}
+	attrs := hclsyntax.Attributes{}
+	n := 0
+	for _, p := range pieces {
+		n += len(p.body.Blocks)
+	}
+	blocks := make(hclsyntax.Blocks, 0, n)
+	for _, p := range pieces {
+		for name, a := range p.body.Attributes {
 			if _, dup := attrs[name]; dup {
 				return nil, false
 			}
 			attrs[name] = a
 		}
-		blocks = append(blocks, body.Blocks...)
-		if first == nil {
-			first = body
-		}
-		last = body
-		start = hcl.Pos{Byte: end, Line: start.Line + bytes.Count(piece, []byte{'\n'}), Column: 1}
+		blocks = append(blocks, p.body.Blocks...)
 	}
+	first, last := pieces[0].body, pieces[len(pieces)-1].body
 	// The shell's navigation (for diagnostics' context) points at root.
 	root.Attributes, root.Blocks = attrs, blocks
 	root.SrcRange = hcl.RangeBetween(first.SrcRange, last.SrcRange)
