@@ -4,12 +4,16 @@ GO      ?= go
 BIN     := bin/strata
 VERSION ?= 0.1.0
 DEMO    := examples/quickstart
-BENCH_N ?= 2000
+BENCH_N ?= 2000,10000,100000
 BENCH_WORKLOADS ?= data,null
+# The null workload (a plugin call per operation) runs at sizes up to
+# BENCH_PLUGIN_MAX; Terraform and OpenTofu at sizes up to 10,000.
+BENCH_PLUGIN_MAX ?= 2000
 # Interleaved rounds per size (medians and per-round ratios), and the
-# OpenTofu binary to compare with (default: $$STRATA_TOFU, else tofu on PATH).
+# OpenTofu binary to compare with (default: the CI's OpenTofu 1.12.6 when
+# it is in ~/.cache/strata-ci, else $$STRATA_TOFU, else tofu on PATH).
 BENCH_RUNS ?= 1
-BENCH_TOFU ?=
+BENCH_TOFU ?= $(wildcard $(HOME)/.cache/strata-ci/opentofu-v1.12.6/tofu)
 
 .PHONY: build demo test vet lint fmt-check bench compat tf-fixtures clean
 
@@ -49,9 +53,10 @@ fmt-check:
 # plan, for each workload (terraform_data; null_resource through the
 # hashicorp/null plugin built from COMPAT_REPOS), with strata, terraform
 # and tofu (when on PATH or given: BENCH_TOFU=path, STRATA_TOFU); prints
-# times, CPU, peak memory and ratios.
+# times, CPU, peak memory and ratios, and a closing table with a line per
+# command and size (the rows of issue 17's goals).
 bench: build
-	$(GO) run ./internal/bench -n $(BENCH_N) -workloads $(BENCH_WORKLOADS) -strata $(BIN) -repos $(COMPAT_REPOS) -cache $(COMPAT_CACHE) -runs $(BENCH_RUNS) $(if $(BENCH_TOFU),-tofu $(BENCH_TOFU))
+	$(GO) run ./internal/bench -n $(BENCH_N) -workloads $(BENCH_WORKLOADS) -plugin-max $(BENCH_PLUGIN_MAX) -strata $(BIN) -repos $(COMPAT_REPOS) -cache $(COMPAT_CACHE) -runs $(BENCH_RUNS) $(if $(BENCH_TOFU),-tofu $(BENCH_TOFU))
 
 # Other people's test suites, written against Terraform, run against
 # strata and (when on PATH) terraform: Terraform's equivalence tests

@@ -50,6 +50,7 @@ func main() {
 	})
 	runs := flag.Int("runs", 1, "interleaved rounds per size (strata, terraform, tofu, strata, ...); the summary gives medians")
 	peerMax := flag.Int("peer-max", 10000, "largest size also run with terraform and tofu (they take minutes beyond)")
+	pluginMax := flag.Int("plugin-max", 2000, "largest size the plugin workloads (null) run at (0: every size)")
 	repos := flag.String("repos", "/work/.mirror", "directory holding the provider repositories (null workload)")
 	cache := flag.String("cache", "bin/compat-cache", "directory for provider builds, kept between runs")
 	flag.Parse()
@@ -89,12 +90,13 @@ func main() {
 	}
 	header()
 	var summary []string
+	var table []tableRow
 	for _, name := range strings.Split(*workloads, ",") {
 		w, err := newWorkload(strings.TrimSpace(name), *repos, *cache)
 		if err != nil {
 			fail(err)
 		}
-		for _, n := range ns {
+		for _, n := range sizesFor(w.name, ns, *pluginMax) {
 			peers := tools
 			if n > *peerMax {
 				// Terraform and OpenTofu take minutes beyond; other
@@ -124,6 +126,7 @@ func main() {
 				}
 			}
 			summary = append(summary, summarize(w.name, n, peers, rounds)...)
+			table = append(table, tableRows(w.name, n, peers, rounds)...)
 		}
 	}
 	if len(tools) == 1 {
@@ -133,6 +136,8 @@ func main() {
 	for _, s := range summary {
 		fmt.Println(s)
 	}
+	fmt.Println()
+	fmt.Print(renderTable(tools, table))
 	fmt.Println("\nCPU: user and system time of the command and the plugins it waited for; on a shared machine it")
 	fmt.Println("varies far less than the wall time. peak MB: the command's own peak resident set; in parentheses,")
 	fmt.Println("a provider plugin's when larger. Ratios (peer / strata) are the median of each round's ratio:")
