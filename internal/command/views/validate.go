@@ -35,17 +35,17 @@ func (h *ValidateHuman) Results(diags hcl.Diagnostics, files map[string]*hcl.Fil
 	if diags.HasErrors() {
 		return
 	}
-	if len(diags) == 0 {
+	// Terraform wraps the sentence with warnings at 78 columns counting
+	// its colour codes: the line breaks differ with and without colour.
+	switch {
+	case len(diags) == 0:
 		h.Output("[green][bold]Success![reset] The configuration is valid.\n")
-		return
-	}
-	// Terraform wraps this sentence at 78 columns counting its colour
-	// codes: the line breaks differ with and without colour.
-	if h.NoColor {
+	case h.NoColor:
 		h.Output("Success! The configuration is valid, but there were some validation warnings\nas shown above.\n")
-	} else {
+	default:
 		h.Output("[green][bold]Success![reset] The configuration is valid, but there were some\nvalidation warnings as shown above.\n")
 	}
+	// Then a blank line, as Terraform's.
 	h.Output("\n")
 }
 
