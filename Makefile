@@ -7,7 +7,8 @@ DEMO    := examples/quickstart
 BENCH_N ?= 2000,10000,100000
 BENCH_WORKLOADS ?= data,null
 # The null workload (a plugin call per operation) runs at sizes up to
-# BENCH_PLUGIN_MAX; Terraform and OpenTofu at sizes up to 10,000.
+# BENCH_PLUGIN_MAX; OpenTofu at sizes up to 10,000, Terraform (whose apply
+# time grows quadratically) up to 2,000.
 BENCH_PLUGIN_MAX ?= 2000
 # Interleaved rounds per size (medians and per-round ratios), and the
 # OpenTofu binary to compare with (default: the CI's OpenTofu 1.12.6 when

@@ -50,6 +50,7 @@ func main() {
 	})
 	runs := flag.Int("runs", 1, "interleaved rounds per size (strata, terraform, tofu, strata, ...); the summary gives medians")
 	peerMax := flag.Int("peer-max", 10000, "largest size also run with terraform and tofu (they take minutes beyond)")
+	terraformMax := flag.Int("terraform-max", 2000, "largest size also run with terraform, whose apply time grows quadratically (96 s at 2,000; most of an hour at 10,000)")
 	pluginMax := flag.Int("plugin-max", 2000, "largest size the plugin workloads (null) run at (0: every size)")
 	repos := flag.String("repos", "/work/.mirror", "directory holding the provider repositories (null workload)")
 	cache := flag.String("cache", "bin/compat-cache", "directory for provider builds, kept between runs")
@@ -97,18 +98,13 @@ func main() {
 			fail(err)
 		}
 		for _, n := range sizesFor(w.name, ns, *pluginMax) {
-			peers := tools
-			if n > *peerMax {
-				// Terraform and OpenTofu take minutes beyond; other
-				// builds of strata (-extra) do not.
-				peers = nil
-				for _, t := range tools {
-					if t.name == "terraform" || t.name == "tofu" {
-						fmt.Printf("%-9s %9d  %-10s %10s\n", w.name, n, t.name, "(skipped: -peer-max)")
-						continue
-					}
-					peers = append(peers, t)
+			var peers []tool
+			for _, t := range tools {
+				if skip := skipAt(t, n, *peerMax, *terraformMax); skip != "" {
+					fmt.Printf("%-9s %9d  %-10s %10s\n", w.name, n, t.name, "(skipped: "+skip+")")
+					continue
 				}
+				peers = append(peers, t)
 			}
 			// rounds[i][t]: round i's result for peers[t]. The tools of
 			// one round run back to back, so their ratios share the

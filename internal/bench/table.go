@@ -23,6 +23,20 @@ func sizesFor(w string, ns []int, pluginMax int) []int {
 	return out
 }
 
+// skipAt says why tool t does not run at n resources ("" when it does):
+// Terraform and OpenTofu take minutes beyond peerMax, and Terraform,
+// whose apply writes the whole state after each operation, beyond
+// terraformMax; other builds of strata (-extra) always run.
+func skipAt(t tool, n, peerMax, terraformMax int) string {
+	switch {
+	case (t.name == "terraform" || t.name == "tofu") && n > peerMax:
+		return "-peer-max"
+	case t.name == "terraform" && n > terraformMax:
+		return "-terraform-max"
+	}
+	return ""
+}
+
 // tableRow is one line of the closing table: a command (apply or no-op
 // plan) of one workload at one size, with each tool's medians; a tool
 // that did not run it has none.

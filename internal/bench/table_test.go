@@ -27,6 +27,27 @@ func TestSizesFor(t *testing.T) {
 	}
 }
 
+func TestSkipAt(t *testing.T) {
+	tests := []struct {
+		tool string
+		n    int
+		want string
+	}{
+		{"strata", 100000, ""},
+		{"before", 100000, ""},
+		{"tofu", 10000, ""},
+		{"tofu", 100000, "-peer-max"},
+		{"terraform", 2000, ""},
+		{"terraform", 10000, "-terraform-max"},
+		{"terraform", 100000, "-peer-max"},
+	}
+	for _, tt := range tests {
+		if got := skipAt(tool{tt.tool, "/x"}, tt.n, 10000, 2000); got != tt.want {
+			t.Errorf("skipAt(%s, %d) = %q, want %q", tt.tool, tt.n, got, tt.want)
+		}
+	}
+}
+
 func TestTableRowsAndRender(t *testing.T) {
 	r := func(took, cpu float64, ownMB, peakMB int64) run {
 		return run{took: secondsDuration(took), cpu: secondsDuration(cpu), ownKB: ownMB * 1024, peakKB: peakMB * 1024}
