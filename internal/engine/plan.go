@@ -292,6 +292,7 @@ The -exclude option is not for routine use, and is provided only for exceptional
 		}
 	}
 	plan.DriftedResources = pw.drift
+	plan.ObjectsReencoded = pw.reencoded
 	sortChanges(&plans.Changes{Resources: plan.DriftedResources})
 	// The walk is over: its state becomes the plan's without a copy,
 	// which would hold a third copy of every object at the plan's peak.
@@ -371,6 +372,8 @@ type planWalk struct {
 	whole map[string]bool
 	// drift collects changes refreshing found; guarded by walker.mu.
 	drift []*plans.ResourceInstanceChange
+	// reencoded is plans.Plan's ObjectsReencoded; guarded by walker.mu.
+	reencoded bool
 	// moved maps the address of each object a moved block moved to the
 	// address the previous run recorded it at.
 	moved map[string]addrs.AbsResourceInstance

@@ -390,6 +390,10 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 				BeforeIdentity: storedIdentity, AfterIdentity: identity, IdentityVersion: rt.identityVersion,
 			})
 			drifted = true
+		} else if !numbersAsDecoded(nv) {
+			pw.mu.Lock()
+			pw.reencoded = true
+			pw.mu.Unlock()
 		}
 		v = refreshed
 		private = resp.Private

@@ -50,6 +50,15 @@ type Plan struct {
 	// strata: Before is the previous run's object, After the refreshed one
 	// (null when it was deleted).
 	DriftedResources []*ResourceInstanceChange
+	// ObjectsReencoded records that refreshing read, for some managed
+	// object, a value equal to the stored one but not as a stored one is
+	// held once decoded: a number the provider sent as a msgpack integer
+	// or float rather than as decimal text (see engine's
+	// numbersAsDecoded). Terraform compares the refreshed state with the
+	// previous run's in memory, the numbers' precision included, so it
+	// counts such a refresh-only plan as applyable although it changes
+	// nothing; strata does the same.
+	ObjectsReencoded bool
 	// Checks are the results of the conditions of every checkable object
 	// (resources with conditions, outputs with preconditions, check
 	// blocks, validated variables) as far as planning could decide them.
@@ -240,7 +249,7 @@ func (c *Changes) Counts() (add, change, destroy int) {
 // resource or output change, or, for a refresh-only plan, drift to record
 // (objects changed or deleted, not only moved).
 func (p *Plan) HasChanges() bool {
-	return p.Changes.HasChanges() || (p.Mode == RefreshOnlyMode && p.drifted())
+	return p.Changes.HasChanges() || (p.Mode == RefreshOnlyMode && (p.drifted() || p.ObjectsReencoded))
 }
 
 // drifted reports whether refreshing found objects changed or deleted:
@@ -258,16 +267,17 @@ func (p *Plan) drifted() bool {
 
 // Applyable reports whether the plan may be applied, as Terraform decides
 // it: not errored, and with changes; in refresh-only mode, with changes to
-// the state: objects changed or deleted (not only moved) or root outputs
-// with new known values (an output not known until apply changes nothing
-// yet).
+// the state: objects changed or deleted (not only moved), objects
+// Terraform would hold otherwise in memory (ObjectsReencoded), or root
+// outputs with new known values (an output not known until apply changes
+// nothing yet).
 func (p *Plan) Applyable() bool {
 	switch {
 	case p.Errored:
 		return false
 	case p.Mode != RefreshOnlyMode:
 		return p.Changes.HasChanges()
-	case p.drifted():
+	case p.drifted(), p.ObjectsReencoded:
 		return true
 	}
 	for _, o := range p.Changes.Outputs {

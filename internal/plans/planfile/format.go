@@ -34,9 +34,11 @@ type planJSON struct {
 	ApplyTimeVariables []string             `json:"apply_time_variables,omitempty"`
 	Resources          []resourceChangeJSON `json:"resource_changes"`
 	Drift              []resourceChangeJSON `json:"resource_drift,omitempty"`
-	Outputs            []outputChangeJSON   `json:"output_changes"`
-	Options            optionsJSON          `json:"options"`
-	Checks             []checkJSON          `json:"checks,omitempty"`
+	// ObjectsReencoded is plans.Plan's.
+	ObjectsReencoded bool               `json:"objects_reencoded,omitempty"`
+	Outputs          []outputChangeJSON `json:"output_changes"`
+	Options          optionsJSON        `json:"options"`
+	Checks           []checkJSON        `json:"checks,omitempty"`
 	// Timestamp is when planning started (RFC 3339), the value of
 	// plantimestamp() when the plan is applied.
 	Timestamp string `json:"timestamp,omitempty"`

@@ -35,7 +35,9 @@ func testPlan() *plans.Plan {
 		PrevRunState: prior.DeepCopy(),
 		PriorState:   prior,
 		SkipRefresh:  true,
-		Targets:      []addrs.Target{{Resource: inst.ContainingResource(), Key: addrs.IntKey(1), Instance: true}},
+		// As a refresh-only plan may record it.
+		ObjectsReencoded: true,
+		Targets:          []addrs.Target{{Resource: inst.ContainingResource(), Key: addrs.IntKey(1), Instance: true}},
 		VariableValues: map[string]cty.Value{
 			"n": cty.NumberIntVal(3),
 			"s": cty.StringVal("hidden").Mark(marks.Sensitive),
@@ -98,7 +100,7 @@ func TestRoundTrip(t *testing.T) {
 	if len(got.Plan.Targets) != 1 || got.Plan.Targets[0].String() != "terraform_data.a[1]" {
 		t.Errorf("targets lost: %v", got.Plan.Targets)
 	}
-	if got.Plan.PriorState.Lineage != "lineage-1" || got.Plan.PriorState.Serial != 7 || !got.Plan.SkipRefresh {
+	if got.Plan.PriorState.Lineage != "lineage-1" || got.Plan.PriorState.Serial != 7 || !got.Plan.SkipRefresh || !got.Plan.ObjectsReencoded {
 		t.Errorf("prior state or options lost: %+v", got.Plan)
 	}
 	if string(got.Config["main.tf"]) != string(want.Config["main.tf"]) || string(got.LockFile) != "# lock\n" {

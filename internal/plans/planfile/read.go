@@ -95,7 +95,7 @@ func decodePlan(pj *planJSON) (*plans.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &plans.Plan{Mode: mode, Errored: pj.Errored, Changes: &plans.Changes{}, SkipRefresh: pj.Options.SkipRefresh, VariableValues: map[string]cty.Value{}}
+	p := &plans.Plan{Mode: mode, Errored: pj.Errored, ObjectsReencoded: pj.ObjectsReencoded, Changes: &plans.Changes{}, SkipRefresh: pj.Options.SkipRefresh, VariableValues: map[string]cty.Value{}}
 	for name, vj := range pj.Variables {
 		v, err := decodeValue(vj)
 		if err != nil {

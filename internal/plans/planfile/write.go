@@ -90,11 +90,12 @@ func Write(c *Contents) ([]byte, error) {
 
 func encodePlan(p *plans.Plan) (*planJSON, error) {
 	pj := &planJSON{
-		Mode:      modeNames[p.Mode],
-		Errored:   p.Errored,
-		Variables: map[string]valueJSON{},
-		Resources: []resourceChangeJSON{},
-		Outputs:   []outputChangeJSON{},
+		Mode:             modeNames[p.Mode],
+		Errored:          p.Errored,
+		ObjectsReencoded: p.ObjectsReencoded,
+		Variables:        map[string]valueJSON{},
+		Resources:        []resourceChangeJSON{},
+		Outputs:          []outputChangeJSON{},
 	}
 	for name, v := range p.VariableValues {
 		if slices.Contains(p.ApplyTimeVariables, name) {
