@@ -1,6 +1,9 @@
 package terraform
 
 import (
+	"bufio"
+	"crypto/rand"
+	"io"
 	"sync"
 
 	"github.com/hashicorp/go-uuid"
@@ -35,7 +38,7 @@ func planData(req providers.PlanResourceChangeRequest) providers.PlanResourceCha
 		resp.PlannedState = req.ProposedNewState
 		return resp
 	}
-	planned := req.ProposedNewState.AsValueMap()
+	planned := dataAttrs(req.ProposedNewState)
 	input := planned["input"]
 	if req.PriorState.IsNull() {
 		planned["id"] = cty.UnknownVal(cty.String)
@@ -43,7 +46,7 @@ func planData(req providers.PlanResourceChangeRequest) providers.PlanResourceCha
 		resp.PlannedState = cty.ObjectVal(planned)
 		return resp
 	}
-	prior := req.PriorState.AsValueMap()
+	prior := dataAttrs(req.PriorState)
 	if !prior["triggers_replace"].RawEquals(planned["triggers_replace"]) {
 		resp.RequiresReplace = []cty.Path{cty.GetAttrPath("triggers_replace")}
 	}
@@ -72,9 +75,9 @@ func applyData(req providers.ApplyResourceChangeRequest) providers.ApplyResource
 		resp.NewState = req.PlannedState
 		return resp
 	}
-	state := req.PlannedState.AsValueMap()
+	state := dataAttrs(req.PlannedState)
 	if !state["id"].IsKnown() {
-		id, err := uuid.GenerateUUID()
+		id, err := uuid.GenerateUUIDWithReader(idRandom)
 		if err != nil {
 			resp.Diagnostics = providers.ErrorDiag("Cannot generate id", err)
 			return resp
@@ -84,4 +87,33 @@ func applyData(req providers.ApplyResourceChangeRequest) providers.ApplyResource
 	state["output"] = state["input"]
 	resp.NewState = cty.ObjectVal(state)
 	return resp
+}
+
+// dataAttrs returns the attributes of a terraform_data object by name,
+// read one by one: AsValueMap sorts the names and walks them, which was a
+// third of this provider's apply at 100,000 objects.
+func dataAttrs(v cty.Value) map[string]cty.Value {
+	m := make(map[string]cty.Value, 4)
+	for _, name := range [...]string{"id", "input", "output", "triggers_replace"} {
+		if v.Type().HasAttribute(name) {
+			m[name] = v.GetAttr(name)
+		}
+	}
+	return m
+}
+
+// idRandom is crypto/rand read a page at a time, for the ids of new
+// objects: one system call per id was another third.
+var idRandom io.Reader = &lockedReader{r: bufio.NewReaderSize(rand.Reader, 4096)}
+
+// lockedReader serializes reads of r, for the concurrent applies.
+type lockedReader struct {
+	mu sync.Mutex
+	r  io.Reader
+}
+
+func (l *lockedReader) Read(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Read(p)
 }
