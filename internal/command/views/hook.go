@@ -27,9 +27,16 @@ func (h *UIHook) PreRefresh(addr addrs.AbsResourceInstance, id string) {
 	h.View.OutputLine(fmt.Sprintf("[reset][bold]%s: Refreshing state...%s[reset]", addr, idSuffix(id)))
 }
 
+// applyingVerbs and appliedVerbs word the lines before and after an
+// operation, built once rather than for each line.
+var (
+	applyingVerbs = map[plans.Action]string{plans.Create: "Creating...", plans.Update: "Modifying...", plans.Delete: "Destroying...", plans.Read: "Reading..."}
+	appliedVerbs  = map[plans.Action]string{plans.Create: "Creation complete", plans.Update: "Modifications complete", plans.Delete: "Destruction complete", plans.Read: "Read complete"}
+)
+
 // PreApply implements hooks.Hook.
 func (h *UIHook) PreApply(addr addrs.AbsResourceInstance, deposed string, action plans.Action, id string) {
-	verb := map[plans.Action]string{plans.Create: "Creating...", plans.Update: "Modifying...", plans.Delete: "Destroying...", plans.Read: "Reading..."}[action]
+	verb := applyingVerbs[action]
 	suffix := ""
 	if action != plans.Create {
 		suffix = idSuffix(id)
@@ -43,7 +50,7 @@ func (h *UIHook) PostApply(addr addrs.AbsResourceInstance, _ string, action plan
 	if err != nil {
 		return // the error itself is reported as a diagnostic
 	}
-	verb := map[plans.Action]string{plans.Create: "Creation complete", plans.Update: "Modifications complete", plans.Delete: "Destruction complete", plans.Read: "Read complete"}[action]
+	verb := appliedVerbs[action]
 	suffix := ""
 	if action != plans.Delete {
 		suffix = idSuffix(id)
