@@ -3,6 +3,7 @@ package backend
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -196,8 +197,10 @@ func typeNoun(ty cty.Type) string {
 // typ: files of arguments, and KEY=VALUE pairs whose value is taken as a
 // string and converted to the argument's type. Later options win. The
 // ranges are where each was given: in a file, its expression; on the
-// command line, the place Terraform names "-backend-config=...".
-func Overrides(typ string, items []string) (map[string]cty.Value, map[string]hcl.Range, hcl.Diagnostics) {
+// command line, the place Terraform names "-backend-config=...". Files
+// are relative to dir (empty: the process's working directory) and
+// named in diagnostics as given.
+func Overrides(dir, typ string, items []string) (map[string]cty.Value, map[string]hcl.Range, hcl.Diagnostics) {
 	var schema backendbase.Schema
 	if t, ok := Lookup(typ); ok {
 		schema = t.Schema
@@ -211,7 +214,7 @@ func Overrides(typ string, items []string) (map[string]cty.Value, map[string]hcl
 		}
 		eq := strings.Index(item, "=")
 		if eq < 0 {
-			vals, vranges, fdiags := decodeFile(item, schema)
+			vals, vranges, fdiags := decodeFile(dir, item, schema)
 			diags = append(diags, fdiags...)
 			for name, v := range vals {
 				out[name] = v
@@ -254,21 +257,26 @@ var commandLineRange = hcl.Range{
 
 // decodeFile reads a -backend-config file: HCL, or JSON when its name
 // ends in .json.
-func decodeFile(path string, schema backendbase.Schema) (map[string]cty.Value, map[string]hcl.Range, hcl.Diagnostics) {
-	p := hclparse.NewParser()
-	var f *hcl.File
-	var diags hcl.Diagnostics
-	if _, err := os.Stat(path); err != nil {
+func decodeFile(dir, path string, schema backendbase.Schema) (map[string]cty.Value, map[string]hcl.Range, hcl.Diagnostics) {
+	full := path
+	if dir != "" && !filepath.IsAbs(path) {
+		full = filepath.Join(dir, path)
+	}
+	src, err := os.ReadFile(full)
+	if err != nil {
 		return nil, nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read file",
 			Detail:   fmt.Sprintf("The file %q could not be read.", path),
 		}}
 	}
+	p := hclparse.NewParser()
+	var f *hcl.File
+	var diags hcl.Diagnostics
 	if strings.HasSuffix(path, ".json") {
-		f, diags = p.ParseJSONFile(path)
+		f, diags = p.ParseJSON(src, path)
 	} else {
-		f, diags = p.ParseHCLFile(path)
+		f, diags = p.ParseHCL(src, path)
 	}
 	if diags.HasErrors() {
 		return nil, nil, diags

@@ -62,14 +62,23 @@ func TestOverrides(t *testing.T) {
 	if err := os.WriteFile(file, []byte("schema_name = \"from-file\"\nconn_str = \"c\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, _, diags := Overrides("pg", []string{file, "schema_name=later", "skip_index_creation=true"})
+	got, _, diags := Overrides("", "pg", []string{file, "schema_name=later", "skip_index_creation=true"})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	if got["schema_name"].AsString() != "later" || got["conn_str"].AsString() != "c" || !got["skip_index_creation"].True() {
 		t.Errorf("got %#v", got)
 	}
-	_, _, diags = Overrides("pg", []string{"bucket=b", "skip_index_creation=perhaps"})
+	// A relative file is read from dir and named as given.
+	got, ranges, diags := Overrides(dir, "pg", []string{"b.hcl"})
+	if diags.HasErrors() || got["conn_str"].AsString() != "c" || ranges["conn_str"].Filename != "b.hcl" {
+		t.Errorf("relative file: %#v %v %v", got, ranges, diags)
+	}
+	_, _, diags = Overrides(t.TempDir(), "pg", []string{"b.hcl"})
+	if len(diags) != 1 || diags[0].Detail != `The file "b.hcl" could not be read.` {
+		t.Errorf("missing relative file: %v", diags)
+	}
+	_, _, diags = Overrides("", "pg", []string{"bucket=b", "skip_index_creation=perhaps"})
 	if len(diags) != 2 || diags[0].Summary != "Invalid backend configuration argument" ||
 		diags[1].Detail != `Invalid backend configuration value for skip_index_creation=perhaps: a bool required, not "perhaps".` {
 		t.Errorf("diagnostics %v", diags)

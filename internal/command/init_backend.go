@@ -45,6 +45,7 @@ func initBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.Modul
 		StateMgr: func(c *backend.Config, ws string) (statemgr.Manager, hcl.Diagnostics) {
 			return backendStateManager(d, c, ws, nil)
 		},
+		Dir:             d.Dir,
 		SavedPath:       backendStatePath(d),
 		Workspace:       workspaceName(d),
 		SelectWorkspace: func(name string) error { return selectWorkspace(d, name) },

@@ -243,7 +243,7 @@ func (m *migration) copyWorkspace(from, to *backend.Config, src, dst string, for
 // workspace's directory.
 func (m *migration) workspaceManager(b *backend.Config, ws string) (statemgr.Manager, hcl.Diagnostics) {
 	if l := m.local(b); l != nil {
-		path := l.StatePath(ws)
+		path := l.Abs(l.StatePath(ws))
 		if ws != statemgr.DefaultWorkspace {
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				return nil, errorDiag("Failed to create workspace", err)

@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"io"
+	"path/filepath"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -18,6 +19,9 @@ type Env struct {
 	// StateMgr returns the state manager of workspace ws of the backend c,
 	// with the working directory's state encryption.
 	StateMgr func(c *backend.Config, ws string) (statemgr.Manager, hcl.Diagnostics)
+	// Dir is the working directory relative paths (-backend-config
+	// files, local state) are resolved against; empty: the process's.
+	Dir string
 	// SavedPath is the file init records the backend configuration in
 	// (.terraform/terraform.tfstate).
 	SavedPath string
@@ -73,4 +77,12 @@ type View interface {
 	// Ask asks a yes/no question and returns the line answered; ok is
 	// false when the input ended before an answer.
 	Ask(query, description string) (answer string, ok bool)
+}
+
+// abs resolves p against the working directory.
+func (e *Env) abs(p string) string {
+	if e.Dir == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(e.Dir, p)
 }

@@ -38,12 +38,12 @@ func Init(ctx context.Context, env *Env, view View, block *backend.Block, opts O
 			// A -backend-config file's source, for the snippets of
 			// diagnostics about its values.
 			if item != "" && !strings.Contains(item, "=") {
-				if src, err := os.ReadFile(item); err == nil {
+				if src, err := os.ReadFile(env.abs(item)); err == nil {
 					view.AddSource(item, src)
 				}
 			}
 		}
-		over, ranges, odiags := backend.Overrides(cfg.Type, opts.Configs)
+		over, ranges, odiags := backend.Overrides(env.Dir, cfg.Type, opts.Configs)
 		diags = append(diags, odiags...)
 		if odiags.HasErrors() {
 			return diags
@@ -107,7 +107,7 @@ func Init(ctx context.Context, env *Env, view View, block *backend.Block, opts O
 				copied = nil
 			}
 			for _, ws := range copied {
-				if err := emptyLocalState(defLocal.StatePath(ws)); err != nil {
+				if err := emptyLocalState(defLocal.Abs(defLocal.StatePath(ws))); err != nil {
 					diags = append(diags, errorDiag("Failed to empty the migrated local state", err)...)
 				}
 			}
