@@ -397,7 +397,10 @@ func runScope(root, dir, stdin string, args, env []string) ([]string, map[string
 				ref = filepath.Join(dir, ref)
 			}
 			ref = filepath.Clean(ref)
-			if seen[ref] || !within(tmp, ref) || within(dir, ref) {
+			// The temporary directory itself ("../.." from a test's
+			// directory, say) holds every other test's files: not a
+			// path terraform is given to read.
+			if seen[ref] || ref == tmp || !within(tmp, ref) || within(dir, ref) {
 				continue
 			}
 			seen[ref] = true
