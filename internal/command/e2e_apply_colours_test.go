@@ -40,7 +40,7 @@ output "n" {
 	for _, bin := range []string{tf, strataBin} {
 		dir := writeFiles(t, src)
 		for _, args := range [][]string{{"refresh"}, {"apply", "-auto-approve"}, {"refresh"}, {"destroy", "-auto-approve"}} {
-			runs[bin] = append(runs[bin], runTool(t, dir, "", bin, args...))
+			runs[bin] = append(runs[bin], runIn(t, dir, "", bin, args...))
 		}
 	}
 	// The first refresh starts from an empty state, with an output not
@@ -105,7 +105,7 @@ resource "terraform_data" "a" {
 			dir := writeFiles(t, map[string]string{"main.tf": tc.src})
 			var r result
 			for i := 0; i < tc.runs; i++ {
-				r = runTool(t, dir, "", bin, "apply", "-no-color", "-auto-approve")
+				r = runIn(t, dir, "", bin, "apply", "-no-color", "-auto-approve")
 			}
 			res = append(res, r)
 		}
@@ -148,7 +148,7 @@ check "c" {
 		return out[strings.LastIndex(out[:i], "\n")+1:]
 	}
 	for _, args := range [][]string{{"plan", "-compact-warnings"}, {"plan", "-no-color", "-compact-warnings"}} {
-		want, got := runTool(t, dir, "", tf, args...), runTool(t, dir, "", strataBin, args...)
+		want, got := runIn(t, dir, "", tf, args...), runIn(t, dir, "", strataBin, args...)
 		if w, g := warnings(want.stdout), warnings(got.stdout); got.code != want.code || w != g {
 			t.Errorf("%s: strata exit %d, terraform %d\nstrata:\n%q\nterraform:\n%q", strings.Join(args, " "), got.code, want.code, g, w)
 		}
@@ -189,8 +189,8 @@ resource "terraform_data" "a" {
 		for _, bin := range []string{tf, strataBin} {
 			dir := writeFiles(t, map[string]string{"main.tf": src})
 			// The postcondition fails the apply, after the object is made.
-			runTool(t, dir, "", bin, "apply", "-auto-approve", "-no-color", "-var", "x=b")
-			res = append(res, runTool(t, dir, "", bin, args...))
+			runIn(t, dir, "", bin, "apply", "-auto-approve", "-no-color", "-var", "x=b")
+			res = append(res, runIn(t, dir, "", bin, args...))
 		}
 		want, got := res[0], res[1]
 		if got.code != want.code || norm(want.stdout) != norm(got.stdout) || norm(want.stderr) != norm(got.stderr) {

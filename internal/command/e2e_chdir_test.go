@@ -36,17 +36,17 @@ output "child" { value = module.m.where }
 		writeFile(t, filepath.Join(dir, "mod", "in.txt"), "child")
 		out := map[string]string{}
 		for _, args := range [][]string{{"init", "-no-color"}, {"apply", "-auto-approve", "-no-color"}} {
-			if r := runTool(t, top, "", bin, append([]string{"-chdir=infra"}, args...)...); r.code != 0 {
+			if r := runIn(t, top, "", bin, append([]string{"-chdir=infra"}, args...)...); r.code != 0 {
 				t.Fatalf("%s %s: %+v", filepath.Base(bin), args[0], r)
 			}
 		}
 		for _, name := range []string{"cwd", "module", "root", "file", "child"} {
-			r := runTool(t, top, "", bin, "-chdir=infra", "output", "-raw", name)
+			r := runIn(t, top, "", bin, "-chdir=infra", "output", "-raw", name)
 			out[name] = strings.ReplaceAll(r.stdout, top, "<top>")
 		}
-		r := runTool(t, top, "", bin, "-chdir=missing", "plan")
+		r := runIn(t, top, "", bin, "-chdir=missing", "plan")
 		out["missing"] = strings.TrimSpace(r.stderr)
-		r = runTool(t, top, "", bin, "-chdir=infra/main.tf", "plan")
+		r = runIn(t, top, "", bin, "-chdir=infra/main.tf", "plan")
 		out["file dir"] = strings.TrimSpace(r.stderr)
 		return out
 	}

@@ -201,7 +201,7 @@ func TestE2EStateDependenciesFollowConfiguration(t *testing.T) {
 				if args[0] == "plan" {
 					writeFile(t, filepath.Join(dir, "main.tf"), after)
 				}
-				r := runTool(t, dir, "", bin, args...)
+				r := runIn(t, dir, "", bin, args...)
 				if r.code != 0 {
 					t.Fatalf("%s %s: %d\n%s%s", bin, strings.Join(args, " "), r.code, r.stdout, r.stderr)
 				}

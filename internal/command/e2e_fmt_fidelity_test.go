@@ -37,7 +37,7 @@ func runFmtCase(t *testing.T, bin string, c fmtCase) fmtOutcome {
 		}
 		writeFile(t, path, src)
 	}
-	r := runTool(t, dir, c.stdin, bin, append([]string{"fmt"}, c.args...)...)
+	r := runIn(t, dir, c.stdin, bin, append([]string{"fmt"}, c.args...)...)
 	out := fmtOutcome{Code: r.code, Stdout: r.stdout, Stderr: r.stderr, Files: map[string]string{}}
 	for name := range c.files {
 		out.Files[name] = string(readFile(t, filepath.Join(dir, filepath.FromSlash(name))))

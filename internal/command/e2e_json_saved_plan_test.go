@@ -55,7 +55,7 @@ output "o" {
 	for _, bin := range []string{tf, strataBin} {
 		dir := writeFiles(t, src)
 		for _, args := range [][]string{{"plan", "-json", "-out=p.tfplan"}, {"apply", "-json", "p.tfplan"}} {
-			r := runTool(t, dir, "", bin, args...)
+			r := runIn(t, dir, "", bin, args...)
 			if r.code != 0 {
 				t.Fatalf("%s %s: exit %d\n%s%s", bin, strings.Join(args, " "), r.code, r.stdout, r.stderr)
 			}

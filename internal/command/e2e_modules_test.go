@@ -235,7 +235,7 @@ func TestE2EModulesWorkflow(t *testing.T) {
 		dir := t.TempDir()
 		tool := func(want int, args ...string) result {
 			t.Helper()
-			r := runTool(t, dir, "", bin, args...)
+			r := runIn(t, dir, "", bin, args...)
 			if r.code != want {
 				t.Fatalf("%s %s: exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", filepath.Base(bin), strings.Join(args, " "), r.code, want, r.stdout, r.stderr)
 			}

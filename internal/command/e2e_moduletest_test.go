@@ -175,10 +175,10 @@ func TestE2EModuleTest(t *testing.T) {
 				if tc.plugin {
 					initArgs = append(initArgs, "-plugin-dir="+testProviderMirror(t))
 				}
-				if r := runTool(t, dir, "", bin, initArgs...); (r.code != 0) != tc.initFails {
+				if r := runIn(t, dir, "", bin, initArgs...); (r.code != 0) != tc.initFails {
 					t.Fatalf("%s init: exit %d\n%s%s", bin, r.code, r.stdout, r.stderr)
 				}
-				human = runTool(t, dir, "", bin, "test", "-no-color", "-junit-xml=report.xml")
+				human = runIn(t, dir, "", bin, "test", "-no-color", "-junit-xml=report.xml")
 				// An invalid test file stops both tools before any report.
 				report, _ := os.ReadFile(filepath.Join(dir, "report.xml"))
 				junit = junitTimes.ReplaceAllString(string(report), "")
@@ -186,7 +186,7 @@ func TestE2EModuleTest(t *testing.T) {
 					destroyed = string(data)
 					os.Remove(filepath.Join(dir, "log.txt"))
 				}
-				jsonOut = runTool(t, dir, "", bin, "test", "-json")
+				jsonOut = runIn(t, dir, "", bin, "test", "-json")
 				recovery, _ = filepath.Glob(filepath.Join(dir, "errored_test*.tfstate"))
 				return human, jsonOut, destroyed, junit
 			}
@@ -251,9 +251,9 @@ func TestE2EValidateTestFiles(t *testing.T) {
 		}
 		writeFile(t, filepath.Join(dir, "checks", "bad.tftest.hcl"), "run \"x\" {\n  command = destroy\n}\n")
 		return []result{
-			runTool(t, dir, "", bin, "validate", "-no-color"),
-			runTool(t, dir, "", bin, "validate", "-no-color", "-test-directory=checks"),
-			runTool(t, dir, "", bin, "validate", "-no-color", "-test-directory=checks", "-no-tests"),
+			runIn(t, dir, "", bin, "validate", "-no-color"),
+			runIn(t, dir, "", bin, "validate", "-no-color", "-test-directory=checks"),
+			runIn(t, dir, "", bin, "validate", "-no-color", "-test-directory=checks", "-no-tests"),
 		}
 	}
 	got := run(strataBin)
@@ -282,13 +282,13 @@ func TestE2EValidateTestFiles(t *testing.T) {
 func TestE2EInitRecordsTestModules(t *testing.T) {
 	initIn := func(bin string) (string, result) {
 		dir := copyTree(t, filepath.Join("moduletest", "features"))
-		r := runTool(t, dir, "", bin, "init", "-no-color")
+		r := runIn(t, dir, "", bin, "init", "-no-color")
 		if r.code != 0 {
 			t.Fatalf("%s init: %s", bin, r.stderr)
 		}
 		manifest := string(readFile(t, filepath.Join(dir, ".terraform", "modules", "modules.json")))
 		writeFile(t, filepath.Join(dir, "tests", "git.tftest.hcl"), "run \"helper\" {\n  module {\n    source = \"git::file:///nowhere/repo\"\n  }\n}\n")
-		return manifest, runTool(t, dir, "", bin, "init", "-no-color")
+		return manifest, runIn(t, dir, "", bin, "init", "-no-color")
 	}
 	manifest, bad := initIn(strataBin)
 	if want := `{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"test.tests.a.setup","Source":"./setup","Dir":"setup"}]}`; manifest != want {
@@ -313,10 +313,10 @@ func TestE2EInitRecordsTestModules(t *testing.T) {
 func TestE2ETestVerbose(t *testing.T) {
 	run := func(bin string) string {
 		dir := copyTree(t, filepath.Join("moduletest", "features"))
-		if r := runTool(t, dir, "", bin, "init", "-no-color"); r.code != 0 {
+		if r := runIn(t, dir, "", bin, "init", "-no-color"); r.code != 0 {
 			t.Fatalf("%s init: %s", bin, r.stderr)
 		}
-		r := runTool(t, dir, "", bin, "test", "-verbose", "-no-color", "-filter=tests/a.tftest.hcl")
+		r := runIn(t, dir, "", bin, "test", "-verbose", "-no-color", "-filter=tests/a.tftest.hcl")
 		if r.code != 1 {
 			t.Fatalf("%s test -verbose: exit %d\n%s", bin, r.code, r.stderr)
 		}

@@ -39,11 +39,11 @@ output "o" { value = terraform_data.c.output }
 	for _, tool := range []string{strataBin, tf} {
 		dir := t.TempDir()
 		writeFile(t, filepath.Join(dir, "main.tf"), step1)
-		if r := runTool(t, dir, "", tool, "apply", "-auto-approve", "-no-color"); r.code != 0 {
+		if r := runIn(t, dir, "", tool, "apply", "-auto-approve", "-no-color"); r.code != 0 {
 			t.Fatalf("%s apply: %s%s", tool, r.stdout, r.stderr)
 		}
 		writeFile(t, filepath.Join(dir, "main.tf"), step2)
-		r := runTool(t, dir, "", tool, "plan", "-refresh=false")
+		r := runIn(t, dir, "", tool, "plan", "-refresh=false")
 		if r.code != 0 {
 			t.Fatalf("%s plan: %s%s", tool, r.stdout, r.stderr)
 		}

@@ -21,6 +21,9 @@ import (
 var (
 	update    = flag.Bool("update", false, "rewrite golden files")
 	strataBin string
+	// subprocessRuns is STRATA_TEST_SUBPROCESS: strata runs as a
+	// process in every test (see runWith).
+	subprocessRuns = os.Getenv("STRATA_TEST_SUBPROCESS") != ""
 )
 
 func TestMain(m *testing.M) {
@@ -71,11 +74,23 @@ func runIn(t *testing.T, dir, stdin, bin string, args ...string) result {
 
 // runWith is runIn with more environment variables (which override the
 // defaults: TF_IN_AUTOMATION, no checkpoint, an empty CLI configuration).
+// strata (strataBin) runs in this process (runInProcess), unless
+// STRATA_TEST_SUBPROCESS is set: then every run starts the binary, as
+// a user's shell does. Tests of what only a process has (signals, exit
+// on a second interrupt, kill -9) start the binary themselves.
 func runWith(t *testing.T, dir, stdin, bin string, env []string, args ...string) result {
 	t.Helper()
 	env = append(testEnvFor(t), env...)
 	if isReferenceTerraform(bin) {
 		return runTerraform(t, dir, stdin, bin, env, args...)
+	}
+	if bin == strataBin && !subprocessRuns {
+		vars := map[string]string{}
+		for _, kv := range env {
+			k, v, _ := strings.Cut(kv, "=")
+			vars[k] = v
+		}
+		return runInProcess(t, dir, vars, stdin, args...)
 	}
 	return runProcess(t, dir, stdin, bin, env, args...)
 }

@@ -185,7 +185,7 @@ resource "terraform_data" "e" {
 			t.Parallel()
 			dir := writeFiles(t, map[string]string{"main.tf": src})
 			for _, args := range [][]string{{"validate", "-no-color"}, {"validate"}, {"plan", "-no-color"}} {
-				want, got := runTool(t, dir, "", tf, args...), runTool(t, dir, "", strataBin, args...)
+				want, got := runIn(t, dir, "", tf, args...), runIn(t, dir, "", strataBin, args...)
 				if got.code != want.code || got.stdout != want.stdout || got.stderr != want.stderr {
 					t.Errorf("%s: strata exit %d, terraform %d\nstrata stdout:\n%s\nstrata stderr:\n%s\nterraform stdout:\n%s\nterraform stderr:\n%s",
 						strings.Join(args, " "), got.code, want.code, got.stdout, got.stderr, want.stdout, want.stderr)

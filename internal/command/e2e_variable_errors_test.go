@@ -81,10 +81,10 @@ func TestE2ESavedPlanVariablesMatchTerraform(t *testing.T) {
 		var res []result
 		for _, bin := range []string{tf, strataBin} {
 			dir := writeFiles(t, src)
-			if r := runTool(t, dir, "", bin, "plan", "-no-color", "-var", "v=2", "-out=p.tfplan"); r.code != 0 {
+			if r := runIn(t, dir, "", bin, "plan", "-no-color", "-var", "v=2", "-out=p.tfplan"); r.code != 0 {
 				t.Fatalf("%s plan: %d\n%s%s", bin, r.code, r.stdout, r.stderr)
 			}
-			res = append(res, runTool(t, dir, "", bin, "apply", "-no-color", "-var", given, "p.tfplan"))
+			res = append(res, runIn(t, dir, "", bin, "apply", "-no-color", "-var", given, "p.tfplan"))
 		}
 		want, got := res[0], res[1]
 		if got.code != want.code || got.stdout != norm.Replace(want.stdout) || got.stderr != norm.Replace(want.stderr) {

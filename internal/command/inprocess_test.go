@@ -9,10 +9,10 @@ import (
 	"testing"
 )
 
-// The in-process end-to-end tests call Run directly, with the working
-// directory, the environment and the standard streams in Deps: no strata
-// process starts, and the tests run in parallel. Tests that send signals,
-// kill strata or compare with terraform run the binary (strata, runIn).
+// The end-to-end tests call Run directly, with the working directory, the
+// environment and the standard streams in Deps: no strata process
+// starts, and the tests run in parallel. strata and runIn come here too
+// (see runWith); tests that send signals or kill strata start the binary.
 
 // runInProcess runs strata in this process in dir with args, the tests'
 // environment plus env, and stdin.
