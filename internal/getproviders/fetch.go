@@ -36,8 +36,8 @@ func InstallPackage(ctx context.Context, c *http.Client, meta PackageMeta, root 
 		if err := VerifyDir(meta, allowed); err != nil {
 			return "", AuthResult{}, err
 		}
-		dir, err := Install(Package{Provider: meta.Provider, Version: meta.Version, Dir: meta.Dir}, root)
-		return dir, AuthResult{Summary: "unauthenticated"}, err
+		// As Terraform does, an unpacked package is linked, not copied.
+		return dst, AuthResult{Summary: "unauthenticated"}, Link(meta.Dir, dst)
 	}
 	archive, err := download(ctx, c, meta.URL)
 	if err != nil {

@@ -115,32 +115,6 @@ func Hash(dir string) (string, error) {
 	return dirhash.HashDir(dir, "", dirhash.Hash1)
 }
 
-// Install copies a package into root (normally .terraform/providers) at
-// HOST/NAMESPACE/TYPE/VERSION/OS_ARCH and returns the installed directory.
-func Install(pkg Package, root string) (string, error) {
-	p := pkg.Provider
-	dst := filepath.Join(root, p.Hostname, p.Namespace, p.Type, pkg.Version.String(), Platform())
-	if err := os.RemoveAll(dst); err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return "", err
-	}
-	entries, err := os.ReadDir(pkg.Dir)
-	if err != nil {
-		return "", err
-	}
-	for _, e := range entries {
-		if e.IsDir() {
-			continue
-		}
-		if err := copyFile(filepath.Join(pkg.Dir, e.Name()), filepath.Join(dst, e.Name())); err != nil {
-			return "", err
-		}
-	}
-	return dst, nil
-}
-
 func copyFile(src, dst string) error {
 	in, err := os.Open(src)
 	if err != nil {

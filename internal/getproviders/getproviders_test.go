@@ -1,6 +1,7 @@
 package getproviders
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -43,17 +44,23 @@ func TestAvailable(t *testing.T) {
 	}
 }
 
-func TestInstallAndHash(t *testing.T) {
+// TestInstallUnpackedLinks: as in Terraform, a package from an unpacked
+// mirror is linked into the providers directory, and hashes the same.
+func TestInstallUnpackedLinks(t *testing.T) {
 	root, p := mirror(t, "1.0.0")
 	pkg := Available([]string{root}, p)[0]
 	dst := t.TempDir()
-	dir, err := Install(pkg, dst)
+	meta := PackageMeta{Provider: pkg.Provider, Version: pkg.Version, Platform: Platform(), Dir: pkg.Dir}
+	dir, res, err := InstallPackage(context.Background(), nil, meta, dst, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := filepath.Join(dst, "registry.terraform.io", "acme", "thing", "1.0.0", Platform())
-	if dir != want {
-		t.Fatalf("installed into %s, want %s", dir, want)
+	if dir != want || res.Summary != "unauthenticated" {
+		t.Fatalf("installed into %s (%s), want %s", dir, res.Summary, want)
+	}
+	if target, err := os.Readlink(dir); err != nil || target != pkg.Dir {
+		t.Errorf("%s links to %q (%v), want %s", dir, target, err, pkg.Dir)
 	}
 	h1, err := Hash(pkg.Dir)
 	if err != nil {
@@ -65,6 +72,10 @@ func TestInstallAndHash(t *testing.T) {
 	}
 	if fi, err := os.Stat(filepath.Join(dir, "terraform-provider-thing_v1.0.0")); err != nil || fi.Mode().Perm()&0o100 == 0 {
 		t.Fatalf("installed binary missing or not executable: %v", err)
+	}
+	// A package that does not match the lock file is not installed.
+	if _, _, err := InstallPackage(context.Background(), nil, meta, t.TempDir(), []string{"h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}); err == nil {
+		t.Error("a package that does not match the recorded checksum was installed")
 	}
 }
 
