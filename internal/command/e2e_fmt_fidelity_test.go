@@ -53,6 +53,7 @@ func runFmtCase(t *testing.T, bin string, c fmtCase) fmtOutcome {
 // difference found by sweeping real modules and Terraform's own test
 // configurations (TestFidelityCorpus).
 func TestE2EFmtMatchesTerraform(t *testing.T) {
+	t.Parallel()
 	ugly := "a  = 1\n"
 	broken := "b = \n"
 	block := "resource \"a\" \"b\" {\n  x = \n}\n"

@@ -15,6 +15,7 @@ import (
 // TestE2EInitModules: init installs local and git modules, prints them,
 // // again, then with -upgrade.
 func TestE2EInitModules(t *testing.T) {
+	t.Parallel()
 	bare, _ := sourcetest.ModuleRepo(t)
 	url := "git::file://" + filepath.ToSlash(bare)
 	dir := t.TempDir()
@@ -64,6 +65,7 @@ func TestE2EInitModules(t *testing.T) {
 // fails init with exit code 1 and Terraform's diagnostic, at the module
 // block.
 func TestE2EInitModuleRegistryUnreachable(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{"main.tf": "module \"consul\" {\n  source  = \"127.0.0.1:1/hashicorp/consul/aws\"\n  version = \"0.1.0\"\n}\n"}
 	want := []string{
 		"Error: Error accessing remote module registry",
@@ -94,6 +96,7 @@ func TestE2EInitModuleRegistryUnreachable(t *testing.T) {
 // init writes the manifest Terraform writes, byte for byte, and prints the
 // same modules section.
 func TestE2EInitModulesMatchTerraform(t *testing.T) {
+	t.Parallel()
 	tf := terraformBin(t)
 	files := map[string]string{
 		"main.tf":                     "module \"net\" {\n  source = \"./modules/net\"\n}\nmodule \"app\" {\n  source = \"./modules/app/\"\n}\n",

@@ -22,6 +22,7 @@ func errorsFrom(out string) string {
 // registry module (or a git repository or archive) that cannot be
 // installed are Terraform's.
 func TestE2EModuleRegistryErrorsMatchTerraform(t *testing.T) {
+	t.Parallel()
 	s, _, env := moduleSourcesFixture(t)
 	locked, _, lockedEnv := moduleSourcesFixture(t)
 	locked.RequireToken("sekrit")
@@ -75,6 +76,7 @@ func TestE2EModuleRegistryErrorsMatchTerraform(t *testing.T) {
 // credentials block for the registry's host is sent, and the module
 // installs, with both tools.
 func TestE2EModuleRegistryCredentials(t *testing.T) {
+	t.Parallel()
 	s, _, env := moduleSourcesFixture(t)
 	s.RequireToken("sekrit")
 	cfg := filepath.Join(t.TempDir(), "creds.tfrc")

@@ -105,6 +105,7 @@ func moduleSourcesFixture(t *testing.T) (s *sourcetest.Server, files map[string]
 // and plans the same outputs; each tool plans in the directory the other
 // initialised.
 func TestE2EModuleSourcesMatchTerraform(t *testing.T) {
+	t.Parallel()
 	s, files, env := moduleSourcesFixture(t)
 	sdir, tdir := twinDirs(t, files)
 	r := inProcessEnv(t, sdir, env, "init", "-no-color")
@@ -184,6 +185,7 @@ func TestE2EModuleSourcesMatchTerraform(t *testing.T) {
 // constraint the installed version no longer meets stops plan until init
 // runs again, as in Terraform.
 func TestE2EModuleRegistryUpgrade(t *testing.T) {
+	t.Parallel()
 	_, _, env := moduleSourcesFixture(t)
 	call := func(v string) map[string]string {
 		return map[string]string{"main.tf": fmt.Sprintf("module \"m\" {\n  source  = \"acme/thing/null\"\n  version = %q\n}\noutput \"v\" {\n  value = module.m.v\n}\n", v)}
@@ -226,6 +228,7 @@ func TestE2EModuleRegistryUpgrade(t *testing.T) {
 // module instead of the module under test; init installs it under the run
 // block's key, as terraform init does, and test runs it.
 func TestE2ETestRegistryModule(t *testing.T) {
+	t.Parallel()
 	s, _, env := moduleSourcesFixture(t)
 	files := map[string]string{
 		"main.tf": "output \"root\" {\n  value = 1\n}\n",
@@ -261,6 +264,7 @@ func TestE2ETestRegistryModule(t *testing.T) {
 // module's newest version, or a git repository's subdirectory, into an
 // empty directory and initialises it, as terraform init does.
 func TestE2EInitFromRemoteModule(t *testing.T) {
+	t.Parallel()
 	s, _, env := moduleSourcesFixture(t)
 	for _, source := range []string{"acme/thing/null", "git::" + s.PlainURL + "/git/mod.git//sub?ref=v1.0.0"} {
 		sdir, tdir := t.TempDir(), t.TempDir()
@@ -298,6 +302,7 @@ func mustTerraform(t *testing.T, dir string, env []string, args ...string) strin
 // private key) is handed to ssh with -i, as terraform does, and the key
 // file is gone afterwards.
 func TestE2EModuleGitSSHKey(t *testing.T) {
+	t.Parallel()
 	_, _, env := moduleSourcesFixture(t)
 	var logFile string
 	for _, e := range env {

@@ -102,6 +102,7 @@ var junitTimes = regexp.MustCompile(` time="[^"]*" timestamp="[^"]*"`)
 // code and what the cleanup destroyed, in what order, with terraform test
 // on the same files.
 func TestE2EModuleTest(t *testing.T) {
+	t.Parallel()
 	tests := map[string]struct {
 		code int
 		// summary is the last line of the human output.
@@ -243,6 +244,7 @@ func TestE2EModuleTest(t *testing.T) {
 // TestE2EValidateTestFiles: validate decodes test files too, unless
 // -no-tests, and reports the same error as terraform validate.
 func TestE2EValidateTestFiles(t *testing.T) {
+	t.Parallel()
 	run := func(bin string) []result {
 		dir := t.TempDir()
 		writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {}\n")
@@ -280,6 +282,7 @@ func TestE2EValidateTestFiles(t *testing.T) {
 // terraform test works in a directory strata initialised, and refuses the
 // sources Terraform refuses there.
 func TestE2EInitRecordsTestModules(t *testing.T) {
+	t.Parallel()
 	initIn := func(bin string) (string, result) {
 		dir := copyTree(t, filepath.Join("moduletest", "features"))
 		r := runIn(t, dir, "", bin, "init", "-no-color")
@@ -311,6 +314,7 @@ func TestE2EInitRecordsTestModules(t *testing.T) {
 // TestE2ETestVerbose: test -verbose prints each run's plan or state as
 // terraform test -verbose does (product name aside).
 func TestE2ETestVerbose(t *testing.T) {
+	t.Parallel()
 	run := func(bin string) string {
 		dir := copyTree(t, filepath.Join("moduletest", "features"))
 		if r := runIn(t, dir, "", bin, "init", "-no-color"); r.code != 0 {

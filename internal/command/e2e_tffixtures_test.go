@@ -129,6 +129,7 @@ func normalizeFixtureOutput(s string) string {
 // PATH and STRATA_TF_FIXTURES naming the fixtures' directory; `make
 // tf-fixtures` extracts them and runs it.
 func TestE2ETerraformFixtures(t *testing.T) {
+	t.Parallel()
 	root := os.Getenv("STRATA_TF_FIXTURES")
 	if root == "" {
 		t.Skip("STRATA_TF_FIXTURES is not set (make tf-fixtures sets it)")
