@@ -198,6 +198,9 @@ func runProvidersMirror(ctx context.Context, d *Deps, opts *providersMirrorOptio
 		if locks, lkdiags = depsfile.LoadIn(d.Dir, depsfile.FileName); hasErrors(v, lkdiags) {
 			return errReported
 		}
+		if hasErrors(v, providercache.CheckMirrorLocks(cfg, locks)) {
+			return errReported
+		}
 	}
 	m := &providercache.Mirrorer{Source: source, Client: creds.Client(nil), Dir: args[0], Platforms: platforms, Log: mirrorLog(v)}
 	if hasErrors(v, m.MirrorAll(ctx, cfg, locks)) {

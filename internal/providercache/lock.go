@@ -2,9 +2,11 @@ package providercache
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/go-version"
@@ -107,7 +109,7 @@ func (l *Locker) Lock(ctx context.Context, cfg *configs.Config, only []addrs.Pro
 		}
 		nl, err := l.lockOne(ctx, p, constraints, cstr, locks[p])
 		if err != nil {
-			failures = append(failures, fmt.Sprintf("- %s: %s", p.ForDisplay(), strings.TrimSuffix(err.Error(), ".")))
+			failures = append(failures, fmt.Sprintf("- %s: %s", p, strings.TrimSuffix(err.Error(), ".")))
 			continue
 		}
 		if prior := locks[p]; prior == nil || prior.Version != nl.Version || !sameHashes(prior.Hashes, nl.Hashes) {
@@ -124,7 +126,7 @@ func (l *Locker) Lock(ctx context.Context, cfg *configs.Config, only []addrs.Pro
 			Severity: hcl.DiagError,
 			Summary:  "Could not retrieve providers for locking",
 			Detail: fmt.Sprintf("strata failed to fetch the requested providers for %s in order to calculate their checksums: some providers could not be installed:\n%s.",
-				platform, strings.Join(failures, ".\n")),
+				platform, strings.Join(failures, "\n")),
 		}}
 	}
 	return out, changed, nil
@@ -139,8 +141,20 @@ func containsProvider(list []addrs.Provider, p addrs.Provider) bool {
 	return false
 }
 
-// lockOne selects p's version and checksums it for every platform.
+// lockOne selects p's version and checksums it for every platform. As
+// Terraform's, it asks the source for p's versions first, a locked
+// provider's too, whose version must still be among them.
 func (l *Locker) lockOne(ctx context.Context, p addrs.Provider, constraints version.Constraints, cstr string, prior *depsfile.Lock) (*depsfile.Lock, error) {
+	available, _, err := l.Source.AvailableVersions(ctx, p)
+	var notFound getproviders.ErrProviderNotFound
+	if errors.As(err, &notFound) && !notFound.Registry {
+		// A mirror directory without the provider has no versions of
+		// it, as Terraform's -fs-mirror sees it.
+		available, err = nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
 	var selected *version.Version
 	if prior != nil {
 		lv, err := version.NewVersion(prior.Version)
@@ -150,14 +164,13 @@ func (l *Locker) lockOne(ctx context.Context, p addrs.Provider, constraints vers
 		if constraints != nil && !constraints.Check(lv) {
 			return nil, fmt.Errorf("locked provider %s %s does not match configured version constraint %s; must use strata init -upgrade to allow selection of new versions", p.String(), lv, cstr)
 		}
+		if !slices.ContainsFunc(available, lv.Equal) {
+			return nil, fmt.Errorf("the previously-selected version %s is no longer available", lv)
+		}
 		selected = lv
 	} else {
-		available, _, err := l.Source.AvailableVersions(ctx, p)
-		if err != nil {
-			return nil, err
-		}
 		if selected = selectVersion(available, constraints, nil); selected == nil {
-			return nil, fmt.Errorf("no available releases match the given constraints %s", cstr)
+			return nil, fmt.Errorf("no available releases match the given constraints%s", prefixSpace(cstr))
 		}
 	}
 	platformHashes := make([][]string, len(l.Platforms))
@@ -226,4 +239,12 @@ func (l *Locker) checksum(ctx context.Context, p addrs.Provider, v *version.Vers
 		hashes = append(hashes, res.Hashes...)
 	}
 	return hashes, res.Summary, nil
+}
+
+// prefixSpace is s after a space, or nothing when s is empty.
+func prefixSpace(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " " + s
 }

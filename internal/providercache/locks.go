@@ -117,6 +117,25 @@ func CheckLocks(cfg *configs.Config, locks depsfile.Locks, skip func(addrs.Provi
 	}}
 }
 
+// CheckMirrorLocks reports, as Terraform's providers mirror does before it
+// starts, the providers cfg needs that the lock file selects no version
+// of, or a version their constraints no longer allow, in that command's
+// words. Without a lock file (locks empty) there is nothing to check.
+func CheckMirrorLocks(cfg *configs.Config, locks depsfile.Locks) hcl.Diagnostics {
+	if len(locks) == 0 {
+		return nil
+	}
+	problems := lockProblems(cfg, locks, func(addrs.Provider) bool { return false })
+	if len(problems) == 0 {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Inconsistent dependency lock file",
+		Detail:   "To update the locked dependency selections to match a changed configuration, run:\n  strata init -upgrade\n got:[" + strings.Join(problems, " ") + "]",
+	}}
+}
+
 // CheckSavedPlanLocks reports, as Terraform does before it applies a saved
 // plan, the providers the plan's configuration cfg needs that the current
 // lock file (locks) selects no version of or a version its constraints do

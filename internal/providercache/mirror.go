@@ -50,41 +50,55 @@ func (m *Mirrorer) log(format string, args ...any) {
 // else the newest the configuration allows. It stops at the first
 // provider that fails.
 func (m *Mirrorer) MirrorAll(ctx context.Context, cfg *configs.Config, locks depsfile.Locks) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	for _, p := range NeededProviders(cfg) {
 		if p.IsBuiltIn() {
 			continue
 		}
-		constraints, cstr, diags := Constraints(cfg, p)
-		if diags.HasErrors() {
-			return diags
+		constraints, cstr, cdiags := Constraints(cfg, p)
+		if cdiags.HasErrors() {
+			return append(diags, cdiags...)
 		}
 		var locked *version.Version
 		if l := locks[p]; l != nil {
 			locked, _ = version.NewVersion(l.Version)
 		}
+		// As Terraform, a provider that fails does not stop the others.
 		if err := m.Mirror(ctx, p, constraints, cstr, locked); err != nil {
-			return hcl.Diagnostics{{
+			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Provider not available",
 				Detail:   fmt.Sprintf("Failed to download %s from its origin registry: %s.", p.String(), strings.TrimSuffix(err.Error(), ".")),
-			}}
+			})
 		}
 	}
-	return nil
+	if diags.HasErrors() {
+		// Terraform then indexes what the output directory holds, and
+		// fails again when nothing made it.
+		if _, err := os.Lstat(m.Dir); err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Failed to update indexes",
+				Detail:   fmt.Sprintf("Could not scan the output directory to get package metadata for the JSON indexes: cannot search %s: %s.", m.Dir, err),
+			})
+		}
+	}
+	return diags
 }
 
 // Mirror selects a version of p (locked, when set, else the newest that
 // constraints allow) and mirrors its packages for every platform.
 func (m *Mirrorer) Mirror(ctx context.Context, p addrs.Provider, constraints version.Constraints, cstr string, locked *version.Version) error {
 	m.log("- Mirroring %s...", p.ForDisplay())
+	// As Terraform, the versions are asked for a locked provider too.
+	available, _, err := m.Source.AvailableVersions(ctx, p)
+	if err != nil {
+		return err
+	}
 	selected := locked
 	if selected != nil {
 		m.log("  - Selected v%s to match dependency lock file", selected)
 	} else {
-		available, _, err := m.Source.AvailableVersions(ctx, p)
-		if err != nil {
-			return err
-		}
 		if selected = selectVersion(available, constraints, nil); selected == nil {
 			return fmt.Errorf("no available releases match the given constraints %s", cstr)
 		}
