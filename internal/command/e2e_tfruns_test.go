@@ -59,6 +59,8 @@ var tfRunsMode = os.Getenv("STRATA_TERRAFORM_RUNS")
 type tfRecording struct {
 	Terraform string           `json:"terraform"`
 	Runs      map[string]tfRun `json:"runs"`
+	// Outcomes are recorded outcomes (see recordedOutcome).
+	Outcomes map[string]json.RawMessage `json:"outcomes,omitempty"`
 }
 
 // tfRun is one recorded terraform run.
@@ -122,7 +124,7 @@ func isReferenceTerraform(bin string) bool {
 // runTerraform runs terraform as runWith does, through the recordings.
 func runTerraform(t *testing.T, dir, stdin, bin string, env []string, args ...string) result {
 	t.Helper()
-	if tfRunsMode == "live" || isLiveTest(t) {
+	if tfRunsMode == "live" || isMarked(&liveTests, t) || isMarked(&outcomeTests, t) {
 		return runProcess(t, dir, stdin, bin, env, args...)
 	}
 	root := tempRoot(dir)
@@ -192,10 +194,10 @@ func occurrence(t *testing.T, key string) string {
 // liveTests are the tests (by name) that liveTerraform marked.
 var liveTests sync.Map
 
-// isLiveTest reports whether t or a test above it is marked live.
-func isLiveTest(t *testing.T) bool {
+// isMarked reports whether t or a test above it is in tests.
+func isMarked(tests *sync.Map, t *testing.T) bool {
 	for name := t.Name(); ; {
-		if _, ok := liveTests.Load(name); ok {
+		if _, ok := tests.Load(name); ok {
 			return true
 		}
 		i := strings.LastIndex(name, "/")
@@ -208,6 +210,13 @@ func isLiveTest(t *testing.T) bool {
 
 // lookupRun finds the recorded run of test with key.
 func lookupRun(test, key string) (tfRun, bool) {
+	run, ok := loadedRecording(test).Runs[key]
+	return run, ok
+}
+
+// loadedRecording is the recording of a top-level test, as read (empty
+// when there is none).
+func loadedRecording(test string) *tfRecording {
 	tfRuns.Lock()
 	defer tfRuns.Unlock()
 	rec, ok := tfRuns.loaded[test]
@@ -220,8 +229,7 @@ func lookupRun(test, key string) (tfRun, bool) {
 		}
 		tfRuns.loaded[test] = rec
 	}
-	run, ok := rec.Runs[key]
-	return run, ok
+	return rec
 }
 
 // replayRun applies a recorded run's file changes under root and returns
