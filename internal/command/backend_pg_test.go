@@ -503,3 +503,45 @@ resource "terraform_data" "a" {
 		t.Fatal("the row of the deleted workspace is still there")
 	}
 }
+
+// TestE2EWorkspaceLockFlags: workspace new honours -lock-timeout (it waits
+// for the pg backend's workspace-creation lock another session holds)
+// and -lock=false (it does not take it); without either it reports the
+// holder at once, as Terraform does.
+func TestE2EWorkspaceLockFlags(t *testing.T) {
+	t.Parallel()
+	conn := pgtest.ConnString(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), pgBackendConfig(conn, ""))
+	mustStrata(t, dir, 0, "init", "-no-color")
+	mustStrata(t, dir, 0, "workspace", "list") // creates the table
+	ctx := context.Background()
+	holder, err := pgx.Connect(ctx, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close(ctx)
+	const createKey = -1 // the pg backend's workspace-creation lock
+	if _, err := holder.Exec(ctx, "SELECT pg_advisory_lock($1)", createKey); err != nil {
+		t.Fatal(err)
+	}
+	r := strata(t, dir, "workspace", "new", "refused", "-no-color")
+	if r.code != 1 || !strings.Contains(flat(r.stderr), "another process holds the pg backend's lock for workspace creation") {
+		t.Errorf("workspace new under the creation lock: exit %d\n%s", r.code, r.stderr)
+	}
+	mustStrata(t, dir, 0, "workspace", "new", "unlocked", "-lock=false", "-no-color")
+	release := time.AfterFunc(300*time.Millisecond, func() {
+		_, _ = holder.Exec(ctx, "SELECT pg_advisory_unlock($1)", createKey)
+	})
+	defer release.Stop()
+	mustStrata(t, dir, 0, "workspace", "new", "waited", "-lock-timeout=30s", "-no-color")
+	ws := mustStrata(t, dir, 0, "workspace", "list").stdout
+	for _, name := range []string{"unlocked", "waited"} {
+		if !strings.Contains(ws, name) {
+			t.Errorf("workspace %s missing:\n%s", name, ws)
+		}
+	}
+	if strings.Contains(ws, "refused") {
+		t.Errorf("the refused workspace was created:\n%s", ws)
+	}
+}

@@ -65,7 +65,7 @@ func initBackend(ctx context.Context, d *Deps, v *views.View, mod *configs.Modul
 	if diags.HasErrors() {
 		return diags
 	}
-	return append(diags, loadSelectedWorkspace(ctx, d, mod)...)
+	return append(diags, loadSelectedWorkspace(ctx, d, mod, stateFlags{lock: flags.lock, lockTimeout: flags.lockTimeout})...)
 }
 
 // migrateView is init's view as a migration uses it: questions are
@@ -87,9 +87,9 @@ func (m migrateView) Ask(query, description string) (string, bool) {
 
 // loadSelectedWorkspace opens the selected workspace's state, as
 // Terraform's init does last: a local workspace that does not exist yet
-// (TF_WORKSPACE) is created, and a backend with a single state refuses any
+// (TF_WORKSPACE) is created (under lock's -lock and -lock-timeout), and a backend with a single state refuses any
 // workspace but default.
-func loadSelectedWorkspace(ctx context.Context, d *Deps, mod *configs.Module) hcl.Diagnostics {
+func loadSelectedWorkspace(ctx context.Context, d *Deps, mod *configs.Module, lock stateFlags) hcl.Diagnostics {
 	ws := workspaceName(d)
 	if ws == statemgr.DefaultWorkspace {
 		return nil
@@ -112,5 +112,5 @@ func loadSelectedWorkspace(ctx context.Context, d *Deps, mod *configs.Module) hc
 	}
 	// A new workspace is created under its lock, as "workspace new"
 	// does.
-	return createWorkspace(ctx, d, be, ws, "OperationTypeInvalid", "Error loading state")
+	return createWorkspace(ctx, d, be, ws, "OperationTypeInvalid", "Error loading state", lock)
 }

@@ -45,6 +45,7 @@ Subcommands:
 	var noColor bool
 	var force, orCreate bool
 	var newState string
+	lock := stateFlags{lock: true}
 	list := &cobra.Command{Use: "list", Short: "List Workspaces", Long: "Usage: strata [global options] workspace list\n\n  List strata workspaces, marking the selected one with *.", Args: noArgs(d),
 		RunE: func(cmd *cobra.Command, args []string) error { return runWorkspaceList(cmd.Context(), d) }}
 	show := &cobra.Command{Use: "show", Short: "Show the name of the current workspace", Long: "Usage: strata [global options] workspace show\n\n  Show the name of the current workspace.", Args: cobra.ArbitraryArgs,
@@ -54,7 +55,7 @@ Subcommands:
 		}}
 	newCmd := &cobra.Command{Use: "new [options] NAME", Short: "Create a new workspace", Long: "Usage: strata [global options] workspace new [options] NAME\n\n  Create a new strata workspace and switch to it.", Args: singleName(d),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := runWorkspaceNew(cmd.Context(), d, args[0], noColor); err != nil || newState == "" {
+			if err := runWorkspaceNew(cmd.Context(), d, args[0], lock, noColor); err != nil || newState == "" {
 				return err
 			}
 			return copyIntoWorkspace(d, args[0], newState, noColor)
@@ -62,18 +63,18 @@ Subcommands:
 	newCmd.Flags().StringVar(&newState, "state", "", "Copy an existing state file into the new workspace.")
 	sel := &cobra.Command{Use: "select [options] NAME", Short: "Select a workspace", Long: "Usage: strata [global options] workspace select [options] NAME\n\n  Select a different strata workspace.", Args: singleName(d),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWorkspaceSelect(cmd.Context(), d, args[0], orCreate, noColor)
+			return runWorkspaceSelect(cmd.Context(), d, args[0], orCreate, lock, noColor)
 		}}
 	sel.Flags().BoolVar(&orCreate, "or-create", false, "Create the workspace if it doesn't exist.")
 	del := &cobra.Command{Use: "delete [options] NAME", Short: "Delete a workspace", Long: "Usage: strata [global options] workspace delete [options] NAME\n\n  Delete a strata workspace.", Args: singleName(d),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWorkspaceDelete(cmd.Context(), d, args[0], force, noColor)
+			return runWorkspaceDelete(cmd.Context(), d, args[0], force, lock, noColor)
 		}}
 	del.Flags().BoolVar(&force, "force", false, "Remove a workspace even if it is managing resources.\nstrata can no longer track or manage the workspace's\ninfrastructure.")
 	for _, c := range []*cobra.Command{newCmd, sel, del} {
 		views.RegisterNoColor(c.Flags(), &noColor)
-		c.Flags().Bool("lock", true, "Don't hold a state lock during the operation.")
-		c.Flags().Duration("lock-timeout", 0, "Duration to retry a state lock.")
+		c.Flags().BoolVar(&lock.lock, "lock", true, "Don't hold a state lock during the operation.")
+		c.Flags().DurationVar(&lock.lockTimeout, "lock-timeout", 0, "Duration to retry a state lock.")
 	}
 	cmd.AddCommand(list, show, newCmd, sel, del)
 	return cmd
@@ -155,7 +156,7 @@ func workspaceMissing(name string) string {
 	return fmt.Sprintf("Workspace %q doesn't exist.\n\nYou can create this workspace with the \"new\" subcommand \nor include the \"-or-create\" flag with the \"select\" subcommand.", name)
 }
 
-func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) error {
+func runWorkspaceNew(ctx context.Context, d *Deps, name string, lock stateFlags, noColor bool) error {
 	v := d.newView(viewFlags{noColor: noColor})
 	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	if !validWorkspaceName(name) {
@@ -188,7 +189,7 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Workspaces not supported", Detail: fmt.Sprintf("The %s backend stores a single state and does not support workspaces.", be.TypeName())}})
 		return errReported
 	}
-	if diags := createWorkspace(ctx, d, be, name, "OperationTypeWorkspaceNew", "Failed to create workspace"); hasErrors(v, diags) {
+	if diags := createWorkspace(ctx, d, be, name, "OperationTypeWorkspaceNew", "Failed to create workspace", lock); hasErrors(v, diags) {
 		return errReported
 	}
 	if err := selectWorkspace(d, name); err != nil {
@@ -199,7 +200,7 @@ func runWorkspaceNew(ctx context.Context, d *Deps, name string, noColor bool) er
 	return nil
 }
 
-func runWorkspaceSelect(ctx context.Context, d *Deps, name string, orCreate, noColor bool) error {
+func runWorkspaceSelect(ctx context.Context, d *Deps, name string, orCreate bool, lock stateFlags, noColor bool) error {
 	v := d.newView(viewFlags{noColor: noColor})
 	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	cfg, _, diags := loadConfig(d, v)
@@ -231,13 +232,13 @@ func runWorkspaceSelect(ctx context.Context, d *Deps, name string, orCreate, noC
 		}
 	}
 	if orCreate {
-		return runWorkspaceNew(ctx, d, name, noColor)
+		return runWorkspaceNew(ctx, d, name, lock, noColor)
 	}
 	views.NewWorkspace(v).Error("\n" + workspaceMissing(name))
 	return errReported
 }
 
-func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColor bool) error {
+func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force bool, lock stateFlags, noColor bool) error {
 	v := d.newView(viewFlags{noColor: noColor})
 	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	cfg, _, diags := loadConfig(d, v)
@@ -276,12 +277,16 @@ func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColo
 	if hasErrors(v, diags) {
 		return errReported
 	}
-	if err := mgr.Lock(ctx, statemgr.NewLockInfo("OperationTypeWorkspaceDelete", d.Version), 0); err != nil {
-		v.Diagnostics(errorDiag("Error acquiring the state lock", err))
-		return errReported
+	if lock.lock {
+		if err := mgr.Lock(ctx, statemgr.NewLockInfo("OperationTypeWorkspaceDelete", d.Version), lock.lockTimeout); err != nil {
+			v.Diagnostics(errorDiag("Error acquiring the state lock", err))
+			return errReported
+		}
 	}
 	s, _, err := mgr.Read()
-	_ = mgr.Unlock()
+	if lock.lock {
+		_ = mgr.Unlock()
+	}
 	if err != nil {
 		v.Diagnostics(errorDiag("Failed to read the workspace's state", err))
 		return errReported
@@ -311,19 +316,24 @@ func runWorkspaceDelete(ctx context.Context, d *Deps, name string, force, noColo
 
 // createWorkspace makes workspace name of the backend be exist: its state
 // is read under the lock (taken for operation), which creates it (local:
-// its directory; pg: its row, as in Terraform; inmem: its entry). Errors
-// of the lock or the read are summarised as summary.
-func createWorkspace(ctx context.Context, d *Deps, be *backend.Config, name, operation, summary string) hcl.Diagnostics {
+// its directory; pg: its row, as in Terraform; inmem: its entry), as
+// lock's -lock and -lock-timeout say. Errors of the lock or the read are
+// summarised as summary.
+func createWorkspace(ctx context.Context, d *Deps, be *backend.Config, name, operation, summary string, lock stateFlags) hcl.Diagnostics {
 	mgr, diags := backendStateManager(d, be, name, nil)
 	if diags.HasErrors() {
 		return diags
 	}
-	if err := mgr.Lock(ctx, statemgr.NewLockInfo(operation, d.Version), 0); err != nil {
-		return append(diags, errorDiag(summary, err)...)
+	if lock.lock {
+		if err := mgr.Lock(ctx, statemgr.NewLockInfo(operation, d.Version), lock.lockTimeout); err != nil {
+			return append(diags, errorDiag(summary, err)...)
+		}
 	}
 	_, _, err := mgr.Read()
-	if uerr := mgr.Unlock(); err == nil {
-		err = uerr
+	if lock.lock {
+		if uerr := mgr.Unlock(); err == nil {
+			err = uerr
+		}
 	}
 	if err != nil {
 		return append(diags, errorDiag(summary, err)...)
