@@ -113,9 +113,11 @@ func (m *Local) BeginJournal(base *states.State) (*Journal, error) {
 
 // EndJournal writes the final snapshot and removes the journal. When the
 // snapshot cannot be written the journal stays, so that the next command
-// recovers from it.
+// recovers from it. An empty state is written too where no file was, as
+// Terraform writes one after every apply, destroy and refresh (Write
+// writes none).
 func (m *Local) EndJournal(final *states.State) error {
-	if err := endJournal(m.journal, func() error { return m.Write(final) }); err != nil {
+	if err := endJournal(m.journal, func() error { return m.write(final, true) }); err != nil {
 		return err
 	}
 	m.journal = nil

@@ -174,6 +174,12 @@ func (m *Local) readSnapshot() (*states.State, error) {
 // Write saves s as the new snapshot, unless it is identical to the
 // snapshot on disk. The serial is increased on every real write.
 func (m *Local) Write(s *states.State) error {
+	return m.write(s, false)
+}
+
+// write is Write; with evenEmpty an empty state is written where no file
+// was (Write leaves it unwritten).
+func (m *Local) write(s *states.State, evenEmpty bool) error {
 	if m.forgot {
 		m.forgot = false
 		if src, err := os.ReadFile(m.abs(m.OutPath)); err == nil && len(bytes.TrimSpace(src)) > 0 {
@@ -182,7 +188,7 @@ func (m *Local) Write(s *states.State) error {
 			}
 		}
 	}
-	data, out, err := m.crypt.Seal(s, m.Version, m.read, m.serial, m.read != nil || fileExists(m.abs(m.OutPath)))
+	data, out, err := m.crypt.Seal(s, m.Version, m.read, m.serial, evenEmpty || m.read != nil || fileExists(m.abs(m.OutPath)))
 	if err != nil || data == nil {
 		return err
 	}
