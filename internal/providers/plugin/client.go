@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -121,18 +119,6 @@ func NewClient(path string, opts ...Option) (providers.Interface, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if o.name == "" {
-		o.name = filepath.Base(path)
-	}
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("provider plugin %s: %w", o.name, err)
-	}
-	var logFile *os.File
-	logger := o.logger
-	if logger == nil {
-		logger, logFile = defaultLogger(o)
-	}
-
 	versioned := map[int]plugin.PluginSet{}
 	for _, v := range o.versions {
 		switch v {
@@ -144,22 +130,11 @@ func NewClient(path string, opts ...Option) (providers.Interface, error) {
 			return nil, fmt.Errorf("unsupported plugin protocol version %d", v)
 		}
 	}
-
-	tail := tailbuf.New(stderrTail)
-	debugWriter := logger.StandardWriter(&hclog.StandardLoggerOptions{ForceLevel: hclog.Debug})
-	p, err := connect(o.name, logFile, tail, &plugin.ClientConfig{
-		HandshakeConfig:  Handshake,
-		VersionedPlugins: versioned,
-		Cmd:              pluginCommand(path, o.getenv, o.environ, o.dir),
-		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		Managed:          true,
-		AutoMTLS:         true,
-		Logger:           logger,
-		StartTimeout:     o.startTimeout,
-		Stderr:           tail,
-		SyncStdout:       debugWriter,
-		SyncStderr:       debugWriter,
-	})
+	config, logFile, tail, err := processConfig("provider", path, &o, versioned)
+	if err != nil {
+		return nil, err
+	}
+	p, err := connect(o.name, logFile, tail, config)
 	if err != nil {
 		return nil, err
 	}
@@ -177,31 +152,13 @@ func NewClient(path string, opts ...Option) (providers.Interface, error) {
 // its provider service and wraps it in a Client. On error nothing started
 // here is left running.
 func connect(name string, logFile *os.File, tail *tailbuf.Buffer, config *plugin.ClientConfig) (*Client, error) {
-	config.GRPCDialOptions = []grpc.DialOption{grpc.WithDefaultCallOptions(
-		grpc.MaxCallRecvMsgSize(maxMessageSize), grpc.MaxCallSendMsgSize(maxMessageSize))}
-	client := plugin.NewClient(config)
-	fail := func(err error) (*Client, error) {
-		client.Kill()
-		if logFile != nil {
-			_ = logFile.Close()
-		}
-		msg := err.Error()
-		if out := strings.TrimSpace(tail.String()); out != "" {
-			msg += "\n\nThe plugin's output:\n" + out
-		}
-		return nil, fmt.Errorf("failed to start provider plugin %s: %s", name, msg)
-	}
-	rpc, err := client.Client()
+	client, raw, err := startPlugin("provider", name, pluginName, logFile, tail, config)
 	if err != nil {
-		return fail(err)
-	}
-	raw, err := rpc.Dispense(pluginName)
-	if err != nil {
-		return fail(err)
+		return nil, err
 	}
 	w, ok := raw.(wire)
 	if !ok {
-		return fail(fmt.Errorf("unexpected plugin client type %T", raw))
+		return nil, startFailed(client, "provider", name, logFile, tail, fmt.Errorf("unexpected plugin client type %T", raw))
 	}
 	p := &Client{
 		name:    name,

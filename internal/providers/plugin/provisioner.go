@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
-	"github.com/hashicorp/go-hclog"
 	plugin "github.com/hashicorp/go-plugin"
 	"github.com/zclconf/go-cty/cty"
 	"google.golang.org/grpc"
@@ -44,56 +42,17 @@ func NewProvisioner(path string, opts ...Option) (*Provisioner, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if o.name == "" {
-		o.name = filepath.Base(path)
-	}
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("provisioner plugin %s: %w", o.name, err)
-	}
-	var logFile *os.File
-	logger := o.logger
-	if logger == nil {
-		logger, logFile = defaultLogger(o)
-	}
-	tail := tailbuf.New(stderrTail)
-	debugWriter := logger.StandardWriter(&hclog.StandardLoggerOptions{ForceLevel: hclog.Debug})
-	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  Handshake,
-		VersionedPlugins: map[int]plugin.PluginSet{5: {provisionerPluginName: grpcProvisioner5{}}},
-		Cmd:              pluginCommand(path, o.getenv, o.environ, o.dir),
-		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		Managed:          true,
-		AutoMTLS:         true,
-		Logger:           logger,
-		StartTimeout:     o.startTimeout,
-		Stderr:           tail,
-		SyncStdout:       debugWriter,
-		SyncStderr:       debugWriter,
-		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
-			grpc.MaxCallRecvMsgSize(maxMessageSize), grpc.MaxCallSendMsgSize(maxMessageSize))},
-	})
-	fail := func(err error) (*Provisioner, error) {
-		client.Kill()
-		if logFile != nil {
-			_ = logFile.Close()
-		}
-		msg := err.Error()
-		if out := strings.TrimSpace(tail.String()); out != "" {
-			msg += "\n\nThe plugin's output:\n" + out
-		}
-		return nil, fmt.Errorf("failed to start provisioner plugin %s: %s", o.name, msg)
-	}
-	rpc, err := client.Client()
+	config, logFile, tail, err := processConfig("provisioner", path, &o, map[int]plugin.PluginSet{5: {provisionerPluginName: grpcProvisioner5{}}})
 	if err != nil {
-		return fail(err)
+		return nil, err
 	}
-	raw, err := rpc.Dispense(provisionerPluginName)
+	client, raw, err := startPlugin("provisioner", o.name, provisionerPluginName, logFile, tail, config)
 	if err != nil {
-		return fail(err)
+		return nil, err
 	}
 	pc, ok := raw.(tfplugin5.ProvisionerClient)
 	if !ok {
-		return fail(fmt.Errorf("unexpected plugin client type %T", raw))
+		return nil, startFailed(client, "provisioner", o.name, logFile, tail, fmt.Errorf("unexpected plugin client type %T", raw))
 	}
 	p := &Provisioner{name: o.name, client: client, rpc: pc, stderr: tail, logFile: logFile}
 	if o.tracker != nil {
