@@ -2,6 +2,7 @@ package cliconfig
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -313,11 +314,23 @@ func (cfg *Config) DevOverrideWarning(forInit bool) hcl.Diagnostics {
 // describes. Without a provider_installation block it is Terraform's
 // implied one: the implied local mirror directories for the providers
 // found there, the origin registry for all others, and the packages
-// already in .terraform/providers.
-func ProviderSource(cfg *Config, getenv func(string) string, creds getproviders.Credentials, providersDir string) (getproviders.Source, hcl.Diagnostics) {
+// already in .terraform/providers. Relative mirror paths are relative to
+// workDir (empty: the process's working directory); client makes the
+// registries' and network mirrors' requests (nil: http.DefaultClient).
+func ProviderSource(cfg *Config, getenv func(string) string, creds getproviders.Credentials, providersDir, workDir string, client *http.Client) (getproviders.Source, hcl.Diagnostics) {
 	reg := getproviders.NewRegistry(cfg.Hosts, creds, getenv)
+	reg.Client = client
+	inDir := func(p string) string {
+		if workDir == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(workDir, p)
+	}
 	if cfg.Methods == nil {
-		local := getproviders.DirSource(getproviders.ImpliedMirrors(getenv))
+		var local getproviders.DirSource
+		for _, m := range getproviders.ImpliedMirrors(getenv) {
+			local = append(local, inDir(m))
+		}
 		return getproviders.MultiSource{
 			{Source: local},
 			{Source: reg, Skip: func(p addrs.Provider) bool { return len(getproviders.Available(local, p)) > 0 }},
@@ -329,9 +342,9 @@ func ProviderSource(cfg *Config, getenv func(string) string, creds getproviders.
 		sel := getproviders.Selector{Include: m.Include, Exclude: m.Exclude}
 		switch m.Kind {
 		case "filesystem_mirror":
-			sel.Source = getproviders.DirSource{m.Location}
+			sel.Source = getproviders.DirSource{inDir(m.Location)}
 		case "network_mirror":
-			nm, err := getproviders.NewNetworkMirror(m.Location, nil)
+			nm, err := getproviders.NewNetworkMirror(m.Location, client)
 			if err != nil {
 				return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid CLI configuration", Detail: fmt.Sprintf("Error in %s: %s.", cfg.Path, err)}}
 			}

@@ -18,7 +18,7 @@ func TestE2EProvidersLockFailuresMatchTerraform(t *testing.T) {
 	t.Parallel()
 	const cfg = "terraform {\n  required_providers {\n    null = {\n      source  = \"hashicorp/null\"\n      version = \"3.1.1\"\n    }\n    random = {\n      source = \"hashicorp/random\"\n    }\n  }\n}\n"
 	const lock = "provider \"registry.terraform.io/hashicorp/null\" {\n  version     = \"3.1.1\"\n  constraints = \"3.1.1\"\n  hashes = [\n    \"h1:71sNUDvmiJcijsvfXpiLCz0lXIBSsEJjMxljt7hxMhw=\",\n  ]\n}\n"
-	run := func(bin string, locked bool) result {
+	run := func(t *testing.T, bin string, locked bool) result {
 		dir := t.TempDir()
 		empty := t.TempDir()
 		writeFile(t, filepath.Join(dir, "main.tf"), cfg)
@@ -31,9 +31,10 @@ func TestE2EProvidersLockFailuresMatchTerraform(t *testing.T) {
 		return r
 	}
 	tf, tfErr := referenceTerraform()
-	for name, locked := range map[string]bool{"no lock file": false, "locked": true} {
+	for _, locked := range []bool{false, true} {
+		name := map[bool]string{false: "no lock file", true: "locked"}[locked]
 		t.Run(name, func(t *testing.T) {
-			got := run(strataBin, locked)
+			got := run(t, strataBin, locked)
 			want := "- registry.terraform.io/hashicorp/null: no available releases match the given constraints 3.1.1\n- registry.terraform.io/hashicorp/random: no available releases match the given constraints."
 			if locked {
 				want = "- registry.terraform.io/hashicorp/null: the previously-selected version 3.1.1 is no longer available\n"
@@ -44,7 +45,7 @@ func TestE2EProvidersLockFailuresMatchTerraform(t *testing.T) {
 			if tfErr != nil {
 				return
 			}
-			if tr := run(tf, locked); tr.code != got.code || paragraphs(tr.stdout) != paragraphs(got.stdout) {
+			if tr := run(t, tf, locked); tr.code != got.code || paragraphs(tr.stdout) != paragraphs(got.stdout) {
 				t.Errorf("differs from terraform:\nterraform (%d):\n%s\nstrata (%d):\n%s", tr.code, tr.stdout, got.code, got.stdout)
 			}
 		})

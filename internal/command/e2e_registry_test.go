@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -31,22 +30,11 @@ func thingPackages() []registrytest.Package {
 	return out
 }
 
-// strataEnv runs strata in dir with extra environment variables.
+// strataEnv runs strata in dir with extra environment variables,
+// KEY=VALUE, and no plugin cache.
 func strataEnv(t *testing.T, dir string, env []string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(strataBin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null", "TF_PLUGIN_CACHE_DIR="), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("running strata: %v", err)
-	}
-	return result{stdout: out.String(), stderr: errb.String(), code: code}
+	return runWith(t, dir, "", strataBin, append([]string{"TF_PLUGIN_CACHE_DIR="}, env...), args...)
 }
 
 // terraformEnv runs terraform, when installed, in dir; ok is false when it

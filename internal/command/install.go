@@ -130,7 +130,7 @@ func installProviders(ctx context.Context, d *Deps, v *views.View, cfg *configs.
 		source = getproviders.DirSource(opts.pluginDir)
 	} else {
 		var sdiags hcl.Diagnostics
-		if source, sdiags = cliconfig.ProviderSource(cli, d.Getenv, creds, providersDir(d)); sdiags.HasErrors() {
+		if source, sdiags = cliconfig.ProviderSource(cli, d.Getenv, creds, providersDir(d), d.Dir, d.httpClient()); sdiags.HasErrors() {
 			return sdiags
 		}
 		cacheDir = cli.PluginCacheDir

@@ -89,7 +89,7 @@ func runProvidersLock(ctx context.Context, d *Deps, opts *providersLockOptions) 
 	case opts.fsMirror != "":
 		source = getproviders.DirSource{opts.fsMirror}
 	case opts.netMirror != "":
-		nm, err := getproviders.NewNetworkMirror(opts.netMirror, nil)
+		nm, err := getproviders.NewNetworkMirror(opts.netMirror, d.httpClient())
 		if err != nil {
 			v.Diagnostics(errorDiag("Invalid network mirror URL", err))
 			return errReported
@@ -98,7 +98,9 @@ func runProvidersLock(ctx context.Context, d *Deps, opts *providersLockOptions) 
 		source = nm
 	default:
 		// The origin registries, whatever provider_installation says.
-		source = getproviders.NewRegistry(cli.Hosts, creds, d.Getenv)
+		reg := getproviders.NewRegistry(cli.Hosts, creds, d.Getenv)
+		reg.Client = d.httpClient()
+		source = reg
 	}
 	cfg, _, ldiags := loadConfig(d, v)
 	if hasErrors(v, ldiags) {
@@ -112,7 +114,7 @@ func runProvidersLock(ctx context.Context, d *Deps, opts *providersLockOptions) 
 	if hasErrors(v, ldiags2) {
 		return errReported
 	}
-	locker := &providercache.Locker{Source: source, Client: creds.Client(nil), Platforms: platforms, Log: view.Log}
+	locker := &providercache.Locker{Source: source, Client: creds.Client(d.httpClient()), Platforms: platforms, Log: view.Log}
 	newLocks, changed, diags := locker.Lock(ctx, cfg, only, locks)
 	if hasErrors(v, diags) {
 		return errReported
@@ -188,6 +190,7 @@ func runProvidersMirror(ctx context.Context, d *Deps, opts *providersMirrorOptio
 	// As in Terraform, the packages come from the origin registries,
 	// whatever provider_installation says.
 	source := getproviders.NewRegistry(cli.Hosts, creds, d.Getenv)
+	source.Client = d.httpClient()
 	cfg, _, ldiags := loadConfig(d, v)
 	if hasErrors(v, ldiags) {
 		return errReported
@@ -202,7 +205,7 @@ func runProvidersMirror(ctx context.Context, d *Deps, opts *providersMirrorOptio
 			return errReported
 		}
 	}
-	m := &providercache.Mirrorer{Source: source, Client: creds.Client(nil), Dir: args[0], Platforms: platforms, Log: mirrorLog(v)}
+	m := &providercache.Mirrorer{Source: source, Client: creds.Client(d.httpClient()), Dir: args[0], WorkDir: d.Dir, Platforms: platforms, Log: mirrorLog(v)}
 	if hasErrors(v, m.MirrorAll(ctx, cfg, locks)) {
 		return errReported
 	}

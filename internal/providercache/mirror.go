@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -30,12 +31,24 @@ import (
 type Mirrorer struct {
 	Source getproviders.Source
 	Client *http.Client
-	// Dir is the target directory.
+	// Dir is the target directory, as the user gave it (messages name it
+	// so).
 	Dir string
+	// WorkDir is what a relative Dir is relative to (empty: the
+	// process's working directory).
+	WorkDir string
 	// Platforms are the OS_ARCH platforms to mirror.
 	Platforms []string
 	// Log reports one progress line, as Installer.Log.
 	Log func(human, plain string)
+}
+
+// dir is the target directory to write in.
+func (m *Mirrorer) dir() string {
+	if m.WorkDir == "" || filepath.IsAbs(m.Dir) {
+		return m.Dir
+	}
+	return filepath.Join(m.WorkDir, m.Dir)
 }
 
 func (m *Mirrorer) log(format string, args ...any) {
@@ -75,7 +88,11 @@ func (m *Mirrorer) MirrorAll(ctx context.Context, cfg *configs.Config, locks dep
 	if diags.HasErrors() {
 		// Terraform then indexes what the output directory holds, and
 		// fails again when nothing made it.
-		if _, err := os.Lstat(m.Dir); err != nil {
+		if _, err := os.Lstat(m.dir()); err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = &os.PathError{Op: pe.Op, Path: m.Dir, Err: pe.Err}
+			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Failed to update indexes",
@@ -108,7 +125,7 @@ func (m *Mirrorer) Mirror(ctx context.Context, p addrs.Provider, constraints ver
 			m.log("  - Selected v%s to meet constraints %s", selected, cstr)
 		}
 	}
-	base := filepath.Join(m.Dir, p.Hostname, p.Namespace, p.Type)
+	base := filepath.Join(m.dir(), p.Hostname, p.Namespace, p.Type)
 	if err := os.MkdirAll(base, 0o755); err != nil {
 		return err
 	}
