@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/go-version"
 	"golang.org/x/mod/sumdb/dirhash"
@@ -107,13 +108,32 @@ func HasExecutable(dir, typ string) bool {
 
 // Hash returns the package's "h1:" checksum, the hash of its directory
 // contents that Terraform records in the lock file. A link to a package in
-// a plugin cache is followed.
+// a plugin cache is followed. A package this process hashed before whose
+// files are unchanged (see filesID) is not read again.
 func Hash(dir string) (string, error) {
 	if resolved, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = resolved
 	}
-	return dirhash.HashDir(dir, "", dirhash.Hash1)
+	id, known := filesID(dir)
+	if known {
+		if m, ok := hashes.Load(dir); ok && m.(hashMemo).id == id {
+			return m.(hashMemo).sum, nil
+		}
+	}
+	sum, err := dirhash.HashDir(dir, "", dirhash.Hash1)
+	if err == nil && known {
+		hashes.Store(dir, hashMemo{id: id, sum: sum})
+	}
+	return sum, err
 }
+
+// hashes are the checksums this process computed, by package directory.
+// A command may hash one package several times (init checks what it
+// installs, then records it), and the end-to-end tests run many commands
+// in one process.
+var hashes sync.Map
+
+type hashMemo struct{ id, sum string }
 
 func copyFile(src, dst string) error {
 	in, err := os.Open(src)

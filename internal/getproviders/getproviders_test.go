@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/strata-dev/strata/internal/addrs"
 )
@@ -125,5 +126,50 @@ func TestChecksumHashes(t *testing.T) {
 	}
 	if got := checksumHashes([]byte("not a checksums file\n")); got != nil {
 		t.Errorf("got %v for a non-checksums file", got)
+	}
+}
+
+// TestHashSeesChangedFiles: a package hashed before is hashed again when
+// a file changed, even one rewritten with the same size and modification
+// time (its change time moves).
+func TestHashSeesChangedFiles(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "terraform-provider-thing_v1.0.0")
+	if err := os.WriteFile(exe, []byte("binary one"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	first, err := Hash(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := Hash(dir); again != first {
+		t.Fatalf("the same files hash %s, then %s", first, again)
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// File times tick with the kernel's clock (a few milliseconds): a
+	// rewrite in the same tick would keep the change time.
+	time.Sleep(20 * time.Millisecond)
+	if err := os.WriteFile(exe, []byte("binary two"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(exe, st.ModTime(), st.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	changed, err := Hash(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if changed == first {
+		t.Errorf("a file rewritten with the same size and time still hashes %s", first)
+	}
+	// A new file counts too.
+	if err := os.WriteFile(filepath.Join(dir, "README"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if added, _ := Hash(dir); added == changed {
+		t.Error("a file added to the package left its hash unchanged")
 	}
 }
