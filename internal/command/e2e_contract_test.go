@@ -106,7 +106,7 @@ func withoutContractWarning(t *testing.T, s string) string {
 // the path, the rule and both values (sensitive ones hidden); apart from
 // that warning the plan is Terraform's.
 func TestE2EContractReport(t *testing.T) {
-	t.Parallel() // its own directories; subprocesses only
+	t.Parallel() // its own directories
 	env := []string{"TF_CLI_CONFIG_FILE=" + legacyProviderConfig(t)}
 	sdir, tdir := twinDirs(t, map[string]string{"main.tf": contractConfig})
 	if r := runEnv(t, sdir, env, strataBin, "init", "-no-color"); r.code != 0 {

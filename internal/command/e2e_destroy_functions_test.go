@@ -13,7 +13,7 @@ import (
 // summaries are Terraform's where terraform is installed (issue 20 asked
 // whether Terraform fails where strata succeeds: in none of these).
 func TestE2EDestroyWithProviderFunctions(t *testing.T) {
-	t.Parallel() // its own directories; subprocesses only
+	t.Parallel() // its own directories
 	mirror := testProviderMirrorV5(t)
 	const req = "terraform {\n  required_providers {\n    v5 = { source = \"strata/stratav5\" }\n  }\n}\n"
 	files := map[string]string{

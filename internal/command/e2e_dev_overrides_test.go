@@ -14,7 +14,7 @@ import (
 // Terraform (Terraform's e2etest TestProviderDevOverrides checks validate).
 // The outputs are compared with terraform's where it is installed.
 func TestE2EDevOverrideWarnings(t *testing.T) {
-	t.Parallel() // its own directories; subprocesses only
+	t.Parallel() // its own directories
 	mirror := testProviderMirrorV5(t)
 	bin := filepath.Join(mirror, "registry.terraform.io", "strata", "stratav5", "0.1.0", hostPlatform)
 	const cfg = "terraform {\n  required_providers {\n    v5 = { source = \"strata/stratav5\" }\n  }\n}\n" +

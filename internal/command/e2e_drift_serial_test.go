@@ -88,7 +88,7 @@ type driftSerialResult struct {
 // plan (which never writes). Each step's serial delta, and what the
 // state then records, is compared with terraform's on the same steps.
 func TestE2EDriftSerial(t *testing.T) {
-	t.Parallel() // its own directories; subprocesses only
+	t.Parallel() // its own directories
 	mirror := testProviderMirror(t)
 	steps := []driftSerialStep{
 		{args: []string{"apply", "-auto-approve"}},

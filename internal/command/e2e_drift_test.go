@@ -65,7 +65,7 @@ resource "stratafw_thing" "h" {
 // -detailed-exitcode and the -json stream's resource_drift messages must
 // match too.
 func TestE2EDriftMatchesTerraform(t *testing.T) {
-	t.Parallel() // its own directories; subprocesses only
+	t.Parallel() // its own directories
 	tf := terraformBin(t)
 	mirror := testProviderMirror(t)
 	dir := t.TempDir()

@@ -14,7 +14,7 @@ import (
 // when it is empty and none was stored (serial 1, then unchanged), as
 // Terraform does; plan writes none. Compared with terraform.
 func TestE2EEmptyStateWrittenMatchesTerraform(t *testing.T) {
-	t.Parallel() // its own directories; subprocesses only
+	t.Parallel() // its own directories
 	commands := [][][]string{
 		{{"apply", "-auto-approve"}, {"apply", "-auto-approve"}},
 		{{"destroy", "-auto-approve"}},

@@ -15,7 +15,7 @@ import (
 // source location, for the import command and an import block alike;
 // compared with terraform.
 func TestE2EImportNonExistentMatchesTerraform(t *testing.T) {
-	t.Parallel() // its own directories; subprocesses only
+	t.Parallel() // its own directories
 	mirror := testProviderMirrorV5(t)
 	const cfg = "terraform {\n  required_providers {\n    stratav5 = { source = \"strata/stratav5\" }\n  }\n}\n\nresource \"stratav5_thing\" \"a\" {\n  name = \"one\"\n}\n"
 	const block = "\nimport {\n  to = stratav5_thing.a\n  id = \"gone\"\n}\n"

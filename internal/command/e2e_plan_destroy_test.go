@@ -21,7 +21,7 @@ import (
 // create_before_destroy, a saved destroy plan and the destroy command;
 // exit codes and summaries are Terraform's where terraform is installed.
 func TestE2EDestroyReceivesPlannedPrivate(t *testing.T) {
-	t.Parallel() // its own directories; subprocesses only
+	t.Parallel() // its own directories
 	mirror := testProviderMirrorV5(t)
 	const req = "terraform {\n  required_providers {\n    v5 = { source = \"strata/stratav5\" }\n  }\n}\n"
 	thing := func(name, value, extra string) string {
@@ -78,7 +78,7 @@ func TestE2EDestroyReceivesPlannedPrivate(t *testing.T) {
 // -json stream's apply messages name only the instance, with no deposed
 // key, as Terraform's do. Compared with terraform where it is installed.
 func TestE2EDeposedApplyMessages(t *testing.T) {
-	t.Parallel() // its own directories; subprocesses only
+	t.Parallel() // its own directories
 	mirror := testProviderMirrorV5(t)
 	cfg := func(name string) string {
 		return "terraform {\n  required_providers {\n    v5 = { source = \"strata/stratav5\" }\n  }\n}\n" +

@@ -23,7 +23,7 @@ import (
 // they write, after saying what they did, leaving the file unchanged;
 // workspace show, fmt and modules do not check.
 func TestE2EProviderPackagesMatchTerraform(t *testing.T) {
-	t.Parallel() // its own directories; subprocesses only
+	t.Parallel() // its own directories
 	// An unpacked mirror of its own, which init links to: the recorded
 	// terraform runs hold links, not the (unrecorded) copies init unpacks
 	// from a zip.

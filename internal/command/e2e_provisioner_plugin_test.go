@@ -43,7 +43,7 @@ func echoProvisioner(t *testing.T) string {
 // The exit codes and the lines that matter are compared with terraform's
 // where it is installed.
 func TestE2EProvisionerPlugin(t *testing.T) {
-	t.Parallel() // its own directories; subprocesses only
+	t.Parallel() // its own directories
 	plugin := echoProvisioner(t)
 	const cfg = `variable "fail" {
   default = false

@@ -17,7 +17,7 @@ import (
 // "applyable" in show -json, and apply -refresh-only asking before it
 // writes the state. Compared with terraform.
 func TestE2ERefreshOnlyNumbersMatchTerraform(t *testing.T) {
-	t.Parallel() // its own directories; subprocesses only
+	t.Parallel() // its own directories
 	mirror := testProviderMirrorV5(t)
 	product := regexp.MustCompile(`(?i)terraform|strata`)
 	run := func(bin, size string) string {

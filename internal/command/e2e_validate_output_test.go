@@ -12,7 +12,7 @@ import (
 // and without, with warnings, and with a provisioner plugin (where the
 // blank line was first seen missing).
 func TestE2EValidateOutputMatchesTerraform(t *testing.T) {
-	t.Parallel() // its own directories; subprocesses only
+	t.Parallel() // its own directories
 	plugin := echoProvisioner(t)
 	tests := map[string]struct {
 		config string
