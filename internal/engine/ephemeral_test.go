@@ -205,35 +205,45 @@ resource "test_thing" "b" {
 	}
 }
 
-func TestEphemeralRenewedUntilClosed(t *testing.T) {
+// renewingProvider is the ephemeral test provider whose secrets ask to
+// be renewed every interval, and whose applies call during first.
+func renewingProvider(interval time.Duration, during func()) *providertest.Provider {
 	p := ephemeralProvider()
 	open := p.OpenEphemeralFn
 	p.OpenEphemeralFn = func(req providers.OpenEphemeralResourceRequest) providers.OpenEphemeralResourceResponse {
 		resp := open(req)
-		resp.RenewAt = time.Now().Add(20 * time.Millisecond)
+		resp.RenewAt = time.Now().Add(interval)
 		return resp
 	}
-	var renewals atomic.Int32
-	p.RenewEphemeralFn = func(req providers.RenewEphemeralResourceRequest) providers.RenewEphemeralResourceResponse {
-		renewals.Add(1)
-		return providers.RenewEphemeralResourceResponse{Private: req.Private, RenewAt: time.Now().Add(20 * time.Millisecond)}
-	}
 	p.ApplyResourceChangeFn = func(req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
-		time.Sleep(150 * time.Millisecond) // a long apply
+		during()
 		v := req.PlannedState.AsValueMap()
 		v["id"] = cty.StringVal("x")
-		if v["size"].IsKnown() == false {
+		if !v["size"].IsKnown() {
 			v["size"] = cty.NumberIntVal(1)
 		}
 		return providers.ApplyResourceChangeResponse{NewState: cty.ObjectVal(v)}
 	}
-	e := testEngine(t, p, `
+	return p
+}
+
+// renewedSecretConfig applies a resource that reads an ephemeral secret.
+const renewedSecretConfig = `
 ephemeral "test_secret" "s" { name = "x" }
 resource "test_thing" "a" {
   name     = "a"
   password = ephemeral.test_secret.s.value
 }
-`)
+`
+
+func TestEphemeralRenewedUntilClosed(t *testing.T) {
+	p := renewingProvider(20*time.Millisecond, func() { time.Sleep(150 * time.Millisecond) }) // a long apply
+	var renewals atomic.Int32
+	p.RenewEphemeralFn = func(req providers.RenewEphemeralResourceRequest) providers.RenewEphemeralResourceResponse {
+		renewals.Add(1)
+		return providers.RenewEphemeralResourceResponse{Private: req.Private, RenewAt: time.Now().Add(20 * time.Millisecond)}
+	}
+	e := testEngine(t, p, renewedSecretConfig)
 	planApply(t, e, nil, PlanOpts{})
 	got := renewals.Load()
 	if got < 2 {
@@ -248,15 +258,9 @@ resource "test_thing" "a" {
 // TestEphemeralCloseWaitsForRenewal: a renewal in flight when the walk
 // ends is waited for; the close follows it and carries its private data.
 func TestEphemeralCloseWaitsForRenewal(t *testing.T) {
-	p := ephemeralProvider()
-	open := p.OpenEphemeralFn
-	p.OpenEphemeralFn = func(req providers.OpenEphemeralResourceRequest) providers.OpenEphemeralResourceResponse {
-		resp := open(req)
-		resp.RenewAt = time.Now().Add(10 * time.Millisecond)
-		return resp
-	}
-	var renewing atomic.Bool
 	started := make(chan struct{})
+	p := renewingProvider(10*time.Millisecond, func() { <-started }) // the apply ends once the renewal has begun
+	var renewing atomic.Bool
 	var once sync.Once
 	p.RenewEphemeralFn = func(req providers.RenewEphemeralResourceRequest) providers.RenewEphemeralResourceResponse {
 		renewing.Store(true)
@@ -272,22 +276,7 @@ func TestEphemeralCloseWaitsForRenewal(t *testing.T) {
 		closedWith.Store(string(req.Private))
 		return providers.CloseEphemeralResourceResponse{}
 	}
-	p.ApplyResourceChangeFn = func(req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
-		<-started // the renewal has begun
-		v := req.PlannedState.AsValueMap()
-		v["id"] = cty.StringVal("x")
-		if !v["size"].IsKnown() {
-			v["size"] = cty.NumberIntVal(1)
-		}
-		return providers.ApplyResourceChangeResponse{NewState: cty.ObjectVal(v)}
-	}
-	e := testEngine(t, p, `
-ephemeral "test_secret" "s" { name = "x" }
-resource "test_thing" "a" {
-  name     = "a"
-  password = ephemeral.test_secret.s.value
-}
-`)
+	e := testEngine(t, p, renewedSecretConfig)
 	planApply(t, e, nil, PlanOpts{})
 	if closedDuringRenewal.Load() {
 		t.Fatal("closed while a renewal was in flight")
