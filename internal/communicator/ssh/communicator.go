@@ -297,6 +297,9 @@ func (c *Communicator) Run(ctx context.Context, command string, stdout, stderr i
 		return fmt.Errorf("failed to request a terminal: %w", err)
 	}
 	s.Stdout, s.Stderr = stdout, stderr
+	if err := ctx.Err(); err != nil {
+		return err // cancelled while the session opened: start nothing
+	}
 	if err := s.Start(strings.TrimSpace(command) + "\n"); err != nil {
 		return err
 	}
@@ -312,8 +315,14 @@ func wait(ctx context.Context, s *ssh.Session) error {
 	case err := <-done:
 		return exitError(err)
 	case <-ctx.Done():
+		// Best effort: not every server honours signals, and one may
+		// keep the command running past the close of its session.
+		_ = s.Signal(ssh.SIGKILL)
 		s.Close()
-		<-done
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+		}
 		return ctx.Err()
 	}
 }

@@ -237,6 +237,7 @@ func TestUserCertificate(t *testing.T) {
 		t.Fatalf("connected without a certificate: %v", err)
 	}
 	cfg.Certificate = srv.Cert(t)
+	cfg.Timeout = 30 * time.Second // a loaded machine may take more than the refusal's half second
 	c2, out := connect(t, cfg)
 	if !strings.Contains(out[0], "Certificate: true") {
 		t.Errorf("wrong connect output %q", out[0])
