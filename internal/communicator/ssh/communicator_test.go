@@ -20,6 +20,11 @@ import (
 	"github.com/strata-dev/strata/internal/communicator/ssh/sshtest"
 )
 
+// refusalTimeout bounds a connection expected to be refused (Connect
+// retries until its timeout): long enough for one attempt on a loaded
+// machine (half a second was not, in CI).
+const refusalTimeout = 3 * time.Second
+
 func baseConfig(s *sshtest.Server) commssh.Config {
 	return commssh.Config{
 		Host: s.Host, Port: s.Port, User: s.User, PrivateKey: s.UserKey,
@@ -189,7 +194,7 @@ func TestHostKey(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			cfg := baseConfig(s)
-			cfg.HostKey, cfg.Timeout = tc.hostKey, 500*time.Millisecond
+			cfg.HostKey, cfg.Timeout = tc.hostKey, refusalTimeout
 			c, err := commssh.New(cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -228,7 +233,7 @@ func TestUserCertificate(t *testing.T) {
 	srv := *s
 	srv.UserKey = key
 	cfg := baseConfig(&srv)
-	cfg.Timeout = 500 * time.Millisecond
+	cfg.Timeout = refusalTimeout
 	c, err := commssh.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -274,7 +279,7 @@ func TestAgentAndBastion(t *testing.T) {
 	}
 
 	cfg.AgentIdentity = "nobody"
-	cfg.Timeout = 500 * time.Millisecond
+	cfg.Timeout = refusalTimeout
 	cfg.Bastion = nil
 	c3, _ := commssh.New(cfg)
 	if err := c3.Connect(context.Background(), nil); err == nil || !strings.Contains(err.Error(), `agent_identity "nobody"`) {
