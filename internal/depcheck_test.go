@@ -110,8 +110,9 @@ func TestImportDirection(t *testing.T) {
 		// targets import.
 		"internal":                           {},
 		"internal/states/statemgr/pgtest":    {},
-		"internal/getproviders/registrytest": {},
-		"internal/initwd/sourcetest":         {},
+		"internal/getproviders/registrytest": {"testtls"},
+		"internal/initwd/sourcetest":         {"testtls"},
+		"internal/testtls":                   {},
 		"internal/provbuild":                 {},
 		"internal/bench":                     {"provbuild"},
 		"internal/equivtest":                 {},

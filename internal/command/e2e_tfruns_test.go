@@ -496,10 +496,14 @@ func walkTree(root, top string, tree map[string]treeEntry) {
 // directory is left out of keys and recordings: in .terraform, only the
 // backend settings, the selected workspace, installed modules and
 // providers count (terraform links the providers of an unpacked mirror;
-// a provider binary is matched by name only).
+// a provider binary is matched by name only); and git's reflogs (.git/logs,
+// which date the clone of a module) are left out everywhere.
 func skipTreePath(rel string) bool {
 	parts := strings.Split(rel, string(filepath.Separator))
 	for i, p := range parts {
+		if p == ".git" && i+1 < len(parts) && parts[i+1] == "logs" {
+			return true
+		}
 		if p != ".terraform" || i == len(parts)-1 {
 			continue
 		}
@@ -594,6 +598,11 @@ var tmpPrefix = filepath.Clean(os.TempDir()) + "/"
 // tokenAt returns the end and class of the value that starts at s[i], or
 // i when none does.
 func tokenAt(s string, i int) (int, string) {
+	if s[i] == '1' {
+		if j := staticServerAt(s, i); j > i {
+			return j, "server"
+		}
+	}
 	switch c := s[i]; {
 	case c == tmpPrefix[0] && strings.HasPrefix(s[i:], tmpPrefix):
 		j := i + len(tmpPrefix)
@@ -831,6 +840,9 @@ func (tok *tokenizer) key(root, dir, stdin string, args, env []string, tree map[
 			// plan files beside it differ on every run).
 			put("binary")
 		}
+	}
+	for _, d := range tok.staticDigests() {
+		put("static " + d)
 	}
 	tok.frozen = true
 	return hex.EncodeToString(h.Sum(nil))[:32], sound

@@ -14,7 +14,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"encoding/pem"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -24,11 +23,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ProtonMail/go-crypto/openpgp"
 	"github.com/ProtonMail/go-crypto/openpgp/armor"
 	"github.com/ProtonMail/go-crypto/openpgp/packet"
 	"golang.org/x/mod/sumdb/dirhash"
+
+	"github.com/strata-dev/strata/internal/testtls"
 )
 
 // Package is one provider version to publish for some platforms.
@@ -80,11 +82,13 @@ const (
 func New(t testing.TB, pkgs ...Package) *Server {
 	t.Helper()
 	s := &Server{pkgs: pkgs, archives: map[string][]byte{}, sums: map[string][]byte{}, sigs: map[string][]byte{}, breaks: map[string]bool{}}
-	signer, err := openpgp.NewEntity("strata test", "", "test@example.com", &packet.Config{Algorithm: packet.PubKeyAlgoEdDSA})
+	// The keys are the same on every run (so is what terraform prints of
+	// them), which lets tests record terraform's runs against the server.
+	signer, err := openpgp.NewEntity("strata test", "", "test@example.com", fixedKeyConfig("strata test"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, err := openpgp.NewEntity("someone else", "", "other@example.com", &packet.Config{Algorithm: packet.PubKeyAlgoEdDSA})
+	other, err := openpgp.NewEntity("someone else", "", "other@example.com", fixedKeyConfig("someone else"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,15 +128,44 @@ func New(t testing.TB, pkgs ...Package) *Server {
 		s.sigs[key] = sig.Bytes()
 		s.sigs[key+"#bad"] = bad.Bytes()
 	}
-	s.Server = httptest.NewTLSServer(http.HandlerFunc(s.serve))
+	s.Server = testtls.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	s.Host = strings.TrimPrefix(s.URL, "https://")
 	s.CertFile = filepath.Join(t.TempDir(), "cert.pem")
-	cert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: s.Certificate().Raw})
-	if err := os.WriteFile(s.CertFile, cert, 0o644); err != nil {
+	if err := os.WriteFile(s.CertFile, []byte(testtls.CertPEM), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// fixedKeyConfig makes openpgp.NewEntity generate the same EdDSA key for
+// seed on every run: its random bytes come from a counter hashed with
+// seed, and its creation time is fixed.
+func fixedKeyConfig(seed string) *packet.Config {
+	return &packet.Config{
+		Algorithm: packet.PubKeyAlgoEdDSA,
+		Rand:      &seededReader{seed: seed},
+		Time:      func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) },
+	}
+}
+
+// seededReader reads SHA-256(seed, n) for n = 0, 1, ...: not random,
+// only the same every time.
+type seededReader struct {
+	seed string
+	n    int
+	buf  []byte
+}
+
+func (r *seededReader) Read(p []byte) (int, error) {
+	for len(r.buf) < len(p) {
+		sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d", r.seed, r.n)))
+		r.n++
+		r.buf = append(r.buf, sum[:]...)
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
 }
 
 // Break switches on one of the breakages.

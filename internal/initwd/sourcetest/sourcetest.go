@@ -14,7 +14,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
-	"encoding/pem"
 	"fmt"
 	"html"
 	"io"
@@ -29,6 +28,8 @@ import (
 	"sync"
 
 	"github.com/ulikunitz/xz"
+
+	"github.com/strata-dev/strata/internal/testtls"
 )
 
 // T is what the server needs of a test; testing.TB has it.
@@ -97,15 +98,14 @@ func New(t T) *Server {
 			Stderr: io.Discard,
 		}
 	}
-	s.TLS = httptest.NewTLSServer(http.HandlerFunc(s.serve))
+	s.TLS = testtls.NewServer(http.HandlerFunc(s.serve))
 	s.Plain = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.TLS.Close)
 	t.Cleanup(s.Plain.Close)
 	s.URL, s.PlainURL = s.TLS.URL, s.Plain.URL
 	s.Host = strings.TrimPrefix(s.URL, "https://")
 	s.CertFile = filepath.Join(t.TempDir(), "cert.pem")
-	cert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: s.TLS.Certificate().Raw})
-	if err := os.WriteFile(s.CertFile, cert, 0o644); err != nil {
+	if err := os.WriteFile(s.CertFile, []byte(testtls.CertPEM), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return s
