@@ -10,8 +10,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/strata-dev/strata/internal/getproviders/registrytest"
 )
 
 // initStream decodes an init -json stream into comparable lines: the
@@ -58,7 +56,7 @@ func initStream(t *testing.T, out string, strict bool) []string {
 // the built-in provider, an empty directory and a failure.
 func TestE2EInitJSON(t *testing.T) {
 	t.Parallel()
-	s := registrytest.New(t, thingPackages()...)
+	s := newStaticRegistry(t, thingPackages()...)
 	root := t.TempDir()
 	mirror := filepath.Join(root, "mirror", "example.com", "acme", "local", "1.0.0", hostPlatform)
 	if err := os.MkdirAll(mirror, 0o755); err != nil {

@@ -107,7 +107,7 @@ func moduleSourcesFixture(t *testing.T) (s *sourcetest.Server, files map[string]
 func TestE2EModuleSourcesMatchTerraform(t *testing.T) {
 	t.Parallel()
 	s, files, env := moduleSourcesFixture(t)
-	staticSourceServer(t, s, "e2e_module_sources_test.go")
+	staticSourceServer(t, s)
 	sdir, tdir := twinDirs(t, files)
 	r := inProcessEnv(t, sdir, env, "init", "-no-color")
 	if r.code != 0 {
@@ -188,7 +188,7 @@ func TestE2EModuleSourcesMatchTerraform(t *testing.T) {
 func TestE2EModuleRegistryUpgrade(t *testing.T) {
 	t.Parallel()
 	s, _, env := moduleSourcesFixture(t)
-	staticSourceServer(t, s, "e2e_module_sources_test.go")
+	staticSourceServer(t, s)
 	call := func(v string) map[string]string {
 		return map[string]string{"main.tf": fmt.Sprintf("module \"m\" {\n  source  = \"acme/thing/null\"\n  version = %q\n}\noutput \"v\" {\n  value = module.m.v\n}\n", v)}
 	}
@@ -232,7 +232,7 @@ func TestE2EModuleRegistryUpgrade(t *testing.T) {
 func TestE2ETestRegistryModule(t *testing.T) {
 	t.Parallel()
 	s, _, env := moduleSourcesFixture(t)
-	staticSourceServer(t, s, "e2e_module_sources_test.go")
+	staticSourceServer(t, s)
 	files := map[string]string{
 		"main.tf": "output \"root\" {\n  value = 1\n}\n",
 		"tests/host.tftest.hcl": "run \"sub\" {\n  module {\n    source  = \"" + s.Host + "/acme/thing/null//sub\"\n    version = \"2.0.0\"\n  }\n" +
@@ -269,7 +269,7 @@ func TestE2ETestRegistryModule(t *testing.T) {
 func TestE2EInitFromRemoteModule(t *testing.T) {
 	t.Parallel()
 	s, _, env := moduleSourcesFixture(t)
-	staticSourceServer(t, s, "e2e_module_sources_test.go")
+	staticSourceServer(t, s)
 	for _, source := range []string{"acme/thing/null", "git::" + s.PlainURL + "/git/mod.git//sub?ref=v1.0.0"} {
 		sdir, tdir := t.TempDir(), t.TempDir()
 		r := inProcessEnv(t, sdir, env, "init", "-no-color", "-from-module="+source)

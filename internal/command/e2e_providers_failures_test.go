@@ -4,8 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/strata-dev/strata/internal/getproviders/registrytest"
 )
 
 // TestE2EProvidersLockFailuresMatchTerraform: providers lock with a
@@ -61,7 +59,7 @@ func TestE2EProvidersLockFailuresMatchTerraform(t *testing.T) {
 // recorded).
 func TestE2EProvidersMirrorFailuresMatchTerraform(t *testing.T) {
 	t.Parallel()
-	s := registrytest.New(t, thingPackages()...)
+	s := newStaticRegistry(t, thingPackages()...)
 	env := []string{"SSL_CERT_FILE=" + s.CertFile}
 	cfg := "terraform {\n  required_providers {\n    one = {\n      source = \"" + s.Host + "/acme/missing-one\"\n    }\n    two = {\n      source  = \"" + s.Host + "/acme/missing-two\"\n      version = \"1.0.0\"\n    }\n  }\n}\n"
 	lock := "provider \"" + s.Host + "/acme/missing-one\" {\n  version = \"1.1.0\"\n  hashes = [\n    \"h1:71sNUDvmiJcijsvfXpiLCz0lXIBSsEJjMxljt7hxMhw=\",\n  ]\n}\n\n" +

@@ -8,8 +8,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/strata-dev/strata/internal/getproviders/registrytest"
 )
 
 // treeOf reads every file below dir, by slash-separated relative path.
@@ -37,7 +35,7 @@ func treeOf(t *testing.T, dir string) map[string]string {
 // and lock files are compared with terraform's.
 func TestE2EProvidersLock(t *testing.T) {
 	t.Parallel()
-	s := registrytest.New(t, thingPackages()...)
+	s := newStaticRegistry(t, thingPackages()...)
 	env := []string{"SSL_CERT_FILE=" + s.CertFile}
 	cfg := requireProvider("thing", s.Host+"/acme/thing", "~> 1.0")
 	sdir, tdir := twinDirs(t, map[string]string{"main.tf": cfg})
@@ -96,7 +94,7 @@ func TestE2EProvidersLock(t *testing.T) {
 // be compared here: it fails to build mirror URLs for a host with a port.
 func TestE2EProvidersLockNetMirror(t *testing.T) {
 	t.Parallel()
-	s := registrytest.New(t, thingPackages()...)
+	s := newStaticRegistry(t, thingPackages()...)
 	env := []string{"SSL_CERT_FILE=" + s.CertFile}
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), requireProvider("thing", s.Host+"/acme/thing", "~> 1.0"))
@@ -139,7 +137,7 @@ func sortedObtained(s string) string {
 // mirror for init and for providers lock -fs-mirror.
 func TestE2EProvidersMirror(t *testing.T) {
 	t.Parallel()
-	s := registrytest.New(t, thingPackages()...)
+	s := newStaticRegistry(t, thingPackages()...)
 	env := []string{"SSL_CERT_FILE=" + s.CertFile}
 	sdir, tdir := twinDirs(t, map[string]string{"main.tf": requireProvider("thing", s.Host+"/acme/thing", "~> 1.0")})
 	smirror, tmirror := t.TempDir(), t.TempDir()

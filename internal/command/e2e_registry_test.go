@@ -63,7 +63,7 @@ func requireProvider(name, source, constraint string) string {
 // and reuses the installed package on the next run.
 func TestE2ERegistryInstall(t *testing.T) {
 	t.Parallel()
-	s := registrytest.New(t, thingPackages()...)
+	s := newStaticRegistry(t, thingPackages()...)
 	env := []string{"SSL_CERT_FILE=" + s.CertFile}
 	cfg := requireProvider("thing", s.Host+"/acme/thing", "~> 1.0")
 	dir := t.TempDir()
@@ -158,7 +158,7 @@ func TestE2ERegistryRealProvider(t *testing.T) {
 // lists; the lock file is the one Terraform writes.
 func TestE2ENetworkMirror(t *testing.T) {
 	t.Parallel()
-	s := registrytest.New(t, thingPackages()...)
+	s := newStaticRegistry(t, thingPackages()...)
 	dir := t.TempDir()
 	cli := filepath.Join(dir, "cli.tfrc")
 	writeFile(t, cli, fmt.Sprintf("provider_installation {\n  network_mirror {\n    url = %q\n  }\n}\n", s.MirrorURL()))
@@ -255,7 +255,7 @@ func TestE2EProviderInstallationErrors(t *testing.T) {
 func TestE2EProviderInstallationMethods(t *testing.T) {
 	t.Parallel()
 	mirror := testProviderMirror(t)
-	s := registrytest.New(t, thingPackages()...)
+	s := newStaticRegistry(t, thingPackages()...)
 	dir := t.TempDir()
 	cli := filepath.Join(dir, "cli.tfrc")
 	env := []string{"SSL_CERT_FILE=" + s.CertFile, "TF_CLI_CONFIG_FILE=" + cli}
@@ -366,7 +366,7 @@ func TestE2EProviderInstallationMethods(t *testing.T) {
 // finds them; without one init says how to give one.
 func TestE2ERegistryCredentials(t *testing.T) {
 	t.Parallel()
-	s := registrytest.New(t, thingPackages()...)
+	s := newStaticRegistry(t, thingPackages()...)
 	s.RequireToken("sekret")
 	cfg := requireProvider("thing", s.Host+"/acme/thing", "~> 1.0")
 	// The variable's name keeps the port: env(1) can set it, shells
@@ -446,7 +446,7 @@ func TestE2ERegistryCredentials(t *testing.T) {
 // with the mirror's requests.
 func TestE2ENetworkMirrorCredentials(t *testing.T) {
 	t.Parallel()
-	s := registrytest.New(t, thingPackages()...)
+	s := newStaticRegistry(t, thingPackages()...)
 	s.RequireToken("sekret")
 	dir := t.TempDir()
 	cli := filepath.Join(dir, "cli.tfrc")
