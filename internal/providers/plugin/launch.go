@@ -14,8 +14,8 @@ import (
 )
 
 // Providers and provisioners are started the same way: the plugin binary
-// as a go-plugin process over gRPC with mutual TLS, its stderr's end kept
-// for error messages, its log lines sent to the logger.
+// as a go-plugin process over gRPC with mutual TLS (mtls.go), its stderr's
+// end kept for error messages, its log lines sent to the logger.
 
 // processConfig is the go-plugin configuration that starts the plugin
 // binary at path (a "provider" or "provisioner", for messages) serving
@@ -33,15 +33,27 @@ func processConfig(kind, path string, o *options, versioned map[int]plugin.Plugi
 	if logger == nil {
 		logger, logFile = defaultLogger(*o)
 	}
+	cert, err := clientCert()
+	if err != nil {
+		if logFile != nil {
+			_ = logFile.Close()
+		}
+		return nil, nil, nil, fmt.Errorf("%s plugin %s: a certificate for its TLS connection: %w", kind, o.name, err)
+	}
+	cmd := pluginCommand(path, o.getenv, o.environ, o.dir)
+	cmd.Env = append(cmd.Env, "PLUGIN_CLIENT_CERT="+cert.pem)
 	tail := tailbuf.New(stderrTail)
 	debugWriter := logger.StandardWriter(&hclog.StandardLoggerOptions{ForceLevel: hclog.Debug})
 	return &plugin.ClientConfig{
 		HandshakeConfig:  Handshake,
 		VersionedPlugins: versioned,
-		Cmd:              pluginCommand(path, o.getenv, o.environ, o.dir),
+		Cmd:              cmd,
+		// cmd.Env is the whole environment (the command's, not
+		// necessarily this process's).
+		SkipHostEnv:      true,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		Managed:          true,
-		AutoMTLS:         true,
+		TLSConfig:        cert.tlsConfig(),
 		Logger:           logger,
 		StartTimeout:     o.startTimeout,
 		Stderr:           tail,
