@@ -284,27 +284,40 @@ func startApply(t *testing.T, dir string, out *syncBuffer) *exec.Cmd {
 // lock, naming the running one; the first completes.
 func TestE2EPGConcurrentApplies(t *testing.T) {
 	t.Parallel()
-	// Enough resources that the first apply is still running when the
-	// second starts, on a loaded machine too.
-	const n = 1500
 	conn := pgtest.ConnString(t)
+	// The first apply holds the lock until the test lets its provisioner
+	// finish (a file appears), however loaded the machine.
+	release := filepath.Join(t.TempDir(), "release")
+	config := pgBackendConfig(conn, chainConfig(3)+fmt.Sprintf(`resource "terraform_data" "wait" {
+  depends_on = [terraform_data.r2]
+  provisioner "local-exec" {
+    command = "while [ ! -e %s ]; do sleep 0.05; done"
+  }
+}
+`, release))
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), pgBackendConfig(conn, chainConfig(n)))
+	writeFile(t, filepath.Join(dir, "main.tf"), config)
 	mustStrata(t, dir, 0, "init", "-no-color")
 	other := t.TempDir()
-	writeFile(t, filepath.Join(other, "main.tf"), pgBackendConfig(conn, chainConfig(n)))
+	writeFile(t, filepath.Join(other, "main.tf"), config)
 	mustStrata(t, other, 0, "init", "-no-color")
 	var out syncBuffer
 	first := startApply(t, dir, &out)
+	for deadline := time.Now().Add(60 * time.Second); !strings.Contains(out.String(), "terraform_data.wait: Provisioning with 'local-exec'..."); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the first apply did not reach its provisioner:\n%s", out.String())
+		}
+	}
 	r := strata(t, other, "apply", "-auto-approve", "-no-color")
+	writeFile(t, release, "")
 	if err := first.Wait(); err != nil {
 		t.Fatalf("the first apply: %v\n%s", err, out.String())
 	}
 	if r.code != 1 || !strings.Contains(flat(r.stderr), "Error acquiring the state lock") || !strings.Contains(flat(r.stderr), "OperationTypeApply") {
 		t.Fatalf("the concurrent apply: exit %d\n%s", r.code, r.stderr)
 	}
-	if doc, _ := readPGState(t, conn, statemgr.DefaultPGSchema, "default"); len(doc.Resources) != n {
-		t.Fatalf("%d resources stored, want %d", len(doc.Resources), n)
+	if doc, _ := readPGState(t, conn, statemgr.DefaultPGSchema, "default"); len(doc.Resources) != 4 {
+		t.Fatalf("%d resources stored, want 4", len(doc.Resources))
 	}
 	mustStrata(t, other, 0, "plan", "-no-color", "-detailed-exitcode")
 }
