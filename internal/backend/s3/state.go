@@ -42,7 +42,7 @@ var _ statemgr.Manager = (*Manager)(nil)
 
 func newManager(st *store, ws, key, journal, version string) *Manager {
 	m := &Manager{Workspace: ws, Key: key, Version: version, store: st}
-	m.RemoteJournal = statemgr.NewRemoteJournal(journal, m.Write, func() uint64 { return m.serial })
+	m.RemoteJournal = statemgr.NewRemoteJournal(journal, m.write, func() uint64 { return m.serial })
 	return m
 }
 
@@ -480,7 +480,13 @@ func (m *Manager) createWorkspace(ctx context.Context) error {
 // none): a state changed meanwhile by someone who did not respect the
 // lock is reported, not overwritten.
 func (m *Manager) Write(s *states.State) error {
-	plain, data, err := m.crypt.Seal(s, m.Version, m.plain, m.serial, m.read != nil)
+	return m.write(s, false)
+}
+
+// write is Write; with evenEmpty an empty state is stored where none
+// was (Write stores none).
+func (m *Manager) write(s *states.State, evenEmpty bool) error {
+	plain, data, err := m.crypt.Seal(s, m.Version, m.plain, m.serial, evenEmpty || m.read != nil)
 	if err != nil || data == nil {
 		return err
 	}

@@ -171,7 +171,7 @@ func NewHTTP(cfg HTTPConfig, journalPath, version string) (*HTTP, error) {
 		client:  &http.Client{Transport: tr, Timeout: httpTimeout},
 		address: addr,
 	}
-	m.RemoteJournal = NewRemoteJournal(journalPath, m.Write, func() uint64 { return m.serial })
+	m.RemoteJournal = NewRemoteJournal(journalPath, m.write, func() uint64 { return m.serial })
 	return m, nil
 }
 
@@ -457,7 +457,13 @@ func (m *HTTP) readSnapshot(ctx context.Context) (*states.State, error) {
 // Write implements Manager: the whole snapshot is sent with update_method,
 // with ?ID=<lock ID> while the lock is held.
 func (m *HTTP) Write(s *states.State) error {
-	data, out, err := m.crypt.Seal(s, m.Version, m.read, m.serial, m.read != nil)
+	return m.write(s, false)
+}
+
+// write is Write; with evenEmpty an empty state is stored where none
+// was (Write stores none).
+func (m *HTTP) write(s *states.State, evenEmpty bool) error {
+	data, out, err := m.crypt.Seal(s, m.Version, m.read, m.serial, evenEmpty || m.read != nil)
 	if err != nil || data == nil {
 		return err
 	}

@@ -108,7 +108,7 @@ func NewPG(cfg PGConfig, workspace, journalPath, version string) *PG {
 		workspace = DefaultWorkspace
 	}
 	m := &PG{Config: cfg, Workspace: workspace, Version: version}
-	m.RemoteJournal = NewRemoteJournal(journalPath, m.Write, func() uint64 { return m.serial })
+	m.RemoteJournal = NewRemoteJournal(journalPath, m.write, func() uint64 { return m.serial })
 	return m
 }
 
@@ -576,7 +576,13 @@ func (m *PG) createWorkspace(ctx context.Context, c *pgx.Conn) error {
 // manager last read or wrote: a state changed meanwhile by someone who
 // did not respect the lock is reported, not overwritten.
 func (m *PG) Write(s *states.State) error {
-	plain, data, err := m.crypt.Seal(s, m.Version, m.plain, m.serial, m.read != nil)
+	return m.write(s, false)
+}
+
+// write is Write; with evenEmpty an empty state is stored where none
+// was (Write stores none).
+func (m *PG) write(s *states.State, evenEmpty bool) error {
+	plain, data, err := m.crypt.Seal(s, m.Version, m.plain, m.serial, evenEmpty || m.read != nil)
 	if err != nil || data == nil {
 		return err
 	}

@@ -33,7 +33,9 @@ type RemoteJournal struct {
 	// DefaultPersistInterval.
 	PersistInterval time.Duration
 
-	write   func(*states.State) error
+	// write stores a snapshot; evenEmpty stores an empty state where
+	// none was stored.
+	write   func(s *states.State, evenEmpty bool) error
 	serial  func() uint64
 	journal *Journal
 	// enc encrypts the journal's records; see SetJournalEncryption.
@@ -46,8 +48,10 @@ func (r *RemoteJournal) SetJournalEncryption(t *encryption.Target) { r.enc = t }
 
 // NewRemoteJournal returns the journal at path of a manager that writes
 // snapshots with write and whose last read or written snapshot has the
-// serial that serial returns.
-func NewRemoteJournal(path string, write func(*states.State) error, serial func() uint64) RemoteJournal {
+// serial that serial returns. write(s, false) is the manager's Write;
+// write(s, true) also stores an empty state where none was stored, as
+// the end of an apply does.
+func NewRemoteJournal(path string, write func(s *states.State, evenEmpty bool) error, serial func() uint64) RemoteJournal {
 	return RemoteJournal{JournalPath: path, write: write, serial: serial}
 }
 
@@ -65,7 +69,7 @@ func (r *RemoteJournal) BeginJournal(base *states.State) (*Journal, error) {
 		every = DefaultPersistInterval
 	}
 	j.startCheckpoints(base, every, func(s *states.State) (uint64, error) {
-		if err := r.write(s); err != nil {
+		if err := r.write(s, false); err != nil {
 			return 0, err
 		}
 		return s.Serial, nil
@@ -75,9 +79,11 @@ func (r *RemoteJournal) BeginJournal(base *states.State) (*Journal, error) {
 
 // EndJournal implements Manager: the final snapshot is written to the
 // store once, then the local journal is removed. When the write fails the
-// journal stays for the next command to recover.
+// journal stays for the next command to recover. As with Terraform (and
+// the local backend), an empty final state is stored even where no state
+// was: an apply, destroy or refresh leaves serial 1 behind.
 func (r *RemoteJournal) EndJournal(final *states.State) error {
-	if err := endJournal(r.journal, func() error { return r.write(final) }); err != nil {
+	if err := endJournal(r.journal, func() error { return r.write(final, true) }); err != nil {
 		return err
 	}
 	r.journal = nil
@@ -116,7 +122,7 @@ func (r *RemoteJournal) Recover(s *states.State) (*states.State, []Pending, erro
 		return nil, nil, err
 	}
 	if replayed {
-		if err := r.write(s); err != nil {
+		if err := r.write(s, false); err != nil {
 			return nil, nil, fmt.Errorf("recovering the state journal %s: %w", r.JournalPath, err)
 		}
 	}
