@@ -40,7 +40,7 @@ func TestE2ESavedPlanCI(t *testing.T) {
 	}
 
 	// Variables come from the plan; setting them again is refused.
-	if r := runInProcess(t, dir, nil, "", "apply", "-no-color", "-var", "names=[]", "tfplan"); r.code != 1 || !strings.Contains(flat(r.stderr), "Can't set variables when applying a saved plan") {
+	if r := runInProcess(t, dir, nil, "", "apply", "-no-color", "-var", "names=[]", "tfplan"); r.code != 1 || !strings.Contains(flat(r.stderr), "Can't change variable when applying a saved plan") {
 		t.Fatalf("apply plan with -var: %+v", r)
 	}
 

@@ -4,46 +4,44 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/plans"
 )
 
-// applyTimeVariables sets, in a saved plan about to be applied, the
-// ephemeral variables that were set when it was made and so were not
-// stored in it: as in Terraform, they must be given again (-var,
-// -var-file, TF_VAR_ or a variables file). Only they may be set when
-// applying a saved plan.
-func applyTimeVariables(d *Deps, f *varFlags, cfg *configs.Config, plan *plans.Plan) hcl.Diagnostics {
+// applyTimeVariables checks, as Terraform does, the variable values given
+// when applying a saved plan (-var, -var-file, TF_VAR_ and the variables
+// files read automatically), and sets in the plan the ephemeral variables
+// that were set when it was made and so were not stored in it: they must
+// be given again. Variables files are read with p.
+//
+// A variable the plan was given a value for may be given the same value
+// again (the same value as given, before conversion: -var n=1 gives the
+// string "1", a variables file the number 1). Another value is an error
+// from -var or -var-file, a warning from the environment, and ignored
+// from an automatic variables file. A variable the plan took the default
+// of is treated as undeclared (see gatherVariables).
+func applyTimeVariables(d *Deps, p *configs.Parser, f *varFlags, cfg *configs.Config, plan *plans.Plan) hcl.Diagnostics {
 	applyTime := map[string]bool{}
 	for _, name := range plan.ApplyTimeVariables {
 		applyTime[name] = true
 	}
-	var diags hcl.Diagnostics
-	if len(applyTime) == 0 && len(*f.items) == 0 {
-		return nil
+	defaulted := map[string]bool{}
+	for _, name := range plan.DefaultedVariables {
+		defaulted[name] = true
 	}
-	// Names the command line sets: those of -var, and of every variable
-	// when a -var-file is given.
-	onCommandLine := map[string]bool{}
-	for _, it := range *f.items {
-		if it.file {
-			continue
+	declared := func(name string) bool {
+		decl := cfg.Module.Variables[name]
+		if decl == nil {
+			return false
 		}
-		name, _, _ := strings.Cut(it.value, "=")
-		onCommandLine[strings.TrimSpace(name)] = true
+		_, planned := plan.VariableValues[name]
+		return applyTime[name] || decl.Ephemeral || planned && !defaulted[name]
 	}
-	hasFile := false
-	for _, it := range *f.items {
-		hasFile = hasFile || it.file
-	}
-	vals, vdiags := collectVariables(d, cfg.Module, d.newParser(), f, false)
-	diags = append(diags, vdiags...)
+	vals, diags := gatherVariables(d, cfg.Module, p, &varFlags{items: f.items}, declared)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -64,77 +62,117 @@ func applyTimeVariables(d *Deps, f *varFlags, cfg *configs.Config, plan *plans.P
 				Summary:  "No value for required variable",
 				Detail:   fmt.Sprintf("The ephemeral input variable %q was set during the plan phase, and so must also be set during the apply phase.", name),
 			})
-		case decl.Ephemeral && set && (onCommandLine[name] || hasFile):
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Ephemeral variable was not set during planning",
-				Detail:   fmt.Sprintf("The ephemeral input variable %q was not set during the planning phase, and so must remain unset during the apply phase.", name),
-			})
-		case onCommandLine[name] && !hasFile && sameAsPlanned(plan, name, v.Value):
-			// As Terraform: the value the plan was made with may be
-			// given again.
-		case onCommandLine[name] && !hasFile && changedVariableDiag(plan, name, v.Value) != nil:
-			return append(diags, changedVariableDiag(plan, name, v.Value))
-		case onCommandLine[name] || (hasFile && len(applyTime) == 0 && !decl.Ephemeral):
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Can't set variables when applying a saved plan",
-				Detail:   "The -var and -var-file options cannot be used when applying a saved plan file, because a saved plan includes the variable values that were set when it was created.",
-			})
-			return diags
+		case !set:
+		case decl.Ephemeral:
+			if v.From == fromCLI || v.From == fromNamedFile {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Ephemeral variable was not set during planning",
+					Detail:   fmt.Sprintf("The ephemeral input variable %q was not set during the planning phase, and so must remain unset during the apply phase.", name),
+					Subject:  rangePtr(v.Source),
+				})
+			}
+		default:
+			if d := changedVariableDiag(plan.VariableValues[name], name, v); d != nil {
+				diags = append(diags, d)
+			}
 		}
 	}
 	return diags
 }
 
-// sameAsPlanned reports whether a variable given when applying a saved
-// plan has the value the plan was made with.
-func sameAsPlanned(plan *plans.Plan, name string, given cty.Value) bool {
-	planned, ok := plan.VariableValues[name]
-	if !ok || planned == cty.NilVal || given == cty.NilVal {
-		return false
-	}
-	conv, err := convert.Convert(given, planned.Type())
-	if err != nil || !conv.IsWhollyKnown() || !planned.IsWhollyKnown() {
-		return false
-	}
-	return conv.Equals(planned).True()
-}
-
-// changedVariableDiag is Terraform's error for a -var that gives a
-// variable another value than the saved plan's, when both are primitive
-// values it can show; nil otherwise.
-func changedVariableDiag(plan *plans.Plan, name string, given cty.Value) *hcl.Diagnostic {
-	planned, ok := plan.VariableValues[name]
-	if !ok {
+// rangePtr is r, or nil when r is the zero range.
+func rangePtr(r hcl.Range) *hcl.Range {
+	if r.Filename == "" {
 		return nil
 	}
-	p, pok := primitiveLiteral(planned)
-	g, gok := primitiveLiteral(given)
-	if !pok || !gok {
-		return nil
-	}
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Can't change variable when applying a saved plan",
-		Detail: fmt.Sprintf("The variable %s cannot be set using the -var and -var-file options when applying a saved plan file, because a saved plan includes the variable values that were set when it was created. "+
-			"The saved plan specifies %s as the value whereas during apply the value %s was set by a CLI argument. To declare an ephemeral variable which is not saved in the plan file, use ephemeral = true.", name, p, g),
-	}
+	return &r
 }
 
-// primitiveLiteral renders a known string, number or bool as Terraform's
-// messages show one: "x" quoted, 1, true.
-func primitiveLiteral(v cty.Value) (string, bool) {
-	if v == cty.NilVal || !v.IsKnown() || v.IsNull() || v.IsMarked() {
-		return "", false
+// changedVariableDiag is Terraform's diagnostic for a variable given a
+// value other than the saved plan's, planned: an error for -var and
+// -var-file, a warning for TF_VAR_; nil when the values are the same or
+// the value comes from a variables file read automatically.
+func changedVariableDiag(planned cty.Value, name string, given givenVariable) *hcl.Diagnostic {
+	if planned != cty.NilVal && given.Value != cty.NilVal {
+		p, _ := planned.UnmarkDeep()
+		g, _ := given.Value.UnmarkDeep()
+		if p.RawEquals(g) {
+			return nil
+		}
 	}
-	switch v.Type() {
-	case cty.String:
-		return strconv.Quote(v.AsString()), true
-	case cty.Number:
-		return v.AsBigFloat().Text('f', -1), true
-	case cty.Bool:
-		return strconv.FormatBool(v.True()), true
+	const tail = "To declare an ephemeral variable which is not saved in the plan file, use ephemeral = true."
+	detail := func(verb, by string) string {
+		return fmt.Sprintf("The variable %s cannot be %s when applying a saved plan file, because a saved plan includes the variable values that were set when it was created. "+
+			"The saved plan specifies %s as the value whereas during apply the value %s was set by %s. "+tail, name, verb, compactValue(planned), compactValue(given.Value), by)
 	}
-	return "", false
+	switch given.From {
+	case fromCLI:
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Can't change variable when applying a saved plan",
+			Detail:   detail("set using the -var and -var-file options", "a CLI argument"),
+		}
+	case fromNamedFile:
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Can't change variable when applying a saved plan",
+			Detail:   detail("set using the -var and -var-file options", "a .tfvars file passed through -var-file argument"),
+			Subject:  rangePtr(given.Source),
+		}
+	case fromEnv:
+		// Terraform's spelling.
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Ignoring variable when applying a saved plan",
+			Detail:   detail("overriden", "an environment variable"),
+		}
+	}
+	return nil
+}
+
+// compactValue renders a value as Terraform's messages about variable
+// values show one: "x" quoted, 1, true, null, and a collection or
+// structure by its type and size ("tuple with 1 element").
+func compactValue(v cty.Value) string {
+	switch {
+	case v == cty.NilVal:
+		return "null"
+	case v.IsMarked():
+		return "(sensitive value)"
+	case !v.IsKnown():
+		return "(not yet known)"
+	case v.IsNull():
+		return "null"
+	}
+	ty := v.Type()
+	switch {
+	case ty == cty.String:
+		return strconv.Quote(v.AsString())
+	case ty == cty.Number:
+		return v.AsBigFloat().Text('f', -1)
+	case ty == cty.Bool:
+		return strconv.FormatBool(v.True())
+	case ty.IsListType(), ty.IsSetType(), ty.IsTupleType(), ty.IsMapType():
+		switch n := v.LengthInt(); n {
+		case 0:
+			return "empty " + ty.FriendlyName()
+		case 1:
+			return ty.FriendlyName() + " with 1 element"
+		default:
+			return fmt.Sprintf("%s with %d elements", ty.FriendlyName(), n)
+		}
+	case ty.IsObjectType():
+		attrs := ty.AttributeTypes()
+		switch len(attrs) {
+		case 0:
+			return "object with no attributes"
+		case 1:
+			for name := range attrs {
+				return fmt.Sprintf("object with 1 attribute %q", name)
+			}
+		}
+		return fmt.Sprintf("object with %d attributes", len(attrs))
+	}
+	return ty.FriendlyName()
 }

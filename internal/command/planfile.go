@@ -64,6 +64,13 @@ func writePrivateFile(path string, data []byte) error {
 
 // readPlan reads a saved plan and loads its configuration snapshot.
 func readPlan(d *Deps, v diagView, path string) (*planfile.Contents, *configs.Config, hcl.Diagnostics) {
+	return readPlanWith(d, d.newParser(), v, path)
+}
+
+// readPlanWith is readPlan loading the configuration with p, whose files
+// are the view's snippets: files p reads later (variables files) have
+// them too.
+func readPlanWith(d *Deps, p *configs.Parser, v diagView, path string) (*planfile.Contents, *configs.Config, hcl.Diagnostics) {
 	data, err := d.readFile(path)
 	if err != nil {
 		return nil, nil, errorDiag("Failed to read plan file", err)
@@ -87,7 +94,6 @@ func readPlan(d *Deps, v diagView, path string) (*planfile.Contents, *configs.Co
 			Detail:   fmt.Sprintf("The plan file %s cannot be used: %s.", path, err),
 		}}
 	}
-	p := d.newParser()
 	// Early evaluation sees the variable values the plan was made with.
 	p.SetRootVariables(".", func(*configs.Module) map[string]cty.Value { return c.Plan.VariableValues })
 	cfg, diags := p.LoadConfigFromSnapshot(c.Config)
@@ -130,7 +136,8 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Destroy can't be called with a plan file", Detail: fmt.Sprintf("If this plan was created using plan -destroy, apply it using:\n  strata apply %q", path)}})
 		return errReported
 	}
-	c, cfg, diags := readPlan(d, v, path)
+	p := d.newParser()
+	c, cfg, diags := readPlanWith(d, p, v, path)
 	if hasErrors(v, diags) {
 		return errReported
 	}
@@ -143,7 +150,9 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 		}})
 		return errReported
 	}
-	if hasErrors(v, applyTimeVariables(d, &opts.vars, cfg, plan)) {
+	vdiags := applyTimeVariables(d, p, &opts.vars, cfg, plan)
+	v.SetFiles(p.Files())
+	if hasErrors(v, vdiags) {
 		return errReported
 	}
 	if hasErrors(v, savedPlanProviderDiags(d, cfg, c.LockFile)) {

@@ -62,9 +62,68 @@ func (f *varFlags) registerValues(fs *pflag.FlagSet) {
 // *.auto.tfvars(.json), and -var / -var-file in command-line order. When
 // input is allowed, required variables still missing are asked for.
 func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFlags, promptMissing bool) (map[string]engine.InputValue, hcl.Diagnostics) {
-	vals := map[string]engine.InputValue{}
+	given, diags := gatherVariables(d, mod, p, f, func(name string) bool { return mod.Variables[name] != nil })
+	vals := make(map[string]engine.InputValue, len(given))
+	for name, g := range given {
+		vals[name] = g.InputValue
+	}
+	if promptMissing && f != nil && inputAllowed(d, f.input) {
+		diags = append(diags, promptVariables(d, mod, vals)...)
+	}
+	return vals, diags
+}
+
+// varSource is where a variable's value was given.
+type varSource int
+
+const (
+	fromEnv       varSource = iota // a TF_VAR_ environment variable
+	fromAutoFile                   // terraform.tfvars or *.auto.tfvars(.json)
+	fromNamedFile                  // a -var-file
+	fromCLI                        // a -var
+)
+
+// givenVariable is a value gathered by gatherVariables, with where it
+// came from.
+type givenVariable struct {
+	engine.InputValue
+	From varSource
+}
+
+// gatherVariables is collectVariables without prompts, for the variables
+// declared reports as declared (all of mod's, or, applying a saved plan,
+// those the plan was given values for). Values come as given, before
+// conversion to the variable's type: -var and TF_VAR_ values of
+// variables whose type is a primitive one are strings. Values for other
+// variables are kept for strata test (f.undeclared); otherwise, as in
+// Terraform, one given by -var is an error, one from a file a warning
+// (two at most, then a count), and one from the environment is ignored
+// silently; when a variable is given several times, the last one counts.
+func gatherVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFlags, declared func(string) bool) (map[string]givenVariable, hcl.Diagnostics) {
+	vals := map[string]givenVariable{}
 	var diags hcl.Diagnostics
 	keep := f != nil && f.undeclared
+	// undeclared holds, for each undeclared name, where its last value
+	// came from (the file's name for a file).
+	type undeclaredValue struct {
+		from varSource
+		file string
+	}
+	undeclared := map[string]undeclaredValue{}
+	setUndeclared := func(name string, u undeclaredValue) {
+		delete(vals, name)
+		undeclared[name] = u
+	}
+	set := func(name string, g givenVariable) {
+		delete(undeclared, name)
+		vals[name] = g
+	}
+	parse := func(name, raw, source string) (cty.Value, hcl.Diagnostics) {
+		if decl := mod.Variables[name]; decl != nil {
+			return parseVarValue(decl, raw, source)
+		}
+		return parseUndeclaredValue(raw), nil
+	}
 	// Environment.
 	for _, kv := range d.environ() {
 		name, value, _ := strings.Cut(kv, "=")
@@ -72,27 +131,40 @@ func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFla
 			continue
 		}
 		name = strings.TrimPrefix(name, "TF_VAR_")
-		decl, ok := mod.Variables[name]
-		if !ok && keep {
-			vals[name] = engine.InputValue{Value: parseUndeclaredValue(value)}
-			continue
+		switch {
+		case declared(name):
+			v, vdiags := parse(name, value, "environment variable TF_VAR_"+name)
+			diags = append(diags, vdiags...)
+			set(name, givenVariable{engine.InputValue{Value: v, Via: "the TF_VAR_" + name + " environment variable"}, fromEnv})
+		case keep:
+			set(name, givenVariable{engine.InputValue{Value: parseUndeclaredValue(value)}, fromEnv})
+		default:
+			setUndeclared(name, undeclaredValue{from: fromEnv})
 		}
-		if !ok {
-			continue
-		}
-		v, vdiags := parseVarValue(decl, value, "environment variable TF_VAR_"+name)
-		diags = append(diags, vdiags...)
-		vals[name] = engine.InputValue{Value: v, Via: "the TF_VAR_" + name + " environment variable"}
+	}
+	file := func(name string, from varSource) {
+		fdiags := readVarFile(p, name, func(attr *hcl.Attribute) {
+			if !declared(attr.Name) && !keep {
+				setUndeclared(attr.Name, undeclaredValue{from: from, file: name})
+				return
+			}
+			v, vdiags := attr.Expr.Value(nil)
+			diags = append(diags, vdiags...)
+			if !vdiags.HasErrors() {
+				set(attr.Name, givenVariable{engine.InputValue{Value: v, Source: attr.Expr.Range()}, from})
+			}
+		})
+		diags = append(diags, fdiags...)
 	}
 	// Automatic files.
 	for _, name := range autoVarFiles(p.Abs, ".") {
-		diags = append(diags, loadVarFile(p, mod, name, vals, keep)...)
+		file(name, fromAutoFile)
 	}
 	// Command line.
 	if f != nil {
 		for _, it := range *f.items {
 			if it.file {
-				diags = append(diags, loadVarFile(p, mod, it.value, vals, keep)...)
+				file(it.value, fromNamedFile)
 				continue
 			}
 			name, raw, ok := strings.Cut(it.value, "=")
@@ -105,26 +177,47 @@ func collectVariables(d *Deps, mod *configs.Module, p *configs.Parser, f *varFla
 				continue
 			}
 			name = strings.TrimSpace(name)
-			decl, declared := mod.Variables[name]
-			if !declared && keep {
-				vals[name] = engine.InputValue{Value: parseUndeclaredValue(raw)}
+			if !declared(name) && !keep {
+				setUndeclared(name, undeclaredValue{from: fromCLI})
 				continue
 			}
-			if !declared {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Value for undeclared variable",
-					Detail:   fmt.Sprintf("A variable named %q was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a \"variable\" block to the configuration.", name),
-				})
-				continue
-			}
-			v, vdiags := parseVarValue(decl, raw, "-var option")
+			v, vdiags := parse(name, raw, "-var option")
 			diags = append(diags, vdiags...)
-			vals[name] = engine.InputValue{Value: v, Via: fmt.Sprintf("-var=%q", name+"=...")}
+			set(name, givenVariable{engine.InputValue{Value: v, Via: fmt.Sprintf("-var=%q", name+"=...")}, fromCLI})
 		}
 	}
-	if promptMissing && f != nil && inputAllowed(d, f.input) {
-		diags = append(diags, promptVariables(d, mod, vals)...)
+	names := make([]string, 0, len(undeclared))
+	for name := range undeclared {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	inFiles := 0
+	for _, name := range names {
+		switch u := undeclared[name]; u.from {
+		case fromCLI:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Value for undeclared variable",
+				Detail:   fmt.Sprintf("A variable named %q was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a \"variable\" block to the configuration.", name),
+			})
+		case fromAutoFile, fromNamedFile:
+			inFiles++
+			if inFiles <= 2 {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagWarning,
+					Summary:  "Value for undeclared variable",
+					Detail: fmt.Sprintf("The root module does not declare a variable named %q but a value was found in file %q. If you meant to use this value, add a \"variable\" block to the configuration.\n\n", name, u.file) +
+						"To silence these warnings, use TF_VAR_... environment variables to provide certain \"global\" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option.",
+				})
+			}
+		}
+	}
+	if inFiles > 2 {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Values for undeclared variables",
+			Detail:   fmt.Sprintf("In addition to the other similar warnings shown, %d other variable(s) defined without being declared.", inFiles-2),
+		})
 	}
 	return vals, diags
 }
@@ -187,10 +280,9 @@ func parseUndeclaredValue(raw string) cty.Value {
 	return v
 }
 
-// loadVarFile reads a .tfvars or .tfvars.json file into vals. Values for
-// variables mod does not declare are dropped with a warning, or kept when
-// keepUndeclared is set.
-func loadVarFile(p *configs.Parser, mod *configs.Module, path string, vals map[string]engine.InputValue, keepUndeclared bool) hcl.Diagnostics {
+// readVarFile reads a .tfvars or .tfvars.json file, calling each for
+// its attributes in name order.
+func readVarFile(p *configs.Parser, path string, each func(*hcl.Attribute)) hcl.Diagnostics {
 	src, err := os.ReadFile(p.Abs(path))
 	if err != nil {
 		return hcl.Diagnostics{{
@@ -211,21 +303,31 @@ func loadVarFile(p *configs.Parser, mod *configs.Module, path string, vals map[s
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		attr := attrs[name]
-		if _, ok := mod.Variables[name]; !ok && !keepUndeclared {
+		each(attrs[name])
+	}
+	return diags
+}
+
+// loadVarFile reads a .tfvars or .tfvars.json file into vals, for strata
+// test's variables files: values for variables mod does not declare are
+// dropped with a warning, or kept when keepUndeclared is set.
+func loadVarFile(p *configs.Parser, mod *configs.Module, path string, vals map[string]engine.InputValue, keepUndeclared bool) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	fdiags := readVarFile(p, path, func(attr *hcl.Attribute) {
+		if _, ok := mod.Variables[attr.Name]; !ok && !keepUndeclared {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
 				Summary:  "Value for undeclared variable",
-				Detail:   fmt.Sprintf("The root module does not declare a variable named %q but a value was found in file %q. If you meant to use this value, add a \"variable\" block to the configuration.", name, path),
+				Detail:   fmt.Sprintf("The root module does not declare a variable named %q but a value was found in file %q. If you meant to use this value, add a \"variable\" block to the configuration.", attr.Name, path),
 				Subject:  attr.NameRange.Ptr(),
 			})
-			continue
+			return
 		}
 		v, vdiags := attr.Expr.Value(nil)
 		diags = append(diags, vdiags...)
 		if !vdiags.HasErrors() {
-			vals[name] = engine.InputValue{Value: v, Source: attr.Expr.Range()}
+			vals[attr.Name] = engine.InputValue{Value: v, Source: attr.Expr.Range()}
 		}
-	}
-	return diags
+	})
+	return append(diags, fdiags...)
 }

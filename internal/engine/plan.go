@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -310,9 +311,12 @@ The -exclude option is not for routine use, and is provided only for exceptional
 		// applying the plan converts it again.
 		if in, ok := opts.Variables[name]; ok && in.Value != cty.NilVal && !in.Value.IsNull() {
 			v = in.Value
+		} else {
+			plan.DefaultedVariables = append(plan.DefaultedVariables, name)
 		}
 		plan.VariableValues[name] = v
 	}
+	slices.Sort(plan.DefaultedVariables)
 	recordEphemeralVariables(plan, e.Config.Module.Variables, opts.Variables)
 	w.ev.mu.RUnlock()
 	plan.Errored = diags.HasErrors()

@@ -37,6 +37,11 @@ type Plan struct {
 	// ApplyTimeVariables are the ephemeral root variables set during plan:
 	// their values are not recorded, so applying the plan needs them again.
 	ApplyTimeVariables []string
+	// DefaultedVariables are the root variables no value was given for
+	// when planning (their VariableValues are their defaults). As in
+	// Terraform, applying the plan takes a value given for one of them
+	// as a value for an undeclared variable.
+	DefaultedVariables []string
 	// Errored is true when planning stopped on an error; such a plan is
 	// shown but must not be applied.
 	Errored bool

@@ -31,7 +31,10 @@ type planJSON struct {
 	Variables map[string]valueJSON `json:"variables"`
 	// ApplyTimeVariables names the ephemeral variables set during plan,
 	// whose values are not stored.
-	ApplyTimeVariables []string             `json:"apply_time_variables,omitempty"`
+	ApplyTimeVariables []string `json:"apply_time_variables,omitempty"`
+	// DefaultedVariables names the variables no value was given for
+	// when planning.
+	DefaultedVariables []string             `json:"defaulted_variables,omitempty"`
 	Resources          []resourceChangeJSON `json:"resource_changes"`
 	Drift              []resourceChangeJSON `json:"resource_drift,omitempty"`
 	// ObjectsReencoded is plans.Plan's.

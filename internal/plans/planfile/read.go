@@ -104,6 +104,7 @@ func decodePlan(pj *planJSON) (*plans.Plan, error) {
 		p.VariableValues[name] = v
 	}
 	p.ApplyTimeVariables = pj.ApplyTimeVariables
+	p.DefaultedVariables = pj.DefaultedVariables
 	if len(pj.Relevant) > 0 {
 		paths, err := statefile.UnmarshalPaths(pj.RelevantPaths)
 		if err != nil || len(paths) != len(pj.Relevant) {

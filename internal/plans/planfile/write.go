@@ -108,6 +108,7 @@ func encodePlan(p *plans.Plan) (*planJSON, error) {
 		pj.Variables[name] = vj
 	}
 	pj.ApplyTimeVariables = p.ApplyTimeVariables
+	pj.DefaultedVariables = p.DefaultedVariables
 	var err error
 	if pj.Resources, err = encodeResourceChanges(p.Changes.Resources); err != nil {
 		return nil, err
