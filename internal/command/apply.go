@@ -141,7 +141,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	defer cancel()
 	rec := startApplyRecord(d, applyCommandName(opts), op, opts.view.json)
 
-	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, Excludes: excludes, ForceReplace: replaces, AllowProviderChange: opts.allowProvider})
+	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, Excludes: excludes, ForceReplace: replaces, AllowProviderChange: opts.allowProvider, ConditionErrors: opts.refreshCommand})
 	if opts.refreshCommand && len(op.state.Resources) == 0 {
 		diags = append(hcl.Diagnostics{emptyRefreshWarning}, diags...)
 	}
@@ -149,7 +149,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		plan, diags = validatedFailure(ctx, op, plan, diags)
 		// As Terraform: refresh never shows the plan, and apply shows a
 		// failed one only when it has changes, no-ops included.
-		if partialPlan(plan) && (opts.view.json || !opts.refreshCommand && views.FailedPlanShown(plan)) {
+		if partialPlan(plan) && !opts.refreshCommand && (opts.view.json || views.FailedPlanShown(plan)) {
 			v.Plan(plan, schemaLookup(ctx, op.engine), relevantAttrs(ctx, op.engine, op.cfg, plan))
 		}
 		v.Diagnostics(diags)

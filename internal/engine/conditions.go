@@ -60,7 +60,7 @@ func (w *walker) checkPostconditions(n *resourceNode, addr addrs.AbsResourceInst
 // refreshConditions checks a configured resource's preconditions and
 // postconditions against an object a refresh-only plan read, as
 // Terraform does: a failure is a warning there, since nothing is about
-// to change.
+// to change, except with PlanOpts.ConditionErrors (the refresh command).
 func (pw *planWalk) refreshConditions(n *resourceNode, addr addrs.AbsResourceInstance, x *expansion, v cty.Value) hcl.Diagnostics {
 	key := x.keyData(addr.Resource.Key)
 	if key.EachKey != cty.NilVal && key.EachValue == cty.NilVal {
@@ -68,6 +68,18 @@ func (pw *planWalk) refreshConditions(n *resourceNode, addr addrs.AbsResourceIns
 	}
 	diags := pw.checkPreconditions(n, addr, key)
 	diags = append(diags, pw.checkPostconditions(n, addr, key, v)...)
+	return pw.refreshConditionSeverity(diags)
+}
+
+// refreshConditionSeverity makes the failed preconditions and
+// postconditions among diags warnings in a refresh-only plan, as
+// Terraform does for managed resources and data sources alike, unless
+// PlanOpts.ConditionErrors keeps them errors (Terraform's refresh
+// command).
+func (pw *planWalk) refreshConditionSeverity(diags hcl.Diagnostics) hcl.Diagnostics {
+	if pw.opts.Mode != plans.RefreshOnlyMode || pw.opts.ConditionErrors {
+		return diags
+	}
 	for _, d := range diags {
 		if d.Severity == hcl.DiagError && (d.Summary == "Resource precondition failed" || d.Summary == "Resource postcondition failed") {
 			d.Severity = hcl.DiagWarning

@@ -50,6 +50,10 @@ type PlanOpts struct {
 	// into for import blocks whose target is not configured
 	// (-generate-config-out); the caller writes it from the plan.
 	GenerateConfigOut string
+	// ConditionErrors makes a failing precondition or postcondition of a
+	// managed resource an error in a refresh-only plan, where it is
+	// otherwise a warning: Terraform's refresh command treats them so.
+	ConditionErrors bool
 
 	// timestamp is the value of plantimestamp(): when planning started.
 	timestamp time.Time

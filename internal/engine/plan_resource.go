@@ -793,7 +793,9 @@ func (pw *planWalk) planDataInstance(ctx context.Context, n *resourceNode, rt *r
 	}
 	unmarked, paths := marks.Paths(config)
 	if n.cfg.Check == "" {
-		pdiags := pw.checkPreconditions(n, addr, x.keyData(key))
+		// In a refresh-only plan a failure is a warning, and the data
+		// source is read all the same.
+		pdiags := pw.refreshConditionSeverity(pw.checkPreconditions(n, addr, x.keyData(key)))
 		diags = append(diags, pdiags...)
 		if pdiags.HasErrors() {
 			return unknown, diags
@@ -819,7 +821,7 @@ func (pw *planWalk) planDataInstance(ctx context.Context, n *resourceNode, rt *r
 			return unknown, pw.checkNested(n, addr.Module, diags)
 		}
 		if n.cfg.Check == "" {
-			diags = append(diags, pw.checkPostconditions(n, addr, x.keyData(key), v)...)
+			diags = append(diags, pw.refreshConditionSeverity(pw.checkPostconditions(n, addr, x.keyData(key), v))...)
 		}
 		return v, pw.checkNested(n, addr.Module, diags)
 	}
