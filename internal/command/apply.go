@@ -123,6 +123,10 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		return errReported
 	}
 	tdiags = nil
+	if opts.refreshCommand {
+		// As Terraform's refresh: -replace is checked, then ignored.
+		replaces = nil
+	}
 	if len(replaces) > 0 && mode != plans.NormalMode {
 		tdiags = append(tdiags, replaceModeDiag)
 	}

@@ -14,6 +14,7 @@ import (
 // no state; plan -refresh-only keeps them warnings for managed resources
 // in both tools. Compared with terraform: exit code, stderr, the lines
 // of stdout (in any order: refreshes run concurrently) and the state.
+// It also accepts and ignores -replace, as Terraform's refresh does.
 func TestE2ERefreshConditionsMatchesTerraform(t *testing.T) {
 	t.Parallel()
 	tf := terraformBin(t)
@@ -79,6 +80,11 @@ output "o" {
 		"refresh-only apply, pre":   {"apply", "-refresh-only", "-auto-approve", "-var", "pre=false", "-var", "out=y"},
 		"refresh, json, postcondtn": {"refresh", "-json", "-var", "post=false"},
 		"refresh, compact warnings": {"refresh", "-compact-warnings", "-var", "pre=false"},
+		// -replace is accepted and ignored, once its addresses are checked.
+		"replace":             {"refresh", "-replace=terraform_data.a", "-var", "out=y"},
+		"replace, no such":    {"refresh", "-replace=terraform_data.zz"},
+		"replace, invalid":    {"refresh", "-replace=foo"},
+		"replace, no address": {"refresh", "-replace"},
 	}
 	for name, args := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -129,7 +135,7 @@ output "o" {
 				sort.Strings(lines)
 				return strings.Join(lines, "\n")
 			}
-			if got.code != want.code || norm(got.stdout) != norm(want.stdout) || strings.ReplaceAll(got.stderr, "strata", "Terraform") != want.stderr || gotOut != wantOut {
+			if got.code != want.code || norm(got.stdout) != norm(want.stdout) || got.stderr != strings.NewReplacer("Terraform", "strata", "terraform refresh", "strata refresh").Replace(want.stderr) || gotOut != wantOut {
 				t.Errorf("differs from terraform:\nterraform: exit %d, output o %q\n%s\n--- stderr\n%s\nstrata: exit %d, output o %q\n%s\n--- stderr\n%s", want.code, wantOut, want.stdout, want.stderr, got.code, gotOut, got.stdout, got.stderr)
 			}
 		})

@@ -40,6 +40,9 @@ func newRefreshCommand(d *Deps, runF func(*applyOptions) error) *cobra.Command {
 	opts.vars.register(fs)
 	opts.state.register(fs, true)
 	fs.StringArrayVar(&opts.targets.excludes, "exclude", nil, "Leave out of the refresh the given resource and what depends on\nit, as OpenTofu does. Use this option multiple times to\nexclude more than one resource. Cannot be combined with -target.")
+	// Accepted and, once its addresses are checked, ignored, as Terraform's
+	// refresh does.
+	fs.StringArrayVar(&opts.targets.replaces, "replace", nil, "Force replacement of a particular resource instance using\nits resource address. If the plan would have normally\nproduced an update or no-op action for this instance,\nstrata will plan to replace it instead. Use this option\nmultiple times to replace more than one object.")
 	fs.StringArrayVar(&opts.targets.targets, "target", nil, "Limit the refresh to only the given resource and its\ndependencies. Use this option multiple times to include more\nthan one resource.")
 	return cmd
 }
