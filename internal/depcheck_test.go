@@ -80,7 +80,7 @@ func TestImportDirection(t *testing.T) {
 		// The engine and what runs it.
 		"internal/engine/hooks": {"addrs", "plans"},
 		"internal/engine": {"ctyjson", "addrs", "configs", "configs/configschema", "configs/genconfig", "engine/dag", "engine/hooks", "lang", "lang/marks",
-			"plans", "plans/objchange", "providers", "providers/mock", "states", "tailbuf", "upgrade/object", "contract",
+			"plans", "plans/objchange", "providers", "providers/mock", "states", "states/statefile", "tailbuf", "upgrade/object", "contract",
 			"provisioners", "provisioners/localexec", "provisioners/remoteexec", "provisioners/file"},
 		"internal/communicator/ssh":         {},
 		"internal/communicator/ssh/sshtest": {},

@@ -302,6 +302,9 @@ The -exclude option is not for routine use, and is provided only for exceptional
 	// The walk is over: its state becomes the plan's without a copy,
 	// which would hold a third copy of every object at the plan's peak.
 	plan.PriorState = w.state.Take()
+	if opts.Mode == plans.RefreshOnlyMode && pw.depsChanged && !plan.ObjectsReencoded && len(plan.DriftedResources) == 0 {
+		plan.ObjectsReencoded = dependenciesChanged(prevRun, plan.PriorState)
+	}
 	if opts.Mode == plans.DestroyMode {
 		w.destroyCheckResults()
 	} else {
@@ -382,6 +385,10 @@ type planWalk struct {
 	drift []*plans.ResourceInstanceChange
 	// reencoded is plans.Plan's ObjectsReencoded; guarded by walker.mu.
 	reencoded bool
+	// depsChanged records that refreshing gave some managed object other
+	// dependencies than it had, which may or may not be the same list
+	// once written (see dependenciesChanged); guarded by walker.mu.
+	depsChanged bool
 	// moved maps the address of each object a moved block moved to the
 	// address the previous run recorded it at.
 	moved map[string]addrs.AbsResourceInstance

@@ -333,7 +333,8 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 	}
 	drifted := false
 	prior := v
-	if pw.opts.refresh(addr) && addr.Resource.Resource.Mode == addrs.ManagedResourceMode && !pw.justImported(addr, deposed) {
+	refreshed := pw.opts.refresh(addr) && addr.Resource.Resource.Mode == addrs.ManagedResourceMode && !pw.justImported(addr, deposed)
+	if refreshed {
 		pw.hook(func(h hooks.Hook) { h.PreRefresh(addr, hooks.IDOf(v)) })
 		unmarked, paths := marks.Paths(v)
 		if err := pw.acquire(ctx); err != nil {
@@ -408,6 +409,16 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 	createBeforeDestroy, deps := obj.CreateBeforeDestroy, obj.Dependencies
 	if n != nil {
 		createBeforeDestroy, deps = n.createBeforeDestroy(), pw.cg.resourceDeps(n)
+		if pw.opts.Mode == plans.RefreshOnlyMode {
+			// As Terraform: a refresh adds the configuration's
+			// dependencies to those stored, and removes none (a plan
+			// that changes nothing would record the configuration's);
+			// without refreshing, the stored ones stay.
+			deps = obj.Dependencies
+			if refreshed {
+				deps = mergeDependencies(obj.Dependencies, pw.cg.resourceDeps(n))
+			}
+		}
 		if pw.sameClosure(obj.Dependencies, deps) {
 			// As read from a state file, which records every transitive
 			// dependency: the object keeps the list it has (a no-op plan
@@ -435,6 +446,20 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 		// the new copy goes (at 100,000 resources, tens of MB less live
 		// at the end of the walk).
 		updated.AttrsJSON = obj.AttrsJSON
+	}
+	if pw.opts.Mode == plans.RefreshOnlyMode && !drifted && deposed == "" {
+		// As Terraform, which compares the refreshed objects with the
+		// previous run's whole: a refresh that changed only an object's
+		// private data, create_before_destroy flag or dependencies
+		// makes a refresh-only plan applyable.
+		pw.mu.Lock()
+		if !bytes.Equal(obj.Private, updated.Private) || obj.CreateBeforeDestroy != updated.CreateBeforeDestroy {
+			pw.reencoded = true
+		}
+		if !sameDependencies(obj.Dependencies, updated.Dependencies) {
+			pw.depsChanged = true
+		}
+		pw.mu.Unlock()
 	}
 	if sameObject(obj, updated) {
 		if p, ok := pw.state.InstanceProvider(addr); ok && sameProvider(p, rt.provider) {
@@ -530,8 +555,17 @@ func sameObject(a, b *states.ObjectSrc) bool {
 			return false
 		}
 	}
-	for i, d := range a.Dependencies {
-		if o := b.Dependencies[i]; d.Resource != o.Resource || d.Module.Compare(o.Module) != 0 {
+	return sameDependencies(a.Dependencies, b.Dependencies)
+}
+
+// sameDependencies reports whether two dependency lists are the same
+// list.
+func sameDependencies(a, b []addrs.AbsResource) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i, d := range a {
+		if o := b[i]; d.Resource != o.Resource || d.Module.Compare(o.Module) != 0 {
 			return false
 		}
 	}

@@ -55,14 +55,16 @@ type Plan struct {
 	// strata: Before is the previous run's object, After the refreshed one
 	// (null when it was deleted).
 	DriftedResources []*ResourceInstanceChange
-	// ObjectsReencoded records that refreshing read, for some managed
-	// object, a value equal to the stored one but not as a stored one is
-	// held once decoded: a number the provider sent as a msgpack integer
-	// or float rather than as decimal text (see engine's
-	// numbersAsDecoded). Terraform compares the refreshed state with the
-	// previous run's in memory, the numbers' precision included, so it
-	// counts such a refresh-only plan as applyable although it changes
-	// nothing; strata does the same.
+	// ObjectsReencoded records that refreshing changed some managed
+	// object in a way that shows in no drift: it read a value equal to
+	// the stored one but not as a stored one is held once decoded (a
+	// number the provider sent as a msgpack integer or float rather than
+	// as decimal text, see engine's numbersAsDecoded), or other private
+	// data, or the object now records other dependencies or another
+	// create_before_destroy flag. Terraform compares the refreshed state
+	// with the previous run's in memory, whole, so it counts such a
+	// refresh-only plan as applyable although it changes no attribute;
+	// strata does the same.
 	ObjectsReencoded bool
 	// Checks are the results of the conditions of every checkable object
 	// (resources with conditions, outputs with preconditions, check

@@ -99,9 +99,11 @@ func (p *Provider) ConfigureProvider(context.Context, providers.ConfigureProvide
 }
 
 // ReadResource implements providers.Interface: terraform_data exists only
-// in state, so the prior state is the current one.
+// in state, so the prior state is the current one. As Terraform's, it
+// returns no private data (terraform_data keeps none; a state edited to
+// hold some loses it at the next refresh).
 func (p *Provider) ReadResource(_ context.Context, req providers.ReadResourceRequest) providers.ReadResourceResponse {
-	return providers.ReadResourceResponse{NewState: req.PriorState, Private: req.Private}
+	return providers.ReadResourceResponse{NewState: req.PriorState}
 }
 
 // PlanResourceChange implements providers.Interface.
