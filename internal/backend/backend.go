@@ -98,14 +98,29 @@ func (t *Type) ReadState(ctx context.Context, args map[string]cty.Value, o Optio
 	return r.ReadState(ctx, ws)
 }
 
-// clause turns a sentence into an error message: lower-case first letter,
-// no full stop.
+// CheckArgs configures a backend of type t with args, as ReadState does,
+// without reading anything, and returns the problems Terraform reports as
+// they are (backendbase.Invalid), for terraform_remote_state's
+// validation.
+func (t *Type) CheckArgs(args map[string]cty.Value, o Options) []*InvalidError {
+	_, diags := t.New(&backendbase.Settings{Values: args, Getenv: o.Getenv, DataDir: o.DataDir, WorkDir: o.WorkDir, Version: o.Version})
+	var out []*InvalidError
+	for _, d := range diags {
+		if _, ok := d.Extra.(backendbase.Invalid); ok && d.Severity == hcl.DiagError {
+			out = append(out, &InvalidError{Summary: d.Summary, Detail: d.Detail})
+		}
+	}
+	return out
+}
+
 // InvalidError is ReadState's error for arguments the backend refuses
 // with a diagnostic Terraform reports as it is (backendbase.Invalid).
 type InvalidError struct{ Summary, Detail string }
 
 func (e *InvalidError) Error() string { return clause(e.Detail) }
 
+// clause turns a sentence into an error message: lower-case first letter,
+// no full stop.
 func clause(s string) string {
 	s = strings.TrimSuffix(s, ".")
 	if s == "" {

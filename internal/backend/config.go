@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -287,37 +288,86 @@ func decodeFile(dir, path string, schema backendbase.Schema) (map[string]cty.Val
 
 // ValueArgs checks terraform_remote_state's config argument, an object of
 // the backend's arguments, against t's schema, converting each to its
-// type. Null arguments are left out, as if not set.
+// type. Null arguments are left out, as if not set. As Terraform, it
+// reports the first problem only ("Invalid backend configuration"): an
+// argument the backend does not have, then a value of the wrong type,
+// then a required argument missing. Unknown values (validation) are
+// left out, as set to values not known yet.
 func ValueArgs(t *Type, c cty.Value) (map[string]cty.Value, hcl.Diagnostics) {
 	vals := map[string]cty.Value{}
-	var diags hcl.Diagnostics
-	bad := func(format string, args ...any) {
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid backend configuration", Detail: fmt.Sprintf(format, args...)})
-	}
-	if c.IsNull() {
+	if !c.IsKnown() {
 		return vals, nil
 	}
-	if !c.Type().IsObjectType() && !c.Type().IsMapType() {
-		bad("The config argument must be an object of the %q backend's arguments.", t.Name)
-		return vals, diags
+	bad := func(format string, args ...any) hcl.Diagnostics {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid backend configuration",
+			Detail: fmt.Sprintf("The given configuration is not valid for backend %q: ", t.Name) + fmt.Sprintf(format, args...) + "."}}
 	}
-	for it := c.ElementIterator(); it.Next(); {
-		k, v := it.Element()
-		name := k.AsString()
-		ty, ok := t.Schema[name]
-		if !ok {
-			bad("The %q backend has no argument named %q.", t.Name, name)
-			continue
+	if !c.IsNull() && !c.Type().IsObjectType() && !c.Type().IsMapType() {
+		return vals, bad("an object is required")
+	}
+	given := map[string]cty.Value{}
+	if !c.IsNull() {
+		for it := c.ElementIterator(); it.Next(); {
+			k, v := it.Element()
+			given[k.AsString()] = v
 		}
+	}
+	names := make([]string, 0, len(given))
+	for name := range given {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if _, ok := t.Schema[name]; !ok {
+			return map[string]cty.Value{}, bad("unexpected attribute %q", name)
+		}
+	}
+	set := map[string]bool{}
+	for _, name := range names {
+		v := given[name]
 		if v.IsNull() {
 			continue
 		}
-		cv, err := convert.Convert(v, ty)
-		if err != nil || !cv.IsWhollyKnown() {
-			bad("Inappropriate value for the %q backend's argument %q: a %s is required.", t.Name, name, ty.FriendlyName())
-			continue
+		set[name] = true
+		cv, err := convert.Convert(v, t.Schema[name])
+		if err != nil {
+			return map[string]cty.Value{}, bad("%s", pathError(cty.GetAttrPath(name), err))
 		}
-		vals[name] = cv
+		if cv.IsWhollyKnown() {
+			vals[name] = cv
+		}
 	}
-	return vals, diags
+	for _, name := range t.Required {
+		if !set[name] {
+			return map[string]cty.Value{}, bad("attribute %q is required", name)
+		}
+	}
+	return vals, nil
+}
+
+// pathError renders a conversion error of the value at path as
+// Terraform does: ".name.nested: a number is required".
+func pathError(path cty.Path, err error) string {
+	var pe cty.PathError
+	msg := err.Error()
+	if errors.As(err, &pe) {
+		path = append(path, pe.Path...)
+		msg = pe.Error()
+	}
+	// Terraform's go-cty does not name the type given.
+	msg, _, _ = strings.Cut(msg, ", but have ")
+	var b strings.Builder
+	for _, step := range path {
+		switch s := step.(type) {
+		case cty.GetAttrStep:
+			b.WriteString("." + s.Name)
+		case cty.IndexStep:
+			if s.Key.Type() == cty.String {
+				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
+			} else if s.Key.Type() == cty.Number {
+				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
+			}
+		}
+	}
+	return b.String() + ": " + msg
 }

@@ -101,9 +101,14 @@ func TestValueArgs(t *testing.T) {
 		"null": {cty.NullVal(cty.DynamicPseudoType), map[string]cty.Value{}, nil},
 		"converted": {cty.ObjectVal(map[string]cty.Value{"skip_table_creation": cty.StringVal("true"), "conn_str": cty.NullVal(cty.String)}),
 			map[string]cty.Value{"skip_table_creation": cty.True}, nil},
-		"not an object": {cty.StringVal("x"), map[string]cty.Value{}, []string{`The config argument must be an object of the "pg" backend's arguments.`}},
+		"not an object": {cty.StringVal("x"), map[string]cty.Value{}, []string{`The given configuration is not valid for backend "pg": an object is required.`}},
+		// As Terraform, the first problem only: an unexpected argument
+		// before a value of the wrong type.
 		"unknown and wrong type": {cty.ObjectVal(map[string]cty.Value{"bucket": cty.StringVal("b"), "skip_index_creation": cty.StringVal("nope")}), map[string]cty.Value{},
-			[]string{`The "pg" backend has no argument named "bucket".`, `Inappropriate value for the "pg" backend's argument "skip_index_creation": a bool is required.`}},
+			[]string{`The given configuration is not valid for backend "pg": unexpected attribute "bucket".`}},
+		"wrong type": {cty.ObjectVal(map[string]cty.Value{"skip_index_creation": cty.StringVal("nope")}), map[string]cty.Value{},
+			[]string{`The given configuration is not valid for backend "pg": .skip_index_creation: a bool is required.`}},
+		"unknown value": {cty.ObjectVal(map[string]cty.Value{"conn_str": cty.UnknownVal(cty.String)}), map[string]cty.Value{}, nil},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

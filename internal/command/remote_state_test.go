@@ -119,7 +119,7 @@ output "values" {
 		},
 		"unknown argument": {
 			block: "backend = \"pg\"\n  config = {\n    bucket = \"b\"\n  }",
-			want:  `The "pg" backend has no argument named "bucket".`,
+			want:  `The given configuration is not valid for backend "pg": unexpected attribute "bucket".`,
 		},
 		"unsupported backend": {
 			block: "backend = \"gcs\"",

@@ -19,6 +19,10 @@ func providerDiags(pd providers.Diagnostics, body hcl.Body, fallback *hcl.Range)
 			sev = hcl.DiagWarning
 		}
 		subject := fallback
+		if d.Sourceless {
+			diags = append(diags, &hcl.Diagnostic{Severity: sev, Summary: d.Summary, Detail: d.Detail})
+			continue
+		}
 		if rng := attributeRange(body, d.Attribute); rng != nil {
 			subject = rng
 		} else if body != nil && fallback != nil {

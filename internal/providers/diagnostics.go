@@ -24,6 +24,10 @@ type Diagnostic struct {
 	Summary   string
 	Detail    string
 	Attribute cty.Path
+	// Sourceless marks a diagnostic shown without a source location, as
+	// Terraform shows the plain errors of its built-in data sources
+	// (terraform_remote_state's backend refusing its configuration).
+	Sourceless bool
 }
 
 // Diagnostics is a list of provider diagnostics.

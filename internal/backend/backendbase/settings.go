@@ -28,6 +28,10 @@ type Info struct {
 	Name string
 	// Schema is the arguments of its block.
 	Schema Schema
+	// Required names the arguments its schema requires, as Terraform's
+	// does: terraform_remote_state's config must set them (a backend
+	// block may leave them to -backend-config or the environment).
+	Required []string
 	// SingleState is set for a backend that keeps one state: only the
 	// default workspace exists, and the workspace commands refuse to work.
 	SingleState bool
@@ -74,6 +78,13 @@ type Settings struct {
 // backend is configured, terraform_remote_state's config included (where
 // other configuration errors are "Unable to read remote state").
 type Invalid struct{}
+
+// ConfigError is a configuration error that Terraform reports, reading a
+// state for terraform_remote_state, as its bare text: a summary with no
+// detail and no source location.
+type ConfigError struct{ Msg string }
+
+func (e *ConfigError) Error() string { return e.Msg }
 
 // Subject is the range a diagnostic about argument name's value points
 // at: where it was given, or else the backend block; nil when the

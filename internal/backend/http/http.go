@@ -9,6 +9,7 @@ package http
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"time"
@@ -129,6 +130,9 @@ func (b *Backend) ReadState(_ context.Context, ws string) (*states.State, bool, 
 	if ws != statemgr.DefaultWorkspace {
 		return nil, false, fmt.Errorf("the http backend has only the default workspace, not %q", ws)
 	}
+	if err := remoteStateConfigError(b.Config); err != nil {
+		return nil, false, err
+	}
 	mgr, err := statemgr.NewHTTP(b.Config, "", "")
 	if err != nil {
 		return nil, false, err
@@ -140,4 +144,30 @@ func (b *Backend) ReadState(_ context.Context, ws string) (*states.State, bool, 
 		return nil, false, err
 	}
 	return s, mgr.Exists(), nil
+}
+
+// remoteStateConfigError is the error Terraform's http backend gives
+// terraform_remote_state for addresses it refuses, in its words (a bare
+// summary, see backendbase.ConfigError); nil when they are usable.
+func remoteStateConfigError(cfg statemgr.HTTPConfig) error {
+	if cfg.Address == "" {
+		return &backendbase.ConfigError{Msg: "address argument is required"}
+	}
+	u, err := url.Parse(cfg.Address)
+	if err != nil {
+		return &backendbase.ConfigError{Msg: fmt.Sprintf("failed to parse address URL: %s", err)}
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return &backendbase.ConfigError{Msg: "address must be HTTP or HTTPS"}
+	}
+	for _, a := range [][2]string{{"lock_address", cfg.LockAddress}, {"unlock_address", cfg.UnlockAddress}} {
+		name, addr := a[0], a[1]
+		if addr == "" {
+			continue
+		}
+		if _, err := url.Parse(addr); err != nil {
+			return &backendbase.ConfigError{Msg: fmt.Sprintf("failed to parse %s URL: %s", name, err)}
+		}
+	}
+	return nil
 }

@@ -149,7 +149,8 @@ func optionalAll(t cty.Type) cty.Type {
 // backend, with its types, so that the configuration init records (and
 // its hash) is Terraform's.
 var Info = backendbase.Info{
-	Name: "s3",
+	Name:     "s3",
+	Required: []string{"bucket", "key"},
 	Schema: backendbase.Schema{
 		"bucket":                             cty.String,
 		"key":                                cty.String,
@@ -369,28 +370,35 @@ func ParseConfig(s *backendbase.Settings) (*Config, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	diags = append(diags, c.validate(s.Range)...)
+	diags = append(diags, c.validate(s)...)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	return c, diags
 }
 
-// validate checks the configuration as Terraform's s3 backend does.
-func (c *Config) validate(rng hcl.Range) hcl.Diagnostics {
+// validate checks the configuration s gave as Terraform's s3 backend
+// does, in its words.
+func (c *Config) validate(s *backendbase.Settings) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	bad := func(summary, detail string) {
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: rng.Ptr()})
+	on := func(subject *hcl.Range, summary, detail string) {
+		// terraform_remote_state reports them as they are too.
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: subject, Extra: backendbase.Invalid{}})
 	}
-	if c.Bucket == "" {
-		bad("Missing Required Value", `The attribute "bucket" is required by the backend.`)
+	bad := func(summary, detail string) { on(s.Range.Ptr(), summary, detail) }
+	for _, a := range [][2]string{{"bucket", c.Bucket}, {"key", c.Key}} {
+		name, v := a[0], a[1]
+		switch _, given := s.Values[name]; {
+		case strings.TrimSpace(v) != "":
+		case given:
+			on(s.Subject(name), "Invalid Value", "The value cannot be empty or all whitespace")
+		default:
+			bad("Missing Required Value", fmt.Sprintf("The attribute %q is required by the backend.", name))
+		}
 	}
-	if c.Key == "" {
-		bad("Missing Required Value", `The attribute "key" is required by the backend.`)
-	}
-	for name, v := range map[string]string{"key": c.Key, "workspace_key_prefix": c.WorkspaceKeyPrefix} {
-		if strings.HasPrefix(v, "/") || strings.HasSuffix(v, "/") {
-			bad("Invalid Value", fmt.Sprintf(`The value of %q must not start or end with "/".`, name))
+	for _, a := range [][2]string{{"key", c.Key}, {"workspace_key_prefix", c.WorkspaceKeyPrefix}} {
+		if v := a[1]; strings.HasPrefix(v, "/") || strings.HasSuffix(v, "/") {
+			on(s.Subject(a[0]), "Invalid Value", `The value must not start or end with "/"`)
 		}
 	}
 	if c.Region == "" {

@@ -66,7 +66,7 @@ func (p *Provider) ValidateResourceConfig(_ context.Context, req providers.Valid
 // ValidateDataResourceConfig implements providers.Interface.
 func (p *Provider) ValidateDataResourceConfig(_ context.Context, req providers.ValidateDataResourceConfigRequest) providers.ValidateDataResourceConfigResponse {
 	if req.TypeName == "terraform_remote_state" {
-		return providers.ValidateDataResourceConfigResponse{}
+		return providers.ValidateDataResourceConfigResponse{Diagnostics: p.validateRemoteState(req.Config)}
 	}
 	return providers.ValidateDataResourceConfigResponse{Diagnostics: unsupported(req.TypeName)}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/backend"
+	"github.com/strata-dev/strata/internal/backend/backendbase"
 	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/providers"
@@ -50,11 +51,9 @@ func (p *Provider) readRemoteState(req providers.ReadDataSourceRequest) provider
 			"This version of strata reads remote state from the %s backends, not %q.", backend.StateReaderNames(), name)
 		return resp
 	}
-	args, diags := backend.ValueArgs(typ, cfg.GetAttr("config"))
+	args, diags := remoteStateArgs(typ, cfg.GetAttr("config"))
 	if diags.HasErrors() {
-		for _, d := range diags {
-			resp.Diagnostics = resp.Diagnostics.Errorf(d.Summary, "%s", d.Detail)
-		}
+		resp.Diagnostics = diags
 		return resp
 	}
 	workspace := "default"
@@ -82,6 +81,12 @@ func (p *Provider) readRemoteState(req providers.ReadDataSourceRequest) provider
 		resp.Diagnostics = resp.Diagnostics.Errorf(invalid.Summary, "%s", invalid.Detail)
 		return resp
 	}
+	var cfgErr *backendbase.ConfigError
+	if errors.As(err, &cfgErr) {
+		// As Terraform: the backend's error, bare.
+		resp.Diagnostics = append(resp.Diagnostics, providers.Diagnostic{Severity: providers.Error, Summary: cfgErr.Msg, Sourceless: true})
+		return resp
+	}
 	if err != nil {
 		resp.Diagnostics = providers.ErrorDiag("Unable to read remote state", err)
 		return resp
@@ -98,4 +103,42 @@ func (p *Provider) readRemoteState(req providers.ReadDataSourceRequest) provider
 	vals["outputs"] = cty.ObjectVal(outputs)
 	resp.State = cty.ObjectVal(vals)
 	return resp
+}
+
+// remoteStateArgs checks config, terraform_remote_state's config
+// argument, against backend type typ's arguments (backend.ValueArgs),
+// reporting a problem on the argument, as Terraform does.
+func remoteStateArgs(typ *backend.Type, config cty.Value) (map[string]cty.Value, providers.Diagnostics) {
+	args, diags := backend.ValueArgs(typ, config)
+	var out providers.Diagnostics
+	for _, d := range diags {
+		out = append(out, providers.Diagnostic{Severity: providers.Error, Summary: d.Summary, Detail: d.Detail, Attribute: cty.GetAttrPath("config")})
+	}
+	return args, out
+}
+
+// validateRemoteState checks, as Terraform validates it before planning,
+// a terraform_remote_state's config against its backend's arguments, and
+// what the backend checks in them without reaching its store.
+func (p *Provider) validateRemoteState(cfg cty.Value) providers.Diagnostics {
+	if cfg.IsNull() || !cfg.IsKnown() {
+		return nil
+	}
+	name := cfg.GetAttr("backend")
+	if !name.IsKnown() || name.IsNull() {
+		return nil
+	}
+	typ, ok := backend.Lookup(name.AsString())
+	if !ok || !typ.ReadsState() {
+		return nil // reported when it is read
+	}
+	config := cfg.GetAttr("config")
+	args, diags := remoteStateArgs(typ, config)
+	if diags.HasErrors() || !config.IsWhollyKnown() {
+		return diags
+	}
+	for _, e := range typ.CheckArgs(args, backend.Options{Getenv: p.getenv(), WorkDir: p.WorkDir}) {
+		diags = diags.Errorf(e.Summary, "%s", e.Detail)
+	}
+	return diags
 }
