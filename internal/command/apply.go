@@ -135,6 +135,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	if hasErrors(v, tdiags) {
 		return errReported
 	}
+	opts.vars.deferWarnings = true
 	op, err := prepareOperation(ctx, d, v, &opts.vars, &opts.state, opts.parallelism, opName)
 	if err != nil {
 		return err
@@ -146,6 +147,9 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	rec := startApplyRecord(d, applyCommandName(opts), op, opts.view.json)
 
 	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, Excludes: excludes, ForceReplace: replaces, AllowProviderChange: opts.allowProvider, ConditionErrors: opts.refreshCommand})
+	// As Terraform, the warnings about variable values come with the
+	// plan's.
+	diags = append(append(hcl.Diagnostics(nil), op.varWarnings...), diags...)
 	if opts.refreshCommand && len(op.state.Resources) == 0 {
 		diags = append(hcl.Diagnostics{emptyRefreshWarning}, diags...)
 	}

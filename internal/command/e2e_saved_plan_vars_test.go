@@ -143,3 +143,72 @@ output "o" {
 		})
 	}
 }
+
+// TestE2EUndeclaredVariablesMatchTerraform: values for variables the
+// configuration does not declare are reported as Terraform reports them:
+// from -var an error, from a file a warning without a source location
+// (two at most, then a count of the others), shown after the plan with
+// its other diagnostics; from the environment nothing. Compared with
+// terraform for plan, apply, refresh and destroy.
+func TestE2EUndeclaredVariablesMatchTerraform(t *testing.T) {
+	t.Parallel()
+	tf := terraformBin(t)
+	const config = `variable "a" {
+  default = "x"
+}
+resource "terraform_data" "r" {
+}
+check "c" {
+  assert {
+    condition     = var.a == "y"
+    error_message = "not y"
+  }
+}
+`
+	tests := map[string]struct {
+		args, env []string
+		anyOrder  bool
+	}{
+		"plan, file":          {args: []string{"plan", "-var-file=one.tfvars"}},
+		"plan, files":         {args: []string{"plan", "-var-file=many.tfvars", "-var-file=one.tfvars"}, anyOrder: true},
+		"plan, var":           {args: []string{"plan", "-var", "zz=1"}},
+		"plan, env":           {args: []string{"plan"}, env: []string{"TF_VAR_zz=1"}},
+		"apply, file":         {args: []string{"apply", "-auto-approve", "-var-file=one.tfvars"}},
+		"refresh, file":       {args: []string{"refresh", "-var-file=one.tfvars"}},
+		"destroy, file":       {args: []string{"destroy", "-auto-approve", "-var-file=one.tfvars"}},
+		"plan, file then var": {args: []string{"plan", "-var-file=one.tfvars", "-var", "c=2"}},
+		"plan, var then file": {args: []string{"plan", "-var", "c=2", "-var-file=one.tfvars"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			run := func(bin string) result {
+				dir := t.TempDir()
+				writeFile(t, filepath.Join(dir, "main.tf"), config)
+				writeFile(t, filepath.Join(dir, "one.tfvars"), "c = 1\n")
+				writeFile(t, filepath.Join(dir, "many.tfvars"), "d = 1\ne = 2\nf = 3\n")
+				for _, args := range [][]string{{"init", "-no-color"}, {"apply", "-auto-approve", "-no-color"}} {
+					if r := runWith(t, dir, "", bin, nil, args...); r.code != 0 {
+						t.Fatalf("%s %s: exit %d\n%s%s", bin, args[0], r.code, r.stdout, r.stderr)
+					}
+				}
+				return runWith(t, dir, "", bin, tc.env, append([]string{tc.args[0], "-no-color"}, tc.args[1:]...)...)
+			}
+			got, want := run(strataBin), run(tf)
+			norm := func(s string) string {
+				s = uuidRe.ReplaceAllString(strings.ReplaceAll(s, "Terraform", "strata"), "<uuid>")
+				s = strings.ReplaceAll(s, `"terraform apply"`, `"strata apply"`)
+				if tc.anyOrder {
+					s = undeclaredName.ReplaceAllString(s, `named "NAME"`)
+					s = undeclaredFile.ReplaceAllString(s, `in file "FILE"`)
+				}
+				return s
+			}
+			if got.code != want.code || norm(got.stdout) != norm(want.stdout) || norm(got.stderr) != norm(want.stderr) {
+				t.Errorf("differs from terraform:\nterraform: exit %d\n%s\n--- stderr\n%s\nstrata: exit %d\n%s\n--- stderr\n%s", want.code, want.stdout, want.stderr, got.code, got.stdout, got.stderr)
+			}
+		})
+	}
+}
+
+var undeclaredFile = regexp.MustCompile(`in file\s+"[\w.]+"`)

@@ -94,6 +94,7 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	if hasErrors(v, checkGenerateTarget(d, opts.generateConfig)) {
 		return errReported
 	}
+	opts.vars.deferWarnings = true
 	op, perr := prepareOperation(ctx, d, v, &opts.vars, &opts.state, opts.parallelism, "OperationTypePlan")
 	if perr != nil {
 		return perr
@@ -105,6 +106,9 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	defer cancel()
 	rec := startRunRecord(d, "plan", op)
 	plan, diags := op.engine.Plan(ctx, op.state, engine.PlanOpts{Mode: mode, Variables: op.vars, SkipRefresh: !opts.refresh, Targets: targets, Excludes: excludes, ForceReplace: replaces, AllowProviderChange: opts.allowProvider, GenerateConfigOut: opts.generateConfig})
+	// As Terraform, the warnings about variable values come with the
+	// plan's, after it.
+	diags = append(append(hcl.Diagnostics(nil), op.varWarnings...), diags...)
 	generated, gdiags := writeGeneratedConfig(op, plan, opts.generateConfig)
 	diags = append(diags, gdiags...)
 	if opts.out != "" {

@@ -26,6 +26,9 @@ type operation struct {
 	// configuration snapshot; parser parsed them.
 	files  map[string]*hcl.File
 	parser *configs.Parser
+	// varWarnings are the warnings about the variable values, kept when
+	// the varFlags ask for it (deferWarnings).
+	varWarnings hcl.Diagnostics
 }
 
 // prepareOperation loads the configuration in the working directory and
@@ -65,6 +68,10 @@ func prepareOperationIn(ctx context.Context, d *Deps, v views.Operation, configD
 		return nil, errReported
 	}
 	vars, vdiags := collectVariables(d, cfg.Module, parser, vf, true)
+	var varWarnings hcl.Diagnostics
+	if vf != nil && vf.deferWarnings && !vdiags.HasErrors() {
+		varWarnings, vdiags = vdiags, nil
+	}
 	if hasErrors(v, vdiags) {
 		return nil, errReported
 	}
@@ -77,6 +84,6 @@ func prepareOperationIn(ctx context.Context, d *Deps, v views.Operation, configD
 	}
 	return &operation{
 		cfg: cfg, engine: newEngine(d, cfg, v.Hook(), parallelism), vars: vars,
-		mgr: mgr, state: state, release: release, files: parser.Files(), parser: parser,
+		mgr: mgr, state: state, release: release, files: parser.Files(), parser: parser, varWarnings: varWarnings,
 	}, nil
 }

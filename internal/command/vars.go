@@ -25,6 +25,11 @@ type varFlags struct {
 	// does not declare, without a warning: terraform test hands them to
 	// the test files.
 	undeclared bool
+	// deferWarnings keeps the warnings about the values
+	// (operation.varWarnings) for the command to show with its own, after
+	// the plan, where Terraform shows them (plan, apply, destroy,
+	// refresh).
+	deferWarnings bool
 }
 
 type varItem struct {
