@@ -73,8 +73,8 @@ func applyTimeVariables(d *Deps, p *configs.Parser, f *varFlags, cfg *configs.Co
 				})
 			}
 		default:
-			if d := changedVariableDiag(plan.VariableValues[name], name, v); d != nil {
-				diags = append(diags, d)
+			if cd := changedVariableDiag(plan.VariableValues[name], name, v); cd != nil {
+				diags = append(diags, cd)
 			}
 		}
 	}
