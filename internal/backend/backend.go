@@ -41,6 +41,10 @@ type StateReader interface {
 	ReadState(ctx context.Context, ws string) (s *states.State, found bool, err error)
 }
 
+// ConfigError is ReadState's error for a configuration Terraform refuses
+// with its bare text (see backendbase.ConfigError).
+type ConfigError = backendbase.ConfigError
+
 // ErrWorkspacesNotSupported is the error of a backend that keeps a single
 // state asked for another workspace.
 var ErrWorkspacesNotSupported = backendbase.ErrWorkspacesNotSupported

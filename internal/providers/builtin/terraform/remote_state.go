@@ -8,7 +8,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/backend"
-	"github.com/strata-dev/strata/internal/backend/backendbase"
 	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/providers"
@@ -81,7 +80,7 @@ func (p *Provider) readRemoteState(req providers.ReadDataSourceRequest) provider
 		resp.Diagnostics = resp.Diagnostics.Errorf(invalid.Summary, "%s", invalid.Detail)
 		return resp
 	}
-	var cfgErr *backendbase.ConfigError
+	var cfgErr *backend.ConfigError
 	if errors.As(err, &cfgErr) {
 		// As Terraform: the backend's error, bare.
 		resp.Diagnostics = append(resp.Diagnostics, providers.Diagnostic{Severity: providers.Error, Summary: cfgErr.Msg, Sourceless: true})
