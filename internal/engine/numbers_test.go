@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/states"
 )
 
 func TestNumbersAsDecoded(t *testing.T) {
@@ -29,6 +32,72 @@ func TestNumbersAsDecoded(t *testing.T) {
 			t.Parallel()
 			if got := numbersAsDecoded(tc.v); got != tc.want {
 				t.Errorf("numbersAsDecoded(%#v) = %t, want %t", tc.v, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestDependenciesChanged: dependency lists are compared as the state
+// file writes them, each with its transitive closure, and only those of
+// managed objects.
+func TestDependenciesChanged(t *testing.T) {
+	t.Parallel()
+	provider := addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
+	state := func(deps map[string][]string) *states.State {
+		s := states.New()
+		s.Lineage = "l"
+		for addr, names := range deps {
+			var list []addrs.AbsResource
+			for _, n := range names {
+				list = append(list, mustResource(t, n))
+			}
+			s.SetObject(mustInstance(t, addr), &states.ObjectSrc{AttrsJSON: []byte(`{"id":"` + addr + `"}`), Dependencies: list}, provider)
+		}
+		return s
+	}
+	direct := map[string][]string{
+		"terraform_data.a": nil,
+		"terraform_data.b": {"terraform_data.a"},
+		"terraform_data.c": {"terraform_data.b"},
+	}
+	tests := map[string]struct {
+		after map[string][]string
+		want  bool
+	}{
+		"same lists": {direct, false},
+		"the closure of the same": {map[string][]string{
+			"terraform_data.a": nil,
+			"terraform_data.b": {"terraform_data.a"},
+			"terraform_data.c": {"terraform_data.a", "terraform_data.b"}, // as read from a state file
+		}, false},
+		"one added": {map[string][]string{
+			"terraform_data.a": nil,
+			"terraform_data.b": {"terraform_data.a"},
+			"terraform_data.c": {"terraform_data.b", "terraform_data.d"},
+			"terraform_data.d": nil,
+		}, true},
+		"one removed": {map[string][]string{
+			"terraform_data.a": nil,
+			"terraform_data.b": nil,
+			"terraform_data.c": {"terraform_data.b"},
+		}, true},
+		"a data source's": {map[string][]string{
+			"terraform_data.a":      nil,
+			"terraform_data.b":      {"terraform_data.a"},
+			"terraform_data.c":      {"terraform_data.b"},
+			"data.terraform_data.x": {"terraform_data.a"},
+		}, false},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			before := state(direct)
+			if name == "one added" {
+				// d exists before too, without dependents.
+				before = state(map[string][]string{"terraform_data.a": nil, "terraform_data.b": {"terraform_data.a"}, "terraform_data.c": {"terraform_data.b"}, "terraform_data.d": nil})
+			}
+			if got := dependenciesChanged(before, state(tc.after)); got != tc.want {
+				t.Errorf("dependenciesChanged = %t, want %t", got, tc.want)
 			}
 		})
 	}
