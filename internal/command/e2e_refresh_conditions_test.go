@@ -115,22 +115,7 @@ output "o" {
 				s = uuidRe.ReplaceAllString(s, "UUID")
 				lines := strings.Split(s, "\n")
 				if strings.Contains(s, `"@timestamp"`) {
-					// -json: each message but the version one, without
-					// its time, with its keys in one order.
-					var msgs []string
-					for _, line := range lines[:len(lines)-1] {
-						var m map[string]any
-						if err := json.Unmarshal([]byte(line), &m); err != nil {
-							t.Fatalf("not JSON: %s", line)
-						}
-						if m["type"] == "version" {
-							continue
-						}
-						delete(m, "@timestamp")
-						b, _ := json.Marshal(m)
-						msgs = append(msgs, string(b))
-					}
-					lines = msgs
+					lines = orderedJSONMessages(t, s)
 				}
 				sort.Strings(lines)
 				return strings.Join(lines, "\n")

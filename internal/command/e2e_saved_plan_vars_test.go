@@ -1,7 +1,6 @@
 package command
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -120,22 +119,7 @@ output "o" {
 				if !strings.Contains(s, `"@timestamp"`) {
 					return s
 				}
-				// -json: every message but the version one, without its
-				// time.
-				var out strings.Builder
-				for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
-					var m map[string]any
-					if err := json.Unmarshal([]byte(line), &m); err != nil {
-						t.Fatalf("not JSON: %s", line)
-					}
-					if m["type"] == "version" {
-						continue
-					}
-					delete(m, "@timestamp")
-					b, _ := json.Marshal(m)
-					out.Write(append(b, '\n'))
-				}
-				return out.String()
+				return strings.Join(orderedJSONMessages(t, s), "\n")
 			}
 			if got.code != want.code || norm(got.stdout) != norm(want.stdout) || norm(got.stderr) != norm(want.stderr) {
 				t.Errorf("differs from terraform:\nterraform: exit %d\n%s\n--- stderr\n%s\nstrata: exit %d\n%s\n--- stderr\n%s", want.code, want.stdout, want.stderr, got.code, got.stdout, got.stderr)

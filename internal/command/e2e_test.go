@@ -2,6 +2,7 @@ package command
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -247,6 +248,30 @@ func flipByteInEntry(t *testing.T, data []byte, entry string) []byte {
 
 // flat joins wrapped lines, so that messages can be searched for phrases
 // whatever the line width.
+// orderedJSONMessages are the messages of a -json stream but the version
+// one, in their order, each without its time and with its keys in one
+// order. (jsonMessages normalizes more, and sorts.)
+func orderedJSONMessages(t *testing.T, stream string) []string {
+	t.Helper()
+	var msgs []string
+	for _, line := range strings.Split(stream, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("not JSON: %s", line)
+		}
+		if m["type"] == "version" {
+			continue
+		}
+		delete(m, "@timestamp")
+		b, _ := json.Marshal(m)
+		msgs = append(msgs, string(b))
+	}
+	return msgs
+}
+
 func flat(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }

@@ -3,11 +3,11 @@ package command
 import (
 	"fmt"
 	"sort"
-	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/plans"
 )
@@ -145,34 +145,8 @@ func compactValue(v cty.Value) string {
 	case v.IsNull():
 		return "null"
 	}
-	ty := v.Type()
-	switch {
-	case ty == cty.String:
-		return strconv.Quote(v.AsString())
-	case ty == cty.Number:
-		return v.AsBigFloat().Text('f', -1)
-	case ty == cty.Bool:
-		return strconv.FormatBool(v.True())
-	case ty.IsListType(), ty.IsSetType(), ty.IsTupleType(), ty.IsMapType():
-		switch n := v.LengthInt(); n {
-		case 0:
-			return "empty " + ty.FriendlyName()
-		case 1:
-			return ty.FriendlyName() + " with 1 element"
-		default:
-			return fmt.Sprintf("%s with %d elements", ty.FriendlyName(), n)
-		}
-	case ty.IsObjectType():
-		attrs := ty.AttributeTypes()
-		switch len(attrs) {
-		case 0:
-			return "object with no attributes"
-		case 1:
-			for name := range attrs {
-				return fmt.Sprintf("object with 1 attribute %q", name)
-			}
-		}
-		return fmt.Sprintf("object with %d attributes", len(attrs))
+	if s := views.CompactValue(v); s != "" {
+		return s
 	}
-	return ty.FriendlyName()
+	return v.Type().FriendlyName()
 }

@@ -271,35 +271,9 @@ func describeValue(v cty.Value, causedByUnknown, causedBySensitive bool) string 
 		return "is a " + v.Type().FriendlyName()
 	case v.IsNull():
 		return "is null"
-	case v.Type() == cty.String:
-		return fmt.Sprintf("is %q", v.AsString())
-	case v.Type() == cty.Number:
-		return "is " + v.AsBigFloat().Text('f', -1)
-	case v.Type() == cty.Bool:
-		if v.True() {
-			return "is true"
-		}
-		return "is false"
-	case v.Type().IsListType(), v.Type().IsSetType(), v.Type().IsTupleType(), v.Type().IsMapType():
-		switch n := v.LengthInt(); n {
-		case 0:
-			return "is empty " + v.Type().FriendlyName()
-		case 1:
-			return "is " + v.Type().FriendlyName() + " with 1 element"
-		default:
-			return fmt.Sprintf("is %s with %d elements", v.Type().FriendlyName(), n)
-		}
-	case v.Type().IsObjectType():
-		attrs := v.Type().AttributeTypes()
-		switch len(attrs) {
-		case 0:
-			return "is object with no attributes"
-		case 1:
-			for name := range attrs {
-				return fmt.Sprintf("is object with 1 attribute %q", name)
-			}
-		}
-		return fmt.Sprintf("is object with %d attributes", len(attrs))
+	}
+	if s := CompactValue(v); s != "" {
+		return "is " + s
 	}
 	return ""
 }
