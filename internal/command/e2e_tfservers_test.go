@@ -21,9 +21,9 @@ import (
 // by the test's source alone (their TLS certificate and signing keys are
 // fixed, the packages and modules they publish are written by the test),
 // and their runs are among the slowest terraform makes (downloads, git).
-// A test declares such a server with staticServer. Its address in a run's
-// input and output becomes a token (the port changes from run to run),
-// and the run's key includes a digest of the source files that decide
+// A test declares such a server (newStaticRegistry, staticSourceServer).
+// Its address in a run's input and output becomes a token (the port
+// changes from run to run), and the run's key includes a digest of the source files that decide
 // what the server serves: the fixture's package and the test's file.
 // Changing one of them makes the recordings stale, as for recorded
 // outcomes (e2e_tfoutcomes_test.go).
