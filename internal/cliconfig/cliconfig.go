@@ -64,7 +64,7 @@ func Load(getenv func(string) string) (*Config, hcl.Diagnostics) {
 	var files []string
 	if path != "" {
 		files = []string{path}
-	} else if home := homeDir(getenv); home != "" {
+	} else if home := getproviders.HomeDir(getenv); home != "" {
 		files = []string{filepath.Join(home, ".terraformrc")}
 		// A configuration file named explicitly replaces the directory
 		// too, as in Terraform.
@@ -93,15 +93,6 @@ func Load(getenv func(string) string) (*Config, hcl.Diagnostics) {
 		cfg.PluginCacheMayBreakLock = true
 	}
 	return cfg, diags
-}
-
-// homeDir is $HOME, else the user's home directory, as Terraform finds it.
-func homeDir(getenv func(string) string) string {
-	if h := getenv("HOME"); h != "" {
-		return h
-	}
-	h, _ := os.UserHomeDir()
-	return h
 }
 
 // merge adds the settings of a later file to cfg: the first plugin cache

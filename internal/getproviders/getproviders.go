@@ -156,19 +156,29 @@ func copyFile(src, dst string) error {
 	return out.Close()
 }
 
+// HomeDir is the user's home directory as Terraform finds it: $HOME (read
+// with getenv), else the system's record of the user's; "" when neither
+// says.
+func HomeDir(getenv func(string) string) string {
+	if h := getenv("HOME"); h != "" {
+		return h
+	}
+	h, _ := os.UserHomeDir()
+	return h
+}
+
 // ImpliedMirrors are the directories Terraform searches for providers on
 // this system when no installation method is configured: terraform.d/plugins
 // in the working directory, then the user and system plugin directories.
 func ImpliedMirrors(getenv func(string) string) []string {
 	dirs := []string{filepath.Join("terraform.d", "plugins")}
-	if home, err := os.UserHomeDir(); err == nil {
+	home := HomeDir(getenv)
+	if home != "" {
 		dirs = append(dirs, filepath.Join(home, ".terraform.d", "plugins"))
 	}
 	dataHome := getenv("XDG_DATA_HOME")
-	if dataHome == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			dataHome = filepath.Join(home, ".local", "share")
-		}
+	if dataHome == "" && home != "" {
+		dataHome = filepath.Join(home, ".local", "share")
 	}
 	if dataHome != "" {
 		dirs = append(dirs, filepath.Join(dataHome, "terraform", "plugins"))

@@ -91,6 +91,22 @@ func TestImpliedMirrors(t *testing.T) {
 	}
 }
 
+// The user's directories are under the HOME the command is given.
+func TestImpliedMirrorsHome(t *testing.T) {
+	env := map[string]string{"HOME": "/home/someone"}
+	got := ImpliedMirrors(func(k string) string { return env[k] })
+	want := []string{
+		filepath.Join("terraform.d", "plugins"),
+		"/home/someone/.terraform.d/plugins",
+		"/home/someone/.local/share/terraform/plugins",
+		"/usr/local/share/terraform/plugins",
+		"/usr/share/terraform/plugins",
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("implied mirrors:\n got %v\nwant %v", got, want)
+	}
+}
+
 func TestPatternMatches(t *testing.T) {
 	p := addrs.Provider{Hostname: "example.com", Namespace: "acme", Type: "thing"}
 	hc := addrs.Provider{Hostname: "registry.terraform.io", Namespace: "hashicorp", Type: "aws"}
