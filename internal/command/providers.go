@@ -169,7 +169,7 @@ func writeProviderTree(b *strings.Builder, c *configs.Config, indent string) {
 			}
 		}
 		// As Terraform: in the normalized form (">= 1.0.0, < 2.0.0").
-		if s, err := providercache.NormalizeConstraints(constraints); err == nil && s != "" {
+		if s, err := configs.NormalizeVersionConstraints(constraints); err == nil && s != "" {
 			b.WriteString(" " + s)
 		} else if err != nil {
 			b.WriteString(" " + strings.Join(constraints, ", "))

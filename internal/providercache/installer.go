@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/depsfile"
 	"github.com/strata-dev/strata/internal/getproviders"
 )
@@ -228,7 +229,7 @@ func keptConstraints(prior *depsfile.Lock, selected *version.Version, cstr strin
 	if prior == nil || prior.Version != selected.String() {
 		return cstr
 	}
-	if norm, err := NormalizeConstraints([]string{prior.Constraints}); err != nil || norm != prior.Constraints {
+	if norm, err := configs.NormalizeVersionConstraints([]string{prior.Constraints}); err != nil || norm != prior.Constraints {
 		return cstr
 	}
 	return prior.Constraints

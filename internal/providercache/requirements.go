@@ -65,7 +65,7 @@ func Constraints(cfg *configs.Config, p addrs.Provider) (version.Constraints, st
 	if len(parts) == 0 {
 		return nil, "", nil
 	}
-	s, err := NormalizeConstraints(parts)
+	s, err := configs.NormalizeVersionConstraints(parts)
 	if err != nil {
 		return nil, "", errorDiag("Invalid version constraint", err)
 	}

@@ -1,9 +1,7 @@
 package jsonplan
 
 import (
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/go-version"
@@ -180,50 +178,18 @@ func normalizeProviderKeys(mod *configModule, pcs map[string]*providerConfig) {
 	}
 }
 
-var constraintRe = regexp.MustCompile(`^\s*(~>|>=|<=|!=|=|>|<)?\s*v?(\S+)\s*$`)
-
 // constraintString renders version constraints as Terraform does in the
-// plan: every version with three parts (two or more for ~>), and no
-// operator for an exact version.
+// plan: in the normalized form of the dependency lock file (full
+// three-part versions, duplicates removed, sorted by version and then
+// operator). A constraint that does not parse is left as written.
 func constraintString(cs version.Constraints) string {
-	parts := make([]string, 0, len(cs))
-	for _, c := range cs {
-		orig := c.String()
-		m := constraintRe.FindStringSubmatch(orig)
-		if m == nil {
-			parts = append(parts, orig)
-			continue
-		}
-		op, raw := m[1], m[2]
-		v, err := version.NewVersion(raw)
-		if err != nil {
-			parts = append(parts, orig)
-			continue
-		}
-		n := 3
-		if op == "~>" {
-			core := raw
-			if i := strings.IndexAny(core, "-+"); i >= 0 {
-				core = core[:i]
-			}
-			n = max(2, len(strings.Split(core, ".")))
-		}
-		segs := v.Segments()
-		for len(segs) < n {
-			segs = append(segs, 0)
-		}
-		nums := make([]string, n)
-		for i := range n {
-			nums[i] = strconv.Itoa(segs[i])
-		}
-		s := strings.Join(nums, ".")
-		if pre := v.Prerelease(); pre != "" {
-			s += "-" + pre
-		}
-		if op != "" && op != "=" {
-			s = op + " " + s
-		}
-		parts = append(parts, s)
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = c.String()
 	}
-	return strings.Join(parts, ", ")
+	s, err := configs.NormalizeVersionConstraints(parts)
+	if err != nil {
+		return strings.Join(parts, ", ")
+	}
+	return s
 }

@@ -572,6 +572,8 @@ terraform {
     f = { source = "x/f", version = "~>5" }
     g = { source = "x/g", version = ">=5.0.0-beta1" }
     h = { source = "x/h", version = "~> 1.2.3" }
+    i = { source = "x/i", version = "~>0.1,>=0.0.1, != 0.0.5" }
+    j = { source = "x/j", version = "0.1.0, >= 0.1.0, = 0.1.0" }
   }
 }
 `)
@@ -579,6 +581,7 @@ terraform {
 	want := map[string]string{
 		"a": ">= 5.0.0, < 6.0.0", "b": "~> 5.0", "c": "5.100.0", "d": "5.100.0",
 		"e": "!= 4.0.0, > 5.0.0", "f": "~> 5.0", "g": ">= 5.0.0-beta1", "h": "~> 1.2.3",
+		"i": ">= 0.0.1, != 0.0.5, ~> 0.1", "j": ">= 0.1.0, 0.1.0",
 	}
 	for name, w := range want {
 		if got := constraintString(mod.RequiredProviders[name].Requirement.Required); got != w {

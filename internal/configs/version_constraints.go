@@ -1,4 +1,4 @@
-package providercache
+package configs
 
 import (
 	"fmt"
@@ -8,15 +8,15 @@ import (
 	"github.com/hashicorp/go-version"
 )
 
-// constraintOps are the operators of a version constraint, longest first
+// versionConstraintOps are the operators of a version constraint, longest first
 // so that ">=" is not read as ">".
-var constraintOps = []string{"!=", ">=", "<=", "~>", ">", "<", "="}
+var versionConstraintOps = []string{"!=", ">=", "<=", "~>", ">", "<", "="}
 
-// opRank orders constraints on the same version as Terraform writes them.
-var opRank = map[string]int{">": 0, ">=": 1, "": 2, "~>": 3, "<=": 4, "<": 5, "!=": 6}
+// versionOpRank orders constraints on the same version as Terraform writes them.
+var versionOpRank = map[string]int{">": 0, ">=": 1, "": 2, "~>": 3, "<=": 4, "<": 5, "!=": 6}
 
-// normalConstraint is one constraint in Terraform's normalized form.
-type normalConstraint struct {
+// normalVersionConstraint is one constraint in Terraform's normalized form.
+type normalVersionConstraint struct {
 	op  string // "" for an exact version
 	ver *version.Version
 	// text is the version as written in the normalized form: three
@@ -26,21 +26,21 @@ type normalConstraint struct {
 	segs int
 }
 
-func (c normalConstraint) String() string {
+func (c normalVersionConstraint) String() string {
 	if c.op == "" {
 		return c.text
 	}
 	return c.op + " " + c.text
 }
 
-// NormalizeConstraints joins version constraint strings into the form
+// NormalizeVersionConstraints joins version constraint strings into the form
 // Terraform records in the dependency lock file and prints: each
 // constraint as "OP VERSION" with a full three-part version (a "~>"
 // keeps the precision it was given, at least two parts; "=" is left
 // out), duplicates removed, sorted by version and then operator.
 // Terraform refuses a lock file whose constraints are not in this form.
-func NormalizeConstraints(parts []string) (string, error) {
-	var all []normalConstraint
+func NormalizeVersionConstraints(parts []string) (string, error) {
+	var all []normalVersionConstraint
 	seen := map[string]bool{}
 	for _, part := range parts {
 		for _, raw := range strings.Split(part, ",") {
@@ -48,7 +48,7 @@ func NormalizeConstraints(parts []string) (string, error) {
 			if raw == "" {
 				continue
 			}
-			c, err := parseConstraint(raw)
+			c, err := parseNormalVersionConstraint(raw)
 			if err != nil {
 				return "", err
 			}
@@ -64,7 +64,7 @@ func NormalizeConstraints(parts []string) (string, error) {
 			return cmp < 0
 		}
 		if a.op != b.op {
-			return opRank[a.op] < opRank[b.op]
+			return versionOpRank[a.op] < versionOpRank[b.op]
 		}
 		return a.segs > b.segs
 	})
@@ -75,10 +75,10 @@ func NormalizeConstraints(parts []string) (string, error) {
 	return strings.Join(out, ", "), nil
 }
 
-func parseConstraint(raw string) (normalConstraint, error) {
+func parseNormalVersionConstraint(raw string) (normalVersionConstraint, error) {
 	op := ""
 	rest := raw
-	for _, o := range constraintOps {
+	for _, o := range versionConstraintOps {
 		if strings.HasPrefix(raw, o) {
 			op, rest = o, strings.TrimSpace(raw[len(o):])
 			break
@@ -89,7 +89,7 @@ func parseConstraint(raw string) (normalConstraint, error) {
 	}
 	v, err := version.NewVersion(rest)
 	if err != nil || strings.HasPrefix(rest, "v") {
-		return normalConstraint{}, fmt.Errorf("invalid version constraint %q", raw)
+		return normalVersionConstraint{}, fmt.Errorf("invalid version constraint %q", raw)
 	}
 	segs := strings.Count(strings.SplitN(strings.SplitN(rest, "-", 2)[0], "+", 2)[0], ".") + 1
 	nums := v.Segments()
@@ -109,5 +109,5 @@ func parseConstraint(raw string) (normalConstraint, error) {
 	if pre := v.Prerelease(); pre != "" {
 		t += "-" + pre
 	}
-	return normalConstraint{op: op, ver: v, text: t, segs: keep}, nil
+	return normalVersionConstraint{op: op, ver: v, text: t, segs: keep}, nil
 }

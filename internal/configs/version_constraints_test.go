@@ -1,11 +1,11 @@
-package providercache
+package configs
 
 import "testing"
 
-// TestNormalizeConstraints: the forms Terraform 1.11 prints in "Finding
+// TestNormalizeVersionConstraints: the forms Terraform 1.11 prints in "Finding
 // ... versions matching" and records in the lock file for the same
 // version arguments (observed with terraform init).
-func TestNormalizeConstraints(t *testing.T) {
+func TestNormalizeVersionConstraints(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
 		in   []string
@@ -24,12 +24,12 @@ func TestNormalizeConstraints(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			got, err := NormalizeConstraints(tc.in)
+			got, err := NormalizeVersionConstraints(tc.in)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got != tc.want {
-				t.Errorf("NormalizeConstraints(%q) = %q, want %q", tc.in, got, tc.want)
+				t.Errorf("NormalizeVersionConstraints(%q) = %q, want %q", tc.in, got, tc.want)
 			}
 		})
 	}
