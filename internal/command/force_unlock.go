@@ -51,6 +51,9 @@ func runForceUnlock(_ context.Context, d *Deps, opts *forceUnlockOptions, id str
 	v := d.newView(opts.view)
 	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	view := views.NewForceUnlock(v)
+	if hasErrors(v, d.stateEnv().CheckConfig(v, false)) {
+		return errReported
+	}
 	mgr, diags := stateCommandManager(d, &stateFlags{}, true)
 	if hasErrors(v, diags) {
 		return errReported

@@ -10,6 +10,7 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/command/statecmd"
 	"github.com/strata-dev/strata/internal/command/views"
+	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/configs/configschema"
 	"github.com/strata-dev/strata/internal/encryption"
 	"github.com/strata-dev/strata/internal/engine"
@@ -39,6 +40,22 @@ func (d *Deps) stateEnv() *statecmd.Env {
 			return &recordingManager{Manager: mgr, d: d}, diags
 		},
 		ProviderPackages: func() hcl.Diagnostics { return requiredPlugins(d) },
+		CheckConfig: func(v *views.View, absPaths bool) hcl.Diagnostics {
+			dir := "."
+			if absPaths {
+				dir = d.Dir
+			}
+			p := d.newParser()
+			_, diags := p.LoadModule(dir)
+			v.SetFiles(p.Files())
+			var errs hcl.Diagnostics
+			for _, diag := range diags {
+				if diag.Severity == hcl.DiagError {
+					errs = append(errs, diag)
+				}
+			}
+			return errs
+		},
 		ReadState: func(ctx context.Context, mgr statemgr.Manager, lock bool, timeout time.Duration, operation string) (*states.State, func(), hcl.Diagnostics) {
 			return openState(ctx, d, mgr, &stateFlags{lock: lock, lockTimeout: timeout}, operation)
 		},
@@ -66,12 +83,21 @@ func (d *Deps) stateEnv() *statecmd.Env {
 
 // stateCommandManager returns the manager of the state a command that
 // works on the state alone (state commands, force-unlock) uses: -state
-// when given, else the backend's and workspace's state. Errors in the
-// configuration do not matter here; only its backend does. checkPlugins
-// is stateManager's check of the provider packages. On error the manager
-// is nil.
+// when given, else the backend's and workspace's state. As in Terraform,
+// which reads the backend from it, the root module must load (no syntax
+// errors, no unknown or duplicate blocks), with -state too; what it
+// refers to and the modules it calls do not matter. checkPlugins is
+// stateManager's check of the provider packages. On error the manager is
+// nil.
 func stateCommandManager(d *Deps, f *stateFlags, checkPlugins bool) (statemgr.Manager, hcl.Diagnostics) {
+	mod, rdiags := loadRootModule(d, &views.View{}, nil)
+	if rdiags.HasErrors() {
+		return nil, rdiags
+	}
 	cfg, _, _ := loadConfig(d, &views.View{})
+	if cfg == nil {
+		cfg = &configs.Config{Module: mod}
+	}
 	mgr, diags := backendState(d, rootOf(cfg), f, checkPlugins)
 	if diags.HasErrors() {
 		return nil, diags

@@ -55,6 +55,13 @@ type Env struct {
 	// (ProviderPackages), as Terraform does whenever it opens the backend.
 	// On error the manager is nil.
 	StateManager func(statePath, stateOut, backupPath string, checkPlugins bool) (statemgr.Manager, hcl.Diagnostics)
+	// CheckConfig loads the root module of the working directory, whose
+	// errors (syntax, unknown or duplicate blocks) stop every state
+	// command in Terraform, which reads the backend from it, -state or
+	// not. It gives v the files for source snippets; with absPaths the
+	// diagnostics name the files by absolute path, as Terraform's do for
+	// some commands. Nil: nothing is checked.
+	CheckConfig func(v *views.View, absPaths bool) hcl.Diagnostics
 	// ProviderPackages reports the provider packages the dependency lock
 	// file selects that are missing or altered since init, as the error
 	// "Required plugins are not installed"; nil when all are in place.
@@ -166,6 +173,10 @@ type openOptions struct {
 	// the backend, so the provider packages are checked only when the
 	// command writes it (see packagesBeforeWrite).
 	direct bool
+	// configAbs names the files of configuration errors by absolute
+	// path, as Terraform's state rm, mv, pull, push, replace-provider and
+	// taint do (see Env.CheckConfig).
+	configAbs bool
 }
 
 // loadingStateMessage is Terraform's plain error text for a state that
@@ -214,6 +225,11 @@ func (d *Env) packagesBeforeWrite(v *views.View, f *stateFlags, said string) boo
 // its errors to v and returns ok false. The release function unlocks; it
 // is always safe to call.
 func (d *Env) open(ctx context.Context, v *views.View, f *stateFlags, o openOptions) (mgr statemgr.Manager, s *states.State, release func(), ok bool) {
+	if d.CheckConfig != nil {
+		if hasErrors(v, d.CheckConfig(v, o.configAbs)) {
+			return nil, nil, func() {}, false
+		}
+	}
 	mgr, diags := d.StateManager(f.statePath, f.stateOut, f.backupPath, !o.direct || f.statePath == "")
 	if o.direct && diags.HasErrors() {
 		v.LegacyErrorText(loadingStateMessage(diags))

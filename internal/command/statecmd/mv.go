@@ -78,7 +78,7 @@ func runStateMv(ctx context.Context, d *Env, opts *stateMvOptions, fromArg, toAr
 	if hasErrors(v, diags) {
 		return d.Reported
 	}
-	mgr, src, release, ok := d.open(ctx, v, &opts.state, openOptions{operation: "state-mv", lock: true, timestampedBackup: true, requireFile: true, direct: true})
+	mgr, src, release, ok := d.open(ctx, v, &opts.state, openOptions{configAbs: true, operation: "state-mv", lock: true, timestampedBackup: true, requireFile: true, direct: true})
 	defer release()
 	if !ok {
 		return d.Reported

@@ -47,7 +47,7 @@ func newStatePullCommand(d *Env, runF func(*statePullOptions) error) *cobra.Comm
 func runStatePull(ctx context.Context, d *Env, opts *statePullOptions) error {
 	v := d.newView(opts.view)
 	dv := stderrView(d, opts.view)
-	mgr, s, release, ok := d.open(ctx, dv, &stateFlags{}, openOptions{operation: "state-pull"})
+	mgr, s, release, ok := d.open(ctx, dv, &stateFlags{}, openOptions{configAbs: true, operation: "state-pull"})
 	release()
 	if !ok {
 		return d.Reported

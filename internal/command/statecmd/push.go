@@ -90,7 +90,7 @@ func runStatePush(ctx context.Context, d *Env, opts *statePushOptions, path stri
 	// Only the lock options apply: push always writes to the selected
 	// workspace, with a timestamped backup.
 	mgr, cur, release, ok := d.open(ctx, v, &stateFlags{lock: opts.state.lock, lockTimeout: opts.state.lockTimeout},
-		openOptions{operation: "state-push", lock: true, timestampedBackup: true})
+		openOptions{configAbs: true, operation: "state-push", lock: true, timestampedBackup: true})
 	defer release()
 	if !ok {
 		return d.Reported

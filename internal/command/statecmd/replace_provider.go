@@ -61,7 +61,7 @@ func runStateReplaceProvider(ctx context.Context, d *Env, opts *stateReplaceProv
 		v.Diagnostics(invalidProviderDiags("to", toArg, err))
 		return d.Reported
 	}
-	mgr, s, release, ok := d.open(ctx, v, &opts.state, openOptions{operation: "state-replace-provider", lock: true, timestampedBackup: true, requireFile: true, direct: true})
+	mgr, s, release, ok := d.open(ctx, v, &opts.state, openOptions{configAbs: true, operation: "state-replace-provider", lock: true, timestampedBackup: true, requireFile: true, direct: true})
 	defer release()
 	if !ok {
 		return d.Reported

@@ -69,7 +69,7 @@ func runStateRm(ctx context.Context, d *Env, opts *stateRmOptions, args []string
 		}
 		targets = append(targets, t)
 	}
-	mgr, s, release, ok := d.open(ctx, v, &opts.state, openOptions{operation: "state-rm", lock: true, timestampedBackup: true, requireFile: true, direct: true})
+	mgr, s, release, ok := d.open(ctx, v, &opts.state, openOptions{configAbs: true, operation: "state-rm", lock: true, timestampedBackup: true, requireFile: true, direct: true})
 	defer release()
 	if !ok {
 		return d.Reported

@@ -64,7 +64,12 @@ func runStateShow(ctx context.Context, d *Env, opts *stateShowOptions, arg strin
 		}})
 		return d.Reported
 	}
-	// As Terraform, state show's errors here are plain text.
+	// Errors in the configuration are diagnostics as usual...
+	if d.CheckConfig != nil && hasErrors(dv, d.CheckConfig(dv, false)) {
+		return d.Reported
+	}
+	// ...but, as Terraform's, state show's errors opening the state are
+	// plain text.
 	plain := &views.View{Stdout: d.Stderr, Stderr: d.Stderr, NoColor: true, Legacy: true}
 	_, s, release, ok := d.open(ctx, plain, &opts.state, openOptions{operation: "state-show", requireFile: true})
 	release()

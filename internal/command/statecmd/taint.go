@@ -105,7 +105,7 @@ func runTaint(ctx context.Context, d *Env, opts *taintOptions, arg string) error
 		}})
 		return d.Reported
 	}
-	mgr, s, release, ok := d.open(ctx, v, &opts.state, openOptions{operation: operation, lock: true})
+	mgr, s, release, ok := d.open(ctx, v, &opts.state, openOptions{operation: operation, lock: true, configAbs: operation == "taint"})
 	defer release()
 	if !ok {
 		return d.Reported
