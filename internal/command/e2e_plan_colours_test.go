@@ -10,10 +10,10 @@ import (
 // TestE2EPlanColoursMatchTerraform: a plan in colour shows the same
 // colours on the same text as Terraform's: action symbols, arrows (none
 // before "(known after apply)"), hidden-attribute notes, a plain
-// "Changes to Outputs:", the dark gray rule. Terraform writes more
-// resets than it needs (after each symbol, at line starts); runs of
-// resets and resets at the start or end of a line change nothing on a
-// terminal and are not compared.
+// "Changes to Outputs:", the dark gray rule. Byte for byte: Terraform
+// writes more resets than it needs (after each symbol, at line starts),
+// and tools that compare coloured output see them, so strata writes them
+// too. The same holds for the plan saved with -out and shown by show.
 func TestE2EPlanColoursMatchTerraform(t *testing.T) {
 	t.Parallel()
 	tf, err := referenceTerraform()
@@ -32,10 +32,14 @@ resource "terraform_data" "b" {
 resource "terraform_data" "c" {
   input = "one"
 }
+resource "terraform_data" "gone" {
+  input = "x"
+}
 output "o" { value = terraform_data.c.output }
 `
-	step2 := strings.NewReplacer(`default = 2`, `default = 1`, `[1]`, `[2]`, `"one"`, `"two"`, `deep = true`, `deep = false`).Replace(step1)
-	plans := map[string]string{}
+	step2 := strings.NewReplacer(`default = 2`, `default = 1`, `[1]`, `[2]`, `"one"`, `"two"`, `deep = true`, `deep = false`,
+		"resource \"terraform_data\" \"gone\" {\n  input = \"x\"\n}\n", "").Replace(step1)
+	plans, exact, shown := map[string]string{}, map[string]string{}, map[string]string{}
 	for _, tool := range []string{strataBin, tf} {
 		dir := t.TempDir()
 		writeFile(t, filepath.Join(dir, "main.tf"), step1)
@@ -47,10 +51,26 @@ output "o" { value = terraform_data.c.output }
 		if r.code != 0 {
 			t.Fatalf("%s plan: %s%s", tool, r.stdout, r.stderr)
 		}
-		plans[tool] = visibleColours(dropStrataNotes(strings.NewReplacer("Terraform", "strata", "terraform apply", "strata apply").Replace(r.stdout)))
+		names := strings.NewReplacer("Terraform", "strata", "terraform apply", "strata apply")
+		plans[tool] = visibleColours(dropStrataNotes(names.Replace(r.stdout)))
+		exact[tool] = uuidRe.ReplaceAllString(dropStrataNotes(names.Replace(r.stdout)), "<uuid>")
+		if r := runIn(t, dir, "", tool, "plan", "-refresh=false", "-out=saved.tfplan"); r.code != 0 {
+			t.Fatalf("%s plan -out: %s%s", tool, r.stdout, r.stderr)
+		}
+		r = runIn(t, dir, "", tool, "show", "saved.tfplan")
+		if r.code != 0 {
+			t.Fatalf("%s show: %s%s", tool, r.stdout, r.stderr)
+		}
+		shown[tool] = uuidRe.ReplaceAllString(dropStrataNotes(names.Replace(r.stdout)), "<uuid>")
 	}
 	if got, want := plans[strataBin], plans[tf]; got != want {
 		t.Errorf("plan colours differ from Terraform's:\n--- terraform\n%q\n--- strata\n%q", want, got)
+	}
+	if got, want := exact[strataBin], exact[tf]; got != want {
+		t.Errorf("plan bytes differ from Terraform's:\n--- terraform\n%q\n--- strata\n%q", want, got)
+	}
+	if got, want := shown[strataBin], shown[tf]; got != want {
+		t.Errorf("show of the saved plan differs from Terraform's:\n--- terraform\n%q\n--- strata\n%q", want, got)
 	}
 }
 

@@ -116,7 +116,8 @@ func (v *View) plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantA
 			{plans.Read, " [cyan]<=[reset] read (data resources)"},
 		} {
 			if used[l.a] {
-				b.WriteString(l.text + "\n")
+				// Terraform colours each line apart: a reset ends it.
+				b.WriteString(l.text + "[reset]\n")
 			}
 		}
 		if p.Errored {
@@ -150,9 +151,9 @@ func (v *View) plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantA
 		}
 		add, change, destroy := changes.Counts()
 		if n := changes.Imports(); n > 0 {
-			fmt.Fprintf(&b, "\n[reset][bold]Plan:[reset] %d to import, %d to add, %d to change, %d to destroy.\n", n, add, change, destroy)
+			fmt.Fprintf(&b, "\n[bold]Plan:[reset] %d to import, %d to add, %d to change, %d to destroy.\n[reset]", n, add, change, destroy)
 		} else {
-			fmt.Fprintf(&b, "\n[reset][bold]Plan:[reset] %d to add, %d to change, %d to destroy.\n", add, change, destroy)
+			fmt.Fprintf(&b, "\n[bold]Plan:[reset] %d to add, %d to change, %d to destroy.\n[reset]", add, change, destroy)
 		}
 	}
 	if outputs > 0 {
@@ -166,7 +167,9 @@ func (v *View) plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantA
 			b.WriteString("\nYou can apply this plan to save these new output values to the strata\nstate, without changing any real infrastructure.\n")
 		}
 	}
-	v.Output(b.String())
+	// As Terraform's, the text has the resets its parts place and no
+	// other after it.
+	v.OutputNoReset(b.String())
 }
 
 // planChunk is the size of plan text View.Plan renders before writing
@@ -233,7 +236,7 @@ func DriftFilter(addr string, relevant []plans.RelevantAttr) []cty.Path {
 
 // PlanNoSavedPlanNote ends a plan run without -out.
 func (v *View) PlanNoSavedPlanNote() {
-	v.Output(v.rule() +
+	v.OutputNoReset(v.rule() +
 		"Note: You didn't use the -out option to save this plan, so strata can't\n" +
 		"guarantee to take exactly these actions if you run \"strata apply\" now.\n")
 }
@@ -263,7 +266,7 @@ func (v *View) PlanSaved(path string, automation bool) {
 	if automation {
 		return
 	}
-	v.Outputf(v.rule()+"Saved the plan to: %s\n", path)
+	v.OutputNoReset(fmt.Sprintf(v.rule()+"Saved the plan to: %s\n", path))
 	v.Outputf("\nTo perform exactly these actions, run the following command to apply:\n    strata apply %q\n", path)
 }
 

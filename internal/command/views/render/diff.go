@@ -47,25 +47,28 @@ func ind(n int) string { return strings.Repeat("    ", n) }
 
 // sym is the action column printed before a line's content: three
 // characters wide plus a separating space.
+//
+// Terraform colours each symbol apart, so that a reset follows its own:
+// the doubled [reset] gives its bytes when colour is on.
 func sym(a plans.Action, o opts) string {
 	if o.hideSymbols {
 		return ""
 	}
 	switch a {
 	case plans.Create:
-		return "  [green]+[reset] "
+		return "  [green]+[reset][reset] "
 	case plans.Delete:
-		return "  [red]-[reset] "
+		return "  [red]-[reset][reset] "
 	case plans.Update:
-		return "  [yellow]~[reset] "
+		return "  [yellow]~[reset][reset] "
 	case plans.DeleteThenCreate:
-		return "[red]-[reset]/[green]+[reset] "
+		return "[red]-[reset]/[green]+[reset][reset] "
 	case plans.CreateThenDelete:
-		return "[green]+[reset]/[red]-[reset] "
+		return "[green]+[reset]/[red]-[reset][reset] "
 	case plans.Read:
-		return " [cyan]<=[reset] "
+		return " [cyan]<=[reset][reset] "
 	case plans.Forget:
-		return " [red].[reset] "
+		return " [red].[reset][reset] "
 	default:
 		return "    "
 	}
@@ -73,7 +76,7 @@ func sym(a plans.Action, o opts) string {
 
 func nullSuffix(a plans.Action, o opts) string {
 	if a == plans.Delete && !o.noNullSuffix {
-		return " [dark_gray]-> null[reset]"
+		return " [dark_gray]-> null[reset][reset]"
 	}
 	return ""
 }
@@ -85,13 +88,13 @@ func replaceNote(replace bool, o opts) string {
 	return ""
 }
 
-const arrow = "[yellow]->[reset]"
+const arrow = "[yellow]->[reset][reset]"
 
 func unchangedNote(noun string, n int) string {
 	if n != 1 {
 		noun += "s"
 	}
-	return fmt.Sprintf("[dark_gray]# (%d unchanged %s hidden)[reset]", n, noun)
+	return fmt.Sprintf("[dark_gray]# (%d unchanged %s hidden)[reset][reset]", n, noun)
 }
 
 // combine folds a child's action into its container's: any difference

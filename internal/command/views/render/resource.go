@@ -85,7 +85,8 @@ func ResourceChange(c Change) string {
 	if a.data {
 		kw = "data"
 	}
-	fmt.Fprintf(&b, "%s%s %s %s %s\n", sym(c.Action, opts{}), kw, quote(a.typ), quote(a.name), body.render(0, opts{}))
+	// The line starts with a reset, as Terraform's does.
+	fmt.Fprintf(&b, "[reset]%s%s %s %s %s\n", sym(c.Action, opts{}), kw, quote(a.typ), quote(a.name), body.render(0, opts{}))
 	return b.String()
 }
 
