@@ -63,6 +63,11 @@ func runOutput(ctx context.Context, d *Deps, opts *outputOptions, args []string)
 	view := views.NewOutput(opts.json, opts.raw, v)
 	if len(args) == 0 {
 		if !view.All(s.Outputs) {
+			if opts.raw && !opts.json {
+				// -raw without a name: an error in the arguments,
+				// followed by Terraform's pointer to the help.
+				helpPrompt(d, "output")
+			}
 			return errReported
 		}
 		return nil
