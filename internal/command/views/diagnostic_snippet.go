@@ -59,6 +59,12 @@ func snippetOf(subject hcl.Range, context *hcl.Range, src []byte) (sourceSnippet
 		code.Write(line.SliceBytes(src))
 	}
 	if !found {
+		if highlight.Start.Byte >= len(src) && highlight.Start.Line > 0 {
+			// A subject at the end of the file, on the empty line after
+			// its last newline ("found the end of the file"): Terraform
+			// shows that line, empty.
+			return sourceSnippet{StartLine: highlight.Start.Line}, true
+		}
 		return sourceSnippet{}, false
 	}
 	s := sourceSnippet{Code: code.String(), StartLine: startLine}
