@@ -136,7 +136,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		return errReported
 	}
 	opts.vars.deferWarnings = true
-	op, err := prepareOperation(ctx, d, v, &opts.vars, &opts.state, opts.parallelism, opName)
+	op, err := prepareOperation(ctx, d, v, &opts.vars, &opts.state, opts.parallelism, opName, mode)
 	if err != nil {
 		return err
 	}

@@ -54,7 +54,7 @@ func runConsole(ctx context.Context, d *Deps, opts *consoleOptions) error {
 	// As Terraform's older UI layer: a blank line after each diagnostic,
 	// an expression's errors too.
 	v.Legacy = true
-	op, err := prepareOperation(ctx, d, views.NewOperation(v, nil), &opts.vars, &stateFlags{statePath: opts.state.statePath}, 1, "OperationTypeConsole")
+	op, err := prepareOperation(ctx, d, views.NewOperation(v, nil), &opts.vars, &stateFlags{statePath: opts.state.statePath}, 1, "OperationTypeConsole", plans.NormalMode)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/engine"
+	"github.com/strata-dev/strata/internal/plans"
 )
 
 type importOptions struct {
@@ -71,7 +72,7 @@ func runImport(ctx context.Context, d *Deps, opts *importOptions, addrStr, id st
 	if hasErrors(v, diags) {
 		return errReported
 	}
-	op, err := prepareOperationIn(ctx, d, views.NewOperation(v, nil), opts.configDir, &opts.vars, &opts.state, opts.parallelism, "OperationTypeImport")
+	op, err := prepareOperationIn(ctx, d, views.NewOperation(v, nil), opts.configDir, &opts.vars, &opts.state, opts.parallelism, "OperationTypeImport", plans.NormalMode)
 	if err != nil {
 		return err
 	}

@@ -95,7 +95,7 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 		return errReported
 	}
 	opts.vars.deferWarnings = true
-	op, perr := prepareOperation(ctx, d, v, &opts.vars, &opts.state, opts.parallelism, "OperationTypePlan")
+	op, perr := prepareOperation(ctx, d, v, &opts.vars, &opts.state, opts.parallelism, "OperationTypePlan", mode)
 	if perr != nil {
 		return perr
 	}

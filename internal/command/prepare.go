@@ -9,6 +9,7 @@ import (
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine"
+	"github.com/strata-dev/strata/internal/plans"
 	"github.com/strata-dev/strata/internal/states"
 	"github.com/strata-dev/strata/internal/states/statemgr"
 )
@@ -34,19 +35,43 @@ type operation struct {
 // prepareOperation loads the configuration in the working directory and
 // the variables, then locks and reads the state. On error it has reported
 // the diagnostics and holds no lock.
-func prepareOperation(ctx context.Context, d *Deps, v views.Operation, vf *varFlags, sf *stateFlags, parallelism int, opName string) (*operation, error) {
-	return prepareOperationIn(ctx, d, v, ".", vf, sf, parallelism, opName)
+func prepareOperation(ctx context.Context, d *Deps, v views.Operation, vf *varFlags, sf *stateFlags, parallelism int, opName string, mode plans.Mode) (*operation, error) {
+	return prepareOperationIn(ctx, d, v, ".", vf, sf, parallelism, opName, mode)
+}
+
+// emptyConfigDiags is what an operation (opName, in mode) says of a
+// directory without configuration files, as Terraform's: the console,
+// refresh and destroy work there (destroying everything in the state);
+// plan and apply refuse, in Terraform's words, since they would destroy
+// everything.
+func emptyConfigDiags(diags hcl.Diagnostics, opName string, mode plans.Mode) hcl.Diagnostics {
+	var detail string
+	switch {
+	case opName == "OperationTypeConsole" || opName == "OperationTypeRefresh" || mode == plans.DestroyMode:
+		return dropNoConfigFiles(diags)
+	case opName == "OperationTypePlan":
+		detail = "Plan requires configuration to be present. Planning without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run plan with the -destroy option. Otherwise, create a strata configuration file (.tf file) and try again."
+	case opName == "OperationTypeApply":
+		detail = "Apply requires configuration to be present. Applying without a configuration would mark everything for destruction, which is normally not what is desired. If you would like to destroy everything, run 'strata destroy' instead."
+	default:
+		return diags
+	}
+	for i, diag := range diags {
+		if diag.Summary == noConfigFiles {
+			c := *diag
+			c.Detail = detail
+			diags[i] = &c
+		}
+	}
+	return diags
 }
 
 // prepareOperationIn is prepareOperation with the configuration in
 // configDir (import -config); state, variable files and providers still
 // come from the working directory, as in Terraform.
-func prepareOperationIn(ctx context.Context, d *Deps, v views.Operation, configDir string, vf *varFlags, sf *stateFlags, parallelism int, opName string) (*operation, error) {
+func prepareOperationIn(ctx context.Context, d *Deps, v views.Operation, configDir string, vf *varFlags, sf *stateFlags, parallelism int, opName string, mode plans.Mode) (*operation, error) {
 	cfg, parser, diags := loadConfigDirVars(d, v, configDir, vf)
-	if opName == "OperationTypeConsole" {
-		// As terraform console, the console works in an empty directory.
-		diags = dropNoConfigFiles(diags)
-	}
+	diags = emptyConfigDiags(diags, opName, mode)
 	if opName == "OperationTypePlan" || opName == "OperationTypeApply" {
 		// Terraform warns about development overrides in plan, apply and
 		// destroy (and validate), not in refresh, console or import.

@@ -66,6 +66,8 @@ func runValidate(ctx context.Context, d *Deps, opts *validateOptions) error {
 		return errReported
 	}
 	cfg, parser, diags := loadConfigDir(d, v, opts.dir)
+	// As Terraform's, validate finds an empty directory valid.
+	diags = dropNoConfigFiles(diags)
 	if !diags.HasErrors() {
 		// As Terraform's, a provider the lock file selects and that is
 		// not installed stops validate, each reported on its own.

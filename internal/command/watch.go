@@ -379,7 +379,7 @@ func (r *watchRunner) Begin(ctx context.Context) (watch.Session, hcl.Diagnostics
 	if !r.opts.set["lock-timeout"] {
 		sf.lockTimeout = min(r.opts.interval, time.Minute)
 	}
-	op, err := prepareOperation(ctx, r.d, cv, &r.opts.vars, &sf, r.opts.parallelism, "OperationTypePlan")
+	op, err := prepareOperation(ctx, r.d, cv, &r.opts.vars, &sf, r.opts.parallelism, "OperationTypePlan", plans.NormalMode)
 	if err != nil {
 		if !cv.diags.HasErrors() {
 			cv.diags = append(cv.diags, errorDiag("Cannot start the cycle", err)...)
