@@ -22,8 +22,12 @@ import (
 
 // refusalTimeout bounds a connection expected to be refused (Connect
 // retries until its timeout): long enough for one attempt on a loaded
-// machine (half a second was not, in CI).
-const refusalTimeout = 3 * time.Second
+// machine (half a second was not, in CI, nor were 3 s at a load of 30).
+const refusalTimeout = 5 * time.Second
+
+// connectTimeout bounds a connection expected to succeed: Connect returns
+// as soon as it does, so only a broken test waits this long.
+const connectTimeout = time.Minute
 
 func baseConfig(s *sshtest.Server) commssh.Config {
 	return commssh.Config{
@@ -194,7 +198,10 @@ func TestHostKey(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			cfg := baseConfig(s)
-			cfg.HostKey, cfg.Timeout = tc.hostKey, refusalTimeout
+			cfg.HostKey, cfg.Timeout = tc.hostKey, connectTimeout
+			if tc.wantErr != "" {
+				cfg.Timeout = refusalTimeout
+			}
 			c, err := commssh.New(cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -242,7 +249,7 @@ func TestUserCertificate(t *testing.T) {
 		t.Fatalf("connected without a certificate: %v", err)
 	}
 	cfg.Certificate = srv.Cert(t)
-	cfg.Timeout = 30 * time.Second // a loaded machine may take more than the refusal's half second
+	cfg.Timeout = connectTimeout
 	c2, out := connect(t, cfg)
 	if !strings.Contains(out[0], "Certificate: true") {
 		t.Errorf("wrong connect output %q", out[0])

@@ -110,7 +110,7 @@ func TestPassword(t *testing.T) {
 				t.Errorf("got %q, %v", got, err)
 			}
 
-			cfg.Password, cfg.Timeout = "wrong", 500*time.Millisecond
+			cfg.Password, cfg.Timeout = "wrong", refusalTimeout
 			bad, err := commssh.New(cfg)
 			if err != nil {
 				t.Fatal(err)

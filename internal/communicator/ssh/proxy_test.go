@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	commssh "github.com/strata-dev/strata/internal/communicator/ssh"
 	"github.com/strata-dev/strata/internal/communicator/ssh/sshtest"
@@ -104,7 +103,7 @@ func TestProxy(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			cfg := baseConfig(s)
-			cfg.Proxy, cfg.Timeout = &tc.proxy, 300*time.Millisecond
+			cfg.Proxy, cfg.Timeout = &tc.proxy, refusalTimeout
 			c, err := commssh.New(cfg)
 			if err != nil {
 				t.Fatal(err)
