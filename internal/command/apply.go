@@ -141,6 +141,7 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		return err
 	}
 	defer op.release()
+	defer op.keepProviders(ctx)()
 	setContractChecks(d, op.engine, opts.strict)
 	ctx, cancel := applyInterrupts(ctx, d, v)
 	defer cancel()
@@ -177,6 +178,10 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 	if plan.HasChanges() && !opts.autoApprove {
 		v.Diagnostics(planDiags)
 		planDiags = nil
+		// The answer may take long: the apply configures its providers
+		// afresh, as Terraform does, rather than with credentials that
+		// may have expired meanwhile.
+		op.engine.CloseProviders(ctx)
 		kind := confirmApply
 		switch {
 		case opts.destroy:

@@ -100,6 +100,7 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 		return perr
 	}
 	defer op.release()
+	defer op.keepProviders(ctx)()
 	statemgr.ForgetRead(op.mgr) // a plan does not write the state
 	setContractChecks(d, op.engine, opts.strict)
 	ctx, cancel := d.interruptContext(ctx, func() { v.Interrupted(false) }, nil)

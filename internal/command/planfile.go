@@ -177,6 +177,9 @@ func runApplySaved(ctx context.Context, d *Deps, opts *applyOptions, path string
 	ctx, cancel := applyInterrupts(ctx, d, v)
 	defer cancel()
 	op := &operation{cfg: cfg, engine: newEngine(d, cfg, v.Hook(), opts.parallelism), mgr: mgr, state: state, release: release}
+	// The schemas the run record asks for start the providers the apply
+	// then uses.
+	defer op.keepProviders(ctx)()
 	setContractChecks(d, op.engine, opts.strict)
 	name := "apply"
 	if plan.Mode == plans.DestroyMode {

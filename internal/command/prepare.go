@@ -32,6 +32,14 @@ type operation struct {
 	varWarnings hcl.Diagnostics
 }
 
+// keepProviders lets the engine's walks (validate, plan, apply) share
+// their provider processes instead of starting them again for each (see
+// engine.Engine.KeepProviders); the function returned closes them.
+func (op *operation) keepProviders(ctx context.Context) (closeProviders func()) {
+	op.engine.KeepProviders = true
+	return func() { op.engine.CloseProviders(context.WithoutCancel(ctx)) }
+}
+
 // prepareOperation loads the configuration in the working directory and
 // the variables, then locks and reads the state. On error it has reported
 // the diagnostics and holds no lock.

@@ -37,7 +37,7 @@ func (e *Engine) Apply(ctx context.Context, plan *plans.Plan) (*states.State, hc
 	}
 	aw := e.newApplyWalk(plan)
 	w := aw.walker
-	defer w.ps.closeAll(context.WithoutCancel(ctx))
+	defer w.ps.release(ctx)
 	diags := aw.buildGraph(ctx)
 	if diags.HasErrors() {
 		return plan.PriorState, diags

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -83,6 +82,14 @@ type Engine struct {
 	// Environ is the environment local-exec commands inherit; nil means
 	// the process's.
 	Environ []string
+	// KeepProviders keeps the providers each operation started for the
+	// next operation of this engine (see provider_pool.go), which then
+	// starts and configures only those whose configuration changed. The
+	// caller must call CloseProviders when done.
+	KeepProviders bool
+
+	// pool holds the providers kept between operations.
+	pool providerPool
 
 	// schemas caches provider schemas across this engine's operations.
 	schemas schemaCache
@@ -133,8 +140,8 @@ func (e *Engine) ResourceSchema(ctx context.Context, provider addrs.Provider, mo
 func (e *Engine) ResourceTypeSchema(ctx context.Context, provider addrs.Provider, mode addrs.ResourceMode, typeName string) (schema providers.Schema, ok bool) {
 	s, ok := e.schemas.get(provider)
 	if !ok {
-		ps := newProviderSet(e.Providers, e.ConfigProviders, &e.schemas)
-		defer ps.closeAll(context.WithoutCancel(ctx))
+		ps := e.newProviderSet()
+		defer ps.release(ctx)
 		var err error
 		if s, err = ps.schema(ctx, addrs.AbsProviderConfig{Provider: provider}); err != nil {
 			return providers.Schema{}, false
@@ -178,21 +185,29 @@ type providerSet struct {
 	// byConfig overrides factories for some provider configurations.
 	byConfig  map[string]providers.Factory
 	instances map[string]providers.Interface
-	schemas   *schemaCache
+	// configured holds how each instance was configured, in this
+	// operation or (taken from the pool) an earlier one.
+	configured map[string]*providerConfiguration
+	schemas    *schemaCache
+	// pool, when the engine keeps its providers, gives instances and
+	// takes them back when the operation ends; nil otherwise.
+	pool *providerPool
+	// stopped is set once the instances were asked to stop: they are
+	// closed, never kept.
+	stopped bool
 }
 
-func newProviderSet(f map[addrs.Provider]providers.Factory, byConfig map[string]providers.Factory, schemas *schemaCache) *providerSet {
-	return &providerSet{factories: f, byConfig: byConfig, instances: map[string]providers.Interface{}, schemas: schemas}
+// newProviderSet returns the provider set of one operation of the engine.
+func (e *Engine) newProviderSet() *providerSet {
+	ps := &providerSet{factories: e.Providers, byConfig: e.ConfigProviders, instances: map[string]providers.Interface{}, configured: map[string]*providerConfiguration{}, schemas: &e.schemas}
+	if e.KeepProviders {
+		ps.pool = &e.pool
+	}
+	return ps
 }
 
 // get returns the started instance for a provider configuration.
 func (ps *providerSet) get(ctx context.Context, addr addrs.AbsProviderConfig) (providers.Interface, error) {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	key := addr.String()
-	if p, ok := ps.instances[key]; ok {
-		return p, nil
-	}
 	f, ok := ps.byConfig[addr.Config().String()]
 	if !ok {
 		f, ok = ps.factories[addr.Provider]
@@ -200,12 +215,61 @@ func (ps *providerSet) get(ctx context.Context, addr addrs.AbsProviderConfig) (p
 	if !ok {
 		return nil, missingProvider{addr.Provider}
 	}
+	return ps.instance(addr.String(), addr.Provider, f)
+}
+
+// instance returns the instance under key, started with f (for provider)
+// unless this operation has it already or the pool gives it.
+func (ps *providerSet) instance(key string, provider addrs.Provider, f providers.Factory) (providers.Interface, error) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if p, ok := ps.instances[key]; ok {
+		return p, nil
+	}
+	if ps.pool != nil {
+		if e, ok := ps.pool.take(key); ok {
+			ps.instances[key] = e.p
+			if e.configured != nil {
+				ps.configured[key] = e.configured
+			}
+			return e.p, nil
+		}
+	}
 	p, err := f()
 	if err != nil {
-		return nil, fmt.Errorf("failed to start provider %s: %w", addr.Provider.ForDisplay(), err)
+		return nil, fmt.Errorf("failed to start provider %s: %w", provider.ForDisplay(), err)
 	}
 	ps.instances[key] = p
 	return p, nil
+}
+
+// configuration returns how the instance for addr was configured, or nil.
+func (ps *providerSet) configuration(addr addrs.AbsProviderConfig) *providerConfiguration {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	return ps.configured[addr.String()]
+}
+
+// setConfiguration records how the instance for addr was configured.
+func (ps *providerSet) setConfiguration(addr addrs.AbsProviderConfig, c *providerConfiguration) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	ps.configured[addr.String()] = c
+}
+
+// restart replaces the instance for addr, configured otherwise by an
+// earlier operation, by a new one: a provider is configured only once.
+func (ps *providerSet) restart(ctx context.Context, addr addrs.AbsProviderConfig) (providers.Interface, error) {
+	key := addr.String()
+	ps.mu.Lock()
+	old := ps.instances[key]
+	delete(ps.instances, key)
+	delete(ps.configured, key)
+	ps.mu.Unlock()
+	if old != nil {
+		_ = old.Close(context.WithoutCancel(ctx))
+	}
+	return ps.get(ctx, addr)
 }
 
 // schema returns the provider's schemas, fetched once per engine.
@@ -229,8 +293,35 @@ func (ps *providerSet) schema(ctx context.Context, addr addrs.AbsProviderConfig)
 func (ps *providerSet) stopAll(ctx context.Context) {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
+	ps.stopped = true
 	for _, p := range ps.instances {
 		_ = p.Stop(ctx)
+	}
+}
+
+// release ends the operation's use of its instances: the engine's pool
+// keeps those it may reuse, when it keeps providers and the operation was
+// neither stopped nor cancelled; the others are closed.
+func (ps *providerSet) release(ctx context.Context) {
+	ps.mu.Lock()
+	keep := ps.pool != nil && !ps.stopped && ctx.Err() == nil
+	ps.mu.Unlock()
+	if !keep {
+		ps.closeAll(context.WithoutCancel(ctx))
+		return
+	}
+	ps.mu.Lock()
+	instances, configured := ps.instances, ps.configured
+	ps.instances, ps.configured = map[string]providers.Interface{}, map[string]*providerConfiguration{}
+	ps.mu.Unlock()
+	for _, k := range sortedKeys(instances) {
+		c := configured[k]
+		if c != nil && c.diags.HasErrors() {
+			// Its configuration failed: it cannot serve.
+			_ = instances[k].Close(ctx)
+			continue
+		}
+		ps.pool.put(ctx, k, pooledProvider{p: instances[k], configured: c})
 	}
 }
 
@@ -238,15 +329,11 @@ func (ps *providerSet) stopAll(ctx context.Context) {
 func (ps *providerSet) closeAll(ctx context.Context) {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
-	keys := make([]string, 0, len(ps.instances))
-	for k := range ps.instances {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range sortedKeys(ps.instances) {
 		_ = ps.instances[k].Close(ctx)
 	}
 	ps.instances = map[string]providers.Interface{}
+	ps.configured = map[string]*providerConfiguration{}
 }
 
 func diagText(diags providers.Diagnostics) string {

@@ -84,23 +84,11 @@ func (pf *providerFunctions) build(provider addrs.Provider) (map[string]function
 // instance returns the provider's function-call instance, starting it on
 // first use. The providerSet stops and closes it with the others.
 func (pf *providerFunctions) instance(_ context.Context, provider addrs.Provider) (providers.Interface, error) {
-	ps := pf.ps
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	key := functionsKey(provider)
-	if p, ok := ps.instances[key]; ok {
-		return p, nil
-	}
-	f, ok := ps.factories[provider]
+	f, ok := pf.ps.factories[provider]
 	if !ok {
 		return nil, fmt.Errorf("provider %s is not available; run \"strata init\" to install the providers this configuration uses", provider.ForDisplay())
 	}
-	p, err := f()
-	if err != nil {
-		return nil, fmt.Errorf("failed to start provider %s: %w", provider.ForDisplay(), err)
-	}
-	ps.instances[key] = p
-	return p, nil
+	return pf.ps.instance(functionsKey(provider), provider, f)
 }
 
 var _ lang.ProviderFunctionData = (*moduleData)(nil)

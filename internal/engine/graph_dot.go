@@ -36,7 +36,7 @@ func (e *Engine) GraphDOT(ctx context.Context, state *states.State, typ string, 
 		return dot, append(diags, gdiags...)
 	}
 	w := e.newWalker(state.DeepCopy(), true)
-	defer w.ps.closeAll(context.WithoutCancel(ctx))
+	defer w.ps.release(ctx)
 	cg, diags := w.buildConfigGraph(ctx)
 	if diags.HasErrors() {
 		return "", diags
@@ -89,7 +89,7 @@ func operationDOT(g *dag.Graph[node]) string {
 // step applying it walks, with a step for each deletion.
 func (e *Engine) PlanGraphDOT(ctx context.Context, plan *plans.Plan) (string, hcl.Diagnostics) {
 	aw := e.newApplyWalk(plan)
-	defer aw.ps.closeAll(context.WithoutCancel(ctx))
+	defer aw.ps.release(ctx)
 	diags := aw.buildGraph(ctx)
 	if diags.HasErrors() {
 		return "", diags

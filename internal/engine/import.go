@@ -38,7 +38,7 @@ func (e *Engine) Import(ctx context.Context, state *states.State, addr addrs.Abs
 		}}
 	}
 	w := e.newWalker(state.DeepCopy(), true)
-	defer w.ps.closeAll(context.WithoutCancel(ctx))
+	defer w.ps.release(ctx)
 	// Ephemeral resources the provider configuration needs are opened by
 	// the walk below; they are closed before the providers.
 	defer w.closeEphemerals(context.WithoutCancel(ctx))

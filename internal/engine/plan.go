@@ -168,7 +168,7 @@ func (e *Engine) plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 	w := e.newWalker(working, true)
 	w.ev.base.PlanTimestamp = opts.timestamp
 	w.destroying = opts.Mode == plans.DestroyMode
-	defer w.ps.closeAll(context.WithoutCancel(ctx))
+	defer w.ps.release(ctx)
 	pw := &planWalk{walker: w, opts: opts, inState: map[string][]addrs.AbsResource{}, moved: moved}
 	w.recordedOutputs = map[string]cty.Value{}
 

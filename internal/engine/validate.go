@@ -24,7 +24,7 @@ func (e *Engine) Validate(ctx context.Context) hcl.Diagnostics {
 	}
 	w := e.newWalker(nil, true)
 	w.validating = true
-	defer w.ps.closeAll(context.WithoutCancel(ctx))
+	defer w.ps.release(ctx)
 	cg, diags := w.buildConfigGraph(ctx)
 	// Errors in a node's references are the node's own, as in Terraform's
 	// validation walk: the node fails with them (after checking what it

@@ -136,7 +136,7 @@ func (e *Engine) newWalker(state *states.State, pure bool) *walker {
 	w := &walker{
 		e:          e,
 		ev:         newEvaluator(e.Config, e.workspace(), e.WorkDir, e.cwd(), pure),
-		ps:         newProviderSet(e.Providers, e.ConfigProviders, &e.schemas),
+		ps:         e.newProviderSet(),
 		state:      states.NewSync(state),
 		sem:        make(chan struct{}, e.parallelism()),
 		configured: map[string]bool{},
@@ -703,13 +703,25 @@ func (w *walker) configureProviderInstance(ctx context.Context, n *providerNode,
 	rec, known := providerRecord(addr.String(), schema.Provider.Block, cfgVal)
 	w.setProviderRecord(addr.String(), rec, known)
 	unmarked := marks.UnmarkDeep(cfgVal)
+	configured := w.ps.configuration(addr)
+	if configured != nil && !configured.same(unmarked) {
+		// Kept from an earlier operation, configured otherwise.
+		if p, err = w.ps.restart(ctx, addr); err != nil {
+			return append(diags, errorDiags("Failed to start provider", err, nil)...)
+		}
+		configured = nil
+	}
 	vresp := p.ValidateProviderConfig(ctx, providers.ValidateProviderConfigRequest{Config: unmarked})
 	diags = append(diags, providerDiags(vresp.Diagnostics, body, rangePtr(n.cfg))...)
 	if diags.HasErrors() {
 		return diags
 	}
-	cresp := p.ConfigureProvider(ctx, providers.ConfigureProviderRequest{TerraformVersion: w.e.Version, Config: unmarked})
-	diags = append(diags, providerDiags(cresp.Diagnostics, body, rangePtr(n.cfg))...)
+	if configured == nil {
+		cresp := p.ConfigureProvider(ctx, providers.ConfigureProviderRequest{TerraformVersion: w.e.Version, Config: unmarked})
+		configured = &providerConfiguration{config: unmarked, diags: cresp.Diagnostics}
+		w.ps.setConfiguration(addr, configured)
+	}
+	diags = append(diags, providerDiags(configured.diags, body, rangePtr(n.cfg))...)
 	w.mu.Lock()
 	w.configured[addr.String()] = !diags.HasErrors()
 	w.mu.Unlock()

@@ -29,6 +29,7 @@ func (fr *fileRun) cleanup(ctx context.Context) (failed bool) {
 		fr.rn.Reporter.TeardownRun(fr.f, entry.run)
 		eng := fr.rn.NewEngine(entry.cfg)
 		eng.ConfigProviders, eng.Overrides, eng.ModuleOverrides = entry.providers, entry.overrides, entry.modules
+		eng.KeepProviders = true // the destroy's plan and apply share them
 		// As in terraform test, no normal plan (refresh) comes first: the
 		// conditions that run expected to fail would stop the destroy.
 		stop := fr.rn.ticker(time.Now(), func(elapsed time.Duration) {
@@ -47,6 +48,7 @@ func (fr *fileRun) cleanup(ctx context.Context) (failed bool) {
 			}
 		}
 		stop()
+		eng.CloseProviders(ctx)
 		if !ddiags.HasErrors() {
 			continue
 		}

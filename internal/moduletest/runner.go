@@ -267,6 +267,9 @@ func (fr *fileRun) run(ctx context.Context, r *Run) {
 		prior = entry.state
 	}
 	eng := fr.rn.NewEngine(cfg)
+	// The run's plan, apply and assertions share provider processes.
+	eng.KeepProviders = true
+	defer eng.CloseProviders(ctx)
 	diags = append(diags, fr.applyMocks(ctx, eng, cfg, rc)...)
 	if diags.HasErrors() {
 		r.fail(Error, diags...)

@@ -60,6 +60,13 @@ func (p *Provider) Stopped() int {
 	return p.stops
 }
 
+// Closed reports whether Close was called.
+func (p *Provider) Closed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
+}
+
 func (p *Provider) record(name string) {
 	p.mu.Lock()
 	p.calls = append(p.calls, name)
