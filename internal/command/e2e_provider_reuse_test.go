@@ -11,8 +11,10 @@ import (
 // TestE2EProviderStartsPerCommand counts the provider processes each
 // command starts (go-plugin's "starting plugin" debug lines): the walks
 // of one command share them (engine.KeepProviders), unless the
-// command waited for an answer or a provider's configuration changed.
-// Terraform starts one per walk: three or four for an apply.
+// command waited for an answer or a provider's configuration changed,
+// and commands that only read schemas start none when the schemas are
+// kept (plugin.Factory). Terraform starts one per walk (three or four
+// for an apply) and one to read schemas.
 func TestE2EProviderStartsPerCommand(t *testing.T) {
 	t.Parallel()
 	mirror := testProviderMirror(t)
@@ -47,7 +49,13 @@ func TestE2EProviderStartsPerCommand(t *testing.T) {
 		{"", []string{"apply", "-auto-approve", "-no-color"}, 1},
 		{"", []string{"plan", "-no-color", "-var", "name=two"}, 1},
 		{"", []string{"plan", "-no-color", "-var", "name=two", "-out", "two.plan"}, 1},
-		// The schemas shown are the ones the apply uses.
+		// Commands that only read schemas find them kept by the
+		// earlier ones (.terraform/schemas) and start no provider.
+		{"", []string{"show", "-no-color", "two.plan"}, 0},
+		{"", []string{"show", "-json", "two.plan"}, 0},
+		{"", []string{"show", "-no-color"}, 0},
+		{"", []string{"state", "show", "-no-color", "stratafw_thing.a"}, 0},
+		{"", []string{"providers", "schema", "-json"}, 0},
 		{"", []string{"apply", "-no-color", "two.plan"}, 1},
 		// The question may wait long: the apply starts afresh.
 		{"yes\n", []string{"apply", "-no-color", "-var", "name=three"}, 2},

@@ -105,9 +105,16 @@ func WithProtocolVersions(versions ...int) Option {
 }
 
 // Factory returns a providers.Factory that starts a new process of the
-// provider binary at path each time it is called.
+// provider binary at path each time it is called. When the schema cache
+// (WithSchemaCacheDir) holds the binary's schemas, the process starts only
+// once a call needs it (see lazy.go).
 func Factory(path string, opts ...Option) providers.Factory {
-	return func() (providers.Interface, error) { return NewClient(path, opts...) }
+	return func() (providers.Interface, error) {
+		if l := newLazyClient(path, opts); l != nil {
+			return l, nil
+		}
+		return NewClient(path, opts...)
+	}
 }
 
 // NewClient starts the provider binary at path, negotiates the protocol

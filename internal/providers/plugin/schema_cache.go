@@ -50,6 +50,12 @@ func WithSchemaCacheDir(dir string) Option {
 // cachedSchema returns the schemas kept for p's binary, from memory or
 // from the cache directory, or nil.
 func (p *Client) cachedSchema(ctx context.Context) *schemaSet {
+	return p.keptSchema(ctx, true)
+}
+
+// keptSchema is cachedSchema; without live, p has no process yet and a
+// cache that lacks the identity schemas counts as none.
+func (p *Client) keptSchema(ctx context.Context, live bool) *schemaSet {
 	if p.binary == "" {
 		return nil
 	}
@@ -78,12 +84,21 @@ func (p *Client) cachedSchema(ctx context.Context) *schemaSet {
 		set.identityRaw = rawID
 	} else if _, serr := os.Stat(path + noIdentitySuffix); serr == nil {
 		err = status.Error(codes.Unimplemented, "no identity schemas")
+	} else if !live {
+		return nil
 	} else {
 		var rawID []byte
 		ids, rawID, err = p.wire.getResourceIdentitySchemas(ctx)
 		set.identityRaw = rawID
 		if err != nil && status.Code(err) != codes.Unimplemented {
 			return nil
+		}
+		if err == nil {
+			// Kept too, so that later commands need no process
+			// to read the schemas (see lazy.go).
+			writeAtomic(path+identitySuffix, rawID)
+		} else {
+			_ = os.WriteFile(path+noIdentitySuffix, nil, 0o644)
 		}
 	}
 	if p.mergeIdentity(set, ids, err) != nil || set.resp.Diagnostics.HasErrors() {
