@@ -797,6 +797,7 @@ func TestE2ES3Encryption(t *testing.T) {
     key_provider "pbkdf2" "k" {
       passphrase = "a passphrase long enough for pbkdf2"
       iterations = 200000
+      hash_function = "sha256"
     }
     method "aes_gcm" "m" {
       keys = key_provider.pbkdf2.k

@@ -69,6 +69,11 @@ func randomHex(t *testing.T, n int) string {
 	return hex.EncodeToString(b)
 }
 
+// The pbkdf2 key providers of these tests derive with SHA-256, at the
+// fewest iterations allowed: a derivation takes a quarter of SHA-512's
+// time, and every command derives once or twice. The default hash,
+// SHA-512, is covered by the encryption package's tests and by
+// TestE2EEncryptionOpenTofu.
 const encryptedConfig = `
 terraform {
   required_providers {
@@ -85,6 +90,7 @@ terraform {
     key_provider "pbkdf2" "k" {
       passphrase = var.passphrase
       iterations = 200000
+      hash_function = "sha256"
     }
     method "aes_gcm" "m" {
       keys = key_provider.pbkdf2.k
@@ -496,6 +502,7 @@ func testEncryptionNoSecretAtRest(t *testing.T, b atRestBackend, randomMirror, t
 	const oldKey = `    key_provider "pbkdf2" "k" {
       passphrase = var.passphrase
       iterations = 200000
+      hash_function = "sha256"
     }
     method "aes_gcm" "m" {
       keys = key_provider.pbkdf2.k
@@ -509,6 +516,7 @@ func testEncryptionNoSecretAtRest(t *testing.T, b atRestBackend, randomMirror, t
 		oldKey, oldKey+`    key_provider "pbkdf2" "new" {
       passphrase = var.new_passphrase
       iterations = 200000
+      hash_function = "sha256"
     }
     method "aes_gcm" "new" {
       keys = key_provider.pbkdf2.new
@@ -674,6 +682,7 @@ terraform {
     key_provider "pbkdf2" "certs" {
       passphrase               = "project A's passphrase, long"
       iterations               = 200000
+      hash_function            = "sha256"
       encrypted_metadata_alias = "certificates"
     }
     method "aes_gcm" "m" {
@@ -699,11 +708,13 @@ terraform {
     key_provider "pbkdf2" "renamed" {
       passphrase               = "project A's passphrase, long"
       iterations               = 200000
+      hash_function            = "sha256"
       encrypted_metadata_alias = "certificates"
     }
     key_provider "pbkdf2" "wrong" {
       passphrase = "not project A's passphrase"
       iterations = 200000
+      hash_function = "sha256"
     }
     method "aes_gcm" "right" {
       keys = key_provider.pbkdf2.renamed
@@ -803,6 +814,7 @@ func TestE2EEncryptionSharedPGRuns(t *testing.T) {
 key_provider "pbkdf2" "k" {
   passphrase = "a shared passphrase of some length"
   iterations = 200000
+  hash_function = "sha256"
 }
 method "aes_gcm" "m" {
   keys = key_provider.pbkdf2.k
@@ -1004,6 +1016,7 @@ func TestE2EEncryptionOpenTofu(t *testing.T) {
 key_provider "pbkdf2" "c" {
   passphrase = "passphrase c of some length"
   iterations = 200000
+  hash_function = "sha256"
 }
 method "aes_gcm" "c" {
   keys = key_provider.pbkdf2.c
@@ -1071,6 +1084,7 @@ resource "terraform_data" "a" {
 key_provider "pbkdf2" "k" {
   passphrase = "` + secrets["passphrase"] + `"
   iterations = 200000
+  hash_function = "sha256"
 }
 method "aes_gcm" "m" {
   keys = key_provider.pbkdf2.k

@@ -37,6 +37,7 @@ const (
 key_provider "pbkdf2" "k" {
   passphrase = var.pass
   iterations = 200000
+  hash_function = "sha256"
 }
 method "aes_gcm" "m" { keys = key_provider.pbkdf2.k }
 `
