@@ -391,6 +391,9 @@ func (r *watchRunner) Begin(ctx context.Context) (watch.Session, hcl.Diagnostics
 	if diags := r.lease(ctx, op.mgr); diags.HasErrors() {
 		return nil, diags
 	}
+	// The cycle's plans and apply share provider processes; Finish or
+	// Apply, which end every cycle, close them.
+	op.engine.KeepProviders = true
 	s := &watchSession{r: r, op: op, rec: startRunRecord(r.d, "watch", op), existed: op.mgr.Exists(), providers: op.engine.Providers}
 	return s, nil
 }
@@ -471,6 +474,7 @@ func (s *watchSession) Show() {
 
 // Finish implements watch.Session.
 func (s *watchSession) Finish(diags hcl.Diagnostics, interrupted bool) {
+	defer s.op.engine.CloseProviders(context.Background())
 	if s.plan != nil {
 		s.rec.Planned(s.plan, schemaLookup(context.Background(), s.op.engine), true, s.targeted)
 	}
@@ -481,6 +485,7 @@ func (s *watchSession) Finish(diags hcl.Diagnostics, interrupted bool) {
 // lock, provided the state has not moved since the cycle read it.
 func (s *watchSession) Apply(ctx context.Context, hook hooks.Hook) watch.ApplyResult {
 	op := s.op
+	defer op.engine.CloseProviders(ctx)
 	if s.r.opts.state.lock {
 		if err := op.mgr.Lock(ctx, statemgr.NewLockInfo("OperationTypeApply", s.r.d.Version), s.r.opts.state.lockTimeout); err != nil {
 			diags := hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error acquiring the state lock", Detail: err.Error()}}
