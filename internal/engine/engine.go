@@ -316,8 +316,9 @@ func (ps *providerSet) release(ctx context.Context) {
 	ps.mu.Unlock()
 	for _, k := range sortedKeys(instances) {
 		c := configured[k]
-		if c != nil && c.diags.HasErrors() {
-			// Its configuration failed: it cannot serve.
+		if c != nil && (c.diags.HasErrors() || c.ephemeral) {
+			// Its configuration failed, or may have expired with
+			// the walk's ephemeral values.
 			_ = instances[k].Close(ctx)
 			continue
 		}

@@ -40,6 +40,10 @@ type pooledProvider struct {
 type providerConfiguration struct {
 	config cty.Value
 	diags  providers.Diagnostics
+	// ephemeral is set when the configuration held ephemeral values,
+	// which may be worth nothing once the walk that opened them closed
+	// them (a token revoked): such an instance is never kept.
+	ephemeral bool
 }
 
 // same reports whether config is the configuration c was made with.

@@ -25,11 +25,12 @@ type startedProviders struct {
 }
 
 func (sp *startedProviders) factory() (providers.Interface, error) {
-	schema := testSchema()
+	schema := ephemeralSchema()
 	schema.Provider = providers.Schema{Block: &configschema.Block{Attributes: map[string]*configschema.Attribute{
 		"region": {Type: cty.String, Optional: true},
 	}}}
 	p := &providertest.Provider{Schema: schema, ConfigureProviderFn: sp.configure}
+	p.OpenEphemeralFn = ephemeralProvider().OpenEphemeralFn
 	p.ApplyResourceChangeFn = func(req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
 		if req.PlannedState.IsNull() {
 			return providers.ApplyResourceChangeResponse{NewState: req.PlannedState}
@@ -119,6 +120,19 @@ resource "test_thing" "b" {
   name     = "b"
 }
 `
+	// The same value, from an ephemeral resource opened again: what it
+	// gave may have ended with the plan's walk.
+	const fromEphemeral = `
+ephemeral "test_secret" "s" { name = "s" }
+provider "test" {
+  alias  = "eph"
+  region = ephemeral.test_secret.s.value
+}
+resource "test_thing" "b" {
+  provider = test.eph
+  name     = "b"
+}
+`
 	cases := []struct {
 		name       string
 		src        string
@@ -129,6 +143,7 @@ resource "test_thing" "b" {
 		{"each walk starts its own", static, false, 2, []int{1, 1}},
 		{"the apply reuses the plan's instance", static, true, 1, []int{1}},
 		{"a configuration that changed starts another", fromResource, true, 3, []int{1, 1, 1}},
+		{"a configuration with ephemeral values is not kept", fromEphemeral, true, 3, []int{1, 1, 1}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

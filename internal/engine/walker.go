@@ -718,7 +718,7 @@ func (w *walker) configureProviderInstance(ctx context.Context, n *providerNode,
 	}
 	if configured == nil {
 		cresp := p.ConfigureProvider(ctx, providers.ConfigureProviderRequest{TerraformVersion: w.e.Version, Config: unmarked})
-		configured = &providerConfiguration{config: unmarked, diags: cresp.Diagnostics}
+		configured = &providerConfiguration{config: unmarked, diags: cresp.Diagnostics, ephemeral: marks.ContainsEphemeral(cfgVal)}
 		w.ps.setConfiguration(addr, configured)
 	}
 	diags = append(diags, providerDiags(configured.diags, body, rangePtr(n.cfg))...)
