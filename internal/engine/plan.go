@@ -82,19 +82,27 @@ func (o PlanOpts) refresh(addr addrs.AbsResourceInstance) bool {
 // plan is nil; errors met while planning return what was planned so far,
 // with Errored set, so that it can be shown as Terraform shows it.
 func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts) (*plans.Plan, hcl.Diagnostics) {
-	if opts.Mode == plans.DestroyMode && !opts.SkipRefresh && !prevRun.Empty() {
-		return e.destroyPlan(ctx, prevRun, opts)
+	if opts.Mode != plans.DestroyMode {
+		plan, _, diags := e.plan(ctx, prevRun, opts)
+		return plan, diags
 	}
-	if opts.Mode == plans.DestroyMode {
-		// Without the normal plan first, the configuration is still
-		// validated, as Terraform validates before every plan: a destroy
-		// of an invalid configuration fails even with nothing to destroy.
-		if diags := e.Validate(ctx); diags.HasErrors() {
-			return nil, diags
-		}
+	// A destroy validates the configuration first, as Terraform validates
+	// before every plan: a destroy of an invalid configuration fails even
+	// with nothing to destroy, and validation's warnings (a redundant
+	// ignore_changes element, a provider's deprecation) are shown with
+	// the destroy plan's own, before them.
+	vdiags := e.Validate(ctx)
+	if vdiags.HasErrors() {
+		return nil, vdiags
 	}
-	plan, _, diags := e.plan(ctx, prevRun, opts)
-	return plan, diags
+	var plan *plans.Plan
+	var diags hcl.Diagnostics
+	if !opts.SkipRefresh && !prevRun.Empty() {
+		plan, diags = e.destroyPlan(ctx, prevRun, opts)
+	} else {
+		plan, _, diags = e.plan(ctx, prevRun, opts)
+	}
+	return plan, append(vdiags, diags...)
 }
 
 // destroyPlan plans a destroy as Terraform does: first a normal plan,
@@ -103,6 +111,11 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 // that do not exist, stop the destroy, and its data sources are read),
 // then the destroy plan from the refreshed state. With an empty state
 // there is nothing to refresh and the normal plan is skipped.
+//
+// As in Terraform, the normal plan records the root outputs it evaluated
+// in the state the destroy plan starts from: the destroy plan's outputs
+// go from the values the configuration now gives them (outputs added
+// since the last apply included) to null.
 func (e *Engine) destroyPlan(ctx context.Context, prevRun *states.State, opts PlanOpts) (*plans.Plan, hcl.Diagnostics) {
 	opts.timestamp = time.Now().UTC().Truncate(time.Second)
 	normal := opts
@@ -115,12 +128,35 @@ func (e *Engine) destroyPlan(ctx context.Context, prevRun *states.State, opts Pl
 	// its own, and they would be shown twice.
 	destroy := opts
 	destroy.SkipRefresh = true
-	plan, _, ddiags := e.plan(ctx, refreshed.PriorState, destroy)
+	plan, _, ddiags := e.plan(ctx, e.withPlannedOutputs(refreshed), destroy)
 	if plan != nil {
 		plan.PrevRunState = prevRun
 		plan.SkipRefresh = false
 	}
 	return plan, ddiags
+}
+
+// withPlannedOutputs returns a plan's prior state holding the root
+// outputs the plan evaluated, as Terraform's refreshed state does: a
+// wholly known value replaces the recorded one, a null one removes it;
+// outputs still unknown, or left out by -target, keep the value
+// recorded, and so do outputs no longer configured.
+func (e *Engine) withPlannedOutputs(p *plans.Plan) *states.State {
+	s := p.PriorState
+	if s.Outputs == nil {
+		s.Outputs = map[string]*states.OutputValue{}
+	}
+	for _, oc := range p.Changes.Outputs {
+		if _, ok := e.Config.Module.Outputs[oc.Name]; !ok || oc.After == cty.NilVal || !oc.After.IsWhollyKnown() {
+			continue
+		}
+		if oc.After.IsNull() {
+			delete(s.Outputs, oc.Name)
+			continue
+		}
+		s.Outputs[oc.Name] = &states.OutputValue{Value: marks.UnmarkDeep(oc.After), Sensitive: oc.Sensitive}
+	}
+	return s
 }
 
 // plan is Plan, also returning the walk's walker (nil when planning did
@@ -226,9 +262,11 @@ The -exclude option is not for routine use, and is provided only for exceptional
 		diags = append(diags, pw.checkImportTargets()...)
 		diags = append(diags, pw.checkMovedInstances()...)
 	}
-	// Outputs that are in the state but no longer configured are removed.
+	// Outputs that are in the state but no longer configured are removed,
+	// unless -target limits the plan: then they keep their values, as in
+	// Terraform.
 	for name, o := range prevRun.Outputs {
-		if _, ok := e.Config.Module.Outputs[name]; !ok {
+		if _, ok := e.Config.Module.Outputs[name]; !ok && len(opts.Targets) == 0 {
 			w.outputs = append(w.outputs, &plans.OutputChange{Name: name, Action: plans.Delete, Before: o.Value, After: cty.NullVal(o.Value.Type()), Sensitive: o.Sensitive})
 		}
 	}
