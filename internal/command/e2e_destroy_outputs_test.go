@@ -224,8 +224,9 @@ func TestE2EDestroyOutputsMatchTerraform(t *testing.T) {
 // (the -target one), each once: a provider's warning about a resource's
 // configuration and a redundant ignore_changes element, whether the
 // destroy plans normally first (a state to refresh) or not (an empty
-// state, -refresh=false). Compared with terraform's recorded runs: the
-// warnings, where they point, and their order in the human output
+// state, -refresh=false); a required variable without a value stops the
+// destroy before validation, with no warnings. Compared with terraform's
+// recorded runs: the warnings, where they point, and their order in the human output
 // (sorted by place) and the -json stream (compared as a set: Terraform's
 // validation walk emits them in an order that varies).
 func TestE2EDestroyValidationWarningsMatchTerraform(t *testing.T) {
@@ -242,8 +243,11 @@ resource "stratav5_thing" "a" {
   name        = "one"
   description = "deprecated"
 }
+variable "v" {
+  type = string
+}
 resource "terraform_data" "d" {
-  input = "x"
+  input = var.v
   lifecycle {
     ignore_changes = [output]
   }
@@ -257,8 +261,14 @@ resource "terraform_data" "d" {
 		var got []string
 		step := func(args ...string) {
 			t.Helper()
+			want := 0
+			if args[len(args)-1] == "-input=false" {
+				want = 1 // no value for the required variable
+			} else if args[0] != "init" {
+				args = append(args, "-var=v=x")
+			}
 			r := runWith(t, dir, "", bin, []string{"TF_CLI_CONFIG_FILE=" + cli}, args...)
-			if r.code != 0 {
+			if r.code != want {
 				t.Fatalf("%s %s: exit %d\n%s%s", filepath.Base(bin), strings.Join(args, " "), r.code, r.stdout, r.stderr)
 			}
 			var lines, diags []string
@@ -295,6 +305,7 @@ resource "terraform_data" "d" {
 		step("plan", "-destroy", "-no-color")
 		step("plan", "-destroy", "-json")
 		step("destroy", "-auto-approve", "-no-color")
+		step("destroy", "-auto-approve", "-no-color", "-input=false")
 		step("apply", "-auto-approve", "-no-color")
 		// strata's normal plan does not validate first, so it shows the
 		// provider's warning once, Terraform's twice (see differences.md).
@@ -304,11 +315,20 @@ resource "terraform_data" "d" {
 		step("plan", "-destroy", "-refresh=false", "-no-color")
 		step("plan", "-destroy", "-refresh=false", "-json")
 		step("plan", "-destroy", "-refresh=false", "-target=stratav5_thing.a", "-no-color")
+		step("plan", "-destroy", "-no-color", "-input=false")
 		step("destroy", "-refresh=false", "-auto-approve", "-json")
 		return got
 	}
 	got := run(strataBin)
 	for _, line := range got {
+		if strings.Contains(line, "-input=false") {
+			// A required variable without a value stops the destroy
+			// before validation, as in Terraform.
+			if strings.Contains(line, "Warning") || !strings.Contains(line, "Error: No value for required variable") {
+				t.Errorf("strata: %s", line)
+			}
+			continue
+		}
 		if !strings.Contains(line, "Redundant ignore_changes element") || !strings.Contains(line, "Deprecated description") {
 			t.Errorf("strata misses a validation warning: %s", line)
 		}

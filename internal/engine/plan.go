@@ -57,6 +57,9 @@ type PlanOpts struct {
 
 	// timestamp is the value of plantimestamp(): when planning started.
 	timestamp time.Time
+	// validated records that the configuration was validated before
+	// planning (a destroy's plans), which need not validate it again.
+	validated bool
 }
 
 // forceReplace reports whether -replace names the instance. As in
@@ -86,6 +89,9 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 		plan, _, diags := e.plan(ctx, prevRun, opts)
 		return plan, diags
 	}
+	if missing := e.missingVariables(opts); missing.HasErrors() {
+		return nil, missing
+	}
 	// A destroy validates the configuration first, as Terraform validates
 	// before every plan: a destroy of an invalid configuration fails even
 	// with nothing to destroy, and validation's warnings (a redundant
@@ -95,6 +101,7 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 	if vdiags.HasErrors() {
 		return nil, vdiags
 	}
+	opts.validated = true
 	var plan *plans.Plan
 	var diags hcl.Diagnostics
 	if !opts.SkipRefresh && !prevRun.Empty() {
@@ -103,6 +110,21 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 		plan, _, diags = e.plan(ctx, prevRun, opts)
 	}
 	return plan, append(vdiags, diags...)
+}
+
+// missingVariables reports the required root module variables opts
+// gives no value: as in Terraform, they stop a plan before it starts,
+// before validation.
+func (e *Engine) missingVariables(opts PlanOpts) hcl.Diagnostics {
+	var missing hcl.Diagnostics
+	for _, name := range sortedKeys(e.Config.Module.Variables) {
+		if v := e.Config.Module.Variables[name]; v.Required() {
+			if _, ok := opts.Variables[name]; !ok {
+				missing = append(missing, missingVariable(v))
+			}
+		}
+	}
+	return missing
 }
 
 // destroyPlan plans a destroy as Terraform does: first a normal plan,
@@ -171,17 +193,7 @@ func (e *Engine) plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 	if diags := e.provisionerPluginDiags(false); diags.HasErrors() {
 		return nil, nil, diags
 	}
-	// As in Terraform, missing required variables stop the plan before it
-	// starts.
-	var missing hcl.Diagnostics
-	for _, name := range sortedKeys(e.Config.Module.Variables) {
-		if v := e.Config.Module.Variables[name]; v.Required() {
-			if _, ok := opts.Variables[name]; !ok {
-				missing = append(missing, missingVariable(v))
-			}
-		}
-	}
-	if missing.HasErrors() {
+	if missing := e.missingVariables(opts); missing.HasErrors() {
 		return nil, nil, missing
 	}
 	if opts.GenerateConfigOut != "" && opts.Mode == plans.NormalMode {
@@ -189,7 +201,7 @@ func (e *Engine) plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 			return nil, nil, diags
 		}
 	}
-	if usesEphemeral(e.Config) {
+	if usesEphemeral(e.Config) && !opts.validated {
 		// As Terraform does before every plan, validate first, so that
 		// ephemeral values used where they are not allowed are reported
 		// before any ephemeral resource is opened.
