@@ -212,7 +212,8 @@ output "removed" {
 // TestDestroyShowsValidationWarnings: a destroy validates the
 // configuration first, as Terraform does, and returns validation's
 // warnings once, whether it plans normally first (a state to refresh)
-// or not (an empty state, -refresh=false).
+// or not (an empty state, -refresh=false); none with
+// HideValidationWarnings.
 func TestDestroyShowsValidationWarnings(t *testing.T) {
 	t.Parallel()
 	const src = `
@@ -226,10 +227,13 @@ resource "terraform_data" "a" {
 	tests := map[string]struct {
 		empty bool
 		opts  PlanOpts
+		want  []string
 	}{
-		"empty state":   {empty: true},
-		"refresh":       {},
-		"refresh=false": {opts: PlanOpts{SkipRefresh: true}},
+		"empty state":   {empty: true, want: []string{"Redundant ignore_changes element"}},
+		"refresh":       {want: []string{"Redundant ignore_changes element"}},
+		"refresh=false": {opts: PlanOpts{SkipRefresh: true}, want: []string{"Redundant ignore_changes element"}},
+		// As terraform test's cleanup.
+		"hidden": {opts: PlanOpts{SkipRefresh: true, HideValidationWarnings: true}},
 	}
 	for name, test := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -248,7 +252,7 @@ resource "terraform_data" "a" {
 					got = append(got, d.Summary)
 				}
 			}
-			if diff := cmp.Diff([]string{"Redundant ignore_changes element"}, got); diff != "" || diags.HasErrors() {
+			if diff := cmp.Diff(test.want, got); diff != "" || diags.HasErrors() {
 				t.Errorf("wrong diagnostics (-want +got)\n%s%s", diff, diags.Error())
 			}
 		})

@@ -54,6 +54,10 @@ type PlanOpts struct {
 	// managed resource an error in a refresh-only plan, where it is
 	// otherwise a warning: Terraform's refresh command treats them so.
 	ConditionErrors bool
+	// HideValidationWarnings leaves out the warnings of the validation a
+	// destroy starts with, which Terraform's plan, apply and destroy
+	// commands show and terraform test's cleanup does not.
+	HideValidationWarnings bool
 
 	// timestamp is the value of plantimestamp(): when planning started.
 	timestamp time.Time
@@ -108,6 +112,9 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 		plan, diags = e.destroyPlan(ctx, prevRun, opts)
 	} else {
 		plan, _, diags = e.plan(ctx, prevRun, opts)
+	}
+	if opts.HideValidationWarnings {
+		return plan, diags
 	}
 	return plan, append(vdiags, diags...)
 }

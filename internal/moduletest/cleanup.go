@@ -31,11 +31,13 @@ func (fr *fileRun) cleanup(ctx context.Context) (failed bool) {
 		eng.ConfigProviders, eng.Overrides, eng.ModuleOverrides = entry.providers, entry.overrides, entry.modules
 		eng.KeepProviders = true // the destroy's plan and apply share them
 		// As in terraform test, no normal plan (refresh) comes first: the
-		// conditions that run expected to fail would stop the destroy.
+		// conditions that run expected to fail would stop the destroy;
+		// and the configuration's validation warnings, shown with the
+		// run, are not shown again.
 		stop := fr.rn.ticker(time.Now(), func(elapsed time.Duration) {
 			fr.rn.Reporter.RunProgress(fr.f, entry.run, true, elapsed)
 		})
-		plan, pdiags := eng.Plan(ctx, entry.state, engine.PlanOpts{Mode: plans.DestroyMode, Variables: entry.vars, SkipRefresh: true})
+		plan, pdiags := eng.Plan(ctx, entry.state, engine.PlanOpts{Mode: plans.DestroyMode, Variables: entry.vars, SkipRefresh: true, HideValidationWarnings: true})
 		ddiags := pdiags
 		left := entry.state
 		if !pdiags.HasErrors() && plan != nil {
