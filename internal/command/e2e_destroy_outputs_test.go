@@ -96,8 +96,9 @@ output "goes_unknown" {
 // stream's outputs message, and in show -json's output_changes and
 // prior_state. -refresh=false shows the recorded values, -target no
 // output changes (and applying it keeps the values the normal plan
-// evaluated for the targeted outputs, and outputs no longer configured),
-// an empty state none. Compared with terraform's recorded runs.
+// evaluated for the targeted outputs, and outputs no longer configured,
+// which a targeted normal plan does not remove either), an empty state
+// none. Compared with terraform's recorded runs.
 func TestE2EDestroyOutputsMatchTerraform(t *testing.T) {
 	t.Parallel()
 	tf := terraformBin(t)
@@ -190,6 +191,8 @@ func TestE2EDestroyOutputsMatchTerraform(t *testing.T) {
 		stream("plan", "-destroy", "-refresh=false", "-json")
 		step("plan", "-destroy", "-refresh=false", "-no-color", "-out=norefresh.tfplan")
 		showJSON("norefresh.tfplan")
+		// A targeted normal plan removes no output either.
+		human("plan", "-target=terraform_data.a", "-no-color")
 		human("plan", "-destroy", "-target=terraform_data.a", "-no-color", "-out=target.tfplan")
 		showJSON("target.tfplan")
 		step("apply", "-no-color", "target.tfplan")
