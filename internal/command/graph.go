@@ -10,7 +10,6 @@ import (
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/engine"
 	"github.com/strata-dev/strata/internal/engine/hooks"
-	"github.com/strata-dev/strata/internal/states"
 )
 
 type graphOptions struct {
@@ -64,6 +63,10 @@ func runGraph(ctx context.Context, d *Deps, opts *graphOptions) error {
 	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	switch opts.typ {
 	case "", "plan", "plan-refresh-only", "plan-destroy", "apply":
+	case "validate", "eval": // graph types of earlier Terraform versions
+		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Graph type no longer available",
+			Detail: fmt.Sprintf("The graph type %q is no longer available. Use -type=plan instead to get a similar result.", opts.typ)}})
+		return errReported
 	default:
 		v.Diagnostics(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unsupported graph type",
 			Detail: `The -type=... argument must be either "plan", "plan-refresh-only", "plan-destroy", or "apply".`}})
@@ -73,24 +76,26 @@ func runGraph(ctx context.Context, d *Deps, opts *graphOptions) error {
 		return graphPlan(ctx, d, v, opts)
 	}
 	cfg, parser, diags := loadConfig(d, v)
+	// As Terraform's, the graph of a directory without configuration
+	// files is that of an empty configuration.
+	diags = dropNoConfigFiles(diags)
 	if hasErrors(v, diags) || hasErrors(v, backendPlugins(d, rootOf(cfg))) {
 		return errReported
 	}
-	// An operation graph depends on the state (and "apply" on a plan, so
-	// on the variables too); the resources-only graph on neither.
-	var state *states.State
+	// Every graph shows the resources of the state (those the
+	// configuration no longer has too); "apply" plans, so it depends on
+	// the variables too.
 	var vars map[string]engine.InputValue
+	mgr, mdiags := backendState(d, cfg.Module, nil, false) // packages checked above
+	if hasErrors(v, mdiags) {
+		return errReported
+	}
+	state, release, sdiags := openState(ctx, d, mgr, &stateFlags{lock: false}, "graph")
+	release()
+	if hasErrors(v, sdiags) {
+		return errReported
+	}
 	if opts.typ != "" {
-		mgr, mdiags := backendState(d, cfg.Module, nil, false) // packages checked above
-		if hasErrors(v, mdiags) {
-			return errReported
-		}
-		s, release, sdiags := openState(ctx, d, mgr, &stateFlags{lock: false}, "graph")
-		release()
-		if hasErrors(v, sdiags) {
-			return errReported
-		}
-		state = s
 		vals, vdiags := collectVariables(d, cfg.Module, parser, &varFlags{items: &[]varItem{}}, false)
 		if hasErrors(v, vdiags) {
 			return errReported

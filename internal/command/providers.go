@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -65,6 +66,14 @@ func runProviders(d *Deps) error {
 	v := d.newView(viewFlags{})
 	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
 	cfg, _, diags := loadConfig(d, v)
+	for i, diag := range diags {
+		if diag.Summary == noConfigFiles {
+			// Terraform's words, naming the directory.
+			c := *diag
+			c.Detail = fmt.Sprintf("The directory %s contains no strata configuration files.", d.Dir)
+			diags[i] = &c
+		}
+	}
 	if hasErrors(v, diags) || hasErrors(v, backendPlugins(d, rootOf(cfg))) {
 		return errReported
 	}
@@ -112,6 +121,7 @@ func runProvidersSchema(ctx context.Context, d *Deps, opts *providersOptions) er
 		return errReported
 	}
 	cfg, _, diags := loadConfig(d, v)
+	diags = dropNoConfigFiles(diags) // as Terraform: no providers
 	if hasErrors(v, diags) || hasErrors(v, backendPlugins(d, rootOf(cfg))) {
 		return errReported
 	}

@@ -103,6 +103,7 @@ func runProvidersLock(ctx context.Context, d *Deps, opts *providersLockOptions) 
 		source = reg
 	}
 	cfg, _, ldiags := loadConfig(d, v)
+	ldiags = dropNoConfigFiles(ldiags) // as Terraform: no providers
 	if hasErrors(v, ldiags) {
 		return errReported
 	}
@@ -119,13 +120,16 @@ func runProvidersLock(ctx context.Context, d *Deps, opts *providersLockOptions) 
 	if hasErrors(v, diags) {
 		return errReported
 	}
-	if !changed {
-		view.Unchanged()
-		return nil
-	}
+	// As Terraform, the file is written even when its selections stay
+	// the same: in the canonical form (created, for a configuration
+	// without providers).
 	if err := depsfile.Save(d.abs(depsfile.FileName), newLocks); err != nil {
 		v.Diagnostics(errorDiag("Failed to update dependency lock file", err))
 		return errReported
+	}
+	if !changed {
+		view.Unchanged()
+		return nil
 	}
 	view.Updated()
 	return nil
@@ -192,6 +196,7 @@ func runProvidersMirror(ctx context.Context, d *Deps, opts *providersMirrorOptio
 	source := getproviders.NewRegistry(cli.Hosts, creds, d.Getenv)
 	source.Client = d.httpClient()
 	cfg, _, ldiags := loadConfig(d, v)
+	ldiags = dropNoConfigFiles(ldiags) // as Terraform: no providers
 	if hasErrors(v, ldiags) {
 		return errReported
 	}

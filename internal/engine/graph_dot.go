@@ -50,7 +50,15 @@ func (e *Engine) GraphDOT(ctx context.Context, state *states.State, typ string, 
 		pw.addOrphans(w.state.Snapshot())
 		return operationDOT(cg.g), diags
 	}
-	return resourcesDOT(cg, len(cycles) == 0), diags
+	seen := map[string]bool{}
+	var inState []addrs.ConfigResource
+	for _, r := range state.SortedResources() {
+		if c := r.Addr.Config(); !seen[c.String()] {
+			seen[c.String()] = true
+			inState = append(inState, c)
+		}
+	}
+	return resourcesDOT(cg, inState, len(cycles) == 0), diags
 }
 
 // operationDOT renders every node of an operation graph, named

@@ -16,11 +16,19 @@ import (
 // Terraform, an edge implied by a longer path is left out (transitive
 // reduction), and edges come in the order of the nodes: by source, then
 // by target. When the graph has a cycle (drawn with -draw-cycles), every
-// edge is drawn.
-func resourcesDOT(cg *configGraph, acyclic bool) string {
-	nodes := make([]addrs.ConfigResource, 0, len(cg.resources))
+// edge is drawn. The resources of the state that the configuration no
+// longer has (inState) are nodes too, without edges, as Terraform's
+// orphans. A graph without any resource says so in a comment, in
+// Terraform's words.
+func resourcesDOT(cg *configGraph, inState []addrs.ConfigResource, acyclic bool) string {
+	nodes := make([]addrs.ConfigResource, 0, len(cg.resources)+len(inState))
 	for _, n := range cg.resources {
 		nodes = append(nodes, n.addr)
+	}
+	for _, r := range inState {
+		if _, ok := cg.resources[r.String()]; !ok {
+			nodes = append(nodes, r)
+		}
 	}
 	sort.Slice(nodes, func(i, j int) bool {
 		mi, mj := nodes[i].Module.String(), nodes[j].Module.String()
@@ -37,7 +45,11 @@ func resourcesDOT(cg *configGraph, acyclic bool) string {
 	// deps[i] are the indexes of the resources node i depends on directly.
 	deps := make([][]int, len(nodes))
 	for i, n := range nodes {
-		for _, d := range cg.resourceDeps(cg.resources[n.String()]) {
+		rn, ok := cg.resources[n.String()]
+		if !ok {
+			continue // only in the state
+		}
+		for _, d := range cg.resourceDeps(rn) {
 			if j, ok := order[d.String()]; ok && j != i {
 				deps[i] = append(deps[i], j)
 			}
@@ -50,6 +62,10 @@ func resourcesDOT(cg *configGraph, acyclic bool) string {
 
 	var b strings.Builder
 	b.WriteString("digraph G {\n  rankdir = \"RL\";\n  node [shape = rect, fontname = \"sans-serif\"];\n")
+	if len(nodes) == 0 {
+		b.WriteString("  /* This configuration does not contain any resources.      */\n")
+		b.WriteString("  /* For a more detailed graph, try: strata graph -type=plan */\n")
+	}
 	open := ""
 	for _, n := range nodes {
 		if m := n.Module.String(); m != open {

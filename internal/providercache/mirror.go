@@ -85,20 +85,19 @@ func (m *Mirrorer) MirrorAll(ctx context.Context, cfg *configs.Config, locks dep
 			})
 		}
 	}
-	if diags.HasErrors() {
-		// Terraform then indexes what the output directory holds, and
-		// fails again when nothing made it.
-		if _, err := os.Lstat(m.dir()); err != nil {
-			var pe *os.PathError
-			if errors.As(err, &pe) {
-				err = &os.PathError{Op: pe.Op, Path: m.Dir, Err: pe.Err}
-			}
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Failed to update indexes",
-				Detail:   fmt.Sprintf("Could not scan the output directory to get package metadata for the JSON indexes: cannot search %s: %s.", m.Dir, err),
-			})
+	// Terraform then indexes what the output directory holds, and
+	// fails when nothing made it (a provider failed, or the
+	// configuration needs none).
+	if _, err := os.Lstat(m.dir()); err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = &os.PathError{Op: pe.Op, Path: m.Dir, Err: pe.Err}
 		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to update indexes",
+			Detail:   fmt.Sprintf("Could not scan the output directory to get package metadata for the JSON indexes: cannot search %s: %s.", m.Dir, err),
+		})
 	}
 	return diags
 }

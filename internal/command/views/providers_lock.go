@@ -26,7 +26,8 @@ func (h *ProvidersLockHuman) Log(human, plain string) { h.InitLog(human, plain) 
 
 // Unchanged implements ProvidersLock.
 func (h *ProvidersLockHuman) Unchanged() {
-	h.Output("\n[reset][bold][green]Success![reset] [bold]strata has validated the lock file and found no need for changes.[reset]\n")
+	// Terraform's colours: its message ends in two resets, then the line.
+	h.OutputLine("\n[bold][green]Success![reset] [bold]strata has validated the lock file and found no need for changes.[reset][reset]")
 }
 
 // Updated implements ProvidersLock.
