@@ -65,17 +65,28 @@ func TestE2EFmtMatchesTerraform(t *testing.T) {
 		"syntax error in block": {files: map[string]string{"main.tf": block}, args: []string{"-no-color"}, code: 2},
 		// -check shows neither the list nor the diffs when a file has
 		// errors.
-		"check with error":     {files: map[string]string{"a.tf": ugly, "b.tf": broken}, args: []string{"-no-color", "-check", "-diff"}, code: 2},
-		"check":                {files: map[string]string{"a.tf": ugly}, args: []string{"-no-color", "-check", "-diff"}, code: 3},
-		"check without list":   {files: map[string]string{"a.tf": ugly}, args: []string{"-no-color", "-check", "-diff", "-list=false"}, code: 3},
-		"stdin":                {args: []string{"-no-color", "-"}, stdin: ugly},
-		"stdin diff":           {args: []string{"-no-color", "-diff", "-"}, stdin: ugly},
-		"stdin check":          {args: []string{"-no-color", "-check", "-"}, stdin: ugly, code: 3},
-		"stdin check diff":     {args: []string{"-no-color", "-check", "-diff", "-"}, stdin: ugly, code: 3},
-		"stdin syntax error":   {args: []string{"-no-color", "-"}, stdin: broken, code: 2},
-		"missing target stops": {files: map[string]string{"a.tf": ugly}, args: []string{"-no-color", "nope", "a.tf"}, code: 2},
-		"wrong extension":      {files: map[string]string{"a.tf": ugly, "x.txt": "x\n"}, args: []string{"-no-color", "x.txt", "a.tf", "nope", "x.txt"}, code: 2},
-		"recursive check":      {files: map[string]string{"a.tf": ugly, "sub/b.tfvars": ugly, "sub/c.tftest.hcl": "run  \"x\" {}\n"}, args: []string{"-no-color", "-check", "-recursive"}, code: 3},
+		"check with error":   {files: map[string]string{"a.tf": ugly, "b.tf": broken}, args: []string{"-no-color", "-check", "-diff"}, code: 2},
+		"check":              {files: map[string]string{"a.tf": ugly}, args: []string{"-no-color", "-check", "-diff"}, code: 3},
+		"check without list": {files: map[string]string{"a.tf": ugly}, args: []string{"-no-color", "-check", "-diff", "-list=false"}, code: 3},
+		"stdin":              {args: []string{"-no-color", "-"}, stdin: ugly},
+		"stdin diff":         {args: []string{"-no-color", "-diff", "-"}, stdin: ugly},
+		"stdin check":        {args: []string{"-no-color", "-check", "-"}, stdin: ugly, code: 3},
+		"stdin check diff":   {args: []string{"-no-color", "-check", "-diff", "-"}, stdin: ugly, code: 3},
+		"stdin syntax error": {args: []string{"-no-color", "-"}, stdin: broken, code: 2},
+		// The output ends with a newline, added when the input has none
+		// (a blank line for an empty input); the input still counts as
+		// formatted.
+		"stdin empty":                  {args: []string{"-"}},
+		"stdin newlines":               {args: []string{"-"}, stdin: "\n\n\n"},
+		"stdin blanks":                 {args: []string{"-"}, stdin: " \t "},
+		"stdin blank lines and blanks": {args: []string{"-"}, stdin: " \n\t\n  "},
+		"stdin no final newline":       {args: []string{"-"}, stdin: "a = 1"},
+		"stdin unformatted no newline": {args: []string{"-"}, stdin: "a=1 \n  "},
+		"stdin no newline check":       {args: []string{"-check", "-"}, stdin: "a = 1"},
+		"stdin no newline diff":        {args: []string{"-diff", "-"}, stdin: "a=1"},
+		"missing target stops":         {files: map[string]string{"a.tf": ugly}, args: []string{"-no-color", "nope", "a.tf"}, code: 2},
+		"wrong extension":              {files: map[string]string{"a.tf": ugly, "x.txt": "x\n"}, args: []string{"-no-color", "x.txt", "a.tf", "nope", "x.txt"}, code: 2},
+		"recursive check":              {files: map[string]string{"a.tf": ugly, "sub/b.tfvars": ugly, "sub/c.tftest.hcl": "run  \"x\" {}\n"}, args: []string{"-no-color", "-check", "-recursive"}, code: 3},
 		// An error at the end of the input shows the empty line after
 		// the last newline, underlined when in colour.
 		"stdin error at the end": {args: []string{"-"}, stdin: "a = {\n", code: 2},

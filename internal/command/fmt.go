@@ -116,7 +116,15 @@ func fmtTargets(d *Deps, v *views.View, opts *fmtOptions, args []string, out fun
 		if opts.diff {
 			out(format.UnifiedDiff("<stdin>", src, formatted))
 		} else {
-			out(string(formatted))
+			// As Terraform, the output ends with a newline: one is added
+			// when the input has none at its end (a blank line for an
+			// empty input); whether the input counts as formatted does
+			// not change.
+			s := string(formatted)
+			if !strings.HasSuffix(s, "\n") {
+				s += "\n"
+			}
+			out(s)
 		}
 		return nil, !bytes.Equal(src, formatted)
 	}
