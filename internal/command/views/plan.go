@@ -68,15 +68,16 @@ func (v *View) plan(p *plans.Plan, schema SchemaFunc, relevant []plans.RelevantA
 			"record the updated values in the strata state without changing any remote\n" +
 			"objects.\n")
 		if outputs == 0 {
-			v.Output(b.String())
+			v.OutputNoReset(b.String()) // no reset after it, as Terraform's
 			return
 		}
+		b.WriteString(driftRule) // before the changes to outputs
 	}
 	if p.Mode == plans.NormalMode && (len(shown) > 0 || outputs > 0) {
 		if note := driftNote(p.DriftedResources, schema, relevant, true); note != "" {
 			b.WriteString(note)
 			b.WriteString("\n" + wrapParagraphs("Unless you have made equivalent changes to your configuration, or ignored the relevant attributes using ignore_changes, the following plan may include actions to undo or respond to these changes.", 78) + "\n")
-			b.WriteString(planRule)
+			b.WriteString(driftRule)
 		}
 	}
 	if p.Errored && len(shown) == 0 && outputs == 0 {
@@ -207,7 +208,9 @@ func driftNote(drift []*plans.ResourceInstanceChange, schema SchemaFunc, relevan
 	// Terraform says "which may have affected this plan" in refresh-only
 	// plans too. The line breaks are Terraform's, with the product name
 	// replaced.
-	return "\n[reset][bold][cyan]Note:[reset][bold] Objects have changed outside of strata[reset]\n\n" +
+	// Terraform colours the heading line with its newline, so the reset
+	// comes after it.
+	return "\n[bold][cyan]Note:[reset][bold] Objects have changed outside of strata\n[reset]\n" +
 		"strata detected the following changes made outside of strata since the\n" +
 		"last \"strata apply\" which may have affected this plan:\n" + body.String() + "\n"
 }
@@ -269,5 +272,9 @@ func (v *View) PlanSaved(path string, automation bool) {
 	v.OutputNoReset(fmt.Sprintf(v.rule()+"Saved the plan to: %s\n", path))
 	v.Outputf("\nTo perform exactly these actions, run the following command to apply:\n    strata apply %q\n", path)
 }
+
+// driftRule ends the changes made outside strata when a plan follows:
+// Terraform's rule in dark gray, the colour starting on the line before.
+var driftRule = "[dark_gray]" + strings.TrimSuffix(planRule, "\n") + "[reset]\n"
 
 const planRule = "\n─────────────────────────────────────────────────────────────────────────────\n"

@@ -83,7 +83,9 @@ func nullSuffix(a plans.Action, o opts) string {
 
 func replaceNote(replace bool, o opts) string {
 	if replace || o.forceReplace {
-		return " [red]# forces replacement[reset]"
+		// Terraform colours the note on its own, so a reset follows
+		// its own.
+		return " [red]# forces replacement[reset][reset]"
 	}
 	return ""
 }

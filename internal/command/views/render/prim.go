@@ -162,11 +162,12 @@ func renderJSONString(act plans.Action, replace bool, indent int, o opts, before
 	symAct := act
 	var note, rep string
 	if d.action() == plans.NoOp && act == plans.Update {
-		// Only whitespace differs; show the document as unchanged.
+		// Only whitespace differs; show the document as unchanged. The
+		// note is not coloured, as in Terraform.
 		if replace || o.forceReplace {
-			note = " [dark_gray]# whitespace changes force replacement[reset]"
+			note = " # whitespace changes force replacement"
 		} else {
-			note = " [dark_gray]# whitespace changes[reset]"
+			note = " # whitespace changes"
 		}
 		jo.showUnchanged = true
 		symAct = plans.NoOp
