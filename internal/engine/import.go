@@ -130,7 +130,7 @@ func (e *Engine) Import(ctx context.Context, state *states.State, addr addrs.Abs
 		})
 	}
 	stub := resp.ImportedResources[0]
-	w.hook(func(h hooks.Hook) { h.PreRefresh(addr, hooks.IDOf(stub.State)) })
+	w.hook(func(h hooks.Hook) { h.PreRefresh(addr, "", hooks.IDOf(stub.State)) })
 	if d := checkIdentity(rt, addr, stub.Identity, true); d.HasErrors() {
 		return state, append(diags, d...)
 	}

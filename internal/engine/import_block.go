@@ -84,7 +84,7 @@ func (pw *planWalk) importBlock(ctx context.Context, rt *resourceType, addr addr
 			Subject:  expr.Range().Ptr(),
 		})
 	}
-	pw.hook(func(h hooks.Hook) { h.PreRefresh(addr, hooks.IDOf(stub.State)) })
+	pw.hook(func(h hooks.Hook) { h.PreRefresh(addr, "", hooks.IDOf(stub.State)) })
 	if err := pw.acquire(ctx); err != nil {
 		return nil, cancelledDiags(err)
 	}
@@ -99,7 +99,7 @@ func (pw *planWalk) importBlock(ctx context.Context, rt *resourceType, addr addr
 	if read.NewState == cty.NilVal || read.NewState.IsNull() {
 		return nil, append(diags, nonExistentImport(addr))
 	}
-	pw.hook(func(h hooks.Hook) { h.PostRefresh(addr, hooks.IDOf(read.NewState)) })
+	pw.hook(func(h hooks.Hook) { h.PostRefresh(addr, "", hooks.IDOf(read.NewState)) })
 	if d := checkIdentity(rt, addr, read.Identity, true); d.HasErrors() {
 		return nil, append(diags, d...)
 	}

@@ -335,7 +335,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 	prior := v
 	refreshed := pw.opts.refresh(addr) && addr.Resource.Resource.Mode == addrs.ManagedResourceMode && !pw.justImported(addr, deposed)
 	if refreshed {
-		pw.hook(func(h hooks.Hook) { h.PreRefresh(addr, hooks.IDOf(v)) })
+		pw.hook(func(h hooks.Hook) { h.PreRefresh(addr, deposed, hooks.IDOf(v)) })
 		unmarked, paths := marks.Paths(v)
 		if err := pw.acquire(ctx); err != nil {
 			return null, obj, cancelledDiags(err)
@@ -398,7 +398,7 @@ func (pw *planWalk) readPrior(ctx context.Context, rt *resourceType, addr addrs.
 		}
 		v = refreshed
 		private = resp.Private
-		pw.hook(func(h hooks.Hook) { h.PostRefresh(addr, hooks.IDOf(v)) })
+		pw.hook(func(h hooks.Hook) { h.PostRefresh(addr, deposed, hooks.IDOf(v)) })
 	}
 	if prevAddr != nil && !drifted {
 		pw.addDrift(&plans.ResourceInstanceChange{

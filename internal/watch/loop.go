@@ -616,13 +616,13 @@ type refreshHook struct {
 	started, done map[string]bool
 }
 
-func (h *refreshHook) PreRefresh(addr addrs.AbsResourceInstance, _ string) {
+func (h *refreshHook) PreRefresh(addr addrs.AbsResourceInstance, _, _ string) {
 	h.mu.Lock()
 	h.started[addr.String()] = true
 	h.mu.Unlock()
 }
 
-func (h *refreshHook) PostRefresh(addr addrs.AbsResourceInstance, _ string) {
+func (h *refreshHook) PostRefresh(addr addrs.AbsResourceInstance, _, _ string) {
 	h.mu.Lock()
 	h.done[addr.String()] = true
 	h.mu.Unlock()

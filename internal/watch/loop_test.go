@@ -425,7 +425,7 @@ func TestCycleRefreshFailureQuarantines(t *testing.T) {
 	sess := func(req PlanRequest) (*plans.Plan, hcl.Diagnostics) {
 		// The refresh fails until the instance is left out.
 		if len(req.Exclude) == 0 {
-			req.Hook.PreRefresh(a, "")
+			req.Hook.PreRefresh(a, "", "")
 			return &plans.Plan{Changes: &plans.Changes{}}, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Rate exceeded"}}
 		}
 		return planOf(req), nil

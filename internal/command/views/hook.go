@@ -23,8 +23,8 @@ type UIHook struct {
 var _ hooks.Hook = (*UIHook)(nil)
 
 // PreRefresh implements hooks.Hook.
-func (h *UIHook) PreRefresh(addr addrs.AbsResourceInstance, id string) {
-	h.View.OutputLine(fmt.Sprintf("[reset][bold]%s: Refreshing state...%s[reset]", addr, idSuffix(id)))
+func (h *UIHook) PreRefresh(addr addrs.AbsResourceInstance, deposed, id string) {
+	h.View.OutputLine(fmt.Sprintf("[reset][bold]%s: Refreshing state...%s[reset]", label(addr, deposed), idSuffix(id)))
 }
 
 // applyingVerbs and appliedVerbs word the lines before and after an

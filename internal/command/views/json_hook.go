@@ -37,12 +37,13 @@ func idFields(id string) map[string]any {
 }
 
 // PreRefresh implements hooks.Hook.
-func (h *JSONHook) PreRefresh(addr addrs.AbsResourceInstance, id string) {
+func (h *JSONHook) PreRefresh(addr addrs.AbsResourceInstance, _, id string) {
+	// As Terraform's, the message names no deposed object.
 	h.JSON.emit("info", fmt.Sprintf("%s: Refreshing state...%s", addr, idSuffix(id)), "refresh_start", hookFields(addr, "", idFields(id)))
 }
 
 // PostRefresh implements hooks.Hook.
-func (h *JSONHook) PostRefresh(addr addrs.AbsResourceInstance, id string) {
+func (h *JSONHook) PostRefresh(addr addrs.AbsResourceInstance, _, id string) {
 	h.JSON.emit("info", fmt.Sprintf("%s: Refresh complete%s", addr, idSuffix(id)), "refresh_complete", hookFields(addr, "", idFields(id)))
 }
 

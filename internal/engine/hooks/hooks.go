@@ -16,11 +16,12 @@ import (
 // Hook receives progress events. Implementations must be safe for
 // concurrent use; the engine calls them from many goroutines.
 type Hook interface {
-	// PreRefresh is called before reading a resource instance; id is its
-	// "id" attribute when it has one.
-	PreRefresh(addr addrs.AbsResourceInstance, id string)
-	// PostRefresh is called after reading a resource instance.
-	PostRefresh(addr addrs.AbsResourceInstance, id string)
+	// PreRefresh is called before reading a resource instance's current
+	// object (deposed "") or one of its deposed objects; id is its "id"
+	// attribute when it has one.
+	PreRefresh(addr addrs.AbsResourceInstance, deposed string, id string)
+	// PostRefresh is called after reading it.
+	PostRefresh(addr addrs.AbsResourceInstance, deposed string, id string)
 	// PreApply is called before applying a change to an instance's
 	// current object (deposed "") or one of its deposed objects.
 	PreApply(addr addrs.AbsResourceInstance, deposed string, action plans.Action, id string)
@@ -46,10 +47,10 @@ type Hook interface {
 type Nil struct{}
 
 // PreRefresh implements Hook.
-func (Nil) PreRefresh(addrs.AbsResourceInstance, string) {}
+func (Nil) PreRefresh(addrs.AbsResourceInstance, string, string) {}
 
 // PostRefresh implements Hook.
-func (Nil) PostRefresh(addrs.AbsResourceInstance, string) {}
+func (Nil) PostRefresh(addrs.AbsResourceInstance, string, string) {}
 
 // PreApply implements Hook.
 func (Nil) PreApply(addrs.AbsResourceInstance, string, plans.Action, string) {}
