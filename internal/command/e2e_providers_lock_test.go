@@ -43,8 +43,8 @@ func TestE2EProvidersLock(t *testing.T) {
 		name string
 		args []string
 		code int
-		// fresh removes the lock file first.
-		fresh bool
+		// fresh removes the lock file first; colour leaves out -no-color.
+		fresh, colour bool
 	}{
 		{name: "this platform", args: nil},
 		{name: "again", args: nil},
@@ -55,6 +55,8 @@ func TestE2EProvidersLock(t *testing.T) {
 		{name: "both mirrors", args: []string{"-fs-mirror=/x", "-net-mirror=https://x/"}, code: 1},
 		{name: "not required", args: []string{s.Host + "/acme/other"}, code: 1},
 		{name: "plugin cache", args: []string{"-enable-plugin-cache"}},
+		{name: "colour, unchanged", colour: true},
+		{name: "colour, updated", args: []string{"-platform=windows_amd64"}, colour: true, fresh: true},
 	}
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
@@ -63,6 +65,9 @@ func TestE2EProvidersLock(t *testing.T) {
 				os.Remove(filepath.Join(tdir, ".terraform.lock.hcl"))
 			}
 			args := append([]string{"providers", "lock", "-no-color"}, st.args...)
+			if st.colour {
+				args = append([]string{"providers", "lock"}, st.args...)
+			}
 			r := strataEnv(t, sdir, env, args...)
 			if r.code != st.code {
 				t.Fatalf("exit code %d, want %d:\n%s\n%s", r.code, st.code, r.stdout, r.stderr)
@@ -76,6 +81,10 @@ func TestE2EProvidersLock(t *testing.T) {
 			}
 			if tr.code != st.code {
 				t.Fatalf("terraform exit code %d:\n%s", tr.code, tr.stdout)
+			}
+			// In colour, byte for byte but for the product name.
+			if st.colour && r.stdout != strings.ReplaceAll(tr.stdout, "Terraform", "strata") {
+				t.Errorf("output differs:\nstrata:\n%q\nterraform:\n%q", r.stdout, tr.stdout)
 			}
 			if got, want := sortedObtained(paragraphs(strings.TrimSpace(r.stdout+r.stderr))), sortedObtained(paragraphs(strings.TrimSpace(tr.stdout))); got != want {
 				t.Errorf("output differs:\nstrata:\n%s\nterraform:\n%s", got, want)

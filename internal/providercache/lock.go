@@ -182,7 +182,9 @@ func (l *Locker) lockOne(ctx context.Context, p addrs.Provider, constraints vers
 		}
 		human := summary
 		if k := strings.Index(summary, "key ID "); k >= 0 {
-			human = summary[:k+len("key ID ")] + "[bold]" + summary[k+len("key ID "):] + "[reset]"
+			// Terraform colours the key on its own: a reset before and
+			// two after it.
+			human = summary[:k+len("key ID ")] + "[reset][bold]" + summary[k+len("key ID "):] + "[reset][reset]"
 		}
 		l.log(fmt.Sprintf("- Retrieved %s %s for %s (%s)\n", p.ForDisplay(), selected, platform, human), fmt.Sprintf("Retrieved %s %s for %s (%s)", p.ForDisplay(), selected, platform, summary))
 		platformHashes[i] = hashes

@@ -22,7 +22,8 @@ type ProvidersLockHuman struct{ *View }
 var _ ProvidersLock = (*ProvidersLockHuman)(nil)
 
 // Log implements ProvidersLock.
-func (h *ProvidersLockHuman) Log(human, plain string) { h.InitLog(human, plain) }
+// The lines carry their own resets, and none after them, as Terraform's.
+func (h *ProvidersLockHuman) Log(human, _ string) { h.OutputNoReset(human) }
 
 // Unchanged implements ProvidersLock.
 func (h *ProvidersLockHuman) Unchanged() {
@@ -32,7 +33,7 @@ func (h *ProvidersLockHuman) Unchanged() {
 
 // Updated implements ProvidersLock.
 func (h *ProvidersLockHuman) Updated() {
-	h.Output("\n[reset][bold][green]Success![reset] [bold]strata has updated the lock file.[reset]\n\n" +
-		"Review the changes in .terraform.lock.hcl and then commit to your\n" +
+	h.OutputLine("\n[bold][green]Success![reset] [bold]strata has updated the lock file.[reset][reset]")
+	h.OutputNoReset("\nReview the changes in .terraform.lock.hcl and then commit to your\n" +
 		"version control system to retain the new checksums.\n\n")
 }
