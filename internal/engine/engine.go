@@ -303,34 +303,28 @@ func (ps *providerSet) stopAll(ctx context.Context) {
 // keeps those it may reuse, when it keeps providers and the operation was
 // neither stopped nor cancelled; the others are closed.
 func (ps *providerSet) release(ctx context.Context) {
-	ps.mu.Lock()
-	keep := ps.pool != nil && !ps.stopped && ctx.Err() == nil
-	ps.mu.Unlock()
-	if !keep {
-		ps.closeAll(context.WithoutCancel(ctx))
-		return
-	}
-	ps.mu.Lock()
-	instances, configured := ps.instances, ps.configured
-	ps.instances, ps.configured = map[string]providers.Interface{}, map[string]*providerConfiguration{}
-	ps.mu.Unlock()
-	for _, k := range sortedKeys(instances) {
-		c := configured[k]
-		if c != nil && (c.diags.HasErrors() || c.ephemeral) {
-			// Its configuration failed, or may have expired with
-			// the walk's ephemeral values.
-			_ = instances[k].Close(ctx)
-			continue
-		}
-		ps.pool.put(ctx, k, pooledProvider{p: instances[k], configured: c})
-	}
+	ps.end(context.WithoutCancel(ctx), ctx.Err() == nil)
 }
 
 // closeAll closes every started provider.
 func (ps *providerSet) closeAll(ctx context.Context) {
+	ps.end(ctx, false)
+}
+
+// end hands the instances to the pool when keep allows and the engine
+// keeps providers, and closes the others.
+func (ps *providerSet) end(ctx context.Context, keep bool) {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
+	keep = keep && ps.pool != nil && !ps.stopped
 	for _, k := range sortedKeys(ps.instances) {
+		c := ps.configured[k]
+		// One whose configuration failed cannot serve; one configured
+		// with ephemeral values may have expired with the walk's.
+		if keep && (c == nil || !c.diags.HasErrors() && !c.ephemeral) {
+			ps.pool.put(ctx, k, pooledProvider{p: ps.instances[k], configured: c})
+			continue
+		}
 		_ = ps.instances[k].Close(ctx)
 	}
 	ps.instances = map[string]providers.Interface{}
