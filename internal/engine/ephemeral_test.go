@@ -257,12 +257,27 @@ func TestEphemeralRenewedUntilClosed(t *testing.T) {
 
 // TestEphemeralCloseWaitsForRenewal: a renewal in flight when the walk
 // ends is waited for; the close follows it and carries its private data.
+// The plan lasts longer than one renewal interval too, so a renewal
+// during the plan does not stand in for the apply's.
 func TestEphemeralCloseWaitsForRenewal(t *testing.T) {
 	started := make(chan struct{})
 	p := renewingProvider(10*time.Millisecond, func() { <-started }) // the apply ends once the renewal has begun
-	var renewing atomic.Bool
+	p.PlanResourceChangeFn = func(req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
+		time.Sleep(50 * time.Millisecond) // a slow plan: the secret is renewed during it
+		v := req.ProposedNewState.AsValueMap()
+		for name, a := range p.Schema.ResourceTypes["test_thing"].Block.Attributes {
+			if a.Computed && v[name].IsNull() {
+				v[name] = cty.UnknownVal(a.ImpliedType())
+			}
+		}
+		return providers.PlanResourceChangeResponse{PlannedState: cty.ObjectVal(v)}
+	}
+	var applying, renewing atomic.Bool
 	var once sync.Once
 	p.RenewEphemeralFn = func(req providers.RenewEphemeralResourceRequest) providers.RenewEphemeralResourceResponse {
+		if !applying.Load() {
+			return providers.RenewEphemeralResourceResponse{Private: []byte("renewed in plan")}
+		}
 		renewing.Store(true)
 		once.Do(func() { close(started) })
 		time.Sleep(100 * time.Millisecond) // still renewing when the apply ends
@@ -277,12 +292,22 @@ func TestEphemeralCloseWaitsForRenewal(t *testing.T) {
 		return providers.CloseEphemeralResourceResponse{}
 	}
 	e := testEngine(t, p, renewedSecretConfig)
-	planApply(t, e, nil, PlanOpts{})
+	plan, diags := e.Plan(context.Background(), nil, PlanOpts{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if got, _ := closedWith.Load().(string); got != "renewed in plan" {
+		t.Fatalf("the plan's secret closed with private data %q, want its renewal's", got)
+	}
+	applying.Store(true)
+	if _, diags := e.Apply(context.Background(), plan); diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
 	if closedDuringRenewal.Load() {
 		t.Fatal("closed while a renewal was in flight")
 	}
 	if got, _ := closedWith.Load().(string); got != "renewed" {
-		t.Fatalf("closed with private data %q, want the renewal's", got)
+		t.Fatalf("the apply's secret closed with private data %q, want the renewal's", got)
 	}
 }
 
