@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -31,6 +32,16 @@ type Backend interface {
 	// checked that it may (it exists, is not default, and is empty or
 	// forced).
 	DeleteWorkspace(ctx context.Context, ws string) error
+}
+
+// Close releases what backend b holds (the pg backend's database
+// session) once its command is done with it. Backends holding nothing
+// need not implement io.Closer.
+func Close(b Backend) error {
+	if c, ok := b.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
 }
 
 // StateReader is a Backend whose states terraform_remote_state can read.

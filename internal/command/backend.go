@@ -72,6 +72,17 @@ func (d *Deps) configuredBackend(c *backend.Config) (backend.Backend, hcl.Diagno
 	return b, diags
 }
 
+// closeBackends closes the backends configured by the command (the pg
+// backend's database session), when it ends.
+func (d *Deps) closeBackends() {
+	for key, b := range d.backends {
+		if err := backend.Close(b); err != nil {
+			d.logger().Warn("closing the backend", "error", err)
+		}
+		delete(d.backends, key)
+	}
+}
+
 // backendWorkspaces lists the workspaces of the backend c (nil: the
 // default local backend), sorted, with "default" first.
 func backendWorkspaces(ctx context.Context, d *Deps, c *backend.Config) ([]string, hcl.Diagnostics) {

@@ -491,6 +491,59 @@ func TestE2EPGForceUnlock(t *testing.T) {
 	}
 }
 
+// TestE2EPGOneSessionPerCommand: a command opens one database session,
+// whatever it does with the state (read, lock, write, list or delete
+// workspaces, share its run log), and ends it before it returns.
+// Terraform 1.11's pg backend opens one for each of these commands too;
+// strata opened two or three, and a session costs the server a process
+// and the client several round trips.
+func TestE2EPGOneSessionPerCommand(t *testing.T) {
+	t.Parallel()
+	conn := pgtest.ConnString(t)
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	// sessions is the number of sessions ever opened on the database,
+	// once every session but the test's own has ended (a backend's end
+	// is reported as it exits, after the client left).
+	sessions := func(after string) int64 {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			var n, open int64
+			err := c.QueryRow(ctx, "SELECT sessions, numbackends FROM pg_stat_database WHERE datname = current_database()").Scan(&n, &open)
+			if err != nil {
+				t.Skipf("no session statistics on this server (PostgreSQL 14 or later has them): %v", err)
+			}
+			if open == 1 {
+				return n
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("after %s, %d sessions besides the test's are still open", after, open-1)
+			}
+		}
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), pgBackendConfig(conn, `resource "terraform_data" "a" { input = 1 }
+output "a" { value = terraform_data.a.output }
+`))
+	before := sessions("connecting")
+	for _, args := range [][]string{
+		{"init"}, {"plan"}, {"apply", "-auto-approve"}, {"state", "list"}, {"output"}, {"show"},
+		{"workspace", "new", "x"}, {"workspace", "select", "default"}, {"workspace", "list"}, {"workspace", "delete", "x"},
+		{"runs", "list"}, {"destroy", "-auto-approve"},
+	} {
+		mustStrata(t, dir, 0, append(args, "-no-color")...)
+		now := sessions(strings.Join(args, " "))
+		if now-before != 1 {
+			t.Errorf("%s opened %d sessions, want 1", strings.Join(args, " "), now-before)
+		}
+		before = now
+	}
+}
+
 // TestE2EPGWorkspaceCommands: workspaces live as rows of the states table.
 func TestE2EPGWorkspaceCommands(t *testing.T) {
 	t.Parallel()

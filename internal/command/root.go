@@ -26,6 +26,7 @@ func Run(args []string, d *Deps) int {
 	// go on.
 	d.plugins = plugin.NewTracker()
 	defer d.plugins.Close()
+	defer d.closeBackends()
 	log, logFile := logging.New(d.Getenv, "", d.logOutput(), "TF_LOG_CORE", "TF_LOG")
 	if logFile != nil {
 		defer logFile.Close()

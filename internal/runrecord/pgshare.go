@@ -22,6 +22,10 @@ type Shared struct {
 	// schema ("" for terraform_remote_state).
 	ConnStr string
 	Schema  string
+	// Session, when not nil, runs fn on the pg backend's session of the
+	// command (statemgr.PG.UseSession); otherwise each use opens a
+	// connection of its own.
+	Session func(ctx context.Context, fn func(*pgx.Conn) error) error
 }
 
 func (s Shared) table() string {
@@ -32,10 +36,21 @@ func (s Shared) table() string {
 	return pgx.Identifier{schema, "strata_run_logs"}.Sanitize()
 }
 
-func (s Shared) connect(ctx context.Context) (*pgx.Conn, error) {
+// with runs fn on the session (or a connection of its own), after
+// creating the table when missing.
+func (s Shared) with(ctx context.Context, fn func(*pgx.Conn) error) error {
+	prepared := func(c *pgx.Conn) error {
+		if _, err := c.Exec(ctx, `CREATE TABLE IF NOT EXISTS `+s.table()+` (id text PRIMARY KEY, started_at timestamptz NOT NULL, data bytea NOT NULL)`); err != nil {
+			return err
+		}
+		return fn(c)
+	}
+	if s.Session != nil {
+		return s.Session(ctx, prepared)
+	}
 	cfg, err := pgx.ParseConfig(s.ConnStr)
 	if err != nil {
-		return nil, fmt.Errorf("invalid pg backend connection string: %w", err)
+		return fmt.Errorf("invalid pg backend connection string: %w", err)
 	}
 	if cfg.RuntimeParams["application_name"] == "" {
 		cfg.RuntimeParams["application_name"] = "strata"
@@ -45,13 +60,10 @@ func (s Shared) connect(ctx context.Context) (*pgx.Conn, error) {
 	}
 	c, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if _, err := c.Exec(ctx, `CREATE TABLE IF NOT EXISTS `+s.table()+` (id text PRIMARY KEY, started_at timestamptz NOT NULL, data bytea NOT NULL)`); err != nil {
-		c.Close(ctx)
-		return nil, err
-	}
-	return c, nil
+	defer c.Close(context.Background())
+	return prepared(c)
 }
 
 // Upload stores the log of an ended run (DIR/ID.log) and deletes the
@@ -65,26 +77,23 @@ func (s Shared) Upload(ctx context.Context, path string, r Retention) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer c.Close(ctx)
-	if _, err := c.Exec(ctx, `INSERT INTO `+s.table()+` (id, started_at, data) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET data = excluded.data`,
-		rl.run.ID, rl.run.Started, data); err != nil {
-		return err
-	}
-	if r.Keep > 0 {
-		if _, err := c.Exec(ctx, `DELETE FROM `+s.table()+` WHERE id NOT IN (SELECT id FROM `+s.table()+` ORDER BY started_at DESC, id DESC LIMIT $1)`, r.Keep); err != nil {
+	return s.with(ctx, func(c *pgx.Conn) error {
+		if _, err := c.Exec(ctx, `INSERT INTO `+s.table()+` (id, started_at, data) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET data = excluded.data`,
+			rl.run.ID, rl.run.Started, data); err != nil {
 			return err
 		}
-	}
-	if r.MaxAge > 0 {
-		if _, err := c.Exec(ctx, `DELETE FROM `+s.table()+` WHERE started_at < $1`, time.Now().Add(-r.MaxAge)); err != nil {
-			return err
+		if r.Keep > 0 {
+			if _, err := c.Exec(ctx, `DELETE FROM `+s.table()+` WHERE id NOT IN (SELECT id FROM `+s.table()+` ORDER BY started_at DESC, id DESC LIMIT $1)`, r.Keep); err != nil {
+				return err
+			}
 		}
-	}
-	return nil
+		if r.MaxAge > 0 {
+			if _, err := c.Exec(ctx, `DELETE FROM `+s.table()+` WHERE started_at < $1`, time.Now().Add(-r.MaxAge)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // Download writes into dir, as logs of ended runs for Ingest, the logs
@@ -102,66 +111,64 @@ func (s Shared) Download(ctx context.Context, dir string, local Store) (int, err
 			}
 		}
 	}
-	c, err := s.connect(ctx)
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close(ctx)
-	// The IDs first: only the logs this directory lacks are fetched, so
-	// that a query does not read every run's log each time.
-	idRows, err := c.Query(ctx, `SELECT id FROM `+s.table()+` ORDER BY id`)
-	if err != nil {
-		return 0, err
-	}
-	var missing []string
-	for idRows.Next() {
-		var id string
-		if err := idRows.Scan(&id); err != nil {
-			idRows.Close()
-			return 0, err
-		}
-		if known[id] || strings.ContainsAny(id, `/\`) {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(dir, id+endedSuffix)); err == nil {
-			continue
-		}
-		missing = append(missing, id)
-	}
-	idRows.Close()
-	if err := idRows.Err(); err != nil {
-		return 0, err
-	}
-	if len(missing) == 0 {
-		return 0, nil
-	}
-	rows, err := c.Query(ctx, `SELECT id, data FROM `+s.table()+` WHERE id = ANY($1) ORDER BY id`, missing)
-	if err != nil {
-		return 0, err
-	}
-	defer rows.Close()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return 0, err
-	}
 	n := 0
-	for rows.Next() {
-		var id string
-		var data []byte
-		if err := rows.Scan(&id, &data); err != nil {
-			return n, err
+	err := s.with(ctx, func(c *pgx.Conn) error {
+		// The IDs first: only the logs this directory lacks are fetched, so
+		// that a query does not read every run's log each time.
+		idRows, err := c.Query(ctx, `SELECT id FROM `+s.table()+` ORDER BY id`)
+		if err != nil {
+			return err
 		}
-		path := filepath.Join(dir, id+endedSuffix)
-		tmp := path + ".tmp"
-		if err := os.WriteFile(tmp, data, 0o600); err != nil {
-			return n, err
+		var missing []string
+		for idRows.Next() {
+			var id string
+			if err := idRows.Scan(&id); err != nil {
+				idRows.Close()
+				return err
+			}
+			if known[id] || strings.ContainsAny(id, `/\`) {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(dir, id+endedSuffix)); err == nil {
+				continue
+			}
+			missing = append(missing, id)
 		}
-		if err := os.Rename(tmp, path); err != nil {
-			return n, err
+		idRows.Close()
+		if err := idRows.Err(); err != nil {
+			return err
 		}
-		n++
-	}
-	if err := rows.Err(); err != nil && !errors.Is(err, context.Canceled) {
-		return n, err
-	}
-	return n, nil
+		if len(missing) == 0 {
+			return nil
+		}
+		rows, err := c.Query(ctx, `SELECT id, data FROM `+s.table()+` WHERE id = ANY($1) ORDER BY id`, missing)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id string
+			var data []byte
+			if err := rows.Scan(&id, &data); err != nil {
+				return err
+			}
+			path := filepath.Join(dir, id+endedSuffix)
+			tmp := path + ".tmp"
+			if err := os.WriteFile(tmp, data, 0o600); err != nil {
+				return err
+			}
+			if err := os.Rename(tmp, path); err != nil {
+				return err
+			}
+			n++
+		}
+		if err := rows.Err(); err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+		return nil
+	})
+	return n, err
 }

@@ -44,6 +44,9 @@ type Backend struct {
 	// persist is how often an apply writes the state reached
 	// (TF_STATE_PERSIST_INTERVAL in the command's environment).
 	persist time.Duration
+	// sess is the database session of every workspace's manager: one
+	// connection per command, ended by Close.
+	sess *statemgr.PGSession
 }
 
 // New configures a pg backend from its arguments, with the PG_*
@@ -60,7 +63,7 @@ func New(s *backendbase.Settings) (*Backend, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	return &Backend{Config: cfg, rng: s.Range, dataDir: s.DataDir, version: s.Version, enc: s.Encryption, persist: statemgr.PersistInterval(s.Getenv)}, nil
+	return &Backend{Config: cfg, rng: s.Range, dataDir: s.DataDir, version: s.Version, enc: s.Encryption, persist: statemgr.PersistInterval(s.Getenv), sess: statemgr.NewPGSession(cfg)}, nil
 }
 
 // StateMgr returns the manager of workspace ws, after preparing the
@@ -69,7 +72,7 @@ func New(s *backendbase.Settings) (*Backend, hcl.Diagnostics) {
 // until the final snapshot is in the database.
 func (b *Backend) StateMgr(ctx context.Context, ws string) (statemgr.Manager, hcl.Diagnostics) {
 	journal := filepath.Join(b.dataDir, "pg-"+url.PathEscape(ws)+".tfstate.journal")
-	mgr := statemgr.NewPG(b.Config, ws, journal, b.version)
+	mgr := b.sess.Manager(ws, journal, b.version)
 	mgr.PersistInterval = b.persist
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
@@ -99,8 +102,11 @@ func (b *Backend) Workspaces(ctx context.Context) ([]string, hcl.Diagnostics) {
 
 // DeleteWorkspace removes the workspace's row.
 func (b *Backend) DeleteWorkspace(ctx context.Context, ws string) error {
-	return statemgr.NewPG(b.Config, ws, "", b.version).DeleteWorkspace(ctx, ws)
+	return b.sess.Manager(ws, "", b.version).DeleteWorkspace(ctx, ws)
 }
+
+// Close ends the backend's database session, which its managers share.
+func (b *Backend) Close() error { return b.sess.Close() }
 
 // ReadState reads workspace ws's row without creating the workspace,
 // recovering a journal or touching any lock. As Terraform's backend does
@@ -110,6 +116,7 @@ func (b *Backend) ReadState(ctx context.Context, ws string) (*states.State, bool
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	mgr := statemgr.NewPG(b.Config, ws, "", "")
+	defer mgr.Close()
 	mgr.SetEncryption(b.enc)
 	if err := mgr.Setup(ctx); err != nil {
 		return nil, false, err

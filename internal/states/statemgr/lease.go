@@ -37,7 +37,7 @@ var _ Leaser = (*PG)(nil)
 // share a lease, which refuses a watcher in vain but never lets two
 // watch one state). The session's application_name names the holder.
 func (m *PG) Lease(ctx context.Context, name string) (func() error, error) {
-	c, err := m.connect(ctx)
+	c, err := m.sess.dial(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -81,9 +81,9 @@ type PG struct {
 	// Version is written into snapshots as terraform_version.
 	Version string
 
-	setupDone bool
-	conn      *pgx.Conn // the session holding the lock; nil when unlocked
-	lockKey   int64
+	sess    *PGSession
+	locked  bool // whether this manager holds the workspace's lock
+	lockKey int64
 
 	crypt  SnapshotCrypt
 	read   []byte // the data last read from or written to the row
@@ -99,17 +99,30 @@ func (m *PG) SetEncryption(t *encryption.Target) {
 	m.SetJournalEncryption(t)
 }
 
-// NewPG returns a manager for workspace's state in the pg backend.
+// NewPG returns a manager for workspace's state in the pg backend, with
+// a database session of its own: end it with Close.
 func NewPG(cfg PGConfig, workspace, journalPath, version string) *PG {
-	if cfg.SchemaName == "" {
-		cfg.SchemaName = DefaultPGSchema
-	}
+	return NewPGSession(cfg).Manager(workspace, journalPath, version)
+}
+
+// Manager returns a manager for workspace's state that works through
+// session s.
+func (s *PGSession) Manager(workspace, journalPath, version string) *PG {
 	if workspace == "" {
 		workspace = DefaultWorkspace
 	}
-	m := &PG{Config: cfg, Workspace: workspace, Version: version}
+	m := &PG{Config: s.Config, Workspace: workspace, Version: version, sess: s}
 	m.RemoteJournal = NewRemoteJournal(journalPath, m.write, func() uint64 { return m.serial })
 	return m
+}
+
+// Close ends the manager's database session (shared with the other
+// managers of its backend); a lock still held goes with it.
+func (m *PG) Close() error { return m.sess.Close() }
+
+// UseSession runs fn on the manager's database session.
+func (m *PG) UseSession(ctx context.Context, fn func(*pgx.Conn) error) error {
+	return m.sess.Use(ctx, fn)
 }
 
 // String implements Manager.
@@ -120,167 +133,79 @@ func (m *PG) String() string {
 // Exists implements Manager.
 func (m *PG) Exists() bool { return len(m.read) > 0 }
 
-func (m *PG) table() string {
-	return pgx.Identifier{m.Config.SchemaName}.Sanitize() + ".states"
-}
+func (m *PG) table() string { return pgTable(m.Config.SchemaName) }
 
-// Setup connects and creates the schema, table and index that the
-// configuration does not skip. The first connection of every manager does
-// this; calling it first reports a bad configuration early.
+// Setup opens the session, which creates the schema, table and index
+// that the configuration does not skip. Every session does this when it
+// opens; calling it first reports a bad configuration early.
 func (m *PG) Setup(ctx context.Context) error {
-	c, err := m.connect(ctx)
-	if err != nil {
-		return err
-	}
-	return c.Close(ctx)
+	return m.sess.Use(ctx, func(*pgx.Conn) error { return nil })
 }
 
-// connect opens a session, creating what is missing on the first one.
-func (m *PG) connect(ctx context.Context) (*pgx.Conn, error) {
-	cfg, err := pgx.ParseConfig(m.Config.ConnStr)
-	if err != nil {
-		return nil, fmt.Errorf("invalid pg backend connection string: %w", err)
-	}
-	if cfg.RuntimeParams["application_name"] == "" {
-		cfg.RuntimeParams["application_name"] = "strata"
-	}
-	if cfg.ConnectTimeout == 0 {
-		cfg.ConnectTimeout = 30 * time.Second
-	}
-	c, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("connecting to the pg backend: %w", err)
-	}
-	if !m.setupDone {
-		if err := m.setup(ctx, c); err != nil {
-			c.Close(context.Background())
-			return nil, err
-		}
-		m.setupDone = true
-	}
-	return c, nil
-}
-
-// setup creates the schema, the id sequence, the table and the index,
-// each only when missing (creating what exists needs privileges a user of
-// a prepared database may lack), in one transaction serialised against
-// other setups by a transaction-level advisory lock whose two-key form
-// cannot collide with the bigint keys of workspace locks.
-func (m *PG) setup(ctx context.Context, c *pgx.Conn) error {
-	cfg := m.Config
-	if cfg.SkipSchemaCreation && cfg.SkipTableCreation && cfg.SkipIndexCreation {
-		return nil
-	}
-	schema := pgx.Identifier{cfg.SchemaName}.Sanitize()
-	tx, err := c.Begin(ctx)
-	if err != nil {
-		return fmt.Errorf("preparing the pg backend: %w", err)
-	}
-	defer tx.Rollback(context.Background())
-	fail := func(what string, err error) error {
-		return fmt.Errorf("preparing the pg backend: %s: %w", what, err)
-	}
-	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtext('strata pg backend setup'), hashtext($1))", cfg.SchemaName); err != nil {
-		return fail("waiting for another setup", err)
-	}
-	exists := func(query string, arg string) (bool, error) {
-		var ok bool
-		err := tx.QueryRow(ctx, query, arg).Scan(&ok)
-		return ok, err
-	}
-	if !cfg.SkipSchemaCreation {
-		ok, err := exists("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)", cfg.SchemaName)
-		if err != nil {
-			return fail("looking up the schema", err)
-		}
-		if !ok {
-			if _, err := tx.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+schema); err != nil {
-				return fail("creating schema "+schema, err)
-			}
-		}
-	}
-	if !cfg.SkipTableCreation {
-		ok, err := exists("SELECT to_regclass($1) IS NOT NULL", m.table())
-		if err != nil {
-			return fail("looking up the states table", err)
-		}
-		if !ok {
-			for _, stmt := range []string{
-				"CREATE SEQUENCE IF NOT EXISTS public.global_states_id_seq AS bigint",
-				"CREATE TABLE IF NOT EXISTS " + m.table() + " (id bigint NOT NULL DEFAULT nextval('public.global_states_id_seq') PRIMARY KEY, name text UNIQUE, data text)",
-			} {
-				if _, err := tx.Exec(ctx, stmt); err != nil {
-					return fail("creating table "+m.table(), err)
-				}
-			}
-		}
-	}
-	if !cfg.SkipIndexCreation {
-		ok, err := exists("SELECT to_regclass($1) IS NOT NULL", schema+".states_by_name")
-		if err != nil {
-			return fail("looking up index states_by_name", err)
-		}
-		if !ok {
-			if _, err := tx.Exec(ctx, "CREATE UNIQUE INDEX IF NOT EXISTS states_by_name ON "+m.table()+" (name)"); err != nil {
-				return fail("creating index states_by_name", err)
-			}
-		}
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return fail("committing", err)
-	}
-	return nil
-}
-
-// withConn runs fn on the locked session, or on a session of its own.
+// withConn runs fn on the session.
 func (m *PG) withConn(ctx context.Context, fn func(*pgx.Conn) error) error {
-	if m.conn != nil {
-		return fn(m.conn)
-	}
-	c, err := m.connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer c.Close(context.Background())
-	return fn(c)
+	return m.sess.Use(ctx, fn)
 }
 
-// Lock implements Manager. The lock is held by a database session kept
-// open until Unlock; the session's application_name carries the lock's
-// ID, operation and time, so that a process refused the lock can name
-// the holder.
+// Lock implements Manager. The lock is an advisory lock of the session,
+// held until Unlock (or the session's end); meanwhile the session's
+// application_name carries the lock's ID, operation and time, so that a
+// process refused the lock can name the holder.
 func (m *PG) Lock(ctx context.Context, info *LockInfo, timeout time.Duration) error {
-	if m.conn != nil {
+	if m.locked {
 		return errors.New("the pg backend's state lock is already held by this command")
 	}
-	c, err := m.connect(ctx)
-	if err != nil {
-		return err
-	}
 	info.Path = m.String()
-	if _, err := c.Exec(ctx, "SELECT set_config('application_name', $1, false)", encodeLockApp(info)); err != nil {
-		c.Close(context.Background())
-		return fmt.Errorf("pg backend: %w", err)
-	}
+	app := encodeLockApp(info)
 	deadline := time.Now().Add(timeout)
 	delay := 50 * time.Millisecond
 	for {
-		key, heldKey, ok, err := m.tryLock(ctx, c)
+		var key, heldKey int64
+		var held *LockInfo
+		var waitErr error
+		err := m.sess.Use(ctx, func(c *pgx.Conn) error {
+			s := m.sess
+			if err := s.setLockApp(ctx, c, app); err != nil {
+				return err
+			}
+			var ok bool
+			var err error
+			if key, heldKey, ok, err = m.tryLock(ctx, c); err != nil {
+				return err
+			}
+			if ok && s.holds(key) {
+				// Taken again by another manager of this session (locks
+				// are re-entrant within a session): this command holds it.
+				if _, err := c.Exec(ctx, "SELECT pg_advisory_unlock($1)", key); err != nil {
+					return err
+				}
+				ok, waitErr = false, fmt.Errorf("workspace %q is already locked by this command", m.Workspace)
+			}
+			if ok {
+				s.held = append(s.held, key)
+				m.locked, m.lockKey = true, key
+				return nil
+			}
+			if waitErr == nil && !time.Now().Before(deadline) {
+				waitErr = fmt.Errorf("workspace %q is already locked", m.Workspace)
+				if heldKey == pgCreateLockKey {
+					waitErr = fmt.Errorf("workspace %q is already locked: another process holds the pg backend's lock for workspace creation (key %d)", m.Workspace, pgCreateLockKey)
+				}
+			}
+			if waitErr != nil {
+				hctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				held = m.holder(hctx, c, heldKey)
+				cancel()
+			}
+			return s.restoreApp(ctx, c)
+		})
 		if err != nil {
-			c.Close(context.Background())
 			return fmt.Errorf("pg backend: taking the state lock: %w", err)
 		}
-		if ok {
-			m.conn, m.lockKey = c, key
+		if m.locked {
 			return nil
 		}
-		var waitErr error
-		if !time.Now().Before(deadline) {
-			waitErr = fmt.Errorf("workspace %q is already locked", m.Workspace)
-			if heldKey == pgCreateLockKey {
-				waitErr = fmt.Errorf("workspace %q is already locked: another process holds the pg backend's lock for workspace creation (key %d)", m.Workspace, pgCreateLockKey)
-			}
-		} else {
+		if waitErr == nil {
 			select {
 			case <-ctx.Done():
 				waitErr = ctx.Err()
@@ -291,10 +216,6 @@ func (m *PG) Lock(ctx context.Context, info *LockInfo, timeout time.Duration) er
 			}
 		}
 		if waitErr != nil {
-			hctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			held := m.holder(hctx, c, heldKey)
-			cancel()
-			c.Close(context.Background())
 			return &LockError{Info: held, Err: waitErr}
 		}
 	}
@@ -455,19 +376,16 @@ func decodeLockApp(app string) (id, op string, created time.Time, ok bool) {
 	return id, op, created, true
 }
 
-// Unlock implements Manager: it releases the lock and ends the session.
+// Unlock implements Manager: it releases the lock and keeps the session.
+// When the release fails the session is ended, which releases the lock.
 func (m *PG) Unlock() error {
-	if m.conn == nil {
+	if !m.locked {
 		return nil
 	}
-	c := m.conn
-	m.conn = nil
+	m.locked = false
 	ctx, cancel := context.WithTimeout(context.Background(), pgTimeout)
 	defer cancel()
-	_, err := c.Exec(ctx, "SELECT pg_advisory_unlock($1)", m.lockKey)
-	if cerr := c.Close(ctx); err == nil {
-		err = cerr
-	}
+	err := m.sess.release(ctx, m.lockKey)
 	if err != nil {
 		return fmt.Errorf("pg backend: %w (the lock is released when the session ends)", err)
 	}
@@ -482,7 +400,7 @@ func (m *PG) Unlock() error {
 func (m *PG) Read() (*states.State, []Pending, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), pgTimeout)
 	defer cancel()
-	replay, release, err := m.LockForRecovery(ctx, m.conn != nil, true, func(ctx context.Context) error {
+	replay, release, err := m.LockForRecovery(ctx, m.locked, true, func(ctx context.Context) error {
 		return m.Lock(ctx, NewLockInfo("OperationTypeRecover", m.Version), 0)
 	}, m.Unlock)
 	if err != nil {
