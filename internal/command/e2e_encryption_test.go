@@ -318,22 +318,14 @@ func testEncryptionNoSecretAtRest(t *testing.T, b atRestBackend, randomMirror, t
 		cmd.Env = append(append(os.Environ(), env...), extraEnv...)
 		return cmd
 	}
+	// Only the apply killed below needs a process of its own.
 	run := func(want int, args ...string) result {
 		t.Helper()
-		cmd := command(nil, args...)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
+		r := runWith(t, dir, "", strataBin, env, args...)
+		if r.code != want {
+			t.Fatalf("strata %s: exit %d, want %d\n%s\n%s", strings.Join(args, " "), r.code, want, r.stdout, r.stderr)
 		}
-		if code != want {
-			t.Fatalf("strata %s: exit %d, want %d\n%s\n%s", strings.Join(args, " "), code, want, out.String(), errb.String())
-		}
-		return result{stdout: out.String(), stderr: errb.String(), code: code}
+		return r
 	}
 	searched := map[string]bool{}
 	check := func(when string) {
@@ -576,20 +568,11 @@ method "aes_gcm" "m" {
 	var env []string
 	run := func(want int, args ...string) result {
 		t.Helper()
-		cmd := exec.Command(strataBin, args...)
-		cmd.Dir = dir
-		cmd.Env = append(append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null", "TF_VAR_secret="+secret), env...)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
+		r := runWith(t, dir, "", strataBin, append([]string{"TF_VAR_secret=" + secret}, env...), args...)
+		if r.code != want {
+			t.Fatalf("strata %s: exit %d, want %d\n%s\n%s", strings.Join(args, " "), r.code, want, r.stdout, r.stderr)
 		}
-		if code != want {
-			t.Fatalf("strata %s: exit %d, want %d\n%s\n%s", strings.Join(args, " "), code, want, out.String(), errb.String())
-		}
-		return result{stdout: out.String(), stderr: errb.String(), code: code}
+		return r
 	}
 	statePath := filepath.Join(dir, "terraform.tfstate")
 

@@ -876,11 +876,8 @@ resource "terraform_data" "open" {
 	env := []string{"TFTEST_STORE_DIR=" + t.TempDir()}
 	run := func(args ...string) {
 		t.Helper()
-		cmd := exec.Command(strataBin, args...)
-		cmd.Dir = dir
-		cmd.Env = append(append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE=/dev/null"), env...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("strata %s: %v\n%s", strings.Join(args, " "), err, out)
+		if r := runWith(t, dir, "", strataBin, env, args...); r.code != 0 {
+			t.Fatalf("strata %s: exit %d\n%s%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
 		}
 	}
 	run("init", "-no-color", "-plugin-dir="+randomMirror, "-plugin-dir="+testMirror)

@@ -44,12 +44,21 @@ func (r *GitRepo) Git(args ...string) string {
 // what a run sees rely on it).
 var fixedGitDates = []string{"GIT_AUTHOR_DATE=2024-01-02T03:04:05Z", "GIT_COMMITTER_DATE=2024-01-02T03:04:05Z"}
 
+// noHousekeeping turns off git's automatic gc and maintenance, in the
+// commands the tests run and in those they start (receive-pack after a
+// push): a process or more per commit and push, for repositories that
+// live a few seconds.
+var noHousekeeping = []string{"GIT_CONFIG_COUNT=3",
+	"GIT_CONFIG_KEY_0=gc.auto", "GIT_CONFIG_VALUE_0=0",
+	"GIT_CONFIG_KEY_1=maintenance.auto", "GIT_CONFIG_VALUE_1=false",
+	"GIT_CONFIG_KEY_2=receive.autogc", "GIT_CONFIG_VALUE_2=false"}
+
 func git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	base := []string{"-c", "user.name=strata", "-c", "user.email=strata@example.com", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", "-c", "init.defaultBranch=main"}
 	cmd := exec.Command("git", append(base, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1"), fixedGitDates...)
+	cmd.Env = append(append(append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1"), fixedGitDates...), noHousekeeping...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
