@@ -47,13 +47,9 @@ type pgStateDoc struct {
 func readPGState(t *testing.T, conn, schema, workspace string) (pgStateDoc, bool) {
 	t.Helper()
 	ctx := context.Background()
-	c, err := pgx.Connect(ctx, conn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
+	c := pgtest.Conn(t, conn)
 	var data string
-	err = c.QueryRow(ctx, "SELECT data FROM "+pgx.Identifier{schema}.Sanitize()+".states WHERE name = $1", workspace).Scan(&data)
+	err := c.QueryRow(ctx, "SELECT data FROM "+pgx.Identifier{schema}.Sanitize()+".states WHERE name = $1", workspace).Scan(&data)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return pgStateDoc{}, false
 	}
@@ -501,11 +497,7 @@ func TestE2EPGOneSessionPerCommand(t *testing.T) {
 	t.Parallel()
 	conn := pgtest.ConnString(t)
 	ctx := context.Background()
-	c, err := pgx.Connect(ctx, conn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
+	c := pgtest.Conn(t, conn)
 	// sessions is the number of sessions ever opened on the database,
 	// once every session but the test's own has ended (a backend's end
 	// is reported as it exits, after the client left).

@@ -205,11 +205,7 @@ var atRestBackends = map[string]func(t *testing.T) atRestBackend{
 			},
 			state: func(t *testing.T, _ string) []byte {
 				var data []byte
-				c, err := pgx.Connect(context.Background(), conn)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer c.Close(context.Background())
+				c := pgtest.Conn(t, conn)
 				if err := c.QueryRow(context.Background(), `SELECT convert_to(data, 'UTF8') FROM terraform_remote_state.states WHERE name = 'default'`).Scan(&data); err != nil {
 					t.Fatalf("the stored state: %v", err)
 				}

@@ -15,6 +15,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/strata-dev/strata/internal/states/statemgr/pgtest"
 )
 
 // The one search for secrets in what strata wrote: files, database rows,
@@ -108,11 +110,7 @@ func secretsIn(t *testing.T, dir string, secrets map[string]string) []string {
 func pgAudit(t *testing.T, conn string) {
 	t.Helper()
 	ctx := context.Background()
-	c, err := pgx.Connect(ctx, conn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
+	c := pgtest.Conn(t, conn)
 	for _, q := range []string{
 		`CREATE TABLE IF NOT EXISTS public.strata_test_audit (tbl text, op text, data text)`,
 		`CREATE OR REPLACE FUNCTION public.strata_test_audit() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -163,11 +161,7 @@ func pgTables(t *testing.T, c *pgx.Conn) [][2]string {
 func pgStored(t *testing.T, conn string) map[string][]byte {
 	t.Helper()
 	ctx := context.Background()
-	c, err := pgx.Connect(ctx, conn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
+	c := pgtest.Conn(t, conn)
 	stored := map[string][]byte{}
 	for _, tb := range pgTables(t, c) {
 		ident := pgx.Identifier{tb[0], tb[1]}.Sanitize()

@@ -53,30 +53,45 @@ func ConnString(t testing.TB) string {
 	t.Helper()
 	admin := Server(t)
 	name := "strata_test_" + randomHex(6)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c, err := pgx.Connect(ctx, admin)
-	if err != nil {
-		t.Fatalf("pgtest: connecting to %s: %v", redact(admin), err)
-	}
-	defer c.Close(context.Background())
-	if _, err := c.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("pgtest: %v", err)
+	if err := adminExec(admin, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("pgtest: creating a database on %s: %v", redact(admin), err)
 	}
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		c, err := pgx.Connect(ctx, admin)
-		if err != nil {
-			t.Errorf("pgtest: dropping %s: %v", name, err)
-			return
-		}
-		defer c.Close(context.Background())
-		if _, err := c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+		if err := adminExec(admin, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
 			t.Errorf("pgtest: dropping %s: %v", name, err)
 		}
 	})
 	return WithDatabase(admin, name)
+}
+
+// The databases are created and dropped through one session of the
+// test process, kept open: a session costs the server a process, and
+// tests create dozens of databases.
+var admin struct {
+	sync.Mutex
+	url  string
+	conn *pgx.Conn
+}
+
+// adminExec runs stmt on the maintenance database of the server at url,
+// connecting (again) when the kept session is missing or ended.
+func adminExec(url, stmt string) error {
+	admin.Lock()
+	defer admin.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if admin.conn == nil || admin.conn.IsClosed() || admin.url != url {
+		if admin.conn != nil {
+			admin.conn.Close(ctx)
+		}
+		c, err := pgx.Connect(ctx, url)
+		if err != nil {
+			return err
+		}
+		admin.conn, admin.url = c, url
+	}
+	_, err := admin.conn.Exec(ctx, stmt)
+	return err
 }
 
 // Server returns the connection string of the server's maintenance
@@ -259,4 +274,36 @@ func removeStale() {
 			os.RemoveAll(d)
 		}
 	}
+}
+
+// conns are the sessions Conn keeps, by test and connection string.
+var conns sync.Map
+
+type connKey struct {
+	t    testing.TB
+	conn string
+}
+
+// Conn returns a session on the database conn names, opened by t's first
+// call and closed when t ends, so that a test's helpers share one
+// instead of opening a session each (a session costs the server a
+// process). It is not for concurrent use.
+func Conn(t testing.TB, conn string) *pgx.Conn {
+	t.Helper()
+	key := connKey{t, conn}
+	if c, ok := conns.Load(key); ok && !c.(*pgx.Conn).IsClosed() {
+		return c.(*pgx.Conn)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := pgx.Connect(ctx, conn)
+	if err != nil {
+		t.Fatalf("pgtest: connecting to %s: %v", redact(conn), err)
+	}
+	conns.Store(key, c)
+	t.Cleanup(func() {
+		conns.CompareAndDelete(key, c)
+		c.Close(context.Background())
+	})
+	return c
 }
