@@ -3,7 +3,6 @@ package runrecord
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,13 +17,10 @@ import (
 // first downloads the logs it has not seen into its own directory, where
 // Ingest moves them into its database as it does its own.
 type Shared struct {
-	// ConnStr and Schema are the pg backend's connection string and
-	// schema ("" for terraform_remote_state).
-	ConnStr string
-	Schema  string
-	// Session, when not nil, runs fn on the pg backend's session of the
-	// command (statemgr.PG.UseSession); otherwise each use opens a
-	// connection of its own.
+	// Schema is the pg backend's schema ("" for terraform_remote_state).
+	Schema string
+	// Session runs fn on the pg backend's session of the command
+	// (statemgr.PG.UseSession).
 	Session func(ctx context.Context, fn func(*pgx.Conn) error) error
 }
 
@@ -36,34 +32,14 @@ func (s Shared) table() string {
 	return pgx.Identifier{schema, "strata_run_logs"}.Sanitize()
 }
 
-// with runs fn on the session (or a connection of its own), after
-// creating the table when missing.
+// with runs fn on the session, after creating the table when missing.
 func (s Shared) with(ctx context.Context, fn func(*pgx.Conn) error) error {
-	prepared := func(c *pgx.Conn) error {
+	return s.Session(ctx, func(c *pgx.Conn) error {
 		if _, err := c.Exec(ctx, `CREATE TABLE IF NOT EXISTS `+s.table()+` (id text PRIMARY KEY, started_at timestamptz NOT NULL, data bytea NOT NULL)`); err != nil {
 			return err
 		}
 		return fn(c)
-	}
-	if s.Session != nil {
-		return s.Session(ctx, prepared)
-	}
-	cfg, err := pgx.ParseConfig(s.ConnStr)
-	if err != nil {
-		return fmt.Errorf("invalid pg backend connection string: %w", err)
-	}
-	if cfg.RuntimeParams["application_name"] == "" {
-		cfg.RuntimeParams["application_name"] = "strata"
-	}
-	if cfg.ConnectTimeout == 0 {
-		cfg.ConnectTimeout = 30 * time.Second
-	}
-	c, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	defer c.Close(context.Background())
-	return prepared(c)
+	})
 }
 
 // Upload stores the log of an ended run (DIR/ID.log) and deletes the

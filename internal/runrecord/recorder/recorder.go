@@ -759,7 +759,7 @@ func (r *Recorder) close(run runrecord.Run, state *states.State, diags hcl.Diagn
 func SharedRuns(m statemgr.Manager) *runrecord.Shared {
 	for m != nil {
 		if pg, ok := m.(*statemgr.PG); ok {
-			return &runrecord.Shared{ConnStr: pg.Config.ConnStr, Schema: pg.Config.SchemaName, Session: pg.UseSession}
+			return &runrecord.Shared{Schema: pg.Config.SchemaName, Session: pg.UseSession}
 		}
 		u, ok := m.(interface{ Unwrap() statemgr.Manager })
 		if !ok {
