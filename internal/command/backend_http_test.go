@@ -405,7 +405,10 @@ func TestE2EInitSelectedWorkspace(t *testing.T) {
 		"pg":   {Code: 0, Created: true, Backend: true},
 		"http": {Code: 1, Stderr: "Error: Error loading state: workspaces not supported", Backend: true},
 	}
-	for backend, w := range want {
+	// In a fixed order: the temporary directories are numbered in order of
+	// creation, and the recorded terraform run's key holds its directory.
+	for _, backend := range []string{"none", "pg", "http"} {
+		w := want[backend]
 		got := run(strataBin, backend)
 		if diff := cmp.Diff(w, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", backend, diff)

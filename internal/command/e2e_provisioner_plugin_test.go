@@ -131,14 +131,21 @@ resource "terraform_data" "a" {
 	}
 }
 
-// copyExecutable copies the file at from to to, executable.
+// copyExecutable puts the executable file at from at to: a hard link, or a copy.
 func copyExecutable(t *testing.T, from, to string) {
 	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+	// A link where it can be: a file this process writes can be held open
+	// for writing by a child another test forks meanwhile (until the
+	// child's exec closes it), and running it then fails with "text file
+	// busy".
+	if os.Link(from, to) == nil {
+		return
+	}
+	b, err := os.ReadFile(from)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(to, b, 0o755); err != nil {

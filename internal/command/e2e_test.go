@@ -54,6 +54,10 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "FAIL: saving the recorded terraform runs:", err)
 		code = 1
 	}
+	if err := reportNotRecorded(); err != nil && code == 0 {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		code = 1
+	}
 	os.Exit(code)
 }
 

@@ -55,6 +55,7 @@ func recordedOutcome[T any](t *testing.T, tf string, sources []string, live func
 				"record it on a machine with terraform 1.11 with STRATA_TERRAFORM_RUNS=record go test -run '^%s$'",
 				t.Name(), tfRunsDir, test, strings.Join(sources, ", "), test)
 		}
+		notRecorded(test)
 		return live()
 	}
 	out := live()

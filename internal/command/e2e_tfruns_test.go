@@ -26,6 +26,8 @@ package command
 //
 //	(unset)  replay recorded runs; run terraform for a run that is not
 //	         recorded, and fail the test when terraform is not installed
+//	         (with terraform, the package fails at the end, naming the
+//	         tests to record: reportNotRecorded)
 //	record   run terraform every time and rewrite the recordings of the
 //	         tests that ran (run whole top-level tests: a test's file is
 //	         replaced by the runs of this session)
@@ -36,6 +38,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -95,7 +98,11 @@ var tfRuns = struct {
 	loaded   map[string]*tfRecording // as read, by top-level test
 	recorded map[string]*tfRecording // this session's runs, in record mode
 	unsound  map[string]bool         // tests with runs that cannot be recorded
-}{loaded: map[string]*tfRecording{}, recorded: map[string]*tfRecording{}, unsound: map[string]bool{}}
+	// missing counts, by top-level test, the runs and outcomes that could
+	// have been replayed but were not recorded (or their recording went
+	// stale), so terraform ran.
+	missing map[string]int
+}{loaded: map[string]*tfRecording{}, recorded: map[string]*tfRecording{}, unsound: map[string]bool{}, missing: map[string]int{}}
 
 // tfReplayName stands for terraform when it is not installed and the
 // comparisons replay recorded runs.
@@ -155,6 +162,7 @@ func runTerraform(t *testing.T, dir, stdin, bin string, env []string, args ...st
 				"record it on a machine with terraform 1.11 with STRATA_TERRAFORM_RUNS=record go test -run '^%s$'",
 				strings.Join(args, " "), tfRunsDir, test, test)
 		}
+		notRecorded(test)
 		return runProcess(t, dir, stdin, bin, env, args...)
 	}
 	r := runProcess(t, dir, stdin, bin, env, args...)
@@ -337,6 +345,38 @@ func saveTerraformRuns() error {
 		}
 	}
 	return nil
+}
+
+// notRecorded counts a replayable terraform run (or outcome) of the
+// top-level test that had no recording, so terraform ran.
+func notRecorded(test string) {
+	tfRuns.Lock()
+	defer tfRuns.Unlock()
+	tfRuns.missing[test]++
+}
+
+// reportNotRecorded fails the package, once every test has run, when
+// tests ran terraform for runs that could have been replayed: their
+// recordings are missing or stale (a source file in a digest changed).
+// Such a test fails on a machine without terraform, and passes here only
+// by running terraform, slowly.
+func reportNotRecorded() error {
+	tfRuns.Lock()
+	defer tfRuns.Unlock()
+	if len(tfRuns.missing) == 0 || tfRunsMode != "" {
+		return nil
+	}
+	var names, counts []string
+	for test := range tfRuns.missing {
+		names = append(names, test)
+	}
+	sort.Strings(names)
+	for _, test := range names {
+		counts = append(counts, fmt.Sprintf("%s (%d)", test, tfRuns.missing[test]))
+	}
+	msg := fmt.Sprintf("terraform ran for runs that are not recorded (or whose recordings are stale): %s; record them with STRATA_TERRAFORM_RUNS=record go test -run '^(%s)$' ./internal/command",
+		strings.Join(counts, ", "), strings.Join(names, "|"))
+	return errors.New(msg)
 }
 
 // tempRoot is the directory of dir's test under the temporary directory
