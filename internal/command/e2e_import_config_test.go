@@ -2,8 +2,10 @@ package command
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -101,6 +103,102 @@ output "s" {
 	if tf, err := referenceTerraform(); err == nil {
 		if diff := cmp.Diff(run(tf), got); diff != "" {
 			t.Errorf("differs from terraform (-terraform +strata)\n%s", diff)
+		}
+	}
+}
+
+// TestE2EImportUnconfiguredMatchesTerraform: importing to an address the
+// configuration does not declare fails as in Terraform, before the
+// provider is asked, with and without colour: into a module not called,
+// Terraform's "Import to non-existent module"; to a resource not in a
+// called module, the older UI's message showing the block to write; to
+// an instance key the module calls' and the resource's count or for_each
+// do not produce (evaluated, here from a variable and a local), "Configuration
+// for import target does not exist". An instance that is declared
+// imports.
+func TestE2EImportUnconfiguredMatchesTerraform(t *testing.T) {
+	t.Parallel()
+	const config = `variable "n" {
+  default = 2
+}
+
+locals {
+  keys = toset(["k"])
+}
+
+resource "terraform_data" "a" {}
+
+resource "terraform_data" "c" {
+  count = var.n
+}
+
+resource "terraform_data" "f" {
+  for_each = local.keys
+}
+
+module "m" {
+  source = "./m"
+}
+
+module "mc" {
+  source = "./m"
+  count  = 1
+}
+`
+	run := func(bin string) string {
+		t.Helper()
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), config)
+		if err := os.Mkdir(filepath.Join(dir, "m"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, "m", "main.tf"), "resource \"terraform_data\" \"a\" {}\n")
+		if r := runIn(t, dir, "", bin, "init", "-no-color"); r.code != 0 {
+			t.Fatalf("%s init: exit %d\n%s%s", bin, r.code, r.stdout, r.stderr)
+		}
+		var out strings.Builder
+		step := func(args ...string) {
+			r := runIn(t, dir, "", bin, args...)
+			fmt.Fprintf(&out, "## %s: exit %d\n%s--- stderr\n%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+		}
+		for _, addr := range []string{"terraform_data.b", "module.m.terraform_data.b", "module.n.terraform_data.a", "terraform_data.c[2]"} {
+			step("import", "-input=false", addr, "x")
+		}
+		for _, addr := range []string{
+			"terraform_data.b", "module.m.terraform_data.b", "module.n.terraform_data.a", "module.m[0].terraform_data.a",
+			"terraform_data.a[0]", "terraform_data.c[2]", `terraform_data.c["x"]`, "terraform_data.c", `terraform_data.f["z"]`,
+			"module.mc[1].terraform_data.a", "module.mc.terraform_data.a",
+		} {
+			step("import", "-no-color", addr, "x")
+		}
+		if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); err == nil {
+			t.Errorf("%s wrote a state", bin)
+		}
+		for _, addr := range []string{"terraform_data.c[1]", `terraform_data.f["k"]`, "module.mc[0].terraform_data.a"} {
+			step("import", "-no-color", addr, "x")
+		}
+		step("state", "list")
+		return out.String()
+	}
+	got := run(strataBin)
+	for _, want := range []string{
+		"Error: resource address \"module.m.terraform_data.b\" does not exist in the configuration.\n\nBefore importing this resource, please create its configuration in module.m. For example:\n\nresource \"terraform_data\" \"b\" {\n  # (resource arguments)\n}\n",
+		"Error: Import to non-existent module\n\nmodule.n is not defined in the configuration. Please add configuration for\nthis module before importing into it.\n",
+		"Error: Configuration for import target does not exist\n\nThe configuration for the given import terraform_data.c[2] does not exist.",
+		"The configuration for the given import module.mc[1].terraform_data.a",
+		"## state list: exit 0\nterraform_data.c[1]\nterraform_data.f[\"k\"]\nmodule.mc[0].terraform_data.a\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("strata's output lacks %q:\n%s", want, got)
+		}
+	}
+	if n := strings.Count(got, ": exit 0\n"); n != 4 {
+		t.Errorf("%d commands succeeded, want the three declared imports and state list:\n%s", n, got)
+	}
+	if tf, err := referenceTerraform(); err == nil {
+		product := regexp.MustCompile(`(?i)terraform|strata`)
+		if want := run(tf); product.ReplaceAllString(want, "PRODUCT") != product.ReplaceAllString(got, "PRODUCT") {
+			t.Errorf("differs from terraform:\nterraform:\n%s\nstrata:\n%s", want, got)
 		}
 	}
 }

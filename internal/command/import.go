@@ -78,22 +78,27 @@ func runImport(ctx context.Context, d *Deps, opts *importOptions, addrStr, id st
 	}
 	defer op.release()
 	rec := startRunRecord(d, "import", op)
+	iv := views.NewImport(v)
+	if op.engine.Config.Descendant(addr.Module.Module()) == nil {
+		diags := hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Import to non-existent module",
+			Detail:   fmt.Sprintf("%s is not defined in the configuration. Please add configuration for this module before importing into it.", addr.Module),
+		}}
+		v.Diagnostics(diags)
+		rec.Imported(addr, id, nil, addrs.AbsProviderConfig{}, diags)
+		rec.Finish(nil, diags, false)
+		return errReported
+	}
 	if op.engine.Config.Resource(addr.Module.Module(), addr.Resource.Resource) == nil {
-		// As Terraform: a message of the older UI layer, not a diagnostic.
-		module := "the root module"
-		if !addr.Module.IsRoot() {
-			module = addr.Module.Module().String()
-		}
-		msg := fmt.Sprintf("resource address %q does not exist in the configuration.", addr.String())
-		v.LegacyError(fmt.Sprintf("[reset][bold][red]Error:[reset][bold] %s[reset]\n\n"+
-			"Before importing this resource, please create its configuration in %s. For example:\n\n"+
-			"resource %q %q {\n  # (resource arguments)\n}\n", msg, module, addr.Resource.Resource.Type, addr.Resource.Resource.Name))
+		iv.TargetNotConfigured(addr)
+		msg := views.ImportTargetNotConfigured(addr)
 		diags := hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Import target not configured", Detail: sentence(errors.New(msg))}}
 		rec.Imported(addr, id, nil, addrs.AbsProviderConfig{}, diags)
 		rec.Finish(nil, diags, false)
 		return errReported
 	}
-	newState, idiags := op.engine.Import(ctx, op.state, addr, id, op.vars, views.NewImport(v))
+	newState, idiags := op.engine.Import(ctx, op.state, addr, id, op.vars, iv)
 	if hasErrors(v, idiags) {
 		rec.Imported(addr, id, nil, addrs.AbsProviderConfig{}, idiags)
 		rec.Finish(nil, idiags, ctx.Err() != nil)

@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/strata-dev/strata/internal/addrs"
+	"github.com/strata-dev/strata/internal/configs"
 	"github.com/strata-dev/strata/internal/engine/hooks"
 	"github.com/strata-dev/strata/internal/lang"
 	"github.com/strata-dev/strata/internal/providers"
@@ -56,15 +57,34 @@ func (e *Engine) Import(ctx context.Context, state *states.State, addr addrs.Abs
 	for _, d := range sub.Descendants(pn) {
 		keep[d] = true
 	}
+	keepWithDeps := func(n node) {
+		keep[n] = true
+		for _, d := range sub.Descendants(n) {
+			keep[d] = true
+		}
+	}
+	// The calls of the target's module, and the resource's count or
+	// for_each, are expanded too: as Terraform, strata imports only to an
+	// instance the configuration declares.
+	for p := addr.Module.Module(); !p.IsRoot(); p = p.Parent() {
+		if mn, ok := cg.modules[p.String()]; ok {
+			keepWithDeps(mn)
+		}
+	}
 	if rn.providerKey != nil && rn.providerKey.call != nil {
 		// The instance key comes from a module block's providers
-		// argument: the module calls are expanded too.
+		// argument: those module calls are expanded too.
 		for p := rn.providerKey.call; !p.IsRoot(); p = p.Parent() {
 			if mn, ok := cg.modules[p.String()]; ok {
-				keep[mn] = true
-				for _, d := range sub.Descendants(mn) {
-					keep[d] = true
-				}
+				keepWithDeps(mn)
+			}
+		}
+	}
+	for _, expr := range []hcl.Expression{rc.Count, rc.ForEach, rc.Enabled} {
+		refs, _ := lang.ReferencesInExpr(expr)
+		for _, ref := range refs {
+			for _, n := range cg.referenced(rn.addr.Module, ref) {
+				keepWithDeps(n)
 			}
 		}
 	}
@@ -76,6 +96,9 @@ func (e *Engine) Import(ctx context.Context, state *states.State, addr addrs.Abs
 	diags = append(diags, sub.Walk(ctx, 1, pw.visit)...)
 	if diags.HasErrors() {
 		return state, diags
+	}
+	if x := w.importExpansion(rc, addr); x.HasErrors() {
+		return state, append(diags, x...)
 	}
 	rt, rdiags := w.resourceType(ctx, addr.ContainingResource(), rn.provider, rc.TypeRange.Ptr())
 	if diags = append(diags, rdiags...); rdiags.HasErrors() {
@@ -174,4 +197,34 @@ func nonExistentImport(addr addrs.AbsResourceInstance) *hcl.Diagnostic {
 		Summary:  "Cannot import non-existent remote object",
 		Detail:   fmt.Sprintf("While attempting to import an existing object to %q, the provider detected that no object exists with the given id. Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, or use \"strata apply\" to create a new remote object for this resource.", addr.String()),
 	}
+}
+
+// importExpansion reports an error when addr is not an instance the
+// configuration declares, once the target's module calls and the
+// resource's count or for_each are evaluated: a key where the resource
+// has none, a missing one, an index beyond count, a key not in for_each,
+// or a module instance not called.
+func (w *walker) importExpansion(rc *configs.Resource, addr addrs.AbsResourceInstance) hcl.Diagnostics {
+	declared := false
+	for _, mi := range w.ev.moduleInstances(addr.Module.Module()) {
+		if mi.String() == addr.Module.String() {
+			declared = true
+			break
+		}
+	}
+	if declared {
+		x, diags := w.expandResource(rc, addr.Module)
+		if diags.HasErrors() {
+			return diags
+		}
+		declared = x.has(addr.Resource.Key)
+	}
+	if declared {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Configuration for import target does not exist",
+		Detail:   fmt.Sprintf("The configuration for the given import %s does not exist. All target instances must have an associated configuration to be imported.", addr),
+	}}
 }

@@ -17,6 +17,9 @@ type Import interface {
 	PostImport(addr addrs.AbsResourceInstance, typeNames []string)
 	// Imported closes a successful import.
 	Imported()
+	// TargetNotConfigured reports that addr has no resource block in the
+	// configuration, and shows one to write.
+	TargetNotConfigured(addr addrs.AbsResourceInstance)
 }
 
 // NewImport returns import's view, which has only a human form.
@@ -45,4 +48,22 @@ func (h *ImportHuman) PostImport(addr addrs.AbsResourceInstance, typeNames []str
 // Imported implements Import.
 func (h *ImportHuman) Imported() {
 	h.Output("\n[reset][bold][green]Import successful![reset]\n\n[green]The resources that were imported are shown above. These resources are now in\nyour strata state and will henceforth be managed by strata.[reset]\n\n")
+}
+
+// TargetNotConfigured implements Import: as Terraform, a message of the
+// older UI layer, not a diagnostic.
+func (h *ImportHuman) TargetNotConfigured(addr addrs.AbsResourceInstance) {
+	module := "the root module"
+	if !addr.Module.IsRoot() {
+		module = addr.Module.Module().String()
+	}
+	h.LegacyError(fmt.Sprintf("[reset][bold][red]Error:[reset][bold] %s[reset]\n\n"+
+		"Before importing this resource, please create its configuration in %s. For example:\n\n"+
+		"resource %q %q {\n  # (resource arguments)\n}\n", ImportTargetNotConfigured(addr), module, addr.Resource.Resource.Type, addr.Resource.Resource.Name))
+}
+
+// ImportTargetNotConfigured is the message saying that addr has no
+// resource block in the configuration.
+func ImportTargetNotConfigured(addr addrs.AbsResourceInstance) string {
+	return fmt.Sprintf("resource address %q does not exist in the configuration.", addr.String())
 }
