@@ -155,7 +155,6 @@ func runApply(ctx context.Context, d *Deps, opts *applyOptions) error {
 		diags = append(hcl.Diagnostics{emptyRefreshWarning}, diags...)
 	}
 	if diags.HasErrors() {
-		plan, diags = validatedFailure(ctx, op, plan, diags)
 		// As Terraform: refresh never shows the plan, and apply shows a
 		// failed one only when it has changes, no-ops included.
 		if partialPlan(plan) && !opts.refreshCommand && (opts.view.json || views.FailedPlanShown(plan)) {

@@ -119,7 +119,6 @@ func runPlan(ctx context.Context, d *Deps, opts *planOptions) error {
 	rec.ContractViolations(op.engine.Contract.Violations())
 	defer func() { rec.Finish(nil, diags, ctx.Err() != nil) }()
 	if diags.HasErrors() {
-		plan, diags = validatedFailure(ctx, op, plan, diags)
 		if partialPlan(plan) {
 			v.Plan(plan, schemaLookup(ctx, op.engine), relevantAttrs(ctx, op.engine, op.cfg, plan))
 			if opts.out != "" {
@@ -175,21 +174,6 @@ func planMode(destroy, refreshOnly, refresh bool) (plans.Mode, hcl.Diagnostics) 
 		return plans.RefreshOnlyMode, nil
 	}
 	return plans.NormalMode, nil
-}
-
-// validatedFailure decides how a failed plan is reported. Terraform
-// validates the configuration before planning, so errors validation finds
-// stop it before any plan exists; strata validates only when a plan fails,
-// which keeps successful plans fast, and then reports validation's errors
-// alone, as Terraform would have.
-func validatedFailure(ctx context.Context, op *operation, plan *plans.Plan, diags hcl.Diagnostics) (*plans.Plan, hcl.Diagnostics) {
-	if plan == nil {
-		return nil, diags
-	}
-	if vdiags := op.engine.Validate(ctx); vdiags.HasErrors() {
-		return nil, vdiags
-	}
-	return plan, diags
 }
 
 // partialPlan reports whether a plan that failed is to be shown: the

@@ -456,9 +456,6 @@ func (s *watchSession) Plan(ctx context.Context, req watch.PlanRequest) (*plans.
 		s.op.engine.Providers = req.Providers(s.providers)
 	}
 	plan, diags := s.op.engine.Plan(ctx, s.op.state, engine.PlanOpts{Mode: plans.NormalMode, Variables: s.op.vars, RefreshOnly: req.Refresh, Excludes: req.Exclude})
-	if diags.HasErrors() {
-		plan, diags = validatedFailure(ctx, s.op, plan, diags)
-	}
 	s.plan = plan
 	return plan, diags
 }

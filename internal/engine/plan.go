@@ -55,14 +55,14 @@ type PlanOpts struct {
 	// otherwise a warning: Terraform's refresh command treats them so.
 	ConditionErrors bool
 	// HideValidationWarnings leaves out the warnings of the validation a
-	// destroy starts with, which Terraform's plan, apply and destroy
+	// plan starts with, which Terraform's plan, apply and destroy
 	// commands show and terraform test's cleanup does not.
 	HideValidationWarnings bool
 
 	// timestamp is the value of plantimestamp(): when planning started.
 	timestamp time.Time
 	// validated records that the configuration was validated before
-	// planning (a destroy's plans), which need not validate it again.
+	// planning (Plan's plans), which need not validate it again.
 	validated bool
 }
 
@@ -89,18 +89,18 @@ func (o PlanOpts) refresh(addr addrs.AbsResourceInstance) bool {
 // plan is nil; errors met while planning return what was planned so far,
 // with Errored set, so that it can be shown as Terraform shows it.
 func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts) (*plans.Plan, hcl.Diagnostics) {
-	if opts.Mode != plans.DestroyMode {
-		plan, _, diags := e.plan(ctx, prevRun, opts)
-		return plan, diags
+	// Missing provisioner plugins are a plan's error, worded as a plan's.
+	if diags := e.provisionerPluginDiags(false); diags.HasErrors() {
+		return nil, diags
 	}
 	if missing := e.missingVariables(opts); missing.HasErrors() {
 		return nil, missing
 	}
-	// A destroy validates the configuration first, as Terraform validates
-	// before every plan: a destroy of an invalid configuration fails even
-	// with nothing to destroy, and validation's warnings (a redundant
-	// ignore_changes element, a provider's deprecation) are shown with
-	// the destroy plan's own, before them.
+	// As Terraform, every plan validates the whole configuration first:
+	// an error anywhere stops it before anything is planned (in a
+	// resource with count = 0 too), and validation's warnings (a
+	// provider's, a redundant ignore_changes element) are shown before
+	// the plan's own, even where planning repeats them.
 	vdiags := e.Validate(ctx)
 	if vdiags.HasErrors() {
 		return nil, vdiags
@@ -108,7 +108,7 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 	opts.validated = true
 	var plan *plans.Plan
 	var diags hcl.Diagnostics
-	if !opts.SkipRefresh && !prevRun.Empty() {
+	if opts.Mode == plans.DestroyMode && !opts.SkipRefresh && !prevRun.Empty() {
 		plan, diags = e.destroyPlan(ctx, prevRun, opts)
 	} else {
 		plan, _, diags = e.plan(ctx, prevRun, opts)
@@ -254,7 +254,7 @@ The -exclude option is not for routine use, and is provided only for exceptional
 		})
 	}
 	if diags.HasErrors() {
-		if len(cg.refErrs) > 0 {
+		if len(cg.refErrs) > 0 && !opts.validated {
 			// As Terraform, which validates before planning: errors in
 			// references do not hide the rest of validation's errors.
 			if vdiags := e.Validate(ctx); vdiags.HasErrors() {
@@ -543,10 +543,12 @@ func (pw *planWalk) visitResource(ctx context.Context, n *resourceNode) hcl.Diag
 	var instances []addrs.ModuleInstance
 	if pw.opts.Mode != plans.DestroyMode {
 		instances = pw.ev.moduleInstances(n.addr.Module)
-		// Checked once per resource, as Terraform validates before
-		// planning.
-		if diags = pw.validateIgnoreChanges(ctx, n); diags.HasErrors() {
-			return diags
+		// Checked once per resource by validation, which Plan does
+		// first; here when it did not.
+		if !pw.opts.validated {
+			if diags = pw.validateIgnoreChanges(ctx, n); diags.HasErrors() {
+				return diags
+			}
 		}
 		diags = append(diags, eachModuleInstance(instances, func(mi addrs.ModuleInstance) hcl.Diagnostics {
 			addr := n.addr.Resource.Absolute(mi)

@@ -140,7 +140,8 @@ resource "test_thing" "b" {
 		started    int
 		configures []int
 	}{
-		{"each walk starts its own", static, false, 2, []int{1, 1}},
+		// Validation's instance is never configured.
+		{"each walk starts its own", static, false, 3, []int{0, 1, 1}},
 		{"the apply reuses the plan's instance", static, true, 1, []int{1}},
 		{"a configuration that changed starts another", fromResource, true, 3, []int{1, 1, 1}},
 		{"a configuration with ephemeral values is not kept", fromEphemeral, true, 3, []int{1, 1, 1}},
