@@ -160,3 +160,41 @@ func TestAbsResourceAppendString(t *testing.T) {
 		}
 	}
 }
+
+// TestParseAbsResourceInstanceErrors: addresses that do not parse get
+// Terraform's summaries and details, with the range Terraform underlines:
+// the rest of the address from the wrong part on, or the one wrong step.
+func TestParseAbsResourceInstanceErrors(t *testing.T) {
+	tests := []struct {
+		in, summary, detail string
+		// wrong is the part of in the error's range covers.
+		wrong string
+	}{
+		{"nope", "Invalid address", "Resource specification must include a resource type and name.", "nope"},
+		{"a.b.c", "Invalid address", "Resource instance key must be given in square brackets.", ".c"},
+		{"terraform_data.a[0].x", "Invalid address", "Unexpected extra operators after address.", ".x"},
+		{"terraform_data.a[0][1]", "Invalid address", "Unexpected extra operators after address.", "[1]"},
+		{"module", "Invalid address operator", `Prefix "module." must be followed by a module name.`, "module"},
+		{"module.m", "Invalid address", "A resource instance address is required here. The module path must be followed by a resource instance specification.", "module.m"},
+		{"terraform_data[0].a", "Invalid address", "A resource name is required.", "[0]"},
+		{"data[0].x.y", "Invalid address", "A data source name is required.", "[0]"},
+		{"ephemeral[0].x.y", "Invalid address", "An ephemeral resource type name is required.", "[0]"},
+		{"module[0].m.x.y", "Invalid address operator", `Prefix "module." must be followed by a module name.`, "[0]"},
+		{"module.m[0][1].x.y", "Invalid address operator", "Module address prefix must be followed by dot and then a name.", "[1]"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			_, diags := ParseAbsResourceInstanceStr(tc.in)
+			if len(diags) != 1 {
+				t.Fatalf("got %v, want one error", diags)
+			}
+			d := diags[0]
+			if d.Summary != tc.summary || d.Detail != tc.detail {
+				t.Errorf("got %q: %q, want %q: %q", d.Summary, d.Detail, tc.summary, tc.detail)
+			}
+			if r := d.Subject; r == nil || tc.in[r.Start.Byte:r.End.Byte] != tc.wrong {
+				t.Errorf("the error's range is %v, want the part %q", r, tc.wrong)
+			}
+		})
+	}
+}

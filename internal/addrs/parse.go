@@ -39,42 +39,53 @@ func ParseAbsResourceStr(s string) (AbsResource, hcl.Diagnostics) {
 // address. Its errors are worded as Terraform's.
 func ParseAbsResourceInstance(trav hcl.Traversal) (AbsResourceInstance, hcl.Diagnostics) {
 	var ret AbsResourceInstance
-	invalid := func(detail string) hcl.Diagnostics {
+	// invalidFrom is the error about the address from its step'th step
+	// on, as Terraform words and places it.
+	invalidFrom := func(step int, detail string) hcl.Diagnostics {
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
-			Summary:  "Invalid resource instance address",
+			Summary:  "Invalid address",
 			Detail:   detail,
-			Subject:  trav.SourceRange().Ptr(),
+			Subject:  hcl.RangeBetween(trav[step].SourceRange(), trav[len(trav)-1].SourceRange()).Ptr(),
 		}}
 	}
-	// Each name with the key that follows it, if any.
+	invalid := func(detail string) hcl.Diagnostics { return invalidFrom(0, detail) }
+	// Each name with the key that follows it, if any, and the step of
+	// the traversal where it starts.
 	names := make([]string, 0, len(trav))
 	keys := make([]InstanceKey, 0, len(trav))
-	for _, step := range trav {
+	starts := make([]int, 0, len(trav))
+	for i, step := range trav {
 		switch s := step.(type) {
 		case hcl.TraverseRoot:
-			names, keys = append(names, s.Name), append(keys, NoKey)
+			names, keys, starts = append(names, s.Name), append(keys, NoKey), append(starts, i)
 		case hcl.TraverseAttr:
-			names, keys = append(names, s.Name), append(keys, NoKey)
+			names, keys, starts = append(names, s.Name), append(keys, NoKey), append(starts, i)
 		case hcl.TraverseIndex:
 			if len(keys) == 0 || keys[len(keys)-1] != NoKey {
-				return ret, invalid("Unexpected extra operators after address.")
+				if inModulePrefix(names) {
+					return ret, invalidOperator(step, "Module address prefix must be followed by dot and then a name.")
+				}
+				return ret, invalidFrom(i, "Unexpected extra operators after address.")
 			}
 			k, err := keyFromValue(s.Key)
 			if err != nil {
-				return ret, invalid("Invalid resource instance key: " + err.Error() + ".")
+				return ret, invalidFrom(i, "Invalid resource instance key: "+err.Error()+".")
 			}
 			keys[len(keys)-1] = k
 		default:
-			return ret, invalid("Unexpected extra operators after address.")
+			return ret, invalidFrom(i, "Unexpected extra operators after address.")
 		}
 	}
 	for len(names) > 0 && names[0] == "module" {
-		if keys[0] != NoKey || len(names) < 2 {
-			return ret, invalid(`Prefix "module." must be followed by a module name.`)
+		if keys[0] != NoKey {
+			return ret, invalidOperator(trav[starts[0]+1], `Prefix "module." must be followed by a module name.`)
+		}
+		if len(names) < 2 {
+			return ret, invalidOperator(trav[starts[0]], `Prefix "module." must be followed by a module name.`)
 		}
 		ret.Module = append(ret.Module, ModuleInstanceStep{Name: names[1], Key: keys[1]})
-		names, keys = names[2:], keys[2:]
+		names, keys, starts = names[2:], keys[2:], starts[2:]
 	}
 	if len(names) == 0 {
 		return ret, invalid("A resource instance address is required here. The module path must be followed by a resource instance specification.")
@@ -86,23 +97,54 @@ func ParseAbsResourceInstance(trav hcl.Traversal) (AbsResourceInstance, hcl.Diag
 			mode = EphemeralResourceMode
 		}
 		if keys[0] != NoKey {
-			return ret, invalid("Resource specification must include a resource type and name.")
+			detail := "A data source name is required."
+			if mode == EphemeralResourceMode {
+				detail = "An ephemeral resource type name is required."
+			}
+			d := invalid(detail)
+			d[0].Subject = trav[starts[0]+1].SourceRange().Ptr()
+			return ret, d
 		}
-		names, keys = names[1:], keys[1:]
+		names, keys, starts = names[1:], keys[1:], starts[1:]
 	}
 	switch {
+	case len(names) >= 2 && keys[0] != NoKey:
+		d := invalid("A resource name is required.")
+		d[0].Subject = trav[starts[0]+1].SourceRange().Ptr()
+		return ret, d
 	case len(names) < 2 || keys[0] != NoKey:
 		return ret, invalid("Resource specification must include a resource type and name.")
 	case len(names) > 2 && keys[1] == NoKey:
-		return ret, invalid("Resource instance key must be given in square brackets.")
+		return ret, invalidFrom(starts[2], "Resource instance key must be given in square brackets.")
 	case len(names) > 2:
-		return ret, invalid("Unexpected extra operators after address.")
+		return ret, invalidFrom(starts[2], "Unexpected extra operators after address.")
 	}
 	ret.Resource = ResourceInstance{
 		Resource: Resource{Mode: mode, Type: names[0], Name: names[1]},
 		Key:      keys[1],
 	}
 	return ret, nil
+}
+
+// inModulePrefix reports whether the last of names is the name of a
+// module call: names start with "module", name pairs up to it.
+func inModulePrefix(names []string) bool {
+	i := 0
+	for i+1 < len(names) && names[i] == "module" {
+		i += 2
+	}
+	return len(names)-1 < i && len(names) >= 2
+}
+
+// invalidOperator is Terraform's error about a step of an address's
+// module path.
+func invalidOperator(step hcl.Traverser, detail string) hcl.Diagnostics {
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid address operator",
+		Detail:   detail,
+		Subject:  step.SourceRange().Ptr(),
+	}}
 }
 
 func keyFromValue(v cty.Value) (InstanceKey, error) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/spf13/cobra"
 
 	"github.com/strata-dev/strata/internal/addrs"
@@ -68,8 +69,12 @@ func newImportCommand(d *Deps, runF func(*importOptions, []string) error) *cobra
 func runImport(ctx context.Context, d *Deps, opts *importOptions, addrStr, id string) error {
 	v := d.newView(opts.view)
 	v.Legacy = true // as Terraform's older UI layer: a blank line after each diagnostic
-	addr, diags := addrs.ParseAbsResourceInstanceStr(addrStr)
+	addr, diags := parseImportAddress(v, addrStr)
 	if hasErrors(v, diags) {
+		if diags[0].Subject != nil {
+			// As Terraform: after a syntax error, plain text on stdout.
+			fmt.Fprint(d.Stdout, "For information on valid syntax, see:\nhttps://developer.hashicorp.com/terraform/cli/state/resource-addressing\n")
+		}
 		return errReported
 	}
 	op, err := prepareOperationIn(ctx, d, views.NewOperation(v, nil), opts.configDir, &opts.vars, &opts.state, opts.parallelism, "OperationTypeImport", plans.NormalMode)
@@ -122,4 +127,30 @@ func runImport(ctx context.Context, d *Deps, opts *importOptions, addrStr, id st
 	rec.Finish(newState, nil, false)
 	views.NewImport(v).Imported()
 	return nil
+}
+
+// importAddressFile is the name diagnostics give import's ADDR argument,
+// as Terraform's.
+const importAddressFile = "<import-address>"
+
+// parseImportAddress parses import's ADDR argument as Terraform does: its
+// syntax errors show the argument as their snippet, and a data resource
+// is refused (an error without a place).
+func parseImportAddress(v *views.View, s string) (addrs.AbsResourceInstance, hcl.Diagnostics) {
+	v.AddSource(importAddressFile, []byte(s))
+	trav, diags := hclsyntax.ParseTraversalAbs([]byte(s), importAddressFile, hcl.InitialPos)
+	var addr addrs.AbsResourceInstance
+	if !diags.HasErrors() {
+		addr, diags = addrs.ParseAbsResourceInstance(trav)
+	}
+	if diags.HasErrors() {
+		return addr, diags
+	}
+	if addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
+		return addr, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "A managed resource address is required. Importing into a data resource is not allowed.",
+		}}
+	}
+	return addr, nil
 }

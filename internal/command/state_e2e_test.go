@@ -187,7 +187,7 @@ func TestE2EStateList(t *testing.T) {
 		"unknown instance": {args: []string{"terraform_data.b[5]"}, want: []string{"Error: Unknown resource instance", "contains no resource instance terraform_data.b[5]."}},
 		"unknown module":   {args: []string{"module.zz"}, want: []string{"Error: Unknown module", "contains no module at module.zz."}},
 		"one of several":   {args: []string{"terraform_data.a", "nope.nope"}, want: []string{"Error: Unknown resource"}},
-		"bad address":      {args: []string{"bad[["}, want: []string{"Error: Invalid address", `"bad[[" is not a valid address`}},
+		"bad address":      {args: []string{"bad[["}, want: []string{"Error: Index value required", "(source code not available)"}},
 		"missing -state":   {args: []string{"-state=nope.tfstate"}, want: []string{"No state file was found"}},
 		"bad flag":         {args: []string{"-bogus"}, want: []string{"Error parsing command-line flags: flag provided but not defined: -bogus"}},
 	}
@@ -247,7 +247,7 @@ func TestE2EStateShow(t *testing.T) {
 	}{
 		"whole counted resource": {args: []string{"terraform_data.b"}, want: []string{"No instance found for the given address", `use "strata state list"`}},
 		"missing":                {args: []string{"terraform_data.zz"}, want: []string{"No instance found for the given address"}},
-		"module":                 {args: []string{"module.m"}, want: []string{"Error parsing instance address", "references one specific instance"}},
+		"module":                 {args: []string{"module.m"}, want: []string{"Error parsing instance address: module.m\n\nThis command requires that the address references one specific instance.\nTo view the available instances, use \"strata state list\". Please modify \nthe address to reference a specific instance.\n"}},
 		"two addresses":          {args: []string{"terraform_data.a", "terraform_data.b[0]"}, want: []string{"Exactly one argument expected."}},
 		"no address":             {want: []string{"Exactly one argument expected."}},
 		"no state file":          {args: []string{"-state=nope", "terraform_data.a"}, want: []string{"No state file was found"}},
@@ -279,7 +279,7 @@ func TestE2EStateRm(t *testing.T) {
 		want []string
 	}{
 		"nothing matches": {args: []string{"nope.nope", "terraform_data.b[9]"}, want: []string{"Error: Invalid target address", "No matching objects found."}},
-		"bad address":     {args: []string{"terraform_data.a", "bad[["}, want: []string{"Error: Invalid address"}},
+		"bad address":     {args: []string{"terraform_data.a", "bad[["}, want: []string{"Error: Index value required"}},
 		"no address":      {want: []string{"At least one address is required."}},
 	} {
 		t.Run(name, func(t *testing.T) {

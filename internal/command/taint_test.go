@@ -91,7 +91,7 @@ func TestE2ETaint(t *testing.T) {
 			"There is no resource instance in the state with the address terraform_data.zz.", "before they can be tainted."}},
 		"whole counted resource": {args: []string{"taint", "terraform_data.b"}, want: []string{"No such resource instance"}},
 		"data resource":          {args: []string{"taint", "data.terraform_data.x"}, want: []string{"Resource instance data.terraform_data.x cannot be tainted"}},
-		"bad address":            {args: []string{"taint", "bad[["}, want: []string{"Error: Invalid address"}},
+		"bad address":            {args: []string{"taint", "bad[["}, want: []string{"Error: Index value required"}},
 		"module":                 {args: []string{"taint", "module.m"}, want: []string{"Error: Invalid address"}},
 		"no address":             {args: []string{"taint"}, want: []string{"The taint command expects exactly one argument."}},
 		"untaint a ready object": {args: []string{"untaint", "terraform_data.a"}, want: []string{"Error: Resource instance is not tainted",

@@ -1,7 +1,6 @@
 package statecmd
 
 import (
-	"fmt"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -75,24 +74,15 @@ func parseInstanceAddr(s string) (addrs.AbsResourceInstance, hcl.Diagnostics) {
 	return addr, nil
 }
 
-// addressDiags turns a parser's diagnostics into one that names the
-// address: the parser's own have no source to point at.
+// addressDiags returns the parser's errors about the address s, as
+// Terraform shows them: the parser's own summaries, pointing at "line 1"
+// of a source it cannot show.
 func addressDiags(s string, diags hcl.Diagnostics) hcl.Diagnostics {
 	var ret hcl.Diagnostics
 	for _, d := range diags {
-		if d.Severity != hcl.DiagError {
-			continue
+		if d.Severity == hcl.DiagError {
+			ret = append(ret, d)
 		}
-		detail := d.Detail
-		if detail == "" {
-			detail = d.Summary + "."
-		}
-		ret = append(ret, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid address",
-			Detail:   fmt.Sprintf("%q is not a valid address: %s", s, detail),
-		})
-		break
 	}
 	return ret
 }

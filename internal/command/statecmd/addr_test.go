@@ -26,15 +26,15 @@ func TestParseStateTarget(t *testing.T) {
 		"keyed nested module":    {in: `module.k["a"].module.deep`, wantString: `module.k["a"].module.deep`, wantKind: "module"},
 		"resource in module":     {in: `module.k["a"].terraform_data.x`, wantString: `module.k["a"].terraform_data.x`, wantKind: "resource"},
 		"instance in module":     {in: "module.k[1].terraform_data.x[2]", wantString: "module.k[1].terraform_data.x[2]", wantKind: "instance"},
-		"bad syntax":             {in: "bad[[", wantErr: `"bad[[" is not a valid address`},
+		"bad syntax":             {in: "bad[[", wantErr: "Index value required"},
 		"lone name":              {in: "terraform_data", wantErr: "Resource specification must include a resource type and name."},
-		"module without name":    {in: "module", wantErr: "not a valid address"},
-		"module then type only":  {in: "module.m.terraform_data", wantErr: "not a valid address"},
-		"index on module word":   {in: "module[0].m", wantErr: "not a valid address"},
-		"negative index":         {in: "terraform_data.a[-1]", wantErr: "not a valid address"},
-		"empty":                  {in: "", wantErr: "not a valid address"},
-		"trailing attribute":     {in: "terraform_data.a.id", wantErr: "not a valid address"},
-		"resource index on type": {in: "terraform_data[0].a", wantErr: "not a valid address"},
+		"module without name":    {in: "module", wantErr: `Invalid address operator; Prefix "module." must be followed by a module name.`},
+		"module then type only":  {in: "module.m.terraform_data", wantErr: "Invalid address; Resource specification must include a resource type and name."},
+		"index on module word":   {in: "module[0].m", wantErr: "Invalid address operator"},
+		"negative index":         {in: "terraform_data.a[-1]", wantErr: "Index value required"},
+		"empty":                  {in: "", wantErr: "Variable name required"},
+		"trailing attribute":     {in: "terraform_data.a.id", wantErr: "Resource instance key must be given in square brackets."},
+		"resource index on type": {in: "terraform_data[0].a", wantErr: "Invalid address; A resource name is required."},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -44,8 +44,9 @@ func TestParseStateTarget(t *testing.T) {
 				if !diags.HasErrors() || !strings.Contains(diags.Error(), tc.wantErr) {
 					t.Fatalf("got %v, want an error containing %q", diags, tc.wantErr)
 				}
-				if diags[0].Subject != nil {
-					t.Error("the diagnostic points at a source range that does not exist")
+				// As Terraform's: "line 1" of a source that has no name.
+				if d := diags[0]; d.Subject == nil || d.Subject.Filename != "" || d.Subject.Start.Line != 1 {
+					t.Errorf("the diagnostic points at %v, want line 1 of an unnamed source", d.Subject)
 				}
 				return
 			}

@@ -66,13 +66,16 @@ func runStateList(ctx context.Context, d *Env, opts *stateListOptions, args []st
 	if !ok {
 		return d.Reported
 	}
+	// As Terraform, every address's errors are reported.
 	var targets []stateTarget
+	var parseDiags hcl.Diagnostics
 	for _, a := range args {
 		t, diags := parseStateTarget(a)
-		if hasErrors(dv, diags) {
-			return d.Reported
-		}
+		parseDiags = append(parseDiags, diags...)
 		targets = append(targets, t)
+	}
+	if hasErrors(dv, parseDiags) {
+		return d.Reported
 	}
 	if diags := checkTargetsExist(s, targets); hasErrors(dv, diags) {
 		return d.Reported

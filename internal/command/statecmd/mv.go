@@ -70,12 +70,10 @@ func newStateMvCommand(d *Env, runF func(*stateMvOptions, []string) error) *cobr
 
 func runStateMv(ctx context.Context, d *Env, opts *stateMvOptions, fromArg, toArg string) error {
 	v := d.newView(opts.view)
+	// As Terraform, both addresses' errors are reported.
 	from, diags := parseStateTarget(fromArg)
-	if hasErrors(v, diags) {
-		return d.Reported
-	}
-	to, diags := parseStateTarget(toArg)
-	if hasErrors(v, diags) {
+	to, toDiags := parseStateTarget(toArg)
+	if hasErrors(v, append(diags, toDiags...)) {
 		return d.Reported
 	}
 	mgr, src, release, ok := d.open(ctx, v, &opts.state, openOptions{configAbs: true, operation: "state-mv", lock: true, timestampedBackup: true, requireFile: true, direct: true})

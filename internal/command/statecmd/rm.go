@@ -61,13 +61,16 @@ func newStateRmCommand(d *Env, runF func(*stateRmOptions, []string) error) *cobr
 
 func runStateRm(ctx context.Context, d *Env, opts *stateRmOptions, args []string) error {
 	v := d.newView(opts.view)
+	// As Terraform, every address's errors are reported.
 	var targets []stateTarget
+	var parseDiags hcl.Diagnostics
 	for _, a := range args {
 		t, diags := parseStateTarget(a)
-		if hasErrors(v, diags) {
-			return d.Reported
-		}
+		parseDiags = append(parseDiags, diags...)
 		targets = append(targets, t)
+	}
+	if hasErrors(v, parseDiags) {
+		return d.Reported
 	}
 	mgr, s, release, ok := d.open(ctx, v, &opts.state, openOptions{configAbs: true, operation: "state-rm", lock: true, timestampedBackup: true, requireFile: true, direct: true})
 	defer release()

@@ -50,18 +50,19 @@ func newStateShowCommand(d *Env, runF func(*stateShowOptions, []string) error) *
 	return cmd
 }
 
-const stateShowAdvice = "This command requires that the address references one specific instance. To view the available instances, use \"strata state list\". Please modify the address to reference a specific instance."
+// stateShowAdvice follows state show's errors about the address, plain
+// text wrapped as Terraform wraps it (a space ends its third line).
+const stateShowAdvice = "This command requires that the address references one specific instance.\n" +
+	"To view the available instances, use \"strata state list\". Please modify \n" +
+	"the address to reference a specific instance.\n"
 
 func runStateShow(ctx context.Context, d *Env, opts *stateShowOptions, arg string) error {
 	v := d.newView(opts.view)
 	dv := stderrView(d, opts.view)
 	addr, diags := parseInstanceAddr(arg)
 	if diags.HasErrors() {
-		dv.Diagnostics(hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Error parsing instance address",
-			Detail:   diags[0].Detail + "\n\n" + stateShowAdvice,
-		}})
+		// As Terraform: plain text, not a diagnostic.
+		fmt.Fprintf(d.Stderr, "Error parsing instance address: %s\n\n%s", arg, stateShowAdvice)
 		return d.Reported
 	}
 	// Errors in the configuration are diagnostics as usual...
@@ -79,10 +80,7 @@ func runStateShow(ctx context.Context, d *Env, opts *stateShowOptions, arg strin
 	obj := s.Object(addr)
 	if obj == nil {
 		// As Terraform: plain text, not a diagnostic, wrapped as it is.
-		fmt.Fprint(d.Stderr, "No instance found for the given address!\n\n"+
-			"This command requires that the address references one specific instance.\n"+
-			"To view the available instances, use \"strata state list\". Please modify \n"+
-			"the address to reference a specific instance.\n")
+		fmt.Fprint(d.Stderr, "No instance found for the given address!\n\n"+stateShowAdvice)
 		return d.Reported
 	}
 	provider := s.Resource(addr.ContainingResource()).ProviderConfig
