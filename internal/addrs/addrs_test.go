@@ -165,6 +165,10 @@ func TestAbsResourceAppendString(t *testing.T) {
 // Terraform's summaries and details, with the range Terraform underlines:
 // the rest of the address from the wrong part on, or the one wrong step.
 func TestParseAbsResourceInstanceErrors(t *testing.T) {
+	// "resource." lets a resource type be a reserved word.
+	if a, diags := ParseAbsResourceInstanceStr("resource.var.x[1]"); diags.HasErrors() || a.String() != "var.x[1]" {
+		t.Errorf("resource.var.x[1]: %v %v", a, diags)
+	}
 	tests := []struct {
 		in, summary, detail string
 		// wrong is the part of in the error's range covers.
@@ -181,6 +185,7 @@ func TestParseAbsResourceInstanceErrors(t *testing.T) {
 		{"ephemeral[0].x.y", "Invalid address", "An ephemeral resource type name is required.", "[0]"},
 		{"module[0].m.x.y", "Invalid address operator", `Prefix "module." must be followed by a module name.`, "[0]"},
 		{"module.m[0][1].x.y", "Invalid address operator", "Module address prefix must be followed by dot and then a name.", "[1]"},
+		{"module.m.var.x", "Invalid address", `The keyword "var" is reserved and cannot be used to target a resource address. If you are targeting a resource type that uses a reserved keyword, please prefix your address with "resource.".`, ".var.x"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {

@@ -91,7 +91,13 @@ func ParseAbsResourceInstance(trav hcl.Traversal) (AbsResourceInstance, hcl.Diag
 		return ret, invalid("A resource instance address is required here. The module path must be followed by a resource instance specification.")
 	}
 	mode := ManagedResourceMode
-	if names[0] == "data" || names[0] == "ephemeral" {
+	switch {
+	case names[0] == "resource" && keys[0] == NoKey && len(names) > 1:
+		// The prefix that lets a resource type be a reserved word.
+		names, keys, starts = names[1:], keys[1:], starts[1:]
+	case reservedTypeNames[names[0]]:
+		return ret, invalidFrom(starts[0], fmt.Sprintf("The keyword %q is reserved and cannot be used to target a resource address. If you are targeting a resource type that uses a reserved keyword, please prefix your address with \"resource.\".", names[0]))
+	case names[0] == "data" || names[0] == "ephemeral":
 		mode = DataResourceMode
 		if names[0] == "ephemeral" {
 			mode = EphemeralResourceMode
@@ -173,4 +179,10 @@ func ParseInstanceKeyValue(v cty.Value) (InstanceKey, error) {
 		return NoKey, nil
 	}
 	return keyFromValue(v)
+}
+
+// reservedTypeNames are the words an address cannot start with as a
+// resource type, as in Terraform, unless prefixed with "resource.".
+var reservedTypeNames = map[string]bool{
+	"count": true, "each": true, "local": true, "path": true, "self": true, "terraform": true, "var": true,
 }

@@ -32,7 +32,8 @@ var _ Import = (*ImportHuman)(nil)
 
 // PreImport implements Import.
 func (h *ImportHuman) PreImport(addr addrs.AbsResourceInstance, id string) {
-	h.Outputf("[reset][bold]%s: Importing from ID %q...[reset]\n", addr, id)
+	// As Terraform's, the import lines add no reset of their own.
+	h.OutputNoReset(fmt.Sprintf("[reset][bold]%s: Importing from ID %q...[reset]\n", addr, id))
 }
 
 // PostImport implements Import.
@@ -42,12 +43,13 @@ func (h *ImportHuman) PostImport(addr addrs.AbsResourceInstance, typeNames []str
 	for _, n := range typeNames {
 		fmt.Fprintf(&b, "[reset][green]  Prepared %s for import[reset]\n", n)
 	}
-	h.Output(b.String())
+	h.OutputNoReset(b.String())
 }
 
 // Imported implements Import.
 func (h *ImportHuman) Imported() {
-	h.Output("\n[reset][bold][green]Import successful![reset]\n\n[green]The resources that were imported are shown above. These resources are now in\nyour strata state and will henceforth be managed by strata.[reset]\n\n")
+	h.Output("[reset][green]\nImport successful!\n\nThe resources that were imported are shown above. These resources are now in\nyour strata state and will henceforth be managed by strata.\n")
+	h.Raw("\n")
 }
 
 // TargetNotConfigured implements Import: as Terraform, a message of the
