@@ -64,7 +64,7 @@ func ParseAbsResourceInstance(trav hcl.Traversal) (AbsResourceInstance, hcl.Diag
 		case hcl.TraverseIndex:
 			if len(keys) == 0 || keys[len(keys)-1] != NoKey {
 				if inModulePrefix(names) {
-					return ret, invalidOperator(step, "Module address prefix must be followed by dot and then a name.")
+					return ret, invalidOperator(step, DetailModuleKeySteps)
 				}
 				return ret, invalidFrom(i, "Unexpected extra operators after address.")
 			}
@@ -95,7 +95,7 @@ func ParseAbsResourceInstance(trav hcl.Traversal) (AbsResourceInstance, hcl.Diag
 	case names[0] == "resource" && keys[0] == NoKey && len(names) > 1:
 		// The prefix that lets a resource type be a reserved word.
 		names, keys, starts = names[1:], keys[1:], starts[1:]
-	case reservedTypeNames[names[0]]:
+	case ReservedTypeName(names[0]):
 		return ret, invalidFrom(starts[0], fmt.Sprintf("The keyword %q is reserved and cannot be used to target a resource address. If you are targeting a resource type that uses a reserved keyword, please prefix your address with \"resource.\".", names[0]))
 	case names[0] == "data" || names[0] == "ephemeral":
 		mode = DataResourceMode
@@ -121,9 +121,9 @@ func ParseAbsResourceInstance(trav hcl.Traversal) (AbsResourceInstance, hcl.Diag
 	case len(names) < 2 || keys[0] != NoKey:
 		return ret, invalid("Resource specification must include a resource type and name.")
 	case len(names) > 2 && keys[1] == NoKey:
-		return ret, invalidFrom(starts[2], "Resource instance key must be given in square brackets.")
+		return ret, invalidFrom(starts[2], DetailExtraSteps)
 	case len(names) > 2:
-		return ret, invalidFrom(starts[2], "Unexpected extra operators after address.")
+		return ret, invalidFrom(starts[2], DetailExtraOperators)
 	}
 	ret.Resource = ResourceInstance{
 		Resource: Resource{Mode: mode, Type: names[0], Name: names[1]},
@@ -181,8 +181,21 @@ func ParseInstanceKeyValue(v cty.Value) (InstanceKey, error) {
 	return keyFromValue(v)
 }
 
-// reservedTypeNames are the words an address cannot start with as a
-// resource type, as in Terraform, unless prefixed with "resource.".
-var reservedTypeNames = map[string]bool{
-	"count": true, "each": true, "local": true, "path": true, "self": true, "terraform": true, "var": true,
+// Details of the parser's errors about steps after a complete module
+// call or resource: a removed block, which takes neither keys nor more
+// steps, reports them otherwise.
+const (
+	DetailModuleKeySteps = "Module address prefix must be followed by dot and then a name."
+	DetailExtraSteps     = "Resource instance key must be given in square brackets."
+	DetailExtraOperators = "Unexpected extra operators after address."
+)
+
+// ReservedTypeName reports whether an address cannot start with name as
+// a resource type, as in Terraform, unless prefixed with "resource.".
+func ReservedTypeName(name string) bool {
+	switch name {
+	case "count", "each", "local", "path", "self", "terraform", "var":
+		return true
+	}
+	return false
 }

@@ -69,12 +69,8 @@ func decodeMoved(block *hcl.Block) (*Moved, hcl.Diagnostics) {
 		}
 		inst, idiags := addrs.ParseAbsResourceInstance(trav)
 		if idiags.HasErrors() {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid \"moved\" address",
-				Detail:   "The " + name + " address must be a module call or instance, or a resource or resource instance, such as module.a, module.a[0], terraform_data.a or terraform_data.a[0].",
-				Subject:  attr.Expr.Range().Ptr(),
-			})
+			// As Terraform: the address parser's own errors.
+			diags = append(diags, idiags...)
 			return moveEndpoint{}, false
 		}
 		return moveEndpoint{target: addrs.Target{Resource: inst.ContainingResource(), Key: inst.Resource.Key, Instance: keyed}}, true

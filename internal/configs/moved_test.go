@@ -19,7 +19,8 @@ func TestMoved(t *testing.T) {
 		"module instance":      {src: "moved {\n  from = module.a[0]\n  to = module.b.module.c[\"x\"]\n}\n", from: "module.a[0]", to: `module.b.module.c["x"]`},
 		"resource in a module": {src: "moved {\n  from = module.a.terraform_data.r\n  to = terraform_data.r\n}\n", from: "module.a.terraform_data.r", to: "terraform_data.r"},
 		"module to resource":   {src: "moved {\n  from = module.a\n  to = terraform_data.b\n}\n", wantErr: "Invalid \"moved\" addresses"},
-		"not an address":       {src: "moved {\n  from = terraform_data.a.b.c\n  to = terraform_data.b\n}\n", wantErr: "Invalid \"moved\" address"},
+		"reserved word":        {src: "moved {\n  from = var.a\n  to = terraform_data.b\n}\n", wantErr: `The keyword "var" is reserved`},
+		"not an address":       {src: "moved {\n  from = terraform_data.a.b.c\n  to = terraform_data.b\n}\n", wantErr: "Resource instance key must be given in square brackets."},
 		"missing to":           {src: "moved {\n  from = terraform_data.a\n}\n", wantErr: "Missing required argument"},
 	}
 	for name, tc := range tests {
@@ -54,6 +55,10 @@ func TestRemoved(t *testing.T) {
 		"instance key":        {src: "removed {\n  from = terraform_data.a[0]\n}\n", wantErr: "Resource instance keys not allowed"},
 		"module":              {src: "removed {\n  from = module.a\n  lifecycle {\n    destroy = false\n  }\n}\n", wantFrom: "module.a"},
 		"module key":          {src: "removed {\n  from = module.a[0]\n}\n", wantErr: "Module instance keys not allowed"},
+		"module key steps":    {src: "removed {\n  from = module.a[0][1].x.y\n}\n", wantErr: "Module instance keys not allowed"},
+		"attribute after":     {src: "removed {\n  from = terraform_data.a.b\n}\n", wantErr: "Resource instance keys not allowed"},
+		"not an address":      {src: "removed {\n  from = nope\n}\n", wantErr: "Resource specification must include a resource type and name."},
+		"data source":         {src: "removed {\n  from = data.x.y\n}\n", wantErr: "Data source address not allowed"},
 		"module still called": {src: "removed {\n  from = module.a\n}\nmodule \"a\" {\n  source = \"./a\"\n}\n", wantErr: "Removed module still exists"},
 	}
 	for name, tc := range tests {

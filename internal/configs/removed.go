@@ -41,15 +41,28 @@ func decodeRemoved(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 	mi, isModule := addrs.ParseModuleInstance(trav)
 	inst, idiags := addrs.ParseAbsResourceInstance(trav)
 	if idiags.HasErrors() && !isModule {
-		return nil, append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid \"removed\" address",
-			Detail:   "The from address must be a resource or a module call, such as terraform_data.a or module.network.",
-			Subject:  attr.Expr.Range().Ptr(),
-		})
+		// As Terraform: the address parser's own errors, but steps after
+		// a module call or a resource are keys, which removed does not
+		// take.
+		switch idiags[0].Detail {
+		case addrs.DetailModuleKeySteps, addrs.DetailExtraSteps, addrs.DetailExtraOperators:
+			if d := instanceKeyDiag(trav); d != nil {
+				return nil, append(diags, d)
+			}
+			return nil, append(diags, resourceKeysDiag(idiags[0].Subject))
+		}
+		return nil, append(diags, idiags...)
 	}
 	if d := instanceKeyDiag(trav); d != nil {
 		return nil, append(diags, d)
+	}
+	if !isModule && inst.Resource.Resource.Mode == addrs.DataResourceMode {
+		return nil, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Data source address not allowed",
+			Detail:   "Data sources are never destroyed, so they are not valid targets of removed blocks. To remove the data source from state, remove the data source block from configuration.",
+			Subject:  attr.Expr.Range().Ptr(),
+		})
 	}
 	r.From = addrs.Target{Resource: inst.ContainingResource()}
 	if isModule {
@@ -113,12 +126,7 @@ func instanceKeyDiag(trav hcl.Traversal) *hcl.Diagnostic {
 		}
 		// A key right after module.NAME is a module instance's.
 		onModule := i >= 2 && traversalName(trav[i-2]) == "module"
-		d := &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Resource instance keys not allowed",
-			Detail:   `Resource address must be a resource (e.g. "test_instance.foo"), not a resource instance (e.g. "test_instance.foo[1]").`,
-			Subject:  idx.SrcRange.Ptr(),
-		}
+		d := resourceKeysDiag(idx.SrcRange.Ptr())
 		if onModule {
 			d.Summary = "Module instance keys not allowed"
 			d.Detail = `Module address must be a module (e.g. "module.foo"), not a module instance (e.g. "module.foo[1]").`
@@ -126,6 +134,17 @@ func instanceKeyDiag(trav hcl.Traversal) *hcl.Diagnostic {
 		return d
 	}
 	return nil
+}
+
+// resourceKeysDiag is Terraform's error for a removed block's address
+// that names resource instances.
+func resourceKeysDiag(subject *hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Resource instance keys not allowed",
+		Detail:   `Resource address must be a resource (e.g. "test_instance.foo"), not a resource instance (e.g. "test_instance.foo[1]").`,
+		Subject:  subject,
+	}
 }
 
 // traversalName is the name of a root or attribute step, else "".

@@ -337,6 +337,9 @@ func parseDottedResource(s string) (addrs.AbsResource, bool) {
 	if len(rest) != 2 || rest[0] == "module" || rest[0] == "data" || rest[0] == "ephemeral" {
 		return addrs.AbsResource{}, false
 	}
+	if mode == addrs.ManagedResourceMode && (rest[0] == "resource" || addrs.ReservedTypeName(rest[0])) {
+		return addrs.AbsResource{}, false
+	}
 	return addrs.Resource{Mode: mode, Type: rest[0], Name: rest[1]}.Absolute(module), true
 }
 
