@@ -3,7 +3,6 @@ package command
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -59,10 +58,5 @@ func TestE2EAddressErrorsMatchTerraform(t *testing.T) {
 	if strings.Contains(got, ": exit 0\n") {
 		t.Errorf("a command succeeded:\n%s", got)
 	}
-	if tf, err := referenceTerraform(); err == nil {
-		product := regexp.MustCompile(`(?i)terraform|strata`)
-		if want := run(tf); product.ReplaceAllString(want, "PRODUCT") != product.ReplaceAllString(got, "PRODUCT") {
-			t.Errorf("differs from terraform:\nterraform:\n%s\nstrata:\n%s", want, got)
-		}
-	}
+	sameAsTerraform(t, got, run)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -148,11 +147,7 @@ module "mc" {
 	run := func(bin string) string {
 		t.Helper()
 		dir := t.TempDir()
-		writeFile(t, filepath.Join(dir, "main.tf"), config)
-		if err := os.Mkdir(filepath.Join(dir, "m"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, filepath.Join(dir, "m", "main.tf"), "resource \"terraform_data\" \"a\" {}\n")
+		writeTree(t, dir, map[string]string{"main.tf": config, "m/main.tf": "resource \"terraform_data\" \"a\" {}\n"})
 		if r := runIn(t, dir, "", bin, "init", "-no-color"); r.code != 0 {
 			t.Fatalf("%s init: exit %d\n%s%s", bin, r.code, r.stdout, r.stderr)
 		}
@@ -197,10 +192,5 @@ module "mc" {
 	if n := strings.Count(got, ": exit 0\n"); n != 4 {
 		t.Errorf("%d commands succeeded, want the three declared imports and state list:\n%s", n, got)
 	}
-	if tf, err := referenceTerraform(); err == nil {
-		product := regexp.MustCompile(`(?i)terraform|strata`)
-		if want := run(tf); product.ReplaceAllString(want, "PRODUCT") != product.ReplaceAllString(got, "PRODUCT") {
-			t.Errorf("differs from terraform:\nterraform:\n%s\nstrata:\n%s", want, got)
-		}
-	}
+	sameAsTerraform(t, got, run)
 }

@@ -44,6 +44,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -123,6 +124,21 @@ func referenceTerraform() (string, error) {
 		return "", exec.ErrNotFound
 	}
 	return tfReplayName, nil
+}
+
+// sameAsTerraform compares got, what run(strataBin) returned, with what
+// run returns for the reference terraform, the product's name aside; it
+// does nothing when there is no terraform to compare with.
+func sameAsTerraform(t *testing.T, got string, run func(bin string) string) {
+	t.Helper()
+	tf, err := referenceTerraform()
+	if err != nil {
+		return
+	}
+	product := regexp.MustCompile(`(?i)terraform|strata`)
+	if want := run(tf); product.ReplaceAllString(want, "PRODUCT") != product.ReplaceAllString(got, "PRODUCT") {
+		t.Errorf("differs from terraform:\nterraform:\n%s\nstrata:\n%s", want, got)
+	}
 }
 
 // isReferenceTerraform reports whether bin is what referenceTerraform
