@@ -57,3 +57,29 @@ module "m" {
 	}
 	sameAsTerraform(t, got, run)
 }
+
+// TestE2ETestRunValidatesFirstMatchesTerraform: strata test validates each
+// run's configuration before planning it, as terraform test does, so a
+// resource with count = 0 holding an error fails the run. Compared with
+// terraform.
+func TestE2ETestRunValidatesFirstMatchesTerraform(t *testing.T) {
+	t.Parallel()
+	run := func(bin string) string {
+		t.Helper()
+		dir := t.TempDir()
+		writeTree(t, dir, map[string]string{
+			"main.tf":      "resource \"terraform_data\" \"ok\" {}\n\nresource \"terraform_data\" \"none\" {\n  count = 0\n  input = 1 + \"a\"\n}\n",
+			"a.tftest.hcl": "run \"p\" {\n  command = plan\n}\n",
+		})
+		if r := runIn(t, dir, "", bin, "init", "-no-color"); r.code != 0 {
+			t.Fatalf("%s init: exit %d\n%s%s", bin, r.code, r.stdout, r.stderr)
+		}
+		r := runIn(t, dir, "", bin, "test", "-no-color")
+		return fmt.Sprintf("exit %d\n%s--- stderr\n%s", r.code, r.stdout, r.stderr)
+	}
+	got := run(strataBin)
+	if !strings.HasPrefix(got, "exit 1\n") || !strings.Contains(got, `run "p"... fail`) || !strings.Contains(got, "Error: Invalid operand") {
+		t.Errorf("the run did not fail on validation:\n%s", got)
+	}
+	sameAsTerraform(t, got, run)
+}
