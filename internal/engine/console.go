@@ -137,16 +137,9 @@ func (e *Engine) PlanWithConsole(ctx context.Context, prevRun *states.State, opt
 	// As terraform test validates each run's configuration before its
 	// plan: an error anywhere fails the run (validation's warnings are
 	// the plan's too, and are left to it).
-	if diags := e.provisionerPluginDiags(false); diags.HasErrors() {
-		return nil, nil, diags
-	}
-	if missing := e.missingVariables(opts); missing.HasErrors() {
-		return nil, nil, missing
-	}
-	if vdiags := e.Validate(ctx); vdiags.HasErrors() {
+	if vdiags := e.beforePlan(ctx, opts); vdiags.HasErrors() {
 		return nil, nil, vdiags
 	}
-	opts.validated = true
 	plan, w, diags := e.plan(ctx, prevRun, opts)
 	if w == nil {
 		return plan, nil, diags

@@ -140,18 +140,3 @@ func recordEphemeralVariables(plan *plans.Plan, decls map[string]*configs.Variab
 		}
 	}
 }
-
-// usesEphemeral reports whether any module declares ephemeral resources or
-// ephemeral input variables.
-func usesEphemeral(cfg *configs.Config) bool {
-	found := false
-	cfg.DeepEach(func(c *configs.Config) {
-		if len(c.Module.EphemeralResources) > 0 {
-			found = true
-		}
-		for _, v := range c.Module.Variables {
-			found = found || v.Ephemeral
-		}
-	})
-	return found
-}

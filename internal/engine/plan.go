@@ -61,9 +61,6 @@ type PlanOpts struct {
 
 	// timestamp is the value of plantimestamp(): when planning started.
 	timestamp time.Time
-	// validated records that the configuration was validated before
-	// planning (Plan's plans), which need not validate it again.
-	validated bool
 }
 
 // forceReplace reports whether -replace names the instance. As in
@@ -89,23 +86,10 @@ func (o PlanOpts) refresh(addr addrs.AbsResourceInstance) bool {
 // plan is nil; errors met while planning return what was planned so far,
 // with Errored set, so that it can be shown as Terraform shows it.
 func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts) (*plans.Plan, hcl.Diagnostics) {
-	// Missing provisioner plugins are a plan's error, worded as a plan's.
-	if diags := e.provisionerPluginDiags(false); diags.HasErrors() {
-		return nil, diags
-	}
-	if missing := e.missingVariables(opts); missing.HasErrors() {
-		return nil, missing
-	}
-	// As Terraform, every plan validates the whole configuration first:
-	// an error anywhere stops it before anything is planned (in a
-	// resource with count = 0 too), and validation's warnings (a
-	// provider's, a redundant ignore_changes element) are shown before
-	// the plan's own, even where planning repeats them.
-	vdiags := e.Validate(ctx)
+	vdiags := e.beforePlan(ctx, opts)
 	if vdiags.HasErrors() {
 		return nil, vdiags
 	}
-	opts.validated = true
 	var plan *plans.Plan
 	var diags hcl.Diagnostics
 	if opts.Mode == plans.DestroyMode && !opts.SkipRefresh && !prevRun.Empty() {
@@ -117,6 +101,23 @@ func (e *Engine) Plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 		return plan, diags
 	}
 	return plan, append(vdiags, diags...)
+}
+
+// beforePlan checks what every plan checks before planning, as
+// Terraform: provisioner plugins that are missing (worded as a plan's
+// error), required variables without a value, then the whole
+// configuration's validation, so that an error anywhere stops the plan
+// (in a resource with count = 0 too). It returns validation's warnings,
+// which Terraform shows before the plan's own, even where planning
+// repeats them.
+func (e *Engine) beforePlan(ctx context.Context, opts PlanOpts) hcl.Diagnostics {
+	if diags := e.provisionerPluginDiags(false); diags.HasErrors() {
+		return diags
+	}
+	if missing := e.missingVariables(opts); missing.HasErrors() {
+		return missing
+	}
+	return e.Validate(ctx)
 }
 
 // missingVariables reports the required root module variables opts
@@ -188,8 +189,9 @@ func (e *Engine) withPlannedOutputs(p *plans.Plan) *states.State {
 	return s
 }
 
-// plan is Plan, also returning the walk's walker (nil when planning did
-// not start), whose evaluator holds the planned values.
+// plan is Plan's walk, also returning the walker (nil when planning did
+// not start), whose evaluator holds the planned values. Its callers have
+// passed beforePlan.
 func (e *Engine) plan(ctx context.Context, prevRun *states.State, opts PlanOpts) (*plans.Plan, *walker, hcl.Diagnostics) {
 	if prevRun == nil {
 		prevRun = states.New()
@@ -197,23 +199,9 @@ func (e *Engine) plan(ctx context.Context, prevRun *states.State, opts PlanOpts)
 	if opts.timestamp.IsZero() {
 		opts.timestamp = time.Now().UTC().Truncate(time.Second)
 	}
-	if diags := e.provisionerPluginDiags(false); diags.HasErrors() {
-		return nil, nil, diags
-	}
-	if missing := e.missingVariables(opts); missing.HasErrors() {
-		return nil, nil, missing
-	}
 	if opts.GenerateConfigOut != "" && opts.Mode == plans.NormalMode {
 		if diags := addGeneratedResources(e.Config); diags.HasErrors() {
 			return nil, nil, diags
-		}
-	}
-	if usesEphemeral(e.Config) && !opts.validated {
-		// As Terraform does before every plan, validate first, so that
-		// ephemeral values used where they are not allowed are reported
-		// before any ephemeral resource is opened.
-		if vdiags := e.Validate(ctx); vdiags.HasErrors() {
-			return nil, nil, vdiags
 		}
 	}
 	// The walk changes its state only where it finds objects changed (a
@@ -254,13 +242,6 @@ The -exclude option is not for routine use, and is provided only for exceptional
 		})
 	}
 	if diags.HasErrors() {
-		if len(cg.refErrs) > 0 && !opts.validated {
-			// As Terraform, which validates before planning: errors in
-			// references do not hide the rest of validation's errors.
-			if vdiags := e.Validate(ctx); vdiags.HasErrors() {
-				return nil, nil, vdiags
-			}
-		}
 		return nil, nil, diags
 	}
 	plan := &plans.Plan{Mode: opts.Mode, Changes: &plans.Changes{}, PrevRunState: prevRun, VariableValues: map[string]cty.Value{}, SkipRefresh: opts.SkipRefresh, Targets: opts.Targets, Excludes: opts.Excludes, ForceReplace: opts.ForceReplace, Timestamp: opts.timestamp}
@@ -543,13 +524,8 @@ func (pw *planWalk) visitResource(ctx context.Context, n *resourceNode) hcl.Diag
 	var instances []addrs.ModuleInstance
 	if pw.opts.Mode != plans.DestroyMode {
 		instances = pw.ev.moduleInstances(n.addr.Module)
-		// Checked once per resource by validation, which Plan does
-		// first; here when it did not.
-		if !pw.opts.validated {
-			if diags = pw.validateIgnoreChanges(ctx, n); diags.HasErrors() {
-				return diags
-			}
-		}
+		// ignore_changes was checked by the validation every plan
+		// starts with.
 		diags = append(diags, eachModuleInstance(instances, func(mi addrs.ModuleInstance) hcl.Diagnostics {
 			addr := n.addr.Resource.Absolute(mi)
 			// Data sources are read as in a normal plan, -refresh-only
