@@ -50,41 +50,18 @@ func (t stateTarget) instance() addrs.AbsResourceInstance {
 func parseStateTarget(s string) (stateTarget, hcl.Diagnostics) {
 	trav, diags := hclsyntax.ParseTraversalAbs([]byte(s), "", hcl.InitialPos)
 	if diags.HasErrors() {
-		return stateTarget{}, addressDiags(s, diags)
+		return stateTarget{}, diags
 	}
 	if mod, ok := addrs.ParseModuleInstance(trav); ok {
 		return stateTarget{module: mod}, nil
 	}
 	inst, diags := addrs.ParseAbsResourceInstance(trav)
 	if diags.HasErrors() {
-		return stateTarget{}, addressDiags(s, diags)
+		return stateTarget{}, diags
 	}
 	_, hasKey := trav[len(trav)-1].(hcl.TraverseIndex)
 	r := inst.Resource.Resource
 	return stateTarget{module: inst.Module, resource: &r, key: inst.Resource.Key, hasKey: hasKey}, nil
-}
-
-// parseInstanceAddr parses the address of one resource instance, as taint
-// and state show take.
-func parseInstanceAddr(s string) (addrs.AbsResourceInstance, hcl.Diagnostics) {
-	addr, diags := addrs.ParseAbsResourceInstanceStr(s)
-	if diags.HasErrors() {
-		return addr, addressDiags(s, diags)
-	}
-	return addr, nil
-}
-
-// addressDiags returns the parser's errors about the address s, as
-// Terraform shows them: the parser's own summaries, pointing at "line 1"
-// of a source it cannot show.
-func addressDiags(s string, diags hcl.Diagnostics) hcl.Diagnostics {
-	var ret hcl.Diagnostics
-	for _, d := range diags {
-		if d.Severity == hcl.DiagError {
-			ret = append(ret, d)
-		}
-	}
-	return ret
 }
 
 // containsInstance reports whether the target selects an instance. A

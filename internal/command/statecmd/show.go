@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/strata-dev/strata/internal/addrs"
 	"github.com/strata-dev/strata/internal/command/views"
 	"github.com/strata-dev/strata/internal/command/views/render"
 	"github.com/strata-dev/strata/internal/ctyjson"
@@ -59,7 +60,7 @@ const stateShowAdvice = "This command requires that the address references one s
 func runStateShow(ctx context.Context, d *Env, opts *stateShowOptions, arg string) error {
 	v := d.newView(opts.view)
 	dv := stderrView(d, opts.view)
-	addr, diags := parseInstanceAddr(arg)
+	addr, diags := addrs.ParseAbsResourceInstanceStr(arg)
 	if diags.HasErrors() {
 		// As Terraform: plain text, not a diagnostic.
 		fmt.Fprintf(d.Stderr, "Error parsing instance address: %s\n\n%s", arg, stateShowAdvice)

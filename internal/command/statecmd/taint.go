@@ -93,7 +93,7 @@ func runTaint(ctx context.Context, d *Env, opts *taintOptions, arg string) error
 	if opts.untaint {
 		verb, operation = "untainted", "untaint"
 	}
-	addr, diags := parseInstanceAddr(arg)
+	addr, diags := addrs.ParseAbsResourceInstanceStr(arg)
 	if hasErrors(v, diags) {
 		return d.Reported
 	}
